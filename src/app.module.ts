@@ -1,0 +1,39 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import type { Logger } from 'pino';
+import { HealthModule } from './modules/health/health.module.js';
+import { OrganizationsModule } from './modules/organizations/organizations.module.js';
+import { TokensModule } from './modules/tokens/tokens.module.js';
+import { WorkflowsModule } from './modules/workflows/workflows.module.js';
+import { ConfigModule } from './shared/config/config.module.js';
+import type { Env } from './shared/config/env.js';
+import { DatabaseModule } from './shared/database/database.module.js';
+import { AllErrorsFilter } from './shared/http-errors/all-errors.filter.js';
+import { RequestBodyPipe } from './shared/http/request-body.pipe.js';
+import { LoggingModule } from './shared/logging/logging.module.js';
+import { QueueModule } from './shared/queue/queue.module.js';
+import { RedisModule } from './shared/redis/redis.module.js';
+
+@Module({})
+export class AppModule {
+  static forRoot(env: Env, logger: Logger): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(env),
+        LoggingModule.forRoot(logger),
+        DatabaseModule,
+        RedisModule,
+        QueueModule,
+        HealthModule,
+        TokensModule,
+        OrganizationsModule,
+        WorkflowsModule,
+      ],
+      providers: [
+        { provide: APP_FILTER, useClass: AllErrorsFilter },
+        { provide: APP_PIPE, useClass: RequestBodyPipe },
+      ],
+    };
+  }
+}

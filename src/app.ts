@@ -1,0 +1,22 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { Logger } from 'pino';
+import { AppModule } from './app.module.js';
+import type { Env } from './shared/config/env.js';
+import { FASTIFY_OPTIONS, setUpFastify } from './shared/http/http-setup.js';
+import { PinoNestLogger } from './shared/logging/logger.js';
+
+/** Builds the whole service without listening, so tests and main.ts boot exactly the same app. */
+export async function createApp(env: Env, logger: Logger): Promise<NestFastifyApplication> {
+  const adapter = new FastifyAdapter(FASTIFY_OPTIONS);
+  setUpFastify(adapter.getInstance(), logger);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(env, logger), adapter, {
+    bodyParser: false,
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  app.enableShutdownHooks();
+  await app.init();
+  return app;
+}

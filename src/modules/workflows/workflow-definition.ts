@@ -1,0 +1,248 @@
+import type { ValidationProblem } from '../../shared/errors/app-error.js';
+import { pointer } from '../../shared/json/json-pointer.js';
+import { isPlainObject } from '../../shared/json/json-text.js';
+import { DEFAULT_STATUSES, ERROR } from '../cases/domain/case.js';
+
+export type CaseSource = 'direct' | 'ticketing' | 'email';
+export const ATTRIBUTE_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'any'] as const;
+export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
+export const ATTRIBUTE_FORMATS = ['email', 'uri', 'date-time', 'date'] as const;
+
+export interface AttributeDeclaration {
+  type: AttributeType;
+  required?: boolean;
+  enum?: unknown[];
+  format?: (typeof ATTRIBUTE_FORMATS)[number];
+}
+
+/** A step of a run; its shape is checked here and its meaning lives in the automation module. */
+export type Step = Record<string, unknown>;
+
+export interface WorkflowDefinition {
+  name: string;
+  case_source: CaseSource;
+  sensitive_data: boolean;
+  /** Custom statuses only; Open, Closed and Error are implied. */
+  statuses: string[];
+  default_outcome: string | null;
+  attributes: Record<string, AttributeDeclaration>;
+  automations: Record<string, Step[]>;
+}
+
+const TOP_LEVEL_KEYS = new Set(['name', 'case_source', 'sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations']);
+const ATTRIBUTE_KEYS = new Set(['type', 'required', 'enum', 'format']);
+const CONDITION_OPERATORS = ['equals', 'not_equals', 'in', 'exists'] as const;
+const CASE_FIELDS = new Set(['case.id', 'case.subject', 'case.status', 'case.mode', 'case.workflow_id']);
+const HTTP_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
+const HTTP_REQUEST_KEYS = new Set(['method', 'url', 'headers', 'body', 'timeout_ms', 'retries', 'save_response_as']);
+const MAX_STEPS = 100;
+const MAX_NAME = 200;
+
+export type DefinitionResult = { ok: true; definition: WorkflowDefinition } | { ok: false; problems: ValidationProblem[] };
+
+/**
+ * Checks a whole workflow definition and normalises it (defaults filled in). Every problem
+ * is reported with the JSON Pointer of the offending value, not just the first one.
+ */
+export function parseWorkflowDefinition(input: unknown): DefinitionResult {
+  const problems: ValidationProblem[] = [];
+  const report = (path: string, error: string) => problems.push({ path, error });
+  if (!isPlainObject(input)) return { ok: false, problems: [{ path: '', error: 'the definition must be a JSON object' }] };
+
+  for (const key of Object.keys(input)) if (!TOP_LEVEL_KEYS.has(key)) report(pointer('', key), `unknown key "${key}"`);
+
+  const name = input.name;
+  if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME) report('/name', `must be a non-empty string of at most ${MAX_NAME} characters`);
+
+  const caseSource = input.case_source;
+  if (caseSource !== 'direct' && caseSource !== 'ticketing' && caseSource !== 'email') report('/case_source', 'must be one of "direct", "ticketing", "email"');
+
+  const sensitive = input.sensitive_data ?? false;
+  if (typeof sensitive !== 'boolean') report('/sensitive_data', 'must be a boolean');
+
+  const statuses = checkStatuses(input.statuses ?? [], report);
+  const declared = new Set<string>([...DEFAULT_STATUSES, ...statuses]);
+
+  const defaultOutcome = input.default_outcome ?? null;
+  if (defaultOutcome !== null && (typeof defaultOutcome !== 'string' || defaultOutcome.trim() === '' || defaultOutcome.length > MAX_NAME)) {
+    report('/default_outcome', 'must be a non-empty string or null');
+  }
+
+  const attributes = input.attributes ?? {};
+  checkAttributes(attributes, report);
+
+  const automations = input.automations ?? {};
+  if (!isPlainObject(automations)) {
+    report('/automations', 'must be an object of status name -> list of steps');
+  } else {
+    for (const [status, steps] of Object.entries(automations)) {
+      const path = pointer('/automations', status);
+      if (status === ERROR) report(path, 'no automation may run in "Error": it is where the engine parks failed runs');
+      else if (!declared.has(status)) report(path, `status "${status}" is not declared`);
+      checkSteps(steps, path, declared, report);
+    }
+  }
+
+  if (problems.length) return { ok: false, problems };
+  return {
+    ok: true,
+    definition: {
+      name: name as string,
+      case_source: caseSource as CaseSource,
+      sensitive_data: sensitive as boolean,
+      statuses,
+      default_outcome: defaultOutcome as string | null,
+      attributes: attributes as Record<string, AttributeDeclaration>,
+      automations: automations as Record<string, Step[]>,
+    },
+  };
+}
+
+type Report = (path: string, error: string) => void;
+
+function checkStatuses(value: unknown, report: Report): string[] {
+  if (!Array.isArray(value)) {
+    report('/statuses', 'must be an array of status names');
+    return [];
+  }
+  const seen = new Set<string>();
+  value.forEach((status, i) => {
+    const path = pointer('/statuses', i);
+    if (typeof status !== 'string' || status.trim() === '' || status.length > MAX_NAME) report(path, `must be a non-empty string of at most ${MAX_NAME} characters`);
+    else if ((DEFAULT_STATUSES as readonly string[]).includes(status)) report(path, `"${status}" is a default status and is always present; do not declare it`);
+    else if (seen.has(status)) report(path, `duplicate status "${status}"`);
+    else seen.add(status);
+  });
+  return [...seen];
+}
+
+function checkAttributes(value: unknown, report: Report): void {
+  if (!isPlainObject(value)) {
+    report('/attributes', 'must be an object of attribute name -> declaration');
+    return;
+  }
+  for (const [name, declaration] of Object.entries(value)) {
+    const path = pointer('/attributes', name);
+    if (name === '' || name.length > MAX_NAME) report(path, `attribute names must be 1 to ${MAX_NAME} characters`);
+    if (!isPlainObject(declaration)) {
+      report(path, 'must be an object like {"type": "string"}');
+      continue;
+    }
+    for (const key of Object.keys(declaration)) if (!ATTRIBUTE_KEYS.has(key)) report(pointer(path, key), `unknown key "${key}"`);
+    const type = declaration.type;
+    if (!(ATTRIBUTE_TYPES as readonly unknown[]).includes(type)) report(pointer(path, 'type'), `unknown attribute type; use one of ${ATTRIBUTE_TYPES.join(', ')}`);
+    if (declaration.required !== undefined && typeof declaration.required !== 'boolean') report(pointer(path, 'required'), 'must be a boolean');
+    if (declaration.enum !== undefined && (!Array.isArray(declaration.enum) || declaration.enum.length === 0)) report(pointer(path, 'enum'), 'must be a non-empty array');
+    if (declaration.format !== undefined) {
+      if (!(ATTRIBUTE_FORMATS as readonly unknown[]).includes(declaration.format)) report(pointer(path, 'format'), `unknown format; use one of ${ATTRIBUTE_FORMATS.join(', ')}`);
+      else if (type !== 'string') report(pointer(path, 'format'), 'format applies to string attributes only');
+    }
+  }
+}
+
+function checkSteps(steps: unknown, path: string, declared: ReadonlySet<string>, report: Report): void {
+  if (!Array.isArray(steps)) {
+    report(path, 'must be an array of steps');
+    return;
+  }
+  if (steps.length > MAX_STEPS) report(path, `at most ${MAX_STEPS} steps`);
+  steps.forEach((step, i) => checkStep(step, pointer(path, i), declared, report));
+}
+
+function checkStep(step: unknown, path: string, declared: ReadonlySet<string>, report: Report): void {
+  if (!isPlainObject(step)) {
+    report(path, 'a step must be an object');
+    return;
+  }
+  const keys = Object.keys(step);
+  if ('if' in step) {
+    for (const key of keys) if (!['if', 'then', 'else'].includes(key)) report(pointer(path, key), `unknown key "${key}" in an if step`);
+    checkCondition(step.if, pointer(path, 'if'), report);
+    checkSteps(step.then ?? null, pointer(path, 'then'), declared, report);
+    if (step.else !== undefined) checkSteps(step.else, pointer(path, 'else'), declared, report);
+    return;
+  }
+  if (keys.length !== 1) {
+    report(path, 'a step has exactly one of set_attributes, set_status, close, if, http_request, wait, fail');
+    return;
+  }
+  const kind = keys[0]!;
+  const arg = step[kind];
+  const at = pointer(path, kind);
+  switch (kind) {
+    case 'set_attributes':
+      if (!isPlainObject(arg) || Object.keys(arg).length === 0) report(at, 'must be a non-empty object of attribute name -> value');
+      return;
+    case 'set_status':
+      if (typeof arg !== 'string') report(at, 'must be a status name');
+      else if (arg === ERROR) report(at, 'only the engine moves a case to "Error"; use a fail step');
+      else if (!declared.has(arg)) report(at, `status "${arg}" is not declared`);
+      return;
+    case 'close':
+      if (!isPlainObject(arg) || Object.keys(arg).some((k) => k !== 'outcome')) report(at, 'must be {} or {"outcome": "..."}');
+      else if (arg.outcome !== undefined && (typeof arg.outcome !== 'string' || arg.outcome.trim() === '')) report(pointer(at, 'outcome'), 'must be a non-empty string');
+      return;
+    case 'http_request':
+      checkHttpRequest(arg, at, report);
+      return;
+    case 'wait':
+      if (!isPlainObject(arg) || typeof arg.seconds !== 'number' || !(arg.seconds > 0) || arg.seconds > 30 * 86_400 || Object.keys(arg).length !== 1) {
+        report(at, 'must be {"seconds": N} with 0 < N <= 2592000 (30 days)');
+      }
+      return;
+    case 'fail':
+      if (typeof arg !== 'string' || arg.trim() === '') report(at, 'must be a non-empty message');
+      return;
+    default:
+      report(path, `unknown step "${kind}"`);
+  }
+}
+
+function checkCondition(condition: unknown, path: string, report: Report): void {
+  if (!isPlainObject(condition)) {
+    report(path, 'must be an object like {"field": "case.mode", "equals": "test"}');
+    return;
+  }
+  const field = condition.field;
+  if (typeof field !== 'string' || !(CASE_FIELDS.has(field) || /^attributes\.[^.]+(\.[^.]+)*$/.test(field))) {
+    report(pointer(path, 'field'), `must be one of ${[...CASE_FIELDS].join(', ')} or attributes.<name>`);
+  }
+  const operators = CONDITION_OPERATORS.filter((op) => op in condition);
+  for (const key of Object.keys(condition)) {
+    if (key !== 'field' && !(CONDITION_OPERATORS as readonly string[]).includes(key)) report(pointer(path, key), `unknown key "${key}"`);
+  }
+  if (operators.length !== 1) {
+    report(path, `must have exactly one of ${CONDITION_OPERATORS.join(', ')}`);
+    return;
+  }
+  const op = operators[0]!;
+  if (op === 'in' && !Array.isArray(condition.in)) report(pointer(path, 'in'), 'must be an array');
+  if (op === 'exists' && typeof condition.exists !== 'boolean') report(pointer(path, 'exists'), 'must be a boolean');
+}
+
+function checkHttpRequest(arg: unknown, path: string, report: Report): void {
+  if (!isPlainObject(arg)) {
+    report(path, 'must be an object with method and url');
+    return;
+  }
+  for (const key of Object.keys(arg)) if (!HTTP_REQUEST_KEYS.has(key)) report(pointer(path, key), `unknown key "${key}"`);
+  if (typeof arg.method !== 'string' || !HTTP_METHODS.has(arg.method)) report(pointer(path, 'method'), `must be one of ${[...HTTP_METHODS].join(', ')}`);
+  if (typeof arg.url !== 'string' || !(/^https?:\/\//i.test(arg.url) || /^\{\{[^}]+\}\}/.test(arg.url))) report(pointer(path, 'url'), 'must be an http(s) URL (templates allowed)');
+  if (arg.headers !== undefined && (!isPlainObject(arg.headers) || Object.values(arg.headers).some((v) => typeof v !== 'string'))) {
+    report(pointer(path, 'headers'), 'must be an object of header name -> string');
+  }
+  if (arg.timeout_ms !== undefined && !(Number.isInteger(arg.timeout_ms) && (arg.timeout_ms as number) >= 1 && (arg.timeout_ms as number) <= 60_000)) {
+    report(pointer(path, 'timeout_ms'), 'must be an integer from 1 to 60000');
+  }
+  if (arg.retries !== undefined && !(Number.isInteger(arg.retries) && (arg.retries as number) >= 0 && (arg.retries as number) <= 10)) {
+    report(pointer(path, 'retries'), 'must be an integer from 0 to 10');
+  }
+  if (arg.save_response_as !== undefined && (typeof arg.save_response_as !== 'string' || arg.save_response_as === '')) {
+    report(pointer(path, 'save_response_as'), 'must be an attribute name');
+  }
+}
+
+/** All statuses of a definition, defaults first. */
+export function allStatuses(definition: WorkflowDefinition): string[] {
+  return [...DEFAULT_STATUSES, ...definition.statuses];
+}

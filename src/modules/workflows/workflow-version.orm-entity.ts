@@ -1,0 +1,19 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { bigintId } from '../../shared/database/bigint-id.transformer.js';
+import type { WorkflowDefinition } from './workflow-definition.js';
+
+/** A published version: frozen, never updated. */
+@Entity('workflow_versions')
+export class WorkflowVersionOrmEntity {
+  @PrimaryColumn({ name: 'workflow_id', type: 'bigint', transformer: bigintId })
+  workflowId: number;
+
+  @PrimaryColumn({ type: 'integer' })
+  version: number;
+
+  @Column({ type: 'jsonb' })
+  definition: WorkflowDefinition;
+
+  @Column({ name: 'created_at', type: 'timestamptz', insert: false, update: false })
+  createdAt: Date;
+}

@@ -1,0 +1,44 @@
+import type { StatusRules } from '../cases/domain/case.js';
+import { AttributeSchema } from './attribute-schema.js';
+import { allStatuses, type Step, type WorkflowDefinition } from './workflow-definition.js';
+
+/** A published workflow version, ready to use: compiled attribute schema, status rules, runs. */
+export class WorkflowVersion implements StatusRules {
+  readonly statuses: ReadonlySet<string>;
+  readonly defaultOutcome: string | null;
+  readonly attributeSchema: AttributeSchema;
+
+  constructor(readonly workflowId: number, readonly version: number, readonly definition: WorkflowDefinition) {
+    this.statuses = new Set(allStatuses(definition));
+    this.defaultOutcome = definition.default_outcome;
+    this.attributeSchema = new AttributeSchema(definition);
+  }
+
+  get name(): string {
+    return this.definition.name;
+  }
+
+  get isDirect(): boolean {
+    return this.definition.case_source === 'direct';
+  }
+
+  /** The steps that run when a case enters `status`, if any. */
+  runOf(status: string): Step[] | undefined {
+    const steps = Object.hasOwn(this.definition.automations, status) ? this.definition.automations[status] : undefined;
+    return steps?.length ? steps : undefined;
+  }
+
+  hasRun(status: string): boolean {
+    return this.runOf(status) !== undefined;
+  }
+}
+
+/** What intake needs to know about a workflow right now: who owns it, whether it takes cases, with which version. */
+export interface WorkflowState {
+  id: number;
+  organizationId: number;
+  published: boolean;
+  webhookTokenHash: Buffer | null;
+  /** The latest published version; null until the first publish. */
+  current: WorkflowVersion | null;
+}

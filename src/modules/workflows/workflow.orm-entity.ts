@@ -1,0 +1,34 @@
+import { Column, Entity } from 'typeorm';
+import { bigintId } from '../../shared/database/bigint-id.transformer.js';
+import type { WorkflowDefinition } from './workflow-definition.js';
+
+@Entity('workflows')
+export class WorkflowOrmEntity {
+  @Column({ type: 'bigint', primary: true, generated: 'identity', generatedIdentity: 'ALWAYS', transformer: bigintId })
+  id: number;
+
+  @Column({ name: 'organization_id', type: 'bigint', transformer: bigintId })
+  organizationId: number;
+
+  @Column({ type: 'jsonb' })
+  draft: WorkflowDefinition;
+
+  @Column({ type: 'boolean', default: false })
+  published: boolean;
+
+  /** Latest published version, null until the first publish. */
+  @Column({ type: 'integer', nullable: true })
+  version: number | null;
+
+  @Column({ name: 'webhook_token_hash', type: 'bytea', nullable: true })
+  webhookTokenHash: Buffer | null;
+
+  @Column({ name: 'webhook_token_ciphertext', type: 'text', nullable: true })
+  webhookTokenCiphertext: string | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz', insert: false, update: false })
+  createdAt: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', insert: false })
+  updatedAt: Date;
+}

@@ -1,0 +1,74 @@
+import 'reflect-metadata';
+import { plainToInstance, Transform, Type } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+
+const toBoolean = ({ value }: { value: unknown }) =>
+  value === undefined ? undefined : value === 'true' ? true : value === 'false' ? false : value;
+
+/**
+ * Every environment variable the service reads, validated once at boot.
+ * Defaults live here and nowhere else.
+ */
+export class Env {
+  @Type(() => Number) @IsInt() @Min(0) @Max(65535)
+  PORT = 3000;
+
+  @IsString() @MinLength(1)
+  HOST = '0.0.0.0';
+
+  @IsString() @Matches(/^postgres(ql)?:\/\//, { message: '$property must be a postgres:// URL' })
+  DATABASE_URL: string;
+
+  @IsString() @Matches(/^rediss?:\/\//, { message: '$property must be a redis:// URL' })
+  REDIS_URL: string;
+
+  /** Namespaces every Redis key and channel, so several deployments or test runs can share one Redis. */
+  @IsString() @Matches(/^[A-Za-z0-9:_-]+$/)
+  REDIS_PREFIX = 'cis';
+
+  @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  PUBLIC_BASE_URL?: string;
+
+  @IsOptional() @IsString() @MinLength(16, { message: '$property must be at least 16 characters' })
+  OPERATOR_TOKEN?: string;
+
+  /** 32 bytes as 64 hex characters or base64. Required: webhook tokens are encrypted with it. */
+  @IsString() @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, { message: '$property must be 32 bytes, hex (64 chars) or base64' })
+  TOKEN_ENCRYPTION_KEY: string;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  @Transform(toBoolean) @IsBoolean()
+  OUTBOUND_ALLOW_PRIVATE = false;
+
+  /** `all` serves HTTP and runs workers; `api` and `worker` split them so each tier scales on its own. */
+  @IsIn(['all', 'api', 'worker'])
+  ROLE: 'all' | 'api' | 'worker' = 'all';
+
+  @Type(() => Number) @IsInt() @Min(1) @Max(200)
+  DATABASE_POOL_SIZE = 20;
+
+  /** How long a request may wait for a database connection before it is answered 503. */
+  @Type(() => Number) @IsInt() @Min(100) @Max(60000)
+  DATABASE_CONNECT_TIMEOUT_MS = 3000;
+
+  @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  WORKER_CONCURRENCY = 8;
+
+  /** How long the process waits for in-flight requests and jobs on SIGTERM. */
+  @Type(() => Number) @IsInt() @Min(0) @Max(600000)
+  SHUTDOWN_GRACE_MS = 10000;
+}
+
+export class InvalidEnvironmentError extends Error {}
+
+/** Validates the environment; the message names the bad variables, never their values (they may be secrets). */
+export function validateEnv(raw: Record<string, string | undefined>): Env {
+  const present = Object.fromEntries(Object.entries(raw).filter(([, v]) => v !== undefined && v !== ''));
+  const env = plainToInstance(Env, present, { exposeDefaultValues: true });
+  const problems = validateSync(env).map((e) => Object.values(e.constraints ?? {}).join('; '));
+  if (problems.length) throw new InvalidEnvironmentError(`Invalid environment: ${problems.join(', ')}`);
+  env.PUBLIC_BASE_URL = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  return env;
+}

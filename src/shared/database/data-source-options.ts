@@ -1,0 +1,25 @@
+import type { DataSourceOptions } from 'typeorm';
+import type { Env } from '../config/env.js';
+import { InitialSchema1763750000000 } from './migrations/1763750000000-initial-schema.js';
+
+/** One definition of the Postgres connection, shared by the app and `ormconfig.ts` (migrations). */
+type DatabaseEnv = Pick<Env, 'DATABASE_URL'> & Partial<Pick<Env, 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS'>>;
+
+export function dataSourceOptions(env: DatabaseEnv): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: env.DATABASE_URL,
+    synchronize: false,
+    migrationsRun: false,
+    migrationsTableName: 'schema_migrations',
+    migrations: [InitialSchema1763750000000],
+    logging: false,
+    extra: {
+      max: env.DATABASE_POOL_SIZE ?? 4,
+      connectionTimeoutMillis: env.DATABASE_CONNECT_TIMEOUT_MS ?? 10_000,
+      // A statement stuck behind a dead server must not hold a request forever.
+      query_timeout: 30_000,
+      application_name: 'case-intake',
+    },
+  };
+}

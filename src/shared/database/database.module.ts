@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Env } from '../config/env.js';
+import { dataSourceOptions } from './data-source-options.js';
+
+/** The app's TypeORM data source: the same options as `ormconfig.ts`; the schema comes from migrations only. */
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [Env],
+      useFactory: (env: Env) => ({ ...dataSourceOptions(env), autoLoadEntities: true, retryAttempts: 3, retryDelay: 1000 }),
+    }),
+  ],
+})
+export class DatabaseModule {}

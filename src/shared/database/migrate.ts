@@ -1,0 +1,30 @@
+import 'reflect-metadata';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from './data-source-options.js';
+
+/** Applies pending migrations; safe to run from several instances at once (TypeORM takes an advisory lock). */
+export async function runMigrations(databaseUrl: string): Promise<string[]> {
+  const source = new DataSource({ ...dataSourceOptions({ DATABASE_URL: databaseUrl }), migrationsTransactionMode: 'each' });
+  await source.initialize();
+  try {
+    const applied = await source.runMigrations();
+    return applied.map((m) => m.name);
+  } finally {
+    await source.destroy();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    console.error('DATABASE_URL is required');
+    process.exit(1);
+  }
+  runMigrations(url).then(
+    (names) => console.log(names.length ? `applied: ${names.join(', ')}` : 'no pending migrations'),
+    (err: unknown) => {
+      console.error(`migration failed: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,62 @@
+/**
+ * Every error the service answers on purpose has a code from this list. The HTTP layer maps
+ * codes to statuses in one table (`http-errors/http-status.table.ts`), so domain code never
+ * speaks HTTP and a new code without a status fails to compile.
+ */
+export type AppErrorCode =
+  | 'auth.unauthorized'
+  | 'resource.not_found'
+  | 'request.invalid'
+  | 'request.malformed_json'
+  | 'request.unsupported_media_type'
+  | 'request.body_too_large'
+  | 'request.too_many_keys'
+  | 'request.rate_limited'
+  | 'attributes.validation_failed'
+  | 'workflow.definition_invalid'
+  | 'workflow.not_direct'
+  | 'workflow.not_published'
+  | 'case.status_not_allowed'
+  | 'idempotency.key_reused'
+  | 'service.unavailable';
+
+export interface ValidationProblem {
+  /** JSON Pointer (RFC 6901) to the offending value; `""` is the root. */
+  path: string;
+  error: string;
+}
+
+export abstract class AppError extends Error {
+  abstract readonly code: AppErrorCode;
+  /** Extra top-level fields of the error body, next to `error`. */
+  readonly details: Record<string, unknown> = {};
+}
+
+export class UnauthorizedError extends AppError {
+  readonly code = 'auth.unauthorized';
+  constructor(message = 'missing or invalid credentials') {
+    super(message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  readonly code = 'resource.not_found';
+  constructor(what: string) {
+    super(`${what} not found`);
+  }
+}
+
+export class InvalidRequestError extends AppError {
+  readonly code = 'request.invalid';
+  constructor(message: string, problems?: ValidationProblem[]) {
+    super(message);
+    if (problems) this.details.validation_errors = problems;
+  }
+}
+
+export class ServiceUnavailableError extends AppError {
+  readonly code = 'service.unavailable';
+  constructor() {
+    super('service temporarily unavailable, retry shortly');
+  }
+}

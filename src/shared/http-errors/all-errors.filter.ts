@@ -1,0 +1,23 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LOGGER, type Logger } from '../logging/logger.js';
+import { sendError, toErrorResponse } from './error-response.js';
+
+/** Every error a handler throws becomes `{"error": ...}` with its status; unexpected ones are logged, never shown. */
+@Catch()
+export class AllErrorsFilter implements ExceptionFilter {
+  constructor(@Inject(LOGGER) private readonly logger: Logger) {}
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const response = toErrorResponse(error);
+    if (response.unexpected) logUnexpected(this.logger, http.getRequest<FastifyRequest>(), error);
+    sendError(http.getResponse<FastifyReply>(), response);
+  }
+}
+
+/** The route pattern, never the URL: a webhook URL carries its token. */
+export function logUnexpected(logger: Logger, request: FastifyRequest, error: unknown): void {
+  const err = error instanceof Error ? { type: error.name, message: error.message, stack: error.stack } : { message: String(error) };
+  logger.error({ method: request.method, route: request.routeOptions?.url, err }, 'unexpected error');
+}

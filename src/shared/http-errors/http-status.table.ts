@@ -1,0 +1,19 @@
+import type { AppErrorCode } from '../errors/app-error.js';
+
+export const HTTP_STATUS: Record<AppErrorCode, number> = {
+  'auth.unauthorized': 401,
+  'resource.not_found': 404,
+  'request.invalid': 422,
+  'request.malformed_json': 422,
+  'request.unsupported_media_type': 415,
+  'request.body_too_large': 413,
+  'request.too_many_keys': 413,
+  'request.rate_limited': 429,
+  'attributes.validation_failed': 422,
+  'workflow.definition_invalid': 422,
+  'workflow.not_direct': 422,
+  'workflow.not_published': 422,
+  'case.status_not_allowed': 422,
+  'idempotency.key_reused': 422,
+  'service.unavailable': 503,
+};

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { MAX_BODY_BYTES, registerJsonBodyParser } from './json-body-parser.js';
+
+/** Fastify's own options: the body limit is the contract's 1 MB for every route. */
+export const FASTIFY_OPTIONS = {
+  bodyLimit: MAX_BODY_BYTES,
+  logger: false,
+  return503OnClosing: true,
+  forceCloseConnections: 'idle' as const,
+  requestTimeout: 30_000,
+  routerOptions: { maxParamLength: 200 },
+};
+
+/**
+ * Wires the Fastify instance: the JSON body parser and one log line per request naming the
+ * route pattern, never the URL (webhook URLs carry a token). Errors Fastify raises before a
+ * handler runs (body too large, unsupported media type) reach Nest's exception layer and so
+ * the same AllErrorsFilter as everything else.
+ */
+export function setUpFastify(fastify: FastifyInstance, logger: Logger): void {
+  registerJsonBodyParser(fastify);
+  fastify.addHook('onResponse', (request, reply, done) => {
+    logger.info(
+      { method: request.method, route: request.routeOptions.url ?? null, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
+      'request',
+    );
+    done();
+  });
+}

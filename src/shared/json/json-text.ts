@@ -1,0 +1,108 @@
+/**
+ * Helpers over JSON *text*. The service keeps the exact text a client sent (numbers beyond
+ * 2^53, long decimals, `__proto__` keys) and hands it to Postgres as is; parsed values are
+ * used only to validate.
+ */
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+
+/** True when `text` (valid JSON) nests objects and arrays deeper than `limit`. */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i = endOfString(text, i);
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > limit) return true;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+/**
+ * The exact text of a top-level member's value in `text`, a valid JSON object
+ * (the last one when the key repeats, as JSON.parse does), or undefined when absent.
+ */
+export function memberText(text: string, key: string): string | undefined {
+  let found: string | undefined;
+  let depth = 0;
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const end = endOfString(text, i);
+      if (depth === 1 && expectKey) {
+        const name = JSON.parse(text.slice(i, end + 1)) as string;
+        if (name === key) {
+          const valueStart = skipToValue(text, end + 1);
+          const valueEnd = endOfValue(text, valueStart);
+          found = text.slice(valueStart, valueEnd);
+          i = valueEnd - 1;
+          expectKey = false;
+          continue;
+        }
+        expectKey = false;
+      }
+      i = end;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      depth++;
+      expectKey = depth === 1;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      depth--;
+    } else if (c === COMMA && depth === 1) {
+      expectKey = true;
+    }
+  }
+  return found;
+}
+
+/** Index of the quote closing the string that opens at `start`. */
+function endOfString(text: string, start: number): number {
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === BACKSLASH) i++;
+    else if (c === QUOTE) return i;
+  }
+  return text.length;
+}
+
+function skipToValue(text: string, from: number): number {
+  let i = from;
+  while (text.charCodeAt(i) !== COLON) i++;
+  i++;
+  while (/\s/.test(text[i]!)) i++;
+  return i;
+}
+
+/** Index just past the value starting at `start`. */
+function endOfValue(text: string, start: number): number {
+  const c = text.charCodeAt(start);
+  if (c === QUOTE) return endOfString(text, start) + 1;
+  if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+    let depth = 0;
+    for (let i = start; i < text.length; i++) {
+      const d = text.charCodeAt(i);
+      if (d === QUOTE) i = endOfString(text, i);
+      else if (d === OPEN_BRACE || d === OPEN_BRACKET) depth++;
+      else if ((d === CLOSE_BRACE || d === CLOSE_BRACKET) && --depth === 0) return i + 1;
+    }
+    return text.length;
+  }
+  let i = start;
+  while (i < text.length && !/[\s,}\]]/.test(text[i]!)) i++;
+  return i;
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
