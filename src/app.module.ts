@@ -5,11 +5,13 @@ import { HealthModule } from './modules/health/health.module.js';
 import { OrganizationsModule } from './modules/organizations/organizations.module.js';
 import { TokensModule } from './modules/tokens/tokens.module.js';
 import { WorkflowsModule } from './modules/workflows/workflows.module.js';
+import { CasesModule } from './modules/cases/cases.module.js';
+import { WebhookIntakeModule } from './modules/webhook-intake/webhook-intake.module.js';
 import { ConfigModule } from './shared/config/config.module.js';
 import type { Env } from './shared/config/env.js';
 import { DatabaseModule } from './shared/database/database.module.js';
 import { AllErrorsFilter } from './shared/http-errors/all-errors.filter.js';
-import { RequestBodyPipe } from './shared/http/request-body.pipe.js';
+import { RequestValidationPipe } from './shared/http/request-validation.pipe.js';
 import { LoggingModule } from './shared/logging/logging.module.js';
 import { QueueModule } from './shared/queue/queue.module.js';
 import { RedisModule } from './shared/redis/redis.module.js';
@@ -29,10 +31,12 @@ export class AppModule {
         TokensModule,
         OrganizationsModule,
         WorkflowsModule,
+        CasesModule,
+        WebhookIntakeModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllErrorsFilter },
-        { provide: APP_PIPE, useClass: RequestBodyPipe },
+        { provide: APP_PIPE, useClass: RequestValidationPipe },
       ],
     };
   }

@@ -21,3 +21,10 @@ export class WebhookUnavailableError extends AppError {
     super('an incoming webhook needs a published workflow whose case source is "direct"');
   }
 }
+
+export class WorkflowNotPublishedError extends AppError {
+  readonly code = 'workflow.not_published';
+  constructor() {
+    super('this workflow is not published');
+  }
+}

@@ -5,13 +5,13 @@ import { pointer } from '../json/json-pointer.js';
 import { UnparseableBody } from './json-body-parser.js';
 
 /**
- * Validates request bodies against their class-validator DTO: an exact whitelist of
+ * Validates request bodies (and query strings) against their class-validator DTO: an exact whitelist of
  * top-level keys (any other key is a 422 before anything happens), then each field's rules.
  * The DTO instance is used for checking only; handlers get the parsed body untouched, so
  * nested values (attributes) are never rebuilt by class-transformer.
  */
 @Injectable()
-export class RequestBodyPipe implements PipeTransform {
+export class RequestValidationPipe implements PipeTransform {
   private readonly validation = new ValidationPipe({
     whitelist: true,
     forbidNonWhitelisted: true,
@@ -22,6 +22,7 @@ export class RequestBodyPipe implements PipeTransform {
   });
 
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'query') return this.validation.transform(value, metadata);
     if (metadata.type !== 'body') return value;
     if (value instanceof UnparseableBody) throw new InvalidRequestError(value.reason);
     const body = value === undefined ? {} : value;

@@ -1,0 +1,28 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { TokensModule } from '../tokens/tokens.module.js';
+import { WorkflowsModule } from '../workflows/workflows.module.js';
+import { CaseQueriesService } from './application/case-queries.service.js';
+import { ChangeCaseStatusService } from './application/change-case-status.service.js';
+import { CreateCaseService } from './application/create-case.service.js';
+import { GetCaseService } from './application/get-case.service.js';
+import { CaseRepository } from './domain/case.repository.js';
+import { AdminCasesController } from './http/admin-cases.controller.js';
+import { CasesController } from './http/cases.controller.js';
+import { CaseEventOrmEntity } from './infrastructure/case-event.orm-entity.js';
+import { CaseOrmEntity } from './infrastructure/case.orm-entity.js';
+import { TypeOrmCaseRepository } from './infrastructure/typeorm-case.repository.js';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([CaseOrmEntity, CaseEventOrmEntity]), TokensModule, WorkflowsModule],
+  controllers: [CasesController, AdminCasesController],
+  providers: [
+    CreateCaseService,
+    GetCaseService,
+    ChangeCaseStatusService,
+    CaseQueriesService,
+    { provide: CaseRepository, useClass: TypeOrmCaseRepository },
+  ],
+  exports: [CaseRepository],
+})
+export class CasesModule {}

@@ -1,0 +1,33 @@
+import type { Case, CaseDraft, CaseProps } from './case.js';
+
+export interface IdempotencyClaim {
+  key: string;
+  /** SHA-256 of the workflow id and the exact request body. */
+  requestHash: Buffer;
+}
+
+export type CreateResult = { created: CaseProps } | { claimedBy: { caseId: number; requestHash: Buffer } };
+
+/** Persistence port of the Case aggregate; the TypeORM implementation chooses the statements. */
+export abstract class CaseRepository {
+  /**
+   * Stores a new case, its creation event and (when its first status has one) its pending run,
+   * atomically. With an idempotency claim, a key already claimed in the last 24 hours stores
+   * nothing and says which case claimed it.
+   */
+  abstract create(draft: CaseDraft, idempotency?: IdempotencyClaim): Promise<CreateResult>;
+
+  /** Like create, for intake paths that answer with the id only (no attributes read back). */
+  abstract createReturningId(draft: CaseDraft): Promise<number>;
+
+  abstract find(organizationId: number, workflowId: number, caseId: number): Promise<CaseProps | null>;
+
+  abstract findClaim(organizationId: number, key: string): Promise<{ caseId: number; requestHash: Buffer } | null>;
+
+  /**
+   * Loads the case with a row lock, lets `change` act on the aggregate, and stores what it
+   * did (status, outcome, timeline events, runs started and superseded) in the same
+   * transaction; concurrent changes to one case run one after the other.
+   */
+  abstract change(organizationId: number, workflowId: number, caseId: number, change: (subject: Case) => Promise<void>): Promise<CaseProps | null>;
+}

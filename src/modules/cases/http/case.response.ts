@@ -1,0 +1,25 @@
+import type { CaseProps } from '../domain/case.js';
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * A case as the cases API shows it, as JSON text. The fields are listed one by one so a new
+ * column never leaks; `attributes` is spliced in as the exact text Postgres returned, never
+ * re-serialised through JavaScript numbers.
+ */
+export function caseJson(c: CaseProps, withSource = false): string {
+  const fields = JSON.stringify({
+    id: c.id,
+    workflow_id: c.workflowId,
+    subject: c.subject,
+    status: c.status,
+    outcome: c.outcome,
+    mode: c.mode,
+    ...(withSource ? { source_type: c.source } : {}),
+  });
+  return `${fields.slice(0, -1)},"attributes":${c.attributes},"created_at":"${c.createdAt.toISOString()}","updated_at":"${c.updatedAt.toISOString()}"}`;
+}
+
+export function caseResponse(c: CaseProps): string {
+  return `{"case":${caseJson(c)}}`;
+}

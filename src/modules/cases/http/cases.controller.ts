@@ -1,0 +1,64 @@
+import { Body, Controller, Get, Header, Headers, Param, Patch, Post, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { InvalidRequestError } from '../../../shared/errors/app-error.js';
+import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
+import { RequiresToken } from '../../tokens/bearer-token.guard.js';
+import type { Principal as Caller } from '../../tokens/principal.js';
+import { Principal } from '../../tokens/principal.decorator.js';
+import { ChangeCaseStatusService } from '../application/change-case-status.service.js';
+import { CreateCaseService } from '../application/create-case.service.js';
+import { GetCaseService } from '../application/get-case.service.js';
+import { caseResponse, JSON_CONTENT_TYPE } from './case.response.js';
+import { ChangeStatusRequest } from './change-status.request.js';
+import { CreateCaseRequest } from './create-case.request.js';
+
+const WorkflowId = () => Param('workflowId', new IdParamPipe('workflow'));
+const CaseId = () => Param('caseId', new IdParamPipe('case'));
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+
+@Controller('api/external/v1/workflows/:workflowId/cases')
+@RequiresToken('api')
+export class CasesController {
+  constructor(
+    private readonly createCase: CreateCaseService,
+    private readonly getCase: GetCaseService,
+    private readonly changeStatus: ChangeCaseStatusService,
+  ) {}
+
+  @Post()
+  @Header('content-type', JSON_CONTENT_TYPE)
+  async create(
+    @Principal() caller: Caller,
+    @WorkflowId() workflowId: number,
+    @Body() body: CreateCaseRequest,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ) {
+    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
+      throw new InvalidRequestError('Idempotency-Key must be 1 to 255 printable ASCII characters');
+    }
+    const result = await this.createCase.execute(caller, workflowId, {
+      subject: body.subject,
+      mode: body.mode,
+      attributes: body.attributes ?? {},
+      bodyText: request.jsonText,
+      idempotencyKey,
+    });
+    reply.status(201);
+    if (result.replayed) reply.header('idempotent-replayed', 'true');
+    return caseResponse(result.case);
+  }
+
+  @Get(':caseId')
+  @Header('content-type', JSON_CONTENT_TYPE)
+  async get(@Principal() caller: Caller, @WorkflowId() workflowId: number, @CaseId() caseId: number) {
+    return caseResponse(await this.getCase.execute(caller, workflowId, caseId));
+  }
+
+  @Patch(':caseId')
+  @Header('content-type', JSON_CONTENT_TYPE)
+  async update(@Principal() caller: Caller, @WorkflowId() workflowId: number, @CaseId() caseId: number, @Body() body: ChangeStatusRequest) {
+    return caseResponse(await this.changeStatus.execute(caller, workflowId, caseId, body.status));
+  }
+}

@@ -1,0 +1,140 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { Case, type CaseDraft, type CaseProps } from '../domain/case.js';
+import { CaseRepository, type CreateResult, type IdempotencyClaim } from '../domain/case.repository.js';
+import { CASE_COLUMNS, type CaseRow, eventColumns, toProps } from './case.mapper.js';
+
+const UNFINISHED_RUN = `state IN ('pending', 'running', 'waiting')`;
+
+/**
+ * One statement stores a case, its creation event and its pending run: one round trip on the
+ * intake path, atomic without an explicit transaction.
+ */
+function insertCaseSql(returning: string): string {
+  return `
+    WITH new_case AS (
+      INSERT INTO cases (organization_id, workflow_id, workflow_version, subject, status, outcome, mode, source, attributes)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
+      RETURNING ${returning}
+    ), created_event AS (
+      INSERT INTO case_events (case_id, type, actor, data)
+      SELECT id, $10, $11, $12::jsonb FROM new_case
+    ), first_run AS (
+      INSERT INTO workflow_runs (case_id, status, mode)
+      SELECT id, $5, $7 FROM new_case WHERE $13::boolean
+    )
+    SELECT * FROM new_case`;
+}
+const INSERT_CASE_RETURNING_ROW = insertCaseSql(CASE_COLUMNS);
+const INSERT_CASE_RETURNING_ID = insertCaseSql('id');
+
+/** A status change, the runs it supersedes (recorded on the timeline) and the run it starts. */
+const CHANGE_STATUS_SQL = `
+  WITH changed AS (
+    UPDATE cases SET status = $2, outcome = $3, updated_at = now() WHERE id = $1 RETURNING ${CASE_COLUMNS}
+  ), superseded AS (
+    UPDATE workflow_runs SET state = 'superseded', finished_at = now()
+    WHERE case_id = $1 AND ${UNFINISHED_RUN} RETURNING id, status
+  ), events AS (
+    INSERT INTO case_events (case_id, type, actor, data)
+    SELECT $1, type, actor, data FROM (
+      SELECT 1 AS n, id AS run_id, 'run_superseded' AS type, 'engine' AS actor,
+             jsonb_build_object('run_id', id, 'status', status) AS data FROM superseded
+      UNION ALL
+      SELECT 2, 0, $4, $5, $6::jsonb
+    ) ordered ORDER BY n, run_id
+  ), next_run AS (
+    INSERT INTO workflow_runs (case_id, status, mode) SELECT $1, $2, $7 WHERE $8::boolean
+  )
+  SELECT * FROM changed`;
+
+@Injectable()
+export class TypeOrmCaseRepository extends CaseRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async create(draft: CaseDraft, idempotency?: IdempotencyClaim): Promise<CreateResult> {
+    if (!idempotency) {
+      const [row] = (await this.dataSource.query(INSERT_CASE_RETURNING_ROW, insertParams(draft))) as CaseRow[];
+      return { created: toProps(row!) };
+    }
+    return this.dataSource.transaction(async (manager) => {
+      const [row] = (await manager.query(INSERT_CASE_RETURNING_ROW, insertParams(draft))) as CaseRow[];
+      const created = toProps(row!);
+      // An expired claim (older than 24 hours) is taken over; a live one wins and this case is rolled back.
+      const claimed = (await manager.query(
+        `INSERT INTO idempotency_keys (organization_id, key, request_hash, case_id) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (organization_id, key) DO UPDATE
+           SET request_hash = EXCLUDED.request_hash, case_id = EXCLUDED.case_id, created_at = now()
+           WHERE idempotency_keys.created_at < now() - interval '24 hours'
+         RETURNING case_id`,
+        [created.organizationId, idempotency.key, idempotency.requestHash, created.id],
+      )) as unknown[];
+      if (claimed.length) return { created };
+      throw new ClaimTaken();
+    }).catch(async (err: unknown) => {
+      if (!(err instanceof ClaimTaken)) throw err;
+      const claim = await this.findClaim(draft.props.organizationId, idempotency.key);
+      if (!claim) throw new Error('idempotency key vanished while claimed');
+      return { claimedBy: claim };
+    });
+  }
+
+  async createReturningId(draft: CaseDraft): Promise<number> {
+    const [row] = (await this.dataSource.query(INSERT_CASE_RETURNING_ID, insertParams(draft))) as { id: string }[];
+    return Number(row!.id);
+  }
+
+  async find(organizationId: number, workflowId: number, caseId: number): Promise<CaseProps | null> {
+    const rows = (await this.dataSource.query(
+      `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3`,
+      [caseId, workflowId, organizationId],
+    )) as CaseRow[];
+    return rows[0] ? toProps(rows[0]) : null;
+  }
+
+  async findClaim(organizationId: number, key: string): Promise<{ caseId: number; requestHash: Buffer } | null> {
+    const rows = (await this.dataSource.query(
+      `SELECT case_id, request_hash FROM idempotency_keys
+       WHERE organization_id = $1 AND key = $2 AND created_at >= now() - interval '24 hours'`,
+      [organizationId, key],
+    )) as { case_id: string; request_hash: Buffer }[];
+    return rows[0] ? { caseId: Number(rows[0].case_id), requestHash: rows[0].request_hash } : null;
+  }
+
+  async change(organizationId: number, workflowId: number, caseId: number, change: (subject: Case) => Promise<void>): Promise<CaseProps | null> {
+    return this.dataSource.transaction(async (manager) => {
+      const rows = (await manager.query(
+        `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3 FOR UPDATE`,
+        [caseId, workflowId, organizationId],
+      )) as CaseRow[];
+      if (!rows[0]) return null;
+      const subject = Case.restore(toProps(rows[0]));
+      await change(subject);
+      return this.storeChanges(manager, subject, rows[0]);
+    });
+  }
+
+  /** Stores each event of the change in order and returns the row as it ends up. */
+  private async storeChanges(manager: EntityManager, subject: Case, loaded: CaseRow): Promise<CaseProps> {
+    let row = loaded;
+    for (const event of subject.pullEvents()) {
+      if (event.type !== 'status_changed') throw new Error(`unexpected event ${event.type} on an existing case`);
+      const { type, actor, data } = eventColumns(event);
+      [row] = (await manager.query(CHANGE_STATUS_SQL, [subject.id, event.to, event.outcome, type, actor, data, subject.mode, event.startsRun])) as [CaseRow];
+    }
+    return toProps(row);
+  }
+}
+
+class ClaimTaken extends Error {}
+
+function insertParams(draft: CaseDraft): unknown[] {
+  const p = draft.props;
+  const [created] = draft.events;
+  if (created?.type !== 'created') throw new Error('a new case starts with its creation event');
+  const { type, actor, data } = eventColumns(created);
+  return [p.organizationId, p.workflowId, p.workflowVersion, p.subject, p.status, p.outcome, p.mode, p.source, p.attributes, type, actor, data, created.startsRun];
+}
