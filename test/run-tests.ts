@@ -1,0 +1,84 @@
+/**
+ * `npm test`: gives this run its own database and Redis key prefix, then runs every unit spec
+ * (beside the code, `*.spec.js`) and every end-to-end spec (`test/e2e/*.e2e-spec.js`) with
+ * node's test runner. Uses DATABASE_URL / REDIS_URL when set; otherwise starts an embedded
+ * Postgres and a local redis-server for the run and stops them afterwards.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, startEmbeddedPostgres, startLocalRedis, type RunningService } from '../scripts/local-infra.js';
+import { createTestDatabase, dropTestDatabase, flushRedisPrefix } from './support/test-infra.js';
+
+const buildRoot = join(fileURLToPath(new URL('.', import.meta.url)), '..');
+
+function specFiles(dir: string, pattern: RegExp): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return specFiles(path, pattern);
+    return pattern.test(name) ? [path] : [];
+  });
+}
+
+async function main(): Promise<number> {
+  const started: RunningService[] = [];
+  const scratch = await mkdtemp(join(tmpdir(), 'cis-test-'));
+  try {
+    let serverUrl = process.env.DATABASE_URL;
+    if (!serverUrl) {
+      const pg = await startEmbeddedPostgres(join(scratch, 'postgres'), await freePort());
+      started.push(pg);
+      serverUrl = pg.url;
+    }
+    let redisUrl = process.env.REDIS_URL;
+    if (!redisUrl) {
+      const redis = await startLocalRedis(join(scratch, 'redis'), await freePort(), false);
+      started.push(redis);
+      redisUrl = redis.url;
+    }
+    const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+    const databaseUrl = await createTestDatabase(serverUrl, `cis_test_${runId}`);
+    const redisPrefix = `cis-test-${runId}`;
+    const filter = process.argv.slice(2);
+    const files = [...specFiles(join(buildRoot, 'src'), /\.spec\.js$/), ...specFiles(join(buildRoot, 'test'), /\.e2e-spec\.js$/)]
+      .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))
+      .sort();
+    console.log(`test database ${databaseUrl.replace(/\/\/[^@]*@/, '//')}, redis prefix ${redisPrefix}, ${files.length} spec files`);
+    try {
+      return await new Promise<number>((resolve) => {
+        const child = spawn(process.execPath, ['--test', '--test-reporter=spec', ...files.map((f) => relative(process.cwd(), f))], {
+          stdio: 'inherit',
+          env: {
+            ...process.env,
+            DATABASE_URL: databaseUrl,
+            REDIS_URL: redisUrl,
+            REDIS_PREFIX: redisPrefix,
+            TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+            OPERATOR_TOKEN: `operator-${randomBytes(16).toString('hex')}`,
+            OUTBOUND_ALLOW_PRIVATE: 'true',
+            LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+          },
+        });
+        child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+      });
+    } finally {
+      await dropTestDatabase(serverUrl, databaseUrl).catch(() => undefined);
+      await flushRedisPrefix(redisUrl, redisPrefix).catch(() => undefined);
+    }
+  } finally {
+    for (const service of started.reverse()) await service.stop().catch(() => undefined);
+    await rm(scratch, { recursive: true, force: true });
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.stack : err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,85 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Writable } from 'node:stream';
+import pg from 'pg';
+import { createApp } from '../../src/app.js';
+import { type Env, validateEnv } from '../../src/shared/config/env.js';
+import { createLogger } from '../../src/shared/logging/logger.js';
+
+export interface InjectResult {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  text: string;
+  /** The body parsed as JSON (undefined when it is not JSON). */
+  body: any;
+}
+
+export interface RequestOptions {
+  token?: string;
+  body?: unknown;
+  /** Sent exactly as given, instead of `body`. */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: NestFastifyApplication;
+  env: Env;
+  /** Every log line the app wrote, when started with `captureLogs`. */
+  logs: string[];
+  request(method: string, url: string, options?: RequestOptions): Promise<InjectResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the real service (real Postgres and Redis of this test run) and drives it through
+ * Fastify's inject, which runs the whole HTTP stack: parsers, hooks, guards, filters.
+ */
+export async function startTestApp(options: { env?: Record<string, string>; captureLogs?: boolean } = {}): Promise<TestApp> {
+  const env = validateEnv({ ...process.env, ...options.env });
+  const logs: string[] = [];
+  // The production logger, at its most verbose, writing into `logs`.
+  const logger = options.captureLogs
+    ? createLogger('trace', new Writable({ write(chunk, _enc, done) { logs.push(String(chunk)); done(); } }))
+    : createLogger(env.LOG_LEVEL);
+  const app = await createApp(env, logger);
+  const fastify = app.getHttpAdapter().getInstance();
+  await fastify.ready();
+  return {
+    app,
+    env,
+    logs,
+    async request(method, url, { token, body, rawBody, headers = {} } = {}) {
+      const response = await fastify.inject({
+        method: method as 'GET',
+        url,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body !== undefined || rawBody !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
+        payload: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
+      });
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(response.body);
+      } catch {
+        parsed = undefined;
+      }
+      return { status: response.statusCode, headers: response.headers, text: response.body, body: parsed };
+    },
+    close: () => app.close(),
+  };
+}
+
+let pool: pg.Pool | undefined;
+
+/** Direct access to this run's database, to check what was (not) stored. */
+export function db(): pg.Pool {
+  pool ??= new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
+  return pool;
+}
+
+export async function closeDb(): Promise<void> {
+  await pool?.end();
+  pool = undefined;
+}
