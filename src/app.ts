@@ -16,7 +16,6 @@ export async function createApp(env: Env, logger: Logger): Promise<NestFastifyAp
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
-  app.enableShutdownHooks();
   await app.init();
   return app;
 }

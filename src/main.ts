@@ -13,6 +13,7 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(env.LOG_LEVEL);
   const app = await createApp(env, logger);
+  app.enableShutdownHooks();
   if (env.ROLE !== 'worker') await app.listen({ port: env.PORT, host: env.HOST });
   logger.info({ role: env.ROLE, port: env.ROLE === 'worker' ? null : env.PORT }, 'case intake service started');
 

@@ -1,0 +1,172 @@
+/**
+ * `npm run start:local`: the whole service on one machine with nothing set. Starts an embedded
+ * Postgres and a local redis-server with their data under .data/, applies migrations, starts
+ * the service, creates (once) a demo organization, workflow, API token and webhook URL through
+ * the public APIs, and prints curl lines to try them. Ctrl-C stops everything it started.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import { createApp } from '../src/app.js';
+import { validateEnv } from '../src/shared/config/env.js';
+import { runMigrations } from '../src/shared/database/migrate.js';
+import { createLogger } from '../src/shared/logging/logger.js';
+import { freePort, startEmbeddedPostgres, startLocalRedis, type RunningService } from './local-infra.js';
+
+const DATA = resolve('.data');
+const DATABASE = 'case_intake';
+
+interface Demo {
+  organizationId: number;
+  adminToken: string;
+  apiToken: string;
+  workflowId: number;
+  webhookUrl: string;
+}
+
+/** A secret generated on first start and kept in .data/ so restarts keep working. */
+function persistentSecret(file: string, make: () => string): string {
+  const path = join(DATA, file);
+  if (!existsSync(path)) writeFileSync(path, make(), { mode: 0o600 });
+  return readFileSync(path, 'utf8').trim();
+}
+
+async function ensureDatabase(serverUrl: string): Promise<string> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+    if (!rowCount) await client.query(`CREATE DATABASE ${DATABASE}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${DATABASE}`;
+  return url.toString();
+}
+
+async function call(base: string, method: string, path: string, token: string, body?: unknown): Promise<any> {
+  const res = await fetch(base + path, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const payload = await res.json();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(payload)}`);
+  return payload;
+}
+
+/** Creates the demo through the same APIs a user would call; reused while its organization exists. */
+async function ensureDemo(base: string, operatorToken: string): Promise<Demo> {
+  const file = join(DATA, 'demo.json');
+  if (existsSync(file)) {
+    const demo = JSON.parse(readFileSync(file, 'utf8')) as Demo;
+    const { organizations } = await call(base, 'GET', '/api/operator/v1/organizations', operatorToken);
+    if (organizations.some((o: { id: number }) => o.id === demo.organizationId)) return demo;
+  }
+  const { organization, admin_token: adminToken } = await call(base, 'POST', '/api/operator/v1/organizations', operatorToken, { name: 'Demo organization' });
+  const { workflow } = await call(base, 'POST', '/api/admin/v1/workflows', adminToken, {
+    name: 'Customer escalations',
+    case_source: 'direct',
+    statuses: ['Triage', 'Waiting on customer'],
+    default_outcome: 'Resolved',
+    attributes: {
+      customer_email: { type: 'string', required: true, format: 'email' },
+      priority: { type: 'integer', enum: [1, 2, 3] },
+    },
+    automations: {
+      Open: [{ set_attributes: { received_via: 'demo workflow' } }, { set_status: 'Triage' }],
+    },
+  });
+  await call(base, 'POST', `/api/admin/v1/workflows/${workflow.id}/publish`, adminToken);
+  const { secret: apiToken } = await call(base, 'POST', '/api/admin/v1/tokens', adminToken, { name: 'Demo API token', scope: 'api' });
+  const { webhook } = await call(base, 'POST', `/api/admin/v1/workflows/${workflow.id}/webhook`, adminToken);
+  const demo: Demo = { organizationId: organization.id, adminToken, apiToken, workflowId: workflow.id, webhookUrl: webhook.url };
+  writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  return demo;
+}
+
+function printWelcome(base: string, demo: Demo, operatorToken: string): void {
+  const cases = `${base}/api/external/v1/workflows/${demo.workflowId}/cases`;
+  console.log(`
+Case intake service is running at ${base}  (API docs: ${base}/docs)
+
+Demo organization ${demo.organizationId}, workflow ${demo.workflowId} ("Customer escalations", published, direct).
+Secrets are kept in .data/ for this machine only.
+
+# Create a case with the API token
+curl -s -X POST '${cases}' \\
+  -H 'Authorization: Bearer ${demo.apiToken}' -H 'Content-Type: application/json' \\
+  -d '{"subject": "Order 1042 arrived damaged", "attributes": {"customer_email": "ada@example.com", "priority": 2}}'
+
+# Fetch it (replace 1 with the id you got) and move it
+curl -s '${cases}/1' -H 'Authorization: Bearer ${demo.apiToken}'
+curl -s -X PATCH '${cases}/1' -H 'Authorization: Bearer ${demo.apiToken}' -H 'Content-Type: application/json' -d '{"status": "Closed"}'
+
+# Post any JSON object to the workflow's webhook URL
+curl -s -X POST '${demo.webhookUrl}' -H 'Content-Type: application/json' \\
+  -d '{"customer_email": "grace@example.com", "order": {"id": 1042, "total": 99.5}}'
+
+# Admin API (admin token) and operator API (operator token)
+curl -s '${base}/api/admin/v1/cases' -H 'Authorization: Bearer ${demo.adminToken}'
+curl -s '${base}/api/operator/v1/organizations' -H 'Authorization: Bearer ${operatorToken}'
+
+Press Ctrl-C to stop.`);
+}
+
+async function main(): Promise<void> {
+  mkdirSync(DATA, { recursive: true });
+  const started: RunningService[] = [];
+  const stopAll = async () => {
+    for (const service of started.reverse()) await service.stop().catch(() => undefined);
+  };
+  try {
+    let serverUrl = process.env.DATABASE_URL;
+    if (!serverUrl) {
+      const postgres = await startEmbeddedPostgres(join(DATA, 'postgres'), await freePort());
+      started.push(postgres);
+      serverUrl = postgres.url;
+    }
+    let redisUrl = process.env.REDIS_URL;
+    if (!redisUrl) {
+      const redis = await startLocalRedis(join(DATA, 'redis'), await freePort(), true);
+      started.push(redis);
+      redisUrl = redis.url;
+    }
+    const databaseUrl = process.env.DATABASE_URL ?? (await ensureDatabase(serverUrl));
+    await runMigrations(databaseUrl);
+    const env = validateEnv({
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      TOKEN_ENCRYPTION_KEY: process.env.TOKEN_ENCRYPTION_KEY ?? persistentSecret('token-encryption.key', () => randomBytes(32).toString('hex')),
+      OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? persistentSecret('operator-token', () => `op_${randomBytes(24).toString('base64url')}`),
+      OUTBOUND_ALLOW_PRIVATE: process.env.OUTBOUND_ALLOW_PRIVATE ?? 'true',
+    });
+    const app = await createApp(env, createLogger(env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL));
+    await app.listen({ port: env.PORT, host: env.HOST });
+    const base = env.PUBLIC_BASE_URL!;
+    printWelcome(base, await ensureDemo(base, env.OPERATOR_TOKEN!), env.OPERATOR_TOKEN!);
+
+    let stopping = false;
+    const stop = async () => {
+      if (stopping) return;
+      stopping = true;
+      console.log('\nstopping...');
+      await app.close();
+      await stopAll();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(`start:local failed: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});
