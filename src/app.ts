@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
+import { serveApiDocs } from './modules/api-docs/api-docs.js';
 import type { Env } from './shared/config/env.js';
 import { FASTIFY_OPTIONS, setUpFastify } from './shared/http/http-setup.js';
 import { PinoNestLogger } from './shared/logging/logger.js';
@@ -16,6 +17,7 @@ export async function createApp(env: Env, logger: Logger): Promise<NestFastifyAp
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
+  serveApiDocs(app, env.PUBLIC_BASE_URL!);
   await app.init();
   return app;
 }
