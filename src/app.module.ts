@@ -7,6 +7,8 @@ import { TokensModule } from './modules/tokens/tokens.module.js';
 import { WorkflowsModule } from './modules/workflows/workflows.module.js';
 import { CasesModule } from './modules/cases/cases.module.js';
 import { WebhookIntakeModule } from './modules/webhook-intake/webhook-intake.module.js';
+import { AutomationModule } from './modules/automation/automation.module.js';
+import { MetricsModule } from './shared/metrics/metrics.module.js';
 import { ConfigModule } from './shared/config/config.module.js';
 import type { Env } from './shared/config/env.js';
 import { DatabaseModule } from './shared/database/database.module.js';
@@ -27,12 +29,14 @@ export class AppModule {
         DatabaseModule,
         RedisModule,
         QueueModule,
+        MetricsModule,
         HealthModule,
         TokensModule,
         OrganizationsModule,
         WorkflowsModule,
         CasesModule,
         WebhookIntakeModule,
+        AutomationModule.forRoot(env),
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllErrorsFilter },

@@ -50,6 +50,7 @@ export function parseWorkflowDefinition(input: unknown): DefinitionResult {
   if (!isPlainObject(input)) return { ok: false, problems: [{ path: '', error: 'the definition must be a JSON object' }] };
 
   for (const key of Object.keys(input)) if (!TOP_LEVEL_KEYS.has(key)) report(pointer('', key), `unknown key "${key}"`);
+  reportNonFiniteNumbers(input, '', report);
 
   const name = input.name;
   if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME) report('/name', `must be a non-empty string of at most ${MAX_NAME} characters`);
@@ -99,6 +100,13 @@ export function parseWorkflowDefinition(input: unknown): DefinitionResult {
 }
 
 type Report = (path: string, error: string) => void;
+
+/** A definition is stored as parsed JSON, where 1e400 would silently become null. */
+function reportNonFiniteNumbers(value: unknown, path: string, report: Report): void {
+  if (typeof value === 'number' && !Number.isFinite(value)) report(path, 'number out of range');
+  else if (Array.isArray(value)) value.forEach((item, i) => reportNonFiniteNumbers(item, pointer(path, i), report));
+  else if (isPlainObject(value)) for (const [key, item] of Object.entries(value)) reportNonFiniteNumbers(item, pointer(path, key), report);
+}
 
 function checkStatuses(value: unknown, report: Report): string[] {
   if (!Array.isArray(value)) {

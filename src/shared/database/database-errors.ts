@@ -1,12 +1,13 @@
 /**
  * Postgres and driver failures the HTTP layer answers without a 500: an unreachable or
  * restarting database is a 503 the client can retry; JSON text Postgres refuses to store
- * (`\u0000`, unpaired surrogates, absurd nesting) is the client's input problem.
+ * (`\u0000`, unpaired surrogates, absurd nesting, NUL in text) is the client's input problem.
  */
 const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-3]|53300)/;
 const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
 const UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|the database system is (starting up|shutting down)/i;
-const UNSTORABLE_JSON_SQLSTATE = new Set(['22P05', '22P02', '54001', '22003']);
+/** Untranslatable character, invalid JSON text, too deep, numeric out of range, NUL in text. */
+const UNSTORABLE_SQLSTATE = new Set(['22P05', '22P02', '54001', '22003', '22021']);
 
 function driverError(err: unknown): { code?: string; message?: string } | undefined {
   if (!err || typeof err !== 'object') return undefined;
@@ -21,7 +22,7 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return (d.code !== undefined && (UNAVAILABLE_SQLSTATE.test(d.code) || UNAVAILABLE_ERRNO.has(d.code))) || UNAVAILABLE_MESSAGE.test(d.message ?? '');
 }
 
-export function isUnstorableJson(err: unknown): boolean {
+export function isUnstorableInput(err: unknown): boolean {
   const d = driverError(err);
-  return d?.code !== undefined && UNSTORABLE_JSON_SQLSTATE.has(d.code);
+  return d?.code !== undefined && UNSTORABLE_SQLSTATE.has(d.code);
 }

@@ -1,9 +1,12 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Env } from '../config/env.js';
 import { dataSourceOptions } from './data-source-options.js';
+import { TransactionRunner } from './transaction.js';
+import { TypeOrmTransactionRunner } from './typeorm-transaction-runner.js';
 
 /** The app's TypeORM data source: the same options as `ormconfig.ts`; the schema comes from migrations only. */
+@Global()
 @Module({
   imports: [
     TypeOrmModule.forRootAsync({
@@ -11,5 +14,7 @@ import { dataSourceOptions } from './data-source-options.js';
       useFactory: (env: Env) => ({ ...dataSourceOptions(env), autoLoadEntities: true, retryAttempts: 3, retryDelay: 1000 }),
     }),
   ],
+  providers: [{ provide: TransactionRunner, useClass: TypeOrmTransactionRunner }],
+  exports: [TransactionRunner],
 })
 export class DatabaseModule {}

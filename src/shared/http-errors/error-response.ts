@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { AppError, InvalidRequestError, ServiceUnavailableError } from '../errors/app-error.js';
-import { isDatabaseUnavailable, isUnstorableJson } from '../database/database-errors.js';
+import { isDatabaseUnavailable, isUnstorableInput } from '../database/database-errors.js';
 import { HTTP_STATUS } from './http-status.table.js';
 
 export interface ErrorResponse {
@@ -41,8 +41,8 @@ export function toErrorResponse(err: unknown): ErrorResponse {
     return { status: HTTP_STATUS[err.code], body: { error: err.message, ...err.details }, unexpected: false };
   }
   if (isDatabaseUnavailable(err)) return toErrorResponse(new ServiceUnavailableError());
-  if (isUnstorableJson(err)) {
-    return toErrorResponse(new InvalidRequestError('the JSON holds a value that cannot be stored (\\u0000, an unpaired surrogate, or a number out of range)'));
+  if (isUnstorableInput(err)) {
+    return toErrorResponse(new InvalidRequestError('the request holds a value that cannot be stored (\\u0000, an unpaired surrogate, or a number out of range)'));
   }
   const e = (err ?? {}) as { code?: unknown; statusCode?: unknown; cause?: unknown; getStatus?: () => number };
   // Nest wraps Fastify's own errors (FST_ERR_*) in an HttpException whose cause is the original.

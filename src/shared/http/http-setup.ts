@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { sendError, toErrorResponse } from '../http-errors/error-response.js';
 import type { Logger } from 'pino';
 import { MAX_BODY_BYTES, registerJsonBodyParser } from './json-body-parser.js';
 
@@ -10,6 +11,8 @@ export const FASTIFY_OPTIONS = {
   forceCloseConnections: 'idle' as const,
   requestTimeout: 30_000,
   routerOptions: { maxParamLength: 200 },
+  /** Errors raised before routing (a malformed URL) get the same JSON body, never an echo of the URL. */
+  frameworkErrors: (error: Error, _request: unknown, reply: FastifyReply) => sendError(reply, toErrorResponse(error)),
 };
 
 /**

@@ -18,7 +18,7 @@ export class ChangeCaseStatusService {
     const found = await this.cases.find(caller.organizationId, workflowId, caseId);
     if (!found) throw new NotFoundError('case');
     const version = await this.workflows.version(found.workflowId, found.workflowVersion);
-    const changed = await this.cases.change(caller.organizationId, workflowId, caseId, async (subject) => {
+    const changed = await this.cases.change(caller.organizationId, workflowId, caseId, (subject) => {
       subject.moveTo(status, version, { kind: 'api_token', tokenId: caller.tokenId });
     });
     if (!changed) throw new NotFoundError('case');

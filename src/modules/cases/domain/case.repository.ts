@@ -1,3 +1,4 @@
+import type { Transaction } from '../../../shared/database/transaction.js';
 import type { Case, CaseDraft, CaseProps } from './case.js';
 
 export interface IdempotencyClaim {
@@ -26,8 +27,16 @@ export abstract class CaseRepository {
 
   /**
    * Loads the case with a row lock, lets `change` act on the aggregate, and stores what it
-   * did (status, outcome, timeline events, runs started and superseded) in the same
-   * transaction; concurrent changes to one case run one after the other.
+   * did in the same transaction; concurrent changes to one case run one after the other.
    */
-  abstract change(organizationId: number, workflowId: number, caseId: number, change: (subject: Case) => Promise<void>): Promise<CaseProps | null>;
+  abstract change(organizationId: number, workflowId: number, caseId: number, change: (subject: Case) => void): Promise<CaseProps | null>;
+
+  /** Loads a case under a row lock inside `tx`, for changes spanning several repositories. */
+  abstract lock(tx: Transaction, caseId: number): Promise<Case | null>;
+
+  /**
+   * Stores the aggregate's pending events inside `tx`: status (superseding unfinished runs and
+   * starting the new status's run at `chainDepth`), attribute merges, timeline entries.
+   */
+  abstract store(tx: Transaction, subject: Case, chainDepth: number): Promise<CaseProps>;
 }

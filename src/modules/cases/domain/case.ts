@@ -25,7 +25,8 @@ export interface StatusRules {
 
 export type CaseEvent =
   | { type: 'created'; actor: Actor; source: CaseSource; mode: CaseMode; status: string; startsRun: boolean }
-  | { type: 'status_changed'; actor: Actor; from: string; to: string; outcome: string | null; startsRun: boolean; reason?: string };
+  | { type: 'status_changed'; actor: Actor; from: string; to: string; outcome: string | null; startsRun: boolean; reason?: string }
+  | { type: 'attributes_changed'; actor: Actor; keys: string[]; patch: AttributesJson };
 
 export interface CaseProps {
   id: number;
@@ -107,6 +108,14 @@ export class Case {
     this.props = { ...this.props, status: next, outcome };
     const startsRun = rules.hasRun(next);
     this.events.push({ type: 'status_changed', actor, from, to: next, outcome, startsRun, ...(options.reason ? { reason: options.reason } : {}) });
+  }
+
+  /**
+   * Merges `patch` (JSON text of an object, already validated against the workflow's schema)
+   * into the attributes. The merge itself happens in storage, on the exact stored JSON.
+   */
+  mergeAttributes(patch: AttributesJson, keys: string[], actor: Actor): void {
+    this.events.push({ type: 'attributes_changed', actor, keys, patch });
   }
 
   /** The engine parks a case whose run failed. */

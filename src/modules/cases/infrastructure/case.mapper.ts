@@ -42,6 +42,14 @@ export function actorColumn(actor: Actor): string {
 
 /** The timeline row of a domain event: its type and the JSON of its data. */
 export function eventColumns(event: CaseEvent): { type: string; actor: string; data: string } {
-  const { type, actor, startsRun: _startsRun, ...data } = event;
-  return { type, actor: actorColumn(actor), data: JSON.stringify(data) };
+  switch (event.type) {
+    case 'created':
+      return { type: event.type, actor: actorColumn(event.actor), data: JSON.stringify({ source: event.source, mode: event.mode, status: event.status }) };
+    case 'status_changed': {
+      const { from, to, outcome, reason } = event;
+      return { type: event.type, actor: actorColumn(event.actor), data: JSON.stringify({ from, to, outcome, ...(reason ? { reason } : {}) }) };
+    }
+    case 'attributes_changed':
+      return { type: event.type, actor: actorColumn(event.actor), data: JSON.stringify({ keys: event.keys }) };
+  }
 }

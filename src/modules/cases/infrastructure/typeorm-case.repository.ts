@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { Case, type CaseDraft, type CaseProps } from '../domain/case.js';
+import type { Transaction } from '../../../shared/database/transaction.js';
+import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
+import { Case, type CaseDraft, type CaseEvent, type CaseProps } from '../domain/case.js';
 import { CaseRepository, type CreateResult, type IdempotencyClaim } from '../domain/case.repository.js';
 import { CASE_COLUMNS, type CaseRow, eventColumns, toProps } from './case.mapper.js';
-
-const UNFINISHED_RUN = `state IN ('pending', 'running', 'waiting')`;
 
 /**
  * One statement stores a case, its creation event and its pending run: one round trip on the
@@ -21,21 +21,24 @@ function insertCaseSql(returning: string): string {
       INSERT INTO case_events (case_id, type, actor, data)
       SELECT id, $10, $11, $12::jsonb FROM new_case
     ), first_run AS (
-      INSERT INTO workflow_runs (case_id, status, mode)
-      SELECT id, $5, $7 FROM new_case WHERE $13::boolean
+      INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode)
+      SELECT id, $1, $2, $3, $5, $7 FROM new_case WHERE $13::boolean
     )
     SELECT * FROM new_case`;
 }
 const INSERT_CASE_RETURNING_ROW = insertCaseSql(CASE_COLUMNS);
 const INSERT_CASE_RETURNING_ID = insertCaseSql('id');
 
-/** A status change, the runs it supersedes (recorded on the timeline) and the run it starts. */
+/**
+ * A status change, the unfinished runs it supersedes (recorded on the timeline before the
+ * change) and the run the new status starts.
+ */
 const CHANGE_STATUS_SQL = `
   WITH changed AS (
     UPDATE cases SET status = $2, outcome = $3, updated_at = now() WHERE id = $1 RETURNING ${CASE_COLUMNS}
   ), superseded AS (
-    UPDATE workflow_runs SET state = 'superseded', finished_at = now()
-    WHERE case_id = $1 AND ${UNFINISHED_RUN} RETURNING id, status
+    UPDATE workflow_runs SET state = 'superseded', finished_at = now(), locked_until = NULL
+    WHERE case_id = $1 AND state IN ('pending', 'running', 'waiting') RETURNING id, status
   ), events AS (
     INSERT INTO case_events (case_id, type, actor, data)
     SELECT $1, type, actor, data FROM (
@@ -45,7 +48,16 @@ const CHANGE_STATUS_SQL = `
       SELECT 2, 0, $4, $5, $6::jsonb
     ) ordered ORDER BY n, run_id
   ), next_run AS (
-    INSERT INTO workflow_runs (case_id, status, mode) SELECT $1, $2, $7 WHERE $8::boolean
+    INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode, chain_depth)
+    SELECT id, organization_id, workflow_id, workflow_version, $2, $7, $9 FROM changed WHERE $8::boolean
+  )
+  SELECT * FROM changed`;
+
+const MERGE_ATTRIBUTES_SQL = `
+  WITH changed AS (
+    UPDATE cases SET attributes = attributes || $2::jsonb, updated_at = now() WHERE id = $1 RETURNING ${CASE_COLUMNS}
+  ), event AS (
+    INSERT INTO case_events (case_id, type, actor, data) VALUES ($1, $3, $4, $5::jsonb)
   )
   SELECT * FROM changed`;
 
@@ -60,26 +72,28 @@ export class TypeOrmCaseRepository extends CaseRepository {
       const [row] = (await this.dataSource.query(INSERT_CASE_RETURNING_ROW, insertParams(draft))) as CaseRow[];
       return { created: toProps(row!) };
     }
-    return this.dataSource.transaction(async (manager) => {
-      const [row] = (await manager.query(INSERT_CASE_RETURNING_ROW, insertParams(draft))) as CaseRow[];
-      const created = toProps(row!);
-      // An expired claim (older than 24 hours) is taken over; a live one wins and this case is rolled back.
-      const claimed = (await manager.query(
-        `INSERT INTO idempotency_keys (organization_id, key, request_hash, case_id) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (organization_id, key) DO UPDATE
-           SET request_hash = EXCLUDED.request_hash, case_id = EXCLUDED.case_id, created_at = now()
-           WHERE idempotency_keys.created_at < now() - interval '24 hours'
-         RETURNING case_id`,
-        [created.organizationId, idempotency.key, idempotency.requestHash, created.id],
-      )) as unknown[];
-      if (claimed.length) return { created };
-      throw new ClaimTaken();
-    }).catch(async (err: unknown) => {
-      if (!(err instanceof ClaimTaken)) throw err;
-      const claim = await this.findClaim(draft.props.organizationId, idempotency.key);
-      if (!claim) throw new Error('idempotency key vanished while claimed');
-      return { claimedBy: claim };
-    });
+    return this.dataSource
+      .transaction(async (manager) => {
+        const [row] = (await manager.query(INSERT_CASE_RETURNING_ROW, insertParams(draft))) as CaseRow[];
+        const created = toProps(row!);
+        // An expired claim (older than 24 hours) is taken over; a live one wins and this case is rolled back.
+        const claimed = (await manager.query(
+          `INSERT INTO idempotency_keys (organization_id, key, request_hash, case_id) VALUES ($1, $2, $3, $4)
+           ON CONFLICT (organization_id, key) DO UPDATE
+             SET request_hash = EXCLUDED.request_hash, case_id = EXCLUDED.case_id, created_at = now()
+             WHERE idempotency_keys.created_at < now() - interval '24 hours'
+           RETURNING case_id`,
+          [created.organizationId, idempotency.key, idempotency.requestHash, created.id],
+        )) as unknown[];
+        if (claimed.length) return { created };
+        throw new ClaimTaken();
+      })
+      .catch(async (err: unknown) => {
+        if (!(err instanceof ClaimTaken)) throw err;
+        const claim = await this.findClaim(draft.props.organizationId, idempotency.key);
+        if (!claim) throw new Error('idempotency key vanished while claimed');
+        return { claimedBy: claim };
+      });
   }
 
   async createReturningId(draft: CaseDraft): Promise<number> {
@@ -104,7 +118,7 @@ export class TypeOrmCaseRepository extends CaseRepository {
     return rows[0] ? { caseId: Number(rows[0].case_id), requestHash: rows[0].request_hash } : null;
   }
 
-  async change(organizationId: number, workflowId: number, caseId: number, change: (subject: Case) => Promise<void>): Promise<CaseProps | null> {
+  async change(organizationId: number, workflowId: number, caseId: number, change: (subject: Case) => void): Promise<CaseProps | null> {
     return this.dataSource.transaction(async (manager) => {
       const rows = (await manager.query(
         `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3 FOR UPDATE`,
@@ -112,24 +126,44 @@ export class TypeOrmCaseRepository extends CaseRepository {
       )) as CaseRow[];
       if (!rows[0]) return null;
       const subject = Case.restore(toProps(rows[0]));
-      await change(subject);
-      return this.storeChanges(manager, subject, rows[0]);
+      change(subject);
+      return storeEvents(manager, subject, 0);
     });
   }
 
-  /** Stores each event of the change in order and returns the row as it ends up. */
-  private async storeChanges(manager: EntityManager, subject: Case, loaded: CaseRow): Promise<CaseProps> {
-    let row = loaded;
-    for (const event of subject.pullEvents()) {
-      if (event.type !== 'status_changed') throw new Error(`unexpected event ${event.type} on an existing case`);
-      const { type, actor, data } = eventColumns(event);
-      [row] = (await manager.query(CHANGE_STATUS_SQL, [subject.id, event.to, event.outcome, type, actor, data, subject.mode, event.startsRun])) as [CaseRow];
-    }
-    return toProps(row);
+  async lock(tx: Transaction, caseId: number): Promise<Case | null> {
+    const rows = (await entityManager(tx).query(`SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 FOR UPDATE`, [caseId])) as CaseRow[];
+    return rows[0] ? Case.restore(toProps(rows[0])) : null;
+  }
+
+  store(tx: Transaction, subject: Case, chainDepth: number): Promise<CaseProps> {
+    return storeEvents(entityManager(tx), subject, chainDepth);
   }
 }
 
 class ClaimTaken extends Error {}
+
+/** Stores each pending event in order; returns the row as it ends up. */
+async function storeEvents(manager: EntityManager, subject: Case, chainDepth: number): Promise<CaseProps> {
+  let props: CaseProps = subject.snapshot();
+  for (const event of subject.pullEvents()) {
+    const [row] = (await manager.query(...statementFor(subject, event, chainDepth))) as [CaseRow];
+    props = toProps(row);
+  }
+  return props;
+}
+
+function statementFor(subject: Case, event: CaseEvent, chainDepth: number): [string, unknown[]] {
+  const { type, actor, data } = eventColumns(event);
+  switch (event.type) {
+    case 'status_changed':
+      return [CHANGE_STATUS_SQL, [subject.id, event.to, event.outcome, type, actor, data, subject.mode, event.startsRun, chainDepth]];
+    case 'attributes_changed':
+      return [MERGE_ATTRIBUTES_SQL, [subject.id, event.patch, type, actor, data]];
+    case 'created':
+      throw new Error('a stored case cannot be created again');
+  }
+}
 
 function insertParams(draft: CaseDraft): unknown[] {
   const p = draft.props;

@@ -66,6 +66,8 @@ export class InitialSchema1763750000000 implements MigrationInterface {
       -- Admin listing, newest first, with or without a workflow filter.
       CREATE INDEX cases_organization ON cases (organization_id, id DESC);
       CREATE INDEX cases_workflow ON cases (workflow_id, id DESC);
+      -- Usage reports count cases per organization and period.
+      CREATE INDEX cases_usage ON cases (organization_id, created_at);
 
       -- The timeline: every creation, status change, attribute change and run event.
       CREATE TABLE case_events (
@@ -79,22 +81,34 @@ export class InitialSchema1763750000000 implements MigrationInterface {
       CREATE INDEX case_events_case ON case_events (case_id, id);
 
       -- One row per run of a status's automation, written with the status change that starts it.
+      -- The engine resumes a run from current_step (an index into the run's compiled steps);
+      -- locked_until is the lease of the worker executing it, resume_at the end of a wait or
+      -- a retry backoff, enqueued_at when the relay last handed it to the queue.
       CREATE TABLE workflow_runs (
-        id           bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-        case_id      bigint NOT NULL REFERENCES cases (id),
-        status       text NOT NULL,
-        mode         text NOT NULL CHECK (mode IN ('live', 'test')),
-        state        text NOT NULL DEFAULT 'pending'
-                     CHECK (state IN ('pending', 'running', 'waiting', 'succeeded', 'failed', 'superseded')),
-        current_step integer NOT NULL DEFAULT 0,
-        attempts     integer NOT NULL DEFAULT 0,
-        error        text,
-        created_at   timestamptz NOT NULL DEFAULT now(),
-        started_at   timestamptz,
-        finished_at  timestamptz
+        id               bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        case_id          bigint NOT NULL REFERENCES cases (id),
+        organization_id  bigint NOT NULL,
+        workflow_id      bigint NOT NULL,
+        workflow_version integer NOT NULL,
+        status           text NOT NULL,
+        mode             text NOT NULL CHECK (mode IN ('live', 'test')),
+        chain_depth      integer NOT NULL DEFAULT 0,
+        state            text NOT NULL DEFAULT 'pending'
+                         CHECK (state IN ('pending', 'running', 'waiting', 'succeeded', 'failed', 'superseded')),
+        current_step     integer NOT NULL DEFAULT 0,
+        step_attempts    integer NOT NULL DEFAULT 0,
+        attempts         integer NOT NULL DEFAULT 0,
+        error            text,
+        locked_until     timestamptz,
+        resume_at        timestamptz,
+        enqueued_at      timestamptz,
+        created_at       timestamptz NOT NULL DEFAULT now(),
+        started_at       timestamptz,
+        finished_at      timestamptz
       );
       CREATE INDEX workflow_runs_case ON workflow_runs (case_id, id);
       CREATE INDEX workflow_runs_unfinished ON workflow_runs (id) WHERE state IN ('pending', 'running', 'waiting');
+      CREATE INDEX workflow_runs_usage ON workflow_runs (organization_id, created_at);
 
       -- Idempotency-Key replays of POST cases (24 hours).
       CREATE TABLE idempotency_keys (

@@ -1,0 +1,48 @@
+import { BullModule } from '@nestjs/bull';
+import { type DynamicModule, Module } from '@nestjs/common';
+import type { Env } from '../../shared/config/env.js';
+import { OutboundHttp } from '../../shared/outbound/outbound-http.js';
+import { CasesModule } from '../cases/cases.module.js';
+import { TokensModule } from '../tokens/tokens.module.js';
+import { WorkflowsModule } from '../workflows/workflows.module.js';
+import { AUTOMATION_QUEUE } from './automation.queue.js';
+import { AutomationMetrics } from './automation.metrics.js';
+import { RunExecutor } from './run-executor.service.js';
+import { RunRelay } from './run-relay.service.js';
+import { RunWorker } from './run-worker.service.js';
+import { RunRepository } from './run.repository.js';
+import { STEP_HANDLER_REGISTRY, stepHandlerRegistry } from './step-handler.registry.js';
+import { STEP_HANDLERS } from './steps/index.js';
+import { UsageController } from './usage.controller.js';
+import { UsageService } from './usage.service.js';
+
+/**
+ * Workflow runs on Bull. The HTTP tier (ROLE=api) only reports usage and queue metrics;
+ * workers (ROLE=worker, or `all`) relay pending runs to the queue and execute them.
+ */
+@Module({})
+export class AutomationModule {
+  static forRoot(env: Env): DynamicModule {
+    const worker = env.ROLE !== 'api';
+    return {
+      module: AutomationModule,
+      imports: [BullModule.registerQueue({ name: AUTOMATION_QUEUE }), CasesModule, WorkflowsModule, TokensModule],
+      controllers: [UsageController],
+      providers: [
+        UsageService,
+        RunRepository,
+        AutomationMetrics,
+        ...(worker
+          ? [
+              RunExecutor,
+              RunRelay,
+              RunWorker,
+              ...STEP_HANDLERS,
+              { provide: OutboundHttp, useFactory: () => new OutboundHttp(env.OUTBOUND_ALLOW_PRIVATE) },
+              { provide: STEP_HANDLER_REGISTRY, inject: STEP_HANDLERS, useFactory: stepHandlerRegistry },
+            ]
+          : []),
+      ],
+    };
+  }
+}

@@ -1,0 +1,64 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Queue } from 'bull';
+import { LOGGER, type Logger } from '../../shared/logging/logger.js';
+import { AUTOMATION_QUEUE, RUN_JOB, runJobOptions } from './automation.queue.js';
+import { RunRepository } from './run.repository.js';
+
+const BATCH = 500;
+const IDLE_POLL_MS = 100;
+/** A run marked enqueued that has not started after this long is enqueued again (its job was lost). */
+export const REENQUEUE_AFTER_MS = 15_000;
+
+/**
+ * Moves runs from Postgres to the queue. Intake only writes a pending run in the case's own
+ * transaction (no Redis on the request path); the relay, in every worker, hands pending runs
+ * to Bull in batches, and re-enqueues runs whose job was lost (Redis restarted, a worker died,
+ * a delayed job vanished). Job ids make a repeat harmless, and claiming a run is exclusive.
+ */
+@Injectable()
+export class RunRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+  private stopped = false;
+  private loop?: Promise<void>;
+
+  constructor(
+    private readonly runs: RunRepository,
+    @InjectQueue(AUTOMATION_QUEUE) private readonly queue: Queue,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.loop = this.run();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    await this.loop;
+  }
+
+  /** One pass; returns how many runs it handed to the queue. */
+  async relayOnce(): Promise<number> {
+    const due = await this.runs.takeDue(BATCH, REENQUEUE_AFTER_MS);
+    if (due.length) {
+      await this.queue.addBulk(due.map(({ id, resumeAt }) => ({ name: RUN_JOB, data: { runId: id }, opts: runJobOptions(id, resumeAt && resumeAt > new Date() ? resumeAt : undefined) })));
+    }
+    return due.length;
+  }
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        const moved = await this.relayOnce();
+        failures = 0;
+        if (moved < BATCH) await sleep(IDLE_POLL_MS);
+      } catch (err) {
+        // Postgres or Redis is down: keep trying with a bounded backoff; nothing is lost meanwhile.
+        if (failures++ === 0) this.logger.warn({ err: String(err) }, 'run relay paused: database or queue unavailable');
+        await sleep(Math.min(200 * 2 ** failures, 5000));
+      }
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

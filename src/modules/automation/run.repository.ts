@@ -1,0 +1,143 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { Transaction } from '../../shared/database/transaction.js';
+import { entityManager } from '../../shared/database/typeorm-transaction-runner.js';
+import type { CaseMode } from '../cases/domain/case.js';
+
+export type RunState = 'pending' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'superseded';
+
+export interface RunRecord {
+  id: number;
+  caseId: number;
+  organizationId: number;
+  workflowId: number;
+  workflowVersion: number;
+  status: string;
+  mode: CaseMode;
+  chainDepth: number;
+  currentStep: number;
+  stepAttempts: number;
+  createdAt: Date;
+}
+
+interface RunRow {
+  id: string;
+  case_id: string;
+  organization_id: string;
+  workflow_id: string;
+  workflow_version: number;
+  status: string;
+  mode: CaseMode;
+  chain_depth: number;
+  current_step: number;
+  step_attempts: number;
+  created_at: Date;
+}
+
+const toRecord = (r: RunRow): RunRecord => ({
+  id: Number(r.id),
+  caseId: Number(r.case_id),
+  organizationId: Number(r.organization_id),
+  workflowId: Number(r.workflow_id),
+  workflowVersion: r.workflow_version,
+  status: r.status,
+  mode: r.mode,
+  chainDepth: r.chain_depth,
+  currentStep: r.current_step,
+  stepAttempts: r.step_attempts,
+  createdAt: r.created_at,
+});
+
+/** Runs that should be on the queue and may not be: new, lost with their job, or overdue after a wait. */
+const DUE_RUNS = `
+  (state = 'pending' OR (state = 'running' AND locked_until < now()) OR (state = 'waiting' AND resume_at < now() - $2 * interval '1 millisecond'))
+  AND (enqueued_at IS NULL OR enqueued_at < now() - $2 * interval '1 millisecond')`;
+
+/**
+ * `workflow_runs` and the run events of the timeline. Statements that return rows are written
+ * as `WITH ... SELECT`: TypeORM answers a bare `UPDATE ... RETURNING` as [rows, count].
+ */
+@Injectable()
+export class RunRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Takes a run for execution for `leaseMs` (renewed at each step). Only one worker holds a
+   * run at a time; a finished or superseded run, or one another worker holds, gives null.
+   */
+  async claim(runId: number, leaseMs: number): Promise<RunRecord | null> {
+    const rows = (await this.dataSource.query(
+      `WITH claimed AS (
+         UPDATE workflow_runs
+         SET state = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()),
+             locked_until = now() + $2 * interval '1 millisecond', resume_at = NULL
+         WHERE id = $1 AND (state = 'pending'
+                            OR (state = 'running' AND (locked_until IS NULL OR locked_until < now()))
+                            OR (state = 'waiting' AND resume_at <= now()))
+         RETURNING *
+       ), started AS (
+         INSERT INTO case_events (case_id, type, actor, data)
+         SELECT case_id, 'run_started', 'engine', jsonb_build_object('run_id', id, 'status', status, 'mode', mode)
+         FROM claimed WHERE attempts = 1
+       )
+       SELECT * FROM claimed`,
+      [runId, leaseMs],
+    )) as RunRow[];
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /** Under the case's lock: is this run still the one to act (not superseded meanwhile)? */
+  async isRunning(tx: Transaction, runId: number): Promise<boolean> {
+    const rows = (await entityManager(tx).query(`SELECT state FROM workflow_runs WHERE id = $1 FOR UPDATE`, [runId])) as { state: RunState }[];
+    return rows[0]?.state === 'running';
+  }
+
+  async advance(tx: Transaction, runId: number, nextStep: number, leaseMs: number): Promise<void> {
+    await entityManager(tx).query(
+      `UPDATE workflow_runs SET current_step = $2, step_attempts = 0, locked_until = now() + $3 * interval '1 millisecond' WHERE id = $1`,
+      [runId, nextStep, leaseMs],
+    );
+  }
+
+  /** Parks the run until `delayMs` from now, at `step` (the next one after a wait, the same one for a retry). */
+  async park(tx: Transaction, runId: number, step: number, stepAttempts: number, delayMs: number): Promise<Date> {
+    const [row] = (await entityManager(tx).query(
+      `WITH parked AS (
+         UPDATE workflow_runs
+         SET state = 'waiting', current_step = $2, step_attempts = $3, resume_at = now() + $4 * interval '1 millisecond', locked_until = NULL
+         WHERE id = $1 RETURNING resume_at
+       ) SELECT * FROM parked`,
+      [runId, step, stepAttempts, delayMs],
+    )) as { resume_at: Date }[];
+    return row!.resume_at;
+  }
+
+  async finish(tx: Transaction, runId: number, state: 'succeeded' | 'failed', error: string | null): Promise<void> {
+    await entityManager(tx).query(
+      `UPDATE workflow_runs SET state = $2, error = $3, finished_at = now(), locked_until = NULL, resume_at = NULL WHERE id = $1`,
+      [runId, state, error],
+    );
+  }
+
+  async recordEvent(tx: Transaction, caseId: number, type: string, actor: 'engine' | 'automation', data: Record<string, unknown>): Promise<void> {
+    await entityManager(tx).query(`INSERT INTO case_events (case_id, type, actor, data) VALUES ($1, $2, $3, $4::jsonb)`, [caseId, type, actor, JSON.stringify(data)]);
+  }
+
+  /**
+   * Marks up to `limit` due runs as enqueued and returns them, oldest first. Several relays may
+   * run at once: each takes different rows (SKIP LOCKED). A run whose job is lost comes back
+   * after `graceMs`.
+   */
+  async takeDue(limit: number, graceMs: number): Promise<{ id: number; resumeAt: Date | null }[]> {
+    const rows = (await this.dataSource.query(
+      `WITH taken AS (
+         UPDATE workflow_runs SET enqueued_at = now()
+         WHERE id IN (SELECT id FROM workflow_runs WHERE ${DUE_RUNS} ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING id, resume_at
+       ) SELECT * FROM taken`,
+      [limit, graceMs],
+    )) as { id: string; resume_at: Date | null }[];
+    return rows.map((r) => ({ id: Number(r.id), resumeAt: r.resume_at })).sort((a, b) => a.id - b.id);
+  }
+}

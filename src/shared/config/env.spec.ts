@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { InvalidEnvironmentError, validateEnv } from './env.js';
+
+const KEY = 'a1'.repeat(32);
+const REQUIRED = { DATABASE_URL: 'postgres://cis@db:5432/cis', REDIS_URL: 'redis://cache:6379', TOKEN_ENCRYPTION_KEY: KEY };
+
+/** Boot with these variables fails with an InvalidEnvironmentError; returns its message. */
+function refused(raw: Record<string, string | undefined>): string {
+  let message: string | undefined;
+  assert.throws(
+    () => validateEnv(raw),
+    (err: unknown) => {
+      assert.ok(err instanceof InvalidEnvironmentError, `an InvalidEnvironmentError, got ${String(err)}`);
+      message = err.message;
+      return true;
+    },
+  );
+  return message!;
+}
+
+/** The message names the variable and never contains the bad value (it may be a secret). */
+function assertRefusedNaming(variable: string, value: string | undefined): void {
+  const message = refused({ ...REQUIRED, [variable]: value });
+  assert.ok(message.includes(variable), `"${message}" names ${variable}`);
+  if (value) assert.ok(!message.includes(value), `"${message}" does not repeat the value`);
+}
+
+describe('validateEnv', () => {
+  describe('refuses a bad value, naming the variable but never the value', () => {
+    const rows: [string, string][] = [
+      ['PORT', 'port-zz9-not-a-number'],
+      ['PORT', '65536'],
+      ['PORT', '80.5'],
+      ['DATABASE_URL', 'mysql://admin:hunter2-secret@db/cis'],
+      ['REDIS_URL', 'http://cache:6379/hunter2'],
+      ['TOKEN_ENCRYPTION_KEY', 'too-short-key-hunter2'],
+      ['TOKEN_ENCRYPTION_KEY', 'zz'.repeat(32)],
+      ['OPERATOR_TOKEN', 'op-hunter2'],
+      ['PUBLIC_BASE_URL', 'ftp://cases.example'],
+      ['LOG_LEVEL', 'chatty-zz9'],
+      ['OUTBOUND_ALLOW_PRIVATE', 'yes-zz9'],
+      ['ROLE', 'scheduler-zz9'],
+      ['REDIS_PREFIX', 'has space zz9'],
+      ['DATABASE_POOL_SIZE', '5000'],
+    ];
+    for (const [variable, value] of rows) it(`${variable}=${value}`, () => assertRefusedNaming(variable, value));
+  });
+
+  describe('refuses a missing required variable, naming it', () => {
+    for (const variable of Object.keys(REQUIRED)) {
+      it(variable, () => {
+        assertRefusedNaming(variable, undefined);
+        assertRefusedNaming(variable, '');
+      });
+    }
+  });
+
+  it('names every bad variable at once', () => {
+    const message = refused({ ...REQUIRED, PORT: 'zz9', TOKEN_ENCRYPTION_KEY: undefined, DATABASE_URL: 'mysql://x' });
+    for (const variable of ['PORT', 'TOKEN_ENCRYPTION_KEY', 'DATABASE_URL']) assert.ok(message.includes(variable), `"${message}" names ${variable}`);
+  });
+
+  it('applies the defaults of the configuration contract', () => {
+    const env = validateEnv(REQUIRED);
+    assert.equal(env.PORT, 3000);
+    assert.equal(env.HOST, '0.0.0.0');
+    assert.equal(env.PUBLIC_BASE_URL, 'http://localhost:3000');
+    assert.equal(env.OPERATOR_TOKEN, undefined);
+    assert.equal(env.LOG_LEVEL, 'info');
+    assert.equal(env.OUTBOUND_ALLOW_PRIVATE, false);
+    assert.equal(env.ROLE, 'all');
+    assert.equal(env.REDIS_PREFIX, 'cis');
+    assert.equal(env.DATABASE_URL, REQUIRED.DATABASE_URL);
+    assert.equal(env.TOKEN_ENCRYPTION_KEY, KEY);
+  });
+
+  it('treats an empty string as unset', () => {
+    const env = validateEnv({ ...REQUIRED, PORT: '', OPERATOR_TOKEN: '', LOG_LEVEL: '', PUBLIC_BASE_URL: '' });
+    assert.equal(env.PORT, 3000);
+    assert.equal(env.OPERATOR_TOKEN, undefined);
+    assert.equal(env.LOG_LEVEL, 'info');
+    assert.equal(env.PUBLIC_BASE_URL, 'http://localhost:3000');
+  });
+
+  it('PUBLIC_BASE_URL defaults to http://localhost:$PORT', () => {
+    const env = validateEnv({ ...REQUIRED, PORT: '8080' });
+    assert.equal(env.PORT, 8080);
+    assert.equal(env.PUBLIC_BASE_URL, 'http://localhost:8080');
+  });
+
+  it('keeps a given PUBLIC_BASE_URL, without trailing slashes', () => {
+    assert.equal(validateEnv({ ...REQUIRED, PUBLIC_BASE_URL: 'https://cases.example.com' }).PUBLIC_BASE_URL, 'https://cases.example.com');
+    assert.equal(validateEnv({ ...REQUIRED, PUBLIC_BASE_URL: 'https://cases.example.com/intake//' }).PUBLIC_BASE_URL, 'https://cases.example.com/intake');
+  });
+
+  it('reads typed values from their text', () => {
+    const env = validateEnv({
+      ...REQUIRED,
+      OUTBOUND_ALLOW_PRIVATE: 'true',
+      OPERATOR_TOKEN: 'operator-token-of-32-characters!',
+      ROLE: 'worker',
+      DATABASE_POOL_SIZE: '5',
+      TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    });
+    assert.equal(env.OUTBOUND_ALLOW_PRIVATE, true);
+    assert.equal(env.OPERATOR_TOKEN, 'operator-token-of-32-characters!');
+    assert.equal(env.ROLE, 'worker');
+    assert.equal(env.DATABASE_POOL_SIZE, 5);
+    assert.equal(validateEnv({ ...REQUIRED, OUTBOUND_ALLOW_PRIVATE: 'false' }).OUTBOUND_ALLOW_PRIVATE, false);
+  });
+
+  it('accepts postgresql:// and rediss:// URLs', () => {
+    const env = validateEnv({ ...REQUIRED, DATABASE_URL: 'postgresql://db/cis', REDIS_URL: 'rediss://cache:6380' });
+    assert.equal(env.DATABASE_URL, 'postgresql://db/cis');
+    assert.equal(env.REDIS_URL, 'rediss://cache:6380');
+  });
+
+  it('ignores unrelated variables', () => {
+    assert.equal(validateEnv({ ...REQUIRED, PATH: '/usr/bin', HOME: '/root' }).PORT, 3000);
+  });
+});
