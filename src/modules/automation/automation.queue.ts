@@ -7,12 +7,15 @@ export interface RunJob {
   runId: number;
 }
 
-/** Job ids make enqueueing idempotent: the relay may add a run twice, Bull keeps one job. */
-export function runJobOptions(runId: number, resumeAt?: Date): JobOptions {
-  const delay = resumeAt ? Math.max(0, resumeAt.getTime() - Date.now()) : 0;
+/**
+ * Job ids make enqueueing idempotent: the relay may add a run twice, Bull keeps one job.
+ * `key` tells apart the jobs one run legitimately needs: its start, each resumption after a
+ * wait, and a take-over after its worker died (whose old job Bull still holds as active).
+ */
+export function runJobOptions(runId: number, key = 'start', resumeAt?: Date): JobOptions {
   return {
-    jobId: resumeAt ? `run:${runId}:${resumeAt.getTime()}` : `run:${runId}`,
-    delay,
+    jobId: `run:${runId}:${key}`,
+    delay: resumeAt ? Math.max(0, resumeAt.getTime() - Date.now()) : 0,
     // A job fails only when the engine itself could not reach Postgres; the run stays due and is retried.
     attempts: 5,
     backoff: { type: 'exponential', delay: 1000 },

@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { TransactionRunner, type Transaction } from '../../shared/database/transaction.js';
+import { Env } from '../../shared/config/env.js';
 import { LOGGER, type Logger } from '../../shared/logging/logger.js';
 import type { CaseProps } from '../cases/domain/case.js';
 import { CaseRepository } from '../cases/domain/case.repository.js';
@@ -17,7 +18,6 @@ import { UnresolvableTemplateError, type TemplateScope } from './templates.js';
 
 /** More automatic status moves than this in one chain is taken as a loop. */
 export const MAX_AUTOMATIC_MOVES = 25;
-const LEASE_MS = 60_000;
 
 /**
  * Executes runs step by step. Every step's effect on the case is committed together with the
@@ -34,14 +34,25 @@ export class RunExecutor {
     private readonly workflows: WorkflowsService,
     private readonly transactions: TransactionRunner,
     private readonly metrics: AutomationMetrics,
+    private readonly env: Env,
     @Inject(STEP_HANDLER_REGISTRY) private readonly handlers: StepHandlerRegistry,
     @InjectQueue(AUTOMATION_QUEUE) private readonly queue: Queue,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   async execute(runId: number): Promise<void> {
-    const run = await this.runs.claim(runId, LEASE_MS);
+    const lease = this.env.RUN_LEASE_MS;
+    const run = await this.runs.claim(runId, lease);
     if (!run) return;
+    const heartbeat = setInterval(() => this.runs.renewLease(run.id, lease).catch(() => undefined), lease / 3);
+    try {
+      await this.executeClaimed(run);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private async executeClaimed(run: RunRecord): Promise<void> {
     if (run.currentStep === 0 && run.stepAttempts === 0) this.metrics.runStarted(run);
     const version = await this.workflows.version(run.workflowId, run.workflowVersion);
     const program = this.program(version, run.status);
@@ -102,7 +113,7 @@ export class RunExecutor {
           if (outcome.note) await this.runs.recordEvent(tx, run.caseId, stepType, 'automation', { run_id: run.id, ...outcome.note });
           if (outcome.kind === 'change') outcome.apply(subject);
           const stored = await this.cases.store(tx, subject, run.chainDepth);
-          await this.runs.advance(tx, run.id, pc + 1, LEASE_MS);
+          await this.runs.advance(tx, run.id, pc + 1, this.env.RUN_LEASE_MS);
           return stored;
         }
         case 'move':
@@ -166,7 +177,7 @@ export class RunExecutor {
 
   private async schedule(runId: number, resumeAt: Date): Promise<void> {
     try {
-      await this.queue.add(RUN_JOB, { runId }, runJobOptions(runId, resumeAt));
+      await this.queue.add(RUN_JOB, { runId }, runJobOptions(runId, `resume-${resumeAt.getTime()}`, resumeAt));
     } catch (err) {
       // Redis is down: the relay re-enqueues the run once it is overdue.
       this.logger.warn({ runId, err: String(err) }, 'could not schedule resumption; the relay will');

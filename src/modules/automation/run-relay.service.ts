@@ -3,7 +3,7 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import type { Queue } from 'bull';
 import { LOGGER, type Logger } from '../../shared/logging/logger.js';
 import { AUTOMATION_QUEUE, RUN_JOB, runJobOptions } from './automation.queue.js';
-import { RunRepository } from './run.repository.js';
+import { type DueRun, RunRepository } from './run.repository.js';
 
 const BATCH = 500;
 const IDLE_POLL_MS = 100;
@@ -39,8 +39,13 @@ export class RunRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   /** One pass; returns how many runs it handed to the queue. */
   async relayOnce(): Promise<number> {
     const due = await this.runs.takeDue(BATCH, REENQUEUE_AFTER_MS);
-    if (due.length) {
-      await this.queue.addBulk(due.map(({ id, resumeAt }) => ({ name: RUN_JOB, data: { runId: id }, opts: runJobOptions(id, resumeAt && resumeAt > new Date() ? resumeAt : undefined) })));
+    if (!due.length) return 0;
+    const jobs = due.map((run) => ({ name: RUN_JOB, data: { runId: run.id }, opts: runJobOptions(run.id, jobKey(run)) }));
+    try {
+      await this.queue.addBulk(jobs);
+    } catch (err) {
+      await this.runs.untake(due.map((run) => run.id));
+      throw err;
     }
     return due.length;
   }
@@ -59,6 +64,13 @@ export class RunRelay implements OnApplicationBootstrap, OnApplicationShutdown {
       }
     }
   }
+}
+
+/** A run taken over from a dead worker needs a new job id: Bull still holds the old job as active. */
+function jobKey(run: DueRun): string {
+  if (run.state === 'running') return `takeover-${run.attempts}`;
+  if (run.state === 'waiting') return `resume-${run.resumeAt!.getTime()}`;
+  return 'start';
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

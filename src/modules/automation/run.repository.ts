@@ -7,6 +7,13 @@ import type { CaseMode } from '../cases/domain/case.js';
 
 export type RunState = 'pending' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'superseded';
 
+export interface DueRun {
+  id: number;
+  state: RunState;
+  attempts: number;
+  resumeAt: Date | null;
+}
+
 export interface RunRecord {
   id: number;
   caseId: number;
@@ -93,6 +100,14 @@ export class RunRepository {
     return rows[0]?.state === 'running';
   }
 
+  /** Keeps the run while a long step (an HTTP call) is under way. */
+  async renewLease(runId: number, leaseMs: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE workflow_runs SET locked_until = now() + $2 * interval '1 millisecond' WHERE id = $1 AND state = 'running'`,
+      [runId, leaseMs],
+    );
+  }
+
   async advance(tx: Transaction, runId: number, nextStep: number, leaseMs: number): Promise<void> {
     await entityManager(tx).query(
       `UPDATE workflow_runs SET current_step = $2, step_attempts = 0, locked_until = now() + $3 * interval '1 millisecond' WHERE id = $1`,
@@ -129,15 +144,20 @@ export class RunRepository {
    * run at once: each takes different rows (SKIP LOCKED). A run whose job is lost comes back
    * after `graceMs`.
    */
-  async takeDue(limit: number, graceMs: number): Promise<{ id: number; resumeAt: Date | null }[]> {
+  async takeDue(limit: number, graceMs: number): Promise<DueRun[]> {
     const rows = (await this.dataSource.query(
       `WITH taken AS (
          UPDATE workflow_runs SET enqueued_at = now()
          WHERE id IN (SELECT id FROM workflow_runs WHERE ${DUE_RUNS} ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-         RETURNING id, resume_at
+         RETURNING id, state, attempts, resume_at
        ) SELECT * FROM taken`,
       [limit, graceMs],
-    )) as { id: string; resume_at: Date | null }[];
-    return rows.map((r) => ({ id: Number(r.id), resumeAt: r.resume_at })).sort((a, b) => a.id - b.id);
+    )) as { id: string; state: RunState; attempts: number; resume_at: Date | null }[];
+    return rows.map((r) => ({ id: Number(r.id), state: r.state, attempts: r.attempts, resumeAt: r.resume_at })).sort((a, b) => a.id - b.id);
+  }
+
+  /** Redis refused the batch: make the runs due again at once rather than after the grace period. */
+  async untake(ids: number[]): Promise<void> {
+    await this.dataSource.query(`UPDATE workflow_runs SET enqueued_at = NULL WHERE id = ANY($1::bigint[])`, [ids]);
   }
 }

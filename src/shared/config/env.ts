@@ -56,6 +56,13 @@ export class Env {
   @Type(() => Number) @IsInt() @Min(1) @Max(1000)
   WORKER_CONCURRENCY = 8;
 
+  /**
+   * How long a worker holds a run without renewing it (it renews every third of this while
+   * the run executes). A run whose worker died is taken over by another after this.
+   */
+  @Type(() => Number) @IsInt() @Min(1000) @Max(600000)
+  RUN_LEASE_MS = 30000;
+
   /** How long the process waits for in-flight requests and jobs on SIGTERM. */
   @Type(() => Number) @IsInt() @Min(0) @Max(600000)
   SHUTDOWN_GRACE_MS = 10000;

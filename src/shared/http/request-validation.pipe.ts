@@ -7,8 +7,7 @@ import { UnparseableBody } from './json-body-parser.js';
 /**
  * Validates request bodies (and query strings) against their class-validator DTO: an exact whitelist of
  * top-level keys (any other key is a 422 before anything happens), then each field's rules.
- * The DTO instance is used for checking only; handlers get the parsed body untouched, so
- * nested values (attributes) are never rebuilt by class-transformer.
+ * Handlers get the parsed body untouched: ValidationPipe only checks a shallow copy.
  */
 @Injectable()
 export class RequestValidationPipe implements PipeTransform {
@@ -22,13 +21,35 @@ export class RequestValidationPipe implements PipeTransform {
   });
 
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
-    if (metadata.type === 'query') return this.validation.transform(value, metadata);
+    if (metadata.type === 'query' && isPlainObject(value)) {
+      await this.validation.transform(shallowCopy(value), metadata);
+      return value;
+    }
     if (metadata.type !== 'body') return value;
     if (value instanceof UnparseableBody) throw new InvalidRequestError(value.reason);
     const body = value === undefined ? {} : value;
     if (!isPlainObject(body)) throw new InvalidRequestError('request body must be a JSON object');
-    return this.validation.transform(body, metadata);
+    await this.validation.transform(shallowCopy(body), metadata);
+    return body;
   }
+}
+
+/**
+ * What ValidationPipe gets to see: the top-level keys, with nested objects and arrays
+ * emptied. DTOs check top-level fields only (nested values such as attributes have their own
+ * schema), and ValidationPipe deletes `__proto__` and `constructor` keys in place at every
+ * depth, which must never happen to the request's data. Those keys at the top level are
+ * refused here, since its whitelist would no longer see them.
+ */
+function shallowCopy(body: Record<string, unknown>): Record<string, unknown> {
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(body)) {
+    if (key === '__proto__' || key === 'constructor' || key === 'prototype') {
+      throw new InvalidRequestError('invalid request body', [{ path: pointer('', key), error: `unsupported key "${key}"` }]);
+    }
+    copy[key] = Array.isArray(item) ? [] : isPlainObject(item) ? {} : item;
+  }
+  return copy;
 }
 
 function toProblems(error: ValidationError, parent: string): ValidationProblem[] {
