@@ -8,7 +8,9 @@ import { WorkflowsModule } from './modules/workflows/workflows.module.js';
 import { CasesModule } from './modules/cases/cases.module.js';
 import { WebhookIntakeModule } from './modules/webhook-intake/webhook-intake.module.js';
 import { AutomationModule } from './modules/automation/automation.module.js';
+import { SubscriptionsModule } from './modules/subscriptions/subscriptions.module.js';
 import { MetricsModule } from './shared/metrics/metrics.module.js';
+import { OutboundModule } from './shared/outbound/outbound.module.js';
 import { ConfigModule } from './shared/config/config.module.js';
 import type { Env } from './shared/config/env.js';
 import { DatabaseModule } from './shared/database/database.module.js';
@@ -30,6 +32,7 @@ export class AppModule {
         RedisModule,
         QueueModule,
         MetricsModule,
+        OutboundModule,
         HealthModule,
         TokensModule,
         OrganizationsModule,
@@ -37,6 +40,7 @@ export class AppModule {
         CasesModule,
         WebhookIntakeModule,
         AutomationModule.forRoot(env),
+        SubscriptionsModule.forRoot(env),
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllErrorsFilter },

@@ -1,7 +1,6 @@
 import { BullModule } from '@nestjs/bull';
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { Env } from '../../shared/config/env.js';
-import { OutboundHttp } from '../../shared/outbound/outbound-http.js';
 import { CasesModule } from '../cases/cases.module.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
@@ -38,7 +37,6 @@ export class AutomationModule {
               RunRelay,
               RunWorker,
               ...STEP_HANDLERS,
-              { provide: OutboundHttp, useFactory: () => new OutboundHttp(env.OUTBOUND_ALLOW_PRIVATE) },
               { provide: STEP_HANDLER_REGISTRY, inject: STEP_HANDLERS, useFactory: stepHandlerRegistry },
             ]
           : []),

@@ -2,11 +2,11 @@ import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { LOGGER, type Logger } from '../../shared/logging/logger.js';
+import { PollingLoop } from '../../shared/queue/polling-loop.js';
 import { AUTOMATION_QUEUE, RUN_JOB, runJobOptions } from './automation.queue.js';
 import { type DueRun, RunRepository } from './run.repository.js';
 
 const BATCH = 500;
-const IDLE_POLL_MS = 100;
 /** A run marked enqueued that has not started after this long is enqueued again (its job was lost). */
 export const REENQUEUE_AFTER_MS = 15_000;
 
@@ -18,22 +18,22 @@ export const REENQUEUE_AFTER_MS = 15_000;
  */
 @Injectable()
 export class RunRelay implements OnApplicationBootstrap, OnApplicationShutdown {
-  private stopped = false;
-  private loop?: Promise<void>;
+  private readonly loop: PollingLoop;
 
   constructor(
     private readonly runs: RunRepository,
     @InjectQueue(AUTOMATION_QUEUE) private readonly queue: Queue,
-    @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.loop = this.run();
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    this.loop = new PollingLoop('run relay', () => this.relayOnce(), BATCH, logger);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    await this.loop;
+  onApplicationBootstrap(): void {
+    this.loop.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One pass; returns how many runs it handed to the queue. */
@@ -49,21 +49,6 @@ export class RunRelay implements OnApplicationBootstrap, OnApplicationShutdown {
     }
     return due.length;
   }
-
-  private async run(): Promise<void> {
-    let failures = 0;
-    while (!this.stopped) {
-      try {
-        const moved = await this.relayOnce();
-        failures = 0;
-        if (moved < BATCH) await sleep(IDLE_POLL_MS);
-      } catch (err) {
-        // Postgres or Redis is down: keep trying with a bounded backoff; nothing is lost meanwhile.
-        if (failures++ === 0) this.logger.warn({ err: String(err) }, 'run relay paused: database or queue unavailable');
-        await sleep(Math.min(200 * 2 ** failures, 5000));
-      }
-    }
-  }
 }
 
 /** A run taken over from a dead worker needs a new job id: Bull still holds the old job as active. */
@@ -72,5 +57,3 @@ function jobKey(run: DueRun): string {
   if (run.state === 'waiting') return `resume-${run.resumeAt!.getTime()}`;
   return 'start';
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -63,6 +63,10 @@ export class Env {
   @Type(() => Number) @IsInt() @Min(1000) @Max(600000)
   RUN_LEASE_MS = 30000;
 
+  /** First retry delay of a failed event delivery; each next one is 4 times longer (capped at 6 h), with jitter. */
+  @Type(() => Number) @IsInt() @Min(10) @Max(300000)
+  DELIVERY_RETRY_BASE_MS = 5000;
+
   /** How long the process waits for in-flight requests and jobs on SIGTERM. */
   @Type(() => Number) @IsInt() @Min(0) @Max(600000)
   SHUTDOWN_GRACE_MS = 10000;

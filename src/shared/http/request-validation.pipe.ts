@@ -35,9 +35,9 @@ export class RequestValidationPipe implements PipeTransform {
 }
 
 /**
- * What ValidationPipe gets to see: the top-level keys, with nested objects and arrays
- * emptied. DTOs check top-level fields only (nested values such as attributes have their own
- * schema), and ValidationPipe deletes `__proto__` and `constructor` keys in place at every
+ * What ValidationPipe gets to see: the top-level keys, and the items of top-level arrays,
+ * with anything nested deeper emptied. DTOs check top-level fields and lists of scalars only
+ * (nested values such as attributes have their own schema), and ValidationPipe deletes `__proto__` and `constructor` keys in place at every
  * depth, which must never happen to the request's data. Those keys at the top level are
  * refused here, since its whitelist would no longer see them.
  */
@@ -47,9 +47,14 @@ function shallowCopy(body: Record<string, unknown>): Record<string, unknown> {
     if (key === '__proto__' || key === 'constructor' || key === 'prototype') {
       throw new InvalidRequestError('invalid request body', [{ path: pointer('', key), error: `unsupported key "${key}"` }]);
     }
-    copy[key] = Array.isArray(item) ? [] : isPlainObject(item) ? {} : item;
+    copy[key] = Array.isArray(item) ? item.map(emptied) : emptied(item);
   }
   return copy;
+}
+
+/** Objects and arrays become empty ones of the same kind; scalars stay as they are. */
+function emptied(value: unknown): unknown {
+  return Array.isArray(value) ? [] : isPlainObject(value) ? {} : value;
 }
 
 function toProblems(error: ValidationError, parent: string): ValidationProblem[] {

@@ -5,7 +5,9 @@ import type { Transaction } from '../../../shared/database/transaction.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { Case, type CaseDraft, type CaseEvent, type CaseProps } from '../domain/case.js';
 import { CaseRepository, type CreateResult, type IdempotencyClaim } from '../domain/case.repository.js';
+import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
 import { CASE_COLUMNS, type CaseRow, eventColumns, toProps } from './case.mapper.js';
+import { outboxSql } from './case-outbox.sql.js';
 
 /**
  * One statement stores a case, its creation event and its pending run: one round trip on the
@@ -23,7 +25,7 @@ function insertCaseSql(returning: string): string {
     ), first_run AS (
       INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode)
       SELECT id, $1, $2, $3, $5, $7 FROM new_case WHERE $13::boolean
-    )
+    )${outboxSql('new_case', '$14')}
     SELECT * FROM new_case`;
 }
 const INSERT_CASE_RETURNING_ROW = insertCaseSql(CASE_COLUMNS);
@@ -50,7 +52,7 @@ const CHANGE_STATUS_SQL = `
   ), next_run AS (
     INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode, chain_depth)
     SELECT id, organization_id, workflow_id, workflow_version, $2, $7, $9 FROM changed WHERE $8::boolean
-  )
+  )${outboxSql('changed', '$10')}
   SELECT * FROM changed`;
 
 const MERGE_ATTRIBUTES_SQL = `
@@ -157,7 +159,7 @@ function statementFor(subject: Case, event: CaseEvent, chainDepth: number): [str
   const { type, actor, data } = eventColumns(event);
   switch (event.type) {
     case 'status_changed':
-      return [CHANGE_STATUS_SQL, [subject.id, event.to, event.outcome, type, actor, data, subject.mode, event.startsRun, chainDepth]];
+      return [CHANGE_STATUS_SQL, [subject.id, event.to, event.outcome, type, actor, data, subject.mode, event.startsRun, chainDepth, lifecycleEventTypes(event)]];
     case 'attributes_changed':
       return [MERGE_ATTRIBUTES_SQL, [subject.id, event.patch, type, actor, data]];
     case 'created':
@@ -170,5 +172,5 @@ function insertParams(draft: CaseDraft): unknown[] {
   const [created] = draft.events;
   if (created?.type !== 'created') throw new Error('a new case starts with its creation event');
   const { type, actor, data } = eventColumns(created);
-  return [p.organizationId, p.workflowId, p.workflowVersion, p.subject, p.status, p.outcome, p.mode, p.source, p.attributes, type, actor, data, created.startsRun];
+  return [p.organizationId, p.workflowId, p.workflowVersion, p.subject, p.status, p.outcome, p.mode, p.source, p.attributes, type, actor, data, created.startsRun, lifecycleEventTypes(created)];
 }

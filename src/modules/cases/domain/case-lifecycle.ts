@@ -1,0 +1,25 @@
+import { CLOSED, ERROR, type CaseEvent } from './case.js';
+
+export const LIFECYCLE_EVENT_TYPES = ['case.created', 'case.status_changed', 'case.closed', 'case.reopened', 'case.errored'] as const;
+export type LifecycleEventType = (typeof LIFECYCLE_EVENT_TYPES)[number];
+
+/**
+ * The events subscribers may follow for a change of a case, in the order they are sent: every
+ * move is a `case.status_changed`, and entering Closed, leaving it, or being parked in Error
+ * is also told as such.
+ */
+export function lifecycleEventTypes(event: CaseEvent): LifecycleEventType[] {
+  switch (event.type) {
+    case 'created':
+      return ['case.created'];
+    case 'status_changed': {
+      const types: LifecycleEventType[] = ['case.status_changed'];
+      if (event.to === CLOSED) types.push('case.closed');
+      else if (event.from === CLOSED) types.push('case.reopened');
+      if (event.to === ERROR) types.push('case.errored');
+      return types;
+    }
+    case 'attributes_changed':
+      return [];
+  }
+}

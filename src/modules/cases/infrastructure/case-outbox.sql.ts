@@ -1,0 +1,30 @@
+/**
+ * The part of a case statement that writes lifecycle events to the outbox, with one delivery
+ * per interested subscription, in the same statement as the change. A test-mode case, or an
+ * organization with no subscription wanting the event, writes nothing: the only cost on the
+ * intake path is one index probe of `subscriptions`.
+ *
+ * `caseRow` names a CTE returning the case's columns (CASE_COLUMNS, attributes as text);
+ * `types` is the SQL parameter holding the event types (text[]), in the order to send them.
+ */
+export function outboxSql(caseRow: string, types: string): string {
+  const wants = (c: string, t: string) => `
+      s.organization_id = ${c}.organization_id AND s.disabled_at IS NULL AND s.deleted_at IS NULL
+      AND ${t} = ANY (s.events) AND (s.workflow_ids IS NULL OR ${c}.workflow_id = ANY (s.workflow_ids))`;
+  return `, outbox AS (
+      INSERT INTO outbox_events (organization_id, workflow_id, case_id, type, payload)
+      SELECT c.organization_id, c.workflow_id, c.id, t.type, jsonb_build_object(
+               'id', c.id, 'workflow_id', c.workflow_id, 'subject', c.subject, 'status', c.status,
+               'outcome', c.outcome, 'mode', c.mode, 'attributes', c.attributes::jsonb,
+               'created_at', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+               'updated_at', to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+      FROM ${caseRow} c CROSS JOIN unnest(${types}::text[]) WITH ORDINALITY AS t(type, n)
+      WHERE c.mode = 'live' AND EXISTS (SELECT 1 FROM subscriptions s WHERE ${wants('c', 't.type')})
+      ORDER BY t.n
+      RETURNING id, organization_id, workflow_id, case_id, type
+    ), deliveries AS (
+      INSERT INTO event_deliveries (event_id, subscription_id, case_id)
+      SELECT o.id, s.id, o.case_id FROM outbox o JOIN subscriptions s ON ${wants('o', 'o.type')}
+      ORDER BY o.id, s.id
+    )`;
+}

@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { Webhook } from 'standardwebhooks';
+import { Env } from '../../shared/config/env.js';
+import { OutboundHttp } from '../../shared/outbound/outbound-http.js';
+import { SecretBox } from '../tokens/token-secrets.js';
+import { retryDelayMs } from './deliveries.queue.js';
+import { type AttemptResult, type ClaimedDelivery, DeliveryRepository } from './delivery.repository.js';
+
+const TIMEOUT_MS = 10_000;
+
+/**
+ * Sends one delivery attempt, signed per Standard Webhooks (`webhook-id` is the event id, so
+ * receivers can drop a repeat), and records it. 2xx is delivered; anything else is retried.
+ */
+@Injectable()
+export class DeliverySender {
+  private readonly secrets: SecretBox;
+
+  constructor(private readonly deliveries: DeliveryRepository, private readonly http: OutboundHttp, private readonly env: Env) {
+    this.secrets = new SecretBox(env.TOKEN_ENCRYPTION_KEY);
+  }
+
+  async deliver(deliveryId: number): Promise<void> {
+    const delivery = await this.deliveries.claim(deliveryId);
+    if (!delivery) return;
+    const result = await this.send(delivery);
+    await this.deliveries.recordAttempt(delivery, result, retryDelayMs(this.env.DELIVERY_RETRY_BASE_MS, delivery.attempt));
+  }
+
+  private async send(delivery: ClaimedDelivery): Promise<AttemptResult> {
+    const body = `{"id":${JSON.stringify(delivery.eventId)},"type":${JSON.stringify(delivery.eventType)},"timestamp":"${delivery.eventAt.toISOString()}","data":{"case":${delivery.caseJson}}}`;
+    const now = new Date();
+    const signature = new Webhook(this.secrets.open(delivery.secretCiphertext)).sign(delivery.eventId, now, body);
+    try {
+      const response = await this.http.send({
+        method: 'POST',
+        url: delivery.url,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'case-intake-webhooks/1',
+          'webhook-id': delivery.eventId,
+          'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        body,
+        timeoutMs: TIMEOUT_MS,
+      });
+      const delivered = response.status >= 200 && response.status < 300;
+      return { statusCode: response.status, error: delivered ? null : `answered ${response.status}`, delivered };
+    } catch (err) {
+      return { statusCode: null, error: err instanceof Error ? err.message : String(err), delivered: false };
+    }
+  }
+}

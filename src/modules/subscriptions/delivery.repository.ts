@@ -1,0 +1,135 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+
+/** A delivery as the sender needs it: the event, where to send it and the sealed signing secret. */
+export interface ClaimedDelivery {
+  id: number;
+  attempt: number;
+  eventId: string;
+  eventType: string;
+  eventAt: Date;
+  /** The case as the cases API shows it, as JSON text (exact attributes). */
+  caseJson: string;
+  url: string;
+  secretCiphertext: string;
+}
+
+export interface AttemptResult {
+  statusCode: number | null;
+  error: string | null;
+  delivered: boolean;
+}
+
+const LEASE = `interval '60 seconds'`;
+/** A subscription failing this long without one success is disabled. */
+const DISABLE_AFTER = `interval '3 days'`;
+/** Retries go on at least this long after the event (the contract asks for 24 hours). */
+const GIVE_UP_AFTER = `interval '26 hours'`;
+
+/**
+ * `event_deliveries` and `delivery_attempts`. A delivery is due when its time has come and no
+ * earlier delivery of the same case to the same subscription is still pending: that is how
+ * events of one case reach a subscriber in order.
+ */
+@Injectable()
+export class DeliveryRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async takeDue(limit: number, graceMs: number): Promise<{ id: number; attempts: number }[]> {
+    const rows = (await this.dataSource.query(
+      `WITH taken AS (
+         UPDATE event_deliveries SET enqueued_at = now()
+         WHERE id IN (
+           SELECT d.id FROM event_deliveries d
+           WHERE d.state = 'pending' AND d.next_attempt_at <= now()
+             AND (d.enqueued_at IS NULL OR d.enqueued_at < now() - $2 * interval '1 millisecond')
+             AND (d.locked_until IS NULL OR d.locked_until < now())
+             AND NOT EXISTS (SELECT 1 FROM event_deliveries e
+                             WHERE e.subscription_id = d.subscription_id AND e.case_id = d.case_id
+                               AND e.state = 'pending' AND e.id < d.id)
+           ORDER BY d.id LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING id, attempts
+       ) SELECT * FROM taken ORDER BY id`,
+      [limit, graceMs],
+    )) as { id: string; attempts: number }[];
+    return rows.map((r) => ({ id: Number(r.id), attempts: r.attempts }));
+  }
+
+  async untake(ids: number[]): Promise<void> {
+    await this.dataSource.query(`UPDATE event_deliveries SET enqueued_at = NULL WHERE id = ANY($1::bigint[])`, [ids]);
+  }
+
+  /**
+   * Takes a due delivery for one attempt. A delivery of a deleted or disabled subscription is
+   * closed as failed instead; null when there is nothing to send.
+   */
+  async claim(id: number): Promise<ClaimedDelivery | null> {
+    const rows = (await this.dataSource.query(
+      `WITH claimed AS (
+         UPDATE event_deliveries d SET locked_until = now() + ${LEASE}
+         FROM subscriptions s
+         WHERE d.id = $1 AND s.id = d.subscription_id AND d.state = 'pending' AND d.next_attempt_at <= now()
+           AND (d.locked_until IS NULL OR d.locked_until < now())
+         RETURNING d.id, d.attempts, d.event_id, s.url, s.secret_ciphertext, (s.deleted_at IS NOT NULL OR s.disabled_at IS NOT NULL) AS stopped
+       )
+       SELECT c.*, e.public_id, e.type, e.created_at AS event_at, e.payload::text AS case_json
+       FROM claimed c JOIN outbox_events e ON e.id = c.event_id`,
+      [id],
+    )) as { id: string; attempts: number; url: string; secret_ciphertext: string; stopped: boolean; public_id: string; type: string; event_at: Date; case_json: string }[];
+    const row = rows[0];
+    if (!row) return null;
+    if (row.stopped) {
+      await this.dataSource.query(`UPDATE event_deliveries SET state = 'failed', finished_at = now(), locked_until = NULL WHERE id = $1`, [id]);
+      return null;
+    }
+    return {
+      id: Number(row.id),
+      attempt: row.attempts + 1,
+      eventId: row.public_id,
+      eventType: row.type,
+      eventAt: row.event_at,
+      caseJson: row.case_json,
+      url: row.url,
+      secretCiphertext: row.secret_ciphertext,
+    };
+  }
+
+  /**
+   * Logs the attempt and moves the delivery on: delivered, retried after `retryInMs`, or
+   * failed for good once retries have run long enough. The subscription remembers since when
+   * it fails, and is disabled after days of failures.
+   */
+  async recordAttempt(delivery: ClaimedDelivery, result: AttemptResult, retryInMs: number): Promise<void> {
+    await this.dataSource.transaction(async (m) => {
+      const [attempt] = (await m.query(
+        `INSERT INTO delivery_attempts (delivery_id, attempt, status_code, error, delivered) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (delivery_id, attempt) DO NOTHING RETURNING id`,
+        [delivery.id, delivery.attempt, result.statusCode, result.error, result.delivered],
+      )) as unknown[];
+      if (!attempt) return;
+      const [updated] = (await m.query(
+        `WITH updated AS (
+           UPDATE event_deliveries d SET
+             attempts = $2,
+             state = CASE WHEN $3 THEN 'delivered' WHEN d.created_at < now() - ${GIVE_UP_AFTER} THEN 'failed' ELSE 'pending' END,
+             finished_at = CASE WHEN $3 OR d.created_at < now() - ${GIVE_UP_AFTER} THEN now() END,
+             next_attempt_at = now() + $4 * interval '1 millisecond',
+             enqueued_at = NULL, locked_until = NULL
+           WHERE d.id = $1 RETURNING subscription_id
+         ) SELECT * FROM updated`,
+        [delivery.id, delivery.attempt, result.delivered, retryInMs],
+      )) as { subscription_id: string }[];
+      await m.query(
+        result.delivered
+          ? `UPDATE subscriptions SET failing_since = NULL WHERE id = $1`
+          : `UPDATE subscriptions SET failing_since = coalesce(failing_since, now()),
+               disabled_at = CASE WHEN failing_since < now() - ${DISABLE_AFTER} THEN now() END,
+               disabled_reason = CASE WHEN failing_since < now() - ${DISABLE_AFTER}
+                                      THEN 'deliveries failed for more than 3 days without a success' END
+             WHERE id = $1 AND disabled_at IS NULL`,
+        [updated!.subscription_id],
+      );
+    });
+  }
+}

@@ -1,0 +1,6 @@
+import { IsOptional, Matches } from 'class-validator';
+
+export class ListDeliveriesRequest {
+  @IsOptional() @Matches(/^([1-9][0-9]{0,2}|1000)$/, { message: 'limit must be an integer from 1 to 1000' })
+  limit?: string;
+}

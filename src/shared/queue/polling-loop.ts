@@ -1,0 +1,46 @@
+import type { Logger } from 'pino';
+
+const IDLE_POLL_MS = 100;
+
+/**
+ * Calls `pass` over and over: at once while it reports a full batch, every 100 ms when idle,
+ * and with a bounded backoff while Postgres or Redis is unavailable (logged once per outage).
+ * Used by the relays that move due work from Postgres to Bull.
+ */
+export class PollingLoop {
+  private stopped = false;
+  private running?: Promise<void>;
+
+  constructor(
+    private readonly name: string,
+    private readonly pass: () => Promise<number>,
+    private readonly batchSize: number,
+    private readonly logger: Logger,
+  ) {}
+
+  start(): void {
+    this.running = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.running;
+  }
+
+  private async loop(): Promise<void> {
+    let failures = 0;
+    while (!this.stopped) {
+      try {
+        const moved = await this.pass();
+        if (failures > 0) this.logger.info(`${this.name} resumed`);
+        failures = 0;
+        if (moved < this.batchSize) await sleep(IDLE_POLL_MS);
+      } catch (err) {
+        if (failures++ === 0) this.logger.warn({ err: String(err) }, `${this.name} paused: database or queue unavailable`);
+        await sleep(Math.min(200 * 2 ** failures, 5000));
+      }
+    }
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
