@@ -9,7 +9,7 @@ import { CasesModule } from './modules/cases/cases.module.js';
 import { WebhookIntakeModule } from './modules/webhook-intake/webhook-intake.module.js';
 import { AutomationModule } from './modules/automation/automation.module.js';
 import { SubscriptionsModule } from './modules/subscriptions/subscriptions.module.js';
-import { MetricsModule } from './shared/metrics/metrics.module.js';
+import { MetricsModule, type MetricsRegistry } from './shared/metrics/metrics.module.js';
 import { OutboundModule } from './shared/outbound/outbound.module.js';
 import { ConfigModule } from './shared/config/config.module.js';
 import type { Env } from './shared/config/env.js';
@@ -22,7 +22,7 @@ import { RedisModule } from './shared/redis/redis.module.js';
 
 @Module({})
 export class AppModule {
-  static forRoot(env: Env, logger: Logger): DynamicModule {
+  static forRoot(env: Env, logger: Logger, metrics: MetricsRegistry): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -31,7 +31,7 @@ export class AppModule {
         DatabaseModule,
         RedisModule,
         QueueModule,
-        MetricsModule,
+        MetricsModule.forRoot(metrics),
         OutboundModule,
         HealthModule,
         TokensModule,

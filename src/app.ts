@@ -7,12 +7,14 @@ import { serveApiDocs } from './modules/api-docs/api-docs.js';
 import type { Env } from './shared/config/env.js';
 import { FASTIFY_OPTIONS, setUpFastify } from './shared/http/http-setup.js';
 import { PinoNestLogger } from './shared/logging/logger.js';
+import { createMetricsRegistry, httpLatencyHistogram } from './shared/metrics/metrics.module.js';
 
 /** Builds the whole service without listening, so tests and main.ts boot exactly the same app. */
 export async function createApp(env: Env, logger: Logger): Promise<NestFastifyApplication> {
+  const metrics = createMetricsRegistry();
   const adapter = new FastifyAdapter(FASTIFY_OPTIONS);
-  setUpFastify(adapter.getInstance(), logger);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(env, logger), adapter, {
+  setUpFastify(adapter.getInstance(), logger, httpLatencyHistogram(metrics));
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(env, logger, metrics), adapter, {
     bodyParser: false,
     logger: new PinoNestLogger(logger),
     abortOnError: false,

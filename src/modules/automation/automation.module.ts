@@ -6,6 +6,7 @@ import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { AUTOMATION_QUEUE } from './automation.queue.js';
 import { AutomationMetrics } from './automation.metrics.js';
+import { QueueMetrics } from './queue.metrics.js';
 import { RunExecutor } from './run-executor.service.js';
 import { RunRelay } from './run-relay.service.js';
 import { RunWorker } from './run-worker.service.js';
@@ -31,6 +32,7 @@ export class AutomationModule {
         UsageService,
         RunRepository,
         AutomationMetrics,
+        QueueMetrics,
         ...(worker
           ? [
               RunExecutor,

@@ -4,6 +4,7 @@ import { UnparseableBody } from '../../shared/http/json-body-parser.js';
 import { isPlainObject } from '../../shared/json/json-text.js';
 import { AttributesInvalidError } from '../cases/domain/case.errors.js';
 import { Case } from '../cases/domain/case.js';
+import { CaseMetrics } from '../cases/application/case-metrics.js';
 import { CaseRepository } from '../cases/domain/case.repository.js';
 import type { WorkflowVersion } from '../workflows/workflow-version.js';
 
@@ -18,7 +19,7 @@ export class TooManyKeysError extends AppError {
 
 @Injectable()
 export class WebhookIntakeService {
-  constructor(private readonly cases: CaseRepository) {}
+  constructor(private readonly cases: CaseRepository, private readonly metrics: CaseMetrics) {}
 
   /**
    * Any JSON object becomes a live case whose attributes are exactly the posted text. The case
@@ -44,6 +45,8 @@ export class WebhookIntakeService {
       version,
       new Date(),
     );
-    return this.cases.createReturningId(draft);
+    const id = await this.cases.createReturningId(draft);
+    this.metrics.caseCreated('Webhook', 'live');
+    return id;
   }
 }

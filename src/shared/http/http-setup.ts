@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendError, toErrorResponse } from '../http-errors/error-response.js';
 import type { Logger } from 'pino';
+import type { Histogram } from 'prom-client';
 import { MAX_BODY_BYTES, registerJsonBodyParser } from './json-body-parser.js';
 
 /** Fastify's own options: the body limit is the contract's 1 MB for every route. */
@@ -16,18 +17,17 @@ export const FASTIFY_OPTIONS = {
 };
 
 /**
- * Wires the Fastify instance: the JSON body parser and one log line per request naming the
- * route pattern, never the URL (webhook URLs carry a token). Errors Fastify raises before a
+ * Wires the Fastify instance: the JSON body parser, and one log line and one latency
+ * observation per request, naming the route pattern, never the URL (webhook URLs carry a token). Errors Fastify raises before a
  * handler runs (body too large, unsupported media type) reach Nest's exception layer and so
  * the same AllErrorsFilter as everything else.
  */
-export function setUpFastify(fastify: FastifyInstance, logger: Logger): void {
+export function setUpFastify(fastify: FastifyInstance, logger: Logger, latency: Histogram<'method' | 'route' | 'status'>): void {
   registerJsonBodyParser(fastify);
   fastify.addHook('onResponse', (request, reply, done) => {
-    logger.info(
-      { method: request.method, route: request.routeOptions.url ?? null, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 },
-      'request',
-    );
+    const route = request.routeOptions.url ?? 'unmatched';
+    logger.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+    latency.observe({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
     done();
   });
 }

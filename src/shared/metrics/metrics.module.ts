@@ -1,8 +1,25 @@
 import { Controller, Get, Global, Header, Module } from '@nestjs/common';
-import { collectDefaultMetrics, Registry } from 'prom-client';
+import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 
 /** One Prometheus registry per process; each module registers its own metrics in it. */
 export abstract class MetricsRegistry extends Registry {}
+
+export function createMetricsRegistry(): MetricsRegistry {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}
+
+/** Request latency by route pattern (never by URL: a webhook URL carries its token). */
+export function httpLatencyHistogram(registry: MetricsRegistry): Histogram<'method' | 'route' | 'status'> {
+  return new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by route pattern',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+}
 
 @Controller()
 class MetricsController {
@@ -16,18 +33,14 @@ class MetricsController {
 }
 
 @Global()
-@Module({
-  controllers: [MetricsController],
-  providers: [
-    {
-      provide: MetricsRegistry,
-      useFactory: () => {
-        const registry = new Registry();
-        collectDefaultMetrics({ register: registry });
-        return registry;
-      },
-    },
-  ],
-  exports: [MetricsRegistry],
-})
-export class MetricsModule {}
+@Module({})
+export class MetricsModule {
+  static forRoot(registry: MetricsRegistry) {
+    return {
+      module: MetricsModule,
+      controllers: [MetricsController],
+      providers: [{ provide: MetricsRegistry, useValue: registry }],
+      exports: [MetricsRegistry],
+    };
+  }
+}

@@ -7,6 +7,7 @@ import { WorkflowsService } from '../../workflows/workflows.service.js';
 import { AttributesInvalidError } from '../domain/case.errors.js';
 import { Case, type CaseMode, type CaseProps } from '../domain/case.js';
 import { CaseRepository, type IdempotencyClaim } from '../domain/case.repository.js';
+import { CaseMetrics } from './case-metrics.js';
 import { versionTakingApiCases } from './workflow-intake.js';
 
 export interface CreateCaseInput {
@@ -28,7 +29,7 @@ export class IdempotencyKeyReusedError extends AppError {
 
 @Injectable()
 export class CreateCaseService {
-  constructor(private readonly workflows: WorkflowsService, private readonly cases: CaseRepository) {}
+  constructor(private readonly workflows: WorkflowsService, private readonly cases: CaseRepository, private readonly metrics: CaseMetrics) {}
 
   async execute(caller: Principal, workflowId: number, input: CreateCaseInput): Promise<{ case: CaseProps; replayed: boolean }> {
     const version = await versionTakingApiCases(this.workflows, caller.organizationId, workflowId);
@@ -59,7 +60,10 @@ export class CreateCaseService {
       new Date(),
     );
     const result = await this.cases.create(draft, claim);
-    if ('created' in result) return { case: result.created, replayed: false };
+    if ('created' in result) {
+      this.metrics.caseCreated('API', result.created.mode);
+      return { case: result.created, replayed: false };
+    }
     return { case: await this.replay(caller, workflowId, claim!, result.claimedBy), replayed: true };
   }
 
