@@ -4,6 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
 import { serveApiDocs } from './modules/api-docs/api-docs.js';
+import { serveDashboard } from './modules/dashboard/serve-dashboard.js';
 import type { Env } from './shared/config/env.js';
 import { FASTIFY_OPTIONS, setUpFastify } from './shared/http/http-setup.js';
 import { PinoNestLogger } from './shared/logging/logger.js';
@@ -20,6 +21,7 @@ export async function createApp(env: Env, logger: Logger): Promise<NestFastifyAp
     abortOnError: false,
   });
   serveApiDocs(app, env.PUBLIC_BASE_URL!);
+  await serveDashboard(app);
   await app.init();
   return app;
 }
