@@ -4,7 +4,7 @@
  * organization with no subscription wanting the event, writes nothing: the only cost on the
  * intake path is one index probe of `subscriptions`.
  *
- * `caseRow` names a CTE returning the case's columns (CASE_COLUMNS, attributes as text);
+ * `caseRow` names a CTE returning the case's row (`RETURNING *`);
  * `types` is the SQL parameter holding the event types (text[]), in the order to send them.
  */
 export function outboxSql(caseRow: string, types: string): string {
@@ -15,7 +15,7 @@ export function outboxSql(caseRow: string, types: string): string {
       INSERT INTO outbox_events (organization_id, workflow_id, case_id, type, payload)
       SELECT c.organization_id, c.workflow_id, c.id, t.type, jsonb_build_object(
                'id', c.id, 'workflow_id', c.workflow_id, 'subject', c.subject, 'status', c.status,
-               'outcome', c.outcome, 'mode', c.mode, 'attributes', c.attributes::jsonb,
+               'outcome', c.outcome, 'mode', c.mode, 'attributes', c.attributes,
                'created_at', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                'updated_at', to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
       FROM ${caseRow} c CROSS JOIN unnest(${types}::text[]) WITH ORDINALITY AS t(type, n)

@@ -18,7 +18,7 @@ function insertCaseSql(returning: string): string {
     WITH new_case AS (
       INSERT INTO cases (organization_id, workflow_id, workflow_version, subject, status, outcome, mode, source, attributes)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
-      RETURNING ${returning}
+      RETURNING *
     ), created_event AS (
       INSERT INTO case_events (case_id, type, actor, data)
       SELECT id, $10, $11, $12::jsonb FROM new_case
@@ -26,7 +26,7 @@ function insertCaseSql(returning: string): string {
       INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode)
       SELECT id, $1, $2, $3, $5, $7 FROM new_case WHERE $13::boolean
     )${outboxSql('new_case', '$14')}
-    SELECT * FROM new_case`;
+    SELECT ${returning} FROM new_case`;
 }
 const INSERT_CASE_RETURNING_ROW = insertCaseSql(CASE_COLUMNS);
 const INSERT_CASE_RETURNING_ID = insertCaseSql('id');
@@ -37,7 +37,7 @@ const INSERT_CASE_RETURNING_ID = insertCaseSql('id');
  */
 const CHANGE_STATUS_SQL = `
   WITH changed AS (
-    UPDATE cases SET status = $2, outcome = $3, updated_at = now() WHERE id = $1 RETURNING ${CASE_COLUMNS}
+    UPDATE cases SET status = $2, outcome = $3, updated_at = now() WHERE id = $1 RETURNING *
   ), superseded AS (
     UPDATE workflow_runs SET state = 'superseded', finished_at = now(), locked_until = NULL
     WHERE case_id = $1 AND state IN ('pending', 'running', 'waiting') RETURNING id, status
@@ -53,7 +53,7 @@ const CHANGE_STATUS_SQL = `
     INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode, chain_depth)
     SELECT id, organization_id, workflow_id, workflow_version, $2, $7, $9 FROM changed WHERE $8::boolean
   )${outboxSql('changed', '$10')}
-  SELECT * FROM changed`;
+  SELECT ${CASE_COLUMNS} FROM changed`;
 
 const MERGE_ATTRIBUTES_SQL = `
   WITH changed AS (
