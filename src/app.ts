@@ -7,6 +7,8 @@ import { serveApiDocs } from './modules/api-docs/api-docs.js';
 import { serveDashboard } from './modules/dashboard/serve-dashboard.js';
 import type { Env } from './shared/config/env.js';
 import { FASTIFY_OPTIONS, setUpFastify } from './shared/http/http-setup.js';
+import { registerRateLimits } from './shared/http/rate-limits.js';
+import { createRedisClient } from './shared/redis/redis.client.js';
 import { PinoNestLogger } from './shared/logging/logger.js';
 import { createMetricsRegistry, httpLatencyHistogram } from './shared/metrics/metrics.module.js';
 
@@ -14,7 +16,11 @@ import { createMetricsRegistry, httpLatencyHistogram } from './shared/metrics/me
 export async function createApp(env: Env, logger: Logger): Promise<NestFastifyApplication> {
   const metrics = createMetricsRegistry();
   const adapter = new FastifyAdapter(FASTIFY_OPTIONS);
-  setUpFastify(adapter.getInstance(), logger, httpLatencyHistogram(metrics));
+  const fastify = adapter.getInstance();
+  setUpFastify(fastify, logger, httpLatencyHistogram(metrics));
+  const rateLimitRedis = createRedisClient(env.REDIS_URL);
+  fastify.addHook('onClose', async () => rateLimitRedis.disconnect());
+  await registerRateLimits(fastify, env, rateLimitRedis);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(env, logger, metrics), adapter, {
     bodyParser: false,
     logger: new PinoNestLogger(logger),

@@ -67,6 +67,14 @@ export class Env {
   @Type(() => Number) @IsInt() @Min(10) @Max(300000)
   DELIVERY_RETRY_BASE_MS = 5000;
 
+  /** Requests per minute from one source address, across all instances (0 turns the limit off). */
+  @Type(() => Number) @IsInt() @Min(0)
+  RATE_LIMIT_PER_ADDRESS = 60000;
+
+  /** Requests per minute with one credential (API, admin or webhook token), across all instances (0: off). */
+  @Type(() => Number) @IsInt() @Min(0)
+  RATE_LIMIT_PER_CREDENTIAL = 30000;
+
   /** How long the process waits for in-flight requests and jobs on SIGTERM. */
   @Type(() => Number) @IsInt() @Min(0) @Max(600000)
   SHUTDOWN_GRACE_MS = 10000;

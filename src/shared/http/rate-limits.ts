@@ -1,0 +1,54 @@
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
+import { createHash } from 'node:crypto';
+import type { Env } from '../config/env.js';
+import { AppError } from '../errors/app-error.js';
+
+const WINDOW_MS = 60_000;
+/** Probes and scrapes are never limited. */
+const UNLIMITED = new Set(['/healthz', '/readyz', '/metrics']);
+
+export class RateLimitedError extends AppError {
+  readonly code = 'request.rate_limited';
+  constructor(retryAfterSeconds: number) {
+    super(`rate limit exceeded, retry in ${retryAfterSeconds} s`);
+  }
+}
+
+/** The credential a request carries, hashed: keys in Redis never hold a secret. */
+function credentialKey(request: FastifyRequest): string | undefined {
+  const bearer = /^Bearer[ ]+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
+  const token = bearer ?? (request.query as { token?: unknown } | undefined)?.token;
+  if (typeof token !== 'string' || token === '') return undefined;
+  return createHash('sha256').update(token).digest('base64url').slice(0, 32);
+}
+
+/**
+ * Two fixed one-minute windows in Redis, so limits hold across instances: one per source
+ * address (also stops anyone spraying random tokens) and one per credential. A limited caller
+ * gets 429 with Retry-After and is let in again when its window ends; nothing blocks for
+ * longer. While Redis is unavailable requests are not limited: intake does not depend on Redis.
+ */
+export async function registerRateLimits(fastify: FastifyInstance, env: Env, redis: Redis): Promise<void> {
+  await fastify.register(rateLimit, {
+    global: false,
+    redis,
+    nameSpace: `${env.REDIS_PREFIX}:rate-limit:`,
+    skipOnError: true,
+    timeWindow: WINDOW_MS,
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
+    addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
+    errorResponseBuilder: (_request, context) => new RateLimitedError(Math.ceil(context.ttl / 1000)),
+  });
+  const exempt = (request: FastifyRequest) => UNLIMITED.has(request.url.split('?')[0]!);
+  if (env.RATE_LIMIT_PER_ADDRESS > 0) {
+    fastify.addHook('onRequest', fastify.rateLimit({ max: env.RATE_LIMIT_PER_ADDRESS, keyGenerator: (r) => `address:${r.ip}`, allowList: exempt }));
+  }
+  if (env.RATE_LIMIT_PER_CREDENTIAL > 0) {
+    fastify.addHook(
+      'onRequest',
+      fastify.rateLimit({ max: env.RATE_LIMIT_PER_CREDENTIAL, keyGenerator: (r) => `credential:${credentialKey(r)}`, allowList: (r) => exempt(r) || credentialKey(r) === undefined }),
+    );
+  }
+}
