@@ -1,9 +1,9 @@
 import { createApp } from './app.js';
-import { InvalidEnvironmentError, validateEnv } from './shared/config/env.js';
+import { InvalidEnvironmentError, validateEnv, type Env } from './shared/config/env.js';
 import { createLogger } from './shared/logging/logger.js';
 
 async function main(): Promise<void> {
-  let env;
+  let env: Env;
   try {
     env = validateEnv(process.env);
   } catch (err) {
@@ -13,14 +13,27 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(env.LOG_LEVEL);
   const app = await createApp(env, logger);
-  app.enableShutdownHooks();
   if (env.ROLE !== 'worker') await app.listen({ port: env.PORT, host: env.HOST });
   logger.info({ role: env.ROLE, port: env.ROLE === 'worker' ? null : env.PORT }, 'case intake service started');
 
-  // Nest closes HTTP (in-flight requests finish), queues and pools on SIGTERM; this bounds how long that may take.
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => setTimeout(() => process.exit(1), env.SHUTDOWN_GRACE_MS).unref());
-  }
+  // Graceful stop: HTTP stops accepting and finishes requests in flight, workers finish their
+  // jobs, queues and pools close; then exit 0. SHUTDOWN_GRACE_MS bounds how long that may take.
+  const stop = (signal: NodeJS.Signals) => {
+    logger.info({ signal }, 'shutting down');
+    setTimeout(() => {
+      logger.error('shutdown took longer than SHUTDOWN_GRACE_MS; exiting');
+      process.exit(1);
+    }, env.SHUTDOWN_GRACE_MS).unref();
+    app.close().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        logger.error({ err: String(err) }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
 }
 
 main().catch((err: unknown) => {

@@ -15,7 +15,7 @@ export class AutomationMetrics {
 
   constructor(registry: MetricsRegistry) {
     this.started = new Counter({ name: 'workflow_runs_started_total', help: 'Runs that began executing', labelNames: ['mode'], registers: [registry] });
-    this.finished = new Counter({ name: 'workflow_runs_finished_total', help: 'Runs finished, by final state (succeeded, failed, superseded)', labelNames: ['mode', 'state'], registers: [registry] });
+    this.finished = new Counter({ name: 'workflow_runs_finished_total', help: 'Runs finished, by final state (succeeded or failed; see workflow_runs_superseded_total)', labelNames: ['mode', 'state'], registers: [registry] });
     this.lag = new Histogram({
       name: 'workflow_run_lag_seconds',
       help: 'Time from the status change that started a run to the run finishing',
@@ -25,11 +25,12 @@ export class AutomationMetrics {
     });
   }
 
+  /** Counted on a run's first claim only, not when another worker takes it over. */
   runStarted(run: RunRecord): void {
-    this.started.inc({ mode: run.mode });
+    if (run.attempts === 1) this.started.inc({ mode: run.mode });
   }
 
-  runFinished(run: RunRecord, state: 'succeeded' | 'failed' | 'superseded'): void {
+  runFinished(run: RunRecord, state: 'succeeded' | 'failed'): void {
     this.finished.inc({ mode: run.mode, state });
     this.lag.observe({ mode: run.mode }, (Date.now() - run.createdAt.getTime()) / 1000);
   }

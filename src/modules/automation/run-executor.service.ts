@@ -53,7 +53,7 @@ export class RunExecutor {
   }
 
   private async executeClaimed(run: RunRecord): Promise<void> {
-    if (run.currentStep === 0 && run.stepAttempts === 0) this.metrics.runStarted(run);
+    this.metrics.runStarted(run);
     const version = await this.workflows.version(run.workflowId, run.workflowVersion);
     const program = this.program(version, run.status);
     let caseProps = await this.currentCase(run);
@@ -122,7 +122,7 @@ export class RunExecutor {
           await this.runs.recordEvent(tx, run.caseId, 'run_succeeded', 'engine', { run_id: run.id, status: run.status });
           outcome.apply(subject);
           await this.cases.store(tx, subject, run.chainDepth + 1);
-          return 'stop' as const;
+          return 'moved' as const;
         case 'wait':
           resumeAt = await this.runs.park(tx, run.id, pc + 1, 0, outcome.seconds * 1000);
           await this.runs.recordEvent(tx, run.caseId, 'run_waiting', 'engine', { run_id: run.id, until: resumeAt.toISOString() });
@@ -133,9 +133,10 @@ export class RunExecutor {
           return 'stop' as const;
       }
     });
-    if (outcome.kind === 'move' && result === 'stop') this.metrics.runFinished(run, 'succeeded');
+    if (result === 'moved') this.metrics.runFinished(run, 'succeeded');
     if (resumeAt) await this.schedule(run.id, resumeAt);
-    if (result !== 'stop') run.stepAttempts = 0;
+    if (result === 'stop' || result === 'moved') return 'stop';
+    run.stepAttempts = 0;
     return result;
   }
 

@@ -121,8 +121,7 @@ describe('compileRun', () => {
 
   it('reaches exactly the steps the nested definition selects, for any nesting and any condition outcome', () => {
     const conditions = [0, 1, 2].map((n): Condition => ({ field: `attributes.c${n}`, equals: true }));
-    let label = 0;
-    const leaf = fc.constant(null).map((): Step => ({ set_attributes: { n: label++ } }));
+    const leaf = fc.nat().map((n): Step => ({ set_attributes: { n } }));
     const { steps } = fc.letrec<{ steps: Step[]; step: Step }>((tie) => ({
       steps: fc.array(tie('step'), { maxLength: 4 }),
       step: fc.oneof(

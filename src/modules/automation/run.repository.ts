@@ -25,6 +25,8 @@ export interface RunRecord {
   chainDepth: number;
   currentStep: number;
   stepAttempts: number;
+  /** How many times the run was claimed, this time included. */
+  attempts: number;
   createdAt: Date;
 }
 
@@ -39,6 +41,7 @@ interface RunRow {
   chain_depth: number;
   current_step: number;
   step_attempts: number;
+  attempts: number;
   created_at: Date;
 }
 
@@ -53,6 +56,7 @@ const toRecord = (r: RunRow): RunRecord => ({
   chainDepth: r.chain_depth,
   currentStep: r.current_step,
   stepAttempts: r.step_attempts,
+  attempts: r.attempts,
   createdAt: r.created_at,
 });
 

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
-import { CaseMetrics } from './application/case-metrics.js';
+import { CaseMetrics } from './infrastructure/case-metrics.js';
 import { CaseQueriesService } from './application/case-queries.service.js';
 import { ChangeCaseStatusService } from './application/change-case-status.service.js';
 import { CreateCaseService } from './application/create-case.service.js';

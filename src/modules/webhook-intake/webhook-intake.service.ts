@@ -4,7 +4,7 @@ import { UnparseableBody } from '../../shared/http/json-body-parser.js';
 import { isPlainObject } from '../../shared/json/json-text.js';
 import { AttributesInvalidError } from '../cases/domain/case.errors.js';
 import { Case } from '../cases/domain/case.js';
-import { CaseMetrics } from '../cases/application/case-metrics.js';
+import { CaseMetrics } from '../cases/infrastructure/case-metrics.js';
 import { CaseRepository } from '../cases/domain/case.repository.js';
 import type { WorkflowVersion } from '../workflows/workflow-version.js';
 

@@ -29,6 +29,7 @@ const STATUS_MESSAGES: Record<number, string> = {
   405: 'method not allowed',
   408: 'request timeout',
   413: 'request body too large',
+  414: 'URL or path parameter too long',
   415: 'unsupported media type',
   422: 'unprocessable request',
   429: 'too many requests',

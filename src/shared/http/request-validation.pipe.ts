@@ -11,27 +11,32 @@ import { UnparseableBody } from './json-body-parser.js';
  */
 @Injectable()
 export class RequestValidationPipe implements PipeTransform {
-  private readonly validation = new ValidationPipe({
-    whitelist: true,
-    forbidNonWhitelisted: true,
-    forbidUnknownValues: true,
-    transform: false,
-    validationError: { target: false, value: false },
-    exceptionFactory: (errors: ValidationError[]) => new InvalidRequestError('invalid request body', errors.flatMap((e) => toProblems(e, ''))),
-  });
+  private readonly bodyValidation = validationPipe('invalid request body');
+  private readonly queryValidation = validationPipe('invalid query string');
 
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'query' && isPlainObject(value)) {
-      await this.validation.transform(shallowCopy(value), metadata);
+      await this.queryValidation.transform(shallowCopy(value), metadata);
       return value;
     }
     if (metadata.type !== 'body') return value;
     if (value instanceof UnparseableBody) throw new InvalidRequestError(value.reason);
     const body = value === undefined ? {} : value;
     if (!isPlainObject(body)) throw new InvalidRequestError('request body must be a JSON object');
-    await this.validation.transform(shallowCopy(body), metadata);
+    await this.bodyValidation.transform(shallowCopy(body), metadata);
     return body;
   }
+}
+
+function validationPipe(message: string): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    transform: false,
+    validationError: { target: false, value: false },
+    exceptionFactory: (errors: ValidationError[]) => new InvalidRequestError(message, errors.flatMap((e) => toProblems(e, ''))),
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { OutboundHttp } from '../../../shared/outbound/outbound-http.js';
 import { render } from '../templates.js';
+import { mergeIfValid } from './attribute-merge.js';
 import type { StepContext, StepHandler, StepOutcome } from './step-handler.js';
 
 interface HttpRequestArg {
@@ -29,7 +30,8 @@ export class HttpRequestStep implements StepHandler {
 
   constructor(private readonly http: OutboundHttp) {}
 
-  async execute(arg: unknown, { scope, run }: StepContext): Promise<StepOutcome> {
+  async execute(arg: unknown, context: StepContext): Promise<StepOutcome> {
+    const { scope, run } = context;
     const spec = arg as HttpRequestArg;
     const url = String(render(spec.url, scope));
     const headers = render(spec.headers ?? {}, scope) as Record<string, string>;
@@ -47,8 +49,7 @@ export class HttpRequestStep implements StepHandler {
       if (response.status >= 200 && response.status < 300) {
         const note = { method: spec.method, url: target, status: response.status };
         if (!spec.save_response_as) return { kind: 'next', note };
-        const saved = { [spec.save_response_as]: parseAnswer(response.text) };
-        return { kind: 'change', note, apply: (subject) => subject.mergeAttributes(JSON.stringify(saved), Object.keys(saved), { kind: 'automation' }) };
+        return mergeIfValid(this.type, { [spec.save_response_as]: parseAnswer(response.text) }, context, note);
       }
       failure = `${spec.method} ${target} answered ${response.status}`;
     } catch (err) {

@@ -7,7 +7,7 @@ import { WorkflowsService } from '../../workflows/workflows.service.js';
 import { AttributesInvalidError } from '../domain/case.errors.js';
 import { Case, type CaseMode, type CaseProps } from '../domain/case.js';
 import { CaseRepository, type IdempotencyClaim } from '../domain/case.repository.js';
-import { CaseMetrics } from './case-metrics.js';
+import { CaseMetrics } from '../infrastructure/case-metrics.js';
 import { versionTakingApiCases } from './workflow-intake.js';
 
 export interface CreateCaseInput {

@@ -6,6 +6,7 @@ import { entityManager } from '../../../shared/database/typeorm-transaction-runn
 import { Case, type CaseDraft, type CaseEvent, type CaseProps } from '../domain/case.js';
 import { CaseRepository, type CreateResult, type IdempotencyClaim } from '../domain/case.repository.js';
 import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
+import { CaseMetrics } from './case-metrics.js';
 import { CASE_COLUMNS, type CaseRow, eventColumns, toProps } from './case.mapper.js';
 import { outboxSql } from './case-outbox.sql.js';
 
@@ -53,7 +54,7 @@ const CHANGE_STATUS_SQL = `
     INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode, chain_depth)
     SELECT id, organization_id, workflow_id, workflow_version, $2, $7, $9 FROM changed WHERE $8::boolean
   )${outboxSql('changed', '$10')}
-  SELECT ${CASE_COLUMNS} FROM changed`;
+  SELECT ${CASE_COLUMNS}, (SELECT count(*) FROM superseded)::int AS superseded_runs FROM changed`;
 
 const MERGE_ATTRIBUTES_SQL = `
   WITH changed AS (
@@ -65,7 +66,7 @@ const MERGE_ATTRIBUTES_SQL = `
 
 @Injectable()
 export class TypeOrmCaseRepository extends CaseRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly metrics: CaseMetrics) {
     super();
   }
 
@@ -129,7 +130,7 @@ export class TypeOrmCaseRepository extends CaseRepository {
       if (!rows[0]) return null;
       const subject = Case.restore(toProps(rows[0]));
       change(subject);
-      return storeEvents(manager, subject, 0);
+      return this.storeEvents(manager, subject, 0);
     });
   }
 
@@ -139,21 +140,22 @@ export class TypeOrmCaseRepository extends CaseRepository {
   }
 
   store(tx: Transaction, subject: Case, chainDepth: number): Promise<CaseProps> {
-    return storeEvents(entityManager(tx), subject, chainDepth);
+    return this.storeEvents(entityManager(tx), subject, chainDepth);
+  }
+
+  /** Stores each pending event in order; returns the row as it ends up. */
+  private async storeEvents(manager: EntityManager, subject: Case, chainDepth: number): Promise<CaseProps> {
+    let props: CaseProps = subject.snapshot();
+    for (const event of subject.pullEvents()) {
+      const [row] = (await manager.query(...statementFor(subject, event, chainDepth))) as [CaseRow & { superseded_runs?: number }];
+      this.metrics.runsSuperseded(subject.mode, row.superseded_runs ?? 0);
+      props = toProps(row);
+    }
+    return props;
   }
 }
 
 class ClaimTaken extends Error {}
-
-/** Stores each pending event in order; returns the row as it ends up. */
-async function storeEvents(manager: EntityManager, subject: Case, chainDepth: number): Promise<CaseProps> {
-  let props: CaseProps = subject.snapshot();
-  for (const event of subject.pullEvents()) {
-    const [row] = (await manager.query(...statementFor(subject, event, chainDepth))) as [CaseRow];
-    props = toProps(row);
-  }
-  return props;
-}
 
 function statementFor(subject: Case, event: CaseEvent, chainDepth: number): [string, unknown[]] {
   const { type, actor, data } = eventColumns(event);

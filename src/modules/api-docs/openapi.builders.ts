@@ -1,0 +1,40 @@
+/**
+ * Small builders the OpenAPI files share, so each schema, response and parameter is written
+ * once and referenced everywhere else.
+ *
+ * Schemas are plain JSON Schema 2020-12 objects (what OpenAPI 3.1 uses): `const`, type arrays
+ * such as `["string", "null"]` and numeric `exclusiveMinimum` are outside the 3.0-era
+ * `SchemaObject` type of @nestjs/swagger, so schemas are typed loosely here and the document is
+ * checked as a whole by test/e2e/openapi.e2e-spec.ts (every `$ref` resolves, every schema
+ * compiles in strict mode, real responses validate against them).
+ */
+export type Schema = { [keyword: string]: unknown };
+
+export const schemaRef = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+export const responseRef = (name: string, description?: string): Schema => ({
+  $ref: `#/components/responses/${name}`,
+  ...(description ? { description } : {}),
+});
+export const parameterRef = (name: string): Schema => ({ $ref: `#/components/parameters/${name}` });
+export const headerRef = (name: string): Schema => ({ $ref: `#/components/headers/${name}` });
+
+/** A closed object: exactly these properties, all required unless `optional` names them. */
+export function object(properties: Record<string, Schema>, optional: string[] = [], description?: string): Schema {
+  return {
+    type: 'object',
+    ...(description ? { description } : {}),
+    properties,
+    required: Object.keys(properties).filter((key) => !optional.includes(key)),
+    additionalProperties: false,
+  };
+}
+
+/** `{"<key>": <schema>}`, the one-key wrapper every resource travels in. */
+export const wrapped = (key: string, schema: Schema): Schema => object({ [key]: schema });
+export const listOf = (key: string, schemaName: string): Schema => wrapped(key, { type: 'array', items: schemaRef(schemaName) });
+
+export const jsonContent = (schema: Schema): Record<string, { schema: Schema }> => ({ 'application/json': { schema } });
+
+export const nonEmptyName = (description: string): Schema => ({ type: 'string', minLength: 1, maxLength: 200, description });
+export const resourceId = (description: string): Schema => ({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
+export const timestamp = (description: string): Schema => ({ type: 'string', format: 'date-time', description: `${description} (ISO 8601, UTC)` });

@@ -1,0 +1,163 @@
+import { nonEmptyName, object, resourceId, type Schema, schemaRef, timestamp } from './openapi.builders.js';
+import { subscriptionSchemas } from './openapi.subscriptions.js';
+import { workflowSchemas } from './openapi.workflow-schemas.js';
+
+const caseFields: Record<string, Schema> = {
+  id: resourceId('Case id.'),
+  workflow_id: resourceId('Workflow the case belongs to.'),
+  subject: { type: 'string', description: 'Case title; when none was given, `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC` (or `via Webhook`).' },
+  status: { type: 'string', description: 'One of the statuses declared on the workflow version the case runs on. New cases are `Open`.' },
+  outcome: { type: ['string', 'null'], description: 'Disposition of a `Closed` case (for example `Resolved`); null in every other status.' },
+  mode: { type: 'string', enum: ['live', 'test'], description: 'Test cases run the workflow but are never billed and never produce events.' },
+};
+const caseTail: Record<string, Schema> = {
+  attributes: { type: 'object', description: 'The current attribute values, exactly as sent (JSON types, nested objects and arrays kept).' },
+  created_at: timestamp('Creation time'),
+  updated_at: timestamp('Time of the last change'),
+};
+const sourceType: Schema = { type: 'string', enum: ['API', 'Webhook'], description: 'How the case came in.' };
+
+const errorSchemas: Record<string, Schema> = {
+  Error: object({ error: { type: 'string', description: 'What went wrong, for people; not a stable code.' } }, [], 'Every error body.'),
+  ValidationProblem: object({
+    path: { type: 'string', description: 'JSON Pointer (RFC 6901) to the offending value; `""` is the root object.' },
+    error: { type: 'string', description: 'What is wrong with it.' },
+  }),
+  ValidationError: object(
+    {
+      error: {
+        type: 'string',
+        enum: ['attributes_validation_failed', 'workflow_definition_invalid', 'invalid request body', 'invalid query string'],
+        description: '`attributes_validation_failed`: case attributes do not match the workflow\'s attribute schema. `workflow_definition_invalid`: a workflow definition was refused. `invalid request body`: a request body (or the admin case list\'s query string) broke the endpoint\'s rules, such as an unsupported key.',
+      },
+      validation_errors: { type: 'array', minItems: 1, items: schemaRef('ValidationProblem'), description: 'Every problem found, not only the first.' },
+    },
+    [],
+    'A 422 listing each problem with the JSON Pointer of the value at fault.',
+  ),
+};
+
+const caseSchemas: Record<string, Schema> = {
+  Case: object({ ...caseFields, ...caseTail }, [], 'A case as the cases API shows it.'),
+  CaseWithSource: object({ ...caseFields, source_type: sourceType, ...caseTail }, [], 'A case in the admin case list: a Case plus its `source_type`.'),
+  WebhookCaseReceipt: object({ id: resourceId('The new case\'s id.'), source_type: { type: 'string', const: 'Webhook' } }, [], 'What the incoming webhook answers; nothing else is shown to a webhook sender.'),
+  CreateCaseRequest: object(
+    {
+      subject: { type: ['string', 'null'], maxLength: 1000, description: 'Title. Omitted, null or blank: `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC`.' },
+      attributes: { type: 'object', default: {}, description: 'Validated against the workflow\'s attribute schema. Must be an object when present (null, arrays and strings are refused).' },
+      mode: { type: 'string', enum: ['live', 'test'], default: 'live' },
+    },
+    ['subject', 'attributes', 'mode'],
+    'Only these top-level keys are accepted; any other key is a 422 before anything is created.',
+  ),
+  ChangeStatusRequest: object(
+    { status: { type: 'string', minLength: 1, maxLength: 200, description: 'A status declared on the case\'s workflow, other than `Error`.' } },
+    [],
+    '`status` is the only accepted key.',
+  ),
+  TimelineEvent: {
+    type: 'object',
+    description: [
+      'One entry of a case\'s timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields:',
+      '`created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case.',
+      '`attributes_changed`: `keys`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`.',
+      '`run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status).',
+      '`http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`.',
+    ].join(' '),
+    properties: {
+      id: resourceId('Event id; events are listed in the order they happened.'),
+      type: { type: 'string', description: 'What happened (see above).' },
+      by: schemaRef('Actor'),
+      at: timestamp('When it happened'),
+      source: sourceType,
+      mode: { type: 'string', enum: ['live', 'test'] },
+      status: { type: ['string', 'integer'], description: 'The case status concerned; for `http_request`, the HTTP status answered.' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      outcome: { type: ['string', 'null'] },
+      reason: { type: 'string' },
+      keys: { type: 'array', items: { type: 'string' }, description: 'The attributes a step set.' },
+      run_id: resourceId('The run concerned.'),
+      error: { type: 'string' },
+      attempt: { type: 'integer', minimum: 1 },
+      until: timestamp('When the run resumes'),
+      retry_at: timestamp('When the step is tried again'),
+      method: { type: 'string' },
+      url: { type: 'string' },
+    },
+    required: ['id', 'type', 'by', 'at'],
+    additionalProperties: true,
+  },
+  Actor: object(
+    {
+      type: { type: 'string', enum: ['api_token', 'webhook', 'automation', 'engine'] },
+      id: resourceId('The API token\'s id, for `api_token` only.'),
+    },
+    ['id'],
+    'Who made the change.',
+  ),
+};
+
+const accessSchemas: Record<string, Schema> = {
+  Token: object(
+    {
+      id: resourceId('Token id.'),
+      name: { type: 'string' },
+      scope: { type: 'string', enum: ['api', 'admin'], description: '`api`: the cases API. `admin`: the admin API.' },
+      created_at: timestamp('Creation time'),
+      last_used_at: { type: ['string', 'null'], format: 'date-time', description: 'Last successful use, to the minute; null if never used.' },
+    },
+    [],
+    'An API or admin token; its secret is never shown again after creation.',
+  ),
+  CreateTokenRequest: object({ name: nonEmptyName('A label for people.'), scope: { type: 'string', enum: ['api', 'admin'] } }),
+  CreatedToken: object({
+    token: schemaRef('Token'),
+    secret: { type: 'string', pattern: '^(api|adm)_', description: 'The bearer secret (`api_...` or `adm_...`), shown this once; only its hash is stored.' },
+  }),
+  Organization: object({ id: resourceId('Organization id.'), name: { type: 'string' }, created_at: timestamp('Creation time') }),
+  CreateOrganizationRequest: object({ name: nonEmptyName('The organization\'s name.') }),
+  CreatedOrganization: object({
+    organization: schemaRef('Organization'),
+    admin_token: { type: 'string', pattern: '^adm_', description: 'The organization\'s first admin token, shown this once.' },
+  }),
+  Webhook: object({
+    url: { type: 'string', format: 'uri', description: 'The incoming webhook URL, token included: `{base}/api/external/v1/workflows/{id}/case_webhooks?token=...`.' },
+    token: { type: 'string', description: 'The webhook token alone.' },
+  }),
+};
+
+const usageCounts: Schema = object({ cases: { type: 'integer', minimum: 0 }, runs: { type: 'integer', minimum: 0 } }, [], 'Cases created and workflow runs started in the period.');
+
+const usageSchemas: Record<string, Schema> = {
+  Usage: object(
+    {
+      from: timestamp('Start of the period, inclusive'),
+      to: timestamp('End of the period, exclusive'),
+      live: { ...usageCounts, description: 'Live cases and runs: what is billed.' },
+      test: { ...usageCounts, description: 'Test cases and runs, reported apart and never billed.' },
+      workflows: {
+        type: 'array',
+        description: 'The same counts per workflow that had any, by workflow id.',
+        items: object({ workflow_id: resourceId('Workflow id.'), live: usageCounts, test: usageCounts }),
+      },
+    },
+    [],
+    'Usage of an organization over a period.',
+  ),
+};
+
+const healthSchemas: Record<string, Schema> = {
+  Health: object({ status: { type: 'string', const: 'ok' } }),
+  Readiness: object({ status: { type: 'string', const: 'ready' }, postgres: { type: 'string', const: 'ok' }, redis: { type: 'string', const: 'ok' } }),
+};
+
+export const schemas: Record<string, Schema> = {
+  ...errorSchemas,
+  ...caseSchemas,
+  ...workflowSchemas,
+  ...accessSchemas,
+  ...subscriptionSchemas,
+  ...usageSchemas,
+  ...healthSchemas,
+};

@@ -1,0 +1,113 @@
+import { DEFAULT_STATUSES } from '../cases/domain/case.js';
+import { ATTRIBUTE_FORMATS, ATTRIBUTE_TYPES } from '../workflows/workflow-definition.js';
+import { object, resourceId, type Schema, schemaRef, timestamp } from './openapi.builders.js';
+
+/** The step kinds of workflows-and-automation.md, each a one-key object (an `if` step has `then` and `else` too). */
+const STEP_KINDS = ['SetAttributesStep', 'SetStatusStep', 'CloseStep', 'IfStep', 'HttpRequestStep', 'WaitStep', 'FailStep'];
+const stepList = (description: string): Schema => ({ type: 'array', maxItems: 100, items: schemaRef('Step'), description });
+
+const definitionFields: Record<string, Schema> = {
+  name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'The intake name, used in default subjects (`<name> via API - ...`).' },
+  case_source: { type: 'string', enum: ['direct', 'ticketing', 'email'], description: 'Only `direct` workflows take cases from the cases API and the incoming webhook.' },
+  sensitive_data: { type: 'boolean', default: false, description: 'When true, undeclared attribute keys are refused (each is a validation error at its own path) instead of kept.' },
+  default_outcome: { type: ['string', 'null'], minLength: 1, maxLength: 200, default: null, description: 'Outcome of a case closed through the API; `Resolved` when null.' },
+  attributes: {
+    type: 'object',
+    default: {},
+    propertyNames: { type: 'string', minLength: 1, maxLength: 200 },
+    additionalProperties: schemaRef('AttributeDeclaration'),
+    description: 'Attribute name -> declaration.',
+  },
+  automations: {
+    type: 'object',
+    default: {},
+    propertyNames: { type: 'string', not: { const: 'Error' } },
+    additionalProperties: stepList('The run of that status: at most 100 steps.'),
+    description: 'Status name -> the steps of the run that starts each time a case enters that status. Every key must be a declared status other than `Error`; each step is checked (a `set_status` must name a declared status).',
+  },
+};
+
+export const workflowSchemas: Record<string, Schema> = {
+  WorkflowDefinition: object(
+    {
+      name: definitionFields.name!,
+      case_source: definitionFields.case_source!,
+      sensitive_data: definitionFields.sensitive_data!,
+      statuses: {
+        type: 'array',
+        default: [],
+        uniqueItems: true,
+        items: { type: 'string', minLength: 1, maxLength: 200, not: { enum: [...DEFAULT_STATUSES] } },
+        description: 'Custom statuses only: `Open`, `Closed` and `Error` are always present and may not be declared again.',
+      },
+      default_outcome: definitionFields.default_outcome!,
+      attributes: definitionFields.attributes!,
+      automations: definitionFields.automations!,
+    },
+    ['sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations'],
+    'A whole workflow definition (workflows-and-automation.md). Unknown keys, at any level, are refused with `workflow_definition_invalid`.',
+  ),
+  Workflow: object(
+    {
+      id: resourceId('Workflow id (the last segment of its dashboard address).'),
+      ...definitionFields,
+      statuses: { type: 'array', items: { type: 'string' }, description: 'All statuses of the draft: `Open`, `Closed`, `Error`, then the custom ones.' },
+      published: { type: 'boolean', description: 'Whether the workflow takes cases right now.' },
+      version: { type: ['integer', 'null'], minimum: 1, description: 'The latest published version; null until the first publish.' },
+      created_at: timestamp('Creation time'),
+      updated_at: timestamp('Time of the last change'),
+    },
+    [],
+    'A workflow: its draft definition (what `name` ... `automations` show) and its publication state. Cases run on the latest published version.',
+  ),
+  AttributeDeclaration: object(
+    {
+      type: { type: 'string', enum: [...ATTRIBUTE_TYPES] },
+      required: { type: 'boolean', default: false, description: 'Present and not null. An attribute that is not required accepts null.' },
+      enum: { type: 'array', minItems: 1, description: 'The allowed values.' },
+      format: { type: 'string', enum: [...ATTRIBUTE_FORMATS], description: 'For `string` attributes only.' },
+    },
+    ['required', 'enum', 'format'],
+  ),
+  Step: { oneOf: STEP_KINDS.map(schemaRef), description: 'One step of a run.' },
+  SetAttributesStep: object({ set_attributes: { type: 'object', minProperties: 1, description: 'Merged into the case\'s attributes (validated against the schema; a violation fails the run). Strings may hold `{{ path }}` templates.' } }),
+  SetStatusStep: object({ set_status: { type: 'string', not: { const: 'Error' }, description: 'Moves the case to this declared status; that status\'s run starts.' } }),
+  CloseStep: object({ close: object({ outcome: { type: 'string', minLength: 1, pattern: '\\S' } }, ['outcome'], 'Moves the case to `Closed` with this outcome (the workflow\'s default when omitted).') }),
+  IfStep: object(
+    { if: schemaRef('Condition'), then: stepList('Steps run when the condition holds.'), else: stepList('Steps run otherwise.') },
+    ['else'],
+  ),
+  Condition: {
+    type: 'object',
+    description: 'A test on one field, with exactly one operator. Fields: `case.id`, `case.subject`, `case.status`, `case.mode`, `case.workflow_id`, `attributes.<name>` (dots go into nested objects).',
+    properties: {
+      field: { type: 'string', pattern: '^(case\\.(id|subject|status|mode|workflow_id)|attributes\\.[^.]+(\\.[^.]+)*)$' },
+      equals: { description: 'Any JSON value.' },
+      not_equals: { description: 'Any JSON value.' },
+      in: { type: 'array' },
+      exists: { type: 'boolean' },
+    },
+    required: ['field'],
+    // `field` and exactly one operator.
+    minProperties: 2,
+    maxProperties: 2,
+    additionalProperties: false,
+  },
+  HttpRequestStep: object({
+    http_request: object(
+      {
+        method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
+        url: { type: 'string', pattern: '^([hH][tT][tT][pP][sS]?://|\\{\\{)', description: 'An http(s) URL; templates allowed. Loopback, private, link-local and metadata addresses are refused unless the service allows them.' },
+        headers: { type: 'object', additionalProperties: { type: 'string' } },
+        body: { description: 'Any JSON value; templates are resolved in its strings.' },
+        timeout_ms: { type: 'integer', minimum: 1, maximum: 60000 },
+        retries: { type: 'integer', minimum: 0, maximum: 10, default: 3, description: 'Retries with exponential backoff from 1 second on network errors and non-2xx answers.' },
+        save_response_as: { type: 'string', minLength: 1, description: 'Attribute that receives the JSON answer.' },
+      },
+      ['headers', 'body', 'timeout_ms', 'retries', 'save_response_as'],
+      'Calls an outside system; 2xx succeeds, anything else fails the run once the retries are spent.',
+    ),
+  }),
+  WaitStep: object({ wait: object({ seconds: { type: 'number', exclusiveMinimum: 0, maximum: 2592000 } }, [], 'Resumes the run after this many seconds (at most 30 days).') }),
+  FailStep: object({ fail: { type: 'string', minLength: 1, pattern: '\\S', description: 'Fails the run on purpose with this message: the case is parked in `Error`.' } }),
+};

@@ -1,0 +1,12 @@
+import type { StepContext, StepOutcome } from './step-handler.js';
+
+/**
+ * A step's change to the attributes: merged into the case when the result still fits the
+ * workflow's schema, otherwise the run fails with the problems found.
+ */
+export function mergeIfValid(step: string, patch: Record<string, unknown>, { scope, version }: StepContext, note?: Record<string, unknown>): StepOutcome {
+  const problems = version.attributeSchema.check({ ...scope.attributes, ...patch });
+  if (problems.length) return { kind: 'fail', error: `${step}: ${problems.map((p) => `${p.path || '/'} ${p.error}`).join('; ')}` };
+  const keys = Object.keys(patch);
+  return { kind: 'change', note, apply: (subject) => subject.mergeAttributes(JSON.stringify(patch), keys, { kind: 'automation' }) };
+}

@@ -1,0 +1,81 @@
+/** The compiled service as a real child process (ROLE=api or worker), for tests that kill and restart things. */
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../../scripts/local-infra.js';
+import { eventually, type Requester } from './automation-helpers.js';
+import type { InjectResult, RequestOptions } from './test-app.js';
+
+const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+const OUTPUT_LINES = 40;
+
+export interface ServiceProcess extends Requester {
+  role: 'api' | 'worker';
+  /** Its last lines of output and exit status, for failure messages. */
+  describe(): string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/**
+ * Starts `node src/main.js` with the test run's environment plus `env`. An API process is
+ * returned once /healthz answers; a worker (no HTTP) right after it was spawned.
+ */
+export async function spawnService(role: 'api' | 'worker', env: Record<string, string>): Promise<ServiceProcess> {
+  const port = await freePort();
+  const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...inherited, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port), ROLE: role },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const keep = (chunk: Buffer) => {
+    output.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    output.splice(0, Math.max(0, output.length - OUTPUT_LINES));
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+
+  const service: ServiceProcess = {
+    role,
+    describe: () => `${role} process ${child.pid} (${running(child) ? 'running' : `exited ${child.exitCode ?? child.signalCode}`}), output:\n${output.join('\n') || '(none)'}`,
+    kill: async (signal = 'SIGKILL') => {
+      if (running(child)) child.kill(signal);
+      await exited;
+    },
+    request: (method, url, options) => httpRequest(`http://127.0.0.1:${port}`, method, url, options),
+  };
+  if (role === 'api') {
+    await eventually(`the ${role} process to answer /healthz`, async () => {
+      assert.ok(running(child), service.describe());
+      const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((res) => res.ok, () => false);
+      return ok ? true : undefined;
+    }, { explain: async () => service.describe() });
+  }
+  return service;
+}
+
+function running(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+/** The same answer shape as TestApp.request, over real HTTP. */
+async function httpRequest(base: string, method: string, url: string, { token, body, rawBody, headers = {} }: RequestOptions = {}): Promise<InjectResult> {
+  const response = await fetch(base + url, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body !== undefined || rawBody !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...headers,
+    },
+    body: rawBody ?? (body === undefined ? undefined : JSON.stringify(body)),
+  });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: Object.fromEntries(response.headers), text, body: parsed };
+}
