@@ -1,0 +1,365 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  type CallOptions,
+  DocumentedApi,
+  inlineSchemasOf,
+  type Json,
+  type Operation,
+  operationsOf,
+  pointerTarget,
+  refsOf,
+  sameIdEverywhere,
+  servedRoutes,
+  toRoutePattern,
+  toTemplate,
+} from '../support/openapi-conformance.js';
+import { createOrganization, createToken, createWorkflow, generateWebhook, operatorToken, sampleDefinition } from '../support/scenario.js';
+import { closeDb, startTestApp, type TestApp } from '../support/test-app.js';
+import { eventOf, Receiver, verifySignature, waitFor } from '../support/subscription-helpers.js';
+
+const MAX_BODY_BYTES = 1_048_576;
+const NO_ID = 9_007_199_254_740_991;
+const isApi = (path: string) => path.startsWith('/api/');
+const isDocumentedRoute = (url: string) => isApi(url) || ['/healthz', '/readyz', '/metrics'].includes(url);
+/** Probes and metrics take no input and no credential: nothing a client sends can be refused. */
+const takesInput = ({ op }: Operation) => op.security.length > 0;
+const takesBody = ({ method }: Operation) => ['post', 'put', 'patch', 'delete'].includes(method);
+const label = ({ method, path }: Operation) => `${method.toUpperCase()} ${path}`;
+/** method, documented path, call options, expected status, expected `error` message. */
+type Probe = [string, string, CallOptions, number, string?];
+
+/** The credential scheme each family of paths must declare. */
+function expectedSecurity(path: string): Json[] {
+  if (path.endsWith('/case_webhooks')) return [{ webhookToken: [] }];
+  if (path.startsWith('/api/external/')) return [{ apiToken: [] }];
+  if (path.startsWith('/api/admin/')) return [{ adminToken: [] }];
+  if (path.startsWith('/api/operator/')) return [{ operatorToken: [] }];
+  return [];
+}
+
+/** A definition whose automations use every step kind, on a status no test ever enters (nothing runs). */
+function everyStepDefinition(name = 'Every step kind'): Json {
+  return sampleDefinition({
+    name,
+    statuses: ['Triage', 'Dormant'],
+    automations: {
+      Dormant: [
+        { if: { field: 'case.mode', equals: 'test' }, then: [{ set_attributes: { note: 'test traffic' } }], else: [{ fail: 'live traffic' }] },
+        { if: { field: 'attributes.order.total', exists: true }, then: [{ wait: { seconds: 1.5 } }] },
+        { http_request: { method: 'POST', url: 'https://crm.example/hooks', headers: { 'x-a': 'b' }, body: { email: '{{ attributes.customer_email }}' }, timeout_ms: 500, retries: 0, save_response_as: 'crm' } },
+        { set_status: 'Triage' },
+        { close: { outcome: 'Auto-resolved' } },
+        { close: {} },
+      ],
+    },
+  });
+}
+
+describe('OpenAPI document', () => {
+  let t: TestApp;
+  let doc: Json;
+  let api: DocumentedApi;
+  let operations: Operation[];
+
+  before(async () => {
+    t = await startTestApp();
+    const res = await t.request('GET', '/openapi.json');
+    doc = res.body;
+    api = new DocumentedApi(t, doc);
+    operations = operationsOf(doc);
+  });
+  after(async () => { await t.close(); await closeDb(); });
+
+  /** An organization with an admin token, an API token and a published direct workflow. */
+  async function givenOrganization() {
+    const org = await createOrganization(t);
+    const { secret } = await createToken(t, org, 'api');
+    const workflowId = await createWorkflow(t, org);
+    const credentials: Record<string, string> = { adminToken: org.adminToken, apiToken: secret, operatorToken: operatorToken() };
+    return { org, admin: org.adminToken, api: secret, workflowId, credentials };
+  }
+
+  /** Each request answers this status (and error message, when given), a documented answer of its operation. */
+  async function expectAnswers(probes: Probe[]): Promise<void> {
+    for (const [method, path, options, status, error] of probes) {
+      const res = await api.call(method, path, options);
+      const actual = { status: res.status, ...(error === undefined ? {} : { error: res.body?.error }) };
+      assert.deepEqual(actual, { status, ...(error === undefined ? {} : { error }) }, `${method.toUpperCase()} ${path}: ${res.text}`);
+    }
+  }
+
+  describe('the document itself', () => {
+    it('is served as OpenAPI 3.1 JSON at /openapi.json, and browsable at /docs', async () => {
+      const res = await t.request('GET', '/openapi.json');
+      assert.equal(res.status, 200);
+      assert.match(String(res.headers['content-type']), /^application\/json/);
+      assert.match(doc.openapi, /^3\.1\.\d+$/);
+      assert.deepEqual(doc.servers, [{ url: t.env.PUBLIC_BASE_URL }]);
+      const ui = await t.request('GET', '/docs');
+      assert.equal(ui.status, 200);
+      assert.match(String(ui.headers['content-type']), /^text\/html/);
+      assert.match(ui.text, /<title>Case Intake Service API<\/title>/);
+    });
+
+    it('resolves every $ref to an existing component, and uses every component', () => {
+      const refs = refsOf(doc);
+      assert.ok(refs.length > 50, `only ${refs.length} $refs`);
+      for (const { at, ref } of refs) {
+        assert.match(ref, /^#\/components\/(schemas|responses|parameters|headers)\/[A-Za-z]+$/, `${at}: ${ref}`);
+        assert.ok(pointerTarget(doc, ref), `${at}: ${ref} points to nothing`);
+      }
+      const referenced = new Set(refs.map(({ ref }) => ref));
+      for (const kind of ['schemas', 'responses', 'parameters', 'headers']) {
+        for (const name of Object.keys(doc.components[kind])) assert.ok(referenced.has(`#/components/${kind}/${name}`), `${kind}/${name} is never used`);
+      }
+    });
+
+    it('holds only schemas that compile as strict JSON Schema 2020-12', () => {
+      for (const name of Object.keys(doc.components.schemas)) assert.doesNotThrow(() => api.validator.compile({ $ref: `#/components/schemas/${name}` }), name);
+      for (const { at, schema } of inlineSchemasOf(doc.paths).concat(inlineSchemasOf(doc.components, '#/components'))) {
+        assert.doesNotThrow(() => api.validator.compile(schema), at);
+      }
+    });
+
+    it('declares exactly the path parameters of each template, and a unique operationId, summary and description per operation', () => {
+      const resolved = (p: Json): Json => (p.$ref ? (pointerTarget(doc, p.$ref) as Json) : p);
+      for (const operation of operations) {
+        const inPath = (operation.op.parameters ?? []).map(resolved).filter((p: Json) => p.in === 'path');
+        assert.deepEqual(inPath.map((p: Json) => p.name).sort(), [...operation.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort(), label(operation));
+        assert.ok(inPath.every((p: Json) => p.required === true), label(operation));
+        assert.ok(operation.op.summary && operation.op.description, label(operation));
+      }
+      const ids = operations.map((o) => o.op.operationId);
+      assert.equal(new Set(ids).size, ids.length);
+    });
+
+    it('names the credential of every operation, and webhook tokens as a query apiKey', () => {
+      assert.deepEqual(doc.components.securitySchemes.webhookToken, { ...doc.components.securitySchemes.webhookToken, type: 'apiKey', in: 'query', name: 'token' });
+      for (const scheme of ['adminToken', 'apiToken', 'operatorToken']) assert.equal(doc.components.securitySchemes[scheme].scheme, 'bearer', scheme);
+      for (const operation of operations) assert.deepEqual(operation.op.security, expectedSecurity(operation.path), label(operation));
+    });
+
+    it('documents 401 and 503 on every /api/ operation, a 4xx on every operation taking input, 413 wherever a body is read, and the Idempotency-Key', () => {
+      for (const operation of operations) {
+        const statuses = Object.keys(operation.op.responses);
+        if (isApi(operation.path)) {
+          assert.ok(statuses.includes('401') && statuses.includes('503'), `${label(operation)}: ${statuses}`);
+        }
+        if (takesInput(operation)) assert.ok(statuses.some((s) => s.startsWith('4')), `${label(operation)}: ${statuses}`);
+        if (takesBody(operation)) assert.ok(statuses.includes('413'), `${label(operation)}: ${statuses}`);
+      }
+      const create = doc.paths['/api/external/v1/workflows/{workflowId}/cases'].post;
+      assert.ok(create.parameters.some((p: Json) => p.$ref === '#/components/parameters/IdempotencyKey'));
+      assert.ok(create.responses['201'].headers['Idempotent-Replayed']);
+    });
+  });
+
+  describe('matches the routes the app serves', () => {
+    it('documents every API and health route with its method', () => {
+      const fastify = t.app.getHttpAdapter().getInstance();
+      const served = servedRoutes(fastify).filter((r) => r.method !== 'HEAD' && isDocumentedRoute(r.url));
+      assert.ok(served.length >= 20, `parsed only ${served.length} routes`);
+      for (const { method, url } of served) {
+        assert.ok(fastify.hasRoute({ method: method as 'GET', url }), `the route list parsed wrongly: ${method} ${url}`);
+        assert.ok(doc.paths[toTemplate(url)]?.[method.toLowerCase()], `${method} ${toTemplate(url)} is served but not documented`);
+      }
+      assert.equal(served.length, operations.length);
+    });
+
+    it('serves every documented operation', () => {
+      const fastify = t.app.getHttpAdapter().getInstance();
+      for (const operation of operations) {
+        assert.ok(fastify.hasRoute({ method: operation.method.toUpperCase() as 'GET', url: toRoutePattern(operation.path) }), `${label(operation)} is documented but not served`);
+      }
+    });
+  });
+
+  describe('matches what the app answers', () => {
+    it('answers every operation with its documented success status and schema', async () => {
+      const created = await api.call('post', '/api/operator/v1/organizations', { token: operatorToken(), body: { name: 'Documented org' } });
+      await api.call('get', '/api/operator/v1/organizations', { token: operatorToken() });
+      const admin = created.body.admin_token;
+      const apiToken = (await api.call('post', '/api/admin/v1/tokens', { token: admin, body: { name: 'CRM sync', scope: 'api' } })).body.secret;
+      const spare = await api.call('post', '/api/admin/v1/tokens', { token: admin, body: { name: 'spare', scope: 'admin' } });
+      await api.call('delete', '/api/admin/v1/tokens/{tokenId}', { token: admin, params: { tokenId: spare.body.token.id } });
+      await api.call('get', '/api/admin/v1/tokens', { token: admin });
+
+      const workflowId = (await api.call('post', '/api/admin/v1/workflows', { token: admin, body: everyStepDefinition() })).body.workflow.id;
+      const params = { workflowId };
+      await api.call('get', '/api/admin/v1/workflows', { token: admin });
+      await api.call('get', '/api/admin/v1/workflows/{workflowId}', { token: admin, params });
+      await api.call('put', '/api/admin/v1/workflows/{workflowId}', { token: admin, params, body: everyStepDefinition('Renamed') });
+      await api.call('post', '/api/admin/v1/workflows/{workflowId}/publish', { token: admin, params });
+      await api.call('post', '/api/admin/v1/workflows/{workflowId}/webhook', { token: admin, params });
+      await api.call('get', '/api/admin/v1/workflows/{workflowId}/webhook', { token: admin, params });
+      const hook = await api.call('post', '/api/operator/v1/workflows/{workflowId}/webhook/rotate', { token: operatorToken(), params });
+
+      const casesPath = '/api/external/v1/workflows/{workflowId}/cases';
+      const body = { subject: null, attributes: { customer_email: 'a@b.co', order: { total: 12.5 } }, mode: 'test' };
+      const first = await api.call('post', casesPath, { token: apiToken, params, body, headers: { 'idempotency-key': 'order-1' } });
+      assert.equal(first.headers['idempotent-replayed'], undefined);
+      const replay = await api.call('post', casesPath, { token: apiToken, params, body, headers: { 'idempotency-key': 'order-1' } });
+      assert.equal(replay.headers['idempotent-replayed'], 'true');
+      assert.deepEqual(replay.body, first.body);
+      const caseParams = { workflowId, caseId: first.body.case.id };
+      await api.call('get', `${casesPath}/{caseId}`, { token: apiToken, params: caseParams });
+      await api.call('patch', `${casesPath}/{caseId}`, { token: apiToken, params: caseParams, body: { status: 'Closed' } });
+      const webhookQuery = `?token=${encodeURIComponent(hook.body.webhook.token)}`;
+      await api.call('post', '/api/external/v1/workflows/{workflowId}/case_webhooks', { params, query: webhookQuery, rawBody: '{"customer_email":"w@b.co"}', headers: { 'content-type': 'text/plain' } });
+
+      const page = await api.call('get', '/api/admin/v1/cases', { token: admin, query: `?workflow_id=${workflowId}&limit=1` });
+      assert.equal(typeof page.body.next_cursor, 'string');
+      await api.call('get', '/api/admin/v1/cases/{caseId}/timeline', { token: admin, params: caseParams });
+      const usage = await api.call('get', '/api/admin/v1/usage', { token: admin, query: '?from=2020-01-01T00:00:00Z' });
+      const { live, test } = usage.body.usage;
+      assert.deepEqual({ live, test }, { live: { cases: 1, runs: 0 }, test: { cases: 1, runs: 0 } });
+      const subscriptionsPath = '/api/admin/v1/subscriptions';
+      const subscription = await api.call('post', subscriptionsPath, { token: admin, body: { url: 'https://crm.example/events', events: ['case.closed'], workflow_ids: [workflowId] } });
+      const subscriptionParams = { subscriptionId: subscription.body.subscription.id };
+      await api.call('get', subscriptionsPath, { token: admin });
+      await api.call('get', `${subscriptionsPath}/{subscriptionId}/deliveries`, { token: admin, params: subscriptionParams, query: '?limit=5' });
+      await api.call('delete', `${subscriptionsPath}/{subscriptionId}`, { token: admin, params: subscriptionParams });
+      await api.call('post', '/api/admin/v1/workflows/{workflowId}/unpublish', { token: admin, params });
+      await api.call('get', '/healthz');
+      await api.call('get', '/readyz');
+      await api.call('get', '/metrics');
+
+      for (const { method, path, op } of operations) {
+        const success = Object.keys(op.responses).find((s) => s.startsWith('2'));
+        assert.ok(api.seen.has(`${method.toUpperCase()} ${path} ${success}`), `${method.toUpperCase()} ${path} ${success} was not exercised`);
+      }
+    });
+
+    it('sends subscribers the signed request documented under webhooks, and logs the attempt as documented', async () => {
+      const org = await givenOrganization();
+      const receiver = await Receiver.start();
+      try {
+        const body = { url: `${receiver.url}/hook`, events: ['case.created'], workflow_ids: [org.workflowId] };
+        const created = await api.call('post', '/api/admin/v1/subscriptions', { token: org.admin, body });
+        const subscription = { subscriptionId: created.body.subscription.id };
+        const caseId = (await t.request('POST', `/api/external/v1/workflows/${org.workflowId}/cases`, { token: org.api, body: { attributes: { customer_email: 'a@b.co' } } })).body.case.id;
+
+        const request = await waitFor('the delivery', () => receiver.requests[0]);
+        const event = doc.webhooks.caseEvent.post;
+        for (const header of event.parameters) assert.equal(typeof request.headers[header.name], 'string', header.name);
+        verifySignature(created.body.signing_secret, request);
+        api.validator.assertValid(event.requestBody.content['application/json'].schema, eventOf(request), 'the delivered event');
+        assert.deepEqual([eventOf(request).type, eventOf(request).data.case.id], ['case.created', caseId]);
+
+        const deliveries = await waitFor('the delivery log', async () => {
+          const res = await api.call('get', '/api/admin/v1/subscriptions/{subscriptionId}/deliveries', { token: org.admin, params: subscription });
+          return res.body.deliveries.length ? res.body.deliveries : undefined;
+        });
+        assert.deepEqual(deliveries.map((d: Json) => [d.event_id, d.event_type, d.delivered, d.status_code]), [[request.headers['webhook-id'], 'case.created', true, 200]]);
+      } finally {
+        await receiver.stop();
+      }
+    });
+
+    it('answers 401, as documented, to every /api/ operation called without its credential', async () => {
+      for (const operation of operations.filter((o) => isApi(o.path))) {
+        const res = await api.call(operation.method, operation.path);
+        assert.equal(res.status, 401, `${label(operation)}: ${res.text}`);
+      }
+    });
+
+    it('answers 404, as documented, to every operation whose ids name nothing', async () => {
+      const org = await givenOrganization();
+      const bodies: Record<string, Json> = { put: sampleDefinition(), patch: { status: 'Open' } };
+      for (const operation of operations.filter((o) => o.op.responses['404'] && o.path.includes('{'))) {
+        const scheme = Object.keys(operation.op.security[0])[0]!;
+        const res = await api.call(operation.method, operation.path, {
+          token: org.credentials[scheme],
+          params: sameIdEverywhere(operation.path, NO_ID),
+          body: bodies[operation.method],
+        });
+        assert.equal(res.status, 404, `${label(operation)}: ${res.text}`);
+      }
+    });
+
+    it('answers 404, as documented, to every operator operation when OPERATOR_TOKEN is unset', async () => {
+      const withoutOperator = await startTestApp({ env: { OPERATOR_TOKEN: '' } });
+      try {
+        const unconfigured = new DocumentedApi(withoutOperator, doc);
+        for (const operation of operations.filter((o) => o.path.startsWith('/api/operator/'))) {
+          const res = await unconfigured.call(operation.method, operation.path, { token: operatorToken() });
+          assert.equal(res.status, 404, `${label(operation)}: ${res.text}`);
+        }
+      } finally {
+        await withoutOperator.close();
+      }
+    });
+
+    it('answers 413 beyond 1 MB (1,048,576 bytes), 415 to non-JSON (but on the webhook) and 400 to a wrong Content-Length, as documented', async () => {
+      const tooLarge = `"${'x'.repeat(MAX_BODY_BYTES - 1)}"`;
+      for (const operation of operations.filter(takesBody)) {
+        const large = await api.call(operation.method, operation.path, { rawBody: tooLarge });
+        assert.equal(large.status, 413, `${label(operation)}: ${large.text}`);
+        const mismatched = await api.call(operation.method, operation.path, { rawBody: '{}', headers: { 'content-length': '10' } });
+        assert.equal(mismatched.status, 400, `${label(operation)}: ${mismatched.text}`);
+        if (!operation.op.responses['415']) continue;
+        const text = await api.call(operation.method, operation.path, { rawBody: '{}', headers: { 'content-type': 'text/plain' } });
+        assert.equal(text.status, 415, `${label(operation)}: ${text.text}`);
+      }
+    });
+
+    it('answers each documented 422 (and the webhook\'s 1,000-key 413) with the documented error shape', async () => {
+      const org = await givenOrganization();
+      const draftId = await createWorkflow(t, org.org, sampleDefinition(), false);
+      const hook = await generateWebhook(t, org.org, org.workflowId);
+      const params = { workflowId: org.workflowId };
+      const casesPath = '/api/external/v1/workflows/{workflowId}/cases';
+      const webhookPath = '/api/external/v1/workflows/{workflowId}/case_webhooks';
+      const webhook = { params, query: hook.path.slice(hook.path.indexOf('?')) };
+      const manyKeys = Object.fromEntries(Array.from({ length: 1001 }, (_, i) => [`k${i}`, i]));
+      await api.call('post', casesPath, { token: org.api, params, body: { attributes: { customer_email: 'a@b.co' } }, headers: { 'idempotency-key': 'k' } });
+
+      const probes: Probe[] = [
+        ['post', casesPath, { token: org.api, params, body: { priority: 1 } }, 422, 'invalid request body'],
+        ['post', casesPath, { token: org.api, params, body: { attributes: { customer_email: 7 } } }, 422, 'attributes_validation_failed'],
+        ['post', casesPath, { token: org.api, params, body: { attributes: { customer_email: 'x@b.co' } }, headers: { 'idempotency-key': 'k' } }, 422, 'this Idempotency-Key was used in the last 24 hours with a different request'],
+        ['post', casesPath, { token: org.api, params, headers: { 'idempotency-key': 'has space' } }, 422, 'Idempotency-Key must be 1 to 255 printable ASCII characters'],
+        ['post', casesPath, { token: org.api, params: { workflowId: draftId } }, 422, 'this workflow is not published'],
+        ['post', casesPath, { token: org.api, params, rawBody: '{"attributes":' }, 422, 'request body is not valid JSON'],
+        ['patch', `${casesPath}/{caseId}`, { token: org.api, params: { ...params, caseId: 1 }, body: { status: 'Open', note: 'x' } }, 422, 'invalid request body'],
+        ['post', '/api/admin/v1/tokens', { token: org.admin, body: { name: 'x', scope: 'root' } }, 422, 'invalid request body'],
+        ['post', '/api/operator/v1/organizations', { token: operatorToken(), body: {} }, 422, 'invalid request body'],
+        ['post', '/api/admin/v1/workflows', { token: org.admin, body: sampleDefinition({ statuses: ['Open'] }) }, 422, 'workflow_definition_invalid'],
+        ['put', '/api/admin/v1/workflows/{workflowId}', { token: org.admin, params, body: [] }, 422, 'request body must be a JSON object'],
+        ['post', '/api/admin/v1/workflows/{workflowId}/webhook', { token: org.admin, params: { workflowId: draftId } }, 422, 'an incoming webhook needs a published workflow whose case source is "direct"'],
+        ['get', '/api/admin/v1/cases', { token: org.admin, query: '?limit=0' }, 422, 'invalid query string'],
+        ['post', webhookPath, { ...webhook, body: [1] }, 422, 'the request body must be a JSON object'],
+        ['post', webhookPath, { ...webhook, body: { customer_email: 'nope' } }, 422, 'attributes_validation_failed'],
+        ['post', webhookPath, { ...webhook, body: manyKeys }, 413, 'the JSON object has more than 1000 top-level keys'],
+      ];
+      await expectAnswers(probes);
+    });
+  });
+
+  describe('documents the answers of the layers below the handlers', () => {
+    it('refuses text holding U+0000 with a documented 422, never a 500', async () => {
+      const org = await givenOrganization();
+      const unstorable = 'the request holds a value that cannot be stored (\\u0000, an unpaired surrogate, or a number out of range)';
+      await expectAnswers([
+        ['post', '/api/admin/v1/tokens', { token: org.admin, body: { name: 'a\u0000b', scope: 'api' } }, 422, unstorable],
+        ['post', '/api/operator/v1/organizations', { token: operatorToken(), body: { name: 'a\u0000b' } }, 422, unstorable],
+        ['post', '/api/external/v1/workflows/{workflowId}/cases', { token: org.api, params: { workflowId: org.workflowId }, body: { subject: 'a\u0000b', attributes: { customer_email: 'a@b.co' } } }, 422, unstorable],
+        ['post', '/api/admin/v1/workflows', { token: org.admin, body: sampleDefinition({ name: 'a\u0000b' }) }, 422, unstorable],
+        ['get', '/api/admin/v1/cases', { token: org.admin, query: '?status=%00' }, 422, unstorable],
+      ]);
+    });
+
+    it('answers malformed percent-encoding (400) and over-long ids (414) in every path with ids, as documented', async () => {
+      const org = await givenOrganization();
+      for (const operation of operations.filter((o) => o.path.includes('{'))) {
+        const token = org.credentials[Object.keys(operation.op.security[0])[0]!];
+        const ids = (id: string) => ({ token, params: sameIdEverywhere(operation.path, id) });
+        await expectAnswers([
+          [operation.method, operation.path, ids('%zz'), 400, 'malformed URL'],
+          [operation.method, operation.path, ids('1'.repeat(201)), 414],
+        ]);
+      }
+    });
+  });
+});
