@@ -3,28 +3,10 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { setSecurityHeaders, STRICT_CSP } from '../../shared/http/security-headers.js';
 
 /** The built dashboard sits next to the compiled modules: dist/dashboard (see vite.config.ts). */
 export const DASHBOARD_DIR = fileURLToPath(new URL('../../dashboard/', import.meta.url));
-
-/**
- * A strict policy: everything from this origin, nothing inline, nothing from elsewhere (the
- * dashboard ships its own assets and works without any outside network).
- */
-const DASHBOARD_HEADERS: Record<string, string> = {
-  'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
-  'cross-origin-opener-policy': 'same-origin',
-  'cross-origin-resource-policy': 'same-origin',
-  'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
-};
-
-function withSecurityHeaders(reply: { header(name: string, value: string): unknown }): void {
-  for (const [name, value] of Object.entries(DASHBOARD_HEADERS)) reply.header(name, value);
-}
 
 /**
  * Serves the admin dashboard at /dashboard: its built assets, and index.html for every other
@@ -38,11 +20,11 @@ export async function serveDashboard(app: NestFastifyApplication): Promise<void>
     prefix: '/dashboard/',
     wildcard: false,
     index: false,
-    setHeaders: (reply: FastifyReply) => withSecurityHeaders(reply),
+    setHeaders: (reply: FastifyReply) => setSecurityHeaders(reply, STRICT_CSP),
   } as Parameters<typeof fastifyStatic>[1]);
   const page = (request: FastifyRequest, reply: FastifyReply) => {
     if (request.url.startsWith('/dashboard/assets/')) return reply.code(404).type('application/json; charset=utf-8').send('{"error":"not found"}');
-    withSecurityHeaders(reply);
+    setSecurityHeaders(reply, STRICT_CSP);
     return reply.type('text/html; charset=utf-8').sendFile('index.html', DASHBOARD_DIR);
   };
   const fastify = app.getHttpAdapter().getInstance();
