@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { Case, type CaseDraft, type CaseEvent, type CaseProps } from '../domain/case.js';
@@ -64,15 +65,20 @@ const MERGE_ATTRIBUTES_SQL = `
   )
   SELECT * FROM changed`;
 
+const FIND_CASE_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3`;
+
 @Injectable()
 export class TypeOrmCaseRepository extends CaseRepository {
+  private readonly prepared: PreparedStatements;
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly metrics: CaseMetrics) {
     super();
+    this.prepared = new PreparedStatements(dataSource);
   }
 
   async create(draft: CaseDraft, idempotency?: IdempotencyClaim): Promise<CreateResult> {
     if (!idempotency) {
-      const [row] = (await this.dataSource.query(INSERT_CASE_RETURNING_ROW, insertParams(draft))) as CaseRow[];
+      const [row] = await this.prepared.rows<CaseRow>('insert_case_returning_row', INSERT_CASE_RETURNING_ROW, insertParams(draft));
       return { created: toProps(row!) };
     }
     return this.dataSource
@@ -100,16 +106,13 @@ export class TypeOrmCaseRepository extends CaseRepository {
   }
 
   async createReturningId(draft: CaseDraft): Promise<number> {
-    const [row] = (await this.dataSource.query(INSERT_CASE_RETURNING_ID, insertParams(draft))) as { id: string }[];
+    const [row] = await this.prepared.rows<{ id: string }>('insert_case_returning_id', INSERT_CASE_RETURNING_ID, insertParams(draft));
     return Number(row!.id);
   }
 
   async find(organizationId: number, workflowId: number, caseId: number): Promise<CaseProps | null> {
-    const rows = (await this.dataSource.query(
-      `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3`,
-      [caseId, workflowId, organizationId],
-    )) as CaseRow[];
-    return rows[0] ? toProps(rows[0]) : null;
+    const [row] = await this.prepared.rows<CaseRow>('find_case', FIND_CASE_SQL, [caseId, workflowId, organizationId]);
+    return row ? toProps(row) : null;
   }
 
   async findClaim(organizationId: number, key: string): Promise<{ caseId: number; requestHash: Buffer } | null> {
