@@ -25,10 +25,13 @@ async function main(): Promise<void> {
       process.exit(1);
     }, env.SHUTDOWN_GRACE_MS).unref();
     app.close().then(
-      () => process.exit(0),
+      () => {
+        logger.info('stopped');
+        logger.flush(() => process.exit(0));
+      },
       (err: unknown) => {
         logger.error({ err: String(err) }, 'shutdown failed');
-        process.exit(1);
+        logger.flush(() => process.exit(1));
       },
     );
   };
