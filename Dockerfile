@@ -4,8 +4,9 @@ FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json nest-cli.json ./
+COPY tsconfig.json tsconfig.build.json nest-cli.json vite.config.ts ./
 COPY src ./src
+COPY dashboard ./dashboard
 RUN npm run build
 
 # Runtime stage: production dependencies and compiled code only, as an unprivileged user.

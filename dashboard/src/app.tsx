@@ -1,0 +1,54 @@
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { Layout } from './layout.tsx';
+import { CasePage } from './pages/case.tsx';
+import { CasesPage } from './pages/cases.tsx';
+import { NotFoundPage } from './pages/not-found.tsx';
+import { SignInPage } from './pages/sign-in.tsx';
+import { TokensPage } from './pages/tokens.tsx';
+import { UsagePage } from './pages/usage.tsx';
+import { NewWorkflowPage } from './pages/new-workflow.tsx';
+import { WorkflowPage } from './pages/workflow.tsx';
+import { WorkflowsPage } from './pages/workflows.tsx';
+import { navigate, useLocation, type Location } from './router.tsx';
+import { currentSession, onSessionChange } from './session.ts';
+
+function useSession() {
+  const [session, setSession] = useState(currentSession);
+  useEffect(() => onSessionChange(() => setSession(currentSession())), []);
+  return session;
+}
+
+function route(location: Location) {
+  const { path, query } = location;
+  let match: RegExpMatchArray | null;
+  if (path === '/workflows') return <WorkflowsPage />;
+  if (path === '/workflows/new') return <NewWorkflowPage />;
+  if ((match = path.match(/^\/workflows\/([1-9][0-9]*)$/))) return <WorkflowPage key={match[1]} id={Number(match[1])} tab={query.get('tab')} />;
+  if (path === '/cases') return <CasesPage query={query} />;
+  if ((match = path.match(/^\/cases\/([1-9][0-9]*)$/))) return <CasePage key={match[1]} id={Number(match[1])} />;
+  if (path === '/usage') return <UsagePage />;
+  if (path === '/tokens') return <TokensPage />;
+  return <NotFoundPage />;
+}
+
+export function App() {
+  const session = useSession();
+  const location = useLocation();
+  const lastPath = useRef<string | null>(null);
+
+  useEffect(() => {
+    if (session.token && (location.path === '/' || location.path === '/sign-in')) navigate('/workflows', { replace: true });
+  }, [session.token, location.path]);
+
+  // After moving to another page, focus its heading so the change is announced (not on first load).
+  useLayoutEffect(() => {
+    const previous = lastPath.current;
+    lastPath.current = location.path;
+    if (previous === null || previous === location.path) return;
+    window.scrollTo(0, 0);
+    document.getElementById('page-title')?.focus({ preventScroll: true });
+  }, [location.path]);
+
+  if (!session.token) return <SignInPage notice={session.notice} />;
+  return <Layout path={location.path}>{route(location)}</Layout>;
+}

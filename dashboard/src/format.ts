@@ -1,0 +1,53 @@
+const dateTime = new Intl.DateTimeFormat('en-GB', {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  timeZone: 'UTC',
+  timeZoneName: 'short',
+});
+
+const day = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
+
+/** Timestamps are shown in UTC, like the API writes them, so every admin sees the same time. */
+export function formatDateTime(iso: string): string {
+  return dateTime.format(new Date(iso));
+}
+
+export function formatDay(date: Date): string {
+  return day.format(date);
+}
+
+const weekday = new Intl.DateTimeFormat('en-GB', { weekday: 'short', timeZone: 'UTC' });
+/** A day on two short lines for a chart axis (narrow enough for a phone): ["Sun", "15"]. */
+export function formatDayLines(date: Date): string[] {
+  return [weekday.format(date), String(date.getUTCDate())];
+}
+
+const integer = new Intl.NumberFormat('en-GB');
+
+export function formatCount(value: number): string {
+  return integer.format(value);
+}
+
+const ACTORS: Record<string, string> = {
+  api_token: 'API token',
+  admin_token: 'Admin token',
+  webhook: 'Incoming webhook',
+  automation: 'Automation',
+  engine: 'Engine',
+};
+
+/** `{type: "api_token", id: 3}` -> "API token #3". */
+export function formatActor(by: { type: string; id?: number }): string {
+  const name = ACTORS[by.type] ?? by.type.replace(/_/g, ' ');
+  return by.id === undefined ? name : `${name} #${by.id}`;
+}
+
+/** `status_changed` -> "Status changed". */
+export function humanize(identifier: string): string {
+  const text = identifier.replace(/_/g, ' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}

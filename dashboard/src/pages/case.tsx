@@ -1,0 +1,136 @@
+import { api, type TimelineEvent, type Workflow } from '../api.ts';
+import { findCase, forgetCase } from '../case-lookup.ts';
+import { Alert, DateTime, DetailList, Loading, PageHeader } from '../components.tsx';
+import { formatActor, humanize } from '../format.ts';
+import { useLoad, useTitle } from '../hooks.ts';
+import { compactJson, prettyJson } from '../json.ts';
+import { Link } from '../router.tsx';
+import { ModeBadge, SourceBadge, StatusBadge } from './cases.tsx';
+
+const EVENT_TONES: Record<string, string> = {
+  created: 'created',
+  status_changed: 'status',
+  run_failed: 'failed',
+  run_superseded: 'muted',
+  run_succeeded: 'success',
+};
+
+/** Fields shown apart: those of every event, and those the summary line already says. */
+const SHOWN_APART: Record<string, string[]> = { created: ['source', 'status'], status_changed: ['from', 'to'], run_failed: ['error'] };
+
+function details(event: TimelineEvent): [string, unknown][] {
+  const apart = ['id', 'type', 'by', 'at', ...(SHOWN_APART[event.type] ?? [])];
+  return Object.entries(event).filter(([key]) => !apart.includes(key));
+}
+
+function eventSummary(event: TimelineEvent): string | null {
+  if (event.type === 'status_changed') return `${String(event.from)} → ${String(event.to)}`;
+  if (event.type === 'created') return `Created from ${String(event.source)} in ${String(event.status)}`;
+  if (event.type === 'run_failed') return `Run failed: ${compactJson(event.error)}`;
+  return null;
+}
+
+function Timeline({ events }: { events: TimelineEvent[] }) {
+  if (events.length === 0) return <p class="muted">No events yet.</p>;
+  return (
+    <ol class="timeline">
+      {events.map((event) => {
+        const summary = eventSummary(event);
+        const rest = details(event);
+        return (
+          <li key={event.id} class={`timeline__event timeline__event--${EVENT_TONES[event.type] ?? 'default'}`}>
+            <div class="timeline__head">
+              <h3 class="timeline__type">{humanize(event.type)}</h3>
+              <p class="timeline__meta">
+                <span>by {formatActor(event.by)}</span>
+                <DateTime iso={event.at} />
+              </p>
+            </div>
+            {summary && <p class="timeline__summary">{summary}</p>}
+            {rest.length > 0 && (
+              <dl class="timeline__details">
+                {rest.map(([key, value]) => (
+                  <div key={key}>
+                    <dt>{key}</dt>
+                    <dd>{value !== null && typeof value === 'object' ? <pre class="code code--inline">{prettyJson(value)}</pre> : <code>{compactJson(value)}</code>}</dd>
+                  </div>
+                ))}
+              </dl>
+            )}
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+export function CasePage({ id }: { id: number }) {
+  useTitle(`Case ${id}`);
+  const found = useLoad(() => findCase(id), [id]);
+  const timeline = useLoad(() => api.get<{ events: TimelineEvent[] }>(`/cases/${id}/timeline`).then((r) => r.events), [id]);
+  const workflowId = found.data?.workflow_id;
+  const workflow = useLoad(() => (workflowId ? api.get<{ workflow: Workflow }>(`/workflows/${workflowId}`).then((r) => r.workflow) : Promise.resolve(null)), [workflowId]);
+  const c = found.data;
+  const refresh = () => {
+    forgetCase(id);
+    found.reload();
+    timeline.reload();
+  };
+
+  return (
+    <>
+      <PageHeader title={`Case #${id}`} eyebrow={<Link href="/cases">Cases</Link>}>
+        {c && <p class="page-header__lead">{c.subject}</p>}
+      </PageHeader>
+      <div class="stack">
+        {found.error && <Alert tone="error">{found.error}</Alert>}
+        {found.loading && !c && <Loading />}
+        {found.data === null && !found.loading && <Alert tone="error">This case was not found in your organization.</Alert>}
+        {c && (
+          <div class="case-grid">
+            <section class="card" aria-labelledby="case-details">
+              <h2 id="case-details" class="card__title">
+                Details
+              </h2>
+              <DetailList
+                rows
+                items={[
+                  ['Case ID', c.id],
+                  ['Subject', c.subject],
+                  ['Workflow', <Link href={`/workflows/${c.workflow_id}`}>{workflow.data?.name ?? `#${c.workflow_id}`}</Link>],
+                  ['Status', <StatusBadge status={c.status} />],
+                  ['Outcome', c.outcome ?? <span class="muted">—</span>],
+                  ['Source', <SourceBadge source={c.source_type} />],
+                  ['Mode', <ModeBadge mode={c.mode} />],
+                  ['Created', <DateTime iso={c.created_at} />],
+                  ['Updated', <DateTime iso={c.updated_at} />],
+                ]}
+              />
+            </section>
+            <section class="card" aria-labelledby="case-attributes">
+              <h2 id="case-attributes" class="card__title">
+                Attributes
+              </h2>
+              <pre class="code" tabIndex={0} aria-labelledby="case-attributes">
+                <code>{prettyJson(c.attributes)}</code>
+              </pre>
+            </section>
+          </div>
+        )}
+        <section class="card" aria-labelledby="case-timeline">
+          <div class="card__header">
+            <h2 id="case-timeline" class="card__title">
+              Timeline
+            </h2>
+            <button type="button" class="button button--ghost button--small" onClick={refresh} disabled={timeline.loading}>
+              Refresh
+            </button>
+          </div>
+          {timeline.error && <Alert tone="error">{timeline.error}</Alert>}
+          {timeline.loading && !timeline.data && <Loading label="Loading the timeline…" />}
+          {timeline.data && <Timeline events={timeline.data} />}
+        </section>
+      </div>
+    </>
+  );
+}

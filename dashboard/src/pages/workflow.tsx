@@ -1,0 +1,113 @@
+import { useState } from 'preact/hooks';
+import { api, BUILT_IN_STATUSES, errorMessage, type Workflow } from '../api.ts';
+import { Alert, ConfirmDialog, Loading, PageHeader } from '../components.tsx';
+import { DefinitionEditor } from '../definition-editor.tsx';
+import { useAction, useLoad, useTitle } from '../hooks.ts';
+import { prettyJson } from '../json.ts';
+import { Link, navigate } from '../router.tsx';
+import { Tabs } from '../tabs.tsx';
+import { CaseConfiguration } from './workflow-case-configuration.tsx';
+import { WorkflowOverview } from './workflow-overview.tsx';
+import { PublishedBadge } from './workflows.tsx';
+
+const TABS = [
+  { id: 'overview', label: 'Overview' },
+  { id: 'definition', label: 'Definition' },
+  { id: 'case-configuration', label: 'Case Configuration' },
+];
+
+/** The definition as it is written (and PUT back): the workflow view minus the built-in statuses. */
+export function definitionOf(workflow: Workflow) {
+  return {
+    name: workflow.name,
+    case_source: workflow.case_source,
+    sensitive_data: workflow.sensitive_data,
+    statuses: workflow.statuses.filter((status) => !BUILT_IN_STATUSES.includes(status)),
+    default_outcome: workflow.default_outcome,
+    attributes: workflow.attributes,
+    automations: workflow.automations,
+  };
+}
+
+export function WorkflowPage({ id, tab }: { id: number; tab: string | null }) {
+  const loaded = useLoad(() => api.get<{ workflow: Workflow }>(`/workflows/${id}`).then((r) => r.workflow), [id]);
+  const workflow = loaded.data;
+  useTitle(workflow?.name ?? `Workflow ${id}`);
+  const selected = TABS.some((t) => t.id === tab) ? tab! : 'overview';
+  const [notice, setNotice] = useState<string | null>(null);
+  const [confirmUnpublish, setConfirmUnpublish] = useState(false);
+
+  const change = useAction(async (action: 'publish' | 'unpublish') => {
+    const { workflow: next } = await api.post<{ workflow: Workflow }>(`/workflows/${id}/${action}`);
+    loaded.setData(next);
+    setConfirmUnpublish(false);
+    setNotice(action === 'publish' ? `Published version ${next.version}. New cases use it from now on.` : 'Unpublished. The workflow takes no new cases and its webhook URL answers 401 until you publish it again.');
+  });
+
+  const actions = workflow && (
+    <>
+      {workflow.published && (
+        <button type="button" class="button button--secondary" onClick={() => setConfirmUnpublish(true)} disabled={change.pending}>
+          Unpublish
+        </button>
+      )}
+      <button type="button" class="button button--primary" onClick={() => change.run('publish')} disabled={change.pending}>
+        {workflow.published ? 'Publish draft' : 'Publish'}
+      </button>
+    </>
+  );
+
+  return (
+    <>
+      <PageHeader title={workflow?.name ?? `Workflow ${id}`} eyebrow={<Link href="/workflows">Workflows</Link>} actions={actions}>
+        {workflow && (
+          <p class="page-header__meta">
+            <PublishedBadge workflow={workflow} />
+            <span>ID {workflow.id}</span>
+            <span>Publishing freezes the draft as version {(workflow.version ?? 0) + 1}.</span>
+          </p>
+        )}
+      </PageHeader>
+      {loaded.error && <Alert tone="error">{loaded.error}</Alert>}
+      {loaded.loading && !workflow && <Loading />}
+      {notice && <Alert tone="success">{notice}</Alert>}
+      {change.error !== null && !confirmUnpublish && <Alert tone="error">{errorMessage(change.error)}</Alert>}
+      {workflow && (
+        <Tabs label="Workflow sections" tabs={TABS} selected={selected} onSelect={(next) => navigate(`/workflows/${id}?tab=${next}`, { replace: true })}>
+          {selected === 'overview' && <WorkflowOverview workflow={workflow} />}
+          {selected === 'definition' && (
+            <DefinitionEditor
+              initialText={prettyJson(definitionOf(workflow))}
+              submitLabel="Save draft"
+              pendingLabel="Saving…"
+              savedMessage="Draft saved. Publish it to use it for new cases."
+              onSubmit={async (text) => {
+                const { workflow: next } = await api.put<{ workflow: Workflow }>(`/workflows/${id}`, { rawBody: text });
+                loaded.setData(next);
+                setNotice(null);
+              }}
+            />
+          )}
+          {selected === 'case-configuration' && <CaseConfiguration workflow={workflow} />}
+        </Tabs>
+      )}
+      <ConfirmDialog
+        open={confirmUnpublish}
+        title="Unpublish this workflow?"
+        confirmLabel="Unpublish"
+        danger
+        pending={change.pending}
+        error={change.error !== null ? errorMessage(change.error) : null}
+        onConfirm={() => change.run('unpublish')}
+        onCancel={() => {
+          setConfirmUnpublish(false);
+          change.clearError();
+        }}
+      >
+        <p>
+          <strong>{workflow?.name}</strong> will stop taking new cases: the cases API refuses them and its webhook URL answers 401 until you publish again. Existing cases are not affected.
+        </p>
+      </ConfirmDialog>
+    </>
+  );
+}

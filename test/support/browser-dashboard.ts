@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import type { AddressInfo } from 'node:net';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { newContext, openPage } from './browser.js';
+import { createOrganization, type Organization } from './scenario.js';
+import type { TestApp } from './test-app.js';
+
+/** The test app also listening on a real loopback port, for the browser. */
+export async function listenOnLoopback(t: TestApp): Promise<string> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.getHttpServer().address() as AddressInfo;
+  return `http://127.0.0.1:${port}`;
+}
+
+export interface SignedIn {
+  org: Organization;
+  context: BrowserContext;
+  page: Page;
+}
+
+export function heading(page: Page, name: string | RegExp) {
+  return page.getByRole('heading', { level: 1, name });
+}
+
+/** Signs in through the sign-in form and waits for the first page (the workflows). */
+export async function signIn(page: Page, token: string): Promise<void> {
+  await page.goto('/dashboard/');
+  await page.getByLabel('Admin token').fill(token);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await heading(page, 'Workflows').waitFor();
+}
+
+/** A fresh browser profile signed in with the admin token of `org` (a new organization by default). */
+export async function givenSignedIn(t: TestApp, browser: Browser, baseUrl: string, existing?: Organization): Promise<SignedIn> {
+  const org = existing ?? (await createOrganization(t));
+  const context = await newContext(browser, baseUrl);
+  const page = await openPage(context);
+  await signIn(page, org.adminToken);
+  return { org, context, page };
+}
+
+/** Clicks a link of the main navigation (opening the menu first on a narrow screen). */
+export async function goToSection(page: Page, name: string): Promise<void> {
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (await menu.isVisible()) await menu.click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+  await heading(page, name).waitFor();
+}
+
+/** Types a definition into the editor of the page (new workflow, or the Definition tab). */
+export async function fillDefinition(page: Page, definition: unknown): Promise<void> {
+  await page.getByLabel('Definition (JSON)').fill(JSON.stringify(definition, null, 2));
+}
+
+/** The workflow id from a workflow page's address (its last segment). */
+export function workflowIdFromUrl(page: Page): number {
+  const match = /\/dashboard\/workflows\/([0-9]+)$/.exec(new URL(page.url()).pathname);
+  assert.ok(match, `not a workflow page: ${page.url()}`);
+  return Number(match[1]);
+}
+
+/** The texts of a table's body rows, cell by cell (header cell of the row included). */
+export async function tableRows(page: Page, tableName: string): Promise<string[][]> {
+  const rows = page.getByRole('region', { name: tableName }).locator('tbody tr');
+  await rows.first().waitFor();
+  return rows.evaluateAll((trs) => trs.map((tr) => Array.from((tr as { children: ArrayLike<{ textContent: string | null }> }).children, (cell) => (cell.textContent ?? '').trim())));
+}
