@@ -483,6 +483,18 @@ describe('cases API', () => {
       const f = await given();
       assert.equal((await t.request('GET', '/api/admin/v1/cases', { token: f.apiToken })).status, 401);
     });
+
+    it('shows one case with its source, and 404 for another organization\'s case', async () => {
+      const f = await given();
+      const other = await given();
+      const id = await createdCaseId(f);
+      const res = await t.request('GET', `/api/admin/v1/cases/${id}`, { token: f.org.adminToken });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.case.id, id);
+      assert.equal(res.body.case.source_type, 'API');
+      assert.deepEqual(res.body.case.attributes, (await t.request('GET', `${f.casesPath}/${id}`, { token: f.apiToken })).body.case.attributes);
+      assert.equal((await t.request('GET', `/api/admin/v1/cases/${id}`, { token: other.org.adminToken })).status, 404);
+    });
   });
 
   describe('Idempotency-Key', () => {

@@ -1,5 +1,5 @@
 import { api, type TimelineEvent, type Workflow } from '../api.ts';
-import { findCase, forgetCase } from '../case-lookup.ts';
+import { findCase } from '../case-lookup.ts';
 import { Alert, DateTime, DetailList, Loading, PageHeader } from '../components.tsx';
 import { formatActor, humanize } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
@@ -72,7 +72,6 @@ export function CasePage({ id }: { id: number }) {
   const workflow = useLoad(() => (workflowId ? api.get<{ workflow: Workflow }>(`/workflows/${workflowId}`).then((r) => r.workflow) : Promise.resolve(null)), [workflowId]);
   const c = found.data;
   const refresh = () => {
-    forgetCase(id);
     found.reload();
     timeline.reload();
   };

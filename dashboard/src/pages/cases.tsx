@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, query, type Case, type CasePage, type Workflow } from '../api.ts';
-import { rememberCases } from '../case-lookup.ts';
 import { Alert, Badge, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
 import { useLoad, useTitle } from '../hooks.ts';
 import { Link, navigate } from '../router.tsx';
@@ -71,11 +70,7 @@ export function CasesPage({ query: params }: { query: URLSearchParams }) {
   const cursor = params.get('cursor') ?? '';
   const key = JSON.stringify({ ...filters, cursor });
   const workflows = useWorkflows();
-  const page = useLoad(async () => {
-    const result = await api.get<CasePage>(`/cases${query({ ...filters, cursor, limit: PAGE_SIZE })}`);
-    rememberCases(result.cases);
-    return result;
-  }, [key]);
+  const page = useLoad(() => api.get<CasePage>(`/cases${query({ ...filters, cursor, limit: PAGE_SIZE })}`), [key]);
   // The cursors of the pages before this one, to go back.
   const [previous, setPrevious] = useState<string[]>([]);
   useEffect(() => {

@@ -165,6 +165,18 @@ export const adminRoutes: Route[] = [
   },
   {
     method: 'get',
+    path: `${ADMIN}/cases/{caseId}`,
+    tag: 'Admin cases',
+    operationId: 'getAdminCase',
+    summary: 'Get a case of the organization',
+    description: 'The case as the cases API shows it, plus its `source_type`, whatever workflow it belongs to.',
+    credential: 'adminToken',
+    parameters: [parameterRef('CaseId')],
+    success: { status: 200, description: 'The case.', schema: wrapped('case', schemaRef('CaseWithSource')) },
+    errors: { 404: 'The case does not exist or belongs to another organization.' },
+  },
+  {
+    method: 'get',
     path: `${ADMIN}/cases/{caseId}/timeline`,
     tag: 'Admin cases',
     operationId: 'getCaseTimeline',

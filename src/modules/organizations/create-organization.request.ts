@@ -1,6 +1,7 @@
+import { IsWellFormedText } from '../../shared/http/well-formed-text.js';
 import { IsString, Length } from 'class-validator';
 
 export class CreateOrganizationRequest {
-  @IsString() @Length(1, 200)
+  @IsString() @IsWellFormedText() @Length(1, 200)
   name: string;
 }

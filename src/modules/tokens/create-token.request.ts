@@ -1,8 +1,9 @@
+import { IsWellFormedText } from '../../shared/http/well-formed-text.js';
 import { IsIn, IsString, Length } from 'class-validator';
 import type { TokenScope } from './access-token.orm-entity.js';
 
 export class CreateTokenRequest {
-  @IsString() @Length(1, 200)
+  @IsString() @IsWellFormedText() @Length(1, 200)
   name: string;
 
   @IsIn(['api', 'admin'])

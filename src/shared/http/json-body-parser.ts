@@ -42,6 +42,14 @@ const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
   fastify.decorateRequest('jsonText', null);
+  // Fastify refuses a Content-Type that is not a media type at all (`json`, `garbage`) before
+  // any parser runs; on routes that take any Content-Type the header says nothing, so it goes.
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config?.anyContentType === true && request.headers['content-type'] !== undefined) {
+      request.headers['content-type'] = 'application/json';
+    }
+    done();
+  });
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (request: FastifyRequest, body, done) => {
     const lenient = request.routeOptions.config?.anyContentType === true;

@@ -37,18 +37,23 @@ export async function registerRateLimits(fastify: FastifyInstance, env: Env, red
     nameSpace: `${env.REDIS_PREFIX}:rate-limit:`,
     skipOnError: true,
     timeWindow: WINDOW_MS,
-    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
-    addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
-    errorResponseBuilder: (_request, context) => new RateLimitedError(Math.ceil(context.ttl / 1000)),
   });
-  const exempt = (request: FastifyRequest) => UNLIMITED.has(request.url.split('?')[0]!);
+  const checks: ReturnType<FastifyInstance['createRateLimit']>[] = [];
   if (env.RATE_LIMIT_PER_ADDRESS > 0) {
-    fastify.addHook('onRequest', fastify.rateLimit({ max: env.RATE_LIMIT_PER_ADDRESS, keyGenerator: (r) => `address:${r.ip}`, allowList: exempt }));
+    checks.push(fastify.createRateLimit({ max: env.RATE_LIMIT_PER_ADDRESS, keyGenerator: (r) => `address:${r.ip}` }));
   }
   if (env.RATE_LIMIT_PER_CREDENTIAL > 0) {
-    fastify.addHook(
-      'onRequest',
-      fastify.rateLimit({ max: env.RATE_LIMIT_PER_CREDENTIAL, keyGenerator: (r) => `credential:${credentialKey(r)}`, allowList: (r) => exempt(r) || credentialKey(r) === undefined }),
-    );
+    checks.push(fastify.createRateLimit({ max: env.RATE_LIMIT_PER_CREDENTIAL, keyGenerator: (r) => `credential:${credentialKey(r)}`, allowList: (r) => credentialKey(r) === undefined }));
   }
+  if (!checks.length) return;
+  // Both windows are counted in one round of Redis commands, sent together.
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (UNLIMITED.has(request.url.split('?')[0]!)) return;
+    const verdicts = await Promise.all(checks.map((check) => check(request)));
+    const exceeded = verdicts.flatMap((v) => (!v.isAllowed && v.isExceeded ? [v.ttlInSeconds] : []));
+    if (!exceeded.length) return;
+    const retryAfter = Math.max(...exceeded, 1);
+    reply.header('retry-after', String(retryAfter));
+    throw new RateLimitedError(retryAfter);
+  });
 }

@@ -50,6 +50,17 @@ export class CaseQueriesService {
     return { cases: page, nextCursor: entities.length > filter.limit ? page[page.length - 1]!.id : null };
   }
 
+  /** One case of the organization, whatever its workflow. */
+  async get(organizationId: number, caseId: number): Promise<CaseProps> {
+    const { entities, raw } = await this.cases
+      .createQueryBuilder('c')
+      .addSelect('c.attributes::text', 'attributes_text')
+      .where('c.id = :caseId AND c.organization_id = :organizationId', { caseId, organizationId })
+      .getRawAndEntities<{ attributes_text: string }>();
+    if (!entities[0]) throw new NotFoundError('case');
+    return { ...entities[0], attributes: raw[0]!.attributes_text };
+  }
+
   /** Oldest first: creation, status changes, runs and their steps. */
   async timeline(organizationId: number, caseId: number): Promise<TimelineEvent[]> {
     const owned = await this.cases.existsBy({ id: caseId, organizationId });

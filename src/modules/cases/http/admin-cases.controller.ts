@@ -8,6 +8,7 @@ import { caseJson, JSON_CONTENT_TYPE } from './case.response.js';
 import { ListCasesRequest } from './list-cases.request.js';
 
 const DEFAULT_PAGE_SIZE = 25;
+const CaseId = () => Param('caseId', new IdParamPipe('case'));
 
 @Controller('api/admin/v1/cases')
 @RequiresToken('admin')
@@ -28,8 +29,14 @@ export class AdminCasesController {
     return `{"cases":[${cases.map((c) => caseJson(c, true)).join(',')}],"next_cursor":${nextCursor === null ? 'null' : `"${nextCursor}"`}}`;
   }
 
+  @Get(':caseId')
+  @Header('content-type', JSON_CONTENT_TYPE)
+  async get(@Principal() caller: Caller, @CaseId() caseId: number) {
+    return `{"case":${caseJson(await this.queries.get(caller.organizationId, caseId), true)}}`;
+  }
+
   @Get(':caseId/timeline')
-  async timeline(@Principal() caller: Caller, @Param('caseId', new IdParamPipe('case')) caseId: number) {
+  async timeline(@Principal() caller: Caller, @CaseId() caseId: number) {
     return { events: await this.queries.timeline(caller.organizationId, caseId) };
   }
 }

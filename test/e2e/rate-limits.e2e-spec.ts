@@ -1,0 +1,191 @@
+/**
+ * Rate limits per credential and per source address: a 429 with Retry-After and a JSON error,
+ * counted in Redis so the limits hold across instances, never on the health probes, and no
+ * limit at all (rather than failures) while Redis is unreachable.
+ *
+ * Windows last a minute, so every test uses its own tokens and its own source address (inject's
+ * `remoteAddress`, which is what `request.ip` is: the app trusts no proxy header).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
+import { caseCount } from '../support/cases-api.js';
+import { assertJsonError } from '../support/foundation-assertions.js';
+import { createToken, givenDirectWorkflow, type DirectWorkflow } from '../support/scenario.js';
+import { closeDb, startTestApp, type InjectResult, type TestApp } from '../support/test-app.js';
+import { directDefinition, givenWebhook, webhookPath } from '../support/webhook-helpers.js';
+
+const LIMITED = { RATE_LIMIT_PER_ADDRESS: '20', RATE_LIMIT_PER_CREDENTIAL: '10', ROLE: 'api' };
+const UNLIMITED = { RATE_LIMIT_PER_ADDRESS: '0', RATE_LIMIT_PER_CREDENTIAL: '0', ROLE: 'api' };
+
+let addresses = 0;
+/** A source address no other test used, so each test starts with an empty address window. */
+const freshAddress = () => `10.77.${Math.floor(++addresses / 200)}.${(addresses % 200) + 1}`;
+
+interface Call {
+  token?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** One request from `address` (TestApp.request always comes from 127.0.0.1). */
+async function call(t: TestApp, address: string, method: string, url: string, { token, body, headers = {} }: Call = {}): Promise<InjectResult> {
+  const res = await t.app.getHttpAdapter().getInstance().inject({
+    method: method as 'GET',
+    url,
+    remoteAddress: address,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    payload: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.statusCode, headers: res.headers, text: res.body, body: parseJson(res.body) };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The statuses of `count` calls made one after the other. */
+async function statuses(count: number, send: (i: number) => Promise<InjectResult>): Promise<number[]> {
+  const answers: number[] = [];
+  for (let i = 0; i < count; i++) answers.push((await send(i)).status);
+  return answers;
+}
+
+const times = (n: number, status: number) => Array<number>(n).fill(status);
+
+/** A 429: `Retry-After` in whole seconds within the one-minute window, a JSON error, no secret echoed. */
+function assertLimited(res: InjectResult, secrets: string[] = []): void {
+  assertJsonError(res, 429);
+  const retryAfter = String(res.headers['retry-after']);
+  assert.match(retryAfter, /^[0-9]+$/, `Retry-After is whole seconds: ${retryAfter}`);
+  assert.ok(Number(retryAfter) >= 1 && Number(retryAfter) <= 60, `Retry-After within the window: ${retryAfter}`);
+  for (const secret of secrets) assert.ok(!res.text.includes(secret), 'the 429 body does not echo the credential');
+}
+
+describe('rate limits', () => {
+  /** Limits off: creates organizations, tokens and workflows without spending any window. */
+  let setup: TestApp;
+  /** Two instances with the same limits and the same Redis prefix. */
+  let api: TestApp;
+  let peer: TestApp;
+  before(async () => {
+    [setup, api, peer] = await Promise.all([startTestApp({ env: UNLIMITED }), startTestApp({ env: LIMITED }), startTestApp({ env: LIMITED })]);
+  });
+  after(async () => {
+    await Promise.all([setup.close(), api.close(), peer.close()]);
+    await closeDb();
+  });
+
+  /** A workflow with one case, and the URL that reads it. */
+  async function givenCase(): Promise<DirectWorkflow & { caseUrl: string }> {
+    const w = await givenDirectWorkflow(setup, directDefinition());
+    const created = await setup.request('POST', w.casesPath, { token: w.apiToken, body: {} });
+    assert.equal(created.status, 201, created.text);
+    return { ...w, caseUrl: `${w.casesPath}/${created.body.case.id}` };
+  }
+
+  it('an API token gets 429 after 10 requests in the window, with Retry-After and a JSON error that does not echo the token', async () => {
+    const w = await givenCase();
+    const address = freshAddress();
+    assert.deepEqual(await statuses(10, () => call(api, address, 'GET', w.caseUrl, { token: w.apiToken })), times(10, 200));
+    for (let i = 0; i < 2; i++) assertLimited(await call(api, address, 'GET', w.caseUrl, { token: w.apiToken }), [w.apiToken]);
+  });
+
+  it("another token is not limited by the first one's window", async () => {
+    const w = await givenCase();
+    const other = await createToken(setup, w.org, 'api');
+    const address = freshAddress();
+    assert.deepEqual(await statuses(11, () => call(api, address, 'GET', w.caseUrl, { token: w.apiToken })), [...times(10, 200), 429]);
+    assert.deepEqual(await statuses(5, () => call(api, address, 'GET', w.caseUrl, { token: other.secret })), times(5, 200));
+  });
+
+  it('with the address limit off, the credential limit alone holds: the 11th webhook post is a 429 and creates no case', async () => {
+    const credentialOnly = await startTestApp({ env: { ...LIMITED, RATE_LIMIT_PER_ADDRESS: '0' } });
+    try {
+      const w = await givenWebhook(setup);
+      const url = webhookPath(w.workflowId, w.token);
+      const address = freshAddress();
+      assert.deepEqual(await statuses(10, (i) => call(credentialOnly, address, 'POST', url, { body: { n: i } })), times(10, 201));
+      assertLimited(await call(credentialOnly, address, 'POST', url, { body: { n: 10 } }), [w.token]);
+      assert.equal(await caseCount(w.workflowId), 10, 'the limited post created nothing');
+    } finally {
+      await credentialOnly.close();
+    }
+  });
+
+  it('requests without credentials from one address get 429 after 20, whatever they carry next; another address is not limited', async () => {
+    const w = await givenWebhook(setup);
+    const address = freshAddress();
+    assert.deepEqual(await statuses(20, () => call(api, address, 'GET', '/api/admin/v1/tokens')), times(20, 401));
+    assertLimited(await call(api, address, 'GET', '/api/admin/v1/tokens'));
+    assertLimited(await call(api, address, 'POST', webhookPath(w.workflowId, w.token), { body: { n: 1 } }), [w.token]);
+    assertLimited(await call(api, address, 'GET', '/api/admin/v1/tokens', { token: w.org.adminToken }), [w.org.adminToken]);
+    // No proxy is trusted: a forwarded-for header does not make another address of the same sender.
+    assertLimited(await call(api, address, 'GET', '/api/admin/v1/tokens', { headers: { 'x-forwarded-for': '203.0.113.9', 'x-real-ip': '203.0.113.9', forwarded: 'for=203.0.113.9' } }));
+    assert.equal(await caseCount(w.workflowId), 0, 'the limited webhook post created nothing');
+    assert.equal((await call(api, freshAddress(), 'GET', '/api/admin/v1/tokens')).status, 401);
+  });
+
+  it('/healthz and /readyz are never limited and do not count', async () => {
+    const address = freshAddress();
+    const probes = (n: number) => statuses(n, (i) => call(api, address, 'GET', i % 2 ? '/readyz' : '/healthz'));
+    assert.deepEqual(await probes(30), times(30, 200));
+    assert.deepEqual(await statuses(20, () => call(api, address, 'GET', '/api/admin/v1/tokens')), times(20, 401), 'the probes did not count');
+    assertLimited(await call(api, address, 'GET', '/api/admin/v1/tokens'));
+    assert.deepEqual(await probes(10), times(10, 200), 'probes pass while the address is limited');
+  });
+
+  /** Alternates between the two instances. */
+  const eitherInstance = (i: number) => [api, peer][i % 2]!;
+
+  it('the credential limit holds across two instances sharing Redis', async () => {
+    const w = await givenCase();
+    const address = freshAddress();
+    const byToken = (i: number) => call(eitherInstance(i), address, 'GET', w.caseUrl, { token: w.apiToken });
+    assert.deepEqual(await statuses(10, byToken), times(10, 200));
+    assertLimited(await byToken(10), [w.apiToken]);
+    assertLimited(await byToken(11), [w.apiToken]);
+  });
+
+  it('the address limit holds across two instances sharing Redis', async () => {
+    const address = freshAddress();
+    const anonymous = (i: number) => call(eitherInstance(i), address, 'GET', '/api/admin/v1/workflows');
+    assert.deepEqual(await statuses(20, anonymous), times(20, 401));
+    assertLimited(await anonymous(20));
+    assertLimited(await anonymous(21));
+  });
+
+  it('never blocks for longer than the one-minute window: every counter in Redis expires within 60 s', async () => {
+    const address = freshAddress();
+    await statuses(21, () => call(api, address, 'GET', '/api/admin/v1/tokens'));
+    const redis = new Redis(api.env.REDIS_URL);
+    try {
+      const keys = await redis.keys(`${api.env.REDIS_PREFIX}:rate-limit:*`);
+      assert.ok(keys.some((k) => k.endsWith(`address:${address}`)), `a counter for ${address} among ${keys.length} keys`);
+      for (const key of keys) {
+        const ttl = await redis.pttl(key);
+        assert.ok(ttl > 0 && ttl <= 60_000, `${key} expires within the window (PTTL ${ttl})`);
+        assert.doesNotMatch(key, /(api|adm|whk)_/, 'keys hold no secret');
+      }
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('with Redis unreachable, requests are not limited and do not fail', { timeout: 60_000 }, async () => {
+    const w = await givenWebhook(setup);
+    const down = await startTestApp({ env: { ...LIMITED, RATE_LIMIT_PER_ADDRESS: '2', RATE_LIMIT_PER_CREDENTIAL: '1', REDIS_URL: 'redis://127.0.0.1:1' } });
+    try {
+      const address = freshAddress();
+      assert.deepEqual(await statuses(5, (i) => call(down, address, 'POST', webhookPath(w.workflowId, w.token), { body: { n: i } })), times(5, 201));
+      assert.equal(await caseCount(w.workflowId), 5);
+      assert.deepEqual(await statuses(5, () => call(down, address, 'GET', '/api/admin/v1/tokens', { token: w.org.adminToken })), times(5, 200));
+    } finally {
+      await down.close();
+    }
+  });
+});
