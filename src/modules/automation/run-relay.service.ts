@@ -40,11 +40,15 @@ export class RunRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   async relayOnce(): Promise<number> {
     const due = await this.runs.takeDue(BATCH, REENQUEUE_AFTER_MS);
     if (!due.length) return 0;
-    const jobs = due.map((run) => ({ name: RUN_JOB, data: { runId: run.id }, opts: runJobOptions(run.id, jobKey(run)) }));
+    const jobs = due.map(({ runId, caseId, workflowId, workflowVersion, ...run }) => ({
+      name: RUN_JOB,
+      data: { runId, caseId, workflowId, workflowVersion },
+      opts: runJobOptions(runId, jobKey(run)),
+    }));
     try {
       await this.queue.addBulk(jobs);
     } catch (err) {
-      await this.runs.untake(due.map((run) => run.id));
+      await this.runs.untake(due.map((run) => run.runId));
       throw err;
     }
     return due.length;
@@ -52,7 +56,7 @@ export class RunRelay implements OnApplicationBootstrap, OnApplicationShutdown {
 }
 
 /** A run taken over from a dead worker needs a new job id: Bull still holds the old job as active. */
-function jobKey(run: DueRun): string {
+function jobKey(run: Pick<DueRun, 'state' | 'attempts' | 'resumeAt'>): string {
   if (run.state === 'running') return `takeover-${run.attempts}`;
   if (run.state === 'waiting') return `resume-${run.resumeAt!.getTime()}`;
   return 'start';

@@ -18,7 +18,7 @@ export class RunWorker implements OnApplicationBootstrap {
 
   onApplicationBootstrap(): void {
     this.queue
-      .process(RUN_JOB, this.env.WORKER_CONCURRENCY, (job: Job<RunJob>) => this.executor.execute(job.data.runId))
+      .process(RUN_JOB, this.env.WORKER_CONCURRENCY, (job: Job<RunJob>) => this.executor.execute(job.data))
       .catch((err: unknown) => this.logger.error({ err: String(err) }, 'run worker stopped'));
   }
 }

@@ -7,8 +7,15 @@ import type { CaseMode } from '../cases/domain/case.js';
 
 export type RunState = 'pending' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'superseded';
 
-export interface DueRun {
-  id: number;
+/** What a worker needs to execute a run without looking anything up first. */
+export interface RunRef {
+  runId: number;
+  caseId: number;
+  workflowId: number;
+  workflowVersion: number;
+}
+
+export interface DueRun extends RunRef {
   state: RunState;
   attempts: number;
   resumeAt: Date | null;
@@ -74,11 +81,12 @@ export class RunRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * Takes a run for execution for `leaseMs` (renewed at each step). Only one worker holds a
-   * run at a time; a finished or superseded run, or one another worker holds, gives null.
+   * Takes a run for execution for `leaseMs` (renewed while it executes), inside `tx` after the
+   * case's row lock. Only one worker holds a run at a time; a finished or superseded run, or
+   * one another worker holds, gives null. The first claim records `run_started`.
    */
-  async claim(runId: number, leaseMs: number): Promise<RunRecord | null> {
-    const rows = (await this.dataSource.query(
+  async claim(tx: Transaction, runId: number, leaseMs: number): Promise<RunRecord | null> {
+    const rows = (await entityManager(tx).query(
       `WITH claimed AS (
          UPDATE workflow_runs
          SET state = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()),
@@ -119,23 +127,38 @@ export class RunRepository {
     );
   }
 
-  /** Parks the run until `delayMs` from now, at `step` (the next one after a wait, the same one for a retry). */
-  async park(tx: Transaction, runId: number, step: number, stepAttempts: number, delayMs: number): Promise<Date> {
+  /**
+   * Parks the run until `delayMs` from now, at `step` (the next one after a wait, the same one
+   * for a retry), and records `event` on the timeline with the time it resumes under `event.at`.
+   */
+  async park(tx: Transaction, run: RunRecord, step: number, stepAttempts: number, delayMs: number, event: { type: string; at: 'until' | 'retry_at'; data: Record<string, unknown> }): Promise<Date> {
     const [row] = (await entityManager(tx).query(
       `WITH parked AS (
          UPDATE workflow_runs
-         SET state = 'waiting', current_step = $2, step_attempts = $3, resume_at = now() + $4 * interval '1 millisecond', locked_until = NULL
-         WHERE id = $1 RETURNING resume_at
-       ) SELECT * FROM parked`,
-      [runId, step, stepAttempts, delayMs],
+         SET state = 'waiting', current_step = $2, step_attempts = $3, resume_at = clock_timestamp() + $4 * interval '1 millisecond', locked_until = NULL
+         WHERE id = $1 RETURNING case_id, resume_at
+       ), event AS (
+         INSERT INTO case_events (case_id, type, actor, data)
+         SELECT case_id, $5, 'engine', $6::jsonb || jsonb_build_object($7::text, to_char(resume_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) FROM parked
+       )
+       SELECT resume_at FROM parked`,
+      [run.id, step, stepAttempts, delayMs, event.type, JSON.stringify({ run_id: run.id, ...event.data }), event.at],
     )) as { resume_at: Date }[];
     return row!.resume_at;
   }
 
-  async finish(tx: Transaction, runId: number, state: 'succeeded' | 'failed', error: string | null): Promise<void> {
+  /** Ends the run and records it on the timeline (`run_succeeded` or `run_failed` with the error). */
+  async finish(tx: Transaction, run: RunRecord, state: 'succeeded' | 'failed', error: string | null): Promise<void> {
     await entityManager(tx).query(
-      `UPDATE workflow_runs SET state = $2, error = $3, finished_at = now(), locked_until = NULL, resume_at = NULL WHERE id = $1`,
-      [runId, state, error],
+      `WITH finished AS (
+         UPDATE workflow_runs SET state = $2, error = $3, finished_at = now(), locked_until = NULL, resume_at = NULL
+         WHERE id = $1 RETURNING id, case_id, status
+       )
+       INSERT INTO case_events (case_id, type, actor, data)
+       SELECT case_id, 'run_' || $2, 'engine',
+              jsonb_build_object('run_id', id, 'status', status) || CASE WHEN $3::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('error', $3::text) END
+       FROM finished`,
+      [run.id, state, error],
     );
   }
 
@@ -153,11 +176,13 @@ export class RunRepository {
       `WITH taken AS (
          UPDATE workflow_runs SET enqueued_at = now()
          WHERE id IN (SELECT id FROM workflow_runs WHERE ${DUE_RUNS} ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-         RETURNING id, state, attempts, resume_at
+         RETURNING id, case_id, workflow_id, workflow_version, state, attempts, resume_at
        ) SELECT * FROM taken`,
       [limit, graceMs],
-    )) as { id: string; state: RunState; attempts: number; resume_at: Date | null }[];
-    return rows.map((r) => ({ id: Number(r.id), state: r.state, attempts: r.attempts, resumeAt: r.resume_at })).sort((a, b) => a.id - b.id);
+    )) as { id: string; case_id: string; workflow_id: string; workflow_version: number; state: RunState; attempts: number; resume_at: Date | null }[];
+    return rows
+      .map((r) => ({ runId: Number(r.id), caseId: Number(r.case_id), workflowId: Number(r.workflow_id), workflowVersion: r.workflow_version, state: r.state, attempts: r.attempts, resumeAt: r.resume_at }))
+      .sort((a, b) => a.runId - b.runId);
   }
 
   /** Redis refused the batch: make the runs due again at once rather than after the grace period. */

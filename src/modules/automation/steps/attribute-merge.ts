@@ -7,6 +7,5 @@ import type { StepContext, StepOutcome } from './step-handler.js';
 export function mergeIfValid(step: string, patch: Record<string, unknown>, { scope, version }: StepContext, note?: Record<string, unknown>): StepOutcome {
   const problems = version.attributeSchema.check({ ...scope.attributes, ...patch });
   if (problems.length) return { kind: 'fail', error: `${step}: ${problems.map((p) => `${p.path || '/'} ${p.error}`).join('; ')}` };
-  const keys = Object.keys(patch);
-  return { kind: 'change', note, apply: (subject) => subject.mergeAttributes(JSON.stringify(patch), keys, { kind: 'automation' }) };
+  return { kind: 'change', patch, note };
 }

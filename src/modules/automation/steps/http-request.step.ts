@@ -27,6 +27,7 @@ const FIRST_BACKOFF_MS = 1_000;
 @Injectable()
 export class HttpRequestStep implements StepHandler {
   readonly type = 'http_request';
+  readonly external = true;
 
   constructor(private readonly http: OutboundHttp) {}
 

@@ -15,8 +15,8 @@ export interface StepContext {
 export type StepOutcome =
   /** Nothing to store; go on with the next step. */
   | { kind: 'next'; note?: Record<string, unknown> }
-  /** Change the case (attributes) and go on. */
-  | { kind: 'change'; apply: (subject: Case) => void; note?: Record<string, unknown> }
+  /** Merge `patch` into the case's attributes (already checked against the schema) and go on. */
+  | { kind: 'change'; patch: Record<string, unknown>; note?: Record<string, unknown> }
   /** Move the case to another status: this run ends, the new status's run starts. */
   | { kind: 'move'; apply: (subject: Case) => void }
   /** Resume with the next step after `seconds`. */
@@ -32,5 +32,11 @@ export type StepOutcome =
  */
 export interface StepHandler {
   readonly type: string;
+  /**
+   * A step that talks to the outside world runs outside any database transaction, and only its
+   * outcome is committed. Other steps of a run are executed and committed together, in one
+   * transaction per stretch of steps.
+   */
+  readonly external?: boolean;
   execute(arg: unknown, context: StepContext): Promise<StepOutcome>;
 }

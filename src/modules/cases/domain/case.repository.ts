@@ -37,6 +37,7 @@ export abstract class CaseRepository {
   /**
    * Stores the aggregate's pending events inside `tx`: status (superseding unfinished runs and
    * starting the new status's run at `chainDepth`), attribute merges, timeline entries.
+   * Returns the case as stored and the runs its moves started.
    */
-  abstract store(tx: Transaction, subject: Case, chainDepth: number): Promise<CaseProps>;
+  abstract store(tx: Transaction, subject: Case, chainDepth: number): Promise<{ case: CaseProps; startedRunIds: number[] }>;
 }

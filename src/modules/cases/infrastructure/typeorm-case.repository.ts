@@ -54,8 +54,10 @@ const CHANGE_STATUS_SQL = `
   ), next_run AS (
     INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode, chain_depth)
     SELECT id, organization_id, workflow_id, workflow_version, $2, $7, $9 FROM changed WHERE $8::boolean
+    RETURNING id
   )${outboxSql('changed', '$10')}
-  SELECT ${CASE_COLUMNS}, (SELECT count(*) FROM superseded)::int AS superseded_runs FROM changed`;
+  SELECT ${CASE_COLUMNS}, (SELECT count(*) FROM superseded)::int AS superseded_runs, (SELECT id FROM next_run) AS started_run_id
+  FROM changed`;
 
 const MERGE_ATTRIBUTES_SQL = `
   WITH changed AS (
@@ -133,7 +135,7 @@ export class TypeOrmCaseRepository extends CaseRepository {
       if (!rows[0]) return null;
       const subject = Case.restore(toProps(rows[0]));
       change(subject);
-      return this.storeEvents(manager, subject, 0);
+      return (await this.storeEvents(manager, subject, 0)).case;
     });
   }
 
@@ -142,19 +144,21 @@ export class TypeOrmCaseRepository extends CaseRepository {
     return rows[0] ? Case.restore(toProps(rows[0])) : null;
   }
 
-  store(tx: Transaction, subject: Case, chainDepth: number): Promise<CaseProps> {
+  store(tx: Transaction, subject: Case, chainDepth: number): Promise<{ case: CaseProps; startedRunIds: number[] }> {
     return this.storeEvents(entityManager(tx), subject, chainDepth);
   }
 
-  /** Stores each pending event in order; returns the row as it ends up. */
-  private async storeEvents(manager: EntityManager, subject: Case, chainDepth: number): Promise<CaseProps> {
+  /** Stores each pending event in order; returns the row as it ends up and the runs started. */
+  private async storeEvents(manager: EntityManager, subject: Case, chainDepth: number): Promise<{ case: CaseProps; startedRunIds: number[] }> {
     let props: CaseProps = subject.snapshot();
+    const startedRunIds: number[] = [];
     for (const event of subject.pullEvents()) {
-      const [row] = (await manager.query(...statementFor(subject, event, chainDepth))) as [CaseRow & { superseded_runs?: number }];
+      const [row] = (await manager.query(...statementFor(subject, event, chainDepth))) as [CaseRow & { superseded_runs?: number; started_run_id?: string | null }];
       this.metrics.runsSuperseded(subject.mode, row.superseded_runs ?? 0);
+      if (row.started_run_id) startedRunIds.push(Number(row.started_run_id));
       props = toProps(row);
     }
-    return props;
+    return { case: props, startedRunIds };
   }
 }
 
