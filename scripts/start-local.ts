@@ -12,7 +12,7 @@ import { createApp } from '../src/app.js';
 import { validateEnv } from '../src/shared/config/env.js';
 import { runMigrations } from '../src/shared/database/migrate.js';
 import { createLogger } from '../src/shared/logging/logger.js';
-import { freePort, startEmbeddedPostgres, startLocalRedis, type RunningService } from './local-infra.js';
+import { useOrStartServers } from './local-infra.js';
 
 const DATA = resolve('.data');
 const DATABASE = 'case_intake';
@@ -117,24 +117,11 @@ Press Ctrl-C to stop.`);
 
 async function main(): Promise<void> {
   mkdirSync(DATA, { recursive: true });
-  const started: RunningService[] = [];
-  const stopAll = async () => {
-    for (const service of started.reverse()) await service.stop().catch(() => undefined);
-  };
+  const servers = await useOrStartServers(DATA, true);
+  const stopAll = () => servers.stop();
   try {
-    let serverUrl = process.env.DATABASE_URL;
-    if (!serverUrl) {
-      const postgres = await startEmbeddedPostgres(join(DATA, 'postgres'), await freePort());
-      started.push(postgres);
-      serverUrl = postgres.url;
-    }
-    let redisUrl = process.env.REDIS_URL;
-    if (!redisUrl) {
-      const redis = await startLocalRedis(join(DATA, 'redis'), await freePort(), true);
-      started.push(redis);
-      redisUrl = redis.url;
-    }
-    const databaseUrl = process.env.DATABASE_URL ?? (await ensureDatabase(serverUrl));
+    const redisUrl = servers.redisUrl;
+    const databaseUrl = process.env.DATABASE_URL ?? (await ensureDatabase(servers.postgresUrl));
     await runMigrations(databaseUrl);
     const env = validateEnv({
       ...process.env,

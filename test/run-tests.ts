@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort, startEmbeddedPostgres, startLocalRedis, type RunningService } from '../scripts/local-infra.js';
+import { useOrStartServers } from '../scripts/local-infra.js';
 import { createTestDatabase, dropTestDatabase, flushRedisPrefix } from './support/test-infra.js';
 
 const buildRoot = join(fileURLToPath(new URL('.', import.meta.url)), '..');
@@ -25,21 +25,10 @@ function specFiles(dir: string, pattern: RegExp): string[] {
 }
 
 async function main(): Promise<number> {
-  const started: RunningService[] = [];
   const scratch = await mkdtemp(join(tmpdir(), 'cis-test-'));
+  const servers = await useOrStartServers(scratch, false);
+  const { postgresUrl: serverUrl, redisUrl } = servers;
   try {
-    let serverUrl = process.env.DATABASE_URL;
-    if (!serverUrl) {
-      const pg = await startEmbeddedPostgres(join(scratch, 'postgres'), await freePort());
-      started.push(pg);
-      serverUrl = pg.url;
-    }
-    let redisUrl = process.env.REDIS_URL;
-    if (!redisUrl) {
-      const redis = await startLocalRedis(join(scratch, 'redis'), await freePort(), false);
-      started.push(redis);
-      redisUrl = redis.url;
-    }
     const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
     const databaseUrl = await createTestDatabase(serverUrl, `cis_test_${runId}`);
     const redisPrefix = `cis-test-${runId}`;
@@ -70,7 +59,7 @@ async function main(): Promise<number> {
       await flushRedisPrefix(redisUrl, redisPrefix).catch(() => undefined);
     }
   } finally {
-    for (const service of started.reverse()) await service.stop().catch(() => undefined);
+    await servers.stop();
     await rm(scratch, { recursive: true, force: true });
   }
 }
