@@ -67,10 +67,13 @@ const toRecord = (r: RunRow): RunRecord => ({
   createdAt: r.created_at,
 });
 
-/** Runs that should be on the queue and may not be: new, lost with their job, or overdue after a wait. */
-const DUE_RUNS = `
+/** Runs written since the relay last looked (found through the partial index `workflow_runs_new`). */
+const NEW_RUNS = `state = 'pending' AND enqueued_at IS NULL`;
+
+/** Runs that should be on the queue and may not be: lost with their job, held by a dead worker, or overdue after a wait. */
+const STALE_RUNS = `
   (state = 'pending' OR (state = 'running' AND locked_until < now()) OR (state = 'waiting' AND resume_at < now() - $2 * interval '1 millisecond'))
-  AND (enqueued_at IS NULL OR enqueued_at < now() - $2 * interval '1 millisecond')`;
+  AND enqueued_at < now() - $2 * interval '1 millisecond'`;
 
 /**
  * `workflow_runs` and the run events of the timeline. Statements that return rows are written
@@ -167,18 +170,31 @@ export class RunRepository {
   }
 
   /**
-   * Marks up to `limit` due runs as enqueued and returns them, oldest first. Several relays may
-   * run at once: each takes different rows (SKIP LOCKED). A run whose job is lost comes back
-   * after `graceMs`.
+   * Marks up to `limit` new runs as enqueued and returns them, oldest first. Several relays may
+   * run at once: each takes different rows (SKIP LOCKED).
    */
-  async takeDue(limit: number, graceMs: number): Promise<DueRun[]> {
+  takeNew(limit: number): Promise<DueRun[]> {
+    return this.take(NEW_RUNS, limit);
+  }
+
+  /**
+   * The same for runs enqueued more than `graceMs` ago that still have not run (their job was
+   * lost, their worker died, their resumption is overdue). This scans every unfinished run, so
+   * the relay does it seldom; new runs come through `takeNew`.
+   */
+  takeStale(limit: number, graceMs: number): Promise<DueRun[]> {
+    return this.take(STALE_RUNS, limit, graceMs);
+  }
+
+  /** `graceMs` is $2 when `condition` uses it (an unused parameter has no type Postgres can infer). */
+  private async take(condition: string, limit: number, graceMs?: number): Promise<DueRun[]> {
     const rows = (await this.dataSource.query(
       `WITH taken AS (
          UPDATE workflow_runs SET enqueued_at = now()
-         WHERE id IN (SELECT id FROM workflow_runs WHERE ${DUE_RUNS} ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
+         WHERE id IN (SELECT id FROM workflow_runs WHERE ${condition} ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING id, case_id, workflow_id, workflow_version, state, attempts, resume_at
        ) SELECT * FROM taken`,
-      [limit, graceMs],
+      graceMs === undefined ? [limit] : [limit, graceMs],
     )) as { id: string; case_id: string; workflow_id: string; workflow_version: number; state: RunState; attempts: number; resume_at: Date | null }[];
     return rows
       .map((r) => ({ runId: Number(r.id), caseId: Number(r.case_id), workflowId: Number(r.workflow_id), workflowVersion: r.workflow_version, state: r.state, attempts: r.attempts, resumeAt: r.resume_at }))

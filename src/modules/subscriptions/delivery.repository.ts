@@ -36,22 +36,31 @@ const GIVE_UP_AFTER = `interval '26 hours'`;
 export class DeliveryRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async takeDue(limit: number, graceMs: number): Promise<{ id: number; attempts: number }[]> {
+  /** Up to `limit` deliveries due now and not yet handed to the queue, oldest first. */
+  takeNew(limit: number): Promise<{ id: number; attempts: number }[]> {
+    return this.take('d.enqueued_at IS NULL', limit);
+  }
+
+  /** Deliveries handed to the queue more than `graceMs` ago that were never attempted (their job was lost). */
+  takeStale(limit: number, graceMs: number): Promise<{ id: number; attempts: number }[]> {
+    return this.take(`d.enqueued_at < now() - $2 * interval '1 millisecond' AND (d.locked_until IS NULL OR d.locked_until < now())`, limit, graceMs);
+  }
+
+  /** `graceMs` is $2 when `condition` uses it (an unused parameter has no type Postgres can infer). */
+  private async take(condition: string, limit: number, graceMs?: number): Promise<{ id: number; attempts: number }[]> {
     const rows = (await this.dataSource.query(
       `WITH taken AS (
          UPDATE event_deliveries SET enqueued_at = now()
          WHERE id IN (
            SELECT d.id FROM event_deliveries d
-           WHERE d.state = 'pending' AND d.next_attempt_at <= now()
-             AND (d.enqueued_at IS NULL OR d.enqueued_at < now() - $2 * interval '1 millisecond')
-             AND (d.locked_until IS NULL OR d.locked_until < now())
+           WHERE d.state = 'pending' AND d.next_attempt_at <= now() AND ${condition}
              AND NOT EXISTS (SELECT 1 FROM event_deliveries e
                              WHERE e.subscription_id = d.subscription_id AND e.case_id = d.case_id
                                AND e.state = 'pending' AND e.id < d.id)
            ORDER BY d.id LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING id, attempts
        ) SELECT * FROM taken ORDER BY id`,
-      [limit, graceMs],
+      graceMs === undefined ? [limit] : [limit, graceMs],
     )) as { id: string; attempts: number }[];
     return rows.map((r) => ({ id: Number(r.id), attempts: r.attempts }));
   }

@@ -1,0 +1,64 @@
+import type { JobOptions, Queue } from 'bull';
+import type { Logger } from 'pino';
+import { PollingLoop } from './polling-loop.js';
+
+const STALE_CHECK_EVERY_MS = 5_000;
+
+/** Where a relay finds work that Postgres holds and Bull should run. */
+export interface RelaySource<T> {
+  /** Marks up to `limit` items never handed to the queue as handed over, and returns them. */
+  takeNew(limit: number): Promise<T[]>;
+  /** The same for items handed over more than `graceMs` ago that never ran (their job was lost). */
+  takeStale(limit: number, graceMs: number): Promise<T[]>;
+  /** Redis refused them: they become new again. */
+  untake(items: T[]): Promise<void>;
+  job(item: T): { name: string; data: unknown; opts: JobOptions };
+}
+
+/**
+ * Moves due work from Postgres to a Bull queue in batches. Postgres is the source of truth:
+ * intake writes work in its own transaction and never touches Redis; the relays (one per worker
+ * process, sharing rows through SKIP LOCKED) hand it to Bull, and take again anything whose job
+ * was lost. Job ids make a repeat harmless. New work is looked for all the time, lost work
+ * every few seconds (that look scans every unfinished item).
+ */
+export class Relay<T> {
+  private readonly loop: PollingLoop;
+  private nextStaleCheck = 0;
+
+  constructor(
+    name: string,
+    private readonly source: RelaySource<T>,
+    private readonly queue: Queue,
+    private readonly batch: number,
+    private readonly graceMs: number,
+    logger: Logger,
+  ) {
+    this.loop = new PollingLoop(name, () => this.relayOnce(), batch, logger);
+  }
+
+  start(): void {
+    this.loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.loop.stop();
+  }
+
+  /** One pass; returns how many items it handed to the queue. */
+  async relayOnce(): Promise<number> {
+    const due = await this.source.takeNew(this.batch);
+    if (Date.now() >= this.nextStaleCheck) {
+      this.nextStaleCheck = Date.now() + STALE_CHECK_EVERY_MS;
+      due.push(...(await this.source.takeStale(this.batch, this.graceMs)));
+    }
+    if (!due.length) return 0;
+    try {
+      await this.queue.addBulk(due.map((item) => this.source.job(item)));
+    } catch (err) {
+      await this.source.untake(due);
+      throw err;
+    }
+    return due.length;
+  }
+}
