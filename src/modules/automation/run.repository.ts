@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { Transaction } from '../../shared/database/transaction.js';
-import { entityManager } from '../../shared/database/typeorm-transaction-runner.js';
+import { PreparedStatements } from '../../shared/database/prepared-statements.js';
 import type { CaseMode } from '../cases/domain/case.js';
 
 export type RunState = 'pending' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'superseded';
@@ -81,7 +81,11 @@ const STALE_RUNS = `
  */
 @Injectable()
 export class RunRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly prepared: PreparedStatements;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    this.prepared = new PreparedStatements(dataSource);
+  }
 
   /**
    * Takes a run for execution for `leaseMs` (renewed while it executes), inside `tx` after the
@@ -89,7 +93,7 @@ export class RunRepository {
    * one another worker holds, gives null. The first claim records `run_started`.
    */
   async claim(tx: Transaction, runId: number, leaseMs: number): Promise<RunRecord | null> {
-    const rows = (await entityManager(tx).query(
+    const rows = (await PreparedStatements.rowsIn(tx, 
       `WITH claimed AS (
          UPDATE workflow_runs
          SET state = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()),
@@ -111,20 +115,20 @@ export class RunRepository {
 
   /** Under the case's lock: is this run still the one to act (not superseded meanwhile)? */
   async isRunning(tx: Transaction, runId: number): Promise<boolean> {
-    const rows = (await entityManager(tx).query(`SELECT state FROM workflow_runs WHERE id = $1 FOR UPDATE`, [runId])) as { state: RunState }[];
+    const rows = (await PreparedStatements.rowsIn(tx, `SELECT state FROM workflow_runs WHERE id = $1 FOR UPDATE`, [runId])) as { state: RunState }[];
     return rows[0]?.state === 'running';
   }
 
   /** Keeps the run while a long step (an HTTP call) is under way. */
   async renewLease(runId: number, leaseMs: number): Promise<void> {
-    await this.dataSource.query(
+    await this.prepared.rows(
       `UPDATE workflow_runs SET locked_until = now() + $2 * interval '1 millisecond' WHERE id = $1 AND state = 'running'`,
       [runId, leaseMs],
     );
   }
 
   async advance(tx: Transaction, runId: number, nextStep: number, leaseMs: number): Promise<void> {
-    await entityManager(tx).query(
+    await PreparedStatements.rowsIn(tx, 
       `UPDATE workflow_runs SET current_step = $2, step_attempts = 0, locked_until = now() + $3 * interval '1 millisecond' WHERE id = $1`,
       [runId, nextStep, leaseMs],
     );
@@ -135,7 +139,7 @@ export class RunRepository {
    * for a retry), and records `event` on the timeline with the time it resumes under `event.at`.
    */
   async park(tx: Transaction, run: RunRecord, step: number, stepAttempts: number, delayMs: number, event: { type: string; at: 'until' | 'retry_at'; data: Record<string, unknown> }): Promise<Date> {
-    const [row] = (await entityManager(tx).query(
+    const [row] = (await PreparedStatements.rowsIn(tx, 
       `WITH parked AS (
          UPDATE workflow_runs
          SET state = 'waiting', current_step = $2, step_attempts = $3, resume_at = clock_timestamp() + $4 * interval '1 millisecond', locked_until = NULL
@@ -152,7 +156,7 @@ export class RunRepository {
 
   /** Ends the run and records it on the timeline (`run_succeeded` or `run_failed` with the error). */
   async finish(tx: Transaction, run: RunRecord, state: 'succeeded' | 'failed', error: string | null): Promise<void> {
-    await entityManager(tx).query(
+    await PreparedStatements.rowsIn(tx, 
       `WITH finished AS (
          UPDATE workflow_runs SET state = $2, error = $3, finished_at = now(), locked_until = NULL, resume_at = NULL
          WHERE id = $1 RETURNING id, case_id, status
@@ -166,7 +170,7 @@ export class RunRepository {
   }
 
   async recordEvent(tx: Transaction, caseId: number, type: string, actor: 'engine' | 'automation', data: Record<string, unknown>): Promise<void> {
-    await entityManager(tx).query(`INSERT INTO case_events (case_id, type, actor, data) VALUES ($1, $2, $3, $4::jsonb)`, [caseId, type, actor, JSON.stringify(data)]);
+    await PreparedStatements.rowsIn(tx, `INSERT INTO case_events (case_id, type, actor, data) VALUES ($1, $2, $3, $4::jsonb)`, [caseId, type, actor, JSON.stringify(data)]);
   }
 
   /**
@@ -188,7 +192,7 @@ export class RunRepository {
 
   /** `graceMs` is $2 when `condition` uses it (an unused parameter has no type Postgres can infer). */
   private async take(condition: string, limit: number, graceMs?: number): Promise<DueRun[]> {
-    const rows = (await this.dataSource.query(
+    const rows = (await this.prepared.rows(
       `WITH taken AS (
          UPDATE workflow_runs SET enqueued_at = now()
          WHERE id IN (SELECT id FROM workflow_runs WHERE ${condition} ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
@@ -203,6 +207,6 @@ export class RunRepository {
 
   /** Redis refused the batch: make the runs due again at once rather than after the grace period. */
   async untake(ids: number[]): Promise<void> {
-    await this.dataSource.query(`UPDATE workflow_runs SET enqueued_at = NULL WHERE id = ANY($1::bigint[])`, [ids]);
+    await this.prepared.rows(`UPDATE workflow_runs SET enqueued_at = NULL WHERE id = ANY($1::bigint[])`, [ids]);
   }
 }

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
-import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { Case, type CaseDraft, type CaseEvent, type CaseProps } from '../domain/case.js';
 import { CaseRepository, type CreateResult, type IdempotencyClaim } from '../domain/case.repository.js';
 import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
@@ -68,6 +67,7 @@ const MERGE_ATTRIBUTES_SQL = `
   SELECT * FROM changed`;
 
 const FIND_CASE_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3`;
+const LOCK_CASE_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 FOR UPDATE`;
 
 @Injectable()
 export class TypeOrmCaseRepository extends CaseRepository {
@@ -80,7 +80,7 @@ export class TypeOrmCaseRepository extends CaseRepository {
 
   async create(draft: CaseDraft, idempotency?: IdempotencyClaim): Promise<CreateResult> {
     if (!idempotency) {
-      const [row] = await this.prepared.rows<CaseRow>('insert_case_returning_row', INSERT_CASE_RETURNING_ROW, insertParams(draft));
+      const [row] = await this.prepared.rows<CaseRow>(INSERT_CASE_RETURNING_ROW, insertParams(draft));
       return { created: toProps(row!) };
     }
     return this.dataSource
@@ -108,12 +108,12 @@ export class TypeOrmCaseRepository extends CaseRepository {
   }
 
   async createReturningId(draft: CaseDraft): Promise<number> {
-    const [row] = await this.prepared.rows<{ id: string }>('insert_case_returning_id', INSERT_CASE_RETURNING_ID, insertParams(draft));
+    const [row] = await this.prepared.rows<{ id: string }>(INSERT_CASE_RETURNING_ID, insertParams(draft));
     return Number(row!.id);
   }
 
   async find(organizationId: number, workflowId: number, caseId: number): Promise<CaseProps | null> {
-    const [row] = await this.prepared.rows<CaseRow>('find_case', FIND_CASE_SQL, [caseId, workflowId, organizationId]);
+    const [row] = await this.prepared.rows<CaseRow>(FIND_CASE_SQL, [caseId, workflowId, organizationId]);
     return row ? toProps(row) : null;
   }
 
@@ -128,32 +128,30 @@ export class TypeOrmCaseRepository extends CaseRepository {
 
   async change(organizationId: number, workflowId: number, caseId: number, change: (subject: Case) => void): Promise<CaseProps | null> {
     return this.dataSource.transaction(async (manager) => {
-      const rows = (await manager.query(
-        `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3 FOR UPDATE`,
-        [caseId, workflowId, organizationId],
-      )) as CaseRow[];
-      if (!rows[0]) return null;
-      const subject = Case.restore(toProps(rows[0]));
+      const tx = manager as unknown as Transaction;
+      const [row] = await PreparedStatements.rowsIn<CaseRow>(tx, `${FIND_CASE_SQL} FOR UPDATE`, [caseId, workflowId, organizationId]);
+      if (!row) return null;
+      const subject = Case.restore(toProps(row));
       change(subject);
-      return (await this.storeEvents(manager, subject, 0)).case;
+      return (await this.storeEvents(tx, subject, 0)).case;
     });
   }
 
   async lock(tx: Transaction, caseId: number): Promise<Case | null> {
-    const rows = (await entityManager(tx).query(`SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 FOR UPDATE`, [caseId])) as CaseRow[];
-    return rows[0] ? Case.restore(toProps(rows[0])) : null;
+    const [row] = await PreparedStatements.rowsIn<CaseRow>(tx, LOCK_CASE_SQL, [caseId]);
+    return row ? Case.restore(toProps(row)) : null;
   }
 
   store(tx: Transaction, subject: Case, chainDepth: number): Promise<{ case: CaseProps; startedRunIds: number[] }> {
-    return this.storeEvents(entityManager(tx), subject, chainDepth);
+    return this.storeEvents(tx, subject, chainDepth);
   }
 
   /** Stores each pending event in order; returns the row as it ends up and the runs started. */
-  private async storeEvents(manager: EntityManager, subject: Case, chainDepth: number): Promise<{ case: CaseProps; startedRunIds: number[] }> {
+  private async storeEvents(tx: Transaction, subject: Case, chainDepth: number): Promise<{ case: CaseProps; startedRunIds: number[] }> {
     let props: CaseProps = subject.snapshot();
     const startedRunIds: number[] = [];
     for (const event of subject.pullEvents()) {
-      const [row] = (await manager.query(...statementFor(subject, event, chainDepth))) as [CaseRow & { superseded_runs?: number; started_run_id?: string | null }];
+      const [row] = (await PreparedStatements.rowsIn(tx, ...statementFor(subject, event, chainDepth))) as [CaseRow & { superseded_runs?: number; started_run_id?: string | null }];
       this.metrics.runsSuperseded(subject.mode, row.superseded_runs ?? 0);
       if (row.started_run_id) startedRunIds.push(Number(row.started_run_id));
       props = toProps(row);
