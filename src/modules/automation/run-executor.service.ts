@@ -96,7 +96,7 @@ export class RunExecutor {
   private async runStretch(tx: Transaction, ref: RunRef, version: WorkflowVersion, held: RunRecord | undefined): Promise<Stretch> {
     const subject = await this.cases.lock(tx, ref.caseId);
     if (!subject) return { kind: 'stopped' };
-    const run = held ? ((await this.runs.isRunning(tx, ref.runId)) ? held : null) : await this.runs.claim(tx, ref.runId, this.env.RUN_LEASE_MS);
+    const run = held ? ((await this.runs.isRunning(tx, ref.runId)) ? held : null) : await this.runs.claim(tx, ref.runId);
     if (!run) return { kind: 'stopped' };
     if (!held) this.metrics.runStarted(run);
     const program = this.program(version, run.status);
@@ -119,9 +119,9 @@ export class RunExecutor {
       }
       if (this.handlers.get(instruction.type)?.external) {
         const stored = await this.cases.store(tx, subject, run.chainDepth);
-        if (pc === run.currentStep) return { kind: 'external', run, pc, scope, case: stored.case };
-        await this.runs.advance(tx, run.id, pc, this.env.RUN_LEASE_MS);
-        return { kind: 'external', run: { ...run, currentStep: pc, stepAttempts: 0 }, pc, scope, case: stored.case };
+        await this.runs.hold(tx, run, pc, this.env.RUN_LEASE_MS);
+        const stepAttempts = pc === run.currentStep ? run.stepAttempts : 0;
+        return { kind: 'external', run: { ...run, currentStep: pc, stepAttempts }, pc, scope, case: stored.case };
       }
       const outcome = await this.runStep(instruction, { run, case: subject.snapshot(), version, scope });
       if (outcome.kind === 'next' || outcome.kind === 'change') {

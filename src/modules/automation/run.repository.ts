@@ -88,29 +88,42 @@ export class RunRepository {
   }
 
   /**
-   * Takes a run for execution for `leaseMs` (renewed while it executes), inside `tx` after the
-   * case's row lock. Only one worker holds a run at a time; a finished or superseded run, or
-   * one another worker holds, gives null. The first claim records `run_started`.
+   * Takes a run for execution inside `tx`, after the case's row lock: a row lock, no write yet
+   * (what the run did is written once, when the stretch ends). Only one worker holds a run at a
+   * time; a finished or superseded run, or one another worker holds, gives null. The first
+   * claim records `run_started`. The returned record counts this claim in `attempts`.
    */
-  async claim(tx: Transaction, runId: number, leaseMs: number): Promise<RunRecord | null> {
-    const rows = (await PreparedStatements.rowsIn(tx, 
-      `WITH claimed AS (
-         UPDATE workflow_runs
-         SET state = 'running', attempts = attempts + 1, started_at = coalesce(started_at, now()),
-             locked_until = now() + $2 * interval '1 millisecond', resume_at = NULL
-         WHERE id = $1 AND (state = 'pending'
-                            OR (state = 'running' AND (locked_until IS NULL OR locked_until < now()))
-                            OR (state = 'waiting' AND resume_at <= now()))
-         RETURNING *
-       ), started AS (
-         INSERT INTO case_events (case_id, type, actor, data)
-         SELECT case_id, 'run_started', 'engine', jsonb_build_object('run_id', id, 'status', status, 'mode', mode)
-         FROM claimed WHERE attempts = 1
-       )
-       SELECT * FROM claimed`,
-      [runId, leaseMs],
-    )) as RunRow[];
-    return rows[0] ? toRecord(rows[0]) : null;
+  async claim(tx: Transaction, runId: number): Promise<RunRecord | null> {
+    const [row] = await PreparedStatements.rowsIn<RunRow & { claimable: boolean }>(
+      tx,
+      `SELECT *, (state = 'pending'
+                  OR (state = 'running' AND (locked_until IS NULL OR locked_until < now()))
+                  OR (state = 'waiting' AND resume_at <= now())) AS claimable
+       FROM workflow_runs WHERE id = $1 FOR UPDATE`,
+      [runId],
+    );
+    if (!row?.claimable) return null;
+    const run = { ...toRecord(row), attempts: row.attempts + 1 };
+    if (run.attempts === 1) {
+      await PreparedStatements.rowsIn(
+        tx,
+        `INSERT INTO case_events (case_id, type, actor, data) VALUES ($1, 'run_started', 'engine', jsonb_build_object('run_id', $2::bigint, 'status', $3::text, 'mode', $4::text))`,
+        [run.caseId, run.id, run.status, run.mode],
+      );
+    }
+    return run;
+  }
+
+  /** The run stays with this worker while it calls the outside world at `step` (until the lease runs out). */
+  async hold(tx: Transaction, run: RunRecord, step: number, leaseMs: number): Promise<void> {
+    await PreparedStatements.rowsIn(
+      tx,
+      `UPDATE workflow_runs SET state = 'running', attempts = $3, started_at = coalesce(started_at, now()), current_step = $2,
+              step_attempts = CASE WHEN current_step = $2 THEN step_attempts ELSE 0 END,
+              locked_until = now() + $4 * interval '1 millisecond', resume_at = NULL
+       WHERE id = $1`,
+      [run.id, step, run.attempts, leaseMs],
+    );
   }
 
   /** Under the case's lock: is this run still the one to act (not superseded meanwhile)? */
@@ -142,14 +155,15 @@ export class RunRepository {
     const [row] = (await PreparedStatements.rowsIn(tx, 
       `WITH parked AS (
          UPDATE workflow_runs
-         SET state = 'waiting', current_step = $2, step_attempts = $3, resume_at = clock_timestamp() + $4 * interval '1 millisecond', locked_until = NULL
+         SET state = 'waiting', current_step = $2, step_attempts = $3, resume_at = clock_timestamp() + $4 * interval '1 millisecond',
+             locked_until = NULL, attempts = $8, started_at = coalesce(started_at, now())
          WHERE id = $1 RETURNING case_id, resume_at
        ), event AS (
          INSERT INTO case_events (case_id, type, actor, data)
          SELECT case_id, $5, 'engine', $6::jsonb || jsonb_build_object($7::text, to_char(resume_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) FROM parked
        )
        SELECT resume_at FROM parked`,
-      [run.id, step, stepAttempts, delayMs, event.type, JSON.stringify({ run_id: run.id, ...event.data }), event.at],
+      [run.id, step, stepAttempts, delayMs, event.type, JSON.stringify({ run_id: run.id, ...event.data }), event.at, run.attempts],
     )) as { resume_at: Date }[];
     return row!.resume_at;
   }
@@ -158,14 +172,15 @@ export class RunRepository {
   async finish(tx: Transaction, run: RunRecord, state: 'succeeded' | 'failed', error: string | null): Promise<void> {
     await PreparedStatements.rowsIn(tx, 
       `WITH finished AS (
-         UPDATE workflow_runs SET state = $2, error = $3, finished_at = now(), locked_until = NULL, resume_at = NULL
+         UPDATE workflow_runs SET state = $2, error = $3, finished_at = now(), locked_until = NULL, resume_at = NULL,
+                                  attempts = $4, started_at = coalesce(started_at, now())
          WHERE id = $1 RETURNING id, case_id, status
        )
        INSERT INTO case_events (case_id, type, actor, data)
        SELECT case_id, 'run_' || $2, 'engine',
               jsonb_build_object('run_id', id, 'status', status) || CASE WHEN $3::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('error', $3::text) END
        FROM finished`,
-      [run.id, state, error],
+      [run.id, state, error, run.attempts],
     );
   }
 
