@@ -1,0 +1,109 @@
+/**
+ * The shared state of one benchmark run and the few operations every scenario needs: run a
+ * load against a target with a warm-up, charge the CPU to the right processes, clean up.
+ */
+import pg from 'pg';
+import { type LoadRequest, type LoadSpec, type Measurement, measure, runLoad } from './load.js';
+import type { NodeProcess } from './procs.js';
+import { flushRedisPrefix, type Fixtures } from './setup.js';
+
+export interface BenchConfig {
+  durationSec: number;
+  warmupSec: number;
+  connections: number[];
+  automationRate: number;
+  automationDurationSec: number;
+  automationDrainSec: number;
+  growthDurationSec: number;
+  skip1M: boolean;
+  serviceEntry: string;
+  baselineEntry: string;
+  reportPath: string;
+}
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+}
+
+export function readConfig(repoRoot: string, benchDir: string): BenchConfig {
+  return {
+    durationSec: envNumber('BENCH_DURATION', 15),
+    warmupSec: envNumber('BENCH_WARMUP', 5),
+    connections: [16, 64],
+    automationRate: envNumber('BENCH_AUTOMATION_RATE', 500),
+    automationDurationSec: envNumber('BENCH_AUTOMATION_DURATION', 60),
+    automationDrainSec: envNumber('BENCH_AUTOMATION_DRAIN', 300),
+    growthDurationSec: envNumber('BENCH_GROWTH_DURATION', 10),
+    skip1M: process.env.BENCH_SKIP_1M === '1',
+    serviceEntry: process.env.BENCH_SERVICE_ENTRY ?? `${repoRoot}/dist/main.js`,
+    baselineEntry: `${benchDir}/baseline/server.js`,
+    reportPath: process.env.BENCH_REPORT ?? `${repoRoot}/docs/benchmarks.md`,
+  };
+}
+
+export type TargetName = 'service' | 'baseline';
+
+export interface Target {
+  name: TargetName;
+  url: string;
+  process: NodeProcess;
+  /** Postgres application_name of its pool, to charge backend CPU to it. */
+  applicationName: string;
+}
+
+export interface BenchContext {
+  config: BenchConfig;
+  db: pg.Pool;
+  dbName: string;
+  redisUrl: string;
+  redisPrefix: string;
+  redisPid: number | null;
+  fixtures: Fixtures;
+  targets: Record<TargetName, Target>;
+  /** The environment the service was started with (the worker gets the same plus ROLE=worker). */
+  serviceEnv: Record<string, string>;
+}
+
+export function backendsOf(ctx: BenchContext, applicationName: string): () => Promise<number[]> {
+  return async () => {
+    const { rows } = await ctx.db.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND application_name = $2`, [ctx.dbName, applicationName]);
+    return rows.map((r) => r.pid);
+  };
+}
+
+/** One request by hand first, so a misconfigured scenario fails with the answer instead of 100% non-2xx. */
+async function probe(url: string, request: LoadRequest, expected: number): Promise<void> {
+  const res = await fetch(url + request.path, { method: request.method, headers: request.headers, body: request.body });
+  const text = await res.text();
+  if (res.status !== expected) throw new Error(`probe ${request.method} ${request.path.replace(/token=[^&]+/, 'token=…')}: ${res.status} ${text.slice(0, 300)}`);
+}
+
+/** Flushes dirty buffers before a measured run, so a checkpoint is less likely to land inside it. */
+export async function checkpoint(ctx: BenchContext): Promise<void> {
+  await ctx.db.query('CHECKPOINT').catch(() => undefined);
+}
+
+/** Warm-up (discarded), then the measured run, against one target. */
+export async function loadTarget(
+  ctx: BenchContext,
+  target: Target,
+  requests: LoadRequest[],
+  expectedStatus: number,
+  connections: number,
+  durationSec: number,
+): Promise<Measurement> {
+  await probe(target.url, requests[0]!, expectedStatus);
+  await checkpoint(ctx);
+  const spec: LoadSpec = { url: target.url, connections, durationSec, requests };
+  if (ctx.config.warmupSec > 0) await runLoad({ ...spec, durationSec: ctx.config.warmupSec });
+  try {
+    return await measure(spec, { targetPid: target.process.pid, postgresBackends: backendsOf(ctx, target.applicationName), redisPid: ctx.redisPid });
+  } finally {
+    // The baseline's queue has no consumer: drop its jobs so Redis does not grow run after run.
+    if (target.name === 'baseline') await flushRedisPrefix(ctx.redisUrl, `${ctx.redisPrefix}:baseline`);
+  }
+}

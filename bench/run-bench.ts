@@ -1,0 +1,213 @@
+/**
+ * `npm run bench`: the service (`node dist/main.js`, ROLE=api) and the baseline program
+ * (bench/baseline/server.ts) side by side on one fresh database, loaded in turn by autocannon in
+ * a separate process; then the automation scenario (a worker process added) and the cost-growth
+ * step (10k and 1M cases). Prints a summary and writes docs/benchmarks.md. Child processes are
+ * stopped and the database dropped at the end, also when something fails.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { freePort } from '../scripts/local-infra.js';
+import { runAutomation } from './automation.js';
+import { type BenchContext, readConfig } from './context.js';
+import { runGrowth } from './growth.js';
+import { runHttpScenarios } from './http-scenarios.js';
+import { type NodeProcess, procStatusKb, startNode, waitUntilReady } from './procs.js';
+import { type BenchResults, consoleSummary, type MachineInfo, renderMarkdown } from './report.js';
+import { createBenchDatabase, createFixtures, dropBenchDatabase, flushRedisPrefix, redisInfo, runId, startInfra } from './setup.js';
+
+const benchDir = dirname(fileURLToPath(import.meta.url));
+const repoRoot = join(benchDir, '..', '..');
+const log = (line: string) => console.log(line);
+
+/** The commit measured, and whether src/ had uncommitted changes when the run started. */
+function codeVersion(): string {
+  try {
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repoRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = git('status', '--porcelain', '--', 'src') !== '';
+    return `${git('rev-parse', '--short', 'HEAD')}${dirty ? ' with uncommitted changes in src/' : ''}`;
+  } catch {
+    return 'unknown (not a git checkout)';
+  }
+}
+
+async function machineInfo(db: pg.Pool, redisVersion: string): Promise<MachineInfo> {
+  const cpuinfo = readFileSync('/proc/cpuinfo', 'utf8');
+  const setting = async (name: string) => (await db.query<Record<string, string>>(`SHOW ${name}`)).rows[0]![name]!;
+  return {
+    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    cpuModel: /^model name\s*:\s*(.*)$/m.exec(cpuinfo)?.[1]?.trim() ?? os.cpus()[0]?.model ?? 'unknown',
+    cores: os.cpus().length,
+    memoryGb: os.totalmem() / 1024 ** 3,
+    kernel: `${os.type()} ${os.release()}`,
+    node: process.version,
+    postgres: await setting('server_version'),
+    postgresSettings: {
+      shared_buffers: await setting('shared_buffers'),
+      synchronous_commit: await setting('synchronous_commit'),
+      max_connections: await setting('max_connections'),
+    },
+    redis: redisVersion,
+    loadAverageAtStart: os.loadavg(),
+    code: codeVersion(),
+  };
+}
+
+/** With BENCH_CPU_PROF=<dir>, each program writes a V8 CPU profile (`node --cpu-prof`) there when it stops. */
+function nodeArgs(name: string, entry: string): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`, entry] : [entry];
+}
+
+async function startTarget(name: string, entry: string, env: Record<string, string>, port: number, readyPath: string): Promise<NodeProcess> {
+  const proc = startNode(name, nodeArgs(name, entry), { ...env, PORT: String(port) });
+  await waitUntilReady(proc, `http://127.0.0.1:${port}${readyPath}`);
+  return proc;
+}
+
+async function main(): Promise<number> {
+  const startedAt = Date.now();
+  const config = readConfig(repoRoot, benchDir);
+  const failures: string[] = [];
+  const children: NodeProcess[] = [];
+  const infra = await startInfra();
+  const id = runId();
+  const dbName = `cis_bench_${id}`;
+  const redisPrefix = `cis-bench-${id}`;
+  let db: pg.Pool | undefined;
+  let cleaning: Promise<void> | undefined;
+  const cleanUp = () =>
+    (cleaning ??= (async () => {
+      for (const child of children.reverse()) await child.stop().catch(() => undefined);
+      await db?.end().catch(() => undefined);
+      await dropBenchDatabase(infra.serverUrl, dbName).catch((err: unknown) => console.error(`could not drop ${dbName}: ${String(err)}`));
+      await flushRedisPrefix(infra.redisUrl, redisPrefix).catch(() => undefined);
+      await infra.stop();
+    })());
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      console.error(`bench: ${signal}, cleaning up`);
+      void cleanUp().finally(() => process.exit(130));
+    });
+  }
+  try {
+    log(`bench: database ${dbName}, redis prefix ${redisPrefix}`);
+    const databaseUrl = await createBenchDatabase(infra.serverUrl, dbName);
+    db = new pg.Pool({ connectionString: databaseUrl, max: 3, application_name: 'bench-control' });
+    const redis = await redisInfo(infra.redisUrl);
+    const machine = await machineInfo(db, redis.version);
+    log(`bench: ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, Postgres ${machine.postgres}, Redis ${machine.redis}, load ${machine.loadAverageAtStart.map((v) => v.toFixed(2)).join(' ')}`);
+
+    const operatorToken = `operator-${randomBytes(16).toString('hex')}`;
+    const servicePort = await freePort();
+    const serviceEnv = {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: infra.redisUrl,
+      REDIS_PREFIX: redisPrefix,
+      TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      OPERATOR_TOKEN: operatorToken,
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: `http://127.0.0.1:${servicePort}`,
+      // One client from one address sends everything: limits high enough never to trip, so the
+      // limiter still does its per-request work (its cost is part of what is measured).
+      RATE_LIMIT_PER_ADDRESS: '1000000000',
+      RATE_LIMIT_PER_CREDENTIAL: '1000000000',
+    };
+    const service = await startTarget('service', config.serviceEntry, { ...serviceEnv, ROLE: 'api' }, servicePort, '/readyz');
+    children.push(service);
+    const serviceUrl = `http://127.0.0.1:${servicePort}`;
+    const fixtures = await createFixtures(serviceUrl, operatorToken);
+    const baselinePort = await freePort();
+    const baseline = await startTarget('baseline', config.baselineEntry, { DATABASE_URL: databaseUrl, REDIS_URL: infra.redisUrl, REDIS_PREFIX: redisPrefix }, baselinePort, '/healthz');
+    children.push(baseline);
+    log(`bench: service pid ${service.pid} on ${servicePort}, baseline pid ${baseline.pid} on ${baselinePort}`);
+
+    const ctx: BenchContext = {
+      config,
+      db,
+      dbName,
+      redisUrl: infra.redisUrl,
+      redisPrefix,
+      redisPid: redis.pid,
+      fixtures,
+      serviceEnv: { ...serviceEnv, PORT: String(servicePort) },
+      targets: {
+        service: { name: 'service', url: serviceUrl, process: service, applicationName: 'case-intake' },
+        baseline: { name: 'baseline', url: `http://127.0.0.1:${baselinePort}`, process: baseline, applicationName: 'bench-baseline' },
+      },
+    };
+
+    log('bench: HTTP scenarios');
+    const scenarios = await runHttpScenarios(ctx, log);
+    for (const s of scenarios) for (const [name, message] of Object.entries(s.failures)) failures.push(`${s.key} at ${s.connections} connections, ${name}: ${message}`);
+    const peakRssMb = {
+      service: (procStatusKb(service.pid, 'VmHWM') ?? NaN) / 1024,
+      baseline: (procStatusKb(baseline.pid, 'VmHWM') ?? NaN) / 1024,
+    };
+    log(`bench: peak RSS service ${peakRssMb.service.toFixed(0)} MB, baseline ${peakRssMb.baseline.toFixed(0)} MB`);
+
+    log('bench: automation scenario');
+    let automation = null;
+    let automationFailure: string | null = null;
+    try {
+      automation = await runAutomation(ctx, log);
+      log(
+        `  ${automation.sustainedChainsPerSec.toFixed(0)} chains/s (${automation.sustainedRunsPerSec.toFixed(0)} runs/s) while intake ran; ` +
+          `lag p50 ${automation.lagMs.p50.toFixed(0)} ms, p99 ${automation.lagMs.p99.toFixed(0)} ms; not succeeded ${automation.runsNotSucceeded}`,
+      );
+    } catch (err) {
+      automationFailure = err instanceof Error ? err.message : String(err);
+      failures.push(`automation: ${automationFailure}`);
+      log(`  FAILED ${automationFailure}`);
+    }
+
+    log('bench: cost growth');
+    let growth: BenchResults['growth'] = [];
+    let growthFailure: string | null = null;
+    try {
+      growth = await runGrowth(ctx, log);
+      failures.push(...growth.flatMap((s) => s.failures.map((f) => `growth: ${f}`)));
+    } catch (err) {
+      growthFailure = err instanceof Error ? err.message : String(err);
+      failures.push(`growth: ${growthFailure}`);
+      log(`  FAILED ${growthFailure}`);
+    }
+
+    for (const child of children) if (child.exited()) failures.push(`${child.name} exited during the run:\n${child.output()}`);
+    const results: BenchResults = {
+      machine,
+      config,
+      scenarios,
+      peakRssMb: { service: Number.isFinite(peakRssMb.service) ? peakRssMb.service : null, baseline: Number.isFinite(peakRssMb.baseline) ? peakRssMb.baseline : null },
+      automation,
+      automationFailure,
+      growth,
+      growthFailure,
+      failures,
+      totalSec: (Date.now() - startedAt) / 1000,
+    };
+    mkdirSync(dirname(config.reportPath), { recursive: true });
+    writeFileSync(config.reportPath, renderMarkdown(results));
+    const rawPath = join(os.tmpdir(), `${dbName}.json`);
+    writeFileSync(rawPath, JSON.stringify(results, null, 2));
+    log(consoleSummary(results));
+    log(`\nbench: wrote ${config.reportPath} (raw results: ${rawPath})`);
+    return failures.length ? 1 : 0;
+  } finally {
+    await cleanUp();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.stack : err);
+    process.exit(1);
+  },
+);
