@@ -14,10 +14,11 @@ export function runJobOptions(runId: number, key = 'start', resumeAt?: Date): Jo
   return {
     jobId: `run:${runId}:${key}`,
     delay: resumeAt ? Math.max(0, resumeAt.getTime() - Date.now()) : 0,
-    // A job fails only when the engine itself could not reach Postgres; the run stays due and is retried.
+    // A job fails only when the engine could not reach Postgres: Bull retries it, and a job that
+    // still fails is dropped, so the relay's later re-enqueue under the same id is not ignored.
     attempts: 5,
     backoff: { type: 'exponential', delay: 1000 },
     removeOnComplete: true,
-    removeOnFail: 1000,
+    removeOnFail: true,
   };
 }

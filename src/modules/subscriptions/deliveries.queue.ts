@@ -7,9 +7,18 @@ export interface DeliverJob {
   deliveryId: number;
 }
 
-/** One job per attempt: the id makes a repeated enqueue of the same attempt harmless. */
+/**
+ * One job per attempt: the id makes a repeated enqueue of the same attempt harmless. A job that
+ * fails (Postgres unreachable) is retried by Bull, then dropped so the relay can enqueue it again.
+ */
 export function deliverJobOptions(deliveryId: number, attempts: number): JobOptions {
-  return { jobId: `delivery:${deliveryId}:${attempts}`, removeOnComplete: true, removeOnFail: 1000 };
+  return {
+    jobId: `delivery:${deliveryId}:${attempts}`,
+    attempts: 3,
+    backoff: { type: 'exponential', delay: 1000 },
+    removeOnComplete: true,
+    removeOnFail: true,
+  };
 }
 
 /** Exponential backoff from DELIVERY_RETRY_BASE_MS, times 4 per attempt, capped at 6 hours, ±20% jitter. */

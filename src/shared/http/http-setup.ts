@@ -8,7 +8,8 @@ import { MAX_BODY_BYTES, registerJsonBodyParser } from './json-body-parser.js';
 export const FASTIFY_OPTIONS = {
   bodyLimit: MAX_BODY_BYTES,
   logger: false,
-  return503OnClosing: true,
+  // During a graceful stop, requests on connections already open are still served, not refused.
+  return503OnClosing: false,
   forceCloseConnections: 'idle' as const,
   requestTimeout: 30_000,
   routerOptions: { maxParamLength: 200 },

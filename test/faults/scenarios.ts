@@ -1,0 +1,225 @@
+/**
+ * The five fault scenarios. Each spawns its own service processes, sets up its own
+ * organization and workflow, puts webhook load on it, injects its fault, and ends with the
+ * common checks of Verdict.settle (answers, catch-up, nothing lost or doubled).
+ */
+import type { ServiceProcess } from '../support/service-process.js';
+import { type EventReceiver, type Fixture, OPEN_RUN, OPEN_RUN_WITH_WAIT, setUpWorkflow } from './fixtures.js';
+import { unfinishedRunsUpTo } from './invariants.js';
+import { Load, sleep, type Target } from './load.js';
+import { listeningPort, pidOf, rssBytes, terminate } from './processes.js';
+import { megabytes, seconds } from './report.js';
+import { SETTINGS } from './settings.js';
+import { SHUTDOWN_GRACE_MS, type Stack } from './stack.js';
+import { CATCH_UP_MS, type Verdict } from './verdict.js';
+
+export interface Context {
+  stack: Stack;
+  receiver: EventReceiver;
+}
+
+export interface Scenario {
+  name: string;
+  run(ctx: Context, v: Verdict): Promise<void>;
+}
+
+/** Load before the fault, length of an outage, load after it. */
+const BEFORE_MS = 5_000;
+const OUTAGE_MS = 5_000;
+const AFTER_MS = 3_000;
+/** How long after Postgres is back the first 201 may take. */
+const RECOVERY_DEADLINE_MS = 30_000;
+/** How long past SHUTDOWN_GRACE_MS a SIGTERMed API process may take to exit. */
+const EXIT_MARGIN_MS = 5_000;
+const SOAK_PROGRESS_MS = 30_000;
+/** How long a slow subscriber takes to answer a delivery. */
+const SLOW_SUBSCRIBER_MS = 100;
+/**
+ * How long after a worker's death its runs may take to be finished by another: RUN_LEASE_MS
+ * (3 s here) for a run it was executing, REENQUEUE_AFTER_MS (15 s) for a job it had taken,
+ * plus the relay's 5 s sweep and a margin.
+ */
+const TAKEOVER_BOUND_MS = 30_000;
+const MB = 1024 * 1024;
+
+async function targetOf(service: ServiceProcess, name: string): Promise<Target> {
+  return { name, port: await listeningPort(pidOf(service)) };
+}
+
+/** Polls `probe` every 100 ms; how long until it held, or undefined past `deadlineMs`. */
+async function timeUntil(probe: () => boolean | Promise<boolean>, deadlineMs: number): Promise<number | undefined> {
+  const started = performance.now();
+  while (performance.now() - started < deadlineMs) {
+    if (await probe()) return performance.now() - started;
+    await sleep(100);
+  }
+  return undefined;
+}
+
+/** From now: how long until every run of the cases answered so far has finished. */
+function runsFinishing(ctx: Context, fx: Fixture, load: Load): Promise<number | undefined> {
+  const upTo = load.maxCaseId();
+  return timeUntil(async () => (await unfinishedRunsUpTo(ctx.stack.pool, fx, upTo)) === 0, CATCH_UP_MS);
+}
+
+/** Requests sent while a fault lasted (between the two instants). */
+function sentDuring(load: Load, from: number, to: number) {
+  return load.attempts().filter((a) => a.sentAt >= from && a.sentAt < to);
+}
+
+/** Starts these service processes together; returns them once all are up. */
+function spawnAll(ctx: Context, roles: ('api' | 'worker')[]): Promise<ServiceProcess[]> {
+  return Promise.all(roles.map((role) => ctx.stack.spawn(role)));
+}
+
+/** An API and a worker, the standard workflow and load on the API. */
+async function standardSetUp(ctx: Context, v: Verdict, key: string, { rate = SETTINGS.rate, deliveryDelayMs = 0 } = {}) {
+  const [api] = await spawnAll(ctx, ['api', 'worker']);
+  const fx = await setUpWorkflow(api, ctx.receiver, key, OPEN_RUN, deliveryDelayMs);
+  const load = v.startLoad([await targetOf(api, 'api')], fx, rate);
+  return { api, fx, load };
+}
+
+/** After BEFORE_MS of load: stops a dependency, starts it again OUTAGE_MS later; when it was down and back. */
+async function outage(stop: () => Promise<void>, start: () => Promise<void>): Promise<{ downAt: number; upAt: number }> {
+  await sleep(BEFORE_MS);
+  await stop();
+  const downAt = performance.now();
+  await sleep(OUTAGE_MS);
+  await start();
+  return { downAt, upAt: performance.now() };
+}
+
+const postgresRestart: Scenario = {
+  name: 'Postgres restart',
+  async run(ctx, v) {
+    // Subscribers take their time: deliveries are under way when Postgres goes.
+    const { api, fx, load } = await standardSetUp(ctx, v, 'postgres', { deliveryDelayMs: SLOW_SUBSCRIBER_MS });
+    const { downAt, upAt } = await outage(() => ctx.stack.stopPostgres(), () => ctx.stack.startPostgres());
+    v.note(`Postgres down for ${seconds(upAt - downAt)} (stopped, then started again on the same data dir and port)`);
+
+    const firstCreated = () => load.attempts().filter((a) => a.status === 201 && a.endedAt >= upAt).sort((a, b) => a.endedAt - b.endedAt)[0];
+    await timeUntil(() => firstCreated() !== undefined, RECOVERY_DEADLINE_MS);
+    const first = firstCreated();
+    if (first) v.recovery = `${seconds(first.endedAt - upAt)} (Postgres up → first 201)`;
+    else v.fail(`no 201 within ${RECOVERY_DEADLINE_MS / 1000} s after Postgres was back (no service was restarted)`);
+    await sleep(AFTER_MS);
+
+    const unavailable = sentDuring(load, downAt, upAt).filter((a) => a.status === 503);
+    v.expect(unavailable.length > 0, 'no request sent while Postgres was down was answered 503');
+    const slowest = Math.max(0, ...unavailable.map((a) => a.endedAt - a.sentAt));
+    v.note(`${unavailable.length} requests sent while Postgres was down were answered 503, the slowest in ${Math.round(slowest)} ms`);
+    await v.settle(ctx.stack, ctx.receiver, fx, [201, 503], api);
+  },
+};
+
+const redisRestart: Scenario = {
+  name: 'Redis restart',
+  async run(ctx, v) {
+    const { api, fx, load } = await standardSetUp(ctx, v, 'redis');
+    const { downAt, upAt } = await outage(() => ctx.stack.stopRedis(), () => ctx.stack.startRedis());
+    const recovered = runsFinishing(ctx, fx, load);
+    await sleep(AFTER_MS);
+
+    const created = sentDuring(load, downAt, upAt).filter((a) => a.status === 201);
+    v.expect(created.length > 0, 'no case was created while Redis was down');
+    v.note(`Redis down for ${seconds(upAt - downAt)} (no persistence: its queues came back empty); ${created.length} cases created meanwhile`);
+    await v.settle(ctx.stack, ctx.receiver, fx, [201], api);
+    const ms = await recovered;
+    if (ms === undefined) v.fail(`runs of the cases created up to Redis's return not finished ${CATCH_UP_MS / 1000} s after it`);
+    else v.recovery = `${seconds(ms)} (Redis up → runs finished)`;
+  },
+};
+
+const workerKilled: Scenario = {
+  name: 'Worker SIGKILL',
+  async run(ctx, v) {
+    const [api, doomed] = await spawnAll(ctx, ['api', 'worker', 'worker']);
+    const fx = await setUpWorkflow(api, ctx.receiver, 'worker-kill', OPEN_RUN_WITH_WAIT);
+    const load = v.startLoad([await targetOf(api, 'api')], fx, SETTINGS.rate);
+    await sleep(BEFORE_MS);
+    const { rows } = await ctx.stack.pool.query<{ running: number; waiting: number }>(
+      `SELECT count(*) FILTER (WHERE state = 'running')::int AS running, count(*) FILTER (WHERE state = 'waiting')::int AS waiting
+       FROM workflow_runs WHERE workflow_id = $1`,
+      [fx.workflowId],
+    );
+    await terminate(doomed, 'SIGKILL', 5_000);
+    const recovered = runsFinishing(ctx, fx, load);
+    const midRun = rows[0]!;
+    v.expect(midRun.running + midRun.waiting > 0, 'no run was mid-run when the worker was killed');
+    v.note(`one of two workers SIGKILLed with ${midRun.running} runs running and ${midRun.waiting} waiting (between set_attributes and close)`);
+    await sleep(AFTER_MS);
+
+    // The API is not what this scenario is about: a 503 (no database connection within
+    // DATABASE_CONNECT_TIMEOUT_MS on a starved machine) is counted in the table, not failed.
+    await v.settle(ctx.stack, ctx.receiver, fx, [201, 503], api);
+    const ms = await recovered;
+    if (ms === undefined) v.fail(`runs of the cases created before the kill not finished ${CATCH_UP_MS / 1000} s after it`);
+    else v.recovery = `${seconds(ms)} (kill → runs finished)`;
+    if (ms !== undefined && ms > TAKEOVER_BOUND_MS) {
+      v.fail(`the runs the killed worker had were finished only ${seconds(ms)} after the kill, beyond ${TAKEOVER_BOUND_MS / 1000} s (RUN_LEASE_MS, then the relay re-enqueues after 15 s, swept every 5 s)`);
+    }
+    const { rows: takenOver } = await ctx.stack.pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM workflow_runs WHERE workflow_id = $1 AND attempts > 2`,
+      [fx.workflowId],
+    );
+    v.note(`${takenOver[0]!.n} runs were claimed more than the usual twice (start and resume): taken over or retried`);
+  },
+};
+
+const apiTerminated: Scenario = {
+  name: 'API SIGTERM',
+  async run(ctx, v) {
+    const [a, b] = await spawnAll(ctx, ['api', 'api', 'worker']);
+    const fx = await setUpWorkflow(a, ctx.receiver, 'api-term', OPEN_RUN);
+    const [targetA, targetB] = [await targetOf(a, 'A'), await targetOf(b, 'B')];
+    await Load.warmUp(targetB);
+    // Requests go to A; one A does not answer, or answers 503 (draining: "go elsewhere"), is sent to B.
+    const load = v.startLoad([targetA, targetB], fx, SETTINGS.rate, [503]);
+    await sleep(BEFORE_MS);
+    await timeUntil(() => load.inFlight('A') > 0, BEFORE_MS);
+    const termAt = performance.now();
+    const bound = SHUTDOWN_GRACE_MS + EXIT_MARGIN_MS;
+    const { ms, exit } = await terminate(a, 'SIGTERM', bound);
+    if (exit === undefined) v.fail(`A did not exit within ${bound / 1000} s of SIGTERM (SHUTDOWN_GRACE_MS + ${EXIT_MARGIN_MS / 1000} s); it was SIGKILLed`);
+    else v.expect(exit === '0', `A exited with ${exit} after SIGTERM, not 0: ${a.describe()}`);
+    v.note(`A exited (${exit ?? 'killed'}) ${seconds(ms)} after SIGTERM`);
+    await sleep(AFTER_MS);
+    await load.stop();
+
+    const attempts = load.attempts();
+    const inFlight = attempts.filter((x) => x.target === 'A' && x.sentAt < termAt && x.endedAt > termAt);
+    const complete = inFlight.filter((x) => x.outcome === 'response');
+    v.note(`${inFlight.length} requests in flight at A when it got SIGTERM: ${complete.length} answered completely (${complete.filter((x) => x.status === 201).length} with 201)`);
+    const shed = attempts.filter((x) => x.status === 503);
+    v.expect(shed.every((x) => x.target === 'A' && x.endedAt >= termAt), 'a 503 came from B, or from A before it was told to stop');
+    if (shed.length) v.note(`${shed.length} requests reaching A on an open connection while it drained were answered 503 ${shed[0]!.text} and sent to B`);
+    const retried = load.posted.filter((p) => p.attempts.length > 1).length;
+    v.expect(retried > 0, 'no request was turned away by A and sent to B: A kept taking requests after SIGTERM');
+    const notCreated = load.posted.filter((p) => p.caseId === undefined);
+    v.expect(notCreated.length === 0, `${notCreated.length} requests were created by neither A nor B, e.g. ${JSON.stringify(notCreated[0]?.attempts)}`);
+    await v.settle(ctx.stack, ctx.receiver, fx, [201, 503], b);
+  },
+};
+
+const soak: Scenario = {
+  name: 'Soak',
+  async run(ctx, v) {
+    const { api, fx, load } = await standardSetUp(ctx, v, 'soak', { rate: SETTINGS.soakRate });
+    const pid = pidOf(api);
+    const rssStart = rssBytes(pid);
+    const started = performance.now();
+    for (let elapsed = 0; elapsed < SETTINGS.soakSeconds * 1000; elapsed = performance.now() - started) {
+      await sleep(Math.min(SOAK_PROGRESS_MS, SETTINGS.soakSeconds * 1000 - elapsed));
+      console.log(`  soak ${Math.round((performance.now() - started) / 1000)}/${SETTINGS.soakSeconds} s: ${load.posted.length} sent, ${load.created().length} created, API RSS ${megabytes(rssBytes(pid))}`);
+    }
+    const rssEnd = rssBytes(pid);
+    const limit = rssStart * 1.5 + 50 * MB;
+    v.rss = `${megabytes(rssStart)} / ${megabytes(rssEnd)}`;
+    v.expect(rssEnd <= limit, `API RSS grew from ${megabytes(rssStart)} to ${megabytes(rssEnd)}, over the limit of ${megabytes(limit)} (start + 50% + 50 MB)`);
+    v.note(`${SETTINGS.soakSeconds} s at ${SETTINGS.soakRate} req/s requested: ${(load.posted.length / SETTINGS.soakSeconds).toFixed(1)} req/s sent`);
+    await v.settle(ctx.stack, ctx.receiver, fx, [201], api);
+  },
+};
+
+export const SCENARIOS: Scenario[] = [postgresRestart, redisRestart, workerKilled, apiTerminated, soak];
