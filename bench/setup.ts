@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startEmbeddedPostgres, startLocalRedis, type RunningService } from '../scripts/local-infra.js';
+import { useOrStartServers } from '../scripts/local-infra.js';
 import { createTestDatabase, dropTestDatabase, flushRedisPrefix } from '../test/support/test-infra.js';
 import { BENCH_ATTRIBUTES } from './payloads.js';
 
@@ -20,30 +20,16 @@ export interface Infra {
 
 /** DATABASE_URL / REDIS_URL when set; otherwise an embedded Postgres and a local redis-server. */
 export async function startInfra(): Promise<Infra> {
-  const started: RunningService[] = [];
   const scratch = await mkdtemp(join(tmpdir(), 'cis-bench-'));
-  const stop = async () => {
-    for (const service of started.reverse()) await service.stop().catch(() => undefined);
-    await rm(scratch, { recursive: true, force: true });
+  const servers = await useOrStartServers(scratch, false);
+  return {
+    serverUrl: servers.postgresUrl,
+    redisUrl: servers.redisUrl,
+    stop: async () => {
+      await servers.stop();
+      await rm(scratch, { recursive: true, force: true });
+    },
   };
-  try {
-    let serverUrl = process.env.DATABASE_URL;
-    if (!serverUrl) {
-      const postgres = await startEmbeddedPostgres(join(scratch, 'postgres'), await freePort());
-      started.push(postgres);
-      serverUrl = postgres.url;
-    }
-    let redisUrl = process.env.REDIS_URL;
-    if (!redisUrl) {
-      const redis = await startLocalRedis(join(scratch, 'redis'), await freePort(), false);
-      started.push(redis);
-      redisUrl = redis.url;
-    }
-    return { serverUrl, redisUrl, stop };
-  } catch (err) {
-    await stop();
-    throw err;
-  }
 }
 
 /** A fresh database on the server of `serverUrl`, migrated with runMigrations; returns its URL. */
