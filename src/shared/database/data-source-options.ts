@@ -3,6 +3,7 @@ import type { Env } from '../config/env.js';
 import { InitialSchema1763750000000 } from './migrations/1763750000000-initial-schema.js';
 import { EventSubscriptions1763760000000 } from './migrations/1763760000000-event-subscriptions.js';
 import { RelayIndexes1763770000000 } from './migrations/1763770000000-relay-indexes.js';
+import { UnfinishedRunsByCase1763780000000 } from './migrations/1763780000000-unfinished-runs-by-case.js';
 
 /** One definition of the Postgres connection, shared by the app and `ormconfig.ts` (migrations). */
 type DatabaseEnv = Pick<Env, 'DATABASE_URL'> & Partial<Pick<Env, 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS'>>;
@@ -14,7 +15,7 @@ export function dataSourceOptions(env: DatabaseEnv): DataSourceOptions {
     synchronize: false,
     migrationsRun: false,
     migrationsTableName: 'schema_migrations',
-    migrations: [InitialSchema1763750000000, EventSubscriptions1763760000000, RelayIndexes1763770000000],
+    migrations: [InitialSchema1763750000000, EventSubscriptions1763760000000, RelayIndexes1763770000000, UnfinishedRunsByCase1763780000000],
     logging: false,
     extra: {
       max: env.DATABASE_POOL_SIZE ?? 4,
