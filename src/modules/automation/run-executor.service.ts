@@ -4,7 +4,7 @@ import type { Queue } from 'bull';
 import { Env } from '../../shared/config/env.js';
 import { TransactionRunner, type Transaction } from '../../shared/database/transaction.js';
 import { LOGGER, type Logger } from '../../shared/logging/logger.js';
-import type { Case } from '../cases/domain/case.js';
+import { Case, type CaseProps } from '../cases/domain/case.js';
 import { CaseRepository } from '../cases/domain/case.repository.js';
 import type { WorkflowVersion } from '../workflows/workflow-version.js';
 import { WorkflowsService } from '../workflows/workflows.service.js';
@@ -21,23 +21,37 @@ export const MAX_AUTOMATIC_MOVES = 25;
 
 type StepInstruction = Extract<Instruction, { op: 'step' }>;
 
-/** How a stretch of a run ended. */
+/** A run that ended in a transaction, reported once the transaction committed. */
+interface FinishedRun {
+  run: RunRecord;
+  state: 'succeeded' | 'failed';
+}
+
+/** The outcome of an external step, executed between transactions and not yet recorded. */
+interface ExternalOutcome {
+  run: RunRecord;
+  pc: number;
+  stepType: string;
+  outcome: StepOutcome;
+}
+
+/** How a stretch ended; `ref` is the run it ended in (a move goes on with the next run). */
 type Stretch =
-  /** The run cannot go on here: finished, failed, parked, superseded, or held by another worker. */
-  | { kind: 'stopped'; resumeAt?: Date; next?: RunRef; finished?: { run: RunRecord; state: 'succeeded' | 'failed' } }
+  /** Nothing more to do now: the run finished, failed, is parked, was superseded or is held by another worker. */
+  | { kind: 'stopped'; ref: RunRef; resumeAt?: Date }
   /** The run reached a step that talks to the outside world; it runs outside the transaction. */
-  | { kind: 'external'; run: RunRecord; pc: number; scope: TemplateScope; case: ReturnType<Case['snapshot']> };
+  | { kind: 'external'; ref: RunRef; run: RunRecord; pc: number; scope: TemplateScope; case: CaseProps };
 
 /**
  * Executes runs. The steps of a run that only touch the case are executed and committed
  * together, in one transaction under the case's row lock, with the run's progress; a step
- * that calls the outside world (`http_request`) runs between transactions and only its
- * outcome is committed. So a committed step never runs again after a crash, a step never acts
- * on a case that has moved on (the run is checked under the lock), and a request whose outcome
- * was not recorded is sent again.
+ * that calls the outside world (`http_request`) runs between transactions, and its outcome is
+ * committed with the steps after it. So a committed step never runs again after a crash, a
+ * step never acts on a case that has moved on (the run is checked under the lock), and a
+ * request whose outcome was not recorded is sent again.
  *
- * When a run moves the case, the run of the new status is executed right away by the same
- * worker, without a round through the queue.
+ * When a run moves the case, the run of the new status is executed right away, in the same
+ * transaction: a chain of automatic moves commits once.
  */
 @Injectable()
 export class RunExecutor {
@@ -55,34 +69,28 @@ export class RunExecutor {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  async execute(ref: RunRef): Promise<void> {
-    let next: RunRef | undefined = ref;
-    while (next) next = await this.executeRun(next);
-  }
-
-  /** Executes one run as far as it goes now; returns the run its move started, if any. */
-  private async executeRun(ref: RunRef): Promise<RunRef | undefined> {
-    const version = await this.workflows.version(ref.workflowId, ref.workflowVersion);
-    const lease = this.env.RUN_LEASE_MS;
-    let claimed: RunRecord | undefined;
+  /** Executes a run, and the runs its moves start, as far as they go now. */
+  async execute(first: RunRef): Promise<void> {
+    const version = await this.workflows.version(first.workflowId, first.workflowVersion);
+    let ref = first;
+    let external: ExternalOutcome | undefined;
     let heartbeat: NodeJS.Timeout | undefined;
     try {
       for (;;) {
-        const stretch = await this.transactions.run((tx) => this.runStretch(tx, ref, version, claimed));
-        if (stretch.kind === 'stopped') {
-          await this.afterStop(stretch, ref);
-          return stretch.next;
+        const finished: FinishedRun[] = [];
+        const stretch = await this.transactions.run((tx) => this.runStretch(tx, ref, version, external, finished));
+        for (const { run, state } of finished) this.reportFinished(run, state);
+        if (stretch.kind === 'stopped') return await this.scheduleResumption(stretch.ref, stretch.resumeAt);
+        if (stretch.ref.runId !== ref.runId) {
+          clearInterval(heartbeat);
+          heartbeat = undefined;
+          ref = stretch.ref;
         }
-        claimed = stretch.run;
-        heartbeat ??= setInterval(() => this.runs.renewLease(ref.runId, lease).catch(() => undefined), lease / 3);
-        const instruction = this.program(version, claimed.status)[stretch.pc] as StepInstruction;
-        const outcome = await this.runStep(instruction, { run: claimed, case: stretch.case, version, scope: stretch.scope });
-        const after = await this.transactions.run((tx) => this.commitExternal(tx, ref, claimed!, version, stretch.pc, instruction.type, outcome));
-        if (after.kind === 'stopped') {
-          await this.afterStop(after, ref);
-          return after.next;
-        }
-        claimed = after.run;
+        const runId = ref.runId;
+        heartbeat ??= setInterval(() => this.runs.renewLease(runId, this.env.RUN_LEASE_MS).catch(() => undefined), this.env.RUN_LEASE_MS / 3);
+        const instruction = this.program(version, stretch.run.status)[stretch.pc] as StepInstruction;
+        const outcome = await this.runStep(instruction, { run: stretch.run, case: stretch.case, version, scope: stretch.scope });
+        external = { run: stretch.run, pc: stretch.pc, stepType: instruction.type, outcome };
       }
     } finally {
       clearInterval(heartbeat);
@@ -90,108 +98,91 @@ export class RunExecutor {
   }
 
   /**
-   * Locks the case, takes (or keeps) the run, and executes its steps from the current one
-   * until the run ends or reaches an external step; everything it did commits together.
+   * Locks the case, takes (or keeps) the run, records the outcome of its external step if it
+   * comes back from one, and executes its steps until the run ends or reaches an external
+   * step; a move goes on with the run it starts. Everything it did commits together.
    */
-  private async runStretch(tx: Transaction, ref: RunRef, version: WorkflowVersion, held: RunRecord | undefined): Promise<Stretch> {
-    const subject = await this.cases.lock(tx, ref.caseId);
-    if (!subject) return { kind: 'stopped' };
-    const run = held ? ((await this.runs.isRunning(tx, ref.runId)) ? held : null) : await this.runs.claim(tx, ref.runId);
-    if (!run) return { kind: 'stopped' };
-    if (!held) this.metrics.runStarted(run);
-    const program = this.program(version, run.status);
-    const scope = scopeOf(subject.snapshot());
-    let pc = run.currentStep;
+  private async runStretch(tx: Transaction, ref: RunRef, version: WorkflowVersion, external: ExternalOutcome | undefined, finished: FinishedRun[]): Promise<Stretch> {
+    let subject = await this.cases.lock(tx, ref.caseId);
+    if (!subject) return { kind: 'stopped', ref };
+    let run = external ? ((await this.runs.isRunning(tx, ref.runId)) ? external.run : null) : await this.runs.claim(tx, ref.runId);
+    if (!run) return { kind: 'stopped', ref };
+    if (!external) this.metrics.runStarted(run);
+    let program = this.program(version, run.status);
+    let scope = scopeOf(subject.snapshot());
+    let pc = external ? external.pc : run.currentStep;
+    let pending = external;
     for (;;) {
       const instruction = program[pc];
-      if (!instruction) {
+      let outcome: StepOutcome;
+      let stepType: string;
+      if (pending) {
+        ({ outcome, stepType } = pending);
+        pending = undefined;
+      } else if (!instruction) {
         await this.cases.store(tx, subject, run.chainDepth);
         await this.runs.finish(tx, run, 'succeeded', null);
-        return { kind: 'stopped', finished: { run, state: 'succeeded' } };
-      }
-      if (instruction.op === 'jump') {
+        finished.push({ run, state: 'succeeded' });
+        return { kind: 'stopped', ref };
+      } else if (instruction.op === 'jump') {
         pc = instruction.target;
         continue;
-      }
-      if (instruction.op === 'jump_unless') {
+      } else if (instruction.op === 'jump_unless') {
         pc = conditionHolds(instruction.condition, scope) ? pc + 1 : instruction.target;
         continue;
-      }
-      if (this.handlers.get(instruction.type)?.external) {
+      } else if (this.handlers.get(instruction.type)?.external) {
         const stored = await this.cases.store(tx, subject, run.chainDepth);
         await this.runs.hold(tx, run, pc, this.env.RUN_LEASE_MS);
         const stepAttempts = pc === run.currentStep ? run.stepAttempts : 0;
-        return { kind: 'external', run: { ...run, currentStep: pc, stepAttempts }, pc, scope, case: stored.case };
+        return { kind: 'external', ref, run: { ...run, currentStep: pc, stepAttempts }, pc, scope, case: stored.case };
+      } else {
+        stepType = instruction.type;
+        outcome = await this.runStep(instruction, { run, case: subject.snapshot(), version, scope });
       }
-      const outcome = await this.runStep(instruction, { run, case: subject.snapshot(), version, scope });
-      if (outcome.kind === 'next' || outcome.kind === 'change') {
-        if (outcome.note) await this.runs.recordEvent(tx, run.caseId, instruction.type, 'automation', { run_id: run.id, ...outcome.note });
-        if (outcome.kind === 'change') mergeInto(subject, outcome.patch, scope);
-        pc += 1;
-        continue;
+      if (outcome.kind === 'move' && run.chainDepth >= MAX_AUTOMATIC_MOVES) {
+        outcome = { kind: 'fail', error: `more than ${MAX_AUTOMATIC_MOVES} automatic status moves in one chain: the workflow loops` };
       }
-      return this.end(tx, ref, run, subject, version, pc, instruction.type, outcome);
-    }
-  }
-
-  /** Commits what an external step came back with. */
-  private async commitExternal(tx: Transaction, ref: RunRef, run: RunRecord, version: WorkflowVersion, pc: number, stepType: string, outcome: StepOutcome): Promise<Stretch | { kind: 'continue'; run: RunRecord }> {
-    const subject = await this.cases.lock(tx, ref.caseId);
-    if (!subject || !(await this.runs.isRunning(tx, run.id))) return { kind: 'stopped' };
-    if (outcome.kind === 'next' || outcome.kind === 'change') {
-      if (outcome.note) await this.runs.recordEvent(tx, run.caseId, stepType, 'automation', { run_id: run.id, ...outcome.note });
-      if (outcome.kind === 'change') mergeInto(subject, outcome.patch);
-      await this.cases.store(tx, subject, run.chainDepth);
-      await this.runs.advance(tx, run.id, pc + 1, this.env.RUN_LEASE_MS);
-      return { kind: 'continue', run: { ...run, currentStep: pc + 1, stepAttempts: 0 } };
-    }
-    return this.end(tx, ref, run, subject, version, pc, stepType, outcome);
-  }
-
-  /** A step that ends this stretch of the run: a move, a wait, a retry or a failure. */
-  private async end(
-    tx: Transaction,
-    ref: RunRef,
-    run: RunRecord,
-    subject: Case,
-    version: WorkflowVersion,
-    pc: number,
-    stepType: string,
-    outcome: Exclude<StepOutcome, { kind: 'next' | 'change' }>,
-  ): Promise<Stretch> {
-    if (outcome.kind === 'move' && run.chainDepth >= MAX_AUTOMATIC_MOVES) {
-      return this.end(tx, ref, run, subject, version, pc, stepType, {
-        kind: 'fail',
-        error: `more than ${MAX_AUTOMATIC_MOVES} automatic status moves in one chain: the workflow loops`,
-      });
-    }
-    switch (outcome.kind) {
-      case 'move': {
-        // The run ends before the move, so the move's supersession does not catch it.
-        await this.cases.store(tx, subject, run.chainDepth);
-        await this.runs.finish(tx, run, 'succeeded', null);
-        outcome.apply(subject);
-        const { startedRunIds } = await this.cases.store(tx, subject, run.chainDepth + 1);
-        const next = startedRunIds[0] === undefined ? undefined : { ...ref, runId: startedRunIds[0] };
-        return { kind: 'stopped', next, finished: { run, state: 'succeeded' } };
+      switch (outcome.kind) {
+        case 'next':
+        case 'change':
+          if (outcome.note) await this.runs.recordEvent(tx, run.caseId, stepType, 'automation', { run_id: run.id, ...outcome.note });
+          if (outcome.kind === 'change') mergeInto(subject, outcome.patch, scope);
+          pc += 1;
+          continue;
+        case 'move': {
+          outcome.apply(subject);
+          const stored = await this.cases.store(tx, subject, run.chainDepth + 1, { runId: run.id, attempts: run.attempts });
+          finished.push({ run, state: 'succeeded' });
+          const nextRunId = stored.startedRunIds[0];
+          if (nextRunId === undefined) return { kind: 'stopped', ref };
+          ref = { ...ref, runId: nextRunId };
+          run = RunRepository.started(nextRunId, run, stored.case.status);
+          this.metrics.runStarted(run);
+          subject = Case.restore(stored.case);
+          scope = scopeOf(stored.case);
+          program = this.program(version, run.status);
+          pc = 0;
+          continue;
+        }
+        case 'wait': {
+          await this.cases.store(tx, subject, run.chainDepth);
+          const resumeAt = await this.runs.park(tx, run, pc + 1, 0, outcome.seconds * 1000, { type: 'run_waiting', at: 'until', data: {} });
+          return { kind: 'stopped', ref, resumeAt };
+        }
+        case 'retry': {
+          const attempt = run.stepAttempts + 1;
+          const resumeAt = await this.runs.park(tx, run, pc, attempt, outcome.delayMs, { type: `${stepType}_retry`, at: 'retry_at', data: { attempt, error: outcome.error } });
+          return { kind: 'stopped', ref, resumeAt };
+        }
+        case 'fail':
+          // The engine parks the case in Error with the reason; changes made earlier in the run stay.
+          await this.cases.store(tx, subject, run.chainDepth);
+          await this.runs.finish(tx, run, 'failed', outcome.error);
+          subject.park(version, outcome.error);
+          await this.cases.store(tx, subject, run.chainDepth);
+          finished.push({ run, state: 'failed' });
+          return { kind: 'stopped', ref };
       }
-      case 'wait': {
-        await this.cases.store(tx, subject, run.chainDepth);
-        const resumeAt = await this.runs.park(tx, run, pc + 1, 0, outcome.seconds * 1000, { type: 'run_waiting', at: 'until', data: {} });
-        return { kind: 'stopped', resumeAt };
-      }
-      case 'retry': {
-        const attempt = run.stepAttempts + 1;
-        const resumeAt = await this.runs.park(tx, run, pc, attempt, outcome.delayMs, { type: `${stepType}_retry`, at: 'retry_at', data: { attempt, error: outcome.error } });
-        return { kind: 'stopped', resumeAt };
-      }
-      case 'fail':
-        // The engine parks the case in Error with the reason; changes made earlier in the run stay.
-        await this.cases.store(tx, subject, run.chainDepth);
-        await this.runs.finish(tx, run, 'failed', outcome.error);
-        subject.park(version, outcome.error);
-        await this.cases.store(tx, subject, run.chainDepth);
-        return { kind: 'stopped', finished: { run, state: 'failed' } };
     }
   }
 
@@ -206,13 +197,16 @@ export class RunExecutor {
     }
   }
 
-  /** After the transaction committed: metrics, and the delayed job that resumes a parked run. */
-  private async afterStop(stretch: Extract<Stretch, { kind: 'stopped' }>, ref: RunRef): Promise<void> {
-    if (stretch.finished) this.metrics.runFinished(stretch.finished.run, stretch.finished.state);
-    if (stretch.finished?.state === 'failed') this.logger.info({ runId: ref.runId, caseId: ref.caseId }, 'run failed; case parked in Error');
-    if (!stretch.resumeAt) return;
+  private reportFinished(run: RunRecord, state: FinishedRun['state']): void {
+    this.metrics.runFinished(run, state);
+    if (state === 'failed') this.logger.info({ runId: run.id, caseId: run.caseId }, 'run failed; case parked in Error');
+  }
+
+  /** After the transaction committed: the delayed job that resumes a parked run. */
+  private async scheduleResumption(ref: RunRef, resumeAt: Date | undefined): Promise<void> {
+    if (!resumeAt) return;
     try {
-      await this.queue.add(RUN_JOB, ref, runJobOptions(ref.runId, `resume-${stretch.resumeAt.getTime()}`, stretch.resumeAt));
+      await this.queue.add(RUN_JOB, ref, runJobOptions(ref.runId, `resume-${resumeAt.getTime()}`, resumeAt));
     } catch (err) {
       // Redis is down: the relay re-enqueues the run once it is overdue.
       this.logger.warn({ runId: ref.runId, err: String(err) }, 'could not schedule resumption; the relay will');

@@ -88,30 +88,37 @@ export class RunRepository {
   }
 
   /**
-   * Takes a run for execution inside `tx`, after the case's row lock: a row lock, no write yet
-   * (what the run did is written once, when the stretch ends). Only one worker holds a run at a
-   * time; a finished or superseded run, or one another worker holds, gives null. The first
-   * claim records `run_started`. The returned record counts this claim in `attempts`.
+   * Takes a run for execution inside `tx`, after the case's row lock: a row lock, no write to
+   * the run yet (what the run did is written once, when the stretch ends). Only one worker holds
+   * a run at a time; a finished or superseded run, or one another worker holds, gives null. The
+   * first claim records `run_started`. The returned record counts this claim in `attempts`.
    */
   async claim(tx: Transaction, runId: number): Promise<RunRecord | null> {
     const [row] = await PreparedStatements.rowsIn<RunRow & { claimable: boolean }>(
       tx,
-      `SELECT *, (state = 'pending'
-                  OR (state = 'running' AND (locked_until IS NULL OR locked_until < now()))
-                  OR (state = 'waiting' AND resume_at <= now())) AS claimable
-       FROM workflow_runs WHERE id = $1 FOR UPDATE`,
+      `WITH run AS (
+         SELECT *, (state = 'pending'
+                    OR (state = 'running' AND (locked_until IS NULL OR locked_until < now()))
+                    OR (state = 'waiting' AND resume_at <= now())) AS claimable
+         FROM workflow_runs WHERE id = $1 FOR UPDATE
+       ), started AS (
+         INSERT INTO case_events (case_id, type, actor, data)
+         SELECT case_id, 'run_started', 'engine', jsonb_build_object('run_id', id, 'status', status, 'mode', mode)
+         FROM run WHERE claimable AND attempts = 0
+       )
+       SELECT * FROM run`,
       [runId],
     );
     if (!row?.claimable) return null;
-    const run = { ...toRecord(row), attempts: row.attempts + 1 };
-    if (run.attempts === 1) {
-      await PreparedStatements.rowsIn(
-        tx,
-        `INSERT INTO case_events (case_id, type, actor, data) VALUES ($1, 'run_started', 'engine', jsonb_build_object('run_id', $2::bigint, 'status', $3::text, 'mode', $4::text))`,
-        [run.caseId, run.id, run.status, run.mode],
-      );
-    }
-    return run;
+    return { ...toRecord(row), attempts: row.attempts + 1 };
+  }
+
+  /**
+   * The run a status move inserted in this transaction, which the same worker executes at
+   * once (the move recorded it as started): nothing to read, it is new.
+   */
+  static started(id: number, movedBy: RunRecord, status: string): RunRecord {
+    return { ...movedBy, id, status, chainDepth: movedBy.chainDepth + 1, currentStep: 0, stepAttempts: 0, attempts: 1, createdAt: new Date() };
   }
 
   /** The run stays with this worker while it calls the outside world at `step` (until the lease runs out). */
@@ -137,13 +144,6 @@ export class RunRepository {
     await this.prepared.rows(
       `UPDATE workflow_runs SET locked_until = now() + $2 * interval '1 millisecond' WHERE id = $1 AND state = 'running'`,
       [runId, leaseMs],
-    );
-  }
-
-  async advance(tx: Transaction, runId: number, nextStep: number, leaseMs: number): Promise<void> {
-    await PreparedStatements.rowsIn(tx, 
-      `UPDATE workflow_runs SET current_step = $2, step_attempts = 0, locked_until = now() + $3 * interval '1 millisecond' WHERE id = $1`,
-      [runId, nextStep, leaseMs],
     );
   }
 

@@ -7,6 +7,13 @@ export interface IdempotencyClaim {
   requestHash: Buffer;
 }
 
+/** The automation run whose step moved the case (see `store`). */
+export interface MovingRun {
+  runId: number;
+  /** How many times the run was claimed, to be stored with it. */
+  attempts: number;
+}
+
 export type CreateResult = { created: CaseProps } | { claimedBy: { caseId: number; requestHash: Buffer } };
 
 /** Persistence port of the Case aggregate; the TypeORM implementation chooses the statements. */
@@ -37,7 +44,9 @@ export abstract class CaseRepository {
   /**
    * Stores the aggregate's pending events inside `tx`: status (superseding unfinished runs and
    * starting the new status's run at `chainDepth`), attribute merges, timeline entries.
+   * When a run's step made the move (`movedBy`), that run ends, succeeded, with the move, and
+   * the run the move starts is recorded as started: the same worker executes it at once.
    * Returns the case as stored and the runs its moves started.
    */
-  abstract store(tx: Transaction, subject: Case, chainDepth: number): Promise<{ case: CaseProps; startedRunIds: number[] }>;
+  abstract store(tx: Transaction, subject: Case, chainDepth: number, movedBy?: MovingRun): Promise<{ case: CaseProps; startedRunIds: number[] }>;
 }

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { Case, type CaseDraft, type CaseEvent, type CaseProps } from '../domain/case.js';
-import { CaseRepository, type CreateResult, type IdempotencyClaim } from '../domain/case.repository.js';
+import { CaseRepository, type CreateResult, type IdempotencyClaim, type MovingRun } from '../domain/case.repository.js';
 import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
 import { CaseMetrics } from './case-metrics.js';
 import { CASE_COLUMNS, type CaseRow, eventColumns, toProps } from './case.mapper.js';
@@ -33,27 +33,41 @@ const INSERT_CASE_RETURNING_ROW = insertCaseSql(CASE_COLUMNS);
 const INSERT_CASE_RETURNING_ID = insertCaseSql('id');
 
 /**
- * A status change, the unfinished runs it supersedes (recorded on the timeline before the
- * change) and the run the new status starts.
+ * A status change, in one statement: the attribute merge made just before it ($14, when there
+ * is one), the end of the run that made it ($11, when a run made it), the other unfinished runs
+ * superseded, and the new status's run inserted; when the moving run's worker executes that
+ * run at once ($12), it is recorded as started. The timeline gets, in this order: the merge,
+ * the run that ended, the runs superseded, the change, the run started.
  */
 const CHANGE_STATUS_SQL = `
   WITH changed AS (
-    UPDATE cases SET status = $2, outcome = $3, updated_at = now() WHERE id = $1 RETURNING *
+    UPDATE cases SET status = $2, outcome = $3, updated_at = now(),
+                     attributes = CASE WHEN $14::jsonb IS NULL THEN attributes ELSE attributes || $14::jsonb END
+    WHERE id = $1 RETURNING *
+  ), ended AS (
+    UPDATE workflow_runs SET state = 'succeeded', finished_at = now(), locked_until = NULL, resume_at = NULL,
+                             attempts = $13, started_at = coalesce(started_at, now())
+    WHERE id = $11 RETURNING id, status
   ), superseded AS (
     UPDATE workflow_runs SET state = 'superseded', finished_at = now(), locked_until = NULL
-    WHERE case_id = $1 AND state IN ('pending', 'running', 'waiting') RETURNING id, status
-  ), events AS (
-    INSERT INTO case_events (case_id, type, actor, data)
-    SELECT $1, type, actor, data FROM (
-      SELECT 1 AS n, id AS run_id, 'run_superseded' AS type, 'engine' AS actor,
-             jsonb_build_object('run_id', id, 'status', status) AS data FROM superseded
-      UNION ALL
-      SELECT 2, 0, $4, $5, $6::jsonb
-    ) ordered ORDER BY n, run_id
+    WHERE case_id = $1 AND state IN ('pending', 'running', 'waiting') AND id IS DISTINCT FROM $11 RETURNING id, status
   ), next_run AS (
     INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode, chain_depth)
     SELECT id, organization_id, workflow_id, workflow_version, $2, $7, $9 FROM changed WHERE $8::boolean
     RETURNING id
+  ), events AS (
+    INSERT INTO case_events (case_id, type, actor, data)
+    SELECT $1, type, actor, data FROM (
+      SELECT -1 AS n, 0 AS run_id, $15::text AS type, $16::text AS actor, $17::jsonb AS data WHERE $14::jsonb IS NOT NULL
+      UNION ALL
+      SELECT 0, id, 'run_succeeded', 'engine', jsonb_build_object('run_id', id, 'status', status) FROM ended
+      UNION ALL
+      SELECT 1, id, 'run_superseded', 'engine', jsonb_build_object('run_id', id, 'status', status) FROM superseded
+      UNION ALL
+      SELECT 2, 0, $4, $5, $6::jsonb
+      UNION ALL
+      SELECT 3, id, 'run_started', 'engine', jsonb_build_object('run_id', id, 'status', $2::text, 'mode', $7::text) FROM next_run WHERE $12::boolean
+    ) ordered ORDER BY n, run_id
   )${outboxSql('changed', '$10')}
   SELECT ${CASE_COLUMNS}, (SELECT count(*) FROM superseded)::int AS superseded_runs, (SELECT id FROM next_run) AS started_run_id
   FROM changed`;
@@ -142,16 +156,23 @@ export class TypeOrmCaseRepository extends CaseRepository {
     return row ? Case.restore(toProps(row)) : null;
   }
 
-  store(tx: Transaction, subject: Case, chainDepth: number): Promise<{ case: CaseProps; startedRunIds: number[] }> {
-    return this.storeEvents(tx, subject, chainDepth);
+  store(tx: Transaction, subject: Case, chainDepth: number, movedBy?: MovingRun): Promise<{ case: CaseProps; startedRunIds: number[] }> {
+    return this.storeEvents(tx, subject, chainDepth, movedBy);
   }
 
-  /** Stores each pending event in order; returns the row as it ends up and the runs started. */
-  private async storeEvents(tx: Transaction, subject: Case, chainDepth: number): Promise<{ case: CaseProps; startedRunIds: number[] }> {
+  /** Stores the pending events in order; returns the row as it ends up and the runs started. */
+  private async storeEvents(tx: Transaction, subject: Case, chainDepth: number, movedBy?: MovingRun): Promise<{ case: CaseProps; startedRunIds: number[] }> {
     let props: CaseProps = subject.snapshot();
     const startedRunIds: number[] = [];
-    for (const event of subject.pullEvents()) {
-      const [row] = (await PreparedStatements.rowsIn(tx, ...statementFor(subject, event, chainDepth))) as [CaseRow & { superseded_runs?: number; started_run_id?: string | null }];
+    const events = subject.pullEvents();
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i]!;
+      const next = events[i + 1];
+      // An attribute merge right before a status change is stored by the change's statement: one row version, one round trip.
+      const merged = event.type === 'attributes_changed' && next?.type === 'status_changed';
+      if (merged) i++;
+      const statement = merged ? changeStatus(subject, next, chainDepth, movedBy, event) : statementFor(subject, event, chainDepth, movedBy);
+      const [row] = (await PreparedStatements.rowsIn(tx, ...statement)) as [CaseRow & { superseded_runs?: number; started_run_id?: string | null }];
       this.metrics.runsSuperseded(subject.mode, row.superseded_runs ?? 0);
       if (row.started_run_id) startedRunIds.push(Number(row.started_run_id));
       props = toProps(row);
@@ -162,16 +183,33 @@ export class TypeOrmCaseRepository extends CaseRepository {
 
 class ClaimTaken extends Error {}
 
-function statementFor(subject: Case, event: CaseEvent, chainDepth: number): [string, unknown[]] {
-  const { type, actor, data } = eventColumns(event);
+type StatusChanged = Extract<CaseEvent, { type: 'status_changed' }>;
+type AttributesChanged = Extract<CaseEvent, { type: 'attributes_changed' }>;
+
+function statementFor(subject: Case, event: CaseEvent, chainDepth: number, movedBy: MovingRun | undefined): [string, unknown[]] {
   switch (event.type) {
     case 'status_changed':
-      return [CHANGE_STATUS_SQL, [subject.id, event.to, event.outcome, type, actor, data, subject.mode, event.startsRun, chainDepth, lifecycleEventTypes(event)]];
-    case 'attributes_changed':
+      return changeStatus(subject, event, chainDepth, movedBy);
+    case 'attributes_changed': {
+      const { type, actor, data } = eventColumns(event);
       return [MERGE_ATTRIBUTES_SQL, [subject.id, event.patch, type, actor, data]];
+    }
     case 'created':
       throw new Error('a stored case cannot be created again');
   }
+}
+
+function changeStatus(subject: Case, event: StatusChanged, chainDepth: number, movedBy: MovingRun | undefined, mergedBefore?: AttributesChanged): [string, unknown[]] {
+  const { type, actor, data } = eventColumns(event);
+  const merge = mergedBefore ? eventColumns(mergedBefore) : undefined;
+  return [
+    CHANGE_STATUS_SQL,
+    [
+      subject.id, event.to, event.outcome, type, actor, data, subject.mode, event.startsRun, chainDepth, lifecycleEventTypes(event),
+      movedBy?.runId ?? null, movedBy !== undefined, movedBy?.attempts ?? 0,
+      mergedBefore?.patch ?? null, merge?.type ?? null, merge?.actor ?? null, merge?.data ?? null,
+    ],
+  ];
 }
 
 function insertParams(draft: CaseDraft): unknown[] {
