@@ -8,7 +8,7 @@
 import { type BenchContext, backendsOf } from './context.js';
 import { type Measurement, measure } from './load.js';
 import { webhookBodies } from './payloads.js';
-import { cpuTimeMs, procStatusKb, sleep, startNode } from './procs.js';
+import { cpuTimeMs, nodeArgs, procStatusKb, sleep, startNode } from './procs.js';
 import { freePort } from '../scripts/local-infra.js';
 
 export interface AutomationResult {
@@ -68,7 +68,7 @@ export async function runAutomation(ctx: BenchContext, log: (line: string) => vo
   // ... and their dead index entries (the partial index of unfinished runs) must not slow the relay down.
   await db.query('VACUUM ANALYZE workflow_runs');
   const workerConcurrency = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 16);
-  const worker = startNode('worker', [config.serviceEntry], {
+  const worker = startNode('worker', nodeArgs('worker', config.serviceEntry), {
     ...ctx.serviceEnv,
     ROLE: 'worker',
     WORKER_CONCURRENCY: String(workerConcurrency),

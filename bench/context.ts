@@ -16,6 +16,8 @@ export interface BenchConfig {
   automationDrainSec: number;
   growthDurationSec: number;
   skip1M: boolean;
+  /** Which parts run (BENCH_SCENARIOS, comma-separated; all three by default). */
+  scenarios: Set<'http' | 'automation' | 'growth'>;
   serviceEntry: string;
   baselineEntry: string;
   reportPath: string;
@@ -29,6 +31,15 @@ function envNumber(name: string, fallback: number): number {
   return value;
 }
 
+const SCENARIOS = ['http', 'automation', 'growth'] as const;
+
+function scenarioSet(raw: string | undefined): BenchConfig['scenarios'] {
+  if (raw === undefined || raw === '') return new Set(SCENARIOS);
+  const names = raw.split(',').map((name) => name.trim());
+  for (const name of names) if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`BENCH_SCENARIOS: unknown scenario ${name} (known: ${SCENARIOS.join(', ')})`);
+  return new Set(names as (typeof SCENARIOS)[number][]);
+}
+
 export function readConfig(repoRoot: string, benchDir: string): BenchConfig {
   return {
     durationSec: envNumber('BENCH_DURATION', 15),
@@ -39,6 +50,7 @@ export function readConfig(repoRoot: string, benchDir: string): BenchConfig {
     automationDrainSec: envNumber('BENCH_AUTOMATION_DRAIN', 300),
     growthDurationSec: envNumber('BENCH_GROWTH_DURATION', 10),
     skip1M: process.env.BENCH_SKIP_1M === '1',
+    scenarios: scenarioSet(process.env.BENCH_SCENARIOS),
     serviceEntry: process.env.BENCH_SERVICE_ENTRY ?? `${repoRoot}/dist/main.js`,
     baselineEntry: `${benchDir}/baseline/server.js`,
     reportPath: process.env.BENCH_REPORT ?? `${repoRoot}/docs/benchmarks.md`,

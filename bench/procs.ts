@@ -22,6 +22,12 @@ export interface NodeProcess {
   stop(): Promise<void>;
 }
 
+/** With BENCH_CPU_PROF=<dir>, each program writes a V8 CPU profile (`node --cpu-prof`) there when it stops. */
+export function nodeArgs(name: string, entry: string): string[] {
+  const dir = process.env.BENCH_CPU_PROF;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`, entry] : [entry];
+}
+
 /** Starts `node <entry>` with `env` added to this process's environment. */
 export function startNode(name: string, args: string[], env: Record<string, string>): NodeProcess {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

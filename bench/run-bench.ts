@@ -17,7 +17,7 @@ import { runAutomation } from './automation.js';
 import { type BenchContext, readConfig } from './context.js';
 import { runGrowth } from './growth.js';
 import { runHttpScenarios } from './http-scenarios.js';
-import { type NodeProcess, procStatusKb, startNode, waitUntilReady } from './procs.js';
+import { type NodeProcess, nodeArgs, procStatusKb, startNode, waitUntilReady } from './procs.js';
 import { type BenchResults, consoleSummary, type MachineInfo, renderMarkdown } from './report.js';
 import { createBenchDatabase, createFixtures, dropBenchDatabase, flushRedisPrefix, redisInfo, runId, startInfra } from './setup.js';
 
@@ -56,12 +56,6 @@ async function machineInfo(db: pg.Pool, redisVersion: string): Promise<MachineIn
     loadAverageAtStart: os.loadavg(),
     code: codeVersion(),
   };
-}
-
-/** With BENCH_CPU_PROF=<dir>, each program writes a V8 CPU profile (`node --cpu-prof`) there when it stops. */
-function nodeArgs(name: string, entry: string): string[] {
-  const dir = process.env.BENCH_CPU_PROF;
-  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`, entry] : [entry];
 }
 
 async function startTarget(name: string, entry: string, env: Record<string, string>, port: number, readyPath: string): Promise<NodeProcess> {
@@ -143,8 +137,8 @@ async function main(): Promise<number> {
       },
     };
 
-    log('bench: HTTP scenarios');
-    const scenarios = await runHttpScenarios(ctx, log);
+    if (config.scenarios.has('http')) log('bench: HTTP scenarios');
+    const scenarios = config.scenarios.has('http') ? await runHttpScenarios(ctx, log) : [];
     for (const s of scenarios) for (const [name, message] of Object.entries(s.failures)) failures.push(`${s.key} at ${s.connections} connections, ${name}: ${message}`);
     const peakRssMb = {
       service: (procStatusKb(service.pid, 'VmHWM') ?? NaN) / 1024,
@@ -152,31 +146,37 @@ async function main(): Promise<number> {
     };
     log(`bench: peak RSS service ${peakRssMb.service.toFixed(0)} MB, baseline ${peakRssMb.baseline.toFixed(0)} MB`);
 
-    log('bench: automation scenario');
-    let automation = null;
+    let automation: Awaited<ReturnType<typeof runAutomation>> | null = null;
     let automationFailure: string | null = null;
-    try {
-      automation = await runAutomation(ctx, log);
-      log(
-        `  ${automation.sustainedChainsPerSec.toFixed(0)} chains/s (${automation.sustainedRunsPerSec.toFixed(0)} runs/s) while intake ran; ` +
-          `lag p50 ${automation.lagMs.p50.toFixed(0)} ms, p99 ${automation.lagMs.p99.toFixed(0)} ms; not succeeded ${automation.runsNotSucceeded}`,
-      );
-    } catch (err) {
-      automationFailure = err instanceof Error ? err.message : String(err);
-      failures.push(`automation: ${automationFailure}`);
-      log(`  FAILED ${automationFailure}`);
+    if (!config.scenarios.has('automation')) automationFailure = 'skipped (BENCH_SCENARIOS)';
+    else {
+      log('bench: automation scenario');
+      try {
+        automation = await runAutomation(ctx, log);
+        log(
+          `  ${automation.sustainedChainsPerSec.toFixed(0)} chains/s (${automation.sustainedRunsPerSec.toFixed(0)} runs/s) while intake ran; ` +
+            `lag p50 ${automation.lagMs.p50.toFixed(0)} ms, p99 ${automation.lagMs.p99.toFixed(0)} ms; not succeeded ${automation.runsNotSucceeded}`,
+        );
+      } catch (err) {
+        automationFailure = err instanceof Error ? err.message : String(err);
+        failures.push(`automation: ${automationFailure}`);
+        log(`  FAILED ${automationFailure}`);
+      }
     }
 
-    log('bench: cost growth');
     let growth: BenchResults['growth'] = [];
     let growthFailure: string | null = null;
-    try {
-      growth = await runGrowth(ctx, log);
-      failures.push(...growth.flatMap((s) => s.failures.map((f) => `growth: ${f}`)));
-    } catch (err) {
-      growthFailure = err instanceof Error ? err.message : String(err);
-      failures.push(`growth: ${growthFailure}`);
-      log(`  FAILED ${growthFailure}`);
+    if (!config.scenarios.has('growth')) growthFailure = 'skipped (BENCH_SCENARIOS)';
+    else {
+      log('bench: cost growth');
+      try {
+        growth = await runGrowth(ctx, log);
+        failures.push(...growth.flatMap((s) => s.failures.map((f) => `growth: ${f}`)));
+      } catch (err) {
+        growthFailure = err instanceof Error ? err.message : String(err);
+        failures.push(`growth: ${growthFailure}`);
+        log(`  FAILED ${growthFailure}`);
+      }
     }
 
     for (const child of children) if (child.exited()) failures.push(`${child.name} exited during the run:\n${child.output()}`);
