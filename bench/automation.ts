@@ -68,7 +68,7 @@ export async function runAutomation(ctx: BenchContext, log: (line: string) => vo
   // ... and their dead index entries (the partial index of unfinished runs) must not slow the relay down.
   await db.query('VACUUM ANALYZE workflow_runs');
   const workerConcurrency = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 16);
-  const worker = startNode('worker', nodeArgs('worker', config.serviceEntry), {
+  const worker = startNode('worker', nodeArgs('worker', config.serviceEntry, config.serviceNodeFlags), {
     ...ctx.serviceEnv,
     ROLE: 'worker',
     WORKER_CONCURRENCY: String(workerConcurrency),

@@ -2,6 +2,8 @@
  * The shared state of one benchmark run and the few operations every scenario needs: run a
  * load against a target with a warm-up, charge the CPU to the right processes, clean up.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { type LoadRequest, type LoadSpec, type Measurement, measure, runLoad } from './load.js';
 import type { NodeProcess } from './procs.js';
@@ -18,6 +20,8 @@ export interface BenchConfig {
   skip1M: boolean;
   /** Which parts run (BENCH_SCENARIOS, comma-separated; all three by default). */
   scenarios: Set<'http' | 'automation' | 'growth'>;
+  /** `node` flags and entry of `npm run start:prod`, which both service processes run. */
+  serviceNodeFlags: string[];
   serviceEntry: string;
   baselineEntry: string;
   reportPath: string;
@@ -40,18 +44,29 @@ function scenarioSet(raw: string | undefined): BenchConfig['scenarios'] {
   return new Set(names as (typeof SCENARIOS)[number][]);
 }
 
+/** Splits `node <flags> <entry>`, the `start:prod` script, so the bench runs exactly what production runs. */
+function startProdCommand(repoRoot: string): { flags: string[]; entry: string } {
+  const script = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod'] ?? '';
+  const [program, ...rest] = script.trim().split(/\s+/);
+  const entry = rest.pop();
+  if (program !== 'node' || !entry || rest.some((arg) => !arg.startsWith('-'))) throw new Error(`start:prod must be "node [flags] <entry>", found "${script}"`);
+  return { flags: rest, entry: join(repoRoot, entry) };
+}
+
 export function readConfig(repoRoot: string, benchDir: string): BenchConfig {
+  const startProd = startProdCommand(repoRoot);
   return {
     durationSec: envNumber('BENCH_DURATION', 15),
     warmupSec: envNumber('BENCH_WARMUP', 5),
     connections: [16, 64],
-    automationRate: envNumber('BENCH_AUTOMATION_RATE', 500),
+    automationRate: envNumber('BENCH_AUTOMATION_RATE', 550),
     automationDurationSec: envNumber('BENCH_AUTOMATION_DURATION', 60),
     automationDrainSec: envNumber('BENCH_AUTOMATION_DRAIN', 300),
     growthDurationSec: envNumber('BENCH_GROWTH_DURATION', 10),
     skip1M: process.env.BENCH_SKIP_1M === '1',
     scenarios: scenarioSet(process.env.BENCH_SCENARIOS),
-    serviceEntry: process.env.BENCH_SERVICE_ENTRY ?? `${repoRoot}/dist/main.js`,
+    serviceNodeFlags: startProd.flags,
+    serviceEntry: process.env.BENCH_SERVICE_ENTRY ?? startProd.entry,
     baselineEntry: `${benchDir}/baseline/server.js`,
     reportPath: process.env.BENCH_REPORT ?? `${repoRoot}/docs/benchmarks.md`,
   };

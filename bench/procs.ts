@@ -22,10 +22,14 @@ export interface NodeProcess {
   stop(): Promise<void>;
 }
 
-/** With BENCH_CPU_PROF=<dir>, each program writes a V8 CPU profile (`node --cpu-prof`) there when it stops. */
-export function nodeArgs(name: string, entry: string): string[] {
+/**
+ * `node` arguments for a program: its own `flags`, and with BENCH_CPU_PROF=<dir> a V8 CPU
+ * profile (`node --cpu-prof`) written there when it stops.
+ */
+export function nodeArgs(name: string, entry: string, flags: string[] = []): string[] {
   const dir = process.env.BENCH_CPU_PROF;
-  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`, entry] : [entry];
+  const profile = dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${Date.now()}.cpuprofile`] : [];
+  return [...flags, ...profile, entry];
 }
 
 /** Starts `node <entry>` with `env` added to this process's environment. */

@@ -58,8 +58,8 @@ async function machineInfo(db: pg.Pool, redisVersion: string): Promise<MachineIn
   };
 }
 
-async function startTarget(name: string, entry: string, env: Record<string, string>, port: number, readyPath: string): Promise<NodeProcess> {
-  const proc = startNode(name, nodeArgs(name, entry), { ...env, PORT: String(port) });
+async function startTarget(name: string, args: string[], env: Record<string, string>, port: number, readyPath: string): Promise<NodeProcess> {
+  const proc = startNode(name, args, { ...env, PORT: String(port) });
   await waitUntilReady(proc, `http://127.0.0.1:${port}${readyPath}`);
   return proc;
 }
@@ -113,12 +113,12 @@ async function main(): Promise<number> {
       RATE_LIMIT_PER_ADDRESS: '1000000000',
       RATE_LIMIT_PER_CREDENTIAL: '1000000000',
     };
-    const service = await startTarget('service', config.serviceEntry, { ...serviceEnv, ROLE: 'api' }, servicePort, '/readyz');
+    const service = await startTarget('service', nodeArgs('service', config.serviceEntry, config.serviceNodeFlags), { ...serviceEnv, ROLE: 'api' }, servicePort, '/readyz');
     children.push(service);
     const serviceUrl = `http://127.0.0.1:${servicePort}`;
     const fixtures = await createFixtures(serviceUrl, operatorToken);
     const baselinePort = await freePort();
-    const baseline = await startTarget('baseline', config.baselineEntry, { DATABASE_URL: databaseUrl, REDIS_URL: infra.redisUrl, REDIS_PREFIX: redisPrefix }, baselinePort, '/healthz');
+    const baseline = await startTarget('baseline', nodeArgs('baseline', config.baselineEntry), { DATABASE_URL: databaseUrl, REDIS_URL: infra.redisUrl, REDIS_PREFIX: redisPrefix }, baselinePort, '/healthz');
     children.push(baseline);
     log(`bench: service pid ${service.pid} on ${servicePort}, baseline pid ${baseline.pid} on ${baselinePort}`);
 
