@@ -59,7 +59,7 @@ export function readConfig(repoRoot: string, benchDir: string): BenchConfig {
     durationSec: envNumber('BENCH_DURATION', 15),
     warmupSec: envNumber('BENCH_WARMUP', 5),
     connections: [16, 64],
-    automationRate: envNumber('BENCH_AUTOMATION_RATE', 550),
+    automationRate: envNumber('BENCH_AUTOMATION_RATE', 520),
     automationDurationSec: envNumber('BENCH_AUTOMATION_DURATION', 60),
     automationDrainSec: envNumber('BENCH_AUTOMATION_DRAIN', 300),
     growthDurationSec: envNumber('BENCH_GROWTH_DURATION', 10),
