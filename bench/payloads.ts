@@ -4,16 +4,10 @@
  * byte-identical, and ~1 KB attributes for the rows inserted in bulk by the cost-growth step.
  */
 
-/** The typed attributes of the benchmark workflows (non-sensitive: undeclared keys are kept). */
-export const BENCH_ATTRIBUTES = {
-  customer_email: { type: 'string', required: true, format: 'email' },
-  priority: { type: 'integer', enum: [1, 2, 3] },
-  amount: { type: 'number' },
-  vip: { type: 'boolean' },
-  order: { type: 'object' },
-  tags: { type: 'array' },
-  stage: { type: 'string' },
-};
+import { sampleDefinition } from '../test/support/scenario.js';
+
+/** The typed attributes of the benchmark workflows: the tests' sample schema, plus the `stage` the automations set. */
+export const BENCH_ATTRIBUTES = { ...(sampleDefinition().attributes as Record<string, unknown>), stage: { type: 'string' } };
 
 const VARIANTS = 8;
 

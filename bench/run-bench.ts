@@ -146,38 +146,30 @@ async function main(): Promise<number> {
     };
     log(`bench: peak RSS service ${peakRssMb.service.toFixed(0)} MB, baseline ${peakRssMb.baseline.toFixed(0)} MB`);
 
-    let automation: Awaited<ReturnType<typeof runAutomation>> | null = null;
-    let automationFailure: string | null = null;
-    if (!config.scenarios.has('automation')) automationFailure = 'skipped (BENCH_SCENARIOS)';
-    else {
-      log('bench: automation scenario');
+    /** Runs a part unless BENCH_SCENARIOS leaves it out; a part that throws is recorded as failed and the run goes on. */
+    const part = async <T>(key: 'automation' | 'growth', title: string, run: () => Promise<T>): Promise<{ result: T | null; failure: string | null }> => {
+      if (!config.scenarios.has(key)) return { result: null, failure: 'skipped (BENCH_SCENARIOS)' };
+      log(`bench: ${title}`);
       try {
-        automation = await runAutomation(ctx, log);
-        log(
-          `  ${automation.sustainedChainsPerSec.toFixed(0)} chains/s (${automation.sustainedRunsPerSec.toFixed(0)} runs/s) while intake ran; ` +
-            `lag p50 ${automation.lagMs.p50.toFixed(0)} ms, p99 ${automation.lagMs.p99.toFixed(0)} ms; not succeeded ${automation.runsNotSucceeded}`,
-        );
+        return { result: await run(), failure: null };
       } catch (err) {
-        automationFailure = err instanceof Error ? err.message : String(err);
-        failures.push(`automation: ${automationFailure}`);
-        log(`  FAILED ${automationFailure}`);
+        const failure = err instanceof Error ? err.message : String(err);
+        failures.push(`${key}: ${failure}`);
+        log(`  FAILED ${failure}`);
+        return { result: null, failure };
       }
-    }
+    };
 
-    let growth: BenchResults['growth'] = [];
-    let growthFailure: string | null = null;
-    if (!config.scenarios.has('growth')) growthFailure = 'skipped (BENCH_SCENARIOS)';
-    else {
-      log('bench: cost growth');
-      try {
-        growth = await runGrowth(ctx, log);
-        failures.push(...growth.flatMap((s) => s.failures.map((f) => `growth: ${f}`)));
-      } catch (err) {
-        growthFailure = err instanceof Error ? err.message : String(err);
-        failures.push(`growth: ${growthFailure}`);
-        log(`  FAILED ${growthFailure}`);
-      }
+    const { result: automation, failure: automationFailure } = await part('automation', 'automation scenario', () => runAutomation(ctx, log));
+    if (automation) {
+      log(
+        `  ${automation.sustainedChainsPerSec.toFixed(0)} chains/s (${automation.sustainedRunsPerSec.toFixed(0)} runs/s) while intake ran; ` +
+          `lag p50 ${automation.lagMs.p50.toFixed(0)} ms, p99 ${automation.lagMs.p99.toFixed(0)} ms; not succeeded ${automation.runsNotSucceeded}`,
+      );
     }
+    const { result: growthSteps, failure: growthFailure } = await part('growth', 'cost growth', () => runGrowth(ctx, log));
+    const growth = growthSteps ?? [];
+    failures.push(...growth.flatMap((s) => s.failures.map((f) => `growth: ${f}`)));
 
     for (const child of children) if (child.exited()) failures.push(`${child.name} exited during the run:\n${child.output()}`);
     const results: BenchResults = {
