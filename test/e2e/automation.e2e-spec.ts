@@ -77,6 +77,27 @@ describe('automation engine (in-process worker)', () => {
     findEvent(events, 'status_changed', { from: 'Triage', to: 'Closed', outcome: 'Auto-resolved' });
   });
 
+  it('commits a chain of automatic moves once: both runs and the case carry one transaction time', async () => {
+    const w = await givenAutomation(t, {
+      Open: [{ set_attributes: { priority: 2 } }, { set_status: 'Triage' }],
+      Triage: [{ close: { outcome: 'Auto-resolved' } }],
+    });
+    const created = await t.request('POST', w.casesPath, { token: w.apiToken, body: { attributes: { customer_email: EMAIL } } });
+    assert.equal(created.status, 201, created.text);
+    const id: number = created.body.case.id;
+    await waitForSettled(id, 'Closed');
+
+    // now() is the transaction's start time: writes of one transaction share it, writes of two cannot.
+    const { rows } = await db().query<{ times: string[] }>(
+      `SELECT array_agg(DISTINCT t ORDER BY t)::text[] AS times FROM (
+         SELECT finished_at AS t FROM workflow_runs WHERE case_id = $1
+         UNION ALL SELECT created_at FROM workflow_runs WHERE case_id = $1 AND status = 'Triage'
+         UNION ALL SELECT updated_at FROM cases WHERE id = $1) chain`,
+      [id],
+    );
+    assert.equal(rows[0]!.times.length, 1, `the chain's writes carry several times: ${rows[0]!.times.join(', ')}`);
+  });
+
   it('parks the case in Error on a fail step; a PATCH to a declared status recovers it and starts that status\'s run', async () => {
     const w = await givenAutomation(t, {
       Open: [{ fail: 'needs a human: {{ attributes.customer_email }}' }],
