@@ -5,9 +5,13 @@ import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
 import { serveApiDocs } from './modules/api-docs/api-docs.js';
 import { serveDashboard } from './modules/dashboard/serve-dashboard.js';
+import { BearerTokenGuard } from './modules/tokens/bearer-token.guard.js';
+import { OperatorGuard } from './modules/tokens/operator.guard.js';
+import { WebhookTokenGuard } from './modules/webhook-intake/webhook-token.guard.js';
 import type { Env } from './shared/config/env.js';
-import { FASTIFY_OPTIONS, setUpFastify } from './shared/http/http-setup.js';
+import { fastifyOptions, setUpFastify } from './shared/http/http-setup.js';
 import { registerRateLimits } from './shared/http/rate-limits.js';
+import { registerCredentialChecks } from './shared/http/route-credentials.js';
 import { createRedisClient } from './shared/redis/redis.client.js';
 import { PinoNestLogger } from './shared/logging/logger.js';
 import { createMetricsRegistry, httpLatencyHistogram } from './shared/metrics/metrics.module.js';
@@ -15,7 +19,7 @@ import { createMetricsRegistry, httpLatencyHistogram } from './shared/metrics/me
 /** Builds the whole service without listening, so tests and main.ts boot exactly the same app. */
 export async function createApp(env: Env, logger: Logger): Promise<NestFastifyApplication> {
   const metrics = createMetricsRegistry();
-  const adapter = new FastifyAdapter(FASTIFY_OPTIONS);
+  const adapter = new FastifyAdapter(fastifyOptions(env));
   const fastify = adapter.getInstance();
   setUpFastify(fastify, logger, httpLatencyHistogram(metrics));
   const rateLimitRedis = createRedisClient(env.REDIS_URL);
@@ -26,6 +30,8 @@ export async function createApp(env: Env, logger: Logger): Promise<NestFastifyAp
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
+  // After the rate limits and before any route exists: credentials are checked before bodies are read.
+  registerCredentialChecks(fastify, { bearer: app.get(BearerTokenGuard), webhook: app.get(WebhookTokenGuard), operator: app.get(OperatorGuard) });
   serveApiDocs(app, env.PUBLIC_BASE_URL!);
   await serveDashboard(app);
   await app.init();

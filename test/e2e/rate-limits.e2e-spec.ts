@@ -4,7 +4,7 @@
  * limit at all (rather than failures) while Redis is unreachable.
  *
  * Windows last a minute, so every test uses its own tokens and its own source address (inject's
- * `remoteAddress`, which is what `request.ip` is: the app trusts no proxy header).
+ * `remoteAddress`, which is what `request.ip` is: without TRUST_PROXY the app trusts no proxy header).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -12,6 +12,7 @@ import { Redis } from 'ioredis';
 import { caseCount } from '../support/cases-api.js';
 import { assertJsonError } from '../support/foundation-assertions.js';
 import { createToken, givenDirectWorkflow, type DirectWorkflow } from '../support/scenario.js';
+import { randomBytes } from 'node:crypto';
 import { closeDb, startTestApp, type InjectResult, type TestApp } from '../support/test-app.js';
 import { directDefinition, givenWebhook, webhookPath } from '../support/webhook-helpers.js';
 
@@ -128,6 +129,60 @@ describe('rate limits', () => {
     assertLimited(await call(api, address, 'GET', '/api/admin/v1/tokens', { headers: { 'x-forwarded-for': '203.0.113.9', 'x-real-ip': '203.0.113.9', forwarded: 'for=203.0.113.9' } }));
     assert.equal(await caseCount(w.workflowId), 0, 'the limited webhook post created nothing');
     assert.equal((await call(api, freshAddress(), 'GET', '/api/admin/v1/tokens')).status, 401);
+  });
+
+  it('a webhook sender adding a random Authorization header to every post is still limited by its webhook token', async () => {
+    const credentialOnly = await startTestApp({ env: { ...LIMITED, RATE_LIMIT_PER_ADDRESS: '0' } });
+    try {
+      const w = await givenWebhook(setup);
+      const url = webhookPath(w.workflowId, w.token);
+      const address = freshAddress();
+      const post = (i: number) => call(credentialOnly, address, 'POST', url, { token: `api_${randomBytes(12).toString('hex')}`, body: { n: i } });
+      assert.deepEqual(await statuses(10, post), times(10, 201));
+      assertLimited(await post(10), [w.token]);
+      assert.equal(await caseCount(w.workflowId), 10, 'the limited post created nothing');
+    } finally {
+      await credentialOnly.close();
+    }
+  });
+
+  it('a bearer route counts the bearer token, whatever `?token=` the caller adds', async () => {
+    const credentialOnly = await startTestApp({ env: { ...LIMITED, RATE_LIMIT_PER_ADDRESS: '0' } });
+    try {
+      const w = await givenCase();
+      const address = freshAddress();
+      const read = () => call(credentialOnly, address, 'GET', `${w.caseUrl}?token=whk_${randomBytes(12).toString('hex')}`, { token: w.apiToken });
+      assert.deepEqual(await statuses(10, read), times(10, 200));
+      assertLimited(await read(), [w.apiToken]);
+    } finally {
+      await credentialOnly.close();
+    }
+  });
+
+  it('behind a trusted proxy (TRUST_PROXY), each client has its own address window; forged X-Forwarded-For entries and untrusted peers change nothing', async () => {
+    const proxied = await startTestApp({ env: { ...LIMITED, TRUST_PROXY: '10.99.0.0/16, fd00:99::/64' }, captureLogs: true });
+    try {
+      const viaProxy = (client: string, forged = '') => (proxy = '10.99.0.5') =>
+        call(proxied, proxy, 'GET', '/api/admin/v1/tokens', { headers: { 'x-forwarded-for': `${forged}${client}` } });
+      // Client A, its requests sometimes through a second trusted proxy, and with a forged
+      // left-most entry that changes on every request: one window, A's.
+      const clientA = '203.0.113.10';
+      const fromA = (i: number) => (i % 2 ? viaProxy(`${clientA}, 10.99.7.7`, `198.51.100.${i}, `) : viaProxy(clientA, `198.51.100.${i}, `))();
+      assert.deepEqual(await statuses(20, fromA), times(20, 401));
+      assertLimited(await fromA(20));
+      // Client B behind the same proxy is not limited by A's window, over IPv4 or IPv6.
+      assert.equal((await viaProxy('203.0.113.11')()).status, 401);
+      assert.equal((await viaProxy('2001:db8::11')('fd00:99::1')).status, 401);
+      // The request log names the client, not the proxy.
+      assert.ok(proxied.logs.some((line) => line.includes('"address":"203.0.113.11"')), 'the request log names client B');
+      // A peer that is not a trusted proxy is its own client whatever X-Forwarded-For it sends.
+      const untrusted = freshAddress();
+      const spoofing = (i: number) => call(proxied, untrusted, 'GET', '/api/admin/v1/tokens', { headers: { 'x-forwarded-for': `203.0.114.${i}` } });
+      assert.deepEqual(await statuses(20, spoofing), times(20, 401));
+      assertLimited(await spoofing(20));
+    } finally {
+      await proxied.close();
+    }
   });
 
   it('/healthz and /readyz are never limited and do not count', async () => {

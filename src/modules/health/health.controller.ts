@@ -5,9 +5,14 @@ import { ServiceUnavailableError } from '../../shared/errors/app-error.js';
 import { RedisClient } from '../../shared/redis/redis.client.js';
 
 const CHECK_TIMEOUT_MS = 2000;
+/** How long one readiness check answers every probe: a flood of /readyz costs one check a second. */
+const CHECK_REUSE_MS = 1000;
 
 @Controller()
 export class HealthController {
+  /** The latest check (still running or done) and when it started; concurrent probes share it. */
+  private latest?: { startedAt: number; ready: Promise<boolean> };
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly redis: RedisClient) {}
 
   /** The process is up and serving HTTP. */
@@ -17,15 +22,20 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Postgres and Redis both answer: the instance can take traffic. */
+  /** Postgres and Redis both answered a check started less than a second ago: the instance can take traffic. */
   @Get('readyz')
   async readyz() {
-    const [postgres, redis] = await Promise.all([
-      withTimeout(this.dataSource.query('SELECT 1')),
-      withTimeout(this.redis.ping()),
-    ]);
-    if (!postgres || !redis) throw new ServiceUnavailableError();
+    if (!(await this.check())) throw new ServiceUnavailableError();
     return { status: 'ready', postgres: 'ok', redis: 'ok' };
+  }
+
+  private check(): Promise<boolean> {
+    const now = Date.now();
+    if (!this.latest || now - this.latest.startedAt >= CHECK_REUSE_MS) {
+      const checks = [withTimeout(this.dataSource.query('SELECT 1')), withTimeout(this.redis.ping())];
+      this.latest = { startedAt: now, ready: Promise.all(checks).then((answers) => answers.every(Boolean)) };
+    }
+    return this.latest.ready;
   }
 }
 

@@ -1,10 +1,10 @@
-import { Body, Controller, Get, Post, UseGuards } from '@nestjs/common';
-import { OperatorGuard } from '../tokens/operator.guard.js';
+import { Body, Controller, Get, Post } from '@nestjs/common';
+import { RequiresOperatorToken } from '../tokens/operator.guard.js';
 import { CreateOrganizationRequest } from './create-organization.request.js';
 import { OrganizationsService } from './organizations.service.js';
 
 @Controller('api/operator/v1/organizations')
-@UseGuards(OperatorGuard)
+@RequiresOperatorToken()
 export class OperatorOrganizationsController {
   constructor(private readonly organizations: OrganizationsService) {}
 

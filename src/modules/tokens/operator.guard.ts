@@ -1,20 +1,31 @@
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { applyDecorators, type CanActivate, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Env } from '../../shared/config/env.js';
 import { NotFoundError, UnauthorizedError } from '../../shared/errors/app-error.js';
-import { bearerSecret } from './bearer-token.guard.js';
+import { bearerSecret, type CredentialCheck, RequiresCredential } from '../../shared/http/route-credentials.js';
 import { secretsEqual } from './token-secrets.js';
 
-/** The operator API exists only when OPERATOR_TOKEN is set (404 otherwise) and takes only that token. */
+/**
+ * The operator API exists only when OPERATOR_TOKEN is set (404 otherwise) and takes only that
+ * token. The comparison runs in the credential hook, before the body is read; the guard lets in
+ * only a request that hook authenticated.
+ */
 @Injectable()
-export class OperatorGuard implements CanActivate {
+export class OperatorGuard implements CanActivate, CredentialCheck<{ kind: 'operator' }> {
   constructor(private readonly env: Env) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  authenticate(request: FastifyRequest): void {
     const expected = this.env.OPERATOR_TOKEN;
     if (!expected) throw new NotFoundError('route');
-    const presented = bearerSecret(context.switchToHttp().getRequest<FastifyRequest>());
+    const presented = bearerSecret(request);
     if (presented === undefined || !secretsEqual(presented, expected)) throw new UnauthorizedError();
+  }
+
+  canActivate(context: ExecutionContext): boolean {
+    if (context.switchToHttp().getRequest<FastifyRequest>().authenticatedBy !== 'operator') throw new UnauthorizedError();
     return true;
   }
 }
+
+/** `@RequiresOperatorToken()` on a controller: only `Authorization: Bearer <OPERATOR_TOKEN>` gets in. */
+export const RequiresOperatorToken = () => applyDecorators(RequiresCredential({ kind: 'operator' }), UseGuards(OperatorGuard));

@@ -1,12 +1,12 @@
-import { Controller, Header, HttpCode, Post, Req, UseGuards } from '@nestjs/common';
+import { Controller, Header, HttpCode, Post, Req } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { JSON_CONTENT_TYPE } from '../cases/http/case.response.js';
 import { WebhookIntakeService } from './webhook-intake.service.js';
-import { WebhookTokenGuard } from './webhook-token.guard.js';
+import { RequiresWebhookToken } from './webhook-token.guard.js';
 
 @Controller('api/external/v1/workflows/:workflowId/case_webhooks')
-@UseGuards(WebhookTokenGuard)
+@RequiresWebhookToken()
 export class WebhookIntakeController {
   constructor(private readonly intake: WebhookIntakeService) {}
 

@@ -1,7 +1,8 @@
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+import { applyDecorators, type CanActivate, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { UnauthorizedError } from '../../shared/errors/app-error.js';
+import { type CredentialCheck, RequiresCredential, webhookSecret } from '../../shared/http/route-credentials.js';
 import { sha256 } from '../tokens/token-secrets.js';
 import type { WorkflowVersion } from '../workflows/workflow-version.js';
 import { WorkflowsService } from '../workflows/workflows.service.js';
@@ -16,23 +17,32 @@ declare module 'fastify' {
 /**
  * The webhook token in the query string must be the one of the workflow in the path, and that
  * workflow must be published and direct right now. Every failure is the same 401. The
- * `Authorization` header is not looked at.
+ * `Authorization` header is not looked at. The check runs in the credential hook, before the
+ * body is read (`authenticate`); the guard lets in only a request that hook authenticated.
  */
 @Injectable()
-export class WebhookTokenGuard implements CanActivate {
+export class WebhookTokenGuard implements CanActivate, CredentialCheck<{ kind: 'webhook' }> {
   constructor(private readonly workflows: WorkflowsService) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<FastifyRequest<{ Params: { workflowId: string }; Querystring: { token?: unknown } }>>();
-    const token = request.query.token;
-    const workflowId = /^[1-9][0-9]{0,15}$/.test(request.params.workflowId) ? Number(request.params.workflowId) : NaN;
-    if (typeof token !== 'string' || token === '' || !Number.isSafeInteger(workflowId)) throw new UnauthorizedError('invalid webhook URL');
+  async authenticate(request: FastifyRequest): Promise<void> {
+    const token = webhookSecret(request);
+    const { workflowId: idText } = request.params as { workflowId?: string };
+    const workflowId = /^[1-9][0-9]{0,15}$/.test(idText ?? '') ? Number(idText) : NaN;
+    if (token === undefined || !Number.isSafeInteger(workflowId)) throw new UnauthorizedError('invalid webhook URL');
     const state = await this.workflows.state(workflowId);
     const expected = state?.webhookTokenHash;
     if (!state || !expected || !timingSafeEqual(sha256(token), expected) || !state.published || !state.current?.isDirect) {
       throw new UnauthorizedError('invalid webhook URL');
     }
     request.webhookWorkflow = { organizationId: state.organizationId, version: state.current };
+  }
+
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    if (request.authenticatedBy !== 'webhook' || !request.webhookWorkflow) throw new UnauthorizedError('invalid webhook URL');
     return true;
   }
 }
+
+/** `@RequiresWebhookToken()` on the webhook controller: only its workflow's `?token=` gets in. */
+export const RequiresWebhookToken = () => applyDecorators(RequiresCredential({ kind: 'webhook' }), UseGuards(WebhookTokenGuard));

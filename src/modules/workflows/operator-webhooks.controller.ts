@@ -1,10 +1,10 @@
-import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { IdParamPipe } from '../../shared/http/id-param.pipe.js';
-import { OperatorGuard } from '../tokens/operator.guard.js';
+import { RequiresOperatorToken } from '../tokens/operator.guard.js';
 import { WorkflowsService } from './workflows.service.js';
 
 @Controller('api/operator/v1/workflows')
-@UseGuards(OperatorGuard)
+@RequiresOperatorToken()
 export class OperatorWebhooksController {
   constructor(private readonly workflows: WorkflowsService) {}
 

@@ -43,6 +43,12 @@ describe('validateEnv', () => {
       ['ROLE', 'scheduler-zz9'],
       ['REDIS_PREFIX', 'has space zz9'],
       ['DATABASE_POOL_SIZE', '5000'],
+      ['METRICS_TOKEN', 'metrics-zz9'],
+      ['TRUST_PROXY', '10.0.0.0/33'],
+      ['TRUST_PROXY', '2001:db8::/129'],
+      ['TRUST_PROXY', '10.0.0.0/8,lb.internal-zz9'],
+      ['TRUST_PROXY', '10.0.0.0/8/9'],
+      ['TRUST_PROXY', '10.0.0.0/-1'],
     ];
     for (const [variable, value] of rows) it(`${variable}=${value}`, () => assertRefusedNaming(variable, value));
   });
@@ -108,6 +114,11 @@ describe('validateEnv', () => {
     assert.equal(env.ROLE, 'worker');
     assert.equal(env.DATABASE_POOL_SIZE, 5);
     assert.equal(validateEnv({ ...REQUIRED, OUTBOUND_ALLOW_PRIVATE: 'false' }).OUTBOUND_ALLOW_PRIVATE, false);
+  });
+
+  it('accepts TRUST_PROXY as comma-separated IPv4 and IPv6 addresses and CIDRs', () => {
+    const value = '10.0.0.0/8, 192.0.2.7,2001:db8::/32 ,::1, ::ffff:10.1.2.3/128';
+    assert.equal(validateEnv({ ...REQUIRED, TRUST_PROXY: value }).TRUST_PROXY, value);
   });
 
   it('accepts postgresql:// and rediss:// URLs', () => {

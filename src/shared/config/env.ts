@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateBy, validateSync } from 'class-validator';
+import { isIP } from 'node:net';
 
 const toBoolean = ({ value }: { value: unknown }) =>
   value === undefined ? undefined : value === 'true' ? true : value === 'false' ? false : value;
@@ -31,6 +32,17 @@ export class Env {
 
   @IsOptional() @IsString() @MinLength(16, { message: '$property must be at least 16 characters' })
   OPERATOR_TOKEN?: string;
+
+  /** When set, `/metrics` needs `Authorization: Bearer <METRICS_TOKEN>`; unset, it is open. */
+  @IsOptional() @IsString() @MinLength(16, { message: '$property must be at least 16 characters' })
+  METRICS_TOKEN?: string;
+
+  /**
+   * Addresses (CIDRs, comma-separated, IPv4 or IPv6) of the load balancers whose
+   * X-Forwarded-For is believed. Unset: the socket address is the client's address.
+   */
+  @IsOptional() @IsCidrList()
+  TRUST_PROXY?: string;
 
   /** 32 bytes as 64 hex characters or base64. Required: webhook tokens are encrypted with it. */
   @IsString() @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, { message: '$property must be 32 bytes, hex (64 chars) or base64' })
@@ -78,6 +90,28 @@ export class Env {
   /** How long the process waits for in-flight requests and jobs on SIGTERM. */
   @Type(() => Number) @IsInt() @Min(0) @Max(600000)
   SHUTDOWN_GRACE_MS = 10000;
+}
+
+/** `10.0.0.0/8, 2001:db8::/32, 192.0.2.7`: addresses, each with an optional prefix length that fits its family. */
+function IsCidrList(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isCidrList',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && cidrList(value).every(isCidr),
+      defaultMessage: () => '$property must be comma-separated IPv4 or IPv6 addresses or CIDRs',
+    },
+  });
+}
+
+export function cidrList(value: string): string[] {
+  return value.split(',').map((item) => item.trim());
+}
+
+function isCidr(item: string): boolean {
+  const [address = '', prefix, ...rest] = item.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length) return false;
+  return prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 }
 
 export class InvalidEnvironmentError extends Error {}

@@ -2,10 +2,16 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { sendError, toErrorResponse } from '../http-errors/error-response.js';
 import type { Logger } from 'pino';
 import type { Histogram } from 'prom-client';
+import { cidrList, type Env } from '../config/env.js';
 import { MAX_BODY_BYTES, registerJsonBodyParser } from './json-body-parser.js';
 
-/** Fastify's own options: the body limit is the contract's 1 MB for every route. */
-export const FASTIFY_OPTIONS = {
+/**
+ * Fastify's own options: the body limit is the contract's 1 MB for every route. `request.ip`
+ * (the per-address rate limit, the request log) is the socket address, or behind the load
+ * balancers named in TRUST_PROXY the right-most address of X-Forwarded-For they did not add.
+ */
+export const fastifyOptions = (env: Pick<Env, 'TRUST_PROXY'>) => ({
+  trustProxy: env.TRUST_PROXY === undefined ? false : cidrList(env.TRUST_PROXY),
   bodyLimit: MAX_BODY_BYTES,
   logger: false,
   // During a graceful stop, requests on connections already open are still served, not refused.
@@ -15,7 +21,7 @@ export const FASTIFY_OPTIONS = {
   routerOptions: { maxParamLength: 200 },
   /** Errors raised before routing (a malformed URL) get the same JSON body, never an echo of the URL. */
   frameworkErrors: (error: Error, _request: unknown, reply: FastifyReply) => sendError(reply, toErrorResponse(error)),
-};
+});
 
 /**
  * Wires the Fastify instance: the JSON body parser, and one log line and one latency
@@ -27,7 +33,7 @@ export function setUpFastify(fastify: FastifyInstance, logger: Logger, latency: 
   registerJsonBodyParser(fastify);
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    logger.info({ method: request.method, route, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
+    logger.info({ method: request.method, route, address: request.ip, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');
     latency.observe({ method: request.method, route, status: reply.statusCode }, reply.elapsedTime / 1000);
     done();
   });

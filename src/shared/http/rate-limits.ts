@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
 import type { Env } from '../config/env.js';
 import { AppError } from '../errors/app-error.js';
+import { presentedSecret } from './route-credentials.js';
 
 const WINDOW_MS = 60_000;
 /** Probes and scrapes are never limited. */
@@ -16,17 +17,20 @@ export class RateLimitedError extends AppError {
   }
 }
 
-/** The credential a request carries, hashed: keys in Redis never hold a secret. */
+/**
+ * The credential the request's route authenticates with, hashed: keys in Redis never hold a
+ * secret. Derived from the route, not from whichever header is present, so a webhook sender
+ * adding a random `Authorization` header is still counted under its `?token=`.
+ */
 function credentialKey(request: FastifyRequest): string | undefined {
-  const bearer = /^Bearer[ ]+(\S+)/i.exec(request.headers.authorization ?? '')?.[1];
-  const token = bearer ?? (request.query as { token?: unknown } | undefined)?.token;
-  if (typeof token !== 'string' || token === '') return undefined;
-  return createHash('sha256').update(token).digest('base64url').slice(0, 32);
+  const secret = presentedSecret(request);
+  return secret === undefined ? undefined : createHash('sha256').update(secret).digest('base64url').slice(0, 32);
 }
 
 /**
  * Two fixed one-minute windows in Redis, so limits hold across instances: one per source
- * address (also stops anyone spraying random tokens) and one per credential. A limited caller
+ * address (`request.ip`: behind TRUST_PROXY, the right-most untrusted X-Forwarded-For entry;
+ * also stops anyone spraying random tokens) and one per credential. A limited caller
  * gets 429 with Retry-After and is let in again when its window ends; nothing blocks for
  * longer. While Redis is unavailable requests are not limited: intake does not depend on Redis.
  */

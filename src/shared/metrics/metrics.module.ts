@@ -1,5 +1,10 @@
-import { Controller, Get, Global, Header, Module } from '@nestjs/common';
+import { type CanActivate, Controller, type ExecutionContext, Get, Global, Header, Injectable, Module, UseGuards } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { Env } from '../config/env.js';
+import { UnauthorizedError } from '../errors/app-error.js';
+import { bearerSecret } from '../http/route-credentials.js';
 
 /** One Prometheus registry per process; each module registers its own metrics in it. */
 export abstract class MetricsRegistry extends Registry {}
@@ -21,7 +26,24 @@ export function httpLatencyHistogram(registry: MetricsRegistry): Histogram<'meth
   });
 }
 
+/** With METRICS_TOKEN set, only `Authorization: Bearer <METRICS_TOKEN>` may scrape; unset, /metrics is open. */
+@Injectable()
+class MetricsTokenGuard implements CanActivate {
+  constructor(private readonly env: Env) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const expected = this.env.METRICS_TOKEN;
+    if (expected === undefined) return true;
+    const presented = bearerSecret(context.switchToHttp().getRequest<FastifyRequest>());
+    // Digests have one length whatever was sent, so the comparison time tells nothing about the token.
+    const digest = (text: string) => createHash('sha256').update(text).digest();
+    if (presented === undefined || !timingSafeEqual(digest(presented), digest(expected))) throw new UnauthorizedError();
+    return true;
+  }
+}
+
 @Controller()
+@UseGuards(MetricsTokenGuard)
 class MetricsController {
   constructor(private readonly registry: MetricsRegistry) {}
 

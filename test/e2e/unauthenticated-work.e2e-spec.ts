@@ -1,0 +1,143 @@
+/**
+ * What a caller without a valid credential can make the service do: no body read or parsed
+ * (the credential is checked in an onRequest hook, before Fastify's parser), a readiness
+ * check at most once a second however many probes arrive, and no metrics when METRICS_TOKEN is set.
+ */
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import { after, before, describe, it } from 'node:test';
+import type { AddressInfo } from 'node:net';
+import { Redis } from 'ioredis';
+import { assertJsonError } from '../support/foundation-assertions.js';
+import { givenDirectWorkflow, operatorToken } from '../support/scenario.js';
+import { closeDb, startTestApp, type TestApp } from '../support/test-app.js';
+import { alteredToken, givenWebhook, objectOfBytes, webhookPath } from '../support/webhook-helpers.js';
+
+const MAX_BODY_BYTES = 1_048_576;
+const OVER_LIMIT = objectOfBytes(MAX_BODY_BYTES + 1024);
+
+describe('unauthenticated work', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ env: { RATE_LIMIT_PER_ADDRESS: '0', RATE_LIMIT_PER_CREDENTIAL: '0' } });
+  });
+  after(async () => {
+    await t.close();
+    await closeDb();
+  });
+
+  describe('a bad credential is answered 401 before the body is read', () => {
+    // 413 (too large) and 415 (wrong media type) come from reading the body: a 401 instead
+    // shows the request was turned away before that.
+    it('a bad webhook token with a body over the limit gets 401, not 413', async () => {
+      const w = await givenWebhook(t);
+      assertJsonError(await t.request('POST', webhookPath(w.workflowId, alteredToken(w.token)), { rawBody: OVER_LIMIT }), 401);
+      assertJsonError(await t.request('POST', webhookPath(w.workflowId), { rawBody: OVER_LIMIT }), 401);
+      assertJsonError(await t.request('POST', webhookPath(w.workflowId, w.token), { rawBody: OVER_LIMIT }), 413);
+    });
+
+    it('a bad or missing bearer token with a body over the limit, or of the wrong media type, gets 401', async () => {
+      const w = await givenDirectWorkflow(t);
+      for (const token of [undefined, alteredToken(w.apiToken), w.org.adminToken]) {
+        assertJsonError(await t.request('POST', w.casesPath, { token, rawBody: OVER_LIMIT }), 401);
+        assertJsonError(await t.request('POST', w.casesPath, { token, rawBody: 'attributes=1', headers: { 'content-type': 'text/plain' } }), 401);
+      }
+      assertJsonError(await t.request('POST', '/api/admin/v1/workflows', { token: w.apiToken, rawBody: OVER_LIMIT }), 401);
+      assertJsonError(await t.request('POST', w.casesPath, { token: w.apiToken, rawBody: OVER_LIMIT }), 413);
+      assertJsonError(await t.request('POST', w.casesPath, { token: w.apiToken, rawBody: '{}', headers: { 'content-type': 'text/plain' } }), 415);
+    });
+
+    it('a bad operator token with a body over the limit gets 401', async () => {
+      assertJsonError(await t.request('POST', '/api/operator/v1/organizations', { token: alteredToken(operatorToken()), rawBody: OVER_LIMIT }), 401);
+      assertJsonError(await t.request('POST', '/api/operator/v1/organizations', { token: operatorToken(), rawBody: OVER_LIMIT }), 413);
+    });
+
+    it('a bad webhook token whose body never finishes arriving gets its 401 without the service waiting for the body', { timeout: 15_000 }, async () => {
+      const w = await givenWebhook(t);
+      await t.app.listen(0, '127.0.0.1');
+      const { port } = t.app.getHttpServer().address() as AddressInfo;
+      const socket = connect(port, '127.0.0.1');
+      try {
+        const statusLine = new Promise<string>((resolve, reject) => {
+          let received = '';
+          socket.on('data', (chunk) => {
+            received += String(chunk);
+            if (received.includes('\r\n')) resolve(received.split('\r\n')[0]!);
+          });
+          socket.on('error', reject);
+        });
+        // The headers promise a full megabyte; only its first bytes are ever sent.
+        socket.write(
+          `POST ${webhookPath(w.workflowId, alteredToken(w.token))} HTTP/1.1\r\nHost: localhost\r\n` +
+            `Content-Type: application/json\r\nContent-Length: ${MAX_BODY_BYTES}\r\n\r\n{"a":"`,
+        );
+        assert.equal(await statusLine, 'HTTP/1.1 401 Unauthorized');
+      } finally {
+        socket.destroy();
+      }
+    });
+  });
+
+  describe('/readyz', () => {
+    const redis = () => new Redis(t.env.REDIS_URL);
+    /** PING commands Redis has served (the readiness check is the only PING this app sends). */
+    async function pings(client: Redis): Promise<number> {
+      const stats = await client.info('commandstats');
+      return Number(/cmdstat_ping:calls=([0-9]+)/.exec(stats)?.[1] ?? 0);
+    }
+
+    it('200 concurrent probes share one check instead of running 200 (counted by the PINGs Redis served)', async () => {
+      const client = redis();
+      try {
+        const before = await pings(client);
+        const answers = await Promise.all(Array.from({ length: 200 }, () => t.request('GET', '/readyz')));
+        const checks = (await pings(client)) - before;
+        assert.deepEqual(new Set(answers.map((res) => res.status)), new Set([200]));
+        // One check, perhaps two if the probes straddle a second; the margin is for other test
+        // runs sharing this Redis. One check per probe would be 200.
+        assert.ok(checks >= 1 && checks <= 10, `${checks} PINGs for 200 probes`);
+      } finally {
+        client.disconnect();
+      }
+    });
+
+    it('a probe after the second has passed runs a fresh check', async () => {
+      const client = redis();
+      try {
+        await t.request('GET', '/readyz');
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        const before = await pings(client);
+        assert.equal((await t.request('GET', '/readyz')).status, 200);
+        assert.ok((await pings(client)) - before >= 1, 'the check ran again');
+      } finally {
+        client.disconnect();
+      }
+    });
+  });
+
+  describe('/metrics', () => {
+    it('is open without METRICS_TOKEN', async () => {
+      const res = await t.request('GET', '/metrics');
+      assert.equal(res.status, 200);
+      assert.match(res.text, /http_request_duration_seconds/);
+    });
+
+    it('with METRICS_TOKEN set, needs Authorization: Bearer <METRICS_TOKEN>; anything else is a 401 JSON error', async () => {
+      const metricsToken = 'metrics-token-of-32-characters!!';
+      const guarded = await startTestApp({ env: { METRICS_TOKEN: metricsToken } });
+      try {
+        const refused: Record<string, string>[] = [{}, { authorization: `Bearer ${metricsToken.slice(0, -1)}` }, { authorization: `Bearer ${metricsToken}x` }, { authorization: metricsToken }, { authorization: `Bearer ${operatorToken()}` }];
+        for (const headers of refused) {
+          const res = await guarded.request('GET', '/metrics', { headers });
+          assertJsonError(res, 401);
+          assert.ok(!res.text.includes(metricsToken.slice(0, 16)), 'the 401 does not echo the token');
+        }
+        const res = await guarded.request('GET', '/metrics', { token: metricsToken });
+        assert.equal(res.status, 200);
+        assert.match(res.text, /http_request_duration_seconds/);
+      } finally {
+        await guarded.close();
+      }
+    });
+  });
+});
