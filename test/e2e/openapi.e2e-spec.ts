@@ -22,7 +22,7 @@ const MAX_BODY_BYTES = 1_048_576;
 const NO_ID = 9_007_199_254_740_991;
 const isApi = (path: string) => path.startsWith('/api/');
 const isDocumentedRoute = (url: string) => isApi(url) || ['/healthz', '/readyz', '/metrics'].includes(url);
-/** Probes and metrics take no input and no credential: nothing a client sends can be refused. */
+/** Probes take no input and no credential: nothing a client sends can be refused (/metrics can take METRICS_TOKEN). */
 const takesInput = ({ op }: Operation) => op.security.length > 0;
 const takesBody = ({ method }: Operation) => ['post', 'put', 'patch', 'delete'].includes(method);
 const label = ({ method, path }: Operation) => `${method.toUpperCase()} ${path}`;
@@ -35,6 +35,7 @@ function expectedSecurity(path: string): Json[] {
   if (path.startsWith('/api/external/')) return [{ apiToken: [] }];
   if (path.startsWith('/api/admin/')) return [{ adminToken: [] }];
   if (path.startsWith('/api/operator/')) return [{ operatorToken: [] }];
+  if (path === '/metrics') return [{ metricsToken: [] }, {}];
   return [];
 }
 
@@ -294,13 +295,20 @@ describe('OpenAPI document', () => {
 
     it('answers 413 beyond 1 MB (1,048,576 bytes), 415 to non-JSON (but on the webhook) and 400 to a wrong Content-Length, as documented', async () => {
       const tooLarge = `"${'x'.repeat(MAX_BODY_BYTES - 1)}"`;
+      // With a valid credential: a bad one is answered 401 before the body is read.
+      const org = await givenOrganization();
+      const hook = await generateWebhook(t, org.org, org.workflowId);
       for (const operation of operations.filter(takesBody)) {
-        const large = await api.call(operation.method, operation.path, { rawBody: tooLarge });
+        const scheme = Object.keys(operation.op.security[0])[0]!;
+        const credential = scheme === 'webhookToken'
+          ? { params: { workflowId: org.workflowId }, query: hook.path.slice(hook.path.indexOf('?')) }
+          : { token: org.credentials[scheme] };
+        const large = await api.call(operation.method, operation.path, { ...credential, rawBody: tooLarge });
         assert.equal(large.status, 413, `${label(operation)}: ${large.text}`);
-        const mismatched = await api.call(operation.method, operation.path, { rawBody: '{}', headers: { 'content-length': '10' } });
+        const mismatched = await api.call(operation.method, operation.path, { ...credential, rawBody: '{}', headers: { 'content-length': '10' } });
         assert.equal(mismatched.status, 400, `${label(operation)}: ${mismatched.text}`);
         if (!operation.op.responses['415']) continue;
-        const text = await api.call(operation.method, operation.path, { rawBody: '{}', headers: { 'content-type': 'text/plain' } });
+        const text = await api.call(operation.method, operation.path, { ...credential, rawBody: '{}', headers: { 'content-type': 'text/plain' } });
         assert.equal(text.status, 415, `${label(operation)}: ${text.text}`);
       }
     });

@@ -73,11 +73,18 @@ describe('rate limits', () => {
   /** Two instances with the same limits and the same Redis prefix. */
   let api: TestApp;
   let peer: TestApp;
+  /** The credential limit alone (address limit off). */
+  let credentialOnly: TestApp;
   before(async () => {
-    [setup, api, peer] = await Promise.all([startTestApp({ env: UNLIMITED }), startTestApp({ env: LIMITED }), startTestApp({ env: LIMITED })]);
+    [setup, api, peer, credentialOnly] = await Promise.all([
+      startTestApp({ env: UNLIMITED }),
+      startTestApp({ env: LIMITED }),
+      startTestApp({ env: LIMITED }),
+      startTestApp({ env: { ...LIMITED, RATE_LIMIT_PER_ADDRESS: '0' } }),
+    ]);
   });
   after(async () => {
-    await Promise.all([setup.close(), api.close(), peer.close()]);
+    await Promise.all([setup.close(), api.close(), peer.close(), credentialOnly.close()]);
     await closeDb();
   });
 
@@ -104,18 +111,19 @@ describe('rate limits', () => {
     assert.deepEqual(await statuses(5, () => call(api, address, 'GET', w.caseUrl, { token: other.secret })), times(5, 200));
   });
 
+  /** With the address limit off, 10 posts to one webhook URL create cases and the 11th is a 429 that creates nothing. */
+  async function assertWebhookLimitedAfter10(extra: () => Call): Promise<void> {
+    const w = await givenWebhook(setup);
+    const url = webhookPath(w.workflowId, w.token);
+    const address = freshAddress();
+    const post = (i: number) => call(credentialOnly, address, 'POST', url, { ...extra(), body: { n: i } });
+    assert.deepEqual(await statuses(10, post), times(10, 201));
+    assertLimited(await post(10), [w.token]);
+    assert.equal(await caseCount(w.workflowId), 10, 'the limited post created nothing');
+  }
+
   it('with the address limit off, the credential limit alone holds: the 11th webhook post is a 429 and creates no case', async () => {
-    const credentialOnly = await startTestApp({ env: { ...LIMITED, RATE_LIMIT_PER_ADDRESS: '0' } });
-    try {
-      const w = await givenWebhook(setup);
-      const url = webhookPath(w.workflowId, w.token);
-      const address = freshAddress();
-      assert.deepEqual(await statuses(10, (i) => call(credentialOnly, address, 'POST', url, { body: { n: i } })), times(10, 201));
-      assertLimited(await call(credentialOnly, address, 'POST', url, { body: { n: 10 } }), [w.token]);
-      assert.equal(await caseCount(w.workflowId), 10, 'the limited post created nothing');
-    } finally {
-      await credentialOnly.close();
-    }
+    await assertWebhookLimitedAfter10(() => ({}));
   });
 
   it('requests without credentials from one address get 429 after 20, whatever they carry next; another address is not limited', async () => {
@@ -132,31 +140,15 @@ describe('rate limits', () => {
   });
 
   it('a webhook sender adding a random Authorization header to every post is still limited by its webhook token', async () => {
-    const credentialOnly = await startTestApp({ env: { ...LIMITED, RATE_LIMIT_PER_ADDRESS: '0' } });
-    try {
-      const w = await givenWebhook(setup);
-      const url = webhookPath(w.workflowId, w.token);
-      const address = freshAddress();
-      const post = (i: number) => call(credentialOnly, address, 'POST', url, { token: `api_${randomBytes(12).toString('hex')}`, body: { n: i } });
-      assert.deepEqual(await statuses(10, post), times(10, 201));
-      assertLimited(await post(10), [w.token]);
-      assert.equal(await caseCount(w.workflowId), 10, 'the limited post created nothing');
-    } finally {
-      await credentialOnly.close();
-    }
+    await assertWebhookLimitedAfter10(() => ({ token: `api_${randomBytes(12).toString('hex')}` }));
   });
 
   it('a bearer route counts the bearer token, whatever `?token=` the caller adds', async () => {
-    const credentialOnly = await startTestApp({ env: { ...LIMITED, RATE_LIMIT_PER_ADDRESS: '0' } });
-    try {
-      const w = await givenCase();
-      const address = freshAddress();
-      const read = () => call(credentialOnly, address, 'GET', `${w.caseUrl}?token=whk_${randomBytes(12).toString('hex')}`, { token: w.apiToken });
-      assert.deepEqual(await statuses(10, read), times(10, 200));
-      assertLimited(await read(), [w.apiToken]);
-    } finally {
-      await credentialOnly.close();
-    }
+    const w = await givenCase();
+    const address = freshAddress();
+    const read = () => call(credentialOnly, address, 'GET', `${w.caseUrl}?token=whk_${randomBytes(12).toString('hex')}`, { token: w.apiToken });
+    assert.deepEqual(await statuses(10, read), times(10, 200));
+    assertLimited(await read(), [w.apiToken]);
   });
 
   it('behind a trusted proxy (TRUST_PROXY), each client has its own address window; forged X-Forwarded-For entries and untrusted peers change nothing', async () => {

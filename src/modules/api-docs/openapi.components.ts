@@ -52,6 +52,7 @@ const securitySchemes: Record<string, Schema> = {
   apiToken: bearer('An API-scoped token (`api_...`), created by an admin; reaches the cases API of its own organization only.', 'api_<opaque>'),
   adminToken: bearer('An admin token (`adm_...`); reaches the admin API of its own organization only.', 'adm_<opaque>'),
   operatorToken: bearer('The `OPERATOR_TOKEN` the service was started with. Without one, the operator API answers 404.', 'opaque'),
+  metricsToken: bearer('The `METRICS_TOKEN` the service was started with; without one, `/metrics` is open.', 'opaque'),
   webhookToken: {
     type: 'apiKey',
     in: 'query',

@@ -17,7 +17,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Admin cases', description: 'The organization\'s cases, their timelines, and usage (admin token).' },
   { name: 'Event subscriptions', description: 'Outbound webhooks: case lifecycle events sent to subscribers, and their delivery log (admin token).' },
   { name: 'Operator', description: 'Organizations and webhook rotation, for the people running the service (operator token).' },
-  { name: 'Health', description: 'Probes and metrics for load balancers, orchestrators and scrapers (no credential).' },
+  { name: 'Health', description: 'Probes and metrics for load balancers, orchestrators and scrapers (no credential; `/metrics` takes `METRICS_TOKEN` when it is set).' },
 ];
 
 /** The OpenAPI 3.1 description of every endpoint, with every error it answers. */

@@ -1,6 +1,6 @@
 import { jsonContent, responseRef, type Schema } from './openapi.builders.js';
 
-export type Credential = 'apiToken' | 'adminToken' | 'operatorToken' | 'webhookToken';
+export type Credential = 'apiToken' | 'adminToken' | 'operatorToken' | 'webhookToken' | 'metricsToken';
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** One endpoint, described by what is particular to it; the errors every endpoint of its kind answers are added by `toPaths`. */
@@ -14,6 +14,8 @@ export interface Route {
   description: string;
   /** null: no credential at all (health probes). */
   credential: Credential | null;
+  /** The credential is needed only when the service is configured with one (`/metrics` and METRICS_TOKEN). */
+  credentialOptional?: boolean;
   parameters?: Schema[];
   body?: {
     schema: Schema;
@@ -98,7 +100,7 @@ function operation(route: Route): Schema {
     operationId: route.operationId,
     summary: route.summary,
     description: route.description,
-    security: route.credential ? [{ [route.credential]: [] }] : [],
+    security: route.credential ? [{ [route.credential]: [] }, ...(route.credentialOptional ? [{}] : [])] : [],
     ...(route.parameters ? { parameters: route.parameters } : {}),
     ...(route.body ? { requestBody: requestBody(route.body) } : {}),
     responses: responses(route),
