@@ -12,6 +12,7 @@ import { SubscriptionsModule } from './modules/subscriptions/subscriptions.modul
 import { MetricsModule, type MetricsRegistry } from './shared/metrics/metrics.module.js';
 import { OutboundModule } from './shared/outbound/outbound.module.js';
 import { ConfigModule } from './shared/config/config.module.js';
+import { CryptoModule } from './shared/crypto/crypto.module.js';
 import type { Env } from './shared/config/env.js';
 import { DatabaseModule } from './shared/database/database.module.js';
 import { AllErrorsFilter } from './shared/http-errors/all-errors.filter.js';
@@ -27,6 +28,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(env),
+        CryptoModule,
         LoggingModule.forRoot(logger),
         DatabaseModule,
         RedisModule,
