@@ -43,6 +43,9 @@ describe('validateEnv', () => {
       ['ROLE', 'scheduler-zz9'],
       ['REDIS_PREFIX', 'has space zz9'],
       ['DATABASE_POOL_SIZE', '5000'],
+      ['TOKEN_ENCRYPTION_OLD_KEYS', 'hunter2-not-a-key'],
+      ['TOKEN_ENCRYPTION_OLD_KEYS', `${'b2'.repeat(32)},hunter2-not-a-key`],
+      ['TOKEN_ENCRYPTION_OLD_KEYS', `${'b2'.repeat(32)},`],
     ];
     for (const [variable, value] of rows) it(`${variable}=${value}`, () => assertRefusedNaming(variable, value));
   });
@@ -108,6 +111,12 @@ describe('validateEnv', () => {
     assert.equal(env.ROLE, 'worker');
     assert.equal(env.DATABASE_POOL_SIZE, 5);
     assert.equal(validateEnv({ ...REQUIRED, OUTBOUND_ALLOW_PRIVATE: 'false' }).OUTBOUND_ALLOW_PRIVATE, false);
+  });
+
+  it('TOKEN_ENCRYPTION_OLD_KEYS takes comma-separated hex or base64 keys', () => {
+    const keys = `${'b2'.repeat(32)}, ${Buffer.alloc(32, 9).toString('base64')}`;
+    assert.equal(validateEnv({ ...REQUIRED, TOKEN_ENCRYPTION_OLD_KEYS: keys }).TOKEN_ENCRYPTION_OLD_KEYS, keys);
+    assert.equal(validateEnv(REQUIRED).TOKEN_ENCRYPTION_OLD_KEYS, undefined);
   });
 
   it('accepts postgresql:// and rediss:// URLs', () => {
