@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createDecipheriv, hkdfSync } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { SealedSecretError, SecretBox } from './secret-box.js';
 import { organizationSecretBinding, subscriptionSecretBinding, webhookTokenBinding } from './stored-secrets.js';
@@ -7,14 +7,8 @@ import { organizationSecretBinding, subscriptionSecretBinding, webhookTokenBindi
 const KEY_A = 'a1'.repeat(32);
 const KEY_B = Buffer.alloc(32, 7).toString('base64');
 const TOKEN = 'whk_the-webhook-token';
-
-/** A value as the code before v2 sealed it: raw key, no associated data. */
-function sealV1(key: string, plain: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', Buffer.from(key, 'hex'), iv);
-  const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return ['v1', iv, cipher.getAuthTag(), body].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.');
-}
+/** TOKEN as the code before v2 stored it under KEY_A (raw key, no associated data). */
+const V1_UNDER_KEY_A = 'v1.dFxyS2OKI68B3qqD.TIW8_dvsry5KZ9rrnYXvSA.qp2f1tGgFQgDfo8thVAC7oBuD9T5';
 
 function assertDoesNotOpen(open: () => string, why: string): void {
   assert.throws(open, (err: unknown) => {
@@ -88,7 +82,7 @@ describe('SecretBox', () => {
   });
 
   it('v1 values (raw key, no binding) still open, with the current or an old key', () => {
-    const v1 = sealV1(KEY_A, TOKEN);
+    const v1 = V1_UNDER_KEY_A;
     assert.equal(box.open(v1, webhookTokenBinding(42)), TOKEN);
     assert.equal(box.isCurrent(v1), false, 'the rotation rewrites it');
     assert.equal(new SecretBox(KEY_B, [KEY_A]).open(v1, webhookTokenBinding(42)), TOKEN);

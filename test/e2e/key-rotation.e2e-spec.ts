@@ -1,0 +1,149 @@
+/**
+ * Secrets at rest: every stored secret is bound to its row, and the encryption key can be
+ * rotated while keeping every secret usable. Real processes on a database of this file's own,
+ * so no other app of the test run (with the run's key) opens these rows.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { after, afterEach, before, describe, it } from 'node:test';
+import { type IsolatedDatabase, isolatedDatabase, isolatedRedisPrefix, type Requester } from '../support/automation-helpers.js';
+import { sealV1 } from '../support/sealed-secrets.js';
+import { type ServiceProcess, spawnService } from '../support/service-process.js';
+import { Receiver, subscribe, type Subscription, verifySignature, waitFor } from '../support/subscription-helpers.js';
+import type { TestApp } from '../support/test-app.js';
+import { createdCaseId, givenWebhook, postWebhook, type WebhookWorkflow } from '../support/webhook-helpers.js';
+
+const ROTATE = fileURLToPath(new URL('../../src/shared/crypto/rotate-encryption-key.js', import.meta.url));
+const KEY_A = randomBytes(32).toString('hex');
+const KEY_B = randomBytes(32).toString('base64');
+
+/** The scenario helpers only ever call request(), which a service process has. */
+const app = (r: Requester) => r as TestApp;
+
+interface ScriptResult {
+  code: number | null;
+  output: string;
+}
+
+describe('secrets at rest: bound to their row, and the key rotates', () => {
+  let database: IsolatedDatabase;
+  let receiver: Receiver;
+  const prefix = isolatedRedisPrefix();
+  const processes: ServiceProcess[] = [];
+
+  before(async () => {
+    database = await isolatedDatabase();
+    receiver = await Receiver.start();
+  });
+  afterEach(async () => {
+    for (const service of processes.splice(0)) await service.kill('SIGTERM');
+  });
+  after(async () => {
+    await receiver?.stop();
+    await database?.drop();
+  });
+
+  /** An API and a worker process with these keys; returns the API. */
+  async function startService(keys: { TOKEN_ENCRYPTION_KEY: string; TOKEN_ENCRYPTION_OLD_KEYS?: string }): Promise<ServiceProcess> {
+    const env = { DATABASE_URL: database.url, REDIS_PREFIX: prefix, TOKEN_ENCRYPTION_OLD_KEYS: '', ...keys };
+    const api = await spawnService('api', env);
+    processes.push(api, await spawnService('worker', env));
+    return api;
+  }
+
+  async function stopService(): Promise<void> {
+    for (const service of processes.splice(0)) await service.kill('SIGTERM');
+  }
+
+  function rotate(keys: { TOKEN_ENCRYPTION_KEY: string; TOKEN_ENCRYPTION_OLD_KEYS?: string }): Promise<ScriptResult> {
+    const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
+    const child = spawn(process.execPath, [ROTATE], {
+      env: { ...inherited, DATABASE_URL: database.url, TOKEN_ENCRYPTION_OLD_KEYS: '', ...keys },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+    return new Promise((resolve) => child.once('close', (code) => resolve({ code, output })));
+  }
+
+  async function shownWebhook(api: Requester, w: WebhookWorkflow) {
+    return api.request('GET', `/api/admin/v1/workflows/${w.workflowId}/webhook`, { token: w.org.adminToken });
+  }
+
+  async function ciphertextOf(table: 'workflows' | 'subscriptions', id: number): Promise<string> {
+    const column = table === 'workflows' ? 'webhook_token_ciphertext' : 'secret_ciphertext';
+    const { rows } = await database.pool.query(`SELECT ${column} AS sealed FROM ${table} WHERE id = $1`, [id]);
+    return rows[0].sealed;
+  }
+
+  /** Creates a case through the webhook and checks its case.created delivery at `path` verifies with `secret`. */
+  async function assertSignedDelivery(api: Requester, w: WebhookWorkflow, path: string, secret: string): Promise<void> {
+    const caseId = createdCaseId(await postWebhook(app(api), w.workflowId, w.token, { after: 'rotation' }));
+    const request = await waitFor(`case.created of case ${caseId} at ${path}`, () =>
+      receiver.at(path).find((r) => r.answered < 300 && JSON.parse(r.rawBody).data.case.id === caseId),
+    );
+    verifySignature(secret, request);
+  }
+
+  it('rotated to a new key, the service restarted without the old key still shows, accepts and signs with every secret (v2 and v1 alike)', async () => {
+    let api = await startService({ TOKEN_ENCRYPTION_KEY: KEY_A });
+    const sealedNow = await givenWebhook(app(api));
+    const storedV1 = await givenWebhook(app(api));
+    const subscriptions: Subscription[] = [];
+    for (const [w, path] of [[sealedNow, '/v2'], [storedV1, '/v1']] as const) {
+      subscriptions.push(await subscribe(app(api), w.org, { url: `${receiver.url}${path}`, events: ['case.created'], workflow_ids: [w.workflowId] }));
+    }
+    const [sealedNowSubscription, storedV1Subscription] = subscriptions as [Subscription, Subscription];
+    // As the code before v2 stored them: raw key A, no binding.
+    await database.pool.query('UPDATE workflows SET webhook_token_ciphertext = $1 WHERE id = $2', [sealV1(KEY_A, storedV1.token), storedV1.workflowId]);
+    await database.pool.query('UPDATE subscriptions SET secret_ciphertext = $1 WHERE id = $2', [sealV1(KEY_A, storedV1Subscription.secret), storedV1Subscription.id]);
+    const before = [await ciphertextOf('workflows', sealedNow.workflowId), await ciphertextOf('subscriptions', sealedNowSubscription.id)];
+    await stopService();
+
+    const rotated = await rotate({ TOKEN_ENCRYPTION_KEY: KEY_B, TOKEN_ENCRYPTION_OLD_KEYS: KEY_A });
+    assert.equal(rotated.code, 0, rotated.output);
+    assert.match(rotated.output, /^workflows: 2 re-encrypted, 0 already current, 0 not opened$/m);
+    assert.match(rotated.output, /^subscriptions: 2 re-encrypted, 0 already current, 0 not opened$/m);
+    const secrets = [sealedNow.token, storedV1.token, sealedNowSubscription.secret, storedV1Subscription.secret, KEY_A, KEY_B];
+    for (const secret of secrets) assert.ok(!rotated.output.includes(secret), 'the script prints counts, never a secret or key');
+
+    const again = await rotate({ TOKEN_ENCRYPTION_KEY: KEY_B, TOKEN_ENCRYPTION_OLD_KEYS: KEY_A });
+    assert.equal(again.code, 0, again.output);
+    assert.match(again.output, /^workflows: 0 re-encrypted, 2 already current, 0 not opened$/m, 'running it again changes nothing');
+    assert.match(again.output, /^subscriptions: 0 re-encrypted, 2 already current, 0 not opened$/m);
+    const after = [await ciphertextOf('workflows', sealedNow.workflowId), await ciphertextOf('subscriptions', sealedNowSubscription.id)];
+    for (const [i, sealed] of after.entries()) assert.ok(sealed.startsWith('v2.') && sealed !== before[i], 'sealed anew');
+    assert.ok((await ciphertextOf('workflows', storedV1.workflowId)).startsWith('v2.'), 'v1 rewritten');
+    assert.ok((await ciphertextOf('subscriptions', storedV1Subscription.id)).startsWith('v2.'), 'v1 rewritten');
+
+    api = await startService({ TOKEN_ENCRYPTION_KEY: KEY_B });
+    for (const w of [sealedNow, storedV1]) {
+      const shown = await shownWebhook(api, w);
+      assert.equal(shown.status, 200, shown.text);
+      assert.equal(shown.body.webhook.token, w.token, 'the webhook URL shown is the one senders have');
+    }
+    await assertSignedDelivery(api, sealedNow, '/v2', sealedNowSubscription.secret);
+    await assertSignedDelivery(api, storedV1, '/v1', storedV1Subscription.secret);
+  });
+
+  it('a ciphertext copied to another row does not open there, and the rotation refuses it (non-zero, naming the row, not the value)', async () => {
+    const api = await startService({ TOKEN_ENCRYPTION_KEY: KEY_B });
+    const victim = await givenWebhook(app(api));
+    const attacker = await givenWebhook(app(api));
+    await database.pool.query('UPDATE workflows SET webhook_token_ciphertext = $1 WHERE id = $2', [await ciphertextOf('workflows', victim.workflowId), attacker.workflowId]);
+
+    const shown = await shownWebhook(api, attacker);
+    assert.notEqual(shown.status, 200, 'the other row\'s token is not shown');
+    assert.ok(!shown.text.includes(victim.token), shown.text);
+    assert.equal(typeof shown.body.error, 'string', shown.text);
+
+    await stopService();
+    const rotated = await rotate({ TOKEN_ENCRYPTION_KEY: KEY_B });
+    assert.equal(rotated.code, 1, rotated.output);
+    assert.match(rotated.output, new RegExp(`^workflows: no configured key opens the value of row\\(s\\) ${attacker.workflowId}$`, 'm'));
+    for (const secret of [victim.token, attacker.token, KEY_B]) assert.ok(!rotated.output.includes(secret), 'never a secret or key');
+  });
+});
