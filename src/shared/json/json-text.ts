@@ -67,7 +67,7 @@ export function memberText(text: string, key: string): string | undefined {
 }
 
 /** Index of the quote closing the string that opens at `start`. */
-function endOfString(text: string, start: number): number {
+export function endOfString(text: string, start: number): number {
   for (let i = start + 1; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === BACKSLASH) i++;
