@@ -1,4 +1,5 @@
 import type { ValidationProblem } from '../../shared/errors/app-error.js';
+import { NUMBER_TOO_LARGE, unstorableNumber } from '../../shared/json/json-numbers.js';
 import { pointer } from '../../shared/json/json-pointer.js';
 import { isPlainObject } from '../../shared/json/json-text.js';
 import { DEFAULT_STATUSES, ERROR } from '../cases/domain/case.js';
@@ -101,9 +102,13 @@ export function parseWorkflowDefinition(input: unknown): DefinitionResult {
 
 type Report = (path: string, error: string) => void;
 
-/** A definition is stored as parsed JSON, where 1e400 would silently become null. */
+/**
+ * A definition is stored as parsed JSON, where 1e400 would silently become null, and 1e300
+ * would be written out as 301 digits (the same rule as case attributes, on the stored text).
+ */
 function reportNonFiniteNumbers(value: unknown, path: string, report: Report): void {
   if (typeof value === 'number' && !Number.isFinite(value)) report(path, 'number out of range');
+  else if (typeof value === 'number' && unstorableNumber(JSON.stringify(value))) report(path, NUMBER_TOO_LARGE);
   else if (Array.isArray(value)) value.forEach((item, i) => reportNonFiniteNumbers(item, pointer(path, i), report));
   else if (isPlainObject(value)) for (const [key, item] of Object.entries(value)) reportNonFiniteNumbers(item, pointer(path, key), report);
 }

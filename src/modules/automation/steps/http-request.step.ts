@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { OutboundHttp } from '../../../shared/outbound/outbound-http.js';
 import { render } from '../templates.js';
-import { mergeIfValid } from './attribute-merge.js';
+import { unstorableNumber } from '../../../shared/json/json-numbers.js';
+import { pointer } from '../../../shared/json/json-pointer.js';
+import { mergeIfValid, stepFailure } from './attribute-merge.js';
 import type { StepContext, StepHandler, StepOutcome } from './step-handler.js';
 
 interface HttpRequestArg {
@@ -50,7 +52,11 @@ export class HttpRequestStep implements StepHandler {
       if (response.status >= 200 && response.status < 300) {
         const note = { method: spec.method, url: target, status: response.status };
         if (!spec.save_response_as) return { kind: 'next', note };
-        return mergeIfValid(this.type, { [spec.save_response_as]: parseAnswer(response.text) }, context, note);
+        const answer = parseAnswer(response.text);
+        // Checked on the answer's own text: once parsed, 1e131071 would quietly be Infinity.
+        const tooLarge = typeof answer === 'string' ? undefined : unstorableNumber(response.text);
+        if (tooLarge) return stepFailure(this.type, [{ path: pointer('', spec.save_response_as) + tooLarge.path, error: tooLarge.error }]);
+        return mergeIfValid(this.type, { [spec.save_response_as]: answer }, context, note);
       }
       failure = `${spec.method} ${target} answered ${response.status}`;
     } catch (err) {
