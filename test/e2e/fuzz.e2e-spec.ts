@@ -10,9 +10,10 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { caseCount } from '../support/cases-api.js';
 import {
-  checkAnswer, contentType, credential, fuzz, hostileBody, hostileId, hostileString, hostileValue, INVALID_TYPES, isWellFormedId, MAX_BODY_BYTES,
+  checkAnswer, contentType, credential, fuzz, hostileBody, hostileId, hostileNumberText, hostileString, hostileValue, INVALID_TYPES, isWellFormedId, MAX_BODY_BYTES,
   nested, numberLiteral, objectWith, objectWithKeys, OTHER_TYPES, pathId, type Auth, type FuzzCase, type Probe, queryString, requestsSent,
 } from '../support/hostile-input.js';
+import { holdsOverlongNumber, NUMBER_TOO_LARGE } from '../support/number-oracle.js';
 import { createOrganization, createToken, createWorkflow, generateWebhook, givenDirectWorkflow, operatorToken, sampleDefinition, type DirectWorkflow } from '../support/scenario.js';
 import { closeDb, db, startTestApp, type InjectResult, type TestApp } from '../support/test-app.js';
 import { directDefinition, webhookPath } from '../support/webhook-helpers.js';
@@ -473,6 +474,20 @@ describe('hostile input', () => {
         hook('{"event":"x","\\u0000":1}'),
         hook('{"event":"x","\\ud800":1}'),
       ]);
+    });
+
+    it('number forms (huge and tiny exponents, long mantissas, negative zero) are a 201 or, when written out too long, a 422 at their pointer (80 runs)', async () => {
+      await fc.assert(
+        fc.asyncProperty(hostileNumberText, async (n) => {
+          const overlong = await holdsOverlongNumber(n);
+          for (const [probe, path] of [[hook(`{"event":"x","v":[${n}]}`), '/v/0'], [apiPost(`{"attributes":{"customer_email":"a@b.co","raw":{"n":${n}}}}`), '/raw/n']] as const) {
+            const res = await expectStatus(probe, overlong ? 422 : 201);
+            // A number Postgres cannot hold at all (0e2147483648) is refused by Postgres, without a pointer.
+            if (overlong && res.body.validation_errors) assert.deepEqual(res.body.validation_errors, [{ path, error: NUMBER_TOO_LARGE }]);
+          }
+        }),
+        { numRuns: 80 },
+      );
     });
 
     it('invalid UTF-8 never fails: read as U+FFFD, stored and read back as valid JSON', async () => {
