@@ -7,7 +7,7 @@ const workflowAnswer = (description: string) => ({ status: 200 as const, descrip
 const webhookAnswer = wrapped('webhook', schemaRef('Webhook'));
 const definitionBody = { schema: schemaRef('WorkflowDefinition'), required: true };
 const WORKFLOW_NOT_FOUND = 'The workflow does not exist or belongs to another organization.';
-const DEFINITION_REFUSED = 'Nothing was stored: `workflow_definition_invalid` with every problem in `validation_errors` (unknown keys, a bad attribute type, a default status declared again, duplicate statuses, an automation on an undeclared status or on `Error`, a malformed step, ...); or a body that is not a valid JSON object, or holds text that cannot be stored.';
+const DEFINITION_REFUSED = 'Nothing was stored: `workflow_definition_invalid` with every problem in `validation_errors` (unknown keys, a bad attribute type, a default status declared again, duplicate statuses, an automation on an undeclared status or on `Error`, a malformed step, a number the attribute number rule refuses, ...); or a body that is not a valid JSON object, or holds text that cannot be stored.';
 const BODY_IGNORED = 'Takes no body (one that is sent is ignored).';
 
 const adminWorkflow = (route: Omit<Route, 'path' | 'tag' | 'credential' | 'parameters'> & { subpath?: string }): Route => ({
