@@ -7,12 +7,11 @@
  */
 import type { ValidationProblem } from '../errors/app-error.js';
 import { pointer } from './json-pointer.js';
-import { endOfString } from './json-text.js';
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, endOfString, OPEN_BRACE, OPEN_BRACKET, QUOTE } from './json-text.js';
 
 export const MAX_WRITTEN_CHARS = 40;
 export const NUMBER_TOO_LARGE = `number is too large to store exactly: at most ${MAX_WRITTEN_CHARS} characters written out without an exponent`;
 
-const QUOTE = 0x22;
 const MINUS = 0x2d;
 const PLUS = 0x2b;
 const DOT = 0x2e;
@@ -20,12 +19,6 @@ const ZERO = 0x30;
 const NINE = 0x39;
 const LOWER_E = 0x65;
 const UPPER_E = 0x45;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const COLON = 0x3a;
-const COMMA = 0x2c;
 /** Beyond this an exponent only matters as "huge"; it keeps the arithmetic exact. */
 const EXPONENT_CAP = 1_000_000_000;
 
