@@ -24,6 +24,8 @@ if [ ! -x "$dir/bin/node" ]; then
   [ "$("$scratch/package/bin/node" --version)" = "v$version" ] || { echo "with-node: the fetched binary is not v$version" >&2; exit 1; }
   # A rename is atomic: a parallel run sees either no directory or a complete one.
   mv -T "$scratch/package" "$dir" 2>/dev/null || [ -x "$dir/bin/node" ]
+  rm -rf "$scratch"
+  trap - EXIT
 fi
 
 # npm, npx and every `#!/usr/bin/env node` script (tsc, vite, the test runner and the processes
