@@ -112,9 +112,4 @@ describe('InvalidationBus.publish', () => {
     assert.ok(client.sent.length > 1, 'it was retried');
   });
 
-  it('is not live before it has heard its own heartbeat', () => {
-    const bus = new InvalidationBus(env, publisher([]) as unknown as RedisClient, logger);
-    bus.receive('heartbeat someone-else 1');
-    assert.equal(bus.isLive(), false);
-  });
 });

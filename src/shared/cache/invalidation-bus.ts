@@ -105,8 +105,7 @@ export class InvalidationBus implements OnModuleInit, OnApplicationShutdown {
     }
   }
 
-  /** Handles one message of the channel (exposed for unit tests of the liveness rules). */
-  receive(raw: string): void {
+  private receive(raw: string): void {
     if (raw.startsWith(HEARTBEAT_PREFIX)) return this.heardHeartbeat(raw);
     this.deliver(raw);
   }
@@ -120,7 +119,7 @@ export class InvalidationBus implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** The heartbeat this instance must hear back; a hanging Redis gets one at a time. */
-  sendHeartbeat(): void {
+  private sendHeartbeat(): void {
     if (this.heartbeatInFlight) return;
     this.heartbeatInFlight = true;
     this.publisher
