@@ -112,4 +112,13 @@ describe('InvalidationBus.publish', () => {
     assert.ok(client.sent.length > 1, 'it was retried');
   });
 
+  it('after answering 503, keeps sending the message until Redis takes it', async () => {
+    const client = publisher(['fail', 'fail', 'fail', 'fail', 'fail', 'fail', 'ok']);
+    const bus = new InvalidationBus(env, client as unknown as RedisClient, logger);
+    await assert.rejects(bus.publish('workflow', '7'), ServiceUnavailableError);
+    const deadline = Date.now() + 5_000;
+    while (client.sent.length < 7 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(client.sent.slice(5), [JSON.stringify(['workflow', '7']), JSON.stringify(['workflow', '7'])]);
+  });
+
 });

@@ -1,4 +1,4 @@
-import type { InvalidationBus } from './invalidation-bus.js';
+import { type InvalidationBus, LONGEST_CACHE_LIFETIME_MS } from './invalidation-bus.js';
 
 /**
  * A small in-memory cache whose entries every instance drops together (see InvalidationBus).
@@ -18,6 +18,8 @@ export class InvalidatedCache<V> {
     private readonly ttlMs: number,
     private readonly maxEntries = 10_000,
   ) {
+    // An invalidation Redis did not take is sent again for this long only (see InvalidationBus).
+    if (ttlMs > LONGEST_CACHE_LIFETIME_MS) throw new Error(`cache lifetime above ${LONGEST_CACHE_LIFETIME_MS} ms`);
     bus.on(
       topic,
       (key) => { this.generation++; this.entries.delete(key); },

@@ -18,9 +18,12 @@ export const HEARTBEAT_MS = 250;
  * most this long after the change was answered.
  */
 export const SILENT_AFTER_MS = 500;
-/** A failed or hanging publish is retried this many times, with these pauses (about 1 s in all). */
+/** A failed or hanging publish is retried after each of these pauses (under 2 s in all, enough for a reconnect). */
 const PUBLISH_TIMEOUT_MS = 200;
-const PUBLISH_PAUSES_MS = [50, 100, 200];
+const PUBLISH_PAUSES_MS = [50, 100, 200, 400];
+/** After that, the message is sent again this often, for as long as a cached entry can live. */
+const REPUBLISH_EVERY_MS = 250;
+export const LONGEST_CACHE_LIFETIME_MS = 60_000;
 
 const HEARTBEAT_PREFIX = 'heartbeat ';
 
@@ -98,11 +101,26 @@ export class InvalidationBus implements OnModuleInit, OnApplicationShutdown {
       } catch (err) {
         if (attempt >= PUBLISH_PAUSES_MS.length) {
           this.logger.warn({ topic, err: err instanceof Error ? err.message : String(err) }, 'cache invalidation publish failed');
+          this.keepPublishing(raw, performance.now() + LONGEST_CACHE_LIFETIME_MS);
           throw new ServiceUnavailableError();
         }
         await new Promise((resolve) => setTimeout(resolve, PUBLISH_PAUSES_MS[attempt]));
       }
     }
+  }
+
+  /**
+   * The change is committed but its news did not go out: keep sending it in the background, so
+   * other instances hear it as soon as this one reaches Redis again (after that long every
+   * cached copy has expired anyway).
+   */
+  private keepPublishing(raw: string, until: number): void {
+    const retry = setTimeout(() => {
+      this.publisher.publish(this.channel(), raw).catch(() => {
+        if (performance.now() < until) this.keepPublishing(raw, until);
+      });
+    }, REPUBLISH_EVERY_MS);
+    retry.unref();
   }
 
   private receive(raw: string): void {
