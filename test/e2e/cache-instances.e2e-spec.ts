@@ -175,6 +175,21 @@ describe('credentials across instances', () => {
     await cachedOnB(await givenToken());
   });
 
+  it('B cannot reach Redis: a token deleted on B answers 503 (not a silent 204), and A refuses it once B reaches Redis again', { timeout: 60_000 }, async () => {
+    const token = await givenToken();
+    await eventually('A to serve the token', async () => ((await tokenStatus(a, token.secret, token.workflowId)) === 422 ? true : undefined));
+    redisProxy.cut();
+    try {
+      const res = await b.request('DELETE', `/api/admin/v1/tokens/${token.id}`, { token: org.adminToken });
+      assert.equal(res.status, 503, res.text);
+      assert.equal(typeof res.body.error, 'string');
+      assert.equal(await tokenStatus(b, token.secret, token.workflowId), 401, 'B itself refuses it at once');
+    } finally {
+      redisProxy.restore();
+    }
+    await eventually('A to refuse the token deleted on B', async () => ((await tokenStatus(a, token.secret, token.workflowId)) === 401 ? true : undefined), { timeoutMs: 10_000 });
+  });
+
   it('B\'s subscriber connection is killed (CLIENT KILL): a token deleted on A while B reconnects is refused on B within 1 s', async () => {
     const token = await givenToken();
     await cachedOnB(token);

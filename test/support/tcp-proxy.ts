@@ -22,6 +22,9 @@ export interface TcpProxy {
   sentBytes(): number;
   /** Hands over everything kept back, in order, and stops holding. */
   release(): void;
+  /** Closes every link and refuses new ones (the process loses the server) until `restore()`. */
+  cut(): void;
+  restore(): void;
   close(): Promise<void>;
 }
 
@@ -37,8 +40,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const links = new Set<Link>();
   let holding: ((link: ProxyLink) => boolean) | undefined;
   let sentBytes = 0;
+  let refusing = false;
 
   const server: Server = createServer((client) => {
+    if (refusing) {
+      client.destroy();
+      return;
+    }
     const upstream = new Socket();
     const link: Link = {
       client,
@@ -81,6 +89,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         link.held = undefined;
       }
     },
+    cut: () => {
+      refusing = true;
+      for (const link of links) { link.client.destroy(); link.upstream.destroy(); }
+    },
+    restore: () => { refusing = false; },
     close: async () => {
       for (const link of links) { link.client.destroy(); link.upstream.destroy(); }
       await new Promise<void>((resolve) => server.close(() => resolve()));
