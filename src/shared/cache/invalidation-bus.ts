@@ -10,14 +10,14 @@ import { RedisClient } from '../redis/redis.client.js';
 type Listener = (message: string) => void;
 
 /** How often each instance sends itself a heartbeat over the channel. */
-export const HEARTBEAT_MS = 250;
+const HEARTBEAT_MS = 250;
 /**
  * Caches are trusted only while this instance heard, within this long, a heartbeat it sent
  * itself. Redis delivers a channel's messages in order, so hearing a heartbeat sent at time S
  * proves every invalidation acknowledged before S was heard too: an entry can be stale for at
  * most this long after the change was answered.
  */
-export const SILENT_AFTER_MS = 500;
+const SILENT_AFTER_MS = 500;
 /** A failed or hanging publish is retried after each of these pauses (under 2 s in all, enough for a reconnect). */
 const PUBLISH_TIMEOUT_MS = 200;
 const PUBLISH_PAUSES_MS = [50, 100, 200, 400];
@@ -116,7 +116,7 @@ export class InvalidationBus implements OnModuleInit, OnApplicationShutdown {
    */
   private keepPublishing(raw: string, until: number): void {
     const retry = setTimeout(() => {
-      this.publisher.publish(this.channel(), raw).catch(() => {
+      withTimeout(this.publisher.publish(this.channel(), raw), PUBLISH_TIMEOUT_MS).catch(() => {
         if (performance.now() < until) this.keepPublishing(raw, until);
       });
     }, REPUBLISH_EVERY_MS);
@@ -131,7 +131,7 @@ export class InvalidationBus implements OnModuleInit, OnApplicationShutdown {
   private heardHeartbeat(raw: string): void {
     const [instanceId, sentAt] = raw.slice(HEARTBEAT_PREFIX.length).split(' ');
     if (instanceId !== this.instanceId) return;
-    // After a silence, messages may have been lost on the way: forget everything first.
+    // Back after a silence: start from empty caches rather than trust what was kept meanwhile.
     if (!this.isLive()) this.reset();
     this.heardSentAt = Math.max(this.heardSentAt, Number(sentAt));
   }
