@@ -189,6 +189,7 @@ describe('http_request templates and organization secrets', () => {
         const res = remember(await putSecret(t, org.adminToken, name, { value: 'v' }));
         assert.equal(res.status, 422, `${name}: ${res.text}`);
         assert.equal(typeof res.body.error, 'string');
+        assert.equal((await t.request('DELETE', `${SECRETS}/${name}`, { token: org.adminToken })).status, 404, `DELETE ${name} names nothing`);
       }
       assert.equal((await putSecret(t, org.adminToken, 'BIG', { value: 'x'.repeat(8192) })).status, 200, '8 KB is accepted');
       for (const body of [

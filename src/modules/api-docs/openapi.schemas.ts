@@ -1,4 +1,5 @@
 import { nonEmptyName, NUMBER_RULE, object, resourceId, type Schema, schemaRef, timestamp } from './openapi.builders.js';
+import { secretSchemas } from './openapi.secrets.js';
 import { subscriptionSchemas } from './openapi.subscriptions.js';
 import { workflowSchemas } from './openapi.workflow-schemas.js';
 
@@ -158,6 +159,7 @@ export const schemas: Record<string, Schema> = {
   ...workflowSchemas,
   ...accessSchemas,
   ...subscriptionSchemas,
+  ...secretSchemas,
   ...usageSchemas,
   ...healthSchemas,
 };

@@ -6,7 +6,7 @@ import { PutSecretRequest } from './put-secret.request.js';
 import { SecretNamePipe } from './secret-name.pipe.js';
 import { SecretsService } from './secrets.service.js';
 
-const SecretName = () => Param('name', new SecretNamePipe());
+const SecretName = (creating = false) => Param('name', new SecretNamePipe(creating));
 
 /** Organization secrets for `{{ secrets.NAME }}` in http_request steps; no answer ever holds a value. */
 @Controller('api/admin/v1/secrets')
@@ -16,7 +16,7 @@ export class SecretsController {
 
   @Put(':name')
   @HttpCode(200)
-  async put(@Principal() caller: Caller, @SecretName() name: string, @Body() body: PutSecretRequest) {
+  async put(@Principal() caller: Caller, @SecretName(true) name: string, @Body() body: PutSecretRequest) {
     return { secret: await this.secrets.put(caller.organizationId, name, body.value) };
   }
 

@@ -16,8 +16,8 @@ const HTTP_REQUEST_KEYS = new Set(['method', 'url', 'url_from_attribute', 'heade
 const SECRET_TEMPLATE = /^secrets\./;
 const SECRET_NAME = /^secrets\.[A-Z][A-Z0-9_]{0,63}$/;
 const SECRETS_ONLY_IN = '{{ secrets.NAME }} may be used only in http_request headers, url query values and body';
-/** A fixed scheme and host (and port), ended by the start of the path, query or fragment. */
-const FIXED_ORIGIN = /^https?:\/\/[^/?#]+[/?#]/i;
+/** Scheme and authority (user, host, port): up to the start of the path, query or fragment. */
+const ORIGIN = /^https?:\/\/([^/?#]*)/i;
 
 export function checkHttpRequest(arg: unknown, path: string, report: Report): void {
   if (!isPlainObject(arg)) {
@@ -54,10 +54,10 @@ function checkUrl(url: unknown, fromAttribute: boolean): string | undefined {
     if (whole === undefined) return 'with url_from_attribute the url must be exactly one template, like "{{ attributes.link }}"';
     return SECRET_TEMPLATE.test(whole) ? SECRETS_ONLY_IN : undefined;
   }
-  if (templates.length && wholeTemplatePath(url) !== undefined) return 'a url that is one template needs "url_from_attribute": true';
-  if (!/^https?:\/\//i.test(url)) return 'must be an http(s) URL (templates allowed after the host)';
-  const first = templates[0];
-  if (first && !FIXED_ORIGIN.test(url.slice(0, first.index))) return 'the scheme, host and port must not contain templates (use "url_from_attribute": true for a whole url from an attribute)';
+  if (wholeTemplatePath(url) !== undefined) return 'a url that is one template needs "url_from_attribute": true';
+  const origin = ORIGIN.exec(url);
+  if (!origin) return 'must be an http(s) URL (templates allowed after the host)';
+  if (/[{}]/.test(origin[1]!)) return 'the scheme, host and port must not contain templates (use "url_from_attribute": true for a whole url from an attribute)';
   for (const { path, index } of templates) {
     if (!SECRET_TEMPLATE.test(path)) continue;
     if (!isQueryValue(url.slice(0, index))) return `${SECRETS_ONLY_IN}: in a url, only as a query value`;
