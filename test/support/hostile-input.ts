@@ -270,6 +270,18 @@ const hostileScalar = fc.oneof(
   { weight: 1, arbitrary: numberLiteral },
 );
 
+/** Values an attacker puts where a template inserts them into an http_request url or header. */
+export const templateValue = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '\r\nX-Injected: 1', 'a\nb', '\r', '\u0000', 'a%00b', '%00', '@evil.example/x', 'user@evil.example', '../', '../../admin', '..', '.', '%2e%2e',
+      '%2e%2e%2f', '..%2f', '//evil.example', '#frag', '?q=1&admin=1', ':8080', 'evil.example:443', '\\evil.example', 'http://evil.example/', '{{ secrets.X }}', '}}{{',
+    ),
+  },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
+);
+
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 4, arbitrary: hostileScalar },
   { weight: 1, arbitrary: fc.jsonValue({ stringUnit: 'binary', maxDepth: 3 }) },
