@@ -106,7 +106,7 @@ export const workflowSchemas: Record<string, Schema> = {
         headers: {
           type: 'object',
           additionalProperties: { type: 'string' },
-          description: 'Templates allowed in values, `{{ secrets.NAME }}` included: put credentials such as an API key in an organization secret (`PUT /api/admin/v1/secrets/{name}`), never in the definition, which every admin can read. A value that holds CR, LF or NUL once filled in fails the run (`header <name> contains a line break`); nothing is sent.',
+          description: 'Templates allowed in values, `{{ secrets.NAME }}` included: put credentials such as an API key in an organization secret (`PUT /api/admin/v1/secrets/{name}`), never in the definition, which every admin can read. A value written with CR, LF or NUL is a 422; one that holds them once filled in fails the run (`header <name> contains a line break`), and nothing is sent.',
         },
         body: { description: 'Any JSON value; templates, `{{ secrets.NAME }}` included, are resolved in its strings.' },
         timeout_ms: { type: 'integer', minimum: 1, maximum: 60000 },

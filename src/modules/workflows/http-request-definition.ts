@@ -41,6 +41,9 @@ export function checkHttpRequest(arg: unknown, path: string, report: Report): vo
   if (arg.save_response_as !== undefined && (typeof arg.save_response_as !== 'string' || arg.save_response_as === '')) {
     report(pointer(path, 'save_response_as'), 'must be an attribute name');
   }
+  forEachString(arg.headers, pointer(path, 'headers'), (value, at) => {
+    if (/[\r\n\0]/.test(value)) report(at, 'a header value must not contain CR, LF or NUL');
+  });
   for (const key of ['headers', 'body'] as const) checkSecretNames(arg[key], pointer(path, key), report);
   for (const key of ['method', 'save_response_as'] as const) reportSecretTemplates(arg[key], pointer(path, key), report);
 }

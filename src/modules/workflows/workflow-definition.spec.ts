@@ -253,6 +253,8 @@ describe('parseWorkflowDefinition', () => {
       ['a secret in the url path', request({ url: 'https://crm.example/{{ secrets.CRM_KEY }}' }), [`${AT}/url`]],
       ['a secret as a query key', request({ url: 'https://crm.example/hooks?{{ secrets.CRM_KEY }}=1' }), [`${AT}/url`]],
       ['a secret in the fragment', request({ url: 'https://crm.example/hooks?a=1#{{ secrets.CRM_KEY }}' }), [`${AT}/url`]],
+      ['a header value with a line break', request({ headers: { 'x-a': 'a\r\nX-Injected: 1' } }), [`${AT}/headers/x-a`]],
+      ['a header value with NUL', request({ headers: { 'x-a': 'a\u0000b' } }), [`${AT}/headers/x-a`]],
       ['a malformed secret name in a header', request({ headers: { authorization: 'Bearer {{ secrets.crm_key }}' } }), [`${AT}/headers/authorization`]],
       ['a secret in save_response_as', request({ save_response_as: '{{ secrets.CRM_KEY }}' }), [`${AT}/save_response_as`]],
       ['a secret in set_attributes', withStep({ set_attributes: { copy: 'x {{ secrets.CRM_KEY }}' } }), [`${STEP}/set_attributes/copy`]],
