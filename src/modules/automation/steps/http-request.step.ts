@@ -41,10 +41,13 @@ export class HttpRequestStep implements StepHandler {
 
   async execute(arg: unknown, context: StepContext): Promise<StepOutcome> {
     const spec = arg as HttpRequestArg;
-    // Definitions allow secrets only in headers, url query values and body (workflow-definition.ts).
+    // Definitions allow secrets only in headers, url query values and body (http-request-definition.ts).
     const names = [...secretNamesIn([spec.url, spec.headers, spec.body])];
     const { found, missing } = await this.secrets.resolve(context.case.organizationId, names);
-    if (missing.length) return { kind: 'fail', error: `${this.type}: secret ${missing.join(', ')} does not exist` };
+    if (missing.length) {
+      const which = missing.length === 1 ? `secret ${missing[0]} does` : `secrets ${missing.join(', ')} do`;
+      return { kind: 'fail', error: `${this.type}: ${which} not exist` };
+    }
     const redact = redactSecrets(found);
     const outcome = await this.call(spec, { ...context, scope: { ...context.scope, secrets: found } });
     return redacted(outcome, redact);
@@ -86,7 +89,11 @@ export class HttpRequestStep implements StepHandler {
   }
 }
 
-/** The outcome with every secret value in its messages and note replaced by `[secret NAME]`. */
+/**
+ * The outcome with every secret value in its messages and note replaced by `[secret NAME]`.
+ * A saved answer (`save_response_as`) is left as the receiver sent it: echoing a secret back is
+ * the receiver's choice.
+ */
 function redacted(outcome: StepOutcome, redact: (text: string) => string): StepOutcome {
   if (outcome.kind === 'fail' || outcome.kind === 'retry') return { ...outcome, error: redact(outcome.error) };
   if ((outcome.kind === 'next' || outcome.kind === 'change') && outcome.note) {
