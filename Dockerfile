@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
+# The Node.js release CI tests on: keep it equal to .node-version (a unit test checks).
+ARG NODE_VERSION=24.21.0
 # Build stage: compile TypeScript with the full dependency tree.
-FROM node:20-bookworm-slim AS build
+FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -10,7 +12,7 @@ COPY dashboard ./dashboard
 RUN npm run build
 
 # Runtime stage: production dependencies and compiled code only, as an unprivileged user.
-FROM node:20-bookworm-slim AS runtime
+FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -9,6 +9,7 @@ import { CasesModule } from './modules/cases/cases.module.js';
 import { WebhookIntakeModule } from './modules/webhook-intake/webhook-intake.module.js';
 import { AutomationModule } from './modules/automation/automation.module.js';
 import { SubscriptionsModule } from './modules/subscriptions/subscriptions.module.js';
+import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { MetricsModule, type MetricsRegistry } from './shared/metrics/metrics.module.js';
 import { OutboundModule } from './shared/outbound/outbound.module.js';
 import { ConfigModule } from './shared/config/config.module.js';
@@ -43,6 +44,7 @@ export class AppModule {
         WebhookIntakeModule,
         AutomationModule.forRoot(env),
         SubscriptionsModule.forRoot(env),
+        SecretsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllErrorsFilter },

@@ -13,11 +13,12 @@ import { sealV1 } from '../support/sealed-secrets.js';
 import { type ServiceProcess, spawnService } from '../support/service-process.js';
 import { Receiver, subscribe, type Subscription, verifySignature, waitFor } from '../support/subscription-helpers.js';
 import type { TestApp } from '../support/test-app.js';
-import { createdCaseId, givenWebhook, postWebhook, type WebhookWorkflow } from '../support/webhook-helpers.js';
+import { createdCaseId, directDefinition, givenWebhook, postWebhook, type WebhookWorkflow } from '../support/webhook-helpers.js';
 
 const ROTATE = fileURLToPath(new URL('../../src/shared/crypto/rotate-encryption-key.js', import.meta.url));
 const KEY_A = randomBytes(32).toString('hex');
 const KEY_B = randomBytes(32).toString('base64');
+const CRM_KEY = `crm-${randomBytes(8).toString('hex')}`;
 
 /** The scenario helpers only ever call request(), which a service process has. */
 const app = (r: Requester) => r as TestApp;
@@ -79,18 +80,23 @@ describe('secrets at rest: bound to their row, and the key rotates', () => {
     return rows[0].sealed;
   }
 
-  /** Creates a case through the webhook and checks its case.created delivery at `path` verifies with `secret`. */
-  async function assertSignedDelivery(api: Requester, w: WebhookWorkflow, path: string, secret: string): Promise<void> {
+  /** Creates a case through the webhook and checks its case.created delivery at `path` verifies with `secret`; returns the case id. */
+  async function assertSignedDelivery(api: Requester, w: WebhookWorkflow, path: string, secret: string): Promise<number> {
     const caseId = createdCaseId(await postWebhook(app(api), w.workflowId, w.token, { after: 'rotation' }));
     const request = await waitFor(`case.created of case ${caseId} at ${path}`, () =>
       receiver.at(path).find((r) => r.answered < 300 && JSON.parse(r.rawBody).data.case.id === caseId),
     );
     verifySignature(secret, request);
+    return caseId;
   }
 
-  it('rotated to a new key, the service restarted without the old key still shows, accepts and signs with every secret (v2 and v1 alike)', async () => {
+  it('rotated to a new key, the service restarted without the old key still shows, accepts, signs and sends every secret (v2 and v1 alike)', async () => {
     let api = await startService({ TOKEN_ENCRYPTION_KEY: KEY_A });
-    const sealedNow = await givenWebhook(app(api));
+    // Every new case calls the CRM with the organization secret in a header.
+    const crmCall = { http_request: { method: 'POST', url: `${receiver.url}/crm/{{ case.id }}`, headers: { authorization: 'Bearer {{ secrets.CRM_KEY }}' }, retries: 0 } };
+    const sealedNow = await givenWebhook(app(api), directDefinition({ automations: { Open: [crmCall] } }));
+    const put = await api.request('PUT', '/api/admin/v1/secrets/CRM_KEY', { token: sealedNow.org.adminToken, body: { value: CRM_KEY } });
+    assert.equal(put.status, 200, put.text);
     const storedV1 = await givenWebhook(app(api));
     const subscriptions: Subscription[] = [];
     for (const [w, path] of [[sealedNow, '/v2'], [storedV1, '/v1']] as const) {
@@ -107,13 +113,15 @@ describe('secrets at rest: bound to their row, and the key rotates', () => {
     assert.equal(rotated.code, 0, rotated.output);
     assert.match(rotated.output, /^workflows: 2 re-encrypted, 0 already current, 0 not opened$/m);
     assert.match(rotated.output, /^subscriptions: 2 re-encrypted, 0 already current, 0 not opened$/m);
-    const secrets = [sealedNow.token, storedV1.token, sealedNowSubscription.secret, storedV1Subscription.secret, KEY_A, KEY_B];
+    assert.match(rotated.output, /^organization_secrets: 1 re-encrypted, 0 already current, 0 not opened$/m);
+    const secrets = [CRM_KEY, sealedNow.token, storedV1.token, sealedNowSubscription.secret, storedV1Subscription.secret, KEY_A, KEY_B];
     for (const secret of secrets) assert.ok(!rotated.output.includes(secret), 'the script prints counts, never a secret or key');
 
     const again = await rotate({ TOKEN_ENCRYPTION_KEY: KEY_B, TOKEN_ENCRYPTION_OLD_KEYS: KEY_A });
     assert.equal(again.code, 0, again.output);
     assert.match(again.output, /^workflows: 0 re-encrypted, 2 already current, 0 not opened$/m, 'running it again changes nothing');
     assert.match(again.output, /^subscriptions: 0 re-encrypted, 2 already current, 0 not opened$/m);
+    assert.match(again.output, /^organization_secrets: 0 re-encrypted, 1 already current, 0 not opened$/m);
     const after = [await ciphertextOf('workflows', sealedNow.workflowId), await ciphertextOf('subscriptions', sealedNowSubscription.id)];
     for (const [i, sealed] of after.entries()) assert.ok(sealed.startsWith('v2.') && sealed !== before[i], 'sealed anew');
     assert.ok((await ciphertextOf('workflows', storedV1.workflowId)).startsWith('v2.'), 'v1 rewritten');
@@ -125,7 +133,9 @@ describe('secrets at rest: bound to their row, and the key rotates', () => {
       assert.equal(shown.status, 200, shown.text);
       assert.equal(shown.body.webhook.token, w.token, 'the webhook URL shown is the one senders have');
     }
-    await assertSignedDelivery(api, sealedNow, '/v2', sealedNowSubscription.secret);
+    const caseId = await assertSignedDelivery(api, sealedNow, '/v2', sealedNowSubscription.secret);
+    const crmRequest = await waitFor(`the CRM call of case ${caseId}`, () => receiver.at(`/crm/${caseId}`)[0]);
+    assert.equal(crmRequest.headers.authorization, `Bearer ${CRM_KEY}`, 'the organization secret still opens');
     await assertSignedDelivery(api, storedV1, '/v1', storedV1Subscription.secret);
   });
 

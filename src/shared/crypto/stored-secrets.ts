@@ -25,4 +25,10 @@ export interface SealedColumn {
 export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'workflows', key: ['id'], ciphertext: 'webhook_token_ciphertext', binding: (row) => webhookTokenBinding(row.id!) },
   { table: 'subscriptions', key: ['id'], ciphertext: 'secret_ciphertext', binding: (row) => subscriptionSecretBinding(row.id!) },
+  {
+    table: 'organization_secrets',
+    key: ['organization_id', 'name'],
+    ciphertext: 'value_ciphertext',
+    binding: (row) => organizationSecretBinding(row.organization_id!, row.name!),
+  },
 ];
