@@ -8,7 +8,13 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, describe, it } from 'node:test';
+import { DataSource } from 'typeorm';
+import { rotateEncryptionKey } from '../../src/shared/crypto/rotate-encryption-key.js';
+import { SecretBox } from '../../src/shared/crypto/secret-box.js';
+import { organizationSecretBinding, SEALED_COLUMNS } from '../../src/shared/crypto/stored-secrets.js';
+import { dataSourceOptions } from '../../src/shared/database/data-source-options.js';
 import { type IsolatedDatabase, isolatedDatabase, isolatedRedisPrefix, type Requester } from '../support/automation-helpers.js';
+import { createOrganization } from '../support/scenario.js';
 import { sealV1 } from '../support/sealed-secrets.js';
 import { type ServiceProcess, spawnService } from '../support/service-process.js';
 import { Receiver, subscribe, type Subscription, verifySignature, waitFor } from '../support/subscription-helpers.js';
@@ -155,5 +161,29 @@ describe('secrets at rest: bound to their row, and the key rotates', () => {
     assert.equal(rotated.code, 1, rotated.output);
     assert.match(rotated.output, new RegExp(`^workflows: no configured key opens the value of row\\(s\\) ${attacker.workflowId}$`, 'm'));
     for (const secret of [victim.token, attacker.token, KEY_B]) assert.ok(!rotated.output.includes(secret), 'never a secret or key');
+  });
+
+  it('pages through a table in batches, by a composite key too, and re-seals each of its rows', async () => {
+    const org = await createOrganization(app(await startService({ TOKEN_ENCRYPTION_KEY: KEY_B })));
+    await stopService();
+    const values = new Map(['A', 'B', 'C', 'D', 'E'].map((name) => [name, `${name}-${randomBytes(8).toString('hex')}`]));
+    for (const [name, value] of values) {
+      await database.pool.query('INSERT INTO organization_secrets (organization_id, name, value_ciphertext) VALUES ($1, $2, $3)', [org.id, name, sealV1(KEY_A, value)]);
+    }
+    const source = new DataSource(dataSourceOptions({ DATABASE_URL: database.url }));
+    await source.initialize();
+    try {
+      const columns = SEALED_COLUMNS.filter((c) => c.table === 'organization_secrets');
+      const [counts] = await rotateEncryptionKey(source, new SecretBox(KEY_B, [KEY_A]), { columns, batchSize: 2 });
+      assert.equal(counts?.rewritten, 5, JSON.stringify(counts));
+      assert.deepEqual(counts?.unopenable, []);
+    } finally {
+      await source.destroy();
+    }
+    const { rows } = await database.pool.query('SELECT name, value_ciphertext FROM organization_secrets WHERE organization_id = $1 ORDER BY name', [org.id]);
+    assert.deepEqual(rows.map((r) => r.name), [...values.keys()]);
+    for (const { name, value_ciphertext: sealed } of rows) {
+      assert.equal(new SecretBox(KEY_B).open(sealed, organizationSecretBinding(org.id, name)), values.get(name), `${name} re-sealed with the new key`);
+    }
   });
 });

@@ -22,13 +22,17 @@ export interface RotationCounts {
  * sealed so are only checked, so running it again changes nothing. Rows are taken in small
  * batches under FOR UPDATE, so it runs safely beside the service.
  */
-export async function rotateEncryptionKey(source: DataSource, box: SecretBox, columns: readonly SealedColumn[] = SEALED_COLUMNS): Promise<RotationCounts[]> {
+export async function rotateEncryptionKey(
+  source: DataSource,
+  box: SecretBox,
+  { columns = SEALED_COLUMNS, batchSize = BATCH_SIZE }: { columns?: readonly SealedColumn[]; batchSize?: number } = {},
+): Promise<RotationCounts[]> {
   const counts: RotationCounts[] = [];
   for (const column of columns) {
     const count: RotationCounts = { table: column.table, rewritten: 0, current: 0, unopenable: [] };
     let after: string[] | undefined;
     do {
-      after = await source.transaction((manager) => rotateBatch(manager, box, column, after, count));
+      after = await source.transaction((manager) => rotateBatch(manager, box, column, after, batchSize, count));
     } while (after);
     counts.push(count);
   }
@@ -36,13 +40,20 @@ export async function rotateEncryptionKey(source: DataSource, box: SecretBox, co
 }
 
 /** One batch after the key `after`; returns the last key seen, or undefined at the end of the table. */
-async function rotateBatch(manager: EntityManager, box: SecretBox, column: SealedColumn, after: string[] | undefined, count: RotationCounts): Promise<string[] | undefined> {
+async function rotateBatch(
+  manager: EntityManager,
+  box: SecretBox,
+  column: SealedColumn,
+  after: string[] | undefined,
+  batchSize: number,
+  count: RotationCounts,
+): Promise<string[] | undefined> {
   const key = column.key.join(', ');
   const placeholders = (from: number) => column.key.map((_, i) => `$${from + i}`).join(', ');
   const rows = (await manager.query(
     `SELECT * FROM ${column.table}
      WHERE ${column.ciphertext} IS NOT NULL ${after ? `AND (${key}) > (${placeholders(1)})` : ''}
-     ORDER BY ${key} LIMIT ${BATCH_SIZE} FOR UPDATE`,
+     ORDER BY ${key} LIMIT ${batchSize} FOR UPDATE`,
     after ?? [],
   )) as Record<string, string>[];
   for (const row of rows) {
@@ -68,7 +79,7 @@ async function rotateBatch(manager: EntityManager, box: SecretBox, column: Seale
     count.rewritten += 1;
   }
   const last = rows.at(-1);
-  return rows.length === BATCH_SIZE && last ? column.key.map((name) => String(last[name])) : undefined;
+  return rows.length === batchSize && last ? column.key.map((name) => String(last[name])) : undefined;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
