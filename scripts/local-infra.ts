@@ -11,7 +11,7 @@
  */
 import { execFile, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
-import { chmod, chown, cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, cp, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -352,13 +352,17 @@ export async function useOrStartServers(dataDir: string, persist: boolean): Prom
   // As root, Postgres runs as the user `postgres`: a folder from mkdtemp is private to root.
   if (isRoot()) await chmod(dataDir, 0o755);
   const started: RunningService[] = [];
+  const postgresDir = path.join(dataDir, 'postgres');
   const stop = async () => {
     for (const service of started.reverse()) await service.stop().catch(() => undefined);
+    // Data moved to /var/tmp (see postgresDataDir) is not removed with `dataDir` by the caller.
+    const moved = await lstat(postgresDir).then((s) => s.isSymbolicLink(), () => false);
+    if (!persist && moved) await rm(await realpath(postgresDir), { recursive: true, force: true });
   };
   try {
     let postgresUrl = process.env.DATABASE_URL;
     if (!postgresUrl) {
-      started.push(await startEmbeddedPostgres(path.join(dataDir, 'postgres'), await freePort()));
+      started.push(await startEmbeddedPostgres(postgresDir, await freePort()));
       postgresUrl = started[0]!.url;
     }
     let redisUrl = process.env.REDIS_URL;
