@@ -37,8 +37,8 @@ const isRunning = (child: ChildProcess) => child.exitCode === null && child.sign
 const alive = (pid: number) => {
   try {
     return process.kill(pid, 0);
-  } catch {
-    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
   }
 };
 
@@ -100,7 +100,7 @@ function spawnServer(file: string, args: string[], signal: NodeJS.Signals, optio
     await exited;
     clearTimeout(timer);
   };
-  return { child, exited, stop, output: () => lines.join('\n') || '(no output)' };
+  return { exited, stop, output: () => lines.join('\n') || '(no output)' };
 }
 
 type Server = ReturnType<typeof spawnServer>;
