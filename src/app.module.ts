@@ -9,9 +9,11 @@ import { CasesModule } from './modules/cases/cases.module.js';
 import { WebhookIntakeModule } from './modules/webhook-intake/webhook-intake.module.js';
 import { AutomationModule } from './modules/automation/automation.module.js';
 import { SubscriptionsModule } from './modules/subscriptions/subscriptions.module.js';
+import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { MetricsModule, type MetricsRegistry } from './shared/metrics/metrics.module.js';
 import { OutboundModule } from './shared/outbound/outbound.module.js';
 import { ConfigModule } from './shared/config/config.module.js';
+import { CryptoModule } from './shared/crypto/crypto.module.js';
 import type { Env } from './shared/config/env.js';
 import { DatabaseModule } from './shared/database/database.module.js';
 import { AllErrorsFilter } from './shared/http-errors/all-errors.filter.js';
@@ -27,6 +29,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(env),
+        CryptoModule,
         LoggingModule.forRoot(logger),
         DatabaseModule,
         RedisModule,
@@ -41,6 +44,7 @@ export class AppModule {
         WebhookIntakeModule,
         AutomationModule.forRoot(env),
         SubscriptionsModule.forRoot(env),
+        SecretsModule,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllErrorsFilter },

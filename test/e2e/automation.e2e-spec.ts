@@ -334,6 +334,9 @@ describe('automation engine (in-process worker)', () => {
   });
 });
 
+/** What every refused outbound request fails with, whatever the reason (src/shared/outbound/outbound-http.ts). */
+const REFUSAL = 'the request could not be sent to that address';
+
 /** `name{labels} value` lines of a Prometheus text exposition, as a lookup. */
 function metricValue(text: string, name: string, labels: Record<string, string>): number {
   for (const line of text.split('\n')) {
@@ -356,7 +359,23 @@ describe('automation on an app of its own (own database and queue: it executes e
     for (const host of ['127.0.0.1', 'localhost']) {
       const w = await givenAutomation(app.t, { Open: [{ http_request: { method: 'POST', url: `http://${host}:${port}/ssrf`, body: { a: 1 }, retries: 0 } }, { close: {} }] });
       const id = await createCase(w);
-      await assertParkedInError(w, id, new RegExp(`^http_request: POST http://${host}:${port}/ssrf failed: .*refused to connect to ${host.replaceAll('.', '\\.')}`), app.database.pool);
+      await assertParkedInError(w, id, `http_request: POST http://${host}:${port}/ssrf failed: ${REFUSAL} (after 0 retries)`, app.database.pool);
+    }
+    assert.equal(receiver.requests.length, 0, 'the local receiver got no request');
+  });
+
+  it('refuses http_request to IPv4-compatible, mapped, NAT64, 6to4, Teredo and metadata addresses, and to names that do not resolve, all with one message that names no address', async (test) => {
+    const receiver = await receiverFor(test, () => ({ status: 200, body: {} }));
+    const port = new URL(receiver.url).port;
+    const urls = [
+      `http://[::127.0.0.1]:${port}/compatible`, `http://[::ffff:7f00:1]:${port}/mapped`, `http://[64:ff9b:1::7f00:1]:${port}/nat64`,
+      `http://[2002:7f00:1::1]:${port}/6to4`, `http://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${port}/teredo`,
+      'http://169.254.169.254/latest/meta-data/', `http://no-such-host.invalid:${port}/missing`,
+    ];
+    for (const url of urls) {
+      const w = await givenAutomation(app.t, { Open: [{ http_request: { method: 'POST', url, body: { a: 1 }, retries: 0 } }, { close: {} }] });
+      // The URL is the admin's own; after it comes only the generic message, never why.
+      await assertParkedInError(w, await createCase(w), new RegExp(`^http_request: POST \\S+ failed: ${REFUSAL} \\(after 0 retries\\)$`), app.database.pool);
     }
     assert.equal(receiver.requests.length, 0, 'the local receiver got no request');
   });

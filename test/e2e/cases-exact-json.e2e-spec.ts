@@ -12,6 +12,7 @@ import {
   statusDefinition,
 } from '../support/cases-api.js';
 import { canonicalDecimal, canonicalNumbers, parseRawJson, rawMemberText } from '../support/json-text-oracle.js';
+import { holdsOverlongNumber } from '../support/number-oracle.js';
 import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
 
 describe('cases API keeps attributes exactly', () => {
@@ -58,9 +59,9 @@ describe('cases API keeps attributes exactly', () => {
     });
 
     it('keeps long decimals and exponent forms as exact values', async () => {
-      const { returned } = await roundTrip('{"attributes":{"d":0.1000000000000000055511151231257827,"huge":1e400,"small":1.5E-7,"neg":-2.50,"e":12.5e+3}}');
+      const { returned } = await roundTrip('{"attributes":{"d":0.1000000000000000055511151231257827,"huge":1e39,"small":1.5E-7,"neg":-2.50,"e":12.5e+3}}');
       assert.equal(rawMemberText(returned, ['d']), '0.1000000000000000055511151231257827');
-      assert.equal(exactNumber(returned, 'huge'), '1e400');
+      assert.equal(exactNumber(returned, 'huge'), '1e39');
       assert.equal(exactNumber(returned, 'small'), '15e-8');
       assert.equal(exactNumber(returned, 'neg'), '-25e-1');
       assert.equal(exactNumber(returned, 'e'), '125e2');
@@ -190,8 +191,9 @@ describe('cases API keeps attributes exactly', () => {
           const body = `{${before}"attributes"${after}:${attributesText}}`;
           const res = await postRaw(g, body);
           assert.ok(res.status < 500, `status ${res.status} for ${body}: ${res.text}`);
-          if (holdsNul(JSON.parse(attributesText))) {
-            assert.equal(res.status, 422, res.text);
+          // Refused too: a number Postgres would write out over 40 characters and longer than sent (issue 9).
+          if (holdsNul(JSON.parse(attributesText)) || (await holdsOverlongNumber(attributesText))) {
+            assert.equal(res.status, 422, res.text.slice(0, 500));
             refused++;
             assert.equal(await caseCount(g.workflowId), created);
             return;
@@ -206,7 +208,7 @@ describe('cases API keeps attributes exactly', () => {
         }),
         { numRuns: 200 },
       );
-      ctx.diagnostic(`${created} created, ${refused} refused for \\u0000`);
+      ctx.diagnostic(`${created} created, ${refused} refused for \\u0000 or a number too long written out`);
       assert.ok(created >= 50, `most runs create a case (${created} created, ${refused} refused)`);
     });
   });

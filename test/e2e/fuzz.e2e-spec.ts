@@ -10,9 +10,10 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { caseCount } from '../support/cases-api.js';
 import {
-  checkAnswer, contentType, credential, fuzz, hostileBody, hostileId, hostileString, hostileValue, INVALID_TYPES, isWellFormedId, MAX_BODY_BYTES,
-  nested, numberLiteral, objectWith, objectWithKeys, OTHER_TYPES, pathId, type Auth, type FuzzCase, type Probe, queryString, requestsSent,
+  checkAnswer, contentType, credential, fuzz, hostileBody, hostileId, hostileNumberText, hostileString, hostileValue, INVALID_TYPES, isWellFormedId, MAX_BODY_BYTES,
+  nested, numberLiteral, objectWith, objectWithKeys, OTHER_TYPES, pathId, type Auth, type FuzzCase, type Probe, queryString, requestsSent, templateValue,
 } from '../support/hostile-input.js';
+import { holdsOverlongNumber, NUMBER_TOO_LARGE } from '../support/number-oracle.js';
 import { createOrganization, createToken, createWorkflow, generateWebhook, givenDirectWorkflow, operatorToken, sampleDefinition, type DirectWorkflow } from '../support/scenario.js';
 import { closeDb, db, startTestApp, type InjectResult, type TestApp } from '../support/test-app.js';
 import { directDefinition, webhookPath } from '../support/webhook-helpers.js';
@@ -123,7 +124,25 @@ const nearValidSubscription = objectWith({
   events: fc.oneof(fc.array(fc.oneof(fc.constantFrom(...EVENT_TYPES), hostileString), { maxLength: 6 }), hostileValue),
   workflow_ids: fc.oneof(fc.array(fc.oneof(fc.integer(), fc.constant(2 ** 53), numberLiteral, hostileValue), { maxLength: 5 }), hostileValue),
 });
+/** Where a template value could move a request: before, inside and after the host, in headers, and secrets anywhere. */
+const templatedUrl = fc
+  .tuple(
+    fc.constantFrom('https://crm.example', 'https://crm.example/', 'https://crm.example/a?k=', 'https://crm.example:', 'https://', 'http', '', 'https://crm.example/a#'),
+    fc.oneof(templateValue, fc.constantFrom('{{ attributes.raw }}', '{{ secrets.CRM_KEY }}', '{{ secrets.crm }}', '{{ case.id }}', '{{attributes.raw}}', '{{ }}')),
+    fc.oneof(fc.constant(''), templateValue, fc.constantFrom('/x', '?a={{ secrets.K }}', '{{ attributes.raw }}')),
+  )
+  .map((parts) => parts.join(''));
+const httpRequestStep = objectWith({
+  method: fc.oneof(fc.constantFrom('GET', 'POST'), hostileString),
+  url: fc.oneof(templatedUrl, hostileString),
+  url_from_attribute: fc.oneof(fc.boolean(), hostileValue),
+  headers: fc.oneof(fc.dictionary(fc.oneof(fc.constantFrom('authorization', 'x-ref'), hostileString), fc.oneof(templateValue, templatedUrl), { maxKeys: 2 }), hostileValue),
+  body: fc.oneof(fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(templateValue, templatedUrl), { maxKeys: 2 }), hostileValue),
+}, 1).map((arg) => ({ http_request: arg }));
+const secretName = fc.oneof(fc.constantFrom('CRM_KEY', 'A', `A${'B'.repeat(63)}`, `A${'B'.repeat(64)}`, 'crm_key', '1A', '_A', 'A-B', 'A.B', '%41', 'A%20B'), fc.stringMatching(/^[A-Z][A-Z0-9_]{0,10}$/));
+const nearValidSecret = objectWith({ value: fc.oneof(templateValue, fc.string({ maxLength: 40 }), fc.integer({ min: 8180, max: 8200 }).map((n) => 'k'.repeat(n)), hostileValue) }, 1);
 const step = fc.oneof(
+  httpRequestStep,
   hostileString.map((s) => ({ set_status: s })),
   hostileString.map((s) => ({ close: { outcome: s } })),
   fc.dictionary(fc.string({ maxLength: 8 }), hostileValue, { maxKeys: 3 }).map((a) => ({ set_attributes: a })),
@@ -258,6 +277,7 @@ function adminBodies(w: World): fc.Arbitrary<FuzzCase> {
     write('POST', `${ADMIN}/tokens`, nearValidToken, created),
     write('POST', `${ADMIN}/workflows`, fc.oneof(validDefinition, nearValidDefinition), created),
     write('POST', `${ADMIN}/subscriptions`, nearValidSubscription, created),
+    secretName.chain((name) => write('PUT', `${ADMIN}/secrets/${name}`, nearValidSecret, [200, 401, 413, 415, 422])),
     write('POST', `${OPERATOR}/organizations`, nearValidOrganization, created, credential(operatorToken(), [w.c.adminToken, w.a.apiToken])),
     pathId(w.c.workflowId, w.a.workflowId).chain((id) =>
       write('PUT', `${ADMIN}/workflows/${id}`, fc.oneof(validDefinition, nearValidDefinition), [200, 401, 404, 413, 415, 422], admin, (a) => (a === 'valid' && id !== String(w.c.workflowId) ? 'foreign' : a)).map((c) => ({
@@ -475,6 +495,20 @@ describe('hostile input', () => {
       ]);
     });
 
+    it('number forms (huge and tiny exponents, long mantissas, negative zero) are a 201 or, when written out too long, a 422 at their pointer (80 runs)', async () => {
+      await fc.assert(
+        fc.asyncProperty(hostileNumberText, async (n) => {
+          const overlong = await holdsOverlongNumber(n);
+          for (const [probe, path] of [[hook(`{"event":"x","v":[${n}]}`), '/v/0'], [apiPost(`{"attributes":{"customer_email":"a@b.co","raw":{"n":${n}}}}`), '/raw/n']] as const) {
+            const res = await expectStatus(probe, overlong ? 422 : 201);
+            // A number Postgres cannot hold at all (0e2147483648) is refused by Postgres, without a pointer.
+            if (overlong && res.body.validation_errors) assert.deepEqual(res.body.validation_errors, [{ path, error: NUMBER_TOO_LARGE }]);
+          }
+        }),
+        { numRuns: 80 },
+      );
+    });
+
     it('invalid UTF-8 never fails: read as U+FFFD, stored and read back as valid JSON', async () => {
       const body = Buffer.concat([Buffer.from('{"event":"a'), Buffer.from([0xff, 0xfe, 0x80, 0xed, 0xa0, 0x80, 0xc3]), Buffer.from('b"}')]);
       const created = await expectStatus(hook(body), 201);
@@ -571,6 +605,26 @@ describe('hostile input', () => {
     it('query values the list refuses: signs, exponents, overflow, repeated keys', async () => {
       for (const query of ['cursor=-1', 'limit=1e9', 'limit=0', 'limit=101', 'workflow_id=18446744073709551617', 'status=a&status=b', 'status[]=a', 'cursor=12345678901234567']) {
         await expectStatus({ method: 'GET', url: `${ADMIN}/cases?${query}`, authorization: `Bearer ${w.a.org.adminToken}` }, 422);
+      }
+    });
+
+    it('template values (CR/LF, NUL, "@", "../", "%00") in http_request urls, headers, secrets and the attributes they read: stored or refused, never a 5xx', async () => {
+      const values = ['\r\nX-Injected: 1', 'a\nb', '\u0000', '%00', '@evil.example/x', '../', '../../admin', '..', '%2e%2e', '//evil.example', ':8080', '#x', '?a=1&b=2', '{{ secrets.X }}'];
+      const admin = `Bearer ${w.c.adminToken}`;
+      const probe = (method: string, url: string, body: unknown, allowed: number[], authorization = admin): FuzzCase => ({
+        probe: { method, url, body: JSON.stringify(body), authorization },
+        allowed,
+        auth: 'valid',
+        readsBody: true,
+        idsWellFormed: true,
+      });
+      for (const v of values) {
+        for (const url of [`https://crm.example${v}{{ attributes.raw }}`, `https://crm.example/a/${v}/{{ attributes.raw }}?q={{ secrets.CRM_KEY }}`, `https://crm.example/${v}`, v]) {
+          const definition = sampleDefinition({ automations: { Open: [{ http_request: { method: 'POST', url, headers: { 'x-ref': `${v}{{ attributes.raw }}`, authorization: `Bearer {{ secrets.CRM_KEY }}${v}` }, body: { v, t: `{{ secrets.CRM_KEY }}${v}` } } }] } });
+          await checkAnswer(t, probe('POST', `${ADMIN}/workflows`, definition, [201, 422]));
+        }
+        await checkAnswer(t, probe('PUT', `${ADMIN}/secrets/CRM_KEY`, { value: v }, [200]));
+        await checkAnswer(t, probe('POST', w.a.casesPath, { attributes: { customer_email: 'tpl@example.com', raw: v } }, v.includes('\u0000') ? [422] : [201], `Bearer ${w.a.apiToken}`));
       }
     });
 

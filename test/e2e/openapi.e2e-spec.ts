@@ -222,6 +222,9 @@ describe('OpenAPI document', () => {
       await api.call('get', subscriptionsPath, { token: admin });
       await api.call('get', `${subscriptionsPath}/{subscriptionId}/deliveries`, { token: admin, params: subscriptionParams, query: '?limit=5' });
       await api.call('delete', `${subscriptionsPath}/{subscriptionId}`, { token: admin, params: subscriptionParams });
+      await api.call('put', '/api/admin/v1/secrets/{name}', { token: admin, params: { name: 'CRM_KEY' }, body: { value: 'key-1' } });
+      await api.call('get', '/api/admin/v1/secrets', { token: admin });
+      await api.call('delete', '/api/admin/v1/secrets/{name}', { token: admin, params: { name: 'CRM_KEY' } });
       await api.call('post', '/api/admin/v1/workflows/{workflowId}/unpublish', { token: admin, params });
       await api.call('get', '/healthz');
       await api.call('get', '/readyz');
@@ -338,6 +341,8 @@ describe('OpenAPI document', () => {
         ['put', '/api/admin/v1/workflows/{workflowId}', { token: org.admin, params, body: [] }, 422, 'request body must be a JSON object'],
         ['post', '/api/admin/v1/workflows/{workflowId}/webhook', { token: org.admin, params: { workflowId: draftId } }, 422, 'an incoming webhook needs a published workflow whose case source is "direct"'],
         ['get', '/api/admin/v1/cases', { token: org.admin, query: '?limit=0' }, 422, 'invalid query string'],
+        ['put', '/api/admin/v1/secrets/{name}', { token: org.admin, params: { name: 'CRM_KEY' }, body: { value: 'x'.repeat(8193) } }, 422, 'invalid request body'],
+        ['put', '/api/admin/v1/secrets/{name}', { token: org.admin, params: { name: 'crm_key' }, body: { value: 'x' } }, 422, 'invalid secret name: it must match [A-Z][A-Z0-9_]{0,63}'],
         ['post', webhookPath, { ...webhook, body: [1] }, 422, 'the request body must be a JSON object'],
         ['post', webhookPath, { ...webhook, body: { customer_email: 'nope' } }, 422, 'attributes_validation_failed'],
         ['post', webhookPath, { ...webhook, body: manyKeys }, 413, 'the JSON object has more than 1000 top-level keys'],

@@ -1,12 +1,13 @@
 /**
  * Secrets stay secret: no credential (operator token, admin and API tokens, webhook tokens)
  * is ever written to the logs, whatever the request's outcome, and none is stored in plain
- * text: access tokens as a hash, webhook tokens as a hash plus a `v1.` ciphertext.
+ * text: access tokens as a hash, webhook tokens as a hash plus a `v2.` ciphertext bound to their row.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { SecretBox } from '../../src/modules/tokens/token-secrets.js';
+import { SecretBox } from '../../src/shared/crypto/secret-box.js';
+import { webhookTokenBinding } from '../../src/shared/crypto/stored-secrets.js';
 import { createOrganization, createToken, createWorkflow, generateWebhook, operatorToken, type Organization } from '../support/scenario.js';
 import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -146,13 +147,13 @@ describe('secrets', () => {
       }
     });
 
-    it('the webhook token is stored as its SHA-256 and a v1. ciphertext that opens with the configured key', async () => {
+    it('the webhook token is stored as its SHA-256 and a v2. ciphertext that opens with the configured key for its row', async () => {
       const { rows } = await db().query('SELECT webhook_token_hash, webhook_token_ciphertext FROM workflows WHERE id = $1', [workflowId]);
       const { webhook_token_hash: hash, webhook_token_ciphertext: sealed } = rows[0] as { webhook_token_hash: Buffer; webhook_token_ciphertext: string };
       assert.ok(hash.equals(sha256(rotatedWebhookToken)), 'hash = sha256(current token)');
-      assert.ok(sealed.startsWith('v1.'), 'versioned ciphertext');
+      assert.ok(sealed.startsWith('v2.'), 'versioned ciphertext');
       assertNoSecretIn(sealed, [rotatedWebhookToken, firstWebhook.token], 'the ciphertext');
-      assert.equal(new SecretBox(t.env.TOKEN_ENCRYPTION_KEY).open(sealed), rotatedWebhookToken);
+      assert.equal(new SecretBox(t.env.TOKEN_ENCRYPTION_KEY).open(sealed, webhookTokenBinding(workflowId)), rotatedWebhookToken);
     });
   });
 });

@@ -133,6 +133,19 @@ describe('event subscriptions', () => {
       assert.ok(receiver.requests.every((r) => r.answered === 500));
     });
 
+    it('logs a delivery to a name that does not resolve with the one generic refusal message, which says nothing about DNS', async () => {
+      const f = await givenCasesWorkflow(t);
+      const sub = await subscribe(t, f.org, { url: 'http://no-such-host.invalid/events', events: ['case.closed'] });
+      await closedCase(f);
+      const [attempt] = await waitFor('a failed attempt', async () => {
+        const attempts = await deliveriesLog(t, f.org, sub.id);
+        return attempts.length > 0 && attempts;
+      });
+      assert.equal(attempt!.delivered, false);
+      assert.equal(attempt!.status_code, null);
+      assert.equal(attempt!.error, 'the request could not be sent to that address');
+    });
+
     it('answers 401 without a token and with a token of another kind, on every route', async () => {
       const f = await givenCasesWorkflow(t);
       const sub = await subscribe(t, f.org, { url: 'https://example.com/hook', events: ['case.closed'] });

@@ -198,6 +198,8 @@ export interface ReceivedRequest {
 export interface Reply {
   status: number;
   body?: unknown;
+  /** Sent exactly as given, instead of `body`'s JSON text. */
+  rawBody?: string;
   /** Answer only after this long (the connection stays open meanwhile). */
   delayMs?: number;
 }
@@ -222,7 +224,7 @@ export async function startReceiver(reply: (n: number, request: ReceivedRequest)
       const answer = reply(requests.length, received);
       const send = () => {
         res.writeHead(answer.status, { 'content-type': 'application/json' });
-        res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+        res.end(answer.rawBody ?? (answer.body === undefined ? '' : JSON.stringify(answer.body)));
       };
       if (!answer.delayMs) return send();
       const timer = setTimeout(() => {

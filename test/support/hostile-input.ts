@@ -196,10 +196,30 @@ export async function fuzz(
 // ---------------------------------------------------------------------------------------------
 // Strings, numbers and values
 
+const sign = fc.constantFrom('', '-');
+const digits = (min: number, max: number) => fc.integer({ min, max }).chain((n) => fc.stringMatching(new RegExp(`^[1-9][0-9]{${n - 1}}$`)));
+
+/**
+ * JSON number texts an attacker writes: huge and tiny exponents (up to and past what Postgres'
+ * numeric holds), long mantissas, negative zero, and the forms around the 40-character rule.
+ */
+export const hostileNumberText: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(
+    '1e131071', '-1e131071', '1e131072', '1e-16383', '1e-16384', '5e-324', '1.7976931348623157e308', '1e41', '1e40', '1e39', '-1e38', '-1e39',
+    '1e-38', '1e-39', '0e-99999', '0e99999', '-0', '-0.0', '-0e-10', '-0E+400', '6.02e23', '1e-30', '9007199254740993', '18446744073709551617',
+  ),
+  fc
+    .tuple(sign, fc.constantFrom('0', '1', '9', '1.5', '0.000001', '123456789.123456789'), fc.constantFrom('e', 'E', 'e+', 'e-', 'E-'),
+      fc.oneof(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 60, max: 200_000 }), fc.constantFrom(2 ** 31, 2 ** 53)))
+    .map(([s, mantissa, e, exponent]) => `${s}${mantissa}${e}${exponent}`),
+  fc.tuple(sign, digits(1, 400)).map(([s, whole]) => `${s}${whole}`),
+  fc.tuple(sign, digits(1, 60), fc.stringMatching(/^[0-9]{1,300}$/), fc.constantFrom('', 'e5', 'e-5', 'e50', 'e-50')).map(([s, whole, fraction, e]) => `${s}${whole}.${fraction}${e}`),
+);
+
 /** A marker string that `toJsonText` replaces by a bare number literal JavaScript cannot hold. */
 const NUMBER_MARKER = '\u0001NUM:';
 export const numberLiteral = fc
-  .constantFrom('1e999', '-1e999', '1e-999', '1e400', '123456789012345678901234567890', '-0', '0.1e1', '1E+2', '1e1000000', '9007199254740993')
+  .oneof(fc.constantFrom('1e999', '-1e999', '1e-999', '1e400', '123456789012345678901234567890', '-0', '0.1e1', '1E+2', '1e1000000', '9007199254740993'), hostileNumberText)
   .map((n) => `${NUMBER_MARKER}${n}`);
 
 /** JSON text of a value, with number markers turned into their literals. */
@@ -248,6 +268,18 @@ const hostileScalar = fc.oneof(
   { weight: 1, arbitrary: fc.boolean() },
   { weight: 1, arbitrary: fc.constant(null) },
   { weight: 1, arbitrary: numberLiteral },
+);
+
+/** Values an attacker puts where a template inserts them into an http_request url or header. */
+export const templateValue = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      '\r\nX-Injected: 1', 'a\nb', '\r', '\u0000', 'a%00b', '%00', '@evil.example/x', 'user@evil.example', '../', '../../admin', '..', '.', '%2e%2e',
+      '%2e%2e%2f', '..%2f', '//evil.example', '#frag', '?q=1&admin=1', ':8080', 'evil.example:443', '\\evil.example', 'http://evil.example/', '{{ secrets.X }}', '}}{{',
+    ),
+  },
+  { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 20 }) },
 );
 
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(

@@ -10,6 +10,10 @@
  */
 export type Schema = { [keyword: string]: unknown };
 
+/** The rule for numbers in stored JSON (src/shared/json/json-numbers.ts), stated wherever attributes come in. */
+export const NUMBER_RULE =
+  'Numbers: Postgres stores a JSON number exactly and returns it in plain decimal form (no exponent), so a number is accepted only when that form is at most 40 characters long, or no longer than the number as sent. Long mantissas and every int64 or double a normal sender writes pass (`6.02e23`, `1e-30`, `-0`, a 200-digit integer); `1e41`, `5e-324` and `1.7976931348623157e308` are refused with 422 `attributes_validation_failed` at the number\'s JSON Pointer (`number is too large to store exactly: at most 40 characters written out without an exponent`).';
+
 export const schemaRef = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 export const responseRef = (name: string, description?: string): Schema => ({
   $ref: `#/components/responses/${name}`,

@@ -3,6 +3,7 @@ import { adminRoutes } from './openapi.admin-paths.js';
 import { components } from './openapi.components.js';
 import { toPaths } from './openapi.operations.js';
 import { publicRoutes } from './openapi.public-paths.js';
+import { secretRoutes } from './openapi.secrets.js';
 import { outboundWebhooks, subscriptionRoutes } from './openapi.subscriptions.js';
 
 const DESCRIPTION = `Cases API and incoming webhook (for API consumers and webhook senders), admin API (for an organization's admins and the dashboard) and operator API (for the people running the service).
@@ -16,6 +17,7 @@ const TAGS: { name: string; description: string }[] = [
   { name: 'Workflows', description: 'Workflow definitions, publication and webhook URLs (admin token).' },
   { name: 'Admin cases', description: 'The organization\'s cases, their timelines, and usage (admin token).' },
   { name: 'Event subscriptions', description: 'Outbound webhooks: case lifecycle events sent to subscribers, and their delivery log (admin token).' },
+  { name: 'Secrets', description: 'Organization secrets for `{{ secrets.NAME }}` in http_request steps; values are never shown (admin token).' },
   { name: 'Operator', description: 'Organizations and webhook rotation, for the people running the service (operator token).' },
   { name: 'Health', description: 'Probes and metrics for load balancers, orchestrators and scrapers (no credential; `/metrics` takes `METRICS_TOKEN` when it is set).' },
 ];
@@ -27,7 +29,7 @@ export function openApiDocument(publicBaseUrl: string): OpenAPIObject {
     info: { title: 'Case Intake Service', version: '1.0.0', description: DESCRIPTION },
     servers: [{ url: publicBaseUrl }],
     tags: TAGS,
-    paths: toPaths([...publicRoutes, ...adminRoutes, ...subscriptionRoutes]),
+    paths: toPaths([...publicRoutes, ...adminRoutes, ...subscriptionRoutes, ...secretRoutes]),
     webhooks: outboundWebhooks,
     components,
   };

@@ -1,4 +1,4 @@
-import { headerRef, parameterRef, schemaRef, wrapped } from './openapi.builders.js';
+import { headerRef, NUMBER_RULE, parameterRef, schemaRef, wrapped } from './openapi.builders.js';
 import type { Route } from './openapi.operations.js';
 
 const CASES = '/api/external/v1/workflows/{workflowId}/cases';
@@ -30,7 +30,7 @@ export const publicRoutes: Route[] = [
     },
     errors: {
       404: 'The workflow does not exist or belongs to another organization.',
-      422: 'Nothing was created: an unsupported top-level key, `attributes` not an object, `mode` not `live`/`test`, `subject` over 1,000 characters; a body that is not valid JSON, empty, nested deeper than 64 levels, not a JSON object, or holds text that cannot be stored (U+0000); the workflow is not published or its case source is not `direct`; `attributes_validation_failed` with `validation_errors`; an `Idempotency-Key` that is malformed or was used within 24 hours with a different body or workflow.',
+      422: 'Nothing was created: an unsupported top-level key, `attributes` not an object, `mode` not `live`/`test`, `subject` over 1,000 characters; a body that is not valid JSON, empty, nested deeper than 64 levels, not a JSON object, or holds text that cannot be stored (U+0000); the workflow is not published or its case source is not `direct`; `attributes_validation_failed` with `validation_errors` (including a number in `attributes` too long written out, see `CreateCaseRequest`); an `Idempotency-Key` that is malformed or was used within 24 hours with a different body or workflow.',
     },
   },
   {
@@ -77,12 +77,12 @@ export const publicRoutes: Route[] = [
     ].join('\n\n'),
     credential: 'webhookToken',
     parameters: [parameterRef('WorkflowId')],
-    body: { schema: { type: 'object', maxProperties: 1000, description: 'Any JSON object: its top-level keys are the case attributes.' }, required: true, anyContentType: true },
+    body: { schema: { type: 'object', maxProperties: 1000, description: `Any JSON object: its top-level keys are the case attributes. ${NUMBER_RULE}` }, required: true, anyContentType: true },
     success: { status: 201, description: 'The case was created.', schema: wrapped('case', schemaRef('WebhookCaseReceipt')) },
     errors: {
       401: 'The workflow id or token is wrong, or the workflow is no longer a published direct workflow (all the same 401, `invalid webhook URL`).',
       413: 'Body larger than 1 MB (1,048,576 bytes), or a JSON object with more than 1,000 top-level keys. No case is created.',
-      422: 'No case was created: the body is missing, empty, not valid JSON, nested deeper than 64 levels, not a JSON object, or holds text that cannot be stored (U+0000); or `attributes_validation_failed` with `validation_errors`.',
+      422: 'No case was created: the body is missing, empty, not valid JSON, nested deeper than 64 levels, not a JSON object, or holds text that cannot be stored (U+0000); or `attributes_validation_failed` with `validation_errors`, including a number too long written out (see the body).',
     },
   },
   {

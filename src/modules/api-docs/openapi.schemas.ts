@@ -1,4 +1,5 @@
-import { nonEmptyName, object, resourceId, type Schema, schemaRef, timestamp } from './openapi.builders.js';
+import { nonEmptyName, NUMBER_RULE, object, resourceId, type Schema, schemaRef, timestamp } from './openapi.builders.js';
+import { secretSchemas } from './openapi.secrets.js';
 import { subscriptionSchemas } from './openapi.subscriptions.js';
 import { workflowSchemas } from './openapi.workflow-schemas.js';
 
@@ -11,7 +12,7 @@ const caseFields: Record<string, Schema> = {
   mode: { type: 'string', enum: ['live', 'test'], description: 'Test cases run the workflow but are never billed and never produce events.' },
 };
 const caseTail: Record<string, Schema> = {
-  attributes: { type: 'object', description: 'The current attribute values, exactly as sent (JSON types, nested objects and arrays kept).' },
+  attributes: { type: 'object', description: `The current attribute values, exactly as sent (JSON types, nested objects and arrays kept). ${NUMBER_RULE}` },
   created_at: timestamp('Creation time'),
   updated_at: timestamp('Time of the last change'),
 };
@@ -44,7 +45,7 @@ const caseSchemas: Record<string, Schema> = {
   CreateCaseRequest: object(
     {
       subject: { type: ['string', 'null'], maxLength: 1000, description: 'Title. Omitted, null or blank: `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC`.' },
-      attributes: { type: 'object', default: {}, description: 'Validated against the workflow\'s attribute schema. Must be an object when present (null, arrays and strings are refused).' },
+      attributes: { type: 'object', default: {}, description: `Validated against the workflow's attribute schema. Must be an object when present (null, arrays and strings are refused). ${NUMBER_RULE}` },
       mode: { type: 'string', enum: ['live', 'test'], default: 'live' },
     },
     ['subject', 'attributes', 'mode'],
@@ -158,6 +159,7 @@ export const schemas: Record<string, Schema> = {
   ...workflowSchemas,
   ...accessSchemas,
   ...subscriptionSchemas,
+  ...secretSchemas,
   ...usageSchemas,
   ...healthSchemas,
 };

@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { Env } from '../../shared/config/env.js';
 import { CasesModule } from '../cases/cases.module.js';
+import { SecretsModule } from '../secrets/secrets.module.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { AUTOMATION_QUEUE } from './automation.queue.js';
@@ -26,7 +27,7 @@ export class AutomationModule {
     const worker = env.ROLE !== 'api';
     return {
       module: AutomationModule,
-      imports: [BullModule.registerQueue({ name: AUTOMATION_QUEUE }), CasesModule, WorkflowsModule, TokensModule],
+      imports: [BullModule.registerQueue({ name: AUTOMATION_QUEUE }), CasesModule, WorkflowsModule, TokensModule, SecretsModule],
       controllers: [UsageController],
       providers: [
         UsageService,

@@ -4,6 +4,8 @@ import { isPlainObject } from '../../shared/json/json-text.js';
 export interface TemplateScope {
   case: { id: number; subject: string; status: string; mode: string; workflow_id: number };
   attributes: Record<string, unknown>;
+  /** Organization secrets by name: only http_request steps get them, for the names they use. */
+  secrets?: Readonly<Record<string, string>>;
 }
 
 export class UnresolvableTemplateError extends Error {}
@@ -14,7 +16,7 @@ const ANY = /\{\{\s*([^{}\s]+)\s*\}\}/g;
 /** The value at a dotted path, or undefined when any part is missing. */
 export function lookup(scope: TemplateScope, path: string): unknown {
   const [root, ...rest] = path.split('.');
-  let value: unknown = root === 'case' ? scope.case : root === 'attributes' ? scope.attributes : undefined;
+  let value: unknown = root === 'case' ? scope.case : root === 'attributes' ? scope.attributes : root === 'secrets' ? scope.secrets : undefined;
   for (const part of rest) {
     if (!isPlainObject(value) && !Array.isArray(value)) return undefined;
     value = Object.hasOwn(value, part) ? (value as Record<string, unknown>)[part] : undefined;
@@ -37,10 +39,7 @@ export function render(value: unknown, scope: TemplateScope): unknown {
   if (typeof value === 'string') {
     const whole = WHOLE.exec(value);
     if (whole) return resolvePath(scope, whole[1]!);
-    return value.replace(ANY, (_, path: string) => {
-      const found = resolvePath(scope, path);
-      return typeof found === 'string' ? found : JSON.stringify(found);
-    });
+    return renderText(value, scope);
   }
   if (Array.isArray(value)) return value.map((item) => render(item, scope));
   if (isPlainObject(value)) {
@@ -49,4 +48,22 @@ export function render(value: unknown, scope: TemplateScope): unknown {
     return out;
   }
   return value;
+}
+
+/** Replaces every `{{ path }}` in `template` with its value as text (objects and arrays as JSON), each passed through `encode`. */
+export function renderText(template: string, scope: TemplateScope, encode: (text: string) => string = (text) => text): string {
+  return template.replace(ANY, (_, path: string) => {
+    const found = resolvePath(scope, path);
+    return encode(typeof found === 'string' ? found : JSON.stringify(found));
+  });
+}
+
+/** The path of a string that is exactly one template, like `attributes.link` for `{{ attributes.link }}`. */
+export function wholeTemplatePath(value: string): string | undefined {
+  return WHOLE.exec(value)?.[1];
+}
+
+/** Every template in `value`, with where it starts. */
+export function templatesIn(value: string): { path: string; index: number }[] {
+  return [...value.matchAll(ANY)].map((m) => ({ path: m[1]!, index: m.index }));
 }

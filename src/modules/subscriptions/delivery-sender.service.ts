@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { Env } from '../../shared/config/env.js';
 import { OutboundHttp } from '../../shared/outbound/outbound-http.js';
-import { SecretBox } from '../tokens/token-secrets.js';
+import { SecretBox } from '../../shared/crypto/secret-box.js';
+import { subscriptionSecretBinding } from '../../shared/crypto/stored-secrets.js';
 import { retryDelayMs } from './deliveries.queue.js';
 import { type AttemptResult, type ClaimedDelivery, DeliveryRepository } from './delivery.repository.js';
 
@@ -14,11 +15,12 @@ const TIMEOUT_MS = 10_000;
  */
 @Injectable()
 export class DeliverySender {
-  private readonly secrets: SecretBox;
-
-  constructor(private readonly deliveries: DeliveryRepository, private readonly http: OutboundHttp, private readonly env: Env) {
-    this.secrets = new SecretBox(env.TOKEN_ENCRYPTION_KEY);
-  }
+  constructor(
+    private readonly deliveries: DeliveryRepository,
+    private readonly http: OutboundHttp,
+    private readonly env: Env,
+    private readonly secrets: SecretBox,
+  ) {}
 
   async deliver(deliveryId: number): Promise<void> {
     const delivery = await this.deliveries.claim(deliveryId);
@@ -30,7 +32,7 @@ export class DeliverySender {
   private async send(delivery: ClaimedDelivery): Promise<AttemptResult> {
     const body = `{"id":${JSON.stringify(delivery.eventId)},"type":${JSON.stringify(delivery.eventType)},"timestamp":"${delivery.eventAt.toISOString()}","data":{"case":${delivery.caseJson}}}`;
     const now = new Date();
-    const signature = new Webhook(this.secrets.open(delivery.secretCiphertext)).sign(delivery.eventId, now, body);
+    const signature = new Webhook(this.secrets.open(delivery.secretCiphertext, subscriptionSecretBinding(delivery.subscriptionId))).sign(delivery.eventId, now, body);
     try {
       const response = await this.http.send({
         method: 'POST',

@@ -12,6 +12,7 @@ export interface ClaimedDelivery {
   /** The case as the cases API shows it, as JSON text (exact attributes). */
   caseJson: string;
   url: string;
+  subscriptionId: number;
   secretCiphertext: string;
 }
 
@@ -80,12 +81,12 @@ export class DeliveryRepository {
          FROM subscriptions s
          WHERE d.id = $1 AND s.id = d.subscription_id AND d.state = 'pending' AND d.next_attempt_at <= now()
            AND (d.locked_until IS NULL OR d.locked_until < now())
-         RETURNING d.id, d.attempts, d.event_id, s.url, s.secret_ciphertext, (s.deleted_at IS NOT NULL OR s.disabled_at IS NOT NULL) AS stopped
+         RETURNING d.id, d.attempts, d.event_id, d.subscription_id, s.url, s.secret_ciphertext, (s.deleted_at IS NOT NULL OR s.disabled_at IS NOT NULL) AS stopped
        )
        SELECT c.*, e.public_id, e.type, e.created_at AS event_at, e.payload::text AS case_json
        FROM claimed c JOIN outbox_events e ON e.id = c.event_id`,
       [id],
-    )) as { id: string; attempts: number; url: string; secret_ciphertext: string; stopped: boolean; public_id: string; type: string; event_at: Date; case_json: string }[];
+    )) as { id: string; attempts: number; subscription_id: string; url: string; secret_ciphertext: string; stopped: boolean; public_id: string; type: string; event_at: Date; case_json: string }[];
     const row = rows[0];
     if (!row) return null;
     if (row.stopped) {
@@ -100,6 +101,7 @@ export class DeliveryRepository {
       eventAt: row.event_at,
       caseJson: row.case_json,
       url: row.url,
+      subscriptionId: Number(row.subscription_id),
       secretCiphertext: row.secret_ciphertext,
     };
   }

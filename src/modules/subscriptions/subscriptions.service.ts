@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, In, IsNull, type Repository } from 'typeorm';
-import { Env } from '../../shared/config/env.js';
 import { InvalidRequestError, NotFoundError } from '../../shared/errors/app-error.js';
-import { SecretBox } from '../tokens/token-secrets.js';
+import { SecretBox } from '../../shared/crypto/secret-box.js';
+import { subscriptionSecretBinding } from '../../shared/crypto/stored-secrets.js';
 import { WorkflowOrmEntity } from '../workflows/workflow.orm-entity.js';
 import type { CreateSubscriptionRequest } from './create-subscription.request.js';
 import { SubscriptionOrmEntity } from './subscription.orm-entity.js';
@@ -35,16 +35,12 @@ export interface DeliveryAttemptView {
 
 @Injectable()
 export class SubscriptionsService {
-  private readonly secrets: SecretBox;
-
   constructor(
     @InjectRepository(SubscriptionOrmEntity) private readonly subscriptions: Repository<SubscriptionOrmEntity>,
     @InjectRepository(WorkflowOrmEntity) private readonly workflows: Repository<WorkflowOrmEntity>,
     @InjectDataSource() private readonly dataSource: DataSource,
-    env: Env,
-  ) {
-    this.secrets = new SecretBox(env.TOKEN_ENCRYPTION_KEY);
-  }
+    private readonly secrets: SecretBox,
+  ) {}
 
   /** The signing secret is returned this once; it is stored sealed, like webhook tokens. */
   async create(organizationId: number, request: CreateSubscriptionRequest): Promise<{ subscription: SubscriptionView; signing_secret: string }> {
@@ -55,15 +51,20 @@ export class SubscriptionsService {
       }
     }
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
-    const { id } = await this.subscriptions.save(
-      this.subscriptions.create({
-        organizationId,
-        url: request.url,
-        events: request.events,
-        workflowIds: request.workflow_ids?.map(String) ?? null,
-        secretCiphertext: this.secrets.seal(secret),
-      }),
-    );
+    // The secret is sealed bound to its row, so only once the row has its id; in one transaction, nobody sees the row without it.
+    const id = await this.dataSource.transaction(async (manager) => {
+      const row = await manager.save(
+        manager.create(SubscriptionOrmEntity, {
+          organizationId,
+          url: request.url,
+          events: request.events,
+          workflowIds: request.workflow_ids?.map(String) ?? null,
+          secretCiphertext: '',
+        }),
+      );
+      await manager.update(SubscriptionOrmEntity, { id: row.id }, { secretCiphertext: this.secrets.seal(secret, subscriptionSecretBinding(row.id)) });
+      return row.id;
+    });
     return { subscription: toView(await this.subscriptions.findOneByOrFail({ id })), signing_secret: secret };
   }
 

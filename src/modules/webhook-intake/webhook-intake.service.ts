@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, InvalidRequestError } from '../../shared/errors/app-error.js';
 import { UnparseableBody } from '../../shared/http/json-body-parser.js';
+import { unstorableNumber } from '../../shared/json/json-numbers.js';
 import { isPlainObject } from '../../shared/json/json-text.js';
 import { AttributesInvalidError } from '../cases/domain/case.errors.js';
 import { Case } from '../cases/domain/case.js';
@@ -29,6 +30,8 @@ export class WebhookIntakeService {
     if (body instanceof UnparseableBody) throw new InvalidRequestError(body.reason);
     if (!isPlainObject(body) || text === null) throw new InvalidRequestError('the request body must be a JSON object');
     if (Object.keys(body).length > MAX_TOP_LEVEL_KEYS) throw new TooManyKeysError();
+    const tooLarge = unstorableNumber(text);
+    if (tooLarge) throw new AttributesInvalidError([tooLarge]);
     const problems = version.attributeSchema.check(body);
     if (problems.length) throw new AttributesInvalidError(problems);
     const draft = Case.open(

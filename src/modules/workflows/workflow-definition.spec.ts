@@ -97,7 +97,7 @@ describe('parseWorkflowDefinition', () => {
             { set_attributes: { note: 'x' } },
             { set_status: 'Closed' },
             { close: {} },
-            { http_request: { method: 'GET', url: '{{ attributes.endpoint }}', headers: { 'x-a': 'b' }, timeout_ms: 60_000, retries: 0 } },
+            { http_request: { method: 'GET', url: '{{ attributes.endpoint }}', url_from_attribute: true, headers: { 'x-a': 'b' }, timeout_ms: 60_000, retries: 0 } },
             { wait: { seconds: 0.5 } },
             { wait: { seconds: 2_592_000 } },
             { fail: 'on purpose' },
@@ -241,6 +241,7 @@ describe('parseWorkflowDefinition', () => {
       ['an empty save_response_as', request({ save_response_as: '' }), [`${AT}/save_response_as`]],
       ['an unknown key', request({ auth: 'basic' }), [`${AT}/auth`]],
     ]);
+
   });
 
   describe('if steps and conditions', () => {

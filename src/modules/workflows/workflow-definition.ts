@@ -1,7 +1,9 @@
 import type { ValidationProblem } from '../../shared/errors/app-error.js';
+import { NUMBER_TOO_LARGE, unstorableNumber } from '../../shared/json/json-numbers.js';
 import { pointer } from '../../shared/json/json-pointer.js';
 import { isPlainObject } from '../../shared/json/json-text.js';
 import { DEFAULT_STATUSES, ERROR } from '../cases/domain/case.js';
+import { checkHttpRequest, reportSecretTemplates } from './http-request-definition.js';
 
 export type CaseSource = 'direct' | 'ticketing' | 'email';
 export const ATTRIBUTE_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'any'] as const;
@@ -33,8 +35,6 @@ const TOP_LEVEL_KEYS = new Set(['name', 'case_source', 'sensitive_data', 'status
 const ATTRIBUTE_KEYS = new Set(['type', 'required', 'enum', 'format']);
 const CONDITION_OPERATORS = ['equals', 'not_equals', 'in', 'exists'] as const;
 const CASE_FIELDS = new Set(['case.id', 'case.subject', 'case.status', 'case.mode', 'case.workflow_id']);
-const HTTP_METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
-const HTTP_REQUEST_KEYS = new Set(['method', 'url', 'headers', 'body', 'timeout_ms', 'retries', 'save_response_as']);
 const MAX_STEPS = 100;
 const MAX_NAME = 200;
 
@@ -101,9 +101,13 @@ export function parseWorkflowDefinition(input: unknown): DefinitionResult {
 
 type Report = (path: string, error: string) => void;
 
-/** A definition is stored as parsed JSON, where 1e400 would silently become null. */
+/**
+ * A definition is stored as parsed JSON, where 1e400 would silently become null, and 1e300
+ * would be written out as 301 digits (the same rule as case attributes, on the stored text).
+ */
 function reportNonFiniteNumbers(value: unknown, path: string, report: Report): void {
   if (typeof value === 'number' && !Number.isFinite(value)) report(path, 'number out of range');
+  else if (typeof value === 'number' && unstorableNumber(JSON.stringify(value))) report(path, NUMBER_TOO_LARGE);
   else if (Array.isArray(value)) value.forEach((item, i) => reportNonFiniteNumbers(item, pointer(path, i), report));
   else if (isPlainObject(value)) for (const [key, item] of Object.entries(value)) reportNonFiniteNumbers(item, pointer(path, key), report);
 }
@@ -166,6 +170,7 @@ function checkStep(step: unknown, path: string, declared: ReadonlySet<string>, r
   if ('if' in step) {
     for (const key of keys) if (!['if', 'then', 'else'].includes(key)) report(pointer(path, key), `unknown key "${key}" in an if step`);
     checkCondition(step.if, pointer(path, 'if'), report);
+    reportSecretTemplates(step.if, pointer(path, 'if'), report);
     checkSteps(step.then ?? null, pointer(path, 'then'), declared, report);
     if (step.else !== undefined) checkSteps(step.else, pointer(path, 'else'), declared, report);
     return;
@@ -177,6 +182,7 @@ function checkStep(step: unknown, path: string, declared: ReadonlySet<string>, r
   const kind = keys[0]!;
   const arg = step[kind];
   const at = pointer(path, kind);
+  if (kind !== 'http_request') reportSecretTemplates(arg, at, report);
   switch (kind) {
     case 'set_attributes':
       if (!isPlainObject(arg) || Object.keys(arg).length === 0) report(at, 'must be a non-empty object of attribute name -> value');
@@ -226,28 +232,6 @@ function checkCondition(condition: unknown, path: string, report: Report): void 
   const op = operators[0]!;
   if (op === 'in' && !Array.isArray(condition.in)) report(pointer(path, 'in'), 'must be an array');
   if (op === 'exists' && typeof condition.exists !== 'boolean') report(pointer(path, 'exists'), 'must be a boolean');
-}
-
-function checkHttpRequest(arg: unknown, path: string, report: Report): void {
-  if (!isPlainObject(arg)) {
-    report(path, 'must be an object with method and url');
-    return;
-  }
-  for (const key of Object.keys(arg)) if (!HTTP_REQUEST_KEYS.has(key)) report(pointer(path, key), `unknown key "${key}"`);
-  if (typeof arg.method !== 'string' || !HTTP_METHODS.has(arg.method)) report(pointer(path, 'method'), `must be one of ${[...HTTP_METHODS].join(', ')}`);
-  if (typeof arg.url !== 'string' || !(/^https?:\/\//i.test(arg.url) || /^\{\{[^}]+\}\}/.test(arg.url))) report(pointer(path, 'url'), 'must be an http(s) URL (templates allowed)');
-  if (arg.headers !== undefined && (!isPlainObject(arg.headers) || Object.values(arg.headers).some((v) => typeof v !== 'string'))) {
-    report(pointer(path, 'headers'), 'must be an object of header name -> string');
-  }
-  if (arg.timeout_ms !== undefined && !(Number.isInteger(arg.timeout_ms) && (arg.timeout_ms as number) >= 1 && (arg.timeout_ms as number) <= 60_000)) {
-    report(pointer(path, 'timeout_ms'), 'must be an integer from 1 to 60000');
-  }
-  if (arg.retries !== undefined && !(Number.isInteger(arg.retries) && (arg.retries as number) >= 0 && (arg.retries as number) <= 10)) {
-    report(pointer(path, 'retries'), 'must be an integer from 0 to 10');
-  }
-  if (arg.save_response_as !== undefined && (typeof arg.save_response_as !== 'string' || arg.save_response_as === '')) {
-    report(pointer(path, 'save_response_as'), 'must be an attribute name');
-  }
 }
 
 /** All statuses of a definition, defaults first. */

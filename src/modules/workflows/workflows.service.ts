@@ -5,7 +5,9 @@ import { InvalidatedCache } from '../../shared/cache/invalidated-cache.js';
 import { InvalidationBus } from '../../shared/cache/invalidation-bus.js';
 import { Env } from '../../shared/config/env.js';
 import { NotFoundError } from '../../shared/errors/app-error.js';
-import { generateSecret, SecretBox, sha256 } from '../tokens/token-secrets.js';
+import { SecretBox } from '../../shared/crypto/secret-box.js';
+import { webhookTokenBinding } from '../../shared/crypto/stored-secrets.js';
+import { generateSecret, sha256 } from '../tokens/token-secrets.js';
 import { allStatuses, parseWorkflowDefinition, type WorkflowDefinition } from './workflow-definition.js';
 import { WebhookUnavailableError, WorkflowDefinitionInvalidError } from './workflow.errors.js';
 import { WorkflowOrmEntity } from './workflow.orm-entity.js';
@@ -39,17 +41,16 @@ const VERSION_CACHE_SIZE = 1_000;
 export class WorkflowsService {
   private readonly states: InvalidatedCache<WorkflowState>;
   private readonly versions = new Map<string, WorkflowVersion>();
-  private readonly secrets: SecretBox;
 
   constructor(
     @InjectRepository(WorkflowOrmEntity) private readonly workflows: Repository<WorkflowOrmEntity>,
     @InjectRepository(WorkflowVersionOrmEntity) private readonly versionRows: Repository<WorkflowVersionOrmEntity>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly env: Env,
+    private readonly secrets: SecretBox,
     bus: InvalidationBus,
   ) {
     this.states = new InvalidatedCache(bus, 'workflow', 60_000);
-    this.secrets = new SecretBox(env.TOKEN_ENCRYPTION_KEY);
   }
 
   async create(organizationId: number, input: unknown): Promise<WorkflowView> {
@@ -104,7 +105,7 @@ export class WorkflowsService {
     await this.workflows
       .createQueryBuilder()
       .update()
-      .set({ webhookTokenHash: sha256(token), webhookTokenCiphertext: this.secrets.seal(token) })
+      .set({ webhookTokenHash: sha256(token), webhookTokenCiphertext: this.secrets.seal(token, webhookTokenBinding(id)) })
       .where('id = :id AND webhook_token_hash IS NULL', { id })
       .execute();
     await this.states.invalidate(String(id));
@@ -114,7 +115,7 @@ export class WorkflowsService {
   async getWebhook(organizationId: number, id: number): Promise<WebhookView> {
     const row = await this.findOwned(organizationId, id);
     if (!row.webhookTokenCiphertext) throw new NotFoundError('webhook');
-    return this.webhookView(id, this.secrets.open(row.webhookTokenCiphertext));
+    return this.webhookView(id, this.secrets.open(row.webhookTokenCiphertext, webhookTokenBinding(id)));
   }
 
   /** Operator only: replaces the token of any organization's workflow; the old one stops working at once. */
@@ -123,7 +124,7 @@ export class WorkflowsService {
     const result = await this.workflows
       .createQueryBuilder()
       .update()
-      .set({ webhookTokenHash: sha256(token), webhookTokenCiphertext: this.secrets.seal(token) })
+      .set({ webhookTokenHash: sha256(token), webhookTokenCiphertext: this.secrets.seal(token, webhookTokenBinding(id)) })
       .where('id = :id AND webhook_token_hash IS NOT NULL', { id })
       .execute();
     if (!result.affected) throw new NotFoundError('webhook');

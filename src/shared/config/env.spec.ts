@@ -49,6 +49,9 @@ describe('validateEnv', () => {
       ['TRUST_PROXY', '10.0.0.0/8,lb.internal-zz9'],
       ['TRUST_PROXY', '10.0.0.0/8/9'],
       ['TRUST_PROXY', '10.0.0.0/-1'],
+      ['TOKEN_ENCRYPTION_OLD_KEYS', 'hunter2-not-a-key'],
+      ['TOKEN_ENCRYPTION_OLD_KEYS', `${'b2'.repeat(32)},hunter2-not-a-key`],
+      ['TOKEN_ENCRYPTION_OLD_KEYS', `${'b2'.repeat(32)},`],
     ];
     for (const [variable, value] of rows) it(`${variable}=${value}`, () => assertRefusedNaming(variable, value));
   });
@@ -119,6 +122,12 @@ describe('validateEnv', () => {
   it('accepts TRUST_PROXY as comma-separated IPv4 and IPv6 addresses and CIDRs', () => {
     const value = '10.0.0.0/8, 192.0.2.7,2001:db8::/32 ,::1, ::ffff:10.1.2.3/128';
     assert.equal(validateEnv({ ...REQUIRED, TRUST_PROXY: value }).TRUST_PROXY, value);
+  });
+
+  it('TOKEN_ENCRYPTION_OLD_KEYS takes comma-separated hex or base64 keys', () => {
+    const keys = `${'b2'.repeat(32)}, ${Buffer.alloc(32, 9).toString('base64')}`;
+    assert.equal(validateEnv({ ...REQUIRED, TOKEN_ENCRYPTION_OLD_KEYS: keys }).TOKEN_ENCRYPTION_OLD_KEYS, keys);
+    assert.equal(validateEnv(REQUIRED).TOKEN_ENCRYPTION_OLD_KEYS, undefined);
   });
 
   it('accepts postgresql:// and rediss:// URLs', () => {

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { plainToInstance, Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateBy, validateSync } from 'class-validator';
 import { isIP } from 'node:net';
+import { ENCRYPTION_KEY_PATTERN } from '../crypto/secret-box.js';
 
 const toBoolean = ({ value }: { value: unknown }) =>
   value === undefined ? undefined : value === 'true' ? true : value === 'false' ? false : value;
@@ -45,8 +46,13 @@ export class Env {
   TRUST_PROXY?: string;
 
   /** 32 bytes as 64 hex characters or base64. Required: webhook tokens are encrypted with it. */
-  @IsString() @Matches(/^([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, { message: '$property must be 32 bytes, hex (64 chars) or base64' })
+  @IsString() @Matches(new RegExp(`^${ENCRYPTION_KEY_PATTERN}$`), { message: '$property must be 32 bytes, hex (64 chars) or base64' })
   TOKEN_ENCRYPTION_KEY: string;
+
+  /** Earlier keys (comma-separated, each like TOKEN_ENCRYPTION_KEY), still opening what they sealed until the rotation rewrote it. */
+  @IsOptional() @IsString()
+  @Matches(new RegExp(`^\\s*${ENCRYPTION_KEY_PATTERN}\\s*(,\\s*${ENCRYPTION_KEY_PATTERN}\\s*)*$`), { message: '$property must be comma-separated 32-byte keys, hex (64 chars) or base64' })
+  TOKEN_ENCRYPTION_OLD_KEYS?: string;
 
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';

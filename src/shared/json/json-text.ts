@@ -4,14 +4,14 @@
  * used only to validate.
  */
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACE = 0x7d;
-const CLOSE_BRACKET = 0x5d;
-const COLON = 0x3a;
-const COMMA = 0x2c;
+export const QUOTE = 0x22;
+export const BACKSLASH = 0x5c;
+export const OPEN_BRACE = 0x7b;
+export const OPEN_BRACKET = 0x5b;
+export const CLOSE_BRACE = 0x7d;
+export const CLOSE_BRACKET = 0x5d;
+export const COLON = 0x3a;
+export const COMMA = 0x2c;
 
 /** True when `text` (valid JSON) nests objects and arrays deeper than `limit`. */
 export function nestsDeeperThan(text: string, limit: number): boolean {
@@ -67,7 +67,7 @@ export function memberText(text: string, key: string): string | undefined {
 }
 
 /** Index of the quote closing the string that opens at `start`. */
-function endOfString(text: string, start: number): number {
+export function endOfString(text: string, start: number): number {
   for (let i = start + 1; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (c === BACKSLASH) i++;

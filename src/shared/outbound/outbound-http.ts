@@ -1,34 +1,53 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
-import { BlockList, isIP } from 'node:net';
+import { promises as dns } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
 import { Agent, request } from 'undici';
+import { isBlockedAddress } from './blocked-address.js';
 
 /**
- * Addresses an outbound request must not reach unless OUTBOUND_ALLOW_PRIVATE=true: loopback,
- * private, carrier-grade NAT, link-local (cloud metadata lives at 169.254.169.254 and
- * fd00:ec2::254), multicast and reserved ranges, for IPv4 and IPv6.
+ * Every refusal and every name that does not resolve gets this one message: it reaches admins
+ * (a run's error, a delivery attempt), and different messages would let them map which internal
+ * names exist. Why it was refused goes to a debug log line instead.
  */
-const BLOCKED = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24],
-  ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) BLOCKED.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['64:ff9b::', 96], ['2001:db8::', 32]] as const) {
-  BLOCKED.addSubnet(net, prefix, 'ipv6');
-}
-
 export class BlockedAddressError extends Error {
-  constructor(host: string) {
-    super(`refused to connect to ${host}: loopback, private, link-local and metadata addresses are blocked`);
+  constructor() {
+    super('the request could not be sent to that address');
   }
 }
 
-export function isBlockedAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return BLOCKED.check(address, 'ipv4');
-  if (family !== 6) return true;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return mapped ? BLOCKED.check(mapped[1]!, 'ipv4') : BLOCKED.check(address, 'ipv6');
+/** Every address a host name resolves to; the default is the system's (getaddrinfo, /etc/hosts). */
+export type Resolver = (hostname: string) => Promise<ReadonlyArray<{ address: string; family: number }>>;
+
+/** Where refusals are explained: host name and reason only, never the URL (its query may hold a credential). */
+export interface RefusalLog {
+  debug(fields: { host: string; reason: string; address?: string }, message: string): void;
+}
+
+const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true });
+const silent: RefusalLog = { debug: () => undefined };
+
+/**
+ * The connect-time look-up: resolves once and hands the socket exactly the addresses it checked,
+ * so a name that answers public to one look-up and private to the next (DNS rebinding) is judged
+ * on the answer it is connected to. One private address in an answer refuses the whole answer.
+ */
+export function guardedLookup(resolve: Resolver, allowPrivate: boolean, log: RefusalLog): LookupFunction {
+  return (hostname, options, callback) => {
+    const refuse = (reason: string, address?: string) => {
+      log.debug({ host: hostname, reason, ...(address ? { address } : {}) }, 'outbound request refused');
+      callback(new BlockedAddressError(), '', 0);
+    };
+    resolve(hostname).then(
+      (answer) => {
+        const list = answer.filter((a) => !options.family || a.family === options.family);
+        if (list.length === 0) return refuse('no address');
+        const blocked = allowPrivate ? undefined : list.find((a) => isBlockedAddress(a.address));
+        if (blocked) return refuse('resolves to a blocked address', blocked.address);
+        if (options.all) return (callback as unknown as (e: null, a: typeof list) => void)(null, list);
+        return callback(null, list[0]!.address, list[0]!.family);
+      },
+      (err: unknown) => refuse(`does not resolve (${(err as { code?: string }).code ?? String(err)})`),
+    );
+  };
 }
 
 export interface OutboundRequest {
@@ -51,33 +70,27 @@ const MAX_RESPONSE_BYTES = 1_048_576;
  * The one way the service calls outside systems (automation steps, subscription deliveries).
  * The address check runs after DNS resolution, on the address actually connected to, so a
  * hostname that resolves to a private address (or rebinds to one) is refused too. Redirects
- * are not followed.
+ * are not followed (a 3xx is the answer), so a redirect cannot lead past the check either.
  */
 export class OutboundHttp {
   private readonly agent: Agent;
+  private readonly log: RefusalLog;
 
-  constructor(private readonly allowPrivate: boolean) {
-    this.agent = new Agent({
-      connect: {
-        lookup: (hostname, options, callback) => {
-          dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-            if (err) return callback(err, '', 0);
-            const list = addresses as LookupAddress[];
-            const refused = !this.allowPrivate && list.some((a) => isBlockedAddress(a.address));
-            if (refused || list.length === 0) return callback(new BlockedAddressError(hostname), '', 0);
-            const first = list[0]!;
-            return (options as { all?: boolean }).all ? (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list) : callback(null, first.address, first.family);
-          });
-        },
-      },
-    });
+  constructor(private readonly allowPrivate: boolean, options: { resolve?: Resolver; log?: RefusalLog } = {}) {
+    this.log = options.log ?? silent;
+    this.agent = new Agent({ connect: { lookup: guardedLookup(options.resolve ?? systemResolver, allowPrivate, this.log) } });
   }
 
   async send(req: OutboundRequest): Promise<OutboundResponse> {
     const url = new URL(req.url);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported URL scheme ${url.protocol}`);
+    // The URL parser has already turned odd IPv4 spellings (2130706433, 0x7f.1, 127.1) into
+    // dotted form and IPv6 into its canonical form; names are checked at connect time.
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (!this.allowPrivate && isIP(host) && isBlockedAddress(host)) throw new BlockedAddressError(host);
+    if (!this.allowPrivate && isIP(host) && isBlockedAddress(host)) {
+      this.log.debug({ host, reason: 'blocked address' }, 'outbound request refused');
+      throw new BlockedAddressError();
+    }
     const response = await request(url, {
       method: req.method as 'POST',
       headers: req.headers,

@@ -1,11 +1,20 @@
+import type { ValidationProblem } from '../../../shared/errors/app-error.js';
+import { unstorableNumber } from '../../../shared/json/json-numbers.js';
 import type { StepContext, StepOutcome } from './step-handler.js';
 
 /**
  * A step's change to the attributes: merged into the case when the result still fits the
- * workflow's schema, otherwise the run fails with the problems found.
+ * workflow's schema and its numbers can be stored as written (the patch is stored as
+ * JSON.stringify writes it, so `1e+300` from a template counts as sent), otherwise the run
+ * fails with the problems found.
  */
 export function mergeIfValid(step: string, patch: Record<string, unknown>, { scope, version }: StepContext, note?: Record<string, unknown>): StepOutcome {
-  const problems = version.attributeSchema.check({ ...scope.attributes, ...patch });
-  if (problems.length) return { kind: 'fail', error: `${step}: ${problems.map((p) => `${p.path || '/'} ${p.error}`).join('; ')}` };
+  const tooLarge = unstorableNumber(JSON.stringify(patch));
+  const problems = tooLarge ? [tooLarge] : version.attributeSchema.check({ ...scope.attributes, ...patch });
+  if (problems.length) return stepFailure(step, problems);
   return { kind: 'change', patch, note };
+}
+
+export function stepFailure(step: string, problems: ValidationProblem[]): StepOutcome {
+  return { kind: 'fail', error: `${step}: ${problems.map((p) => `${p.path || '/'} ${p.error}`).join('; ')}` };
 }

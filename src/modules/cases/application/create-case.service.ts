@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../../shared/errors/app-error.js';
+import { unstorableNumber } from '../../../shared/json/json-numbers.js';
 import { memberText } from '../../../shared/json/json-text.js';
 import type { Principal } from '../../tokens/principal.js';
 import { WorkflowsService } from '../../workflows/workflows.service.js';
@@ -41,6 +42,10 @@ export class CreateCaseService {
       if (earlier) return { case: await this.replay(caller, workflowId, claim, earlier), replayed: true };
     }
 
+    // The attributes are stored as their exact text, so that text is what gets checked.
+    const attributesText = (input.bodyText !== null && memberText(input.bodyText, 'attributes')) || '{}';
+    const tooLarge = unstorableNumber(attributesText);
+    if (tooLarge) throw new AttributesInvalidError([tooLarge]);
     const problems = version.attributeSchema.check(input.attributes);
     if (problems.length) throw new AttributesInvalidError(problems);
 
@@ -53,7 +58,7 @@ export class CreateCaseService {
         subject: input.subject,
         mode: input.mode ?? 'live',
         source: 'API',
-        attributes: (input.bodyText !== null && memberText(input.bodyText, 'attributes')) || '{}',
+        attributes: attributesText,
         actor: { kind: 'api_token', tokenId: caller.tokenId },
       },
       version,

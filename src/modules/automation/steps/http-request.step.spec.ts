@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { OutboundHttp, OutboundRequest } from '../../../shared/outbound/outbound-http.js';
+import type { SecretsService } from '../../secrets/secrets.service.js';
+import { HttpRequestStep } from './http-request.step.js';
+import type { StepContext } from './step-handler.js';
+
+const KEY = 'k3y/with&chars';
+const context = {
+  run: { stepAttempts: 0 },
+  case: { organizationId: 7 },
+  scope: { case: { id: 1, subject: 'S', status: 'Open', mode: 'live', workflow_id: 2 }, attributes: {} },
+} as unknown as StepContext;
+
+/** The step with an outbound client that answers `answer` (or throws it) and an organization holding KEY as CRM_KEY. */
+function stepWith(answer: (req: OutboundRequest) => Promise<{ status: number; text: string }>) {
+  const sent: OutboundRequest[] = [];
+  const asked: string[][] = [];
+  const http = { send: (req: OutboundRequest) => (sent.push(req), answer(req)) } as unknown as OutboundHttp;
+  const secrets = {
+    resolve: async (organizationId: number, names: string[]) => {
+      assert.equal(organizationId, 7);
+      asked.push(names);
+      return { found: names.includes('CRM_KEY') ? { CRM_KEY: KEY } : {}, missing: names.filter((n) => n !== 'CRM_KEY') };
+    },
+  } as unknown as SecretsService;
+  return { step: new HttpRequestStep(http, secrets), sent, asked };
+}
+
+const request = {
+  method: 'POST',
+  url: 'https://crm.example/hooks?key={{ secrets.CRM_KEY }}',
+  headers: { authorization: 'Bearer {{ secrets.CRM_KEY }}' },
+  body: { token: '{{ secrets.CRM_KEY }}' },
+  retries: 0,
+};
+
+describe('HttpRequestStep and secrets', () => {
+  it('looks the secrets up once, for the names the step uses, and sends their values', async () => {
+    const { step, sent, asked } = stepWith(async () => ({ status: 200, text: '' }));
+    const outcome = await step.execute(request, context);
+    assert.deepEqual(asked, [['CRM_KEY']]);
+    assert.equal(sent[0]!.url, `https://crm.example/hooks?key=${encodeURIComponent(KEY)}`);
+    assert.equal(sent[0]!.headers!.authorization, `Bearer ${KEY}`);
+    assert.equal(sent[0]!.body, JSON.stringify({ token: KEY }));
+    assert.deepEqual(outcome, { kind: 'next', note: { method: 'POST', url: 'https://crm.example/hooks', status: 200 } });
+  });
+
+  it('shows [secret NAME] where an error message would echo a value, raw or percent-encoded', async () => {
+    const { step } = stepWith(async (req) => {
+      throw new Error(`refused ${req.url} with ${req.headers!.authorization}`);
+    });
+    const outcome = await step.execute(request, context);
+    assert.equal(outcome.kind, 'fail');
+    const error = outcome.kind === 'fail' ? outcome.error : '';
+    assert.ok(!error.includes(KEY) && !error.includes(encodeURIComponent(KEY)), error);
+    assert.match(error, /refused https:\/\/crm\.example\/hooks\?key=\[secret CRM_KEY\] with Bearer \[secret CRM_KEY\]/);
+  });
+
+  it('fails naming a missing secret, and sends nothing', async () => {
+    const { step, sent } = stepWith(async () => ({ status: 200, text: '' }));
+    const outcome = await step.execute({ ...request, headers: { 'x-other': '{{ secrets.OTHER_KEY }}' } }, context);
+    assert.deepEqual(outcome, { kind: 'fail', error: 'http_request: secret OTHER_KEY does not exist' });
+    assert.equal(sent.length, 0);
+  });
+
+  it('asks for no secret when the step uses none', async () => {
+    const { step, asked } = stepWith(async () => ({ status: 200, text: '' }));
+    await step.execute({ method: 'GET', url: 'https://crm.example/{{ case.id }}' }, context);
+    assert.deepEqual(asked, [[]]);
+  });
+});

@@ -1,0 +1,34 @@
+import type { SecretBinding } from './secret-box.js';
+
+/** The binding each stored secret is sealed with; the services and the key rotation use these same functions. */
+export const webhookTokenBinding = (workflowId: number | string): SecretBinding => ({ purpose: 'webhook-token', row: `workflow:${workflowId}` });
+export const subscriptionSecretBinding = (subscriptionId: number | string): SecretBinding => ({
+  purpose: 'subscription-signing-secret',
+  row: `subscription:${subscriptionId}`,
+});
+export const organizationSecretBinding = (organizationId: number | string, name: string): SecretBinding => ({
+  purpose: 'organization-secret',
+  row: `organization:${organizationId}:secret:${name}`,
+});
+
+/** A column of sealed secrets, as `npm run rotate-encryption-key` walks it. */
+export interface SealedColumn {
+  table: string;
+  /** The primary key columns: the rotation pages through the rows and rewrites one row by them. */
+  key: string[];
+  ciphertext: string;
+  /** The binding of a row (its columns as Postgres returns them: text for bigint). */
+  binding(row: Record<string, string>): SecretBinding;
+}
+
+/** Every stored secret. A new sealed column is one more entry here, or the rotation leaves it behind. */
+export const SEALED_COLUMNS: readonly SealedColumn[] = [
+  { table: 'workflows', key: ['id'], ciphertext: 'webhook_token_ciphertext', binding: (row) => webhookTokenBinding(row.id!) },
+  { table: 'subscriptions', key: ['id'], ciphertext: 'secret_ciphertext', binding: (row) => subscriptionSecretBinding(row.id!) },
+  {
+    table: 'organization_secrets',
+    key: ['organization_id', 'name'],
+    ciphertext: 'value_ciphertext',
+    binding: (row) => organizationSecretBinding(row.organization_id!, row.name!),
+  },
+];
