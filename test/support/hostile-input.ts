@@ -109,19 +109,19 @@ function hasMalformedEscape(url: string): boolean {
 
 /**
  * The status the contract fixes for this request, when it does, in the order the service
- * decides: a malformed URL is 400, a Content-Type that is not a media type 415, a body over
- * 1 MB 413, a non-JSON media type 415 (except on the webhook), a bad credential 401, and for a
- * caller who got in, an unreadable or too-deep body 422.
+ * decides: a malformed URL is 400, a bad credential 401 (checked before the body is read), a
+ * Content-Type that is not a media type 415, a body over 1 MB 413, a non-JSON media type 415
+ * (except on the webhook), and for a caller who got in, an unreadable or too-deep body 422.
  */
 export function forcedStatus(c: FuzzCase): number | undefined {
   const { probe } = c;
   if (hasMalformedEscape(probe.url)) return 400;
+  if (c.auth === 'invalid') return 401;
   // An empty body without a Content-Type is no body at all; anything else goes through the parser.
   if (probe.body !== undefined && INVALID_TYPES.includes(probe.contentType!)) return 415; // Fastify refuses it before reading the body
   if (bodyBytes(probe.body) > MAX_BODY_BYTES) return 413;
   const parsed = probe.body !== undefined && !(bodyBytes(probe.body) === 0 && probe.contentType === null);
   if (parsed && !c.lenient && !JSON_MEDIA_TYPE.test(probe.contentType === undefined ? 'application/json' : (probe.contentType ?? ''))) return 415;
-  if (c.auth === 'invalid') return 401;
   if (c.auth === 'valid' && c.readsBody && c.idsWellFormed && parsed && bodyProblem(probe.body) !== undefined) return 422;
   return undefined;
 }
