@@ -86,9 +86,13 @@ export class Load {
     this.agent.destroy();
   }
 
-  /** A few concurrent GET /readyz (each runs a query), so the target's connection pool is open like an instance's that served traffic. */
-  static async warmUp(target: Target, concurrency = 8): Promise<void> {
-    await Promise.all(Array.from({ length: concurrency }, () => fetch(`http://127.0.0.1:${target.port}/readyz`).then((res) => res.arrayBuffer())));
+  /**
+   * A few concurrent reads of a case (each runs a query), so the target's connection pool is
+   * open like an instance's that served traffic. Not /readyz: one check a second serves every probe.
+   */
+  static async warmUp(target: Target, workflowId: number, apiToken: string, concurrency = 8): Promise<void> {
+    const url = `http://127.0.0.1:${target.port}/api/external/v1/workflows/${workflowId}/cases/1`;
+    await Promise.all(Array.from({ length: concurrency }, () => fetch(url, { headers: { authorization: `Bearer ${apiToken}` } }).then((res) => res.arrayBuffer())));
   }
 
   attempts(): Attempt[] {

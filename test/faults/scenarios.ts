@@ -173,7 +173,7 @@ const apiTerminated: Scenario = {
     const [a, b] = await spawnAll(ctx, ['api', 'api', 'worker']);
     const fx = await setUpWorkflow(a, ctx.receiver, 'api-term', OPEN_RUN);
     const [targetA, targetB] = [await targetOf(a, 'A'), await targetOf(b, 'B')];
-    await Load.warmUp(targetB);
+    await Load.warmUp(targetB, fx.workflowId, fx.apiToken);
     // Requests go to A; one A does not answer, or answers 503 (draining: "go elsewhere"), is sent to B.
     const load = v.startLoad([targetA, targetB], fx, SETTINGS.rate, [503]);
     await sleep(BEFORE_MS);
