@@ -13,8 +13,10 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(env.LOG_LEVEL);
   const app = await createApp(env, logger);
-  if (env.ROLE !== 'worker') await app.listen({ port: env.PORT, host: env.HOST });
-  logger.info({ role: env.ROLE, port: env.ROLE === 'worker' ? null : env.PORT }, 'case intake service started');
+  // Every role listens: a worker serves /healthz, /readyz and /metrics for its probes and
+  // scrapes (deploy/ routes no traffic to it, so it takes no API requests in practice).
+  await app.listen({ port: env.PORT, host: env.HOST });
+  logger.info({ role: env.ROLE, port: env.PORT }, 'case intake service started');
 
   // Graceful stop: HTTP stops accepting and finishes requests in flight, workers finish their
   // jobs, queues and pools close; then exit 0. SHUTDOWN_GRACE_MS bounds how long that may take.

@@ -18,7 +18,7 @@ export interface ServiceProcess extends Requester {
 
 /**
  * Starts `node src/main.js` with the test run's environment plus `env`. An API process is
- * returned once /healthz answers; a worker (no HTTP) right after it was spawned.
+ * returned once /healthz answers, as is a worker (which serves its probes too).
  */
 export async function spawnService(role: 'api' | 'worker', env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
@@ -45,12 +45,16 @@ export async function spawnService(role: 'api' | 'worker', env: Record<string, s
     },
     request: (method, url, options) => httpRequest(`http://127.0.0.1:${port}`, method, url, options),
   };
-  if (role === 'api') {
+  try {
     await eventually(`the ${role} process to answer /healthz`, async () => {
       assert.ok(running(child), service.describe());
       const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((res) => res.ok, () => false);
       return ok ? true : undefined;
     }, { explain: async () => service.describe() });
+  } catch (err) {
+    // A process that never answered would otherwise outlive the test file and keep it from exiting.
+    await service.kill();
+    throw err;
   }
   return service;
 }
