@@ -118,13 +118,15 @@ describe('deploy/compose.yaml', () => {
     }
   });
 
-  it('holds no secret: those come from compose.env, whose example leaves them empty', () => {
+  it('holds no secret: those come from compose.env and postgres.env, whose examples leave them empty', () => {
     for (const [name, service] of Object.entries<Yaml>(compose.services)) {
       const keys = Array.isArray(service.environment) ? service.environment.map((e: string) => e.split('=')[0]) : Object.keys(service.environment ?? {});
       assert.deepEqual(keys.filter((k: string) => SECRET_NAMES.includes(k)), [], name);
     }
-    const example = envFile(readFileSync(join(root, 'deploy/compose.env.example'), 'utf8'));
-    for (const name of SECRET_NAMES) assert.equal(example[name], '', `${name} in compose.env.example`);
+    const examples = { ...envFile(readFileSync(join(root, 'deploy/compose.env.example'), 'utf8')), ...envFile(readFileSync(join(root, 'deploy/postgres.env.example'), 'utf8')) };
+    for (const name of SECRET_NAMES) assert.equal(examples[name], '', `${name} in the env file examples`);
+    // Postgres gets its password and nothing else: not the service's encryption key or tokens.
+    assert.deepEqual(compose.services.postgres.env_file, ['postgres.env']);
   });
 });
 
