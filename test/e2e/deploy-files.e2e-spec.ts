@@ -9,7 +9,7 @@ import { composeProblems, type DeployDocument, type KubeObject, kubernetesProble
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** Names whose values are secrets: they come from a Secret or an env file, never from deploy/. */
-const SECRET_NAMES = ['DATABASE_URL', 'TOKEN_ENCRYPTION_KEY', 'OPERATOR_TOKEN', 'POSTGRES_PASSWORD'];
+const SECRET_NAMES = ['DATABASE_URL', 'TOKEN_ENCRYPTION_KEY', 'TOKEN_ENCRYPTION_OLD_KEYS', 'OPERATOR_TOKEN', 'POSTGRES_PASSWORD'];
 /** A URL with a password in it, or 32 bytes of hex: literal secrets, whatever key holds them. */
 const SECRET_LOOKING = [/:\/\/[^/\s:@]+:[^/\s@]+@/, /\b[0-9a-fA-F]{64}\b/];
 
