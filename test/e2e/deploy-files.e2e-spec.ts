@@ -175,6 +175,17 @@ describe('deploy/kubernetes/', () => {
     assert.ok(selects(object('Service', 'case-intake-api').spec.selector, api.spec.template.metadata.labels));
   });
 
+  it('runs every pod as the non-root node user, read-only, with no capability and no service account token', () => {
+    for (const o of objects.filter((x) => x.kind === 'Deployment' || x.kind === 'Job')) {
+      const pod = (o as Yaml).spec.template.spec;
+      assert.equal(pod.automountServiceAccountToken, false, o.metadata.name);
+      assert.deepEqual([pod.securityContext.runAsNonRoot, pod.securityContext.runAsUser], [true, 1000], o.metadata.name);
+      for (const c of pod.containers) {
+        assert.deepEqual(c.securityContext, { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } }, `${o.metadata.name}/${c.name}`);
+      }
+    }
+  });
+
   it('holds no secret: they come from the Secret case-intake, never from a literal value or the ConfigMap', () => {
     for (const o of objects) assert.notEqual(o.kind, 'Secret', 'a Secret object is committed');
     assert.deepEqual(Object.keys(config()).filter((k) => SECRET_NAMES.includes(k) || k === 'REDIS_URL'), []);
