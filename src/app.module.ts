@@ -12,6 +12,7 @@ import { SubscriptionsModule } from './modules/subscriptions/subscriptions.modul
 import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { MetricsModule, type MetricsRegistry } from './shared/metrics/metrics.module.js';
 import { OutboundModule } from './shared/outbound/outbound.module.js';
+import { CacheModule } from './shared/cache/cache.module.js';
 import { ConfigModule } from './shared/config/config.module.js';
 import { CryptoModule } from './shared/crypto/crypto.module.js';
 import type { Env } from './shared/config/env.js';
@@ -32,6 +33,7 @@ export class AppModule {
         CryptoModule,
         LoggingModule.forRoot(logger),
         DatabaseModule,
+        CacheModule,
         RedisModule,
         QueueModule,
         MetricsModule.forRoot(metrics),

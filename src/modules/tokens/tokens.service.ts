@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type Repository } from 'typeorm';
+import { CacheGeneration } from '../../shared/cache/cache-generation.js';
 import { InvalidatedCache } from '../../shared/cache/invalidated-cache.js';
-import { InvalidationBus } from '../../shared/cache/invalidation-bus.js';
 import { NotFoundError, UnauthorizedError } from '../../shared/errors/app-error.js';
 import { AccessTokenOrmEntity, type TokenScope } from './access-token.orm-entity.js';
 import type { Principal } from './principal.js';
@@ -25,8 +25,8 @@ export class TokensService {
   private readonly principals: InvalidatedCache<Principal>;
   private readonly lastUseWritten = new Map<number, number>();
 
-  constructor(@InjectRepository(AccessTokenOrmEntity) private readonly tokens: Repository<AccessTokenOrmEntity>, bus: InvalidationBus) {
-    this.principals = new InvalidatedCache(bus, 'access-token', 60_000);
+  constructor(@InjectRepository(AccessTokenOrmEntity) private readonly tokens: Repository<AccessTokenOrmEntity>, generations: CacheGeneration) {
+    this.principals = new InvalidatedCache(generations, 60_000);
   }
 
   async create(organizationId: number, name: string, scope: TokenScope): Promise<{ token: TokenView; secret: string }> {
@@ -44,8 +44,7 @@ export class TokensService {
   async delete(organizationId: number, id: number): Promise<void> {
     const row = await this.tokens.findOne({ where: { id, organizationId, deletedAt: IsNull() }, select: { id: true, tokenHash: true } });
     if (!row) throw new NotFoundError('token');
-    await this.tokens.update({ id }, { deletedAt: () => 'now()' });
-    await this.principals.invalidate(row.tokenHash.toString('hex'));
+    await this.principals.change(row.tokenHash.toString('hex'), (manager) => manager.update(AccessTokenOrmEntity, { id }, { deletedAt: () => 'now()' }));
   }
 
   /** One answer for a missing, malformed, unknown, deleted or wrong-scope token: 401. */

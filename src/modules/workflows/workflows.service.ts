@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, type QueryDeepPartialEntity, type Repository } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { QueryDeepPartialEntity, Repository } from 'typeorm';
+import { CacheGeneration } from '../../shared/cache/cache-generation.js';
 import { InvalidatedCache } from '../../shared/cache/invalidated-cache.js';
-import { InvalidationBus } from '../../shared/cache/invalidation-bus.js';
 import { Env } from '../../shared/config/env.js';
 import { NotFoundError } from '../../shared/errors/app-error.js';
 import { SecretBox } from '../../shared/crypto/secret-box.js';
@@ -45,12 +45,11 @@ export class WorkflowsService {
   constructor(
     @InjectRepository(WorkflowOrmEntity) private readonly workflows: Repository<WorkflowOrmEntity>,
     @InjectRepository(WorkflowVersionOrmEntity) private readonly versionRows: Repository<WorkflowVersionOrmEntity>,
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly env: Env,
     private readonly secrets: SecretBox,
-    bus: InvalidationBus,
+    generations: CacheGeneration,
   ) {
-    this.states = new InvalidatedCache(bus, 'workflow', 60_000);
+    this.states = new InvalidatedCache(generations, 60_000);
   }
 
   async create(organizationId: number, input: unknown): Promise<WorkflowView> {
@@ -77,22 +76,20 @@ export class WorkflowsService {
 
   /** Freezes the draft as the next version; new cases use it from the next request on. */
   async publish(organizationId: number, id: number): Promise<WorkflowView> {
-    await this.dataSource.transaction(async (manager) => {
+    await this.states.change(String(id), async (manager) => {
       const row = await manager.findOne(WorkflowOrmEntity, { where: { id, organizationId }, lock: { mode: 'pessimistic_write' } });
       if (!row) throw new NotFoundError('workflow');
       const version = (row.version ?? 0) + 1;
       await manager.insert(WorkflowVersionOrmEntity, { workflowId: id, version, definition: asJsonColumn(row.draft) });
       await manager.update(WorkflowOrmEntity, { id }, { published: true, version, updatedAt: () => 'now()' });
     });
-    await this.states.invalidate(String(id));
     return this.get(organizationId, id);
   }
 
   /** Stops intake at once: the webhook answers 401 and the cases API refuses new cases. */
   async unpublish(organizationId: number, id: number): Promise<WorkflowView> {
     await this.findOwned(organizationId, id);
-    await this.workflows.update({ id }, { published: false, updatedAt: () => 'now()' });
-    await this.states.invalidate(String(id));
+    await this.states.change(String(id), (manager) => manager.update(WorkflowOrmEntity, { id }, { published: false, updatedAt: () => 'now()' }));
     return this.get(organizationId, id);
   }
 
@@ -102,13 +99,12 @@ export class WorkflowsService {
     if (!state || state.organizationId !== organizationId) throw new NotFoundError('workflow');
     if (!state.published || !state.current?.isDirect) throw new WebhookUnavailableError();
     const token = generateSecret('whk_');
-    await this.workflows
+    await this.states.change(String(id), (manager) => manager
       .createQueryBuilder()
-      .update()
+      .update(WorkflowOrmEntity)
       .set({ webhookTokenHash: sha256(token), webhookTokenCiphertext: this.secrets.seal(token, webhookTokenBinding(id)) })
       .where('id = :id AND webhook_token_hash IS NULL', { id })
-      .execute();
-    await this.states.invalidate(String(id));
+      .execute());
     return this.getWebhook(organizationId, id);
   }
 
@@ -121,14 +117,15 @@ export class WorkflowsService {
   /** Operator only: replaces the token of any organization's workflow; the old one stops working at once. */
   async rotateWebhook(id: number): Promise<WebhookView> {
     const token = generateSecret('whk_');
-    const result = await this.workflows
-      .createQueryBuilder()
-      .update()
-      .set({ webhookTokenHash: sha256(token), webhookTokenCiphertext: this.secrets.seal(token, webhookTokenBinding(id)) })
-      .where('id = :id AND webhook_token_hash IS NOT NULL', { id })
-      .execute();
-    if (!result.affected) throw new NotFoundError('webhook');
-    await this.states.invalidate(String(id));
+    await this.states.change(String(id), async (manager) => {
+      const result = await manager
+        .createQueryBuilder()
+        .update(WorkflowOrmEntity)
+        .set({ webhookTokenHash: sha256(token), webhookTokenCiphertext: this.secrets.seal(token, webhookTokenBinding(id)) })
+        .where('id = :id AND webhook_token_hash IS NOT NULL', { id })
+        .execute();
+      if (!result.affected) throw new NotFoundError('webhook');
+    });
     return this.webhookView(id, token);
   }
 

@@ -1,46 +1,52 @@
-import { type InvalidationBus, LONGEST_CACHE_LIFETIME_MS } from './invalidation-bus.js';
+import type { EntityManager } from 'typeorm';
+import type { CacheGeneration } from './cache-generation.js';
+
+/** What a cache needs of CacheGeneration (a test can stand in for it). */
+export type Generations = Pick<CacheGeneration, 'isTrusted' | 'onReset' | 'commit'>;
 
 /**
- * A small in-memory cache whose entries every instance drops together (see InvalidationBus).
- * Only found values are cached; while the bus is not live every read goes to the loader.
+ * A small in-memory cache whose entries every instance drops together (see CacheGeneration).
+ * Only found values are cached; while the caches are not trusted every read goes to the loader.
  */
 export class InvalidatedCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
   /**
-   * Bumped by every invalidation of this topic and every reset. A load that ran while it
-   * changed may have read the database before the change committed, so its answer is not kept.
+   * Bumped by every change and every reset. A load that ran while it changed may have read
+   * the database before the change committed, so its answer is not kept.
    */
   private generation = 0;
 
   constructor(
-    private readonly bus: InvalidationBus,
-    private readonly topic: string,
+    private readonly generations: Generations,
     private readonly ttlMs: number,
     private readonly maxEntries = 10_000,
   ) {
-    // An invalidation Redis did not take is sent again for this long only (see InvalidationBus).
-    if (ttlMs > LONGEST_CACHE_LIFETIME_MS) throw new Error(`cache lifetime above ${LONGEST_CACHE_LIFETIME_MS} ms`);
-    bus.on(
-      topic,
-      (key) => { this.generation++; this.entries.delete(key); },
-      () => { this.generation++; this.entries.clear(); },
-    );
+    generations.onReset(() => { this.generation++; this.entries.clear(); });
   }
 
   async get(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
     const hit = this.entries.get(key);
-    if (hit && hit.expiresAt > Date.now() && this.bus.isLive()) return hit.value;
+    if (hit && hit.expiresAt > Date.now() && this.generations.isTrusted()) return hit.value;
     const generation = this.generation;
     const value = await load();
-    if (value !== undefined && generation === this.generation && this.bus.isLive()) {
+    if (value !== undefined && generation === this.generation && this.generations.isTrusted()) {
       if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(key, { value, expiresAt: Date.now() + this.ttlMs });
     }
     return value;
   }
 
-  /** Call after the change is committed; throws ServiceUnavailableError when other instances could not be told. */
-  invalidate(key: string): Promise<void> {
-    return this.bus.publish(this.topic, key);
+  /**
+   * Runs `change` in a transaction that also bumps cache_generation, so every instance drops
+   * its caches at its next poll; this instance drops `key` at once after the commit, and after
+   * a failure too (a connection lost during COMMIT leaves the outcome unknown).
+   */
+  async change<T>(key: string, change: (manager: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.generations.commit(change);
+    } finally {
+      this.generation++;
+      this.entries.delete(key);
+    }
   }
 }

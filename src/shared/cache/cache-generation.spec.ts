@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { DataSource } from 'typeorm';
+import type { Env } from '../config/env.js';
+import type { Logger } from '../logging/logger.js';
+import { CacheGeneration, type GenerationConnection } from './cache-generation.js';
+import { CacheTrust, TRUST_MS } from './cache-trust.js';
+
+function trustCounting(): { trust: CacheTrust; resets: () => number } {
+  const trust = new CacheTrust();
+  let resets = 0;
+  trust.onReset(() => resets++);
+  return { trust, resets: () => resets };
+}
+
+describe('CacheTrust', () => {
+  it('trusts the caches only until TRUST_MS after the newest successful poll STARTED', () => {
+    const { trust } = trustCounting();
+    assert.equal(trust.isTrusted(0), false, 'nothing heard yet');
+    trust.heard('1', 1_000, 1_300);
+    assert.equal(trust.isTrusted(1_300), true);
+    assert.equal(trust.isTrusted(1_000 + TRUST_MS - 1), true);
+    assert.equal(trust.isTrusted(1_000 + TRUST_MS), false, 'counted from the start, not the answer');
+  });
+
+  it('a slow poll that answers after a newer one does not move the trust back', () => {
+    const { trust } = trustCounting();
+    trust.heard('1', 1_200, 1_250);
+    trust.heard('1', 1_000, 1_300);
+    assert.equal(trust.isTrusted(1_000 + TRUST_MS + 50), true);
+  });
+
+  it('empties the caches when the number changed, and not when it did not', () => {
+    const { trust, resets } = trustCounting();
+    trust.heard('7', 0, 10);
+    const first = resets();
+    trust.heard('7', 200, 210);
+    assert.equal(resets(), first, 'same number, no gap');
+    trust.heard('8', 400, 410);
+    assert.equal(resets(), first + 1);
+  });
+
+  it('after a gap (the caches were not trusted) empties them before trusting them again, even if the number is the same', () => {
+    const { trust, resets } = trustCounting();
+    trust.heard('7', 0, 10);
+    const before = resets();
+    trust.heard('7', 2_000, 2_010);
+    assert.equal(resets(), before + 1);
+    assert.equal(trust.isTrusted(2_010), true);
+  });
+});
+
+/** A poller whose connection the test plays. */
+class ScriptedGeneration extends CacheGeneration {
+  connects = 0;
+  ended = 0;
+  constructor(private readonly answers: (() => Promise<string>)[]) {
+    super({} as DataSource, { DATABASE_URL: 'postgres://unused' } as Env, { warn: () => undefined } as unknown as Logger);
+  }
+  protected override async connect(): Promise<GenerationConnection> {
+    this.connects++;
+    return {
+      query: async () => ({ rows: [{ generation: await this.answers.shift()!() }] }),
+      end: async () => { this.ended++; },
+    };
+  }
+}
+
+describe('CacheGeneration.poll', () => {
+  it('a poll that answers makes the caches trusted; a failed one drops the connection and the next one reconnects', async () => {
+    const poller = new ScriptedGeneration([async () => '1', async () => { throw new Error('Connection terminated'); }, async () => '2']);
+    let resets = 0;
+    poller.onReset(() => resets++);
+    await poller.poll();
+    assert.equal(poller.isTrusted(), true);
+    await poller.poll();
+    assert.equal(poller.ended, 1, 'the broken connection is closed');
+    const before = resets;
+    await poller.poll();
+    assert.equal(poller.connects, 2);
+    assert.equal(resets, before + 1, 'the number changed while the connection was down');
+  });
+
+  it('runs one poll at a time: a hanging one is not joined by more', async () => {
+    let answer!: (generation: string) => void;
+    const poller = new ScriptedGeneration([() => new Promise<string>((resolve) => { answer = resolve; })]);
+    const hanging = poller.poll();
+    await poller.poll();
+    assert.equal(poller.isTrusted(), false, 'nothing answered yet');
+    answer('1');
+    await hanging;
+    assert.equal(poller.isTrusted(), true);
+  });
+});
