@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Redis } from 'ioredis';
 import { eventually, type IsolatedDatabase, isolatedDatabase, isolatedRedisPrefix } from '../support/automation-helpers.js';
 import { createOrganization, createToken, createWorkflow, generateWebhook, operatorToken, type Organization } from '../support/scenario.js';
 import { type ServiceProcess, spawnService } from '../support/service-process.js';
-import { startTcpProxy, type TcpProxy, throughProxy } from '../support/tcp-proxy.js';
+import { type ProxyLink, startTcpProxy, type TcpProxy, throughProxy } from '../support/tcp-proxy.js';
 import type { TestApp } from '../support/test-app.js';
 import { directDefinition, webhookPath } from '../support/webhook-helpers.js';
 
@@ -13,20 +12,22 @@ const WITHIN_MS = 1_000;
 /** How long a test keeps polling before it reports how long the refusal really took. */
 const GIVE_UP_MS = 3_000;
 
+/** B's connection that polls cache_generation (it names itself so in its startup message). */
+const isPollLink = (link: ProxyLink) => link.sent.includes('case-intake cache-generation');
+
 /**
- * Two API processes, A and B, on one database and one Redis channel. B reaches Postgres and
- * Redis through proxies the tests control: they hold back B's database answers (a slow look-up)
- * or everything B's subscription would hear (a silent subscriber), without closing anything.
+ * Two API processes, A and B, on one database and one Redis. B reaches Postgres through a proxy
+ * the tests control: it holds back B's database answers (a slow look-up) or what B's poll of
+ * cache_generation would hear (a silent poll), without closing anything. A reaches Redis
+ * through another one, to cut or silence the writer's Redis alone.
  */
 describe('credentials across instances', () => {
   let database: IsolatedDatabase;
   let pgProxy: TcpProxy;
-  let redisProxy: TcpProxy;
-  let channel: Redis;
+  let aRedisProxy: TcpProxy;
   let a: ServiceProcess;
   let b: ServiceProcess;
   let org: Organization;
-  const invalidations: string[] = [];
 
   before(async () => {
     database = await isolatedDatabase();
@@ -35,24 +36,24 @@ describe('credentials across instances', () => {
     const pgTarget = new URL(database.url);
     const redisTarget = new URL(redisUrl);
     pgProxy = await startTcpProxy({ host: pgTarget.hostname, port: Number(pgTarget.port || 5432) });
-    redisProxy = await startTcpProxy({ host: redisTarget.hostname, port: Number(redisTarget.port || 6379) });
-    channel = new Redis(redisUrl);
-    await channel.subscribe(`${prefix}:cache-invalidation`);
-    channel.on('message', (_channel: string, raw: string) => { if (!raw.startsWith('heartbeat ')) invalidations.push(raw); });
-    a = await spawnService('api', { DATABASE_URL: database.url, REDIS_PREFIX: prefix });
-    b = await spawnService('api', { DATABASE_URL: throughProxy(database.url, pgProxy), REDIS_URL: throughProxy(redisUrl, redisProxy), REDIS_PREFIX: prefix });
+    aRedisProxy = await startTcpProxy({ host: redisTarget.hostname, port: Number(redisTarget.port || 6379) });
+    a = await spawnService('api', { DATABASE_URL: database.url, REDIS_URL: throughProxy(redisUrl, aRedisProxy), REDIS_PREFIX: prefix });
+    b = await spawnService('api', { DATABASE_URL: throughProxy(database.url, pgProxy), REDIS_PREFIX: prefix });
     org = await createOrganization(a as unknown as TestApp);
   });
   after(async () => {
     pgProxy?.release();
-    redisProxy?.release();
+    aRedisProxy?.release();
+    aRedisProxy?.restore();
     await a?.kill();
     await b?.kill();
-    channel?.disconnect();
     await pgProxy?.close();
-    await redisProxy?.close();
+    await aRedisProxy?.close();
     await database?.drop();
   });
+
+  /** What B sent to Postgres for requests (its polls left out). */
+  const requestBytesFromB = () => pgProxy.links().filter((link) => !isPollLink(link)).reduce((sum, link) => sum + link.sentCount, 0);
 
   /** 422 (the token was accepted, then the bad Idempotency-Key refused before any database work) or 401. */
   async function tokenStatus(service: ServiceProcess, token: string, workflowId: number): Promise<number> {
@@ -73,9 +74,9 @@ describe('credentials across instances', () => {
   /** B answers for this token from its cache: accepted with no byte sent to Postgres. */
   async function cachedOnB(token: { secret: string; workflowId: number }): Promise<void> {
     await eventually('B to serve the token from its cache', async () => {
-      const sent = pgProxy.sentBytes();
+      const sent = requestBytesFromB();
       assert.equal(await tokenStatus(b, token.secret, token.workflowId), 422);
-      return pgProxy.sentBytes() === sent ? true : undefined;
+      return requestBytesFromB() === sent ? true : undefined;
     }, { timeoutMs: 5_000 });
   }
 
@@ -94,17 +95,24 @@ describe('credentials across instances', () => {
     return Date.now();
   }
 
+  /** Waits until B sent another poll (one poll at a time: the one before it was answered). */
+  async function nextPollOfB(): Promise<void> {
+    const sent = () => pgProxy.links().filter(isPollLink).reduce((sum, link) => sum + link.sentCount, 0);
+    const before = sent();
+    await eventually('B to poll cache_generation again', async () => (sent() > before ? true : undefined), { timeoutMs: 5_000 });
+  }
+
   /**
-   * Runs `lookUp` on B with B's database answers held back, so its look-up reads the database
-   * before `change` commits on A and returns only after B heard the invalidation.
+   * Runs `lookUp` on B with B's database answers (not its polls) held back, so its look-up
+   * reads the database before `change` commits on A and returns only after B's poll saw it.
    */
   async function raceOnB<T>(lookUp: () => Promise<T>, change: () => Promise<number>): Promise<{ raced: T; changedAt: number }> {
-    pgProxy.hold();
+    pgProxy.hold((link) => !isPollLink(link));
     const racing = lookUp();
     await eventually('B\'s look-up to be answered by Postgres (and held back)', async () => (pgProxy.heldBytes() > 0 ? true : undefined), { timeoutMs: 5_000 });
-    invalidations.length = 0;
     const changedAt = await change();
-    await eventually('the invalidation on the channel', async () => (invalidations.length > 0 ? true : undefined), { timeoutMs: 5_000 });
+    await nextPollOfB(); // started after the commit...
+    await nextPollOfB(); // ...and answered
     pgProxy.release();
     return { raced: await racing, changedAt };
   }
@@ -160,50 +168,62 @@ describe('credentials across instances', () => {
     assert.ok(acceptedMs < WITHIN_MS, `republished workflow accepted on B after ${acceptedMs} ms`);
   });
 
-  it('B\'s subscription goes silent (connection open, nothing arrives): a token deleted on A is refused on B within 1 s, and B caches again once it hears', async () => {
+  it('B\'s poll of cache_generation goes silent (connection open, nothing arrives): a token deleted on A is refused on B within 1 s, and B caches again once it hears', async () => {
     const token = await givenToken();
     await cachedOnB(token);
-    redisProxy.hold((link) => /subscribe/i.test(link.sent));
+    pgProxy.hold(isPollLink);
     try {
       const deletedAt = await deleteToken(token.id);
       const ms = await msUntilRefusedOnB(deletedAt, async () => (await tokenStatus(b, token.secret, token.workflowId)) === 401);
       assert.ok(ms < WITHIN_MS, `refused on B after ${ms} ms`);
-      assert.ok(redisProxy.heldBytes() > 0, 'the invalidation reached the proxy but not B');
+      assert.ok(pgProxy.heldBytes() > 0, 'B polled, but heard nothing');
     } finally {
-      redisProxy.release();
+      pgProxy.release();
     }
     await cachedOnB(await givenToken());
   });
 
-  it('B cannot reach Redis: a token deleted on B answers 503 (not a silent 204), and A refuses it once B reaches Redis again', { timeout: 60_000 }, async () => {
-    const token = await givenToken();
-    await eventually('A to serve the token', async () => ((await tokenStatus(a, token.secret, token.workflowId)) === 422 ? true : undefined));
-    redisProxy.cut();
-    try {
-      const res = await b.request('DELETE', `/api/admin/v1/tokens/${token.id}`, { token: org.adminToken });
-      assert.equal(res.status, 503, res.text);
-      assert.equal(typeof res.body.error, 'string');
-      assert.equal(await tokenStatus(b, token.secret, token.workflowId), 401, 'B itself refuses it at once');
-    } finally {
-      redisProxy.restore();
-    }
-    await eventually('A to refuse the token deleted on B', async () => ((await tokenStatus(a, token.secret, token.workflowId)) === 401 ? true : undefined), { timeoutMs: 10_000 });
-  });
-
-  it('B\'s subscriber connection is killed (CLIENT KILL): a token deleted on A while B reconnects is refused on B within 1 s', async () => {
+  it('B\'s polling connection is killed (pg_terminate_backend): a token deleted on A while B reconnects is refused on B within 1 s', async () => {
     const token = await givenToken();
     await cachedOnB(token);
-    const subscriber = redisProxy.links().find((link) => /subscribe/i.test(link.sent));
-    assert.ok(subscriber, 'B has a subscriber connection');
-    const admin = new Redis(process.env.REDIS_URL!);
-    try {
-      assert.equal(await admin.client('KILL', 'ADDR', subscriber.upstreamAddress()), 1);
-    } finally {
-      admin.disconnect();
-    }
+    const poll = pgProxy.links().find(isPollLink);
+    assert.ok(poll, 'B has a polling connection');
+    const port = Number(poll.upstreamAddress().split(':').pop());
+    const killed = await database.pool.query('SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE client_port = $1', [port]);
+    assert.deepEqual(killed.rows, [{ killed: true }]);
     const deletedAt = await deleteToken(token.id);
     const ms = await msUntilRefusedOnB(deletedAt, async () => (await tokenStatus(b, token.secret, token.workflowId)) === 401);
     assert.ok(ms < WITHIN_MS, `refused on B after ${ms} ms`);
     await cachedOnB(await givenToken());
+  });
+
+  it('writer-only partition: A loses Redis while B keeps it; a token B serves from its cache, deleted on A, answers 204 and is refused on B within 1 s', async () => {
+    const token = await givenToken();
+    await cachedOnB(token);
+    aRedisProxy.cut();
+    try {
+      const deletedAt = await deleteToken(token.id);
+      const ms = await msUntilRefusedOnB(deletedAt, async () => (await tokenStatus(b, token.secret, token.workflowId)) === 401);
+      assert.ok(ms < WITHIN_MS, `refused on B after ${ms} ms`);
+    } finally {
+      aRedisProxy.restore();
+    }
+  });
+
+  it('A\'s Redis goes silent (connection open, nothing answers): a workflow unpublished on A answers 200 and stops intake on B within 1 s', async () => {
+    const workflowId = await createWorkflow(a as unknown as TestApp, org, directDefinition());
+    const { token } = await generateWebhook(a as unknown as TestApp, org, workflowId);
+    const post = async () => (await b.request('POST', webhookPath(workflowId, token), { body: {} })).status;
+    await eventually('B to take a case', async () => ((await post()) === 201 ? true : undefined), { timeoutMs: 5_000 });
+    aRedisProxy.hold();
+    try {
+      const res = await a.request('POST', `/api/admin/v1/workflows/${workflowId}/unpublish`, { token: org.adminToken });
+      assert.equal(res.status, 200, res.text);
+      const unpublishedAt = Date.now();
+      const ms = await msUntilRefusedOnB(unpublishedAt, async () => (await post()) === 401);
+      assert.ok(ms < WITHIN_MS, `refused on B after ${ms} ms`);
+    } finally {
+      aRedisProxy.release();
+    }
   });
 });

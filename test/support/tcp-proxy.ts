@@ -7,6 +7,8 @@ import { createServer, type Server, Socket } from 'node:net';
 export interface ProxyLink {
   /** What the process sent so far (latin1, first 64 KB): tells a subscriber from a command connection. */
   sent: string;
+  /** Bytes the process sent on this link so far. */
+  sentCount: number;
   /** The proxy's own address on the upstream side, as the server's CLIENT LIST shows it. */
   upstreamAddress(): string;
 }
@@ -52,6 +54,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       client,
       upstream,
       sent: '',
+      sentCount: 0,
       held: undefined,
       upstreamAddress: () => `${upstream.localAddress}:${upstream.localPort}`,
     };
@@ -61,6 +64,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     upstream.on('error', drop).on('close', drop);
     client.on('data', (chunk) => {
       sentBytes += chunk.length;
+      link.sentCount += chunk.length;
       if (link.sent.length < SENT_KEPT) link.sent += chunk.toString('latin1');
       upstream.write(chunk);
     });
