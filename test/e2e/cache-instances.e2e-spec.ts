@@ -109,12 +109,18 @@ describe('credentials across instances', () => {
   async function raceOnB<T>(lookUp: () => Promise<T>, change: () => Promise<number>): Promise<{ raced: T; changedAt: number }> {
     pgProxy.hold((link) => !isPollLink(link));
     const racing = lookUp();
-    await eventually('B\'s look-up to be answered by Postgres (and held back)', async () => (pgProxy.heldBytes() > 0 ? true : undefined), { timeoutMs: 5_000 });
-    const changedAt = await change();
-    await nextPollOfB(); // started after the commit...
-    await nextPollOfB(); // ...and answered
-    pgProxy.release();
-    return { raced: await racing, changedAt };
+    try {
+      await eventually('B\'s look-up to be answered by Postgres (and held back)', async () => (pgProxy.heldBytes() > 0 ? true : undefined), { timeoutMs: 5_000 });
+      const changedAt = await change();
+      await nextPollOfB(); // started after the commit...
+      await nextPollOfB(); // ...and answered
+      pgProxy.release();
+      return { raced: await racing, changedAt };
+    } finally {
+      // Never leave B's database held for the next test, nor its look-up unawaited.
+      pgProxy.release();
+      await racing.catch(() => undefined);
+    }
   }
 
   it('a token deleted on A is refused on B within 1 s', async () => {
