@@ -9,8 +9,8 @@ const definitionBody = { schema: schemaRef('WorkflowDefinition'), required: true
 const WORKFLOW_NOT_FOUND = 'The workflow does not exist or belongs to another organization.';
 const DEFINITION_REFUSED = 'Nothing was stored: `workflow_definition_invalid` with every problem in `validation_errors` (unknown keys, a bad attribute type, a default status declared again, duplicate statuses, an automation on an undeclared status or on `Error`, a malformed step, a number the attribute number rule refuses, ...); or a body that is not a valid JSON object, or holds text that cannot be stored.';
 const BODY_IGNORED = 'Takes no body (one that is sent is ignored).';
-/** For changes every instance's caches must hear of (see InvalidationBus). */
-const CHANGE_NOT_ANNOUNCED = 'Postgres is unavailable (nothing was done), or the change was saved but Redis did not take the news for the other instances within about 1 s. This instance keeps sending it until Redis takes it, and an instance that cannot hear Redis does not use its caches meanwhile. Look at the resource before repeating the request.';
+/** For changes every instance's caches must hear of: the change and its news commit in one transaction (see CacheGeneration). */
+const CHANGE_NOT_SAVED = 'Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request.';
 
 const adminWorkflow = (route: Omit<Route, 'path' | 'tag' | 'credential' | 'parameters'> & { subpath?: string }): Route => ({
   ...route,
@@ -53,11 +53,11 @@ export const adminRoutes: Route[] = [
     tag: 'Tokens',
     operationId: 'deleteToken',
     summary: 'Delete a token',
-    description: `The token is refused (401) from then on, on every instance. ${BODY_IGNORED}`,
+    description: `The token is refused (401) from then on: at once on this instance, within 1 s on every other one. ${BODY_IGNORED}`,
     credential: 'adminToken',
     parameters: [parameterRef('TokenId')],
     success: { status: 204, description: 'Deleted; no body.' },
-    errors: { 404: 'The token does not exist, belongs to another organization, or was already deleted.', 503: CHANGE_NOT_ANNOUNCED },
+    errors: { 404: 'The token does not exist, belongs to another organization, or was already deleted.', 503: CHANGE_NOT_SAVED },
   },
   {
     method: 'post',
@@ -105,16 +105,16 @@ export const adminRoutes: Route[] = [
     summary: 'Publish a workflow',
     description: `Freezes the draft as the next version (\`version\` + 1) and sets \`published\`; new cases use it from the next request on. Publishing again makes another version. ${BODY_IGNORED}`,
     success: workflowAnswer('The published workflow.'),
-    errors: { 404: WORKFLOW_NOT_FOUND, 503: CHANGE_NOT_ANNOUNCED },
+    errors: { 404: WORKFLOW_NOT_FOUND, 503: CHANGE_NOT_SAVED },
   }),
   adminWorkflow({
     subpath: '/unpublish',
     method: 'post',
     operationId: 'unpublishWorkflow',
     summary: 'Unpublish a workflow',
-    description: `Stops intake at once: its webhook URL answers 401 and the cases API refuses new cases (422). Existing cases carry on. ${BODY_IGNORED}`,
+    description: `Stops intake at once (within 1 s on the other instances): its webhook URL answers 401 and the cases API refuses new cases (422). Existing cases carry on. ${BODY_IGNORED}`,
     success: workflowAnswer('The unpublished workflow.'),
-    errors: { 404: WORKFLOW_NOT_FOUND, 503: CHANGE_NOT_ANNOUNCED },
+    errors: { 404: WORKFLOW_NOT_FOUND, 503: CHANGE_NOT_SAVED },
   }),
   adminWorkflow({
     subpath: '/webhook',
@@ -123,7 +123,7 @@ export const adminRoutes: Route[] = [
     summary: 'Generate the workflow\'s webhook URL',
     description: `Generates the workflow's webhook token once: calling again answers 201 with the same URL. The token belongs to the workflow, not to a version, and is stored encrypted. ${BODY_IGNORED}`,
     success: { status: 201, description: 'The webhook URL and token.', schema: webhookAnswer },
-    errors: { 404: WORKFLOW_NOT_FOUND, 422: 'The workflow is not published, or its case source is not `direct`.', 503: CHANGE_NOT_ANNOUNCED },
+    errors: { 404: WORKFLOW_NOT_FOUND, 422: 'The workflow is not published, or its case source is not `direct`.', 503: CHANGE_NOT_SAVED },
   }),
   adminWorkflow({
     subpath: '/webhook',
@@ -236,10 +236,10 @@ export const adminRoutes: Route[] = [
     tag: 'Operator',
     operationId: 'rotateWebhook',
     summary: 'Rotate a workflow\'s webhook token',
-    description: `Replaces the webhook token of any organization's workflow: the old URL answers 401 at once, on every instance. ${BODY_IGNORED}`,
+    description: `Replaces the webhook token of any organization's workflow: the old URL answers 401 at once on this instance and within 1 s on every other one. ${BODY_IGNORED}`,
     credential: 'operatorToken',
     parameters: [parameterRef('WorkflowId')],
     success: { status: 200, description: 'The new webhook URL and token.', schema: webhookAnswer },
-    errors: { 404: 'The operator API is disabled (no `OPERATOR_TOKEN`), or the workflow does not exist or has no webhook URL yet.', 503: CHANGE_NOT_ANNOUNCED },
+    errors: { 404: 'The operator API is disabled (no `OPERATOR_TOKEN`), or the workflow does not exist or has no webhook URL yet.', 503: CHANGE_NOT_SAVED },
   },
 ];

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 
 /**
- * The shared Redis connection for commands (health, pub/sub publish, rate limits). It fails
+ * The shared Redis connection for commands (health, rate limits). It fails
  * fast instead of queueing while Redis is down, so no request ever waits on Redis.
  */
 export abstract class RedisClient extends Redis {}
