@@ -27,4 +27,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD node -e "fetch('h
 # The same command as `npm run start:prod`: the old generation grows by half before the next full
 # collection (V8 lets it reach several times the live heap), which keeps peak RSS under load near
 # 200 MB at no measured throughput cost (docs/benchmarks.md).
-CMD ["node", "--heap-growing-percent=50", "dist/main.js"]
+CMD ["node", "--heap-growing-percent=50", "--max-semi-space-size=16", "dist/main.js"]
