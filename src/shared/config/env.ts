@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { plainToInstance, Transform, Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateBy, validateSync } from 'class-validator';
 import { isIP } from 'node:net';
-import { ENCRYPTION_KEY_PATTERN } from '../crypto/secret-box.js';
+import { ENCRYPTION_KEY_PATTERN } from './encryption-key-format.js';
 
 const toBoolean = ({ value }: { value: unknown }) =>
   value === undefined ? undefined : value === 'true' ? true : value === 'false' ? false : value;

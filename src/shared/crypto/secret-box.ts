@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { ENCRYPTION_KEY_PATTERN } from '../config/encryption-key-format.js';
 
 /** What a sealed secret is for; each purpose has its own key, derived from the master key. */
 export type SecretPurpose = 'webhook-token' | 'subscription-signing-secret' | 'organization-secret';
@@ -14,9 +15,6 @@ export interface SecretBinding {
 
 /** A stored value that no configured key opens for this binding (the message never holds the value). */
 export class SealedSecretError extends Error {}
-
-/** 32 bytes as 64 hex characters or base64, the form of TOKEN_ENCRYPTION_KEY and each of TOKEN_ENCRYPTION_OLD_KEYS. */
-export const ENCRYPTION_KEY_PATTERN = '([0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)';
 
 interface MasterKey {
   id: string;
