@@ -2,7 +2,7 @@
  * How an invalid workflow definition reaches the client: 422
  * `{"error": "workflow_definition_invalid", "validation_errors": [{path, error}]}` with the
  * JSON Pointer of each offending value, and nothing stored. The full matrix of rules is in
- * src/modules/workflows/workflow-definition.spec.ts; this file checks the HTTP mapping.
+ * src/modules/workflows/domain/workflow-definition.spec.ts; this file checks the HTTP mapping.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,5 +1,5 @@
-import { DEFAULT_STATUSES } from '../cases/domain/case.js';
-import { ATTRIBUTE_FORMATS, ATTRIBUTE_TYPES } from '../workflows/workflow-definition.js';
+import { ATTRIBUTE_FORMATS, ATTRIBUTE_TYPES } from '../workflows/domain/workflow-definition.js';
+import { DEFAULT_STATUSES } from '../workflows/domain/status-rules.js';
 import { object, resourceId, type Schema, schemaRef, timestamp } from './openapi.builders.js';
 
 /** The step kinds of workflows-and-automation.md, each a one-key object (an `if` step has `then` and `else` too). */

@@ -1,5 +1,6 @@
 import { isPlainObject } from '../../shared/json/json-text.js';
-import { renderText, templatesIn, wholeTemplatePath, type TemplateScope } from './templates.js';
+import { templatesIn, wholeTemplatePath } from '../workflows/domain/template-syntax.js';
+import { renderText, type TemplateScope } from './templates.js';
 
 /**
  * Templates in an http_request's url and headers, rendered so that a value cannot move the

@@ -6,8 +6,8 @@ import { TransactionRunner, type Transaction } from '../../shared/database/trans
 import { LOGGER, type Logger } from '../../shared/logging/logger.js';
 import { Case, type CaseProps } from '../cases/domain/case.js';
 import { CaseRepository } from '../cases/domain/case.repository.js';
-import type { WorkflowVersion } from '../workflows/workflow-version.js';
-import { WorkflowsService } from '../workflows/workflows.service.js';
+import { PublishedWorkflowsService } from '../workflows/application/published-workflows.service.js';
+import type { WorkflowVersion } from '../workflows/domain/workflow-version.js';
 import { AUTOMATION_QUEUE, RUN_JOB, runJobOptions } from './automation.queue.js';
 import { AutomationMetrics } from './automation.metrics.js';
 import { compileRun, conditionHolds, type Instruction } from './run-program.js';
@@ -60,7 +60,7 @@ export class RunExecutor {
   constructor(
     private readonly runs: RunRepository,
     private readonly cases: CaseRepository,
-    private readonly workflows: WorkflowsService,
+    private readonly workflows: PublishedWorkflowsService,
     private readonly transactions: TransactionRunner,
     private readonly metrics: AutomationMetrics,
     private readonly env: Env,

@@ -1,4 +1,5 @@
 import { isPlainObject } from '../../shared/json/json-text.js';
+import { ANY_TEMPLATE, wholeTemplatePath } from '../workflows/domain/template-syntax.js';
 
 /** What templates and conditions can read: `case.*` fields and `attributes.*` (dots go into nested objects). */
 export interface TemplateScope {
@@ -9,9 +10,6 @@ export interface TemplateScope {
 }
 
 export class UnresolvableTemplateError extends Error {}
-
-const WHOLE = /^\{\{\s*([^{}\s]+)\s*\}\}$/;
-const ANY = /\{\{\s*([^{}\s]+)\s*\}\}/g;
 
 /** The value at a dotted path, or undefined when any part is missing. */
 export function lookup(scope: TemplateScope, path: string): unknown {
@@ -37,8 +35,8 @@ function resolvePath(scope: TemplateScope, path: string): unknown {
  */
 export function render(value: unknown, scope: TemplateScope): unknown {
   if (typeof value === 'string') {
-    const whole = WHOLE.exec(value);
-    if (whole) return resolvePath(scope, whole[1]!);
+    const whole = wholeTemplatePath(value);
+    if (whole !== undefined) return resolvePath(scope, whole);
     return renderText(value, scope);
   }
   if (Array.isArray(value)) return value.map((item) => render(item, scope));
@@ -52,18 +50,8 @@ export function render(value: unknown, scope: TemplateScope): unknown {
 
 /** Replaces every `{{ path }}` in `template` with its value as text (objects and arrays as JSON), each passed through `encode`. */
 export function renderText(template: string, scope: TemplateScope, encode: (text: string) => string = (text) => text): string {
-  return template.replace(ANY, (_, path: string) => {
+  return template.replace(ANY_TEMPLATE, (_, path: string) => {
     const found = resolvePath(scope, path);
     return encode(typeof found === 'string' ? found : JSON.stringify(found));
   });
-}
-
-/** The path of a string that is exactly one template, like `attributes.link` for `{{ attributes.link }}`. */
-export function wholeTemplatePath(value: string): string | undefined {
-  return WHOLE.exec(value)?.[1];
-}
-
-/** Every template in `value`, with where it starts. */
-export function templatesIn(value: string): { path: string; index: number }[] {
-  return [...value.matchAll(ANY)].map((m) => ({ path: m[1]!, index: m.index }));
 }

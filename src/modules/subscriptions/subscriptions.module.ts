@@ -3,7 +3,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Env } from '../../shared/config/env.js';
 import { TokensModule } from '../tokens/tokens.module.js';
-import { WorkflowOrmEntity } from '../workflows/workflow.orm-entity.js';
+import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { DELIVERIES_QUEUE } from './deliveries.queue.js';
 import { DeliveryRelay } from './delivery-relay.service.js';
 import { DeliveryRepository } from './delivery.repository.js';
@@ -22,7 +22,7 @@ export class SubscriptionsModule {
     const worker = env.ROLE !== 'api';
     return {
       module: SubscriptionsModule,
-      imports: [TypeOrmModule.forFeature([SubscriptionOrmEntity, WorkflowOrmEntity]), BullModule.registerQueue({ name: DELIVERIES_QUEUE }), TokensModule],
+      imports: [TypeOrmModule.forFeature([SubscriptionOrmEntity]), BullModule.registerQueue({ name: DELIVERIES_QUEUE }), TokensModule, WorkflowsModule],
       controllers: [SubscriptionsController],
       providers: [
         SubscriptionsService,

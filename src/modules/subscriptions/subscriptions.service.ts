@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, IsNull, type Repository } from 'typeorm';
+import { DataSource, IsNull, type Repository } from 'typeorm';
 import { InvalidRequestError, NotFoundError } from '../../shared/errors/app-error.js';
 import { SecretBox } from '../../shared/crypto/secret-box.js';
 import { subscriptionSecretBinding } from '../../shared/crypto/stored-secrets.js';
-import { WorkflowOrmEntity } from '../workflows/workflow.orm-entity.js';
+import { WorkflowDraftsService } from '../workflows/application/workflow-drafts.service.js';
 import type { CreateSubscriptionRequest } from './create-subscription.request.js';
 import { SubscriptionOrmEntity } from './subscription.orm-entity.js';
 
@@ -37,16 +37,16 @@ export interface DeliveryAttemptView {
 export class SubscriptionsService {
   constructor(
     @InjectRepository(SubscriptionOrmEntity) private readonly subscriptions: Repository<SubscriptionOrmEntity>,
-    @InjectRepository(WorkflowOrmEntity) private readonly workflows: Repository<WorkflowOrmEntity>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secrets: SecretBox,
+    private readonly workflows: WorkflowDraftsService,
   ) {}
 
   /** The signing secret is returned this once; it is stored sealed, like webhook tokens. */
   async create(organizationId: number, request: CreateSubscriptionRequest): Promise<{ subscription: SubscriptionView; signing_secret: string }> {
     if (request.workflow_ids) {
-      const owned = await this.workflows.countBy({ organizationId, id: In(request.workflow_ids) });
-      if (owned !== request.workflow_ids.length) {
+      const owned = await this.workflows.existingIds(organizationId, request.workflow_ids);
+      if (owned.length !== request.workflow_ids.length) {
         throw new InvalidRequestError('invalid request body', [{ path: '/workflow_ids', error: 'every workflow must exist in this organization' }]);
       }
     }

@@ -7,7 +7,7 @@ import { AttributesInvalidError } from '../cases/domain/case.errors.js';
 import { Case } from '../cases/domain/case.js';
 import { CaseMetrics } from '../cases/infrastructure/case-metrics.js';
 import { CaseRepository } from '../cases/domain/case.repository.js';
-import type { WorkflowVersion } from '../workflows/workflow-version.js';
+import type { WorkflowVersion } from '../workflows/domain/workflow-version.js';
 
 export const MAX_TOP_LEVEL_KEYS = 1000;
 

@@ -4,8 +4,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { UnauthorizedError } from '../../shared/errors/app-error.js';
 import { type CredentialCheck, RequiresCredential, webhookSecret } from '../../shared/http/route-credentials.js';
 import { sha256 } from '../tokens/token-secrets.js';
-import type { WorkflowVersion } from '../workflows/workflow-version.js';
-import { WorkflowsService } from '../workflows/workflows.service.js';
+import { PublishedWorkflowsService } from '../workflows/application/published-workflows.service.js';
+import type { WorkflowVersion } from '../workflows/domain/workflow-version.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -22,7 +22,7 @@ declare module 'fastify' {
  */
 @Injectable()
 export class WebhookTokenGuard implements CanActivate, CredentialCheck<{ kind: 'webhook' }> {
-  constructor(private readonly workflows: WorkflowsService) {}
+  constructor(private readonly workflows: PublishedWorkflowsService) {}
 
   async authenticate(request: FastifyRequest): Promise<void> {
     const token = webhookSecret(request);

@@ -1,5 +1,5 @@
 import type { Case, CaseProps } from '../../cases/domain/case.js';
-import type { WorkflowVersion } from '../../workflows/workflow-version.js';
+import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import type { RunRecord } from '../run.repository.js';
 import type { TemplateScope } from '../templates.js';
 

@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../../shared/errors/app-error.js';
 import type { Principal } from '../../tokens/principal.js';
-import { WorkflowsService } from '../../workflows/workflows.service.js';
+import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { CaseProps } from '../domain/case.js';
 import { CaseRepository } from '../domain/case.repository.js';
 
 @Injectable()
 export class ChangeCaseStatusService {
-  constructor(private readonly workflows: WorkflowsService, private readonly cases: CaseRepository) {}
+  constructor(private readonly workflows: PublishedWorkflowsService, private readonly cases: CaseRepository) {}
 
   /**
    * Moves the case under a row lock, checked against the workflow version the case runs on.

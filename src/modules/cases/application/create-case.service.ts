@@ -4,7 +4,7 @@ import { AppError } from '../../../shared/errors/app-error.js';
 import { unstorableNumber } from '../../../shared/json/json-numbers.js';
 import { memberText } from '../../../shared/json/json-text.js';
 import type { Principal } from '../../tokens/principal.js';
-import { WorkflowsService } from '../../workflows/workflows.service.js';
+import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import { AttributesInvalidError } from '../domain/case.errors.js';
 import { Case, type CaseMode, type CaseProps } from '../domain/case.js';
 import { CaseRepository, type IdempotencyClaim } from '../domain/case.repository.js';
@@ -30,7 +30,7 @@ export class IdempotencyKeyReusedError extends AppError {
 
 @Injectable()
 export class CreateCaseService {
-  constructor(private readonly workflows: WorkflowsService, private readonly cases: CaseRepository, private readonly metrics: CaseMetrics) {}
+  constructor(private readonly workflows: PublishedWorkflowsService, private readonly cases: CaseRepository, private readonly metrics: CaseMetrics) {}
 
   async execute(caller: Principal, workflowId: number, input: CreateCaseInput): Promise<{ case: CaseProps; replayed: boolean }> {
     const version = await versionTakingApiCases(this.workflows, caller.organizationId, workflowId);

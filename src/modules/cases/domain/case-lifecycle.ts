@@ -1,4 +1,5 @@
-import { CLOSED, ERROR, type CaseEvent } from './case.js';
+import { CLOSED, ERROR } from '../../workflows/domain/status-rules.js';
+import type { CaseEvent } from './case.js';
 
 export const LIFECYCLE_EVENT_TYPES = ['case.created', 'case.status_changed', 'case.closed', 'case.reopened', 'case.errored'] as const;
 export type LifecycleEventType = (typeof LIFECYCLE_EVENT_TYPES)[number];

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StatusNotDeclaredError, StatusReservedForEngineError } from './case.errors.js';
-import { type Actor, Case, type CaseEvent, type CaseProps, DEFAULT_STATUSES, type NewCase, type StatusRules } from './case.js';
+import { DEFAULT_STATUSES, type StatusRules } from '../../workflows/domain/status-rules.js';
+import { type Actor, Case, type CaseEvent, type CaseProps, type NewCase } from './case.js';
 
 const API: Actor = { kind: 'api_token', tokenId: 7 };
 const AUTOMATION: Actor = { kind: 'automation' };

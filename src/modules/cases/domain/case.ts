@@ -1,9 +1,6 @@
+import { CLOSED, ERROR, OPEN, type StatusRules } from '../../workflows/domain/status-rules.js';
 import { StatusNotDeclaredError, StatusReservedForEngineError } from './case.errors.js';
 
-export const OPEN = 'Open';
-export const CLOSED = 'Closed';
-export const ERROR = 'Error';
-export const DEFAULT_STATUSES = [OPEN, CLOSED, ERROR] as const;
 export const FALLBACK_OUTCOME = 'Resolved';
 
 export type CaseMode = 'live' | 'test';
@@ -14,14 +11,6 @@ export type Actor = { kind: 'api_token'; tokenId: number } | { kind: 'webhook' }
 
 /** The exact JSON text of a case's attributes, kept as text so no number or key is ever altered. */
 export type AttributesJson = string;
-
-/** What the aggregate needs to know about the workflow version a case runs on. */
-export interface StatusRules {
-  readonly statuses: ReadonlySet<string>;
-  readonly defaultOutcome: string | null;
-  /** Whether entering `status` starts a run of the workflow's automation. */
-  hasRun(status: string): boolean;
-}
 
 export type CaseEvent =
   | { type: 'created'; actor: Actor; source: CaseSource; mode: CaseMode; status: string; startsRun: boolean }

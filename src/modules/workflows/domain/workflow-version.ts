@@ -1,5 +1,5 @@
-import type { StatusRules } from '../cases/domain/case.js';
 import { AttributeSchema } from './attribute-schema.js';
+import type { StatusRules } from './status-rules.js';
 import { allStatuses, type Step, type WorkflowDefinition } from './workflow-definition.js';
 
 /** A published workflow version, ready to use: compiled attribute schema, status rules, runs. */

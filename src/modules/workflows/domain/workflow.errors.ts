@@ -1,4 +1,4 @@
-import { AppError, type ValidationProblem } from '../../shared/errors/app-error.js';
+import { AppError, type ValidationProblem } from '../../../shared/errors/app-error.js';
 
 export class WorkflowDefinitionInvalidError extends AppError {
   readonly code = 'workflow.definition_invalid';

@@ -1,6 +1,6 @@
-import { pointer } from '../../shared/json/json-pointer.js';
-import { isPlainObject } from '../../shared/json/json-text.js';
-import { templatesIn, wholeTemplatePath } from '../automation/templates.js';
+import { pointer } from '../../../shared/json/json-pointer.js';
+import { isPlainObject } from '../../../shared/json/json-text.js';
+import { templatesIn, wholeTemplatePath } from './template-syntax.js';
 
 /**
  * The shape of an http_request step, and where its templates may stand: a url value is

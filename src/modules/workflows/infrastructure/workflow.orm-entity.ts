@@ -1,6 +1,6 @@
-import { Column, Entity } from 'typeorm';
-import { bigintId } from '../../shared/database/bigint-id.transformer.js';
-import type { WorkflowDefinition } from './workflow-definition.js';
+import { Column, Entity, type QueryDeepPartialEntity } from 'typeorm';
+import { bigintId } from '../../../shared/database/bigint-id.transformer.js';
+import type { WorkflowDefinition } from '../domain/workflow-definition.js';
 
 @Entity('workflows')
 export class WorkflowOrmEntity {
@@ -31,4 +31,9 @@ export class WorkflowOrmEntity {
 
   @Column({ name: 'updated_at', type: 'timestamptz', insert: false })
   updatedAt: Date;
+}
+
+/** TypeORM's deep-partial type cannot follow `unknown` inside a jsonb document; the value is stored whole. */
+export function asJsonColumn(definition: WorkflowDefinition): QueryDeepPartialEntity<WorkflowDefinition> {
+  return definition as QueryDeepPartialEntity<WorkflowDefinition>;
 }

@@ -1,9 +1,9 @@
-import type { ValidationProblem } from '../../shared/errors/app-error.js';
-import { NUMBER_TOO_LARGE, unstorableNumber } from '../../shared/json/json-numbers.js';
-import { pointer } from '../../shared/json/json-pointer.js';
-import { isPlainObject } from '../../shared/json/json-text.js';
-import { DEFAULT_STATUSES, ERROR } from '../cases/domain/case.js';
+import type { ValidationProblem } from '../../../shared/errors/app-error.js';
+import { NUMBER_TOO_LARGE, unstorableNumber } from '../../../shared/json/json-numbers.js';
+import { pointer } from '../../../shared/json/json-pointer.js';
+import { isPlainObject } from '../../../shared/json/json-text.js';
 import { checkHttpRequest, reportSecretTemplates } from './http-request-definition.js';
+import { DEFAULT_STATUSES, ERROR } from './status-rules.js';
 
 export type CaseSource = 'direct' | 'ticketing' | 'email';
 export const ATTRIBUTE_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'any'] as const;

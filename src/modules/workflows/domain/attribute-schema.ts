@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import * as ajvFormats from 'ajv-formats';
-import type { ValidationProblem } from '../../shared/errors/app-error.js';
-import { pointer } from '../../shared/json/json-pointer.js';
+import type { ValidationProblem } from '../../../shared/errors/app-error.js';
+import { pointer } from '../../../shared/json/json-pointer.js';
 import type { AttributeDeclaration, WorkflowDefinition } from './workflow-definition.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false, ownProperties: true, allowUnionTypes: true });

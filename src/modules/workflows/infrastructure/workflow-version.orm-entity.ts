@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { bigintId } from '../../shared/database/bigint-id.transformer.js';
-import type { WorkflowDefinition } from './workflow-definition.js';
+import { bigintId } from '../../../shared/database/bigint-id.transformer.js';
+import type { WorkflowDefinition } from '../domain/workflow-definition.js';
 
 /** A published version: frozen, never updated. */
 @Entity('workflow_versions')

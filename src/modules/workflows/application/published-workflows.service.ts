@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { EntityManager, Repository } from 'typeorm';
+import { CacheGeneration } from '../../../shared/cache/cache-generation.js';
+import { InvalidatedCache } from '../../../shared/cache/invalidated-cache.js';
+import { WorkflowVersion, type WorkflowState } from '../domain/workflow-version.js';
+import { WorkflowOrmEntity } from '../infrastructure/workflow.orm-entity.js';
+import { WorkflowVersionOrmEntity } from '../infrastructure/workflow-version.orm-entity.js';
+
+/** Published versions never change, so this many stay compiled in memory without invalidation. */
+const VERSION_CACHE_SIZE = 1_000;
+
+/**
+ * What intake and automation read on every request: a workflow's published state and its
+ * compiled versions. Every change to what intake sees goes through `change`, so that all
+ * instances drop their cached state.
+ */
+@Injectable()
+export class PublishedWorkflowsService {
+  private readonly states: InvalidatedCache<WorkflowState>;
+  private readonly versions = new Map<string, WorkflowVersion>();
+
+  constructor(
+    @InjectRepository(WorkflowOrmEntity) private readonly workflows: Repository<WorkflowOrmEntity>,
+    @InjectRepository(WorkflowVersionOrmEntity) private readonly versionRows: Repository<WorkflowVersionOrmEntity>,
+    generations: CacheGeneration,
+  ) {
+    this.states = new InvalidatedCache(generations, 60_000);
+  }
+
+  /** The workflow as intake sees it (cached on every instance, dropped everywhere on change). */
+  state(id: number): Promise<WorkflowState | undefined> {
+    return this.states.get(String(id), async () => {
+      const row = await this.workflows.findOneBy({ id });
+      if (!row) return undefined;
+      return {
+        id: row.id,
+        organizationId: row.organizationId,
+        published: row.published,
+        webhookTokenHash: row.webhookTokenHash,
+        current: row.version === null ? null : await this.version(id, row.version),
+      };
+    });
+  }
+
+  /** A published version, compiled once per process. */
+  async version(workflowId: number, version: number): Promise<WorkflowVersion> {
+    const key = `${workflowId}:${version}`;
+    const cached = this.versions.get(key);
+    if (cached) return cached;
+    const row = await this.versionRows.findOneByOrFail({ workflowId, version });
+    const compiled = new WorkflowVersion(workflowId, version, row.definition);
+    if (this.versions.size >= VERSION_CACHE_SIZE) this.versions.delete(this.versions.keys().next().value!);
+    this.versions.set(key, compiled);
+    return compiled;
+  }
+
+  /** Runs a change of the workflow's published state or webhook token in the transaction that invalidates its cached state. */
+  change<T>(id: number, change: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.states.change(String(id), change);
+  }
+}

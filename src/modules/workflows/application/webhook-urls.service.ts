@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { Env } from '../../../shared/config/env.js';
+import { SecretBox } from '../../../shared/crypto/secret-box.js';
+import { webhookTokenBinding } from '../../../shared/crypto/stored-secrets.js';
+import { NotFoundError } from '../../../shared/errors/app-error.js';
+import { generateSecret, sha256 } from '../../tokens/token-secrets.js';
+import { WebhookUnavailableError } from '../domain/workflow.errors.js';
+import { WorkflowOrmEntity } from '../infrastructure/workflow.orm-entity.js';
+import { PublishedWorkflowsService } from './published-workflows.service.js';
+import { WorkflowDraftsService } from './workflow-drafts.service.js';
+
+export interface WebhookView {
+  url: string;
+  token: string;
+}
+
+/** A workflow's incoming webhook URL: its token is stored hashed for the check and sealed for showing again. */
+@Injectable()
+export class WebhookUrlsService {
+  constructor(
+    private readonly drafts: WorkflowDraftsService,
+    private readonly published: PublishedWorkflowsService,
+    private readonly env: Env,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  /** Generates the webhook token once; asking again returns the same URL. */
+  async generate(organizationId: number, id: number): Promise<WebhookView> {
+    const state = await this.published.state(id);
+    if (!state || state.organizationId !== organizationId) throw new NotFoundError('workflow');
+    if (!state.published || !state.current?.isDirect) throw new WebhookUnavailableError();
+    const token = generateSecret('whk_');
+    await this.published.change(id, (manager) => manager
+      .createQueryBuilder()
+      .update(WorkflowOrmEntity)
+      .set(this.tokenColumns(id, token))
+      .where('id = :id AND webhook_token_hash IS NULL', { id })
+      .execute());
+    return this.get(organizationId, id);
+  }
+
+  async get(organizationId: number, id: number): Promise<WebhookView> {
+    const row = await this.drafts.findOwned(organizationId, id);
+    if (!row.webhookTokenCiphertext) throw new NotFoundError('webhook');
+    return this.webhookView(id, this.secrets.open(row.webhookTokenCiphertext, webhookTokenBinding(id)));
+  }
+
+  /** Operator only: replaces the token of any organization's workflow; the old one stops working at once. */
+  async rotate(id: number): Promise<WebhookView> {
+    const token = generateSecret('whk_');
+    await this.published.change(id, async (manager) => {
+      const result = await manager
+        .createQueryBuilder()
+        .update(WorkflowOrmEntity)
+        .set(this.tokenColumns(id, token))
+        .where('id = :id AND webhook_token_hash IS NOT NULL', { id })
+        .execute();
+      if (!result.affected) throw new NotFoundError('webhook');
+    });
+    return this.webhookView(id, token);
+  }
+
+  private tokenColumns(id: number, token: string): Pick<WorkflowOrmEntity, 'webhookTokenHash' | 'webhookTokenCiphertext'> {
+    return { webhookTokenHash: sha256(token), webhookTokenCiphertext: this.secrets.seal(token, webhookTokenBinding(id)) };
+  }
+
+  private webhookView(id: number, token: string): WebhookView {
+    return { url: `${this.env.PUBLIC_BASE_URL}/api/external/v1/workflows/${id}/case_webhooks?token=${token}`, token };
+  }
+}

@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, type Repository } from 'typeorm';
+import { NotFoundError } from '../../../shared/errors/app-error.js';
+import { allStatuses, parseWorkflowDefinition, type WorkflowDefinition } from '../domain/workflow-definition.js';
+import { WorkflowDefinitionInvalidError } from '../domain/workflow.errors.js';
+import { asJsonColumn, WorkflowOrmEntity } from '../infrastructure/workflow.orm-entity.js';
+
+export interface WorkflowView {
+  id: number;
+  name: string;
+  case_source: string;
+  sensitive_data: boolean;
+  statuses: string[];
+  attributes: WorkflowDefinition['attributes'];
+  automations: WorkflowDefinition['automations'];
+  default_outcome: string | null;
+  published: boolean;
+  version: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An organization's workflows and their drafts; publishing freezes a draft (WorkflowPublishingService). */
+@Injectable()
+export class WorkflowDraftsService {
+  constructor(@InjectRepository(WorkflowOrmEntity) private readonly workflows: Repository<WorkflowOrmEntity>) {}
+
+  async create(organizationId: number, input: unknown): Promise<WorkflowView> {
+    const draft = parseOrThrow(input);
+    const row = await this.workflows.save(this.workflows.create({ organizationId, draft }));
+    return toView(await this.workflows.findOneByOrFail({ id: row.id }));
+  }
+
+  async list(organizationId: number): Promise<WorkflowView[]> {
+    return (await this.workflows.find({ where: { organizationId }, order: { id: 'ASC' } })).map(toView);
+  }
+
+  async get(organizationId: number, id: number): Promise<WorkflowView> {
+    return toView(await this.findOwned(organizationId, id));
+  }
+
+  /** Replaces the draft; published versions and running cases are not affected. */
+  async replaceDraft(organizationId: number, id: number, input: unknown): Promise<WorkflowView> {
+    const draft = parseOrThrow(input);
+    await this.findOwned(organizationId, id);
+    await this.workflows.update({ id }, { draft: asJsonColumn(draft), updatedAt: () => 'now()' });
+    return this.get(organizationId, id);
+  }
+
+  /** Which of `ids` are workflows of the organization. */
+  async existingIds(organizationId: number, ids: number[]): Promise<number[]> {
+    const rows = await this.workflows.find({ select: { id: true }, where: { organizationId, id: In(ids) } });
+    return rows.map((row) => row.id);
+  }
+
+  async findOwned(organizationId: number, id: number): Promise<WorkflowOrmEntity> {
+    const row = await this.workflows.findOneBy({ id, organizationId });
+    if (!row) throw new NotFoundError('workflow');
+    return row;
+  }
+}
+
+function parseOrThrow(input: unknown): WorkflowDefinition {
+  const result = parseWorkflowDefinition(input);
+  if (!result.ok) throw new WorkflowDefinitionInvalidError(result.problems);
+  return result.definition;
+}
+
+function toView(row: WorkflowOrmEntity): WorkflowView {
+  const d = row.draft;
+  return {
+    id: row.id,
+    name: d.name,
+    case_source: d.case_source,
+    sensitive_data: d.sensitive_data,
+    statuses: allStatuses(d),
+    attributes: d.attributes,
+    automations: d.automations,
+    default_outcome: d.default_outcome,
+    published: row.published,
+    version: row.version,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { NotFoundError } from '../../../shared/errors/app-error.js';
+import { asJsonColumn, WorkflowOrmEntity } from '../infrastructure/workflow.orm-entity.js';
+import { WorkflowVersionOrmEntity } from '../infrastructure/workflow-version.orm-entity.js';
+import { PublishedWorkflowsService } from './published-workflows.service.js';
+import { WorkflowDraftsService, type WorkflowView } from './workflow-drafts.service.js';
+
+@Injectable()
+export class WorkflowPublishingService {
+  constructor(private readonly drafts: WorkflowDraftsService, private readonly published: PublishedWorkflowsService) {}
+
+  /** Freezes the draft as the next version; new cases use it from the next request on. */
+  async publish(organizationId: number, id: number): Promise<WorkflowView> {
+    await this.published.change(id, async (manager) => {
+      const row = await manager.findOne(WorkflowOrmEntity, { where: { id, organizationId }, lock: { mode: 'pessimistic_write' } });
+      if (!row) throw new NotFoundError('workflow');
+      const version = (row.version ?? 0) + 1;
+      await manager.insert(WorkflowVersionOrmEntity, { workflowId: id, version, definition: asJsonColumn(row.draft) });
+      await manager.update(WorkflowOrmEntity, { id }, { published: true, version, updatedAt: () => 'now()' });
+    });
+    return this.drafts.get(organizationId, id);
+  }
+
+  /** Stops intake at once: the webhook answers 401 and the cases API refuses new cases. */
+  async unpublish(organizationId: number, id: number): Promise<WorkflowView> {
+    await this.drafts.findOwned(organizationId, id);
+    await this.published.change(id, (manager) => manager.update(WorkflowOrmEntity, { id }, { published: false, updatedAt: () => 'now()' }));
+    return this.drafts.get(organizationId, id);
+  }
+}
