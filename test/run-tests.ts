@@ -1,6 +1,7 @@
 /**
  * `npm test`: gives this run its own database and Redis key prefix, then runs every unit spec
- * (beside the code, `*.spec.js`) and every end-to-end spec (`test/e2e/*.e2e-spec.js`) with
+ * (beside the code, `*.spec.js`), the architecture specs (`test/architecture/*.spec.js`) and
+ * every end-to-end spec (`test/e2e/*.e2e-spec.js`) with
  * node's test runner. Uses DATABASE_URL / REDIS_URL when set; otherwise starts an embedded
  * Postgres and a local redis-server for the run and stops them afterwards.
  */
@@ -33,7 +34,11 @@ async function main(): Promise<number> {
     const databaseUrl = await createTestDatabase(serverUrl, `cis_test_${runId}`);
     const redisPrefix = `cis-test-${runId}`;
     const filter = process.argv.slice(2);
-    const files = [...specFiles(join(buildRoot, 'src'), /\.spec\.js$/), ...specFiles(join(buildRoot, 'test'), /\.e2e-spec\.js$/)]
+    const files = [
+      ...specFiles(join(buildRoot, 'src'), /\.spec\.js$/),
+      ...specFiles(join(buildRoot, 'test', 'architecture'), /\.spec\.js$/),
+      ...specFiles(join(buildRoot, 'test'), /\.e2e-spec\.js$/),
+    ]
       .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))
       .sort();
     console.log(`test database ${databaseUrl.replace(/\/\/[^@]*@/, '//')}, redis prefix ${redisPrefix}, ${files.length} spec files`);

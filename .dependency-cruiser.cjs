@@ -1,0 +1,38 @@
+/**
+ * Module boundaries, checked by `npm test` (test/architecture/module-boundaries.spec.ts).
+ * A module is a folder under src/modules or src/shared. Cycles between modules are found by
+ * the spec on the graph of modules, since two modules can depend on each other through files
+ * that form no cycle of their own.
+ * @type {import('dependency-cruiser').IConfiguration}
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-other-modules-infrastructure',
+      comment: "A module uses another through its application or domain, never its infrastructure or ORM entities.",
+      severity: 'error',
+      from: {
+        path: '^src/(modules|shared)/([^/]+)/',
+        // Uses cases' CaseMetrics until webhook intake moves into the cases module (the other part of issue 10).
+        pathNot: '^src/modules/webhook-intake/webhook-intake[.]service[.]ts$',
+      },
+      to: { path: '^src/(modules|shared)/[^/]+/(infrastructure/|.*[.]orm-entity[.]ts$)', pathNot: '^src/$1/$2/' },
+    },
+    {
+      name: 'domain-without-frameworks',
+      comment: 'Domain code is plain TypeScript: no Nest, TypeORM, Fastify or drivers.',
+      severity: 'error',
+      from: { path: '(^|/)domain/' },
+      to: { path: 'node_modules/(@nestjs/|typeorm/|fastify/|pg/|ioredis/|bull/)' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '[.]spec[.]ts$' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
+  },
+};
