@@ -1,33 +1,41 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import type { Transaction } from './transaction.js';
 import { entityManager } from './typeorm-transaction-runner.js';
 
 /**
- * Runs SQL as named prepared statements, on TypeORM's own pg pool or inside a transaction's
- * connection. Postgres parses and plans a named statement once per connection instead of on
- * every execution: for the intake statement and the engine's statements that is most of the
- * database's CPU per request.
+ * Runs SQL as named prepared statements, on a pooled connection of TypeORM's or inside a
+ * transaction's connection. Postgres parses and plans a named statement once per connection
+ * instead of on every execution: for the intake statement and the engine's statements that is
+ * most of the database's CPU per request. TypeORM's own `query()` cannot name a statement, so
+ * the statement goes to the pg client that a QueryRunner's public `connect()` hands out.
  */
 export class PreparedStatements {
-  private readonly pool: pg.Pool;
+  constructor(private readonly dataSource: DataSource) {}
 
-  constructor(dataSource: DataSource) {
-    this.pool = (dataSource.driver as unknown as { master: pg.Pool }).master;
-  }
-
-  /** Outside a transaction: one statement, on a pooled connection. */
+  /** Outside a transaction: one statement, on a connection taken from the pool and given back. */
   async rows<T>(text: string, values: unknown[]): Promise<T[]> {
-    return (await this.pool.query(named(text, values))).rows as T[];
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      return await run<T>(runner, text, values);
+    } finally {
+      await runner.release();
+    }
   }
 
   /** Inside `tx`, on its connection. */
   static async rowsIn<T>(tx: Transaction, text: string, values: unknown[]): Promise<T[]> {
-    const connection = (entityManager(tx).queryRunner as unknown as { databaseConnection?: pg.PoolClient } | undefined)?.databaseConnection;
-    if (!connection) throw new Error('not inside a transaction');
-    return (await connection.query(named(text, values))).rows as T[];
+    const runner = entityManager(tx).queryRunner;
+    if (!runner?.isTransactionActive) throw new Error('not inside a transaction');
+    return run<T>(runner, text, values);
   }
+}
+
+/** `connect()` returns the runner's pg client: the one it already holds, or one from the pool. */
+async function run<T>(runner: QueryRunner, text: string, values: unknown[]): Promise<T[]> {
+  const client = (await runner.connect()) as pg.PoolClient;
+  return (await client.query(named(text, values))).rows as T[];
 }
 
 const names = new Map<string, string>();
