@@ -6,7 +6,6 @@ import { OrganizationsModule } from './modules/organizations/organizations.modul
 import { TokensModule } from './modules/tokens/tokens.module.js';
 import { WorkflowsModule } from './modules/workflows/workflows.module.js';
 import { CasesModule } from './modules/cases/cases.module.js';
-import { WebhookIntakeModule } from './modules/webhook-intake/webhook-intake.module.js';
 import { AutomationModule } from './modules/automation/automation.module.js';
 import { SubscriptionsModule } from './modules/subscriptions/subscriptions.module.js';
 import { SecretsModule } from './modules/secrets/secrets.module.js';
@@ -43,7 +42,6 @@ export class AppModule {
         OrganizationsModule,
         WorkflowsModule,
         CasesModule,
-        WebhookIntakeModule,
         AutomationModule.forRoot(env),
         SubscriptionsModule.forRoot(env),
         SecretsModule,

@@ -7,7 +7,7 @@ import { serveApiDocs } from './modules/api-docs/api-docs.js';
 import { serveDashboard } from './modules/dashboard/serve-dashboard.js';
 import { BearerTokenGuard } from './modules/tokens/bearer-token.guard.js';
 import { OperatorGuard } from './modules/tokens/operator.guard.js';
-import { WebhookTokenGuard } from './modules/webhook-intake/webhook-token.guard.js';
+import { WebhookTokenGuard } from './modules/cases/http/webhook-token.guard.js';
 import type { Env } from './shared/config/env.js';
 import { fastifyOptions, setUpFastify } from './shared/http/http-setup.js';
 import { registerRateLimits } from './shared/http/rate-limits.js';

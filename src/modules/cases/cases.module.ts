@@ -7,24 +7,29 @@ import { CaseQueriesService } from './application/case-queries.service.js';
 import { ChangeCaseStatusService } from './application/change-case-status.service.js';
 import { CreateCaseService } from './application/create-case.service.js';
 import { GetCaseService } from './application/get-case.service.js';
+import { WorkflowIntake } from './application/workflow-intake.js';
 import { CaseRepository } from './domain/case.repository.js';
 import { AdminCasesController } from './http/admin-cases.controller.js';
 import { CasesController } from './http/cases.controller.js';
+import { WebhookCasesController } from './http/webhook-cases.controller.js';
+import { WebhookTokenGuard } from './http/webhook-token.guard.js';
 import { CaseEventOrmEntity } from './infrastructure/case-event.orm-entity.js';
 import { CaseOrmEntity } from './infrastructure/case.orm-entity.js';
-import { TypeOrmCaseRepository } from './infrastructure/typeorm-case.repository.js';
+import { PostgresCaseRepository } from './infrastructure/postgres-case.repository.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([CaseOrmEntity, CaseEventOrmEntity]), TokensModule, WorkflowsModule],
-  controllers: [CasesController, AdminCasesController],
+  controllers: [CasesController, WebhookCasesController, AdminCasesController],
   providers: [
     CreateCaseService,
     GetCaseService,
     ChangeCaseStatusService,
     CaseQueriesService,
+    WorkflowIntake,
     CaseMetrics,
-    { provide: CaseRepository, useClass: TypeOrmCaseRepository },
+    WebhookTokenGuard,
+    { provide: CaseRepository, useClass: PostgresCaseRepository },
   ],
-  exports: [CaseRepository, CaseMetrics],
+  exports: [CaseRepository],
 })
 export class CasesModule {}

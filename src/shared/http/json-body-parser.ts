@@ -1,15 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { AppError } from '../errors/app-error.js';
+import { AppError, InvalidRequestError } from '../errors/app-error.js';
 import { nestsDeeperThan } from '../json/json-text.js';
 
 export const MAX_BODY_BYTES = 1_048_576;
 export const MAX_NESTING_DEPTH = 64;
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    /** The request body exactly as sent, when it parsed as JSON. */
-    jsonText: string | null;
-  }
   interface FastifyContextConfig {
     /** Parse the body as JSON whatever its Content-Type says (webhook senders get it wrong). */
     anyContentType?: boolean;
@@ -24,12 +20,25 @@ export class UnsupportedMediaTypeError extends AppError {
 }
 
 /**
- * A body that did not parse. The parser returns it instead of throwing so that guards run
- * first: a caller without credentials learns nothing about what the endpoint accepts.
- * Whatever reads the body (the request pipe, the webhook handler) turns it into a 422.
+ * What the parser makes of a body, as `request.body` (undefined when there is none). A body
+ * that did not parse is not an error yet: guards run first, so a caller without the right
+ * to call the route learns nothing about what it accepts. `readJsonBody` turns it into a 422.
  */
-export class UnparseableBody {
-  constructor(readonly reason: string) {}
+export type ParsedBody = { kind: 'json'; value: unknown; text: string } | { kind: 'unparseable'; reason: string };
+
+export type JsonBody = Extract<ParsedBody, { kind: 'json' }>;
+
+/** The one place an unparseable body becomes a 422, when a handler (or its pipe) reads the body. */
+export function readJsonBody(body: unknown): JsonBody | undefined {
+  const parsed = body as ParsedBody | undefined;
+  if (parsed?.kind === 'unparseable') throw new InvalidRequestError(parsed.reason);
+  return parsed;
+}
+
+/** The request body exactly as sent, once `readJsonBody` has accepted it; null when there was none. */
+export function jsonText(request: FastifyRequest): string | null {
+  const parsed = request.body as ParsedBody | undefined;
+  return parsed?.kind === 'json' ? parsed.text : null;
 }
 
 const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
@@ -41,7 +50,6 @@ const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
  * default parser would refuse them).
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
-  fastify.decorateRequest('jsonText', null);
   // Fastify refuses a Content-Type that is not a media type at all (`json`, `garbage`) before
   // any parser runs; on routes that take any Content-Type the header says nothing, so it goes.
   fastify.addHook('onRequest', (request, _reply, done) => {
@@ -57,21 +65,20 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
       done(new UnsupportedMediaTypeError(), undefined);
       return;
     }
-    done(null, parseJsonBody(request, body as string));
+    done(null, parseJsonBody(body as string));
   });
 }
 
-function parseJsonBody(request: FastifyRequest, text: string): unknown {
-  if (text.trim() === '') return new UnparseableBody('request body is empty');
+function parseJsonBody(text: string): ParsedBody {
+  if (text.trim() === '') return { kind: 'unparseable', reason: 'request body is empty' };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return new UnparseableBody('request body is not valid JSON');
+    return { kind: 'unparseable', reason: 'request body is not valid JSON' };
   }
   if (nestsDeeperThan(text, MAX_NESTING_DEPTH)) {
-    return new UnparseableBody(`request body nests deeper than ${MAX_NESTING_DEPTH} levels`);
+    return { kind: 'unparseable', reason: `request body nests deeper than ${MAX_NESTING_DEPTH} levels` };
   }
-  request.jsonText = text;
-  return value;
+  return { kind: 'json', value, text };
 }

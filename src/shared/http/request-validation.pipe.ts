@@ -2,7 +2,7 @@ import { type ArgumentMetadata, Injectable, type PipeTransform, ValidationPipe, 
 import { InvalidRequestError, type ValidationProblem } from '../errors/app-error.js';
 import { isPlainObject } from '../json/json-text.js';
 import { pointer } from '../json/json-pointer.js';
-import { UnparseableBody } from './json-body-parser.js';
+import { readJsonBody } from './json-body-parser.js';
 
 /**
  * Validates request bodies (and query strings) against their class-validator DTO: an exact whitelist of
@@ -20,8 +20,8 @@ export class RequestValidationPipe implements PipeTransform {
       return value;
     }
     if (metadata.type !== 'body') return value;
-    if (value instanceof UnparseableBody) throw new InvalidRequestError(value.reason);
-    const body = value === undefined ? {} : value;
+    const parsed = readJsonBody(value);
+    const body = parsed === undefined ? {} : parsed.value;
     if (!isPlainObject(body)) throw new InvalidRequestError('request body must be a JSON object');
     await this.bodyValidation.transform(shallowCopy(body), metadata);
     return body;

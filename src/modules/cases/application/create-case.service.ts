@@ -2,23 +2,27 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { AppError } from '../../../shared/errors/app-error.js';
 import { unstorableNumber } from '../../../shared/json/json-numbers.js';
-import { memberText } from '../../../shared/json/json-text.js';
-import type { Principal } from '../../tokens/principal.js';
-import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
+import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { AttributesInvalidError } from '../domain/case.errors.js';
-import { Case, type CaseMode, type CaseProps } from '../domain/case.js';
-import { CaseRepository, type IdempotencyClaim } from '../domain/case.repository.js';
+import { type Actor, Case, type CaseMode, type CaseSource } from '../domain/case.js';
+import { type CreateAnswer, type Created, CaseRepository, type IdempotencyClaim } from '../domain/case.repository.js';
 import { CaseMetrics } from '../infrastructure/case-metrics.js';
-import { versionTakingApiCases } from './workflow-intake.js';
 
-export interface CreateCaseInput {
+/** A new case, from any source; the source's own checks (credentials, body shape) are done. */
+export interface CreateCaseCommand<A extends CreateAnswer> {
+  source: CaseSource;
+  organizationId: number;
+  /** The published version the case starts on. */
+  workflow: WorkflowVersion;
   subject?: string | null;
-  mode?: CaseMode;
-  /** Parsed, for validation. */
-  attributes: Record<string, unknown>;
-  /** The exact request body, from which the attributes' text is stored. */
-  bodyText: string | null;
-  idempotencyKey?: string;
+  mode: CaseMode;
+  /** The attributes as parsed, for validation, and as their exact text, which is what is stored. */
+  attributes: { value: Record<string, unknown>; text: string };
+  /** The exact request text is part of the claim: the same key with another request is refused. */
+  idempotency?: { key: string; requestText: string };
+  actor: Actor;
+  /** What the caller answers with: the whole case, or its id only (nothing read back). */
+  answer: A;
 }
 
 export class IdempotencyKeyReusedError extends AppError {
@@ -28,54 +32,60 @@ export class IdempotencyKeyReusedError extends AppError {
   }
 }
 
+/** The one way a case comes into being, whatever its source. */
 @Injectable()
 export class CreateCaseService {
-  constructor(private readonly workflows: PublishedWorkflowsService, private readonly cases: CaseRepository, private readonly metrics: CaseMetrics) {}
+  constructor(private readonly cases: CaseRepository, private readonly metrics: CaseMetrics) {}
 
-  async execute(caller: Principal, workflowId: number, input: CreateCaseInput): Promise<{ case: CaseProps; replayed: boolean }> {
-    const version = await versionTakingApiCases(this.workflows, caller.organizationId, workflowId);
-    const claim: IdempotencyClaim | undefined = input.idempotencyKey
-      ? { key: input.idempotencyKey, requestHash: createHash('sha256').update(`${workflowId}\n${input.bodyText ?? ''}`).digest() }
-      : undefined;
+  /** The case is stored with its pending run before this returns; the run itself happens later. */
+  async execute<A extends CreateAnswer>(command: CreateCaseCommand<A>): Promise<Created<A> & { replayed: boolean }> {
+    const { workflow, organizationId } = command;
+    const claim: IdempotencyClaim | undefined = command.idempotency && {
+      key: command.idempotency.key,
+      requestHash: createHash('sha256').update(`${workflow.workflowId}\n${command.idempotency.requestText}`).digest(),
+    };
     if (claim) {
-      const earlier = await this.cases.findClaim(caller.organizationId, claim.key);
-      if (earlier) return { case: await this.replay(caller, workflowId, claim, earlier), replayed: true };
+      const earlier = await this.cases.findClaim(organizationId, claim.key);
+      if (earlier) return this.replay(command, claim, earlier);
     }
 
-    // The attributes are stored as their exact text, so that text is what gets checked.
-    const attributesText = (input.bodyText !== null && memberText(input.bodyText, 'attributes')) || '{}';
-    const tooLarge = unstorableNumber(attributesText);
+    const tooLarge = unstorableNumber(command.attributes.text);
     if (tooLarge) throw new AttributesInvalidError([tooLarge]);
-    const problems = version.attributeSchema.check(input.attributes);
+    const problems = workflow.attributeSchema.check(command.attributes.value);
     if (problems.length) throw new AttributesInvalidError(problems);
 
     const draft = Case.open(
       {
-        organizationId: caller.organizationId,
-        workflowId,
-        workflowVersion: version.version,
-        workflowName: version.name,
-        subject: input.subject,
-        mode: input.mode ?? 'live',
-        source: 'API',
-        attributes: attributesText,
-        actor: { kind: 'api_token', tokenId: caller.tokenId },
+        organizationId,
+        workflowId: workflow.workflowId,
+        workflowVersion: workflow.version,
+        workflowName: workflow.name,
+        subject: command.subject,
+        mode: command.mode,
+        source: command.source,
+        attributes: command.attributes.text,
+        actor: command.actor,
       },
-      version,
+      workflow,
       new Date(),
     );
-    const result = await this.cases.create(draft, claim);
+    const result = await this.cases.create(draft, command.answer, claim);
     if ('created' in result) {
-      this.metrics.caseCreated('API', result.created.mode);
-      return { case: result.created, replayed: false };
+      this.metrics.caseCreated(command.source, command.mode);
+      return { ...result.created, replayed: false };
     }
-    return { case: await this.replay(caller, workflowId, claim!, result.claimedBy), replayed: true };
+    return this.replay(command, claim!, result.claimedBy);
   }
 
-  private async replay(caller: Principal, workflowId: number, claim: IdempotencyClaim, earlier: { caseId: number; requestHash: Buffer }): Promise<CaseProps> {
+  private async replay<A extends CreateAnswer>(
+    command: CreateCaseCommand<A>,
+    claim: IdempotencyClaim,
+    earlier: { caseId: number; requestHash: Buffer },
+  ): Promise<Created<A> & { replayed: boolean }> {
     if (!earlier.requestHash.equals(claim.requestHash)) throw new IdempotencyKeyReusedError();
-    const original = await this.cases.find(caller.organizationId, workflowId, earlier.caseId);
+    const original = await this.cases.find(command.organizationId, command.workflow.workflowId, earlier.caseId);
     if (!original) throw new IdempotencyKeyReusedError();
-    return original;
+    const created = (command.answer === 'case' ? { id: original.id, case: original } : { id: original.id }) as Created<A>;
+    return { ...created, replayed: true };
   }
 }

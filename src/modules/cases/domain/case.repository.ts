@@ -14,19 +14,20 @@ export interface MovingRun {
   attempts: number;
 }
 
-export type CreateResult = { created: CaseProps } | { claimedBy: { caseId: number; requestHash: Buffer } };
+/** What a creation reads back: the stored case, or (for intakes that answer with it only) its id. */
+export type CreateAnswer = 'case' | 'id';
+export type Created<A extends CreateAnswer> = A extends 'case' ? { id: number; case: CaseProps } : { id: number };
 
-/** Persistence port of the Case aggregate; the TypeORM implementation chooses the statements. */
+export type CreateResult<A extends CreateAnswer> = { created: Created<A> } | { claimedBy: { caseId: number; requestHash: Buffer } };
+
+/** Persistence port of the Case aggregate; the Postgres implementation chooses the statements. */
 export abstract class CaseRepository {
   /**
    * Stores a new case, its creation event and (when its first status has one) its pending run,
    * atomically. With an idempotency claim, a key already claimed in the last 24 hours stores
-   * nothing and says which case claimed it.
+   * nothing and says which case claimed it. `answer` says what is read back.
    */
-  abstract create(draft: CaseDraft, idempotency?: IdempotencyClaim): Promise<CreateResult>;
-
-  /** Like create, for intake paths that answer with the id only (no attributes read back). */
-  abstract createReturningId(draft: CaseDraft): Promise<number>;
+  abstract create<A extends CreateAnswer>(draft: CaseDraft, answer: A, idempotency?: IdempotencyClaim): Promise<CreateResult<A>>;
 
   abstract find(organizationId: number, workflowId: number, caseId: number): Promise<CaseProps | null>;
 

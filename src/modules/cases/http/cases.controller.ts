@@ -2,12 +2,15 @@ import { Body, Controller, Get, Header, Headers, Param, Patch, Post, Req, Res } 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { InvalidRequestError } from '../../../shared/errors/app-error.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
+import { jsonText } from '../../../shared/http/json-body-parser.js';
+import { memberText } from '../../../shared/json/json-text.js';
 import { RequiresToken } from '../../tokens/bearer-token.guard.js';
 import type { Principal as Caller } from '../../tokens/principal.js';
 import { Principal } from '../../tokens/principal.decorator.js';
 import { ChangeCaseStatusService } from '../application/change-case-status.service.js';
 import { CreateCaseService } from '../application/create-case.service.js';
 import { GetCaseService } from '../application/get-case.service.js';
+import { WorkflowIntake } from '../application/workflow-intake.js';
 import { caseResponse, JSON_CONTENT_TYPE } from './case.response.js';
 import { ChangeStatusRequest } from './change-status.request.js';
 import { CreateCaseRequest } from './create-case.request.js';
@@ -23,6 +26,7 @@ export class CasesController {
     private readonly createCase: CreateCaseService,
     private readonly getCase: GetCaseService,
     private readonly changeStatus: ChangeCaseStatusService,
+    private readonly intake: WorkflowIntake,
   ) {}
 
   @Post()
@@ -38,12 +42,19 @@ export class CasesController {
     if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
       throw new InvalidRequestError('Idempotency-Key must be 1 to 255 printable ASCII characters');
     }
-    const result = await this.createCase.execute(caller, workflowId, {
+    const workflow = await this.intake.forApi(caller.organizationId, workflowId);
+    const text = jsonText(request);
+    const result = await this.createCase.execute({
+      source: 'API',
+      organizationId: caller.organizationId,
+      workflow,
       subject: body.subject,
-      mode: body.mode,
-      attributes: body.attributes ?? {},
-      bodyText: request.jsonText,
-      idempotencyKey,
+      mode: body.mode ?? 'live',
+      // The attributes are stored as their exact text, so that text is what gets checked.
+      attributes: { value: body.attributes ?? {}, text: (text !== null && memberText(text, 'attributes')) || '{}' },
+      idempotency: idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestText: text ?? '' },
+      actor: { kind: 'api_token', tokenId: caller.tokenId },
+      answer: 'case',
     });
     reply.status(201);
     if (result.replayed) reply.header('idempotent-replayed', 'true');

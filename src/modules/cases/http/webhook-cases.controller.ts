@@ -1,14 +1,15 @@
 import { Controller, Header, HttpCode, Post, Req } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
-import { JSON_CONTENT_TYPE } from '../cases/http/case.response.js';
-import { WebhookIntakeService } from './webhook-intake.service.js';
+import { CreateCaseService } from '../application/create-case.service.js';
+import { JSON_CONTENT_TYPE } from './case.response.js';
+import { webhookAttributes } from './webhook-case.request.js';
 import { RequiresWebhookToken } from './webhook-token.guard.js';
 
 @Controller('api/external/v1/workflows/:workflowId/case_webhooks')
 @RequiresWebhookToken()
-export class WebhookIntakeController {
-  constructor(private readonly intake: WebhookIntakeService) {}
+export class WebhookCasesController {
+  constructor(private readonly createCase: CreateCaseService) {}
 
   /** Senders get Content-Type wrong, so the body is read as JSON whatever it says. */
   @Post()
@@ -17,7 +18,15 @@ export class WebhookIntakeController {
   @RouteConfig({ anyContentType: true })
   async receive(@Req() request: FastifyRequest) {
     const { organizationId, version } = request.webhookWorkflow!;
-    const id = await this.intake.receive(organizationId, version, request.body, request.jsonText);
+    const { id } = await this.createCase.execute({
+      source: 'Webhook',
+      organizationId,
+      workflow: version,
+      mode: 'live',
+      attributes: webhookAttributes(request.body),
+      actor: { kind: 'webhook' },
+      answer: 'id',
+    });
     return `{"case":{"id":${id},"source_type":"Webhook"}}`;
   }
 }

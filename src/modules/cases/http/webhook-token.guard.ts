@@ -1,11 +1,11 @@
 import { applyDecorators, type CanActivate, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
-import { UnauthorizedError } from '../../shared/errors/app-error.js';
-import { type CredentialCheck, RequiresCredential, webhookSecret } from '../../shared/http/route-credentials.js';
-import { sha256 } from '../tokens/token-secrets.js';
-import { PublishedWorkflowsService } from '../workflows/application/published-workflows.service.js';
-import type { WorkflowVersion } from '../workflows/domain/workflow-version.js';
+import { UnauthorizedError } from '../../../shared/errors/app-error.js';
+import { type CredentialCheck, RequiresCredential, webhookSecret } from '../../../shared/http/route-credentials.js';
+import { sha256 } from '../../tokens/token-secrets.js';
+import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
+import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { Case, type CaseDraft, type CaseEvent, type CaseProps } from '../domain/case.js';
-import { CaseRepository, type CreateResult, type IdempotencyClaim, type MovingRun } from '../domain/case.repository.js';
+import { type CreateAnswer, type Created, CaseRepository, type CreateResult, type IdempotencyClaim, type MovingRun } from '../domain/case.repository.js';
 import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
 import { CaseMetrics } from './case-metrics.js';
 import { CASE_COLUMNS, type CaseRow, eventColumns, toProps } from './case.mapper.js';
@@ -80,11 +80,23 @@ const MERGE_ATTRIBUTES_SQL = `
   )
   SELECT * FROM changed`;
 
+// An expired claim (older than 24 hours) is taken over; a live one wins and the new case is rolled back.
+const CLAIM_KEY_SQL = `
+  INSERT INTO idempotency_keys (organization_id, key, request_hash, case_id) VALUES ($1, $2, $3, $4)
+  ON CONFLICT (organization_id, key) DO UPDATE
+    SET request_hash = EXCLUDED.request_hash, case_id = EXCLUDED.case_id, created_at = now()
+    WHERE idempotency_keys.created_at < now() - interval '24 hours'
+  RETURNING case_id`;
+const FIND_CLAIM_SQL = `
+  SELECT case_id, request_hash FROM idempotency_keys
+  WHERE organization_id = $1 AND key = $2 AND created_at >= now() - interval '24 hours'`;
+
 const FIND_CASE_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3`;
 const LOCK_CASE_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 FOR UPDATE`;
 
+/** The Case aggregate in Postgres: raw SQL, as named prepared statements, on TypeORM's connections. */
 @Injectable()
-export class TypeOrmCaseRepository extends CaseRepository {
+export class PostgresCaseRepository extends CaseRepository {
   private readonly prepared: PreparedStatements;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly metrics: CaseMetrics) {
@@ -92,25 +104,18 @@ export class TypeOrmCaseRepository extends CaseRepository {
     this.prepared = new PreparedStatements(dataSource);
   }
 
-  async create(draft: CaseDraft, idempotency?: IdempotencyClaim): Promise<CreateResult> {
+  async create<A extends CreateAnswer>(draft: CaseDraft, answer: A, idempotency?: IdempotencyClaim): Promise<CreateResult<A>> {
+    const insert = answer === 'case' ? INSERT_CASE_RETURNING_ROW : INSERT_CASE_RETURNING_ID;
     if (!idempotency) {
-      const [row] = await this.prepared.rows<CaseRow>(INSERT_CASE_RETURNING_ROW, insertParams(draft));
-      return { created: toProps(row!) };
+      const [row] = await this.prepared.rows<CaseRow>(insert, insertParams(draft));
+      return { created: createdFrom(row!, answer) };
     }
     return this.dataSource
       .transaction(async (manager) => {
-        const [row] = (await manager.query(INSERT_CASE_RETURNING_ROW, insertParams(draft))) as CaseRow[];
-        const created = toProps(row!);
-        // An expired claim (older than 24 hours) is taken over; a live one wins and this case is rolled back.
-        const claimed = (await manager.query(
-          `INSERT INTO idempotency_keys (organization_id, key, request_hash, case_id) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (organization_id, key) DO UPDATE
-             SET request_hash = EXCLUDED.request_hash, case_id = EXCLUDED.case_id, created_at = now()
-             WHERE idempotency_keys.created_at < now() - interval '24 hours'
-           RETURNING case_id`,
-          [created.organizationId, idempotency.key, idempotency.requestHash, created.id],
-        )) as unknown[];
-        if (claimed.length) return { created };
+        const tx = manager as unknown as Transaction;
+        const [row] = await PreparedStatements.rowsIn<CaseRow>(tx, insert, insertParams(draft));
+        const claimed = await PreparedStatements.rowsIn(tx, CLAIM_KEY_SQL, [draft.props.organizationId, idempotency.key, idempotency.requestHash, row!.id]);
+        if (claimed.length) return { created: createdFrom(row!, answer) };
         throw new ClaimTaken();
       })
       .catch(async (err: unknown) => {
@@ -121,23 +126,14 @@ export class TypeOrmCaseRepository extends CaseRepository {
       });
   }
 
-  async createReturningId(draft: CaseDraft): Promise<number> {
-    const [row] = await this.prepared.rows<{ id: string }>(INSERT_CASE_RETURNING_ID, insertParams(draft));
-    return Number(row!.id);
-  }
-
   async find(organizationId: number, workflowId: number, caseId: number): Promise<CaseProps | null> {
     const [row] = await this.prepared.rows<CaseRow>(FIND_CASE_SQL, [caseId, workflowId, organizationId]);
     return row ? toProps(row) : null;
   }
 
   async findClaim(organizationId: number, key: string): Promise<{ caseId: number; requestHash: Buffer } | null> {
-    const rows = (await this.dataSource.query(
-      `SELECT case_id, request_hash FROM idempotency_keys
-       WHERE organization_id = $1 AND key = $2 AND created_at >= now() - interval '24 hours'`,
-      [organizationId, key],
-    )) as { case_id: string; request_hash: Buffer }[];
-    return rows[0] ? { caseId: Number(rows[0].case_id), requestHash: rows[0].request_hash } : null;
+    const [row] = await this.prepared.rows<{ case_id: string; request_hash: Buffer }>(FIND_CLAIM_SQL, [organizationId, key]);
+    return row ? { caseId: Number(row.case_id), requestHash: row.request_hash } : null;
   }
 
   async change(organizationId: number, workflowId: number, caseId: number, change: (subject: Case) => void): Promise<CaseProps | null> {
@@ -210,6 +206,10 @@ function changeStatus(subject: Case, event: StatusChanged, chainDepth: number, m
       mergedBefore?.patch ?? null, merge?.type ?? null, merge?.actor ?? null, merge?.data ?? null,
     ],
   ];
+}
+
+function createdFrom<A extends CreateAnswer>(row: CaseRow, answer: A): Created<A> {
+  return (answer === 'case' ? { id: Number(row.id), case: toProps(row) } : { id: Number(row.id) }) as Created<A>;
 }
 
 function insertParams(draft: CaseDraft): unknown[] {
