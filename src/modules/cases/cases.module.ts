@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { CaseMetrics } from './infrastructure/case-metrics.js';
+import { CaseQueries } from './application/case-queries.js';
 import { CaseQueriesService } from './application/case-queries.service.js';
 import { ChangeCaseStatusService } from './application/change-case-status.service.js';
 import { CreateCaseService } from './application/create-case.service.js';
@@ -13,12 +13,11 @@ import { AdminCasesController } from './http/admin-cases.controller.js';
 import { CasesController } from './http/cases.controller.js';
 import { WebhookCasesController } from './http/webhook-cases.controller.js';
 import { WebhookTokenGuard } from './http/webhook-token.guard.js';
-import { CaseEventOrmEntity } from './infrastructure/case-event.orm-entity.js';
-import { CaseOrmEntity } from './infrastructure/case.orm-entity.js';
+import { PostgresCaseQueries } from './infrastructure/postgres-case-queries.js';
 import { PostgresCaseRepository } from './infrastructure/postgres-case.repository.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([CaseOrmEntity, CaseEventOrmEntity]), TokensModule, WorkflowsModule],
+  imports: [TokensModule, WorkflowsModule],
   controllers: [CasesController, WebhookCasesController, AdminCasesController],
   providers: [
     CreateCaseService,
@@ -29,6 +28,7 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     CaseMetrics,
     WebhookTokenGuard,
     { provide: CaseRepository, useClass: PostgresCaseRepository },
+    { provide: CaseQueries, useClass: PostgresCaseQueries },
   ],
   exports: [CaseRepository],
 })
