@@ -11,11 +11,7 @@ module.exports = {
       name: 'no-other-modules-infrastructure',
       comment: "A module uses another through its application or domain, never its infrastructure or ORM entities.",
       severity: 'error',
-      from: {
-        path: '^src/(modules|shared)/([^/]+)/',
-        // Uses cases' CaseMetrics until webhook intake moves into the cases module (the other part of issue 10).
-        pathNot: '^src/modules/webhook-intake/webhook-intake[.]service[.]ts$',
-      },
+      from: { path: '^src/(modules|shared)/([^/]+)/' },
       to: { path: '^src/(modules|shared)/[^/]+/(infrastructure/|.*[.]orm-entity[.]ts$)', pathNot: '^src/$1/$2/' },
     },
     {
