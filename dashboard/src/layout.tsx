@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { Link } from './router.tsx';
 import { signOut } from './session.ts';
 
@@ -22,7 +22,8 @@ function Brand() {
 
 export function Layout({ path, children }: { path: string; children: ComponentChildren }) {
   const [menuOpen, setMenuOpen] = useState(false);
-  useEffect(() => setMenuOpen(false), [path]);
+  // A layout effect: the menu is closed in the same commit that shows the new page, never a frame later.
+  useLayoutEffect(() => setMenuOpen(false), [path]);
   return (
     <div class="shell">
       <a class="skip-link" href="#main">
