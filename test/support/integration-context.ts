@@ -1,0 +1,34 @@
+import 'reflect-metadata';
+import type { INestApplicationContext, Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AppModule } from '../../src/app.module.js';
+import { type Env, validateEnv } from '../../src/shared/config/env.js';
+import { createLogger, PinoNestLogger } from '../../src/shared/logging/logger.js';
+import { createMetricsRegistry } from '../../src/shared/metrics/metrics.module.js';
+
+export interface IntegrationContext {
+  env: Env;
+  /** A provider of the service, as the application wires it. */
+  get<T>(type: Type<T> | string | symbol): T;
+  close(): Promise<void>;
+}
+
+/**
+ * Boots the service's modules without HTTP (no Fastify, no routes) against this test run's
+ * Postgres and Redis, for the integration tier: application services, repositories, the run
+ * executor and guards called directly. `ROLE` defaults to `api`, so no worker takes jobs
+ * behind the test's back; pass `{ ROLE: 'all' }` to have one.
+ */
+export async function startIntegrationContext(options: { env?: Record<string, string> } = {}): Promise<IntegrationContext> {
+  const env = validateEnv({ ...process.env, ROLE: 'api', ...options.env });
+  const logger = createLogger(env.LOG_LEVEL);
+  const context: INestApplicationContext = await NestFactory.createApplicationContext(AppModule.forRoot(env, logger, createMetricsRegistry()), {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  return {
+    env,
+    get: (type) => context.get(type, { strict: false }),
+    close: () => context.close(),
+  };
+}
