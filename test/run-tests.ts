@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -20,6 +20,7 @@ import { createTestDatabase, dropTestDatabase, flushRedisPrefix } from './suppor
 const buildRoot = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 
 function specFiles(dir: string, pattern: RegExp): string[] {
+  if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return specFiles(path, pattern);
