@@ -4,6 +4,7 @@ import type { Queue } from 'bull';
 import { Env } from '../../shared/config/env.js';
 import { TransactionRunner, type Transaction } from '../../shared/database/transaction.js';
 import { LOGGER, type Logger } from '../../shared/logging/logger.js';
+import { keepLease } from '../../shared/queue/lease.js';
 import { Case, type CaseProps } from '../cases/domain/case.js';
 import { CaseRepository } from '../cases/domain/case.repository.js';
 import { PublishedWorkflowsService } from '../workflows/application/published-workflows.service.js';
@@ -74,7 +75,7 @@ export class RunExecutor {
     const version = await this.workflows.version(first.workflowId, first.workflowVersion);
     let ref = first;
     let external: ExternalOutcome | undefined;
-    let heartbeat: NodeJS.Timeout | undefined;
+    let releaseLease: (() => void) | undefined;
     try {
       for (;;) {
         const finished: FinishedRun[] = [];
@@ -82,18 +83,18 @@ export class RunExecutor {
         for (const { run, state } of finished) this.reportFinished(run, state);
         if (stretch.kind === 'stopped') return await this.scheduleResumption(stretch.ref, stretch.resumeAt);
         if (stretch.ref.runId !== ref.runId) {
-          clearInterval(heartbeat);
-          heartbeat = undefined;
+          releaseLease?.();
+          releaseLease = undefined;
           ref = stretch.ref;
         }
         const runId = ref.runId;
-        heartbeat ??= setInterval(() => this.runs.renewLease(runId, this.env.RUN_LEASE_MS).catch(() => undefined), this.env.RUN_LEASE_MS / 3);
+        releaseLease ??= keepLease(() => this.runs.renewLease(runId, this.env.RUN_LEASE_MS), this.env.RUN_LEASE_MS);
         const instruction = this.program(version, stretch.run.status)[stretch.pc] as StepInstruction;
         const outcome = await this.runStep(instruction, { run: stretch.run, case: stretch.case, version, scope: stretch.scope });
         external = { run: stretch.run, pc: stretch.pc, stepType: instruction.type, outcome };
       }
     } finally {
-      clearInterval(heartbeat);
+      releaseLease?.();
     }
   }
 

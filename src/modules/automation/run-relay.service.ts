@@ -7,7 +7,10 @@ import { AUTOMATION_QUEUE, RUN_JOB, runJobOptions } from './automation.queue.js'
 import { type DueRun, RunRepository } from './run.repository.js';
 
 const BATCH = 500;
-/** A run marked enqueued that has not started after this long is enqueued again (its job was lost). */
+/**
+ * A run marked enqueued that has not started after this long is enqueued again (its job was
+ * lost, e.g. with a Redis restart). A dead worker's runs do not wait for this: see Relay.
+ */
 export const REENQUEUE_AFTER_MS = 15_000;
 
 /**
@@ -23,6 +26,7 @@ export class RunRelay implements OnApplicationBootstrap, OnApplicationShutdown {
       'run relay',
       {
         takeNew: (limit) => runs.takeNew(limit),
+        takeExpired: (limit) => runs.takeExpired(limit),
         takeStale: (limit, graceMs) => runs.takeStale(limit, graceMs),
         untake: (due) => runs.untake(due.map((run) => run.runId)),
         job: ({ runId, caseId, workflowId, workflowVersion, ...run }) => ({

@@ -70,6 +70,13 @@ const toRecord = (r: RunRow): RunRecord => ({
 /** Runs written since the relay last looked (found through the partial index `workflow_runs_new`). */
 const NEW_RUNS = `state = 'pending' AND enqueued_at IS NULL`;
 
+/**
+ * Runs whose worker died mid-run: held (`running`) with a lease that ran out, and not handed to
+ * the queue since it did (a run a move started was never handed over at all). Found through the
+ * partial index `workflow_runs_leased`.
+ */
+const EXPIRED_LEASES = `state = 'running' AND locked_until < now() AND (enqueued_at IS NULL OR enqueued_at < locked_until)`;
+
 /** Runs that should be on the queue and may not be: lost with their job, held by a dead worker, or overdue after a wait. */
 const STALE_RUNS = `
   (state = 'pending' OR (state = 'running' AND locked_until < now()) OR (state = 'waiting' AND resume_at < now() - $2 * interval '1 millisecond'))
@@ -194,6 +201,11 @@ export class RunRepository {
    */
   takeNew(limit: number): Promise<DueRun[]> {
     return this.take(NEW_RUNS, limit);
+  }
+
+  /** The same for runs whose worker's lease ran out (see EXPIRED_LEASES): the relay looks every second. */
+  takeExpired(limit: number): Promise<DueRun[]> {
+    return this.take(EXPIRED_LEASES, limit);
   }
 
   /**

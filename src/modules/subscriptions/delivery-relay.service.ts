@@ -31,6 +31,7 @@ export class DeliveryRelay implements OnApplicationBootstrap, OnApplicationShutd
       'delivery relay',
       {
         takeNew: (limit) => deliveries.takeNew(limit),
+        takeExpired: (limit) => deliveries.takeExpired(limit),
         takeStale: (limit, graceMs) => deliveries.takeStale(limit, graceMs),
         untake: (due) => deliveries.untake(due.map((d) => d.id)),
         job: (d) => ({ name: DELIVER_JOB, data: { deliveryId: d.id }, opts: deliverJobOptions(d.id, d.attempts) }),

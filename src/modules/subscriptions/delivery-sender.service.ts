@@ -2,12 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { Webhook } from 'standardwebhooks';
 import { Env } from '../../shared/config/env.js';
 import { OutboundHttp } from '../../shared/outbound/outbound-http.js';
+import { keepLease } from '../../shared/queue/lease.js';
 import { SecretBox } from '../../shared/crypto/secret-box.js';
 import { subscriptionSecretBinding } from '../../shared/crypto/stored-secrets.js';
 import { retryDelayMs } from './deliveries.queue.js';
 import { type AttemptResult, type ClaimedDelivery, DeliveryRepository } from './delivery.repository.js';
 
 const TIMEOUT_MS = 10_000;
+/**
+ * How long a sender holds a delivery without renewing it (it renews every third of this while
+ * it sends). A delivery whose sender died is sent by another worker after this (see Relay).
+ */
+const LEASE_MS = 6_000;
 
 /**
  * Sends one delivery attempt, signed per Standard Webhooks (`webhook-id` is the event id, so
@@ -23,10 +29,15 @@ export class DeliverySender {
   ) {}
 
   async deliver(deliveryId: number): Promise<void> {
-    const delivery = await this.deliveries.claim(deliveryId);
+    const delivery = await this.deliveries.claim(deliveryId, LEASE_MS);
     if (!delivery) return;
-    const result = await this.send(delivery);
-    await this.deliveries.recordAttempt(delivery, result, retryDelayMs(this.env.DELIVERY_RETRY_BASE_MS, delivery.attempt));
+    const releaseLease = keepLease(() => this.deliveries.renewLease(delivery, LEASE_MS), LEASE_MS);
+    try {
+      const result = await this.send(delivery);
+      await this.deliveries.recordAttempt(delivery, result, retryDelayMs(this.env.DELIVERY_RETRY_BASE_MS, delivery.attempt));
+    } finally {
+      releaseLease();
+    }
   }
 
   private async send(delivery: ClaimedDelivery): Promise<AttemptResult> {

@@ -22,7 +22,6 @@ export interface AttemptResult {
   delivered: boolean;
 }
 
-const LEASE = `interval '60 seconds'`;
 /** A subscription failing this long without one success is disabled. */
 const DISABLE_AFTER = `interval '3 days'`;
 /** Retries go on at least this long after the event (the contract asks for 24 hours). */
@@ -40,6 +39,14 @@ export class DeliveryRepository {
   /** Up to `limit` deliveries due now and not yet handed to the queue, oldest first. */
   takeNew(limit: number): Promise<{ id: number; attempts: number }[]> {
     return this.take('d.enqueued_at IS NULL', limit);
+  }
+
+  /**
+   * Deliveries whose sender's lease ran out (it died mid-send) and that were not handed to the
+   * queue since (found through the partial index `event_deliveries_leased`).
+   */
+  takeExpired(limit: number): Promise<{ id: number; attempts: number }[]> {
+    return this.take('d.locked_until < now() AND d.enqueued_at < d.locked_until', limit);
   }
 
   /** Deliveries handed to the queue more than `graceMs` ago that were never attempted (their job was lost). */
@@ -71,13 +78,13 @@ export class DeliveryRepository {
   }
 
   /**
-   * Takes a due delivery for one attempt. A delivery of a deleted or disabled subscription is
-   * closed as failed instead; null when there is nothing to send.
+   * Takes a due delivery for one attempt, under a lease of `leaseMs`. A delivery of a deleted or
+   * disabled subscription is closed as failed instead; null when there is nothing to send.
    */
-  async claim(id: number): Promise<ClaimedDelivery | null> {
+  async claim(id: number, leaseMs: number): Promise<ClaimedDelivery | null> {
     const rows = (await this.dataSource.query(
       `WITH claimed AS (
-         UPDATE event_deliveries d SET locked_until = now() + ${LEASE}
+         UPDATE event_deliveries d SET locked_until = now() + $2 * interval '1 millisecond'
          FROM subscriptions s
          WHERE d.id = $1 AND s.id = d.subscription_id AND d.state = 'pending' AND d.next_attempt_at <= now()
            AND (d.locked_until IS NULL OR d.locked_until < now())
@@ -85,7 +92,7 @@ export class DeliveryRepository {
        )
        SELECT c.*, e.public_id, e.type, e.created_at AS event_at, e.payload::text AS case_json
        FROM claimed c JOIN outbox_events e ON e.id = c.event_id`,
-      [id],
+      [id, leaseMs],
     )) as { id: string; attempts: number; subscription_id: string; url: string; secret_ciphertext: string; stopped: boolean; public_id: string; type: string; event_at: Date; case_json: string }[];
     const row = rows[0];
     if (!row) return null;
@@ -104,6 +111,15 @@ export class DeliveryRepository {
       subscriptionId: Number(row.subscription_id),
       secretCiphertext: row.secret_ciphertext,
     };
+  }
+
+  /** Keeps the delivery while its attempt is under way (not once the attempt is recorded). */
+  async renewLease(delivery: ClaimedDelivery, leaseMs: number): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE event_deliveries SET locked_until = now() + $3 * interval '1 millisecond'
+       WHERE id = $1 AND attempts = $2 AND state = 'pending' AND locked_until IS NOT NULL`,
+      [delivery.id, delivery.attempt - 1, leaseMs],
+    );
   }
 
   /**

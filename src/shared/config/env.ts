@@ -76,10 +76,12 @@ export class Env {
 
   /**
    * How long a worker holds a run without renewing it (it renews every third of this while
-   * the run executes). A run whose worker died is taken over by another after this.
+   * the run executes). A run whose worker died is taken over by another after this, plus the
+   * relay's one-second look. Shorter risks a live worker losing its run to a long pause
+   * (the request it is making is then sent twice); longer delays the takeover.
    */
   @Type(() => Number) @IsInt() @Min(1000) @Max(600000)
-  RUN_LEASE_MS = 30000;
+  RUN_LEASE_MS = 6000;
 
   /** First retry delay of a failed event delivery; each next one is 4 times longer (capped at 6 h), with jitter. */
   @Type(() => Number) @IsInt() @Min(10) @Max(300000)

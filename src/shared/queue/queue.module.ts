@@ -10,8 +10,11 @@ import { Env } from '../config/env.js';
       useFactory: (env: Env) => ({
         url: env.REDIS_URL,
         prefix: `${env.REDIS_PREFIX}:bull`,
-        // A job whose worker died goes back to the queue within about 20 s (a live worker renews its lock).
-        settings: { lockDuration: 15_000, stalledInterval: 5_000 },
+        // A job whose worker died goes back to the queue within 6 s: its lock lapses 5 s after the
+        // last renewal (a live worker renews it every 2.5 s) and every worker looks for such jobs
+        // every second. A live job wrongly found stalled is harmless: runs and deliveries are
+        // claimed in Postgres, and the second claim finds the work taken.
+        settings: { lockDuration: 5_000, stalledInterval: 1_000 },
       }),
     }),
   ],

@@ -2,12 +2,16 @@ import type { JobOptions, Queue } from 'bull';
 import type { Logger } from 'pino';
 import { PollingLoop } from './polling-loop.js';
 
+/** How often a relay looks for work whose holder's lease ran out: part of the takeover bound (see Relay). */
+export const LEASE_CHECK_EVERY_MS = 1_000;
 const STALE_CHECK_EVERY_MS = 5_000;
 
 /** Where a relay finds work that Postgres holds and Bull should run. */
 export interface RelaySource<T> {
   /** Marks up to `limit` items never handed to the queue as handed over, and returns them. */
   takeNew(limit: number): Promise<T[]>;
+  /** The same for items whose worker's lease ran out (it died) and that were not handed over since. */
+  takeExpired(limit: number): Promise<T[]>;
   /** The same for items handed over more than `graceMs` ago that never ran (their job was lost). */
   takeStale(limit: number, graceMs: number): Promise<T[]>;
   /** Redis refused them: they become new again. */
@@ -15,16 +19,35 @@ export interface RelaySource<T> {
   job(item: T): { name: string; data: unknown; opts: JobOptions };
 }
 
+/** True once every `everyMs`. */
+class Every {
+  private next = 0;
+
+  constructor(private readonly everyMs: number) {}
+
+  due(): boolean {
+    if (Date.now() < this.next) return false;
+    this.next = Date.now() + this.everyMs;
+    return true;
+  }
+}
+
 /**
  * Moves due work from Postgres to a Bull queue in batches. Postgres is the source of truth:
  * intake writes work in its own transaction and never touches Redis; the relays (one per worker
  * process, sharing rows through SKIP LOCKED) hand it to Bull, and take again anything whose job
- * was lost. Job ids make a repeat harmless. New work is looked for all the time, lost work
- * every few seconds (that look scans every unfinished item).
+ * was lost. Job ids make a repeat harmless. New work is looked for all the time, work a dead
+ * worker held every second (indexed by lease), lost work every few seconds (that look scans
+ * every unfinished item).
+ *
+ * The work of a worker killed outright is taken over within RUN_LEASE_MS (or a delivery's
+ * lease) plus LEASE_CHECK_EVERY_MS for what it held under a lease, and within Bull's lock
+ * duration plus its stalled check (QueueModule) for jobs it had taken and not yet claimed.
  */
 export class Relay<T> {
   private readonly loop: PollingLoop;
-  private nextStaleCheck = 0;
+  private readonly leaseCheck = new Every(LEASE_CHECK_EVERY_MS);
+  private readonly staleCheck = new Every(STALE_CHECK_EVERY_MS);
 
   constructor(
     name: string,
@@ -48,10 +71,8 @@ export class Relay<T> {
   /** One pass; returns how many items it handed to the queue. */
   async relayOnce(): Promise<number> {
     const due = await this.source.takeNew(this.batch);
-    if (Date.now() >= this.nextStaleCheck) {
-      this.nextStaleCheck = Date.now() + STALE_CHECK_EVERY_MS;
-      due.push(...(await this.source.takeStale(this.batch, this.graceMs)));
-    }
+    if (this.leaseCheck.due()) due.push(...(await this.source.takeExpired(this.batch)));
+    if (this.staleCheck.due()) due.push(...(await this.source.takeStale(this.batch, this.graceMs)));
     if (!due.length) return 0;
     try {
       await this.queue.addBulk(due.map((item) => this.source.job(item)));
