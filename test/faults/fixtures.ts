@@ -15,8 +15,16 @@ const CLOSE = { close: { outcome: 'Done' } };
 
 /** The Open run of every scenario. */
 export const OPEN_RUN = [STAMP, CLOSE];
-/** The same with a pause in the middle, so that runs are mid-run for a while. */
-export const OPEN_RUN_WITH_WAIT = [STAMP, { wait: { seconds: 2 } }, CLOSE];
+
+/**
+ * The Open run with a request to the receiver between its steps, answered after `callMs`: runs
+ * are held under their lease while it is under way (a killed worker leaves them so).
+ */
+export function openRunWithCall(receiver: EventReceiver, key: string, callMs: number): unknown[] {
+  const path = `/${key}-call`;
+  receiver.delays.set(path, callMs);
+  return [STAMP, { http_request: { method: 'POST', url: receiver.url + path, body: { case_id: '{{ case.id }}' } } }, CLOSE];
+}
 
 export interface Fixture {
   org: Organization;

@@ -3,6 +3,8 @@
  * unique ~1 KB JSON object per request, over node:http with a client timeout. Every attempt is
  * recorded with how it ended. When a target cannot be reached (refused, or the connection
  * dropped before any response) the same request is retried on the next target, if any.
+ * Requests go to the webhook, or to the cases API with an Idempotency-Key (then a request whose
+ * instance died mid-way can be retried on another without creating its case twice).
  */
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
@@ -46,11 +48,20 @@ export interface LoadOptions {
   timeoutMs?: number;
   /** Answers after which the request is tried on the next target (besides no answer at all). */
   retryStatuses?: number[];
+  /** Each request starts at the next target in turn, instead of always at the first. */
+  alternate?: boolean;
+  /**
+   * Post to the cases API (`path` is then its URL) with this API token, the payload as the
+   * attributes and the nonce as Idempotency-Key, instead of posting the payload to the webhook.
+   */
+  apiToken?: string;
 }
 
 export const CLIENT_TIMEOUT_MS = 10_000;
 /** The whole body of a 201 from the webhook. */
-export const CREATED_BODY = /^\{"case":\{"id":([1-9][0-9]*),"source_type":"Webhook"\}\}$/;
+const CREATED_BODY = /^\{"case":\{"id":([1-9][0-9]*),"source_type":"Webhook"\}\}$/;
+/** The start of a 201 from the cases API (the whole case follows). */
+const CASE_BODY = /^\{"case":\{"id":([1-9][0-9]*),"workflow_id":/;
 const UNICODE = 'Grüße aus Köln, 東京, naïve café, emoji 🚀🧪, עברית, e\u0301, \u2028 end';
 
 /** Numbers a JavaScript double cannot hold, which must come back digit for digit. */
@@ -65,6 +76,8 @@ export function payload(nonce: string, seq: number): string {
 
 export class Load {
   readonly posted: PostedCase[] = [];
+  /** What a 201 answer's body looks like; its first group is the case id. */
+  readonly createdBody: RegExp;
   private readonly agent = new http.Agent({ keepAlive: true });
   private readonly timeoutMs: number;
   private readonly interval: number;
@@ -75,6 +88,7 @@ export class Load {
 
   constructor(private readonly options: LoadOptions) {
     this.timeoutMs = options.timeoutMs ?? CLIENT_TIMEOUT_MS;
+    this.createdBody = options.apiToken ? CASE_BODY : CREATED_BODY;
     this.interval = 1000 / options.rate;
     this.loops = Array.from({ length: options.concurrency ?? 8 }, () => this.loop());
   }
@@ -109,6 +123,11 @@ export class Load {
     return this.pending.get(target) ?? 0;
   }
 
+  /** A target restarted on another port: requests go there from now on. */
+  moveTarget(name: string, port: number): void {
+    this.options.targets.find((t) => t.name === name)!.port = port;
+  }
+
   /** The highest case id answered so far. */
   maxCaseId(): number {
     return this.posted.reduce((max, p) => Math.max(max, p.caseId ?? 0), 0);
@@ -127,14 +146,18 @@ export class Load {
   private async postOne(): Promise<void> {
     const nonce = randomUUID();
     const posted: PostedCase = { nonce, body: payload(nonce, this.posted.length), attempts: [] };
+    const { targets, alternate, apiToken } = this.options;
+    const first = alternate ? this.posted.length % targets.length : 0;
     this.posted.push(posted);
-    for (const target of this.options.targets) {
+    const body = apiToken ? `{"subject":"load","attributes":${posted.body}}` : posted.body;
+    const headers: Record<string, string> = apiToken ? { authorization: `Bearer ${apiToken}`, 'idempotency-key': nonce } : {};
+    for (const target of [...targets.slice(first), ...targets.slice(0, first)]) {
       this.pending.set(target.name, this.inFlight(target.name) + 1);
-      const attempt = await this.send(target, posted.body);
+      const attempt = await this.send(target, body, headers);
       this.pending.set(target.name, this.inFlight(target.name) - 1);
       posted.attempts.push(attempt);
       if (attempt.outcome === 'response' && attempt.status === 201) {
-        const id = CREATED_BODY.exec(attempt.text ?? '')?.[1];
+        const id = this.createdBody.exec(attempt.text ?? '')?.[1];
         if (id) posted.caseId = Number(id);
       }
       if (!this.turnedAway(attempt)) return;
@@ -147,7 +170,7 @@ export class Load {
     return attempt.outcome === 'response' && (this.options.retryStatuses ?? []).includes(attempt.status!);
   }
 
-  private send(target: Target, body: string): Promise<Attempt> {
+  private send(target: Target, body: string, headers: Record<string, string>): Promise<Attempt> {
     const sentAt = performance.now();
     return new Promise<Attempt>((resolve) => {
       let settled = false;
@@ -165,7 +188,7 @@ export class Load {
           method: 'POST',
           path: this.options.path,
           agent: this.agent,
-          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+          headers: { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
         },
         (response) => {
           responded = true;

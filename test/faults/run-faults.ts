@@ -1,6 +1,6 @@
 /**
  * `npm run test:faults`: the fault scenarios (Postgres restart, Redis restart, worker SIGKILL,
- * API SIGTERM, soak) against real service processes on this machine's own embedded Postgres
+ * two APIs and two workers with one of each SIGKILLed, API SIGTERM, soak) against real service processes on this machine's own embedded Postgres
  * and redis-server, traffic only to 127.0.0.1. Prints a summary table and, last, the line
  * `N passed, M failed`; exits non-zero when a scenario failed.
  *

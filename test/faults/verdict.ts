@@ -7,7 +7,7 @@ import type { Receiver } from '../support/automation-helpers.js';
 import type { Fixture } from './fixtures.js';
 import { checkInvariants, describeStuck, type Tally, waitForCatchUp } from './invariants.js';
 import type { ServiceProcess } from '../support/service-process.js';
-import { type Attempt, CLIENT_TIMEOUT_MS, CREATED_BODY, EXACT_NUMBERS, Load, type PostedCase, type Target } from './load.js';
+import { type Attempt, CLIENT_TIMEOUT_MS, EXACT_NUMBERS, Load, type LoadOptions, type PostedCase, type Target } from './load.js';
 import { type ScenarioResult, seconds } from './report.js';
 import { SETTINGS } from './settings.js';
 import type { Stack } from './stack.js';
@@ -38,8 +38,10 @@ export class Verdict {
     if (!condition) this.fail(message);
   }
 
-  startLoad(targets: Target[], fx: Fixture, rate: number, retryStatuses?: number[]): Load {
-    this.load = new Load({ targets, path: fx.webhookPath, rate, retryStatuses });
+  /** Load on the webhook, or on the cases API when `options.apiToken` is set. */
+  startLoad(targets: Target[], fx: Fixture, rate: number, options: Pick<LoadOptions, 'retryStatuses' | 'alternate' | 'apiToken'> = {}): Load {
+    const path = options.apiToken ? `/api/external/v1/workflows/${fx.workflowId}/cases` : fx.webhookPath;
+    this.load = new Load({ targets, path, rate, ...options });
     return this.load;
   }
 
@@ -95,7 +97,7 @@ export class Verdict {
     for (const status of new Set(responses.map((a) => a.status!))) {
       if (!allowed.has(status)) group(`answer(s) ${status}`, responses.filter((a) => a.status === status));
     }
-    group('201 answer(s) with another body than {"case":{"id":...,"source_type":"Webhook"}}', responses.filter((a) => a.status === 201 && !CREATED_BODY.test(a.text ?? '')));
+    group(`201 answer(s) with another body than ${load.createdBody}`, responses.filter((a) => a.status === 201 && !load.createdBody.test(a.text ?? '')));
     group('error answer(s) that are not a JSON {"error": "..."}', responses.filter((a) => a.status !== 201 && !isErrorBody(a.text)));
     const latencies = responses.map((a) => a.endedAt - a.sentAt).sort((x, y) => x - y);
     const at = (q: number) => `${Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0)} ms`;
