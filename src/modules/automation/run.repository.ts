@@ -128,13 +128,17 @@ export class RunRepository {
     return { ...movedBy, id, status, chainDepth: movedBy.chainDepth + 1, currentStep: 0, stepAttempts: 0, attempts: 1, createdAt: new Date() };
   }
 
-  /** The run stays with this worker while it calls the outside world at `step` (until the lease runs out). */
+  /**
+   * The run stays with this worker while it calls the outside world at `step` (until the lease
+   * runs out). The lease counts from now, not from the start of the transaction (which may have
+   * waited for the case's lock): the first renewal comes a third of the lease after the commit.
+   */
   async hold(tx: Transaction, run: RunRecord, step: number, leaseMs: number): Promise<void> {
     await PreparedStatements.rowsIn(
       tx,
       `UPDATE workflow_runs SET state = 'running', attempts = $3, started_at = coalesce(started_at, now()), current_step = $2,
               step_attempts = CASE WHEN current_step = $2 THEN step_attempts ELSE 0 END,
-              locked_until = now() + $4 * interval '1 millisecond', resume_at = NULL
+              locked_until = clock_timestamp() + $4 * interval '1 millisecond', resume_at = NULL
        WHERE id = $1`,
       [run.id, step, run.attempts, leaseMs],
     );
