@@ -4,10 +4,10 @@
  * byte-identical, and ~1 KB attributes for the rows inserted in bulk by the cost-growth step.
  */
 
-import { sampleDefinition } from '../test/support/scenario.js';
+import { exampleDefinition } from '../src/modules/workflows/domain/example-definition.js';
 
-/** The typed attributes of the benchmark workflows: the tests' sample schema, plus the `stage` the automations set. */
-export const BENCH_ATTRIBUTES = { ...(sampleDefinition().attributes as Record<string, unknown>), stage: { type: 'string' } };
+/** The typed attributes of the benchmark workflows: the contract example's schema, plus the `stage` the automations set. */
+export const BENCH_ATTRIBUTES = { ...exampleDefinition().attributes, stage: { type: 'string' } };
 
 const VARIANTS = 8;
 

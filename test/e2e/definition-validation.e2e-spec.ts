@@ -7,25 +7,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertJsonError, assertValidationError } from '../support/foundation-assertions.js';
-import { createOrganization, sampleDefinition, type Organization } from '../support/scenario.js';
+import { exampleDefinition } from '../../src/modules/workflows/domain/example-definition.js';
+import { createOrganization, type Organization } from '../support/scenario.js';
 import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
 
 const WORKFLOWS = '/api/admin/v1/workflows';
-
-/** The full example of workflows-and-automation.md: the sample definition with the example's automations. */
-const SPEC_EXAMPLE = sampleDefinition({
-  automations: {
-    Open: [
-      {
-        if: { field: 'case.mode', equals: 'test' },
-        then: [{ set_attributes: { note: 'test traffic' } }],
-        else: [{ http_request: { method: 'POST', url: 'https://crm.example/hooks', body: { email: '{{ attributes.customer_email }}' }, save_response_as: 'crm' } }],
-      },
-      { set_status: 'Triage' },
-    ],
-    Triage: [{ close: { outcome: 'Auto-resolved' } }],
-  },
-});
 
 /** A small valid definition with one custom status; `overrides` make it invalid in one place. */
 function definition(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -64,10 +50,11 @@ describe('workflow definition validation over HTTP', () => {
 
   it('accepts the full example of the contract (201)', async () => {
     const org = await createOrganization(t);
-    const res = await t.request('POST', WORKFLOWS, { token: org.adminToken, body: SPEC_EXAMPLE });
+    const example = exampleDefinition();
+    const res = await t.request('POST', WORKFLOWS, { token: org.adminToken, body: example });
     assert.equal(res.status, 201, res.text);
-    assert.deepEqual(res.body.workflow.automations, SPEC_EXAMPLE.automations);
-    assert.deepEqual(res.body.workflow.attributes, SPEC_EXAMPLE.attributes);
+    assert.deepEqual(res.body.workflow.automations, example.automations);
+    assert.deepEqual(res.body.workflow.attributes, example.attributes);
   });
 
   for (const [label, body, paths] of INVALID) {

@@ -1,28 +1,15 @@
 import { randomBytes } from 'node:crypto';
+import { exampleDefinition } from '../../src/modules/workflows/domain/example-definition.js';
 import type { TestApp } from './test-app.js';
 
 export const operatorToken = () => process.env.OPERATOR_TOKEN!;
 
-/** A definition with required and typed attributes, a custom status and an Open automation. */
+/**
+ * The contract's example definition (required and typed attributes, custom statuses) with only
+ * its Triage automation: no outbound call on every case the tests create.
+ */
 export function sampleDefinition(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    name: 'Customer escalations',
-    case_source: 'direct',
-    sensitive_data: false,
-    statuses: ['Triage', 'Waiting on customer'],
-    default_outcome: 'Resolved',
-    attributes: {
-      customer_email: { type: 'string', required: true, format: 'email' },
-      priority: { type: 'integer', enum: [1, 2, 3] },
-      amount: { type: 'number' },
-      vip: { type: 'boolean' },
-      order: { type: 'object' },
-      tags: { type: 'array' },
-      raw: { type: 'any' },
-    },
-    automations: { Triage: [{ close: { outcome: 'Auto-resolved' } }] },
-    ...overrides,
-  };
+  return { ...exampleDefinition(), automations: { Triage: exampleDefinition().automations.Triage }, ...overrides };
 }
 
 export interface Organization {
