@@ -15,6 +15,15 @@ module.exports = {
       to: { path: '^src/(modules|shared)/[^/]+/(infrastructure/|.*[.]orm-entity[.]ts$)', pathNot: '^src/$1/$2/' },
     },
     {
+      name: 'application-without-infrastructure',
+      comment:
+        "Application code depends on ports (its domain's or its own), bound to their infrastructure in the module. " +
+        "ORM entities are the exception: the workflows services query theirs through TypeORM repositories.",
+      severity: 'error',
+      from: { path: '(^|/)application/' },
+      to: { path: '(^|/)infrastructure/', pathNot: '[.]orm-entity[.]ts$' },
+    },
+    {
       name: 'domain-without-frameworks',
       comment: 'Domain code is plain TypeScript: no Nest, TypeORM, Fastify or drivers.',
       severity: 'error',

@@ -1,18 +1,19 @@
 import { Module } from '@nestjs/common';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
-import { CaseMetrics } from './infrastructure/case-metrics.js';
 import { CaseQueries } from './application/case-queries.js';
 import { CaseQueriesService } from './application/case-queries.service.js';
 import { ChangeCaseStatusService } from './application/change-case-status.service.js';
 import { CreateCaseService } from './application/create-case.service.js';
 import { GetCaseService } from './application/get-case.service.js';
+import { IntakeMetrics } from './application/intake-metrics.js';
 import { WorkflowIntake } from './application/workflow-intake.js';
 import { CaseRepository } from './domain/case.repository.js';
 import { AdminCasesController } from './http/admin-cases.controller.js';
 import { CasesController } from './http/cases.controller.js';
 import { WebhookCasesController } from './http/webhook-cases.controller.js';
 import { WebhookTokenGuard } from './http/webhook-token.guard.js';
+import { CaseMetrics } from './infrastructure/case-metrics.js';
 import { PostgresCaseQueries } from './infrastructure/postgres-case-queries.js';
 import { PostgresCaseRepository } from './infrastructure/postgres-case.repository.js';
 
@@ -26,6 +27,7 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     CaseQueriesService,
     WorkflowIntake,
     CaseMetrics,
+    { provide: IntakeMetrics, useExisting: CaseMetrics },
     WebhookTokenGuard,
     { provide: CaseRepository, useClass: PostgresCaseRepository },
     { provide: CaseQueries, useClass: PostgresCaseQueries },

@@ -6,7 +6,7 @@ import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js
 import { AttributesInvalidError } from '../domain/case.errors.js';
 import { type Actor, Case, type CaseMode, type CaseSource } from '../domain/case.js';
 import { type CreateAnswer, type Created, CaseRepository, type IdempotencyClaim } from '../domain/case.repository.js';
-import { CaseMetrics } from '../infrastructure/case-metrics.js';
+import { IntakeMetrics } from './intake-metrics.js';
 
 /** A new case, from any source; the source's own checks (credentials, body shape) are done. */
 export interface CreateCaseCommand<A extends CreateAnswer> {
@@ -35,7 +35,7 @@ export class IdempotencyKeyReusedError extends AppError {
 /** The one way a case comes into being, whatever its source. */
 @Injectable()
 export class CreateCaseService {
-  constructor(private readonly cases: CaseRepository, private readonly metrics: CaseMetrics) {}
+  constructor(private readonly cases: CaseRepository, private readonly metrics: IntakeMetrics) {}
 
   /** The case is stored with its pending run before this returns; the run itself happens later. */
   async execute<A extends CreateAnswer>(command: CreateCaseCommand<A>): Promise<Created<A> & { replayed: boolean }> {

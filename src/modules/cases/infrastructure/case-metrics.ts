@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter } from 'prom-client';
 import { MetricsRegistry } from '../../../shared/metrics/metrics.module.js';
+import type { IntakeMetrics } from '../application/intake-metrics.js';
 import type { CaseMode, CaseSource } from '../domain/case.js';
 
 /**
@@ -8,7 +9,7 @@ import type { CaseMode, CaseSource } from '../domain/case.js';
  * superseded, which happens in the statement that moves a case.
  */
 @Injectable()
-export class CaseMetrics {
+export class CaseMetrics implements IntakeMetrics {
   private readonly created: Counter<'source'>;
   private readonly superseded: Counter<'mode'>;
 
