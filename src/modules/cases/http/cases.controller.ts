@@ -1,9 +1,7 @@
-import { Body, Controller, Get, Header, Headers, Param, Patch, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, Param, Patch, Post, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { InvalidRequestError } from '../../../shared/errors/app-error.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { jsonText } from '../../../shared/http/json-body-parser.js';
-import { memberText } from '../../../shared/json/json-text.js';
 import { RequiresToken } from '../../tokens/bearer-token.guard.js';
 import type { Principal as Caller } from '../../tokens/principal.js';
 import { Principal } from '../../tokens/principal.decorator.js';
@@ -11,13 +9,14 @@ import { ChangeCaseStatusService } from '../application/change-case-status.servi
 import { CreateCaseService } from '../application/create-case.service.js';
 import { GetCaseService } from '../application/get-case.service.js';
 import { WorkflowIntake } from '../application/workflow-intake.js';
+import { apiCaseCommand } from './case-commands.js';
 import { caseResponse, JSON_CONTENT_TYPE } from './case.response.js';
 import { ChangeStatusRequest } from './change-status.request.js';
 import { CreateCaseRequest } from './create-case.request.js';
+import { IdempotencyKey } from './idempotency-key.decorator.js';
 
 const WorkflowId = () => Param('workflowId', new IdParamPipe('workflow'));
 const CaseId = () => Param('caseId', new IdParamPipe('case'));
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 @Controller('api/external/v1/workflows/:workflowId/cases')
 @RequiresToken('api')
@@ -37,25 +36,10 @@ export class CasesController {
     @Body() body: CreateCaseRequest,
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
-    @Headers('idempotency-key') idempotencyKey?: string,
+    @IdempotencyKey() idempotencyKey?: string,
   ) {
-    if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) {
-      throw new InvalidRequestError('Idempotency-Key must be 1 to 255 printable ASCII characters');
-    }
     const workflow = await this.intake.forApi(caller.organizationId, workflowId);
-    const text = jsonText(request);
-    const result = await this.createCase.execute({
-      source: 'API',
-      organizationId: caller.organizationId,
-      workflow,
-      subject: body.subject,
-      mode: body.mode ?? 'live',
-      // The attributes are stored as their exact text, so that text is what gets checked.
-      attributes: { value: body.attributes ?? {}, text: (text !== null && memberText(text, 'attributes')) || '{}' },
-      idempotency: idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestText: text ?? '' },
-      actor: { kind: 'api_token', tokenId: caller.tokenId },
-      answer: 'case',
-    });
+    const result = await this.createCase.execute(apiCaseCommand(caller, workflow, body, jsonText(request), idempotencyKey));
     reply.status(201);
     if (result.replayed) reply.header('idempotent-replayed', 'true');
     return caseResponse(result.case);

@@ -3,7 +3,7 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { CreateCaseService } from '../application/create-case.service.js';
 import { JSON_CONTENT_TYPE } from './case.response.js';
-import { webhookAttributes } from './webhook-case.request.js';
+import { webhookCaseCommand } from './case-commands.js';
 import { RequiresWebhookToken } from './webhook-token.guard.js';
 
 @Controller('api/external/v1/workflows/:workflowId/case_webhooks')
@@ -17,16 +17,7 @@ export class WebhookCasesController {
   @Header('content-type', JSON_CONTENT_TYPE)
   @RouteConfig({ anyContentType: true })
   async receive(@Req() request: FastifyRequest) {
-    const { organizationId, version } = request.webhookWorkflow!;
-    const { id } = await this.createCase.execute({
-      source: 'Webhook',
-      organizationId,
-      workflow: version,
-      mode: 'live',
-      attributes: webhookAttributes(request.body),
-      actor: { kind: 'webhook' },
-      answer: 'id',
-    });
+    const { id } = await this.createCase.execute(webhookCaseCommand(request.webhookWorkflow!, request.body));
     return `{"case":{"id":${id},"source_type":"Webhook"}}`;
   }
 }

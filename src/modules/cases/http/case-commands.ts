@@ -1,0 +1,43 @@
+import { memberText } from '../../../shared/json/json-text.js';
+import type { Principal } from '../../tokens/principal.js';
+import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
+import type { CreateCaseCommand } from '../application/create-case.service.js';
+import type { CreateCaseRequest } from './create-case.request.js';
+import { webhookAttributes } from './webhook-case.request.js';
+
+/**
+ * `POST .../cases` as a command: `requestText` is the body exactly as sent (null without one),
+ * since the attributes are stored, and an idempotent request is compared, as that text.
+ */
+export function apiCaseCommand(
+  caller: Principal,
+  workflow: WorkflowVersion,
+  body: CreateCaseRequest,
+  requestText: string | null,
+  idempotencyKey: string | undefined,
+): CreateCaseCommand<'case'> {
+  return {
+    source: 'API',
+    organizationId: caller.organizationId,
+    workflow,
+    subject: body.subject,
+    mode: body.mode ?? 'live',
+    attributes: { value: body.attributes ?? {}, text: (requestText !== null && memberText(requestText, 'attributes')) || '{}' },
+    idempotency: idempotencyKey === undefined ? undefined : { key: idempotencyKey, requestText: requestText ?? '' },
+    actor: { kind: 'api_token', tokenId: caller.tokenId },
+    answer: 'case',
+  };
+}
+
+/** A webhook delivery as a command: a live case on the version WebhookTokenGuard found, answered with its id. */
+export function webhookCaseCommand(target: { organizationId: number; version: WorkflowVersion }, body: unknown): CreateCaseCommand<'id'> {
+  return {
+    source: 'Webhook',
+    organizationId: target.organizationId,
+    workflow: target.version,
+    mode: 'live',
+    attributes: webhookAttributes(body),
+    actor: { kind: 'webhook' },
+    answer: 'id',
+  };
+}
