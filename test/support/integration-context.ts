@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { INestApplicationContext, Type } from '@nestjs/common';
+import type { Abstract, INestApplicationContext, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../../src/app.module.js';
 import { type Env, validateEnv } from '../../src/shared/config/env.js';
@@ -8,8 +8,8 @@ import { createMetricsRegistry } from '../../src/shared/metrics/metrics.module.j
 
 export interface IntegrationContext {
   env: Env;
-  /** A provider of the service, as the application wires it. */
-  get<T>(type: Type<T> | string | symbol): T;
+  /** A provider of the service, as the application wires it (a port gives its bound implementation). */
+  get<T>(type: Type<T> | Abstract<T> | string | symbol): T;
   close(): Promise<void>;
 }
 
