@@ -32,7 +32,7 @@ export async function createApp(env: Env, logger: Logger): Promise<NestFastifyAp
   });
   // After the rate limits and before any route exists: credentials are checked before bodies are read.
   registerCredentialChecks(fastify, { bearer: app.get(BearerTokenGuard), webhook: app.get(WebhookTokenGuard), operator: app.get(OperatorGuard) });
-  serveApiDocs(app, env.PUBLIC_BASE_URL!);
+  await serveApiDocs(app, env.PUBLIC_BASE_URL!);
   await serveDashboard(app);
   await app.init();
   return app;

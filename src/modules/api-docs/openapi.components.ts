@@ -1,4 +1,4 @@
-import { jsonContent, resourceId, type Schema, schemaRef } from './openapi.builders.js';
+import { jsonContent, resourceId, type Schema, schemaRef } from '../../shared/http/openapi-schema.js';
 import { schemas } from './openapi.schemas.js';
 
 const error = (description: string, schema: Schema = schemaRef('Error')): Schema => ({ description, content: jsonContent(schema) });

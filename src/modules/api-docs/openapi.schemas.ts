@@ -1,4 +1,4 @@
-import { nonEmptyName, NUMBER_RULE, object, resourceId, type Schema, schemaRef, timestamp } from './openapi.builders.js';
+import { NUMBER_RULE, object, resourceId, type Schema, schemaRef, timestamp } from '../../shared/http/openapi-schema.js';
 import { secretSchemas } from './openapi.secrets.js';
 import { subscriptionSchemas } from './openapi.subscriptions.js';
 import { workflowSchemas } from './openapi.workflow-schemas.js';
@@ -42,20 +42,6 @@ const caseSchemas: Record<string, Schema> = {
   Case: object({ ...caseFields, ...caseTail }, [], 'A case as the cases API shows it.'),
   CaseWithSource: object({ ...caseFields, source_type: sourceType, ...caseTail }, [], 'A case in the admin case list: a Case plus its `source_type`.'),
   WebhookCaseReceipt: object({ id: resourceId('The new case\'s id.'), source_type: { type: 'string', const: 'Webhook' } }, [], 'What the incoming webhook answers; nothing else is shown to a webhook sender.'),
-  CreateCaseRequest: object(
-    {
-      subject: { type: ['string', 'null'], maxLength: 1000, description: 'Title. Omitted, null or blank: `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC`.' },
-      attributes: { type: 'object', default: {}, description: `Validated against the workflow's attribute schema. Must be an object when present (null, arrays and strings are refused). ${NUMBER_RULE}` },
-      mode: { type: 'string', enum: ['live', 'test'], default: 'live' },
-    },
-    ['subject', 'attributes', 'mode'],
-    'Only these top-level keys are accepted; any other key is a 422 before anything is created.',
-  ),
-  ChangeStatusRequest: object(
-    { status: { type: 'string', minLength: 1, maxLength: 200, description: 'A status declared on the case\'s workflow, other than `Error`.' } },
-    [],
-    '`status` is the only accepted key.',
-  ),
   TimelineEvent: {
     type: 'object',
     description: [
@@ -111,13 +97,11 @@ const accessSchemas: Record<string, Schema> = {
     [],
     'An API or admin token; its secret is never shown again after creation.',
   ),
-  CreateTokenRequest: object({ name: nonEmptyName('A label for people.'), scope: { type: 'string', enum: ['api', 'admin'] } }),
   CreatedToken: object({
     token: schemaRef('Token'),
     secret: { type: 'string', pattern: '^(api|adm)_', description: 'The bearer secret (`api_...` or `adm_...`), shown this once; only its hash is stored.' },
   }),
   Organization: object({ id: resourceId('Organization id.'), name: { type: 'string' }, created_at: timestamp('Creation time') }),
-  CreateOrganizationRequest: object({ name: nonEmptyName('The organization\'s name.') }),
   CreatedOrganization: object({
     organization: schemaRef('Organization'),
     admin_token: { type: 'string', pattern: '^adm_', description: 'The organization\'s first admin token, shown this once.' },

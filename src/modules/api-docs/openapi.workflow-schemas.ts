@@ -1,6 +1,6 @@
 import { ATTRIBUTE_FORMATS, ATTRIBUTE_TYPES } from '../workflows/domain/workflow-definition.js';
 import { DEFAULT_STATUSES } from '../workflows/domain/status-rules.js';
-import { object, resourceId, type Schema, schemaRef, timestamp } from './openapi.builders.js';
+import { object, resourceId, type Schema, schemaRef, timestamp } from '../../shared/http/openapi-schema.js';
 
 /** The step kinds of workflows-and-automation.md, each a one-key object (an `if` step has `then` and `else` too). */
 const STEP_KINDS = ['SetAttributesStep', 'SetStatusStep', 'CloseStep', 'IfStep', 'HttpRequestStep', 'WaitStep', 'FailStep'];

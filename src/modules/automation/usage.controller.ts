@@ -1,5 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
+import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { InvalidRequestError } from '../../shared/errors/app-error.js';
+import { ApiEndpoint } from '../../shared/http/api-endpoint.decorator.js';
+import { schemaRef, wrapped } from '../../shared/http/openapi-schema.js';
 import { RequiresToken } from '../tokens/bearer-token.guard.js';
 import type { Principal as Caller } from '../tokens/principal.js';
 import { Principal } from '../tokens/principal.decorator.js';
@@ -15,10 +18,19 @@ function readDate(name: string, value: string): Date {
 
 @Controller('api/admin/v1/usage')
 @RequiresToken('admin')
+@ApiTags('Admin cases')
+@ApiSecurity('adminToken')
 export class UsageController {
   constructor(private readonly usage: UsageService) {}
 
   @Get()
+  @ApiEndpoint({
+    operationId: 'getUsage',
+    summary: 'Get usage',
+    description: 'Cases created and workflow runs started in `[from, to)`, per workflow and in total. Live figures are what is billed; test cases and their runs are reported apart and never billed. Any other query parameter is a 422.',
+    success: { status: 200, description: 'The usage of the period.', schema: wrapped('usage', schemaRef('Usage')) },
+    errors: { 422: '`from` or `to` is not an ISO 8601 timestamp, `from` is not before `to`, or an unknown query parameter was given.' },
+  })
   async report(@Principal() caller: Caller, @Query() query: UsageRequest) {
     const now = new Date();
     const from = query.from ? readDate('from', query.from) : new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));

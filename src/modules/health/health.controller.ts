@@ -1,5 +1,8 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
+import { ApiEndpoint } from '../../shared/http/api-endpoint.decorator.js';
+import { schemaRef } from '../../shared/http/openapi-schema.js';
 import type { DataSource } from 'typeorm';
 import { ServiceUnavailableError } from '../../shared/errors/app-error.js';
 import { RedisClient } from '../../shared/redis/redis.client.js';
@@ -9,6 +12,7 @@ const CHECK_TIMEOUT_MS = 2000;
 const CHECK_REUSE_MS = 1000;
 
 @Controller()
+@ApiTags('Health')
 export class HealthController {
   /** The latest check (still running or done) and when it started; concurrent probes share it. */
   private latest?: { startedAt: number; ready: Promise<boolean> };
@@ -18,12 +22,25 @@ export class HealthController {
   /** The process is up and serving HTTP. */
   @Get('healthz')
   @HttpCode(200)
+  @ApiEndpoint({
+    operationId: 'liveness',
+    summary: 'Liveness probe',
+    description: 'The process is up and serving HTTP. Checks nothing else and needs no credential.',
+    success: { status: 200, description: 'Alive.', schema: schemaRef('Health') },
+  })
   healthz() {
     return { status: 'ok' };
   }
 
   /** Postgres and Redis both answered a check started less than a second ago: the instance can take traffic. */
   @Get('readyz')
+  @ApiEndpoint({
+    operationId: 'readiness',
+    summary: 'Readiness probe',
+    description: 'Postgres and Redis both answer within 2 seconds: the instance can take traffic. Needs no credential. One check a second serves every probe (concurrent probes share it), so the answer can be up to a second old.',
+    success: { status: 200, description: 'Ready.', schema: schemaRef('Readiness') },
+    errors: { 503: 'Postgres or Redis did not answer within 2 seconds: take this instance out of rotation.' },
+  })
   async readyz() {
     if (!(await this.check())) throw new ServiceUnavailableError();
     return { status: 'ready', postgres: 'ok', redis: 'ok' };

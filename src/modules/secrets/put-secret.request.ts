@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { IsString, ValidateBy } from 'class-validator';
 
 export const MAX_SECRET_BYTES = 8192;
@@ -11,5 +12,6 @@ export class PutSecretRequest {
       defaultMessage: () => `value must be 1 to ${MAX_SECRET_BYTES} bytes (UTF-8)`,
     },
   })
+  @ApiProperty({ minLength: 1, description: 'The value: 1 to 8,192 bytes of UTF-8. Stored encrypted (AES-256-GCM); never shown, logged or written to a case, the timeline or an error.' })
   value: string;
 }

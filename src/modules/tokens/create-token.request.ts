@@ -3,6 +3,7 @@ import { IsIn, IsString, Length } from 'class-validator';
 import type { TokenScope } from './access-token.orm-entity.js';
 
 export class CreateTokenRequest {
+  /** A label for people. */
   @IsString() @IsWellFormedText() @Length(1, 200)
   name: string;
 

@@ -1,5 +1,7 @@
 import { type CanActivate, Controller, type ExecutionContext, Get, Global, Header, Injectable, Module, UseGuards } from '@nestjs/common';
+import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
+import { ApiEndpoint } from '../http/api-endpoint.decorator.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { Env } from '../config/env.js';
@@ -44,11 +46,21 @@ class MetricsTokenGuard implements CanActivate {
 
 @Controller()
 @UseGuards(MetricsTokenGuard)
+@ApiTags('Health')
+// METRICS_TOKEN, or nothing when the service has none (decorators apply bottom-up: this order lists METRICS_TOKEN first).
+@ApiSecurity({})
+@ApiSecurity('metricsToken')
 class MetricsController {
   constructor(private readonly registry: MetricsRegistry) {}
 
   @Get('metrics')
   @Header('content-type', 'text/plain; version=0.0.4; charset=utf-8')
+  @ApiEndpoint({
+    operationId: 'metrics',
+    summary: 'Prometheus metrics',
+    description: 'The process\'s metrics in the Prometheus text format: Node.js runtime figures and workflow runs started and finished (live and test apart, `mode` label). With `METRICS_TOKEN` set, needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); without it, needs no credential: expose it to the scraper only.',
+    success: { status: 200, description: 'The metrics.', mediaType: 'text/plain', schema: { type: 'string' } },
+  })
   scrape(): Promise<string> {
     return this.registry.metrics();
   }

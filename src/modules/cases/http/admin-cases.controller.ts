@@ -1,5 +1,8 @@
 import { Controller, Get, Header, Param, Query } from '@nestjs/common';
+import { ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
+import { listOf, object, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import { RequiresToken } from '../../tokens/bearer-token.guard.js';
 import type { Principal as Caller } from '../../tokens/principal.js';
 import { Principal } from '../../tokens/principal.decorator.js';
@@ -9,14 +12,31 @@ import { ListCasesRequest } from './list-cases.request.js';
 
 const DEFAULT_PAGE_SIZE = 25;
 const CaseId = () => Param('caseId', new IdParamPipe('case'));
+const CASE_NOT_FOUND = 'The case does not exist or belongs to another organization.';
 
 @Controller('api/admin/v1/cases')
 @RequiresToken('admin')
+@ApiTags('Admin cases')
+@ApiSecurity('adminToken')
 export class AdminCasesController {
   constructor(private readonly queries: CaseQueriesService) {}
 
   @Get()
   @Header('content-type', JSON_CONTENT_TYPE)
+  @ApiEndpoint({
+    operationId: 'listCases',
+    summary: 'List cases',
+    description: 'The organization\'s cases, newest first, filtered by every parameter given, with how each came in (`source_type`). Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor`; it is null on the last page. Any other query parameter is a 422.',
+    success: {
+      status: 200,
+      description: 'One page of cases.',
+      schema: object({
+        cases: { type: 'array', items: schemaRef('CaseWithSource') },
+        next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null when there is none.' },
+      }),
+    },
+    errors: { 422: 'An unknown query parameter, or one out of its range (`validation_errors` names each).' },
+  })
   async list(@Principal() caller: Caller, @Query() query: ListCasesRequest) {
     const { cases, nextCursor } = await this.queries.list(caller.organizationId, {
       workflowId: query.workflow_id === undefined ? undefined : Number(query.workflow_id),
@@ -31,11 +51,25 @@ export class AdminCasesController {
 
   @Get(':caseId')
   @Header('content-type', JSON_CONTENT_TYPE)
+  @ApiEndpoint({
+    operationId: 'getAdminCase',
+    summary: 'Get a case of the organization',
+    description: 'The case as the cases API shows it, plus its `source_type`, whatever workflow it belongs to.',
+    success: { status: 200, description: 'The case.', schema: wrapped('case', schemaRef('CaseWithSource')) },
+    errors: { 404: CASE_NOT_FOUND },
+  })
   async get(@Principal() caller: Caller, @CaseId() caseId: number) {
     return `{"case":${caseJson(await this.queries.get(caller.organizationId, caseId), true)}}`;
   }
 
   @Get(':caseId/timeline')
+  @ApiEndpoint({
+    operationId: 'getCaseTimeline',
+    summary: 'Get a case\'s timeline',
+    description: 'Everything that happened to the case, oldest first: its creation (with source and mode), every status change (from, to, by whom: API token, automation or engine) and the runs it superseded.',
+    success: { status: 200, description: 'The events.', schema: listOf('events', 'TimelineEvent') },
+    errors: { 404: CASE_NOT_FOUND },
+  })
   async timeline(@Principal() caller: Caller, @CaseId() caseId: number) {
     return { events: await this.queries.timeline(caller.organizationId, caseId) };
   }

@@ -1,7 +1,10 @@
 import { Body, Controller, Get, Header, Param, Patch, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { jsonText } from '../../../shared/http/json-body-parser.js';
+import { headerRef, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import { RequiresToken } from '../../tokens/bearer-token.guard.js';
 import type { Principal as Caller } from '../../tokens/principal.js';
 import { Principal } from '../../tokens/principal.decorator.js';
@@ -17,9 +20,13 @@ import { IdempotencyKey } from './idempotency-key.decorator.js';
 
 const WorkflowId = () => Param('workflowId', new IdParamPipe('workflow'));
 const CaseId = () => Param('caseId', new IdParamPipe('case'));
+const caseAnswer = wrapped('case', schemaRef('Case'));
+const CASE_NOT_FOUND = 'The workflow or the case does not exist, belongs to another organization, or the case belongs to another workflow.';
 
 @Controller('api/external/v1/workflows/:workflowId/cases')
 @RequiresToken('api')
+@ApiTags('Cases')
+@ApiSecurity('apiToken')
 export class CasesController {
   constructor(
     private readonly createCase: CreateCaseService,
@@ -30,6 +37,28 @@ export class CasesController {
 
   @Post()
   @Header('content-type', JSON_CONTENT_TYPE)
+  @ApiEndpoint({
+    operationId: 'createCase',
+    summary: 'Create a case',
+    description: [
+      'Creates a case on a published direct workflow of the caller\'s organization, on its latest published version: status `Open`, outcome null. The workflow\'s `Open` run (if any) starts asynchronously, after the answer.',
+      'Only the top-level keys `subject`, `attributes` and `mode` are accepted: any other key is a 422 before anything is created. `attributes` is validated against the workflow\'s attribute schema (required attributes present and not null, declared types, enums and formats; undeclared keys are kept, except on workflows with `sensitive_data`) and stored exactly as sent.',
+      'The body is JSON of at most 1 MB (1,048,576 bytes) nested at most 64 levels deep. Send an `Idempotency-Key` to make retries safe: a replay answers 201 with the original case and `Idempotent-Replayed: true`.',
+    ],
+    // Read by @IdempotencyKey(), which the document cannot see.
+    parameters: [{ name: 'Idempotency-Key', in: 'header', required: false }],
+    success: {
+      status: 201,
+      description: 'The case was created (or, for a replayed `Idempotency-Key`, created earlier).',
+      schema: caseAnswer,
+      headers: { 'Idempotent-Replayed': headerRef('IdempotentReplayed') },
+    },
+    errors: {
+      404: 'The workflow does not exist or belongs to another organization.',
+      422: 'Nothing was created: an unsupported top-level key, `attributes` not an object, `mode` not `live`/`test`, `subject` over 1,000 characters; a body that is not valid JSON, empty, nested deeper than 64 levels, not a JSON object, or holds text that cannot be stored (U+0000); the workflow is not published or its case source is not `direct`; `attributes_validation_failed` with `validation_errors` (including a number in `attributes` too long written out, see `CreateCaseRequest`); an `Idempotency-Key` that is malformed or was used within 24 hours with a different body or workflow.',
+    },
+  })
+  @ApiBody({ type: CreateCaseRequest, required: false, description: 'No body, or `{}`, is a case with the default subject and no attributes.' })
   async create(
     @Principal() caller: Caller,
     @WorkflowId() workflowId: number,
@@ -47,12 +76,32 @@ export class CasesController {
 
   @Get(':caseId')
   @Header('content-type', JSON_CONTENT_TYPE)
+  @ApiEndpoint({
+    operationId: 'getCase',
+    summary: 'Get a case',
+    description: 'The case\'s current status, outcome and attributes, as the latest automation step left them.',
+    success: { status: 200, description: 'The case.', schema: caseAnswer },
+    errors: { 404: CASE_NOT_FOUND },
+  })
   async get(@Principal() caller: Caller, @WorkflowId() workflowId: number, @CaseId() caseId: number) {
     return caseResponse(await this.getCase.execute(caller, workflowId, caseId));
   }
 
   @Patch(':caseId')
   @Header('content-type', JSON_CONTENT_TYPE)
+  @ApiEndpoint({
+    operationId: 'changeCaseStatus',
+    summary: 'Change a case\'s status',
+    description: [
+      'Moves the case to `status`, which must be declared on the workflow version the case runs on and may not be `Error` (only the engine parks a case there). `status` is the only accepted key: any other key is a 422.',
+      'The move is recorded on the timeline and starts the run attached to the new status (counted toward usage); a run still going in the previous status is superseded. PATCH to the current status re-enters it: it is recorded and that status\'s run starts again. `Closed` sets the outcome to the workflow\'s `default_outcome` (`Resolved` when none); any other status sets it to null. This is also how a case in `Error` is recovered.',
+    ],
+    success: { status: 200, description: 'The case after the move.', schema: caseAnswer },
+    errors: {
+      404: CASE_NOT_FOUND,
+      422: 'Nothing changed: `status` missing, not a string, or not 1 to 200 characters; an unsupported key; a body that is not a valid JSON object; a status the workflow does not declare; `Error`.',
+    },
+  })
   async update(@Principal() caller: Caller, @WorkflowId() workflowId: number, @CaseId() caseId: number, @Body() body: ChangeStatusRequest) {
     return caseResponse(await this.changeStatus.execute(caller, workflowId, caseId, body.status));
   }

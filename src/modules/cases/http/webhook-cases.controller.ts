@@ -1,5 +1,8 @@
 import { Controller, Header, HttpCode, Post, Req } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiBody, ApiConsumes, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
+import { NUMBER_RULE, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import type { FastifyRequest } from 'fastify';
 import { CreateCaseService } from '../application/create-case.service.js';
 import { JSON_CONTENT_TYPE } from './case.response.js';
@@ -8,6 +11,8 @@ import { RequiresWebhookToken } from './webhook-token.guard.js';
 
 @Controller('api/external/v1/workflows/:workflowId/case_webhooks')
 @RequiresWebhookToken()
+@ApiTags('Incoming webhook')
+@ApiSecurity('webhookToken')
 export class WebhookCasesController {
   constructor(private readonly createCase: CreateCaseService) {}
 
@@ -16,6 +21,24 @@ export class WebhookCasesController {
   @HttpCode(201)
   @Header('content-type', JSON_CONTENT_TYPE)
   @RouteConfig({ anyContentType: true })
+  @ApiConsumes('application/json', '*/*')
+  @ApiBody({ schema: { type: 'object', maxProperties: 1000, description: `Any JSON object: its top-level keys are the case attributes. ${NUMBER_RULE}` }, required: true })
+  @ApiEndpoint({
+    operationId: 'receiveWebhook',
+    summary: 'Create a case from an incoming webhook',
+    description: [
+      'The URL is the credential: the `token` query parameter must be the webhook token of the workflow in the path, and that workflow must be published with case source `direct`. No `Authorization` header is needed; any header sent for authorization is ignored.',
+      'The body is read as JSON whatever its `Content-Type` says (senders get it wrong), so this endpoint never answers 415. It must be a JSON object of at most 1 MB (1,048,576 bytes) and at most 1,000 top-level keys (413 otherwise), nested at most 64 levels. Each top-level key becomes a case attribute of the same name, value kept as sent; undeclared keys are kept, except on workflows with `sensitive_data`, where they are validation errors.',
+      'The case is live (no test mode here), `Open`, with subject `<workflow name> via Webhook - <YYYY-MM-DD HH:MM:SS> UTC`; it exists when the 201 is sent and its run starts afterwards. Every request creates a new case, retries included: put a stable event id in the payload if the workflow must detect duplicates.',
+    ],
+    parameters: [{ name: 'workflowId', in: 'path', required: true }],
+    success: { status: 201, description: 'The case was created.', schema: wrapped('case', schemaRef('WebhookCaseReceipt')) },
+    errors: {
+      401: 'The workflow id or token is wrong, or the workflow is no longer a published direct workflow (all the same 401, `invalid webhook URL`).',
+      413: 'Body larger than 1 MB (1,048,576 bytes), or a JSON object with more than 1,000 top-level keys. No case is created.',
+      422: 'No case was created: the body is missing, empty, not valid JSON, nested deeper than 64 levels, not a JSON object, or holds text that cannot be stored (U+0000); or `attributes_validation_failed` with `validation_errors`, including a number too long written out (see the body).',
+    },
+  })
   async receive(@Req() request: FastifyRequest) {
     const { id } = await this.createCase.execute(webhookCaseCommand(request.webhookWorkflow!, request.body));
     return `{"case":{"id":${id},"source_type":"Webhook"}}`;
