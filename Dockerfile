@@ -7,6 +7,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json vite.config.ts ./
+COPY scripts/generate-api-metadata.ts ./scripts/
 COPY src ./src
 COPY dashboard ./dashboard
 RUN npm run build

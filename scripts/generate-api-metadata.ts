@@ -21,15 +21,16 @@ const withJsExtension = (code: string) => code.replace(/import\((["'])(\.{1,2}\/
 
 function literal(value: Metadata | ts.Node | Array<[ts.Expression, Metadata]>): ts.Expression {
   if (Array.isArray(value)) return ts.factory.createArrayLiteralExpression(value.map(([file, meta]) => ts.factory.createArrayLiteralExpression([file, literal(meta)])));
-  if (ts.isExpression(value as ts.Node) && typeof (value as ts.Node).kind === 'number') return value as ts.Expression;
+  // Nodes the visitors built (import calls, property lists) are printed as they are.
+  if (typeof (value as ts.Node).kind === 'number') return value as ts.Expression;
   return ts.factory.createObjectLiteralExpression(
     Object.entries(value as Metadata).map(([key, item]) => ts.factory.createPropertyAssignment(ts.factory.createStringLiteral(key), literal(item))),
     true,
   );
 }
 
-export function apiMetadataSource(tsconfigPath = 'tsconfig.json'): string {
-  const program = ReadonlyVisitor.createTsProgram(resolve(tsconfigPath));
+function apiMetadataSource(): string {
+  const program = ReadonlyVisitor.createTsProgram(resolve('tsconfig.build.json'));
   const visitor = new ReadonlyVisitor({
     pathToSource: SOURCE_DIR,
     dtoFileNameSuffix: ['.request.ts'],
@@ -57,4 +58,4 @@ export function apiMetadataSource(tsconfigPath = 'tsconfig.json'): string {
   );
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) writeFileSync(OUTPUT_FILE, apiMetadataSource());
+writeFileSync(OUTPUT_FILE, apiMetadataSource());

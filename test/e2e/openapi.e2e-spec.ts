@@ -168,6 +168,24 @@ describe('OpenAPI document', () => {
       assert.equal(served.length, operations.length);
     });
 
+    it('documents every route the app serves, but for the documents themselves and the dashboard\'s files', () => {
+      const fastify = t.app.getHttpAdapter().getInstance();
+      const notApi = /^\/(docs|dashboard)([/*]|$)|^\/openapi\.(json|yaml)$/;
+      const served = servedRoutes(fastify).filter((r) => r.method !== 'HEAD' && !notApi.test(r.url));
+      assert.ok(served.some((r) => r.url === '/metrics') && served.length >= 20, `parsed only ${served.length} routes`);
+      const undocumented = served.filter(({ method, url }) => !doc.paths[toTemplate(url)]?.[method.toLowerCase()]);
+      assert.deepEqual(undocumented, [], 'served but not documented');
+    });
+
+    it('derives request schemas from the request classes (the CLI plugin\'s metadata was loaded)', () => {
+      const { CreateTokenRequest, CreateCaseRequest } = doc.components.schemas;
+      assert.deepEqual(CreateTokenRequest.properties.name, { type: 'string', minLength: 1, maxLength: 200, description: 'A label for people.' });
+      assert.deepEqual(CreateTokenRequest.required, ['name', 'scope']);
+      assert.equal(CreateTokenRequest.additionalProperties, false);
+      assert.deepEqual(CreateCaseRequest.properties.subject.type, ['string', 'null']);
+      assert.equal(CreateCaseRequest.properties.subject.maxLength, 1000);
+    });
+
     it('serves every documented operation', () => {
       const fastify = t.app.getHttpAdapter().getInstance();
       for (const operation of operations) {

@@ -3,6 +3,8 @@ import { IsIn, IsOptional, Length, Matches } from 'class-validator';
 import { resourceId } from '../../../shared/http/openapi-schema.js';
 
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,15}$/;
+/** The text of an integer from 1 to 100 (documented as that integer: a pattern is for strings only). */
+const PAGE_SIZE = /^([1-9][0-9]?|100)$/;
 
 /** Query string of the admin case list; every value arrives as text. */
 export class ListCasesRequest {
@@ -22,7 +24,7 @@ export class ListCasesRequest {
   @ApiPropertyOptional({ enum: ['API', 'Webhook'], description: 'Only cases that came in this way.' })
   source?: string;
 
-  @IsOptional() @Matches(/^([1-9][0-9]?|100)$/, { message: 'limit must be an integer from 1 to 100' })
+  @IsOptional() @Matches(PAGE_SIZE, { message: 'limit must be an integer from 1 to 100' })
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25, description: 'Page size.' })
   limit?: string;
 

@@ -31,6 +31,7 @@ export class WebhookCasesController {
       'The body is read as JSON whatever its `Content-Type` says (senders get it wrong), so this endpoint never answers 415. It must be a JSON object of at most 1 MB (1,048,576 bytes) and at most 1,000 top-level keys (413 otherwise), nested at most 64 levels. Each top-level key becomes a case attribute of the same name, value kept as sent; undeclared keys are kept, except on workflows with `sensitive_data`, where they are validation errors.',
       'The case is live (no test mode here), `Open`, with subject `<workflow name> via Webhook - <YYYY-MM-DD HH:MM:SS> UTC`; it exists when the 201 is sent and its run starts afterwards. Every request creates a new case, retries included: put a stable event id in the payload if the workflow must detect duplicates.',
     ],
+    // The guard reads the workflow id, not a @Param of the handler; the document describes it all the same.
     parameters: [{ name: 'workflowId', in: 'path', required: true }],
     success: { status: 201, description: 'The case was created.', schema: wrapped('case', schemaRef('WebhookCaseReceipt')) },
     errors: {
