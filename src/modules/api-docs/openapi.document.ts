@@ -36,7 +36,7 @@ export async function openApiDocument(app: INestApplication, publicBaseUrl: stri
   const derived = SwaggerModule.createDocument(app, config);
   const document = {
     ...derived,
-    paths: withSharedComponents(derived.paths as never, components),
+    paths: withSharedComponents(derived.paths, components),
     webhooks: outboundWebhooks,
     components: { ...components, schemas: { ...closedRequestSchemas(derived.components?.schemas ?? {}), ...components.schemas } },
   };

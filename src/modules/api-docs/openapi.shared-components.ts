@@ -1,3 +1,4 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
 import type { ErrorStatus } from '../../shared/http/api-endpoint.decorator.js';
 import { parameterRef, responseRef, type Schema } from '../../shared/http/openapi-schema.js';
 
@@ -53,12 +54,12 @@ function sharedParameter(parameter: Schema, shared: Record<string, Schema>): Sch
 }
 
 /** The derived paths, completed with the shared errors and parameters of `components`, and an explicit empty `security` where no credential is needed. */
-export function withSharedComponents(paths: Record<string, Record<string, Operation>>, components: { parameters: Record<string, Schema> }): Record<string, Record<string, Schema>> {
+export function withSharedComponents(paths: OpenAPIObject['paths'], components: { parameters: Record<string, Schema> }): Record<string, Record<string, Schema>> {
   return Object.fromEntries(
     Object.entries(paths).map(([path, item]) => [
       path,
       Object.fromEntries(
-        Object.entries(item).map(([method, operation]) => {
+        Object.entries(item as Record<string, Operation>).map(([method, operation]) => {
           const success = Object.entries(operation.responses).filter(([status]) => Number(status) < 400);
           const { parameters = [], ...rest } = operation;
           return [

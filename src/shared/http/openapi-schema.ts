@@ -1,6 +1,7 @@
 /**
- * Small builders the OpenAPI files share, so each schema, response and parameter is written
- * once and referenced everywhere else.
+ * Small builders for the OpenAPI document, shared by the controllers' @ApiEndpoint decorators and
+ * the shared components (src/modules/api-docs), so each schema, response and parameter is
+ * written once and referenced everywhere else.
  *
  * Schemas are plain JSON Schema 2020-12 objects (what OpenAPI 3.1 uses): `const`, type arrays
  * such as `["string", "null"]` and numeric `exclusiveMinimum` are outside the 3.0-era
@@ -39,6 +40,5 @@ export const listOf = (key: string, schemaName: string): Schema => wrapped(key, 
 
 export const jsonContent = (schema: Schema): Record<string, { schema: Schema }> => ({ 'application/json': { schema } });
 
-export const nonEmptyName = (description: string): Schema => ({ type: 'string', minLength: 1, maxLength: 200, description });
 export const resourceId = (description: string): Schema => ({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
 export const timestamp = (description: string): Schema => ({ type: 'string', format: 'date-time', description: `${description} (ISO 8601, UTC)` });
