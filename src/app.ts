@@ -22,7 +22,7 @@ export async function createApp(env: Env, logger: Logger): Promise<NestFastifyAp
   const adapter = new FastifyAdapter(fastifyOptions(env));
   const fastify = adapter.getInstance();
   setUpFastify(fastify, logger, httpLatencyHistogram(metrics));
-  const rateLimitRedis = createRedisClient(env.REDIS_URL);
+  const rateLimitRedis = createRedisClient(env);
   fastify.addHook('onClose', async () => rateLimitRedis.disconnect());
   await registerRateLimits(fastify, env, rateLimitRedis);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(env, logger, metrics), adapter, {

@@ -1,11 +1,11 @@
-import { Controller, Get, HttpCode } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiEndpoint } from '../../shared/http/api-endpoint.decorator.js';
 import { schemaRef } from '../../shared/http/openapi-schema.js';
 import type { DataSource } from 'typeorm';
 import { ServiceUnavailableError } from '../../shared/errors/app-error.js';
-import { RedisClient } from '../../shared/redis/redis.client.js';
+import { REDIS_CLIENT, type RedisConnection } from '../../shared/redis/redis.client.js';
 
 const CHECK_TIMEOUT_MS = 2000;
 /** How long one readiness check answers every probe: a flood of /readyz costs one check a second. */
@@ -17,7 +17,7 @@ export class HealthController {
   /** The latest check (still running or done) and when it started; concurrent probes share it. */
   private latest?: { startedAt: number; ready: Promise<boolean> };
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly redis: RedisClient) {}
+  constructor(@InjectDataSource() private readonly dataSource: DataSource, @Inject(REDIS_CLIENT) private readonly redis: RedisConnection) {}
 
   /** The process is up and serving HTTP. */
   @Get('healthz')

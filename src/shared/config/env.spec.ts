@@ -119,6 +119,13 @@ describe('validateEnv', () => {
     assert.equal(validateEnv({ ...REQUIRED, OUTBOUND_ALLOW_PRIVATE: 'false' }).OUTBOUND_ALLOW_PRIVATE, false);
   });
 
+  it('REDIS_CLUSTER is false unless set to true, and refuses anything but true or false', () => {
+    assert.equal(validateEnv(REQUIRED).REDIS_CLUSTER, false);
+    assert.equal(validateEnv({ ...REQUIRED, REDIS_CLUSTER: 'true' }).REDIS_CLUSTER, true);
+    assert.equal(validateEnv({ ...REQUIRED, REDIS_CLUSTER: 'false' }).REDIS_CLUSTER, false);
+    assertRefusedNaming('REDIS_CLUSTER', 'cluster-zz9');
+  });
+
   it('accepts TRUST_PROXY as comma-separated IPv4 and IPv6 addresses and CIDRs', () => {
     const value = '10.0.0.0/8, 192.0.2.7,2001:db8::/32 ,::1, ::ffff:10.1.2.3/128';
     assert.equal(validateEnv({ ...REQUIRED, TRUST_PROXY: value }).TRUST_PROXY, value);

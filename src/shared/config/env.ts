@@ -28,6 +28,10 @@ export class Env {
   @IsString() @Matches(/^[A-Za-z0-9:_-]+$/)
   REDIS_PREFIX = 'cis';
 
+  /** `true`: REDIS_URL names one node of a Redis Cluster, and the other nodes are found from it. */
+  @Transform(toBoolean) @IsBoolean()
+  REDIS_CLUSTER = false;
+
   @IsOptional() @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
   PUBLIC_BASE_URL?: string;
 

@@ -1,9 +1,9 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
 import { createHash } from 'node:crypto';
 import type { Env } from '../config/env.js';
 import { AppError } from '../errors/app-error.js';
+import type { RedisConnection } from '../redis/redis.client.js';
 import { presentedSecret } from './route-credentials.js';
 
 const WINDOW_MS = 60_000;
@@ -34,7 +34,7 @@ function credentialKey(request: FastifyRequest): string | undefined {
  * gets 429 with Retry-After and is let in again when its window ends; nothing blocks for
  * longer. While Redis is unavailable requests are not limited: intake does not depend on Redis.
  */
-export async function registerRateLimits(fastify: FastifyInstance, env: Env, redis: Redis): Promise<void> {
+export async function registerRateLimits(fastify: FastifyInstance, env: Env, redis: RedisConnection): Promise<void> {
   await fastify.register(rateLimit, {
     global: false,
     redis,

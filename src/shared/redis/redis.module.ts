@@ -1,14 +1,14 @@
 import { Global, Inject, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { Env } from '../config/env.js';
-import { createRedisClient, RedisClient } from './redis.client.js';
+import { createRedisClient, REDIS_CLIENT, type RedisConnection } from './redis.client.js';
 
 @Global()
 @Module({
-  providers: [{ provide: RedisClient, inject: [Env], useFactory: (env: Env) => createRedisClient(env.REDIS_URL) }],
-  exports: [RedisClient],
+  providers: [{ provide: REDIS_CLIENT, inject: [Env], useFactory: (env: Env) => createRedisClient(env) }],
+  exports: [REDIS_CLIENT],
 })
 export class RedisModule implements OnApplicationShutdown {
-  constructor(@Inject(RedisClient) private readonly redis: RedisClient) {}
+  constructor(@Inject(REDIS_CLIENT) private readonly redis: RedisConnection) {}
 
   onApplicationShutdown(): void {
     this.redis.disconnect();
