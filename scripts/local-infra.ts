@@ -318,16 +318,17 @@ function answersPing(port: number): Promise<boolean> {
 
 /**
  * Starts the redis-server on PATH on 127.0.0.1:`port` with its data in `dataDir`, with AOF
- * persistence when `persist` is true and none otherwise; resolves once it answers PING.
+ * persistence when `persist` is true and none otherwise, and `settings` (more `--name value`
+ * arguments); resolves once it answers PING.
  */
-export async function startLocalRedis(dataDir: string, port: number, persist: boolean): Promise<RunningService> {
+export async function startLocalRedis(dataDir: string, port: number, persist: boolean, settings: string[] = []): Promise<RunningService> {
   const dir = path.resolve(dataDir);
   await mkdir(dir, { recursive: true });
   const file = await redisServer();
   const pidFile = path.join(dir, 'redis-server.pid');
   await waitForPreviousRun(pidFile, dir, 'redis-server');
   await assertPortFree(port, 'Redis');
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', persist ? 'yes' : 'no'];
+  const args = ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '', '--appendonly', persist ? 'yes' : 'no', ...settings];
   const server = spawnServer(file, [...args, '--daemonize', 'no', '--pidfile', pidFile, '--logfile', ''], 'SIGTERM');
   await awaitReady(server, `redis-server on 127.0.0.1:${port}`, () => answersPing(port));
   return { url: `redis://127.0.0.1:${port}`, stop: server.stop };
