@@ -10,7 +10,7 @@ export const REDIS_CLIENT = Symbol('REDIS_CLIENT');
 const COMMAND_TIMEOUT_MS = 250;
 
 /** How long to wait before reconnecting a lost connection (to a server or to one cluster node). */
-export const reconnectDelay = (attempt: number) => Math.min(attempt * 200, 2000);
+const reconnectDelay = (attempt: number) => Math.min(attempt * 200, 2000);
 
 /**
  * A connection for commands (health, rate limits). It fails fast instead of queueing while
