@@ -1,9 +1,9 @@
 /**
  * REDIS_CLUSTER=true on a real Redis Cluster of three masters started here: intake from the API
- * and a webhook, automation chains, rate limits, and a restart of the master whose slot holds
- * the queues. That master saves nothing, so it comes back empty: every job, lock and counter of
- * the queues is lost while a run is under way; Postgres still knows every run, and the relay
- * hands lost runs to the queue again.
+ * and a webhook, automation chains, event deliveries, rate limits, and a restart of the master
+ * whose slot holds the queues. That master saves nothing, so it comes back empty: every job, lock
+ * and counter of the queues is lost while a run is under way; Postgres still knows every run,
+ * and the relay hands lost runs to the queue again.
  *
  * The app has a database of its own: no other app of the test run (on the single Redis) may
  * execute these runs, so a finished run shows the cluster carried its job.
@@ -25,6 +25,7 @@ import {
   waitForSettled,
 } from '../support/automation-helpers.js';
 import { type LocalRedisCluster, startRedisCluster } from '../support/redis-cluster.js';
+import { inTurn, Receiver, subscribe, waitFor } from '../support/subscription-helpers.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { createdCaseId, directDefinition, givenWebhook, postWebhook } from '../support/webhook-helpers.js';
 
@@ -47,7 +48,7 @@ describe('Redis Cluster (REDIS_CLUSTER=true, three masters)', () => {
     scratch = await mkdtemp(join(tmpdir(), 'cis-redis-cluster-'));
     cluster = await startRedisCluster(scratch);
     const onCluster = { REDIS_URL: cluster.url, REDIS_CLUSTER: 'true' };
-    service = await startIsolatedApp({ ...onCluster, ROLE: 'all' });
+    service = await startIsolatedApp({ ...onCluster, ROLE: 'all', DELIVERY_RETRY_BASE_MS: '200' });
     limited = await startTestApp({
       env: { ...onCluster, DATABASE_URL: service.database.url, REDIS_PREFIX: service.t.env.REDIS_PREFIX, ROLE: 'api', RATE_LIMIT_PER_CREDENTIAL: '3' },
     });
@@ -83,6 +84,17 @@ describe('Redis Cluster (REDIS_CLUSTER=true, three masters)', () => {
       statuses.push((await limited!.request('POST', w.casesPath, { token: w.apiToken, body: { attributes: { customer_email: EMAIL } } })).status);
     }
     assert.deepEqual(statuses, [201, 201, 201, 429]);
+  });
+
+  it('delivers a case.closed event through the deliveries queue, and again (a new job) after a 500', async (test) => {
+    const receiver = await Receiver.start();
+    test.after(() => receiver.stop());
+    receiver.script = inTurn([500]);
+    const w = await givenAutomation(app(), CHAIN);
+    await subscribe(app(), w.org, { url: receiver.url, events: ['case.closed'] });
+    const id = await createCase(w);
+    const event = await waitFor(`case.closed of case ${id}`, () => receiver.accepted().find((e) => e.type === 'case.closed' && e.data.case.id === id));
+    assert.deepEqual(receiver.requests.map((r) => [r.headers['webhook-id'], r.answered]), [[event.id, 500], [event.id, 200]]);
   });
 
   it('the master holding the queues restarts empty: the run under way, cases taken meanwhile and cases taken afterwards all complete', async (test) => {
