@@ -68,6 +68,14 @@ const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 /** Internal wording that must never reach a client: driver, ORM and Postgres messages. */
 const INTERNAL_WORDING = /QueryFailedError|TypeORM|EntityNotFound|duplicate key|violates|syntax error at or near|invalid input syntax|relation "|column "|SQLSTATE|\bpg_|ECONNREFUSED|Cannot read propert|is not a function|undefined is not|Maximum call stack/i;
 
+/** Internal wording in an answer, unless the probe itself sent it (a validation message may quote a key such as `pG_8`). */
+function internalWording(answer: string, probe: Probe): string | undefined {
+  const sent = `${probe.url} ${Buffer.isBuffer(probe.body) ? probe.body.toString('utf8') : (probe.body ?? '')}`.toLowerCase();
+  const pattern = new RegExp(INTERNAL_WORDING.source, 'gi');
+  for (const [found] of answer.matchAll(pattern)) if (!sent.includes(found.toLowerCase())) return found;
+  return undefined;
+}
+
 export function bodyBytes(body: string | Buffer | undefined): number {
   return body === undefined ? 0 : Buffer.byteLength(body);
 }
@@ -162,7 +170,7 @@ export async function checkAnswer(t: TestApp, c: FuzzCase): Promise<InjectResult
     assert.equal(typeof res.body?.error, 'string', `a string error: ${what()}`);
     assert.notEqual(res.body.error.trim(), '', `a non-empty error: ${what()}`);
     assertNoInternals(res.text);
-    assert.doesNotMatch(res.text, INTERNAL_WORDING, `internal wording: ${what()}`);
+    assert.equal(internalWording(res.text, c.probe), undefined, `internal wording: ${what()}`);
   } else {
     c.onSuccess?.(res);
   }
