@@ -6,9 +6,9 @@
  * creation to its last run finishing.
  */
 import { type BenchContext, backendsOf } from './context.js';
-import { type Measurement, measure } from './load.js';
+import { type CpuWatch, type LoadSpec, type Measurement, measure } from './load.js';
 import { webhookBodies } from './payloads.js';
-import { cpuTimeMs, nodeArgs, procStatusKb, sleep, startNode } from './procs.js';
+import { cpuTimeMs, type NodeProcess, nodeArgs, procStatusKb, sleep, startNode } from './procs.js';
 import { freePort } from '../scripts/local-infra.js';
 
 export interface AutomationResult {
@@ -37,7 +37,7 @@ export interface AutomationResult {
   leftoverRunsSuperseded: number;
 }
 
-const UNFINISHED = `state IN ('pending', 'running', 'waiting')`;
+export const UNFINISHED = `state IN ('pending', 'running', 'waiting')`;
 
 async function postWebhookCase(ctx: BenchContext): Promise<number> {
   const res = await fetch(ctx.targets.service.url + ctx.fixtures.automation.webhookPath, {
@@ -50,7 +50,7 @@ async function postWebhookCase(ctx: BenchContext): Promise<number> {
   return (JSON.parse(text) as { case: { id: number } }).case.id;
 }
 
-async function waitFor(what: string, timeoutMs: number, check: () => Promise<boolean>, alive: () => void): Promise<void> {
+export async function waitFor(what: string, timeoutMs: number, check: () => Promise<boolean>, alive: () => void): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     alive();
@@ -60,27 +60,71 @@ async function waitFor(what: string, timeoutMs: number, check: () => Promise<boo
   throw new Error(`${what} did not happen within ${timeoutMs / 1000} s`);
 }
 
+/** Runs left pending by earlier parts (no worker ran then) must not compete with the one measuring. */
+export async function supersedeLeftoverRuns(ctx: BenchContext): Promise<number> {
+  const leftover = await ctx.db.query(`UPDATE workflow_runs SET state = 'superseded', finished_at = now(), locked_until = NULL WHERE ${UNFINISHED}`);
+  // ... and their dead index entries (the partial index of unfinished runs) must not slow the relay down.
+  await ctx.db.query('VACUUM ANALYZE workflow_runs');
+  return leftover.rowCount ?? 0;
+}
+
+export interface Worker {
+  process: NodeProcess;
+  concurrency: number;
+  /** Throws with the worker's output when it has exited. */
+  alive(): void;
+}
+
+/** A worker process (ROLE=worker) beside the API, with BENCH_WORKER_CONCURRENCY (16). */
+export async function startWorker(ctx: BenchContext): Promise<Worker> {
+  const concurrency = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 16);
+  const worker = startNode('worker', nodeArgs('worker', ctx.config.serviceEntry, ctx.config.serviceNodeFlags), {
+    ...ctx.serviceEnv,
+    ROLE: 'worker',
+    WORKER_CONCURRENCY: String(concurrency),
+    PORT: String(await freePort()),
+  });
+  return {
+    process: worker,
+    concurrency,
+    alive: () => {
+      if (worker.exited()) throw new Error(`the worker exited:\n${worker.output()}`);
+    },
+  };
+}
+
+/** Ready = a probe case went through both runs (this also warms the worker up); returns the probe's id. */
+export async function probeWorker(ctx: BenchContext, worker: Worker): Promise<number> {
+  const probeId = await postWebhookCase(ctx);
+  await waitFor('the probe case closing', 90_000, async () => (await ctx.db.query(`SELECT 1 FROM cases WHERE id = $1 AND status = 'Closed'`, [probeId])).rowCount === 1, worker.alive);
+  return probeId;
+}
+
+/** Webhook intake on the automation workflow at the steady rate (BENCH_AUTOMATION_RATE). */
+export function automationIntake(ctx: BenchContext, durationSec: number): LoadSpec {
+  return {
+    url: ctx.targets.service.url,
+    connections: 16,
+    durationSec,
+    overallRate: ctx.config.automationRate,
+    requests: webhookBodies().map((body) => ({ method: 'POST', path: ctx.fixtures.automation.webhookPath, headers: { 'content-type': 'application/json' }, body })),
+  };
+}
+
+export const serviceCpuWatch = (ctx: BenchContext): CpuWatch => ({
+  targetPid: ctx.targets.service.process.pid,
+  postgresBackends: backendsOf(ctx, ctx.targets.service.applicationName),
+  redisPid: ctx.redisPid,
+});
+
 export async function runAutomation(ctx: BenchContext, log: (line: string) => void): Promise<AutomationResult> {
   const { config, db, fixtures } = ctx;
   const workflowId = fixtures.automation.id;
-  // Runs the HTTP scenarios left pending (no worker ran then) must not compete with this scenario.
-  const leftover = await db.query(`UPDATE workflow_runs SET state = 'superseded', finished_at = now(), locked_until = NULL WHERE ${UNFINISHED}`);
-  // ... and their dead index entries (the partial index of unfinished runs) must not slow the relay down.
-  await db.query('VACUUM ANALYZE workflow_runs');
-  const workerConcurrency = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 16);
-  const worker = startNode('worker', nodeArgs('worker', config.serviceEntry, config.serviceNodeFlags), {
-    ...ctx.serviceEnv,
-    ROLE: 'worker',
-    WORKER_CONCURRENCY: String(workerConcurrency),
-    PORT: String(await freePort()),
-  });
-  const alive = () => {
-    if (worker.exited()) throw new Error(`the worker exited:\n${worker.output()}`);
-  };
+  const leftoverRunsSuperseded = await supersedeLeftoverRuns(ctx);
+  const worker = await startWorker(ctx);
+  const { alive } = worker;
   try {
-    // Ready = a probe case went through both runs (this also warms the worker up).
-    const probeId = await postWebhookCase(ctx);
-    await waitFor('the probe case closing', 90_000, async () => (await db.query(`SELECT 1 FROM cases WHERE id = $1 AND status = 'Closed'`, [probeId])).rowCount === 1, alive);
+    const probeId = await probeWorker(ctx, worker);
     log(`  worker ready (probe case ${probeId} closed); offering ${config.automationRate} cases/s for ${config.automationDurationSec} s`);
 
     let maxBacklog = 0;
@@ -92,20 +136,11 @@ export async function runAutomation(ctx: BenchContext, log: (line: string) => vo
         await sleep(1000);
       }
     })();
-    const workerCpuBefore = cpuTimeMs(worker.pid);
+    const workerCpuBefore = cpuTimeMs(worker.process.pid);
     const started = Date.now();
     let intake: Measurement;
     try {
-      intake = await measure(
-        {
-          url: ctx.targets.service.url,
-          connections: 16,
-          durationSec: config.automationDurationSec,
-          overallRate: config.automationRate,
-          requests: webhookBodies().map((body) => ({ method: 'POST', path: fixtures.automation.webhookPath, headers: { 'content-type': 'application/json' }, body })),
-        },
-        { targetPid: ctx.targets.service.process.pid, postgresBackends: backendsOf(ctx, ctx.targets.service.applicationName), redisPid: ctx.redisPid },
-      );
+      intake = await measure(automationIntake(ctx, config.automationDurationSec), serviceCpuWatch(ctx));
     } finally {
       sampling = false;
       await sampler;
@@ -123,8 +158,8 @@ export async function runAutomation(ctx: BenchContext, log: (line: string) => vo
       log(`  ${unfinishedAtEnd} runs still unfinished after ${config.automationDrainSec} s`);
     }
     const drainSec = (Date.now() - ended) / 1000;
-    const workerCpuMs = cpuTimeMs(worker.pid) - workerCpuBefore;
-    const workerPeakRssKb = procStatusKb(worker.pid, 'VmHWM');
+    const workerCpuMs = cpuTimeMs(worker.process.pid) - workerCpuBefore;
+    const workerPeakRssKb = procStatusKb(worker.process.pid, 'VmHWM');
 
     const summary = (
       await db.query(
@@ -158,7 +193,7 @@ export async function runAutomation(ctx: BenchContext, log: (line: string) => vo
     return {
       offeredRate: config.automationRate,
       durationSec: config.automationDurationSec,
-      workerConcurrency,
+      workerConcurrency: worker.concurrency,
       intake,
       cases: summary.cases,
       closedCases: summary.closed,
@@ -176,9 +211,9 @@ export async function runAutomation(ctx: BenchContext, log: (line: string) => vo
       workerCpuMs,
       apiCpuMs: intake.cpu.targetMs,
       workerPeakRssMb: workerPeakRssKb === null ? null : workerPeakRssKb / 1024,
-      leftoverRunsSuperseded: leftover.rowCount ?? 0,
+      leftoverRunsSuperseded,
     };
   } finally {
-    await worker.stop();
+    await worker.process.stop();
   }
 }

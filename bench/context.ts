@@ -18,8 +18,12 @@ export interface BenchConfig {
   automationDrainSec: number;
   growthDurationSec: number;
   skip1M: boolean;
-  /** Which parts run (BENCH_SCENARIOS, comma-separated; all three by default). */
-  scenarios: Set<'http' | 'automation' | 'growth'>;
+  /** Backlog drain: cases that arrive while no worker runs, the steady window before, the longest wait for the drain. */
+  drainCases: number;
+  drainSteadySec: number;
+  drainMaxSec: number;
+  /** Which parts run (BENCH_SCENARIOS, comma-separated; all by default). */
+  scenarios: Set<BenchPart>;
   /** `node` flags and entry of `npm run start:prod`, which both service processes run. */
   serviceNodeFlags: string[];
   serviceEntry: string;
@@ -35,13 +39,14 @@ function envNumber(name: string, fallback: number): number {
   return value;
 }
 
-const SCENARIOS = ['http', 'automation', 'growth'] as const;
+const SCENARIOS = ['http', 'automation', 'capacity', 'drain', 'growth'] as const;
+export type BenchPart = (typeof SCENARIOS)[number];
 
 function scenarioSet(raw: string | undefined): BenchConfig['scenarios'] {
   if (raw === undefined || raw === '') return new Set(SCENARIOS);
   const names = raw.split(',').map((name) => name.trim());
   for (const name of names) if (!(SCENARIOS as readonly string[]).includes(name)) throw new Error(`BENCH_SCENARIOS: unknown scenario ${name} (known: ${SCENARIOS.join(', ')})`);
-  return new Set(names as (typeof SCENARIOS)[number][]);
+  return new Set(names as BenchPart[]);
 }
 
 /** Splits `node <flags> <entry>`, the `start:prod` script, so the bench runs exactly what production runs. */
@@ -64,6 +69,9 @@ export function readConfig(repoRoot: string, benchDir: string): BenchConfig {
     automationDrainSec: envNumber('BENCH_AUTOMATION_DRAIN', 300),
     growthDurationSec: envNumber('BENCH_GROWTH_DURATION', 10),
     skip1M: process.env.BENCH_SKIP_1M === '1',
+    drainCases: envNumber('BENCH_DRAIN_CASES', 100_000),
+    drainSteadySec: envNumber('BENCH_DRAIN_STEADY', 30),
+    drainMaxSec: envNumber('BENCH_DRAIN_MAX', 900),
     scenarios: scenarioSet(process.env.BENCH_SCENARIOS),
     serviceNodeFlags: startProd.flags,
     serviceEntry: process.env.BENCH_SERVICE_ENTRY ?? startProd.entry,

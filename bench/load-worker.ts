@@ -52,6 +52,8 @@ function run(spec: LoadSpec): Promise<LoadResult> {
         });
       },
     );
+    // The parent ends an open-ended run early with SIGTERM: autocannon then reports as if the time was up.
+    process.once('SIGTERM', () => instance.stop());
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTime: number) => {
       if (statusCode >= 200 && statusCode < 300) samples.push(responseTime);
     });

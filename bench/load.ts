@@ -70,8 +70,8 @@ export interface Measurement extends LoadResult {
 const WORKER = fileURLToPath(new URL('./load-worker.js', import.meta.url));
 const TICK_MS = 10;
 
-/** One autocannon run in its own process. */
-export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+/** One autocannon run in its own process; `stop` ends it early (it still reports what it measured). */
+export async function runLoad(spec: LoadSpec, stop?: AbortSignal): Promise<LoadResult> {
   const dir = mkdtempSync(join(tmpdir(), 'cis-bench-load-'));
   const specFile = join(dir, 'spec.json');
   writeFileSync(specFile, JSON.stringify(spec));
@@ -83,6 +83,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
       child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
       child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
       child.once('error', reject);
+      stop?.addEventListener('abort', () => child.kill('SIGTERM'), { once: true });
       child.once('exit', (code) => {
         if (code !== 0) return reject(new Error(`load generator failed (exit ${code}): ${err.trim()}`));
         try {
@@ -98,14 +99,14 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
 }
 
 /** A measured load run, with the CPU time each part of the stack spent on it. */
-export async function measure(spec: LoadSpec, watch: CpuWatch): Promise<Measurement> {
+export async function measure(spec: LoadSpec, watch: CpuWatch, stop?: AbortSignal): Promise<Measurement> {
   const pgBefore = new Map((await watch.postgresBackends()).map((pid) => [pid, cpuTimeMs(pid)]));
   const targetBefore = cpuTimeMs(watch.targetPid);
   const redisBefore = watch.redisPid ? cpuTimeMs(watch.redisPid) : 0;
   const machineBefore = machineCpu();
   const loadAverage1m = loadavg()[0]!;
 
-  const result = await runLoad(spec);
+  const result = await runLoad(spec, stop);
 
   const machineAfter = machineCpu();
   const targetMs = cpuTimeMs(watch.targetPid) - targetBefore;

@@ -1,53 +1,12 @@
 /**
  * Turns the results of a run into the console summary and `docs/benchmarks.md`: the machine,
- * the issue's targets with pass/fail, a table per scenario, the automation numbers and the
- * cost-growth table.
+ * the issue's targets with pass/fail, a table per HTTP scenario, then the sections of the later
+ * parts (report-sections.ts).
  */
-import type { AutomationResult } from './automation.js';
-import type { BenchConfig } from './context.js';
-import type { GrowthStep } from './growth.js';
 import type { ScenarioKey, ScenarioResult } from './http-scenarios.js';
 import type { Measurement } from './load.js';
-
-export interface MachineInfo {
-  date: string;
-  cpuModel: string;
-  cores: number;
-  memoryGb: number;
-  kernel: string;
-  node: string;
-  postgres: string;
-  postgresSettings: Record<string, string>;
-  redis: string;
-  loadAverageAtStart: number[];
-  /** The commit measured. */
-  code: string;
-}
-
-export interface BenchResults {
-  machine: MachineInfo;
-  config: BenchConfig;
-  scenarios: ScenarioResult[];
-  peakRssMb: { service: number | null; baseline: number | null };
-  automation: AutomationResult | null;
-  automationFailure: string | null;
-  growth: GrowthStep[];
-  growthFailure: string | null;
-  failures: string[];
-  totalSec: number;
-}
-
-export interface TargetCheck {
-  target: string;
-  measured: string;
-  pass: boolean | null;
-}
-
-const ms = (v: number) => (Number.isFinite(v) ? (v < 10 ? v.toFixed(2) : v.toFixed(1)) : '–');
-const int = (v: number) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '–');
-const pct = (v: number) => (Number.isFinite(v) ? `${(v * 100).toFixed(0)}%` : '–');
-const mark = (pass: boolean | null) => (pass === null ? 'n/a' : pass ? 'PASS' : 'FAIL');
-const errorCount = (m: Measurement) => m.errors + m.timeouts;
+import { automationSection, capacitySection, drainChecks, drainSection, growthChecks, growthSection } from './report-sections.js';
+import { type BenchResults, errorCount, int, mark, ms, otherCores, pct, type TargetCheck } from './results.js';
 
 function scenarioRows(results: ScenarioResult[], key: ScenarioKey): ScenarioResult[] {
   return results.filter((r) => r.key === key);
@@ -74,28 +33,6 @@ function throughputCheck(results: ScenarioResult[], key: ScenarioKey, label: str
       pass: Number.isFinite(value) ? value >= min : false,
     };
   });
-}
-
-function growthChecks(growth: GrowthStep[]): TargetCheck[] {
-  const small = growth.find((g) => g.cases < 100_000);
-  const large = growth.find((g) => g.cases >= 1_000_000);
-  if (!small || !large) {
-    return [{ target: 'Intake and GET latency with 1M cases within 20% of 10k', measured: 'not measured (BENCH_SKIP_1M=1 or failed)', pass: null }];
-  }
-  const checks: TargetCheck[] = [];
-  for (const kind of ['webhook', 'get'] as const) {
-    const a = small.results.service?.[kind];
-    const b = large.results.service?.[kind];
-    for (const p of ['p50', 'p99'] as const) {
-      const growthRatio = a && b ? b.latencyMs[p] / a.latencyMs[p] : NaN;
-      checks.push({
-        target: `${kind === 'webhook' ? 'Intake' : 'GET'} ${p} with 1M cases within 20% of 10k`,
-        measured: `${ms(b?.latencyMs[p] ?? NaN)} ms vs ${ms(a?.latencyMs[p] ?? NaN)} ms (${Number.isFinite(growthRatio) ? `${growthRatio >= 1 ? '+' : ''}${((growthRatio - 1) * 100).toFixed(0)}%` : '–'})`,
-        pass: Number.isFinite(growthRatio) ? growthRatio <= 1.2 : false,
-      });
-    }
-  }
-  return checks;
 }
 
 export function evaluateTargets(r: BenchResults): TargetCheck[] {
@@ -134,12 +71,9 @@ export function evaluateTargets(r: BenchResults): TargetCheck[] {
     measured: r.peakRssMb.service === null ? 'unknown' : `${r.peakRssMb.service.toFixed(0)} MB`,
     pass: r.peakRssMb.service === null ? null : r.peakRssMb.service <= 300,
   });
-  checks.push(...growthChecks(r.growth));
+  checks.push(...drainChecks(r), ...growthChecks(r.growth));
   return checks;
 }
-
-/** Cores' worth of CPU the rest of the machine used during a run (other users: interference). */
-const otherCores = (m: Measurement) => m.cpu.otherMs / m.cpu.wallMs;
 
 function interferenceNote(r: BenchResults): string {
   const runs = r.scenarios.flatMap((s) => Object.values(s.results));
@@ -176,65 +110,6 @@ function scenarioTable(rows: ScenarioResult[]): string[] {
       );
     }
   }
-  return lines;
-}
-
-function automationSection(r: BenchResults): string[] {
-  const a = r.automation;
-  if (!a) return ['## Automation throughput', '', `Not measured${r.automationFailure ? `: ${r.automationFailure}` : ''}.`, ''];
-  const states = Object.entries(a.runStates).map(([s, n]) => `${s} ${int(n)}`).join(', ');
-  return [
-    '## Automation throughput',
-    '',
-    `One API process (ROLE=api) and one worker process (ROLE=worker, WORKER_CONCURRENCY=${a.workerConcurrency}); cases created through the webhook at a steady ${a.offeredRate} cases/s for ${a.durationSec} s ` +
-      'on a workflow whose Open run is `set_attributes` + `set_status Triage` and whose Triage run is `close` (three steps, two runs per case). ' +
-      'A "chain" is one case through all three steps (both runs succeeded, case Closed); the lag is from the case\'s creation to its last run finishing (`workflow_runs.finished_at`). ' +
-      'Runs cannot finish faster than cases arrive, so the rate offered is set above the 500/s target: at exactly 500/s the count while intake runs comes out just under 500 even when the worker keeps up.',
-    '',
-    '| measure | value |',
-    '| - | -: |',
-    `| cases created (2xx) / offered | ${int(a.intake.ok)} / ${int(a.offeredRate * a.durationSec)} (intake errors ${errorCount(a.intake)}, non-2xx ${a.intake.non2xx}) |`,
-    `| intake latency p50 / p99 | ${ms(a.intake.latencyMs.p50)} / ${ms(a.intake.latencyMs.p99)} ms |`,
-    `| chains completed per second while intake ran | ${a.sustainedChainsPerSec.toFixed(0)} |`,
-    `| runs completed per second while intake ran | ${a.sustainedRunsPerSec.toFixed(0)} |`,
-    `| chains / runs per second over the whole window (first case to last run, ${a.windowSec.toFixed(1)} s) | ${a.chainsPerSec.toFixed(0)} / ${a.runsPerSec.toFixed(0)} |`,
-    `| lag p50 / p99 / max | ${ms(a.lagMs.p50)} / ${ms(a.lagMs.p99)} / ${ms(a.lagMs.max)} ms |`,
-    `| largest backlog of unfinished runs (sampled every second) | ${int(a.maxBacklog)} |`,
-    `| time to drain after intake stopped | ${a.drainSec.toFixed(1)} s |`,
-    `| runs by state | ${states} |`,
-    `| runs not succeeded / still unfinished at the end | ${int(a.runsNotSucceeded)} / ${int(a.unfinishedAtEnd)} |`,
-    `| CPU: API process / worker process (during intake + drain for the worker) | ${(a.apiCpuMs / 1000).toFixed(1)} s / ${(a.workerCpuMs / 1000).toFixed(1)} s (worker: ${(a.workerCpuMs / 1000 / (a.durationSec + a.drainSec)).toFixed(2)} cores on average) |`,
-    `| worker peak RSS | ${a.workerPeakRssMb === null ? 'unknown' : `${a.workerPeakRssMb.toFixed(0)} MB`} |`,
-    '',
-  ];
-}
-
-function growthSection(r: BenchResults): string[] {
-  const lines = ['## How cost grows with the data (10k vs 1M cases)', ''];
-  if (r.growth.length === 0) return [...lines, `Not measured${r.growthFailure ? `: ${r.growthFailure}` : ''}.`, ''];
-  lines.push(
-    `The cases table was emptied, then filled with SQL (\`generate_series\`, ~1 KB attributes, one timeline event per case, same organization and workflow, then \`VACUUM ANALYZE\`, and a wait until no autovacuum worker runs); ` +
-      `webhook intake and GET (64 bulk cases spread over the table, in turn) were measured at 16 connections for ${r.config.growthDurationSec} s after a ${r.config.warmupSec} s warm-up, twice in a row; the table shows the faster of the two windows. ` +
-      'Intake adds cases while it runs, so the table holds a little more than the size named.',
-    '',
-    '| cases | table + indexes | program | intake req/s | intake p50 ms | intake p99 ms | GET req/s | GET p50 ms | GET p99 ms | other work (cores), intake / GET |',
-    '| -: | -: | - | -: | -: | -: | -: | -: | -: | -: |',
-  );
-  for (const step of r.growth) {
-    for (const name of ['service', 'baseline'] as const) {
-      const w = step.results[name]?.webhook;
-      const g = step.results[name]?.get;
-      lines.push(
-        `| ${int(step.cases)} | ${int(step.tableMb)} MB | ${name} | ${int(w?.requestsPerSec ?? NaN)} | ${ms(w?.latencyMs.p50 ?? NaN)} | ${ms(w?.latencyMs.p99 ?? NaN)} | ` +
-          `${int(g?.requestsPerSec ?? NaN)} | ${ms(g?.latencyMs.p50 ?? NaN)} | ${ms(g?.latencyMs.p99 ?? NaN)} | ` +
-          `${w ? otherCores(w).toFixed(2) : '–'} / ${g ? otherCores(g).toFixed(2) : '–'} |`,
-      );
-    }
-  }
-  const failures = r.growth.flatMap((s) => s.failures);
-  if (failures.length) lines.push('', ...failures.map((f) => `- failed: ${f}`));
-  const last = r.growth[r.growth.length - 1]!;
-  lines.push('', `Filling took ${r.growth.map((s) => `${s.insertSec.toFixed(0)} s (to ${int(s.cases)})`).join(', ')}. Plan of the GET row look-up at ${int(last.cases)} cases:`, '', '```', last.explainGet, '```', '');
   return lines;
 }
 
@@ -293,6 +168,8 @@ export function renderMarkdown(r: BenchResults): string {
       `baseline ${r.peakRssMb.baseline === null ? 'unknown' : `${r.peakRssMb.baseline.toFixed(0)} MB`}.`,
     '',
     ...automationSection(r),
+    ...capacitySection(r),
+    ...drainSection(r),
     ...growthSection(r),
   );
   if (r.failures.length) lines.push('## Failures during this run', '', ...r.failures.map((f) => `- ${f.replace(/\n/g, ' ')}`), '');
@@ -304,12 +181,13 @@ export function renderMarkdown(r: BenchResults): string {
     '# against existing servers (otherwise an embedded Postgres and a local redis-server are started):',
     'DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379 npm run bench',
     '# a quick smoke run:',
-    'BENCH_DURATION=3 BENCH_WARMUP=1 BENCH_AUTOMATION_DURATION=10 BENCH_SKIP_1M=1 npm run bench',
+    'BENCH_DURATION=3 BENCH_WARMUP=1 BENCH_AUTOMATION_DURATION=10 BENCH_DRAIN_CASES=2000 BENCH_DRAIN_STEADY=5 BENCH_SKIP_1M=1 npm run bench',
     '```',
     '',
     'Settings (environment): `BENCH_DURATION` (measured seconds per run, 15), `BENCH_WARMUP` (5), `BENCH_AUTOMATION_RATE` (cases/s, 520: just above the 500 target, so the completion rate can show it), ' +
       '`BENCH_AUTOMATION_DURATION` (60), `BENCH_AUTOMATION_DRAIN` (longest wait for the runs to finish, 300), `BENCH_WORKER_CONCURRENCY` (16), ' +
-      '`BENCH_GROWTH_DURATION` (10), `BENCH_SKIP_1M=1`, `BENCH_SCENARIOS` (which parts run, comma-separated: `http`, `automation`, `growth`; all by default), `BENCH_REPORT` (where to write this file), `BENCH_CPU_PROF` (a folder: the service, the worker and the baseline write `node --cpu-prof` profiles there when they stop). The run uses a fresh database `cis_bench_<id>` and Redis prefix, and drops both at the end.',
+      '`BENCH_DRAIN_CASES` (cases that arrive while no worker runs, 100000), `BENCH_DRAIN_STEADY` (seconds of the steady window before, 30), `BENCH_DRAIN_MAX` (longest wait for the backlog to drain, 900), ' +
+      '`BENCH_GROWTH_DURATION` (10), `BENCH_SKIP_1M=1`, `BENCH_SCENARIOS` (which parts run, comma-separated: `http`, `automation`, `capacity` (needs `automation`), `drain`, `growth`; all by default), `BENCH_REPORT` (where to write this file), `BENCH_CPU_PROF` (a folder: the service, the worker and the baseline write `node --cpu-prof` profiles there when they stop). The run uses a fresh database `cis_bench_<id>` and Redis prefix, and drops both at the end.',
     '',
   );
   return lines.join('\n');

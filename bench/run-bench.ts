@@ -1,8 +1,8 @@
 /**
  * `npm run bench`: the service (`node dist/main.js`, ROLE=api) and the baseline program
  * (bench/baseline/server.ts) side by side on one fresh database, loaded in turn by autocannon in
- * a separate process; then the automation scenario (a worker process added) and the cost-growth
- * step (10k and 1M cases). Prints a summary and writes docs/benchmarks.md. Child processes are
+ * a separate process; then the automation scenario (a worker process added), the capacity
+ * figures, the backlog drain and the cost-growth step (10k and 1M cases). Prints a summary and writes docs/benchmarks.md. Child processes are
  * stopped and the database dropped at the end, also when something fails.
  */
 import { execFileSync } from 'node:child_process';
@@ -14,11 +14,14 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort } from '../scripts/local-infra.js';
 import { runAutomation } from './automation.js';
-import { type BenchContext, readConfig } from './context.js';
+import { runCapacity } from './capacity.js';
+import { type BenchContext, type BenchPart, readConfig } from './context.js';
+import { runDrain } from './drain.js';
 import { runGrowth } from './growth.js';
 import { runHttpScenarios } from './http-scenarios.js';
 import { type NodeProcess, nodeArgs, procStatusKb, startNode, waitUntilReady } from './procs.js';
-import { type BenchResults, consoleSummary, type MachineInfo, renderMarkdown } from './report.js';
+import { consoleSummary, renderMarkdown } from './report.js';
+import type { BenchResults, MachineInfo } from './results.js';
 import { createBenchDatabase, createFixtures, dropBenchDatabase, flushRedisPrefix, redisInfo, runId, startInfra } from './setup.js';
 
 const benchDir = dirname(fileURLToPath(import.meta.url));
@@ -147,7 +150,7 @@ async function main(): Promise<number> {
     log(`bench: peak RSS service ${peakRssMb.service.toFixed(0)} MB, baseline ${peakRssMb.baseline.toFixed(0)} MB`);
 
     /** Runs a part unless BENCH_SCENARIOS leaves it out; a part that throws is recorded as failed and the run goes on. */
-    const part = async <T>(key: 'automation' | 'growth', title: string, run: () => Promise<T>): Promise<{ result: T | null; failure: string | null }> => {
+    const part = async <T>(key: Exclude<BenchPart, 'http'>, title: string, run: () => Promise<T>): Promise<{ result: T | null; failure: string | null }> => {
       if (!config.scenarios.has(key)) return { result: null, failure: 'skipped (BENCH_SCENARIOS)' };
       log(`bench: ${title}`);
       try {
@@ -167,6 +170,13 @@ async function main(): Promise<number> {
           `lag p50 ${automation.lagMs.p50.toFixed(0)} ms, p99 ${automation.lagMs.p99.toFixed(0)} ms; not succeeded ${automation.runsNotSucceeded}`,
       );
     }
+    const { result: capacity, failure: capacityFailure } = await part('capacity', 'capacity figures', async () => {
+      if (!automation) throw new Error('needs the automation part (BENCH_SCENARIOS)');
+      return runCapacity(ctx, automation);
+    });
+    if (capacity) log(`  ${capacity.bytesPerCase.toFixed(0)} bytes per automated case; worker ${capacity.cores.workerPer1000Chains.toFixed(2)} cores per 1,000 chains/s`);
+    const { result: drain, failure: drainFailure } = await part('drain', 'backlog drain', () => runDrain(ctx, log));
+    if (drain) log(`  drain ${drain.drain.runsPerSec.toFixed(0)} runs/s vs steady ${drain.steady.runsPerSec.toFixed(0)} runs/s; intake p99 ${drain.drain.intake.latencyMs.p99.toFixed(1)} vs ${drain.steady.intake.latencyMs.p99.toFixed(1)} ms`);
     const { result: growthSteps, failure: growthFailure } = await part('growth', 'cost growth', () => runGrowth(ctx, log));
     const growth = growthSteps ?? [];
     failures.push(...growth.flatMap((s) => s.failures.map((f) => `growth: ${f}`)));
@@ -179,6 +189,10 @@ async function main(): Promise<number> {
       peakRssMb: { service: Number.isFinite(peakRssMb.service) ? peakRssMb.service : null, baseline: Number.isFinite(peakRssMb.baseline) ? peakRssMb.baseline : null },
       automation,
       automationFailure,
+      capacity,
+      capacityFailure,
+      drain,
+      drainFailure,
       growth,
       growthFailure,
       failures,

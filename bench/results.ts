@@ -1,0 +1,54 @@
+/** What one benchmark run found, as report.ts renders it and run-bench.ts writes it out raw. */
+import type { AutomationResult } from './automation.js';
+import type { CapacityResult } from './capacity.js';
+import type { BenchConfig } from './context.js';
+import type { DrainResult } from './drain.js';
+import type { GrowthStep } from './growth.js';
+import type { ScenarioResult } from './http-scenarios.js';
+import type { Measurement } from './load.js';
+
+export interface MachineInfo {
+  date: string;
+  cpuModel: string;
+  cores: number;
+  memoryGb: number;
+  kernel: string;
+  node: string;
+  postgres: string;
+  postgresSettings: Record<string, string>;
+  redis: string;
+  loadAverageAtStart: number[];
+  /** The commit measured. */
+  code: string;
+}
+
+export interface BenchResults {
+  machine: MachineInfo;
+  config: BenchConfig;
+  scenarios: ScenarioResult[];
+  peakRssMb: { service: number | null; baseline: number | null };
+  automation: AutomationResult | null;
+  automationFailure: string | null;
+  capacity: CapacityResult | null;
+  capacityFailure: string | null;
+  drain: DrainResult | null;
+  drainFailure: string | null;
+  growth: GrowthStep[];
+  growthFailure: string | null;
+  failures: string[];
+  totalSec: number;
+}
+
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  pass: boolean | null;
+}
+
+export const ms = (v: number) => (Number.isFinite(v) ? (v < 10 ? v.toFixed(2) : v.toFixed(1)) : '–');
+export const int = (v: number) => (Number.isFinite(v) ? Math.round(v).toLocaleString('en-US') : '–');
+export const pct = (v: number) => (Number.isFinite(v) ? `${(v * 100).toFixed(0)}%` : '–');
+export const mark = (pass: boolean | null) => (pass === null ? 'n/a' : pass ? 'PASS' : 'FAIL');
+export const errorCount = (m: Measurement) => m.errors + m.timeouts;
+/** Cores' worth of CPU the rest of the machine used during a run (other users: interference). */
+export const otherCores = (m: Measurement) => m.cpu.otherMs / m.cpu.wallMs;
