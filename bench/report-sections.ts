@@ -156,7 +156,7 @@ export function capacitySection(r: BenchResults): string[] {
     '| - | -: | -: | -: | -: | -: |',
     ...c.tables.map((t) => `| ${t.table} | ${int(t.rows)} | ${mb(t.bytes)} | ${mb(t.indexBytes)} | ${int(bytesPerRow(t))} | ${t.rowsPerCase.toFixed(2)} |`),
     '',
-    `Per automated case: **${int(c.bytesPerCase)} bytes**, so **${(c.bytesPerCase / 1024 ** 2).toFixed(2)} GiB of Postgres per million such cases** (before retention purges their runs).`,
+    `Per automated case: **${int(c.bytesPerCase)} bytes**, so **${((c.bytesPerCase * 1e6) / 1024 ** 3).toFixed(1)} GiB of Postgres per million such cases** (before retention purges their runs).`,
     '',
     'CPU, in cores busy per 1,000 per second (milliseconds of CPU per item), from the automation part (intake and runs at the same time):',
     '',

@@ -96,6 +96,9 @@ async function main(): Promise<number> {
     log(`bench: database ${dbName}, redis prefix ${redisPrefix}`);
     const databaseUrl = await createBenchDatabase(infra.serverUrl, dbName);
     db = new pg.Pool({ connectionString: databaseUrl, max: 3, application_name: 'bench-control' });
+    // pool.end() resolves before its sockets have closed; the forced DROP DATABASE right after may
+    // terminate one still closing, and an unheard 'error' would crash the run at its very end.
+    db.on('error', () => undefined);
     const redis = await redisInfo(infra.redisUrl);
     const machine = await machineInfo(db, redis.version);
     log(`bench: ${machine.cpuModel}, ${machine.cores} cores, Node ${machine.node}, Postgres ${machine.postgres}, Redis ${machine.redis}, load ${machine.loadAverageAtStart.map((v) => v.toFixed(2)).join(' ')}`);

@@ -28,16 +28,19 @@ export async function dropTestDatabase(serverUrl: string, databaseUrl: string): 
   }
 }
 
-export async function flushRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
+/** Deletes every key under `prefix:` (SCAN + DEL, never FLUSHALL: other runs share the Redis); returns how many went. */
+export async function flushRedisPrefix(redisUrl: string, prefix: string): Promise<number> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  let deleted = 0;
   try {
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length) await redis.del(...keys);
+      if (keys.length) deleted += await redis.del(...keys);
       cursor = next;
     } while (cursor !== '0');
   } finally {
     redis.disconnect();
   }
+  return deleted;
 }
