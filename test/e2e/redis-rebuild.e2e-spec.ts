@@ -11,7 +11,7 @@ import {
   waitForSettled,
 } from '../support/automation-helpers.js';
 import { type ServiceProcess, spawnService } from '../support/service-process.js';
-import { flushRedisPrefix } from '../support/test-infra.js';
+import { emptyRedisPrefix } from '../support/test-infra.js';
 
 /** Longer than the relay's re-enqueue of a run whose job was lost (15 s), with room for a busy machine. */
 const SETTLE_MS = 60_000;
@@ -20,7 +20,7 @@ const POSTERS = 4;
 /**
  * Redis holds nothing that cannot be rebuilt (docs/operations.md, Backups): an API and a worker
  * process on a database and Redis prefix of their own have every key under that prefix deleted
- * (SCAN + DEL, never FLUSHALL: other test runs share this Redis), once while runs wait on
+ * at once (emptyRedisPrefix: never FLUSHALL, other test runs share this Redis), once while runs wait on
  * delayed jobs that live only in Redis, and twice under load; every accepted case still runs
  * its whole chain, each run exactly once.
  */
@@ -45,7 +45,7 @@ describe('Redis emptied: everything is rebuilt from Postgres', () => {
     await database?.drop();
   });
 
-  const emptyRedis = () => flushRedisPrefix(process.env.REDIS_URL!, redisPrefix);
+  const emptyRedis = () => emptyRedisPrefix(process.env.REDIS_URL!, redisPrefix);
 
   const post = async (subject: string): Promise<number> => {
     const res = await services[0]!.request('POST', chain.casesPath, { token: chain.apiToken, body: { subject, attributes: { customer_email: EMAIL } } });

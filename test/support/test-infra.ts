@@ -28,19 +28,43 @@ export async function dropTestDatabase(serverUrl: string, databaseUrl: string): 
   }
 }
 
-/** Deletes every key under `prefix:` (SCAN + DEL, never FLUSHALL: other runs share the Redis); returns how many went. */
-export async function flushRedisPrefix(redisUrl: string, prefix: string): Promise<number> {
+export async function flushRedisPrefix(redisUrl: string, prefix: string): Promise<void> {
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
-  let deleted = 0;
   try {
     let cursor = '0';
     do {
       const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 500);
-      if (keys.length) deleted += await redis.del(...keys);
+      if (keys.length) await redis.del(...keys);
       cursor = next;
     } while (cursor !== '0');
   } finally {
     redis.disconnect();
   }
-  return deleted;
+}
+
+/**
+ * Deletes every key under `prefix:` in one step, as a Redis restart without persistence would
+ * lose them: SCAN + DEL inside one script, which Redis runs atomically (never FLUSHALL: other
+ * runs share the Redis). Deleting batch by batch instead can split what the service wrote
+ * together, e.g. keep a job's hash while its delayed set goes, which no real loss of Redis does.
+ * Returns how many keys went.
+ */
+export async function emptyRedisPrefix(redisUrl: string, prefix: string): Promise<number> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  try {
+    const deleted = await redis.eval(
+      `local cursor, deleted = '0', 0
+       repeat
+         local found = redis.call('SCAN', cursor, 'MATCH', ARGV[1], 'COUNT', 1000)
+         cursor = found[1]
+         for _, key in ipairs(found[2]) do deleted = deleted + redis.call('DEL', key) end
+       until cursor == '0'
+       return deleted`,
+      0,
+      `${prefix}:*`,
+    );
+    return Number(deleted);
+  } finally {
+    redis.disconnect();
+  }
 }
