@@ -70,22 +70,27 @@ export async function supersedeLeftoverRuns(ctx: BenchContext): Promise<number> 
 
 export interface Worker {
   process: NodeProcess;
+  /** Where it serves its probes and /metrics. */
+  url: string;
   concurrency: number;
   /** Throws with the worker's output when it has exited. */
   alive(): void;
 }
 
-/** A worker process (ROLE=worker) beside the API, with BENCH_WORKER_CONCURRENCY (16). */
-export async function startWorker(ctx: BenchContext): Promise<Worker> {
+/** A worker process (ROLE=worker) beside the API, with BENCH_WORKER_CONCURRENCY (16) and `env` added. */
+export async function startWorker(ctx: BenchContext, env: Record<string, string> = {}): Promise<Worker> {
   const concurrency = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 16);
+  const port = await freePort();
   const worker = startNode('worker', nodeArgs('worker', ctx.config.serviceEntry, ctx.config.serviceNodeFlags), {
     ...ctx.serviceEnv,
+    ...env,
     ROLE: 'worker',
     WORKER_CONCURRENCY: String(concurrency),
-    PORT: String(await freePort()),
+    PORT: String(port),
   });
   return {
     process: worker,
+    url: `http://127.0.0.1:${port}`,
     concurrency,
     alive: () => {
       if (worker.exited()) throw new Error(`the worker exited:\n${worker.output()}`);

@@ -41,6 +41,15 @@ export interface CapacityResult {
   cores: { apiPer1000Intakes: number; postgresPer1000Cases: number; redisPer1000Cases: number; workerPer1000Chains: number };
 }
 
+/** Bytes (table + indexes + TOAST) of each table that grows with the cases, now. */
+export async function growingTableBytes(ctx: BenchContext): Promise<Record<string, number>> {
+  const { rows } = await ctx.db.query<{ table: string; bytes: string }>(
+    `SELECT t AS table, pg_total_relation_size(t) AS bytes FROM unnest($1::text[]) AS t`,
+    [GROWING_TABLES.map((t) => t.table)],
+  );
+  return Object.fromEntries(rows.map((r) => [r.table, Number(r.bytes)]));
+}
+
 export const bytesPerRow = (t: TableFigures) => (t.rows > 0 ? t.bytes / t.rows : NaN);
 
 export async function runCapacity(ctx: BenchContext, automation: AutomationResult): Promise<CapacityResult> {

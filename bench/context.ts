@@ -22,6 +22,11 @@ export interface BenchConfig {
   drainCases: number;
   drainSteadySec: number;
   drainMaxSec: number;
+  /** Growth budget: retention (decimal days) and purge interval given to its worker, and how long each phase runs. */
+  budgetRetentionDays: number;
+  budgetPurgeIntervalMs: number;
+  budgetBaselineSec: number;
+  budgetDurationSec: number;
   /** Which parts run (BENCH_SCENARIOS, comma-separated; all by default). */
   scenarios: Set<BenchPart>;
   /** `node` flags and entry of `npm run start:prod`, which both service processes run. */
@@ -39,7 +44,7 @@ function envNumber(name: string, fallback: number): number {
   return value;
 }
 
-const SCENARIOS = ['http', 'automation', 'capacity', 'drain', 'growth'] as const;
+const SCENARIOS = ['http', 'automation', 'capacity', 'drain', 'budget', 'growth'] as const;
 export type BenchPart = (typeof SCENARIOS)[number];
 
 function scenarioSet(raw: string | undefined): BenchConfig['scenarios'] {
@@ -72,6 +77,11 @@ export function readConfig(repoRoot: string, benchDir: string): BenchConfig {
     drainCases: envNumber('BENCH_DRAIN_CASES', 100_000),
     drainSteadySec: envNumber('BENCH_DRAIN_STEADY', 30),
     drainMaxSec: envNumber('BENCH_DRAIN_MAX', 900),
+    // 0.0007 days is about a minute: five minutes of intake see several purges of everything older.
+    budgetRetentionDays: envNumber('BENCH_BUDGET_RETENTION_DAYS', 0.0007),
+    budgetPurgeIntervalMs: envNumber('BENCH_BUDGET_PURGE_INTERVAL_MS', 10_000),
+    budgetBaselineSec: envNumber('BENCH_BUDGET_BASELINE', 60),
+    budgetDurationSec: envNumber('BENCH_BUDGET_DURATION', 300),
     scenarios: scenarioSet(process.env.BENCH_SCENARIOS),
     serviceNodeFlags: startProd.flags,
     serviceEntry: process.env.BENCH_SERVICE_ENTRY ?? startProd.entry,

@@ -1,10 +1,12 @@
 /**
  * The sections of docs/benchmarks.md about the parts after the HTTP scenarios: automation
- * throughput, capacity figures, backlog drain, cost growth; and the targets they are checked against.
+ * throughput, capacity figures, backlog drain, growth budget, cost growth; and the targets they
+ * are checked against.
  */
+import { type BudgetSample, totalBytes } from './budget.js';
 import { bytesPerRow } from './capacity.js';
 import type { Measurement } from './load.js';
-import { type BenchResults, errorCount, int, ms, otherCores, type TargetCheck } from './results.js';
+import { type BenchResults, errorCount, int, ms, otherCores, pct, type TargetCheck } from './results.js';
 
 export function growthChecks(growth: BenchResults['growth']): TargetCheck[] {
   const small = growth.find((g) => g.cases < 100_000);
@@ -166,6 +168,62 @@ export function capacitySection(r: BenchResults): string[] {
     `| Postgres backends of the service (API and worker) per 1,000 cases/s, while intake ran | ${c.cores.postgresPer1000Cases.toFixed(2)} |`,
     `| Redis per 1,000 cases/s | ${c.cores.redisPer1000Cases.toFixed(2)} |`,
     `| worker process per 1,000 chains/s (two runs, three steps each chain) | ${c.cores.workerPer1000Chains.toFixed(2)} |`,
+    '',
+  ];
+}
+
+/** The sample at or after `atSec` (the last one when none is). */
+const sampleAt = (samples: BudgetSample[], atSec: number) => samples.find((s) => s.atSec >= atSec) ?? samples[samples.length - 1]!;
+
+/** The issue's growth budget: sizes level off, intake p99 during purges within 10% of p99 without them. */
+export function budgetChecks(r: BenchResults): TargetCheck[] {
+  const b = r.budget;
+  if (!b) return [{ target: 'Growth budget', measured: `not measured${r.budgetFailure ? `: ${r.budgetFailure}` : ''}`, pass: r.config.scenarios.has('budget') ? false : null }];
+  const last = b.samples[b.samples.length - 1]!;
+  const half = sampleAt(b.samples, last.atSec / 2);
+  const growth = totalBytes(last) / totalBytes(half) - 1;
+  const p99Ratio = b.withPurges.latencyMs.p99 / b.withoutPurges.latencyMs.p99;
+  return [
+    {
+      target: 'Growth budget: with retention shortened, table and index sizes level off (the second half grows <= 10%)',
+      measured: `${pct(growth)} over the second half (${mb(totalBytes(half))} MB at ${half.atSec.toFixed(0)} s, ${mb(totalBytes(last))} MB at ${last.atSec.toFixed(0)} s); ${b.purgedRows === null ? 'the worker counts no purged rows' : `${int(b.purgedRows)} rows purged`}`,
+      pass: b.purgedRows !== null && b.purgedRows > 0 && growth <= 0.1,
+    },
+    {
+      target: 'Growth budget: intake p99 during purges within 10% of p99 without them',
+      measured: `${Number.isFinite(p99Ratio) ? p99Ratio.toFixed(2) : '–'}x (${ms(b.withPurges.latencyMs.p99)} vs ${ms(b.withoutPurges.latencyMs.p99)} ms)`,
+      pass: Number.isFinite(p99Ratio) ? p99Ratio <= 1.1 && errorCount(b.withPurges) === 0 && b.withPurges.non2xx === 0 : false,
+    },
+  ];
+}
+
+const BUDGET_ROWS = 12;
+
+export function budgetSection(r: BenchResults): string[] {
+  const b = r.budget;
+  const title = '## Growth budget';
+  if (!b) return [title, '', `Not measured${r.budgetFailure ? `: ${r.budgetFailure}` : ''}.`, ''];
+  const tables = Object.keys(b.samples[0]!.bytes);
+  const every = Math.max(1, Math.ceil(b.samples.length / BUDGET_ROWS));
+  const shown = b.samples.filter((_, i) => i % every === 0 || i === b.samples.length - 1);
+  return [
+    title,
+    '',
+    `The automation workflow's webhook at a steady ${r.config.automationRate} cases/s with one worker process: first for ${r.config.budgetBaselineSec} s with the default retention (nothing is old enough to purge), ` +
+      `then for ${r.config.budgetDurationSec} s with a worker whose retention of runs, deliveries and closed cases is ${r.config.budgetRetentionDays} days (${(r.config.budgetRetentionDays * 86_400).toFixed(0)} s) ` +
+      `and which purges every ${r.config.budgetPurgeIntervalMs / 1000} s. The sizes (MB, table + indexes + TOAST) were sampled at every purge interval; the purges also take what the earlier parts left.`,
+    '',
+    `| intake | cases created | p50 / p99 / max ms | errors / non-2xx |`,
+    '| - | -: | -: | -: |',
+    ...([['without purges', b.withoutPurges], ['with purges', b.withPurges]] as const).map(
+      ([name, m]) => `| ${name} | ${int(m.ok)} | ${ms(m.latencyMs.p50)} / ${ms(m.latencyMs.p99)} / ${ms(m.latencyMs.max)} | ${errorCount(m)} / ${m.non2xx} |`,
+    ),
+    '',
+    `| s | ${tables.join(' | ')} | total |`,
+    `| -: | ${tables.map(() => '-:').join(' | ')} | -: |`,
+    ...shown.map((s) => `| ${s.atSec.toFixed(0)} | ${tables.map((t) => mb(s.bytes[t] ?? NaN)).join(' | ')} | ${mb(totalBytes(s))} |`),
+    '',
+    `Rows purged (the worker's \`purged_rows_total\`): ${b.purgedRows === null ? 'none counted' : int(b.purgedRows)}.`,
     '',
   ];
 }

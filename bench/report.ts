@@ -5,7 +5,7 @@
  */
 import type { ScenarioKey, ScenarioResult } from './http-scenarios.js';
 import type { Measurement } from './load.js';
-import { automationSection, capacitySection, drainChecks, drainSection, growthChecks, growthSection } from './report-sections.js';
+import { automationSection, budgetChecks, budgetSection, capacitySection, drainChecks, drainSection, growthChecks, growthSection } from './report-sections.js';
 import { type BenchResults, errorCount, int, mark, ms, otherCores, pct, type TargetCheck } from './results.js';
 
 function scenarioRows(results: ScenarioResult[], key: ScenarioKey): ScenarioResult[] {
@@ -71,7 +71,7 @@ export function evaluateTargets(r: BenchResults): TargetCheck[] {
     measured: r.peakRssMb.service === null ? 'unknown' : `${r.peakRssMb.service.toFixed(0)} MB`,
     pass: r.peakRssMb.service === null ? null : r.peakRssMb.service <= 300,
   });
-  checks.push(...drainChecks(r), ...growthChecks(r.growth));
+  checks.push(...drainChecks(r), ...budgetChecks(r), ...growthChecks(r.growth));
   return checks;
 }
 
@@ -170,6 +170,7 @@ export function renderMarkdown(r: BenchResults): string {
     ...automationSection(r),
     ...capacitySection(r),
     ...drainSection(r),
+    ...budgetSection(r),
     ...growthSection(r),
   );
   if (r.failures.length) lines.push('## Failures during this run', '', ...r.failures.map((f) => `- ${f.replace(/\n/g, ' ')}`), '');
@@ -187,7 +188,8 @@ export function renderMarkdown(r: BenchResults): string {
     'Settings (environment): `BENCH_DURATION` (measured seconds per run, 15), `BENCH_WARMUP` (5), `BENCH_AUTOMATION_RATE` (cases/s, 520: just above the 500 target, so the completion rate can show it), ' +
       '`BENCH_AUTOMATION_DURATION` (60), `BENCH_AUTOMATION_DRAIN` (longest wait for the runs to finish, 300), `BENCH_WORKER_CONCURRENCY` (16), ' +
       '`BENCH_DRAIN_CASES` (cases that arrive while no worker runs, 100000), `BENCH_DRAIN_STEADY` (seconds of the steady window before, 30), `BENCH_DRAIN_MAX` (longest wait for the backlog to drain, 900), ' +
-      '`BENCH_GROWTH_DURATION` (10), `BENCH_SKIP_1M=1`, `BENCH_SCENARIOS` (which parts run, comma-separated: `http`, `automation`, `capacity` (needs `automation`), `drain`, `growth`; all by default), `BENCH_REPORT` (where to write this file), `BENCH_CPU_PROF` (a folder: the service, the worker and the baseline write `node --cpu-prof` profiles there when they stop). The run uses a fresh database `cis_bench_<id>` and Redis prefix, and drops both at the end.',
+      '`BENCH_BUDGET_RETENTION_DAYS` (the shortened retention, decimal days, 0.0007), `BENCH_BUDGET_PURGE_INTERVAL_MS` (10000), `BENCH_BUDGET_BASELINE` (seconds without purges, 60), `BENCH_BUDGET_DURATION` (seconds with purges, 300), ' +
+      '`BENCH_GROWTH_DURATION` (10), `BENCH_SKIP_1M=1`, `BENCH_SCENARIOS` (which parts run, comma-separated: `http`, `automation`, `capacity` (needs `automation`), `drain`, `budget`, `growth`; all by default), `BENCH_REPORT` (where to write this file), `BENCH_CPU_PROF` (a folder: the service, the worker and the baseline write `node --cpu-prof` profiles there when they stop). The run uses a fresh database `cis_bench_<id>` and Redis prefix, and drops both at the end.',
     '',
   );
   return lines.join('\n');

@@ -1,5 +1,6 @@
 /** What one benchmark run found, as report.ts renders it and run-bench.ts writes it out raw. */
 import type { AutomationResult } from './automation.js';
+import type { BudgetResult } from './budget.js';
 import type { CapacityResult } from './capacity.js';
 import type { BenchConfig } from './context.js';
 import type { DrainResult } from './drain.js';
@@ -33,6 +34,8 @@ export interface BenchResults {
   capacityFailure: string | null;
   drain: DrainResult | null;
   drainFailure: string | null;
+  budget: BudgetResult | null;
+  budgetFailure: string | null;
   growth: GrowthStep[];
   growthFailure: string | null;
   failures: string[];

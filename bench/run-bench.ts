@@ -2,7 +2,7 @@
  * `npm run bench`: the service (`node dist/main.js`, ROLE=api) and the baseline program
  * (bench/baseline/server.ts) side by side on one fresh database, loaded in turn by autocannon in
  * a separate process; then the automation scenario (a worker process added), the capacity
- * figures, the backlog drain and the cost-growth step (10k and 1M cases). Prints a summary and writes docs/benchmarks.md. Child processes are
+ * figures, the backlog drain, the growth budget and the cost-growth step (10k and 1M cases). Prints a summary and writes docs/benchmarks.md. Child processes are
  * stopped and the database dropped at the end, also when something fails.
  */
 import { execFileSync } from 'node:child_process';
@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort } from '../scripts/local-infra.js';
 import { runAutomation } from './automation.js';
+import { runBudget } from './budget.js';
 import { runCapacity } from './capacity.js';
 import { type BenchContext, type BenchPart, readConfig } from './context.js';
 import { runDrain } from './drain.js';
@@ -180,6 +181,8 @@ async function main(): Promise<number> {
     if (capacity) log(`  ${capacity.bytesPerCase.toFixed(0)} bytes per automated case; worker ${capacity.cores.workerPer1000Chains.toFixed(2)} cores per 1,000 chains/s`);
     const { result: drain, failure: drainFailure } = await part('drain', 'backlog drain', () => runDrain(ctx, log));
     if (drain) log(`  drain ${drain.drain.runsPerSec.toFixed(0)} runs/s vs steady ${drain.steady.runsPerSec.toFixed(0)} runs/s; intake p99 ${drain.drain.intake.latencyMs.p99.toFixed(1)} vs ${drain.steady.intake.latencyMs.p99.toFixed(1)} ms`);
+    const { result: budget, failure: budgetFailure } = await part('budget', 'growth budget', () => runBudget(ctx, log));
+    if (budget) log(`  intake p99 ${budget.withPurges.latencyMs.p99.toFixed(1)} ms with purges vs ${budget.withoutPurges.latencyMs.p99.toFixed(1)} ms without; rows purged ${budget.purgedRows ?? 'none counted'}`);
     const { result: growthSteps, failure: growthFailure } = await part('growth', 'cost growth', () => runGrowth(ctx, log));
     const growth = growthSteps ?? [];
     failures.push(...growth.flatMap((s) => s.failures.map((f) => `growth: ${f}`)));
@@ -196,6 +199,8 @@ async function main(): Promise<number> {
       capacityFailure,
       drain,
       drainFailure,
+      budget,
+      budgetFailure,
       growth,
       growthFailure,
       failures,
