@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { freePort, type RunningService, startLocalRedis } from '../../scripts/local-infra.js';
-import { REENQUEUE_AFTER_MS } from '../../src/modules/automation/run-relay.service.js';
+import { REENQUEUE_AFTER_MS } from '../../src/modules/automation/infrastructure/run-relay.service.js';
 import {
   createCase,
   givenAutomation,

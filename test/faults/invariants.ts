@@ -253,7 +253,7 @@ export async function describeStuck(pool: pg.Pool, fx: Fixture, job: (queue: str
   const at = (d: Date | null) => d?.toISOString() ?? 'null';
   const lines: string[] = [`stuck at ${new Date().toISOString()}`];
   for (const r of runs.rows) {
-    // The job id the relay uses for a run in this state (src/modules/automation/run-relay.service.ts).
+    // The job id the relay uses for a run in this state (src/modules/automation/infrastructure/run-relay.service.ts).
     const key = r.state === 'running' ? `takeover-${r.attempts}` : r.state === 'waiting' ? `resume-${r.resume_at?.getTime()}` : 'start';
     const jobId = `run:${r.id}:${key}`;
     lines.push(`run ${r.id}: ${r.state}, attempts ${r.attempts}, step ${r.current_step}, locked_until ${at(r.locked_until)}, resume_at ${at(r.resume_at)}, enqueued_at ${at(r.enqueued_at)}; Bull job ${jobId}: ${await job('automation', jobId)}`);

@@ -5,17 +5,17 @@ import { CasesModule } from '../cases/cases.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
-import { AUTOMATION_QUEUE } from './automation.queue.js';
-import { AutomationMetrics } from './automation.metrics.js';
-import { QueueMetrics } from './queue.metrics.js';
-import { RunExecutor } from './run-executor.service.js';
-import { RunRelay } from './run-relay.service.js';
-import { RunWorker } from './run-worker.service.js';
-import { RunRepository } from './run.repository.js';
-import { STEP_HANDLER_REGISTRY, stepHandlerRegistry } from './step-handler.registry.js';
-import { STEP_HANDLERS } from './steps/index.js';
-import { UsageController } from './usage.controller.js';
-import { UsageService } from './usage.service.js';
+import { AUTOMATION_QUEUE } from './infrastructure/automation.queue.js';
+import { AutomationMetrics } from './infrastructure/automation.metrics.js';
+import { QueueMetrics } from './infrastructure/queue.metrics.js';
+import { RunExecutor } from './application/run-executor.service.js';
+import { RunRelay } from './infrastructure/run-relay.service.js';
+import { RunWorker } from './infrastructure/run-worker.service.js';
+import { RunRepository } from './infrastructure/run.repository.js';
+import { STEP_HANDLER_REGISTRY, stepHandlerRegistry } from './application/step-handler.registry.js';
+import { STEP_HANDLERS } from './application/steps/index.js';
+import { UsageController } from './http/usage.controller.js';
+import { UsageService } from './application/usage.service.js';
 
 /**
  * Workflow runs on Bull. The HTTP tier (ROLE=api) only reports usage and queue metrics;

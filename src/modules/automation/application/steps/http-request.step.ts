@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { OutboundHttp } from '../../../shared/outbound/outbound-http.js';
-import { SecretsService } from '../../secrets/secrets.service.js';
-import { redactSecrets, renderHeaders, renderUrl, secretNamesIn } from '../request-templates.js';
-import { render } from '../templates.js';
-import { unstorableNumber } from '../../../shared/json/json-numbers.js';
-import { pointer } from '../../../shared/json/json-pointer.js';
+import { OutboundHttp } from '../../../../shared/outbound/outbound-http.js';
+import { SecretsService } from '../../../secrets/secrets.service.js';
+import { redactSecrets, renderHeaders, renderUrl, secretNamesIn } from '../../domain/request-templates.js';
+import { render } from '../../domain/templates.js';
+import { unstorableNumber } from '../../../../shared/json/json-numbers.js';
+import { pointer } from '../../../../shared/json/json-pointer.js';
 import { mergeIfValid, stepFailure } from './attribute-merge.js';
 import type { StepContext, StepHandler, StepOutcome } from './step-handler.js';
 

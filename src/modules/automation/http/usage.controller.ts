@@ -1,13 +1,13 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { InvalidRequestError } from '../../shared/errors/app-error.js';
-import { ApiEndpoint } from '../../shared/http/api-endpoint.decorator.js';
-import { schemaRef, wrapped } from '../../shared/http/openapi-schema.js';
-import { RequiresToken } from '../tokens/bearer-token.guard.js';
-import type { Principal as Caller } from '../tokens/principal.js';
-import { Principal } from '../tokens/principal.decorator.js';
+import { InvalidRequestError } from '../../../shared/errors/app-error.js';
+import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
+import { schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
+import { RequiresToken } from '../../tokens/bearer-token.guard.js';
+import type { Principal as Caller } from '../../tokens/principal.js';
+import { Principal } from '../../tokens/principal.decorator.js';
 import { UsageRequest } from './usage.request.js';
-import { UsageService } from './usage.service.js';
+import { UsageService } from '../application/usage.service.js';
 
 /** ISO 8601 has forms (week dates, basic format) that pass the format check but that Date cannot read. */
 function readDate(name: string, value: string): Date {

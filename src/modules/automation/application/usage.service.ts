@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { InvalidRequestError } from '../../shared/errors/app-error.js';
+import { InvalidRequestError } from '../../../shared/errors/app-error.js';
 
 interface Counts {
   cases: number;

@@ -1,5 +1,5 @@
-import { isPlainObject } from '../../shared/json/json-text.js';
-import { ANY_TEMPLATE, wholeTemplatePath } from '../workflows/domain/template-syntax.js';
+import { isPlainObject } from '../../../shared/json/json-text.js';
+import { ANY_TEMPLATE, wholeTemplatePath } from '../../workflows/domain/template-syntax.js';
 
 /** What templates and conditions can read: `case.*` fields and `attributes.*` (dots go into nested objects). */
 export interface TemplateScope {

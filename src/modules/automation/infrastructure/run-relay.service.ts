@@ -1,8 +1,8 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { LOGGER, type Logger } from '../../shared/logging/logger.js';
-import { Relay } from '../../shared/queue/relay.js';
+import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
+import { Relay } from '../../../shared/queue/relay.js';
 import { AUTOMATION_QUEUE, RUN_JOB, runJobOptions } from './automation.queue.js';
 import { type DueRun, RunRepository } from './run.repository.js';
 

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { Step } from '../workflows/domain/workflow-definition.js';
+import type { Step } from '../../workflows/domain/workflow-definition.js';
 import { lookup, type TemplateScope } from './templates.js';
 
 export interface Condition {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { render } from '../templates.js';
+import { render } from '../../domain/templates.js';
 import { mergeIfValid } from './attribute-merge.js';
 import type { StepContext, StepHandler, StepOutcome } from './step-handler.js';
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { Transaction } from '../../shared/database/transaction.js';
-import { PreparedStatements } from '../../shared/database/prepared-statements.js';
-import type { CaseMode } from '../cases/domain/case.js';
+import type { Transaction } from '../../../shared/database/transaction.js';
+import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
+import type { CaseMode } from '../../cases/domain/case.js';
 
 export type RunState = 'pending' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'superseded';
 

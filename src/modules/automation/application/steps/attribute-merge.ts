@@ -1,5 +1,5 @@
-import type { ValidationProblem } from '../../../shared/errors/app-error.js';
-import { unstorableNumber } from '../../../shared/json/json-numbers.js';
+import type { ValidationProblem } from '../../../../shared/errors/app-error.js';
+import { unstorableNumber } from '../../../../shared/json/json-numbers.js';
 import type { StepContext, StepOutcome } from './step-handler.js';
 
 /**

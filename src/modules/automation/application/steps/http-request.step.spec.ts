@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { OutboundHttp, OutboundRequest } from '../../../shared/outbound/outbound-http.js';
-import type { SecretsService } from '../../secrets/secrets.service.js';
+import type { OutboundHttp, OutboundRequest } from '../../../../shared/outbound/outbound-http.js';
+import type { SecretsService } from '../../../secrets/secrets.service.js';
 import { HttpRequestStep } from './http-request.step.js';
 import type { StepContext } from './step-handler.js';
 

@@ -1,10 +1,10 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
-import { Env } from '../../shared/config/env.js';
-import { LOGGER, type Logger } from '../../shared/logging/logger.js';
+import { Env } from '../../../shared/config/env.js';
+import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { AUTOMATION_QUEUE, RUN_JOB, type RunJob } from './automation.queue.js';
-import { RunExecutor } from './run-executor.service.js';
+import { RunExecutor } from '../application/run-executor.service.js';
 
 /** Consumes run jobs with WORKER_CONCURRENCY parallel runs per process (worker roles only). */
 @Injectable()

@@ -1,21 +1,21 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { Env } from '../../shared/config/env.js';
-import { TransactionRunner, type Transaction } from '../../shared/database/transaction.js';
-import { LOGGER, type Logger } from '../../shared/logging/logger.js';
-import { keepLease } from '../../shared/queue/lease.js';
-import { Case, type CaseProps } from '../cases/domain/case.js';
-import { CaseRepository } from '../cases/domain/case.repository.js';
-import { PublishedWorkflowsService } from '../workflows/application/published-workflows.service.js';
-import type { WorkflowVersion } from '../workflows/domain/workflow-version.js';
-import { AUTOMATION_QUEUE, RUN_JOB, runJobOptions } from './automation.queue.js';
-import { AutomationMetrics } from './automation.metrics.js';
-import { compileRun, conditionHolds, type Instruction } from './run-program.js';
-import { RunRepository, type RunRecord, type RunRef } from './run.repository.js';
+import { Env } from '../../../shared/config/env.js';
+import { TransactionRunner, type Transaction } from '../../../shared/database/transaction.js';
+import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
+import { keepLease } from '../../../shared/queue/lease.js';
+import { Case, type CaseProps } from '../../cases/domain/case.js';
+import { CaseRepository } from '../../cases/domain/case.repository.js';
+import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
+import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
+import { AUTOMATION_QUEUE, RUN_JOB, runJobOptions } from '../infrastructure/automation.queue.js';
+import { AutomationMetrics } from '../infrastructure/automation.metrics.js';
+import { compileRun, conditionHolds, type Instruction } from '../domain/run-program.js';
+import { RunRepository, type RunRecord, type RunRef } from '../infrastructure/run.repository.js';
 import { STEP_HANDLER_REGISTRY, type StepHandlerRegistry } from './step-handler.registry.js';
 import type { StepContext, StepOutcome } from './steps/step-handler.js';
-import { UnresolvableTemplateError, type TemplateScope } from './templates.js';
+import { UnresolvableTemplateError, type TemplateScope } from '../domain/templates.js';
 
 /** More automatic status moves than this in one chain is taken as a loop. */
 export const MAX_AUTOMATIC_MOVES = 25;

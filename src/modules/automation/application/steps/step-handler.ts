@@ -1,7 +1,7 @@
-import type { Case, CaseProps } from '../../cases/domain/case.js';
-import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
-import type { RunRecord } from '../run.repository.js';
-import type { TemplateScope } from '../templates.js';
+import type { Case, CaseProps } from '../../../cases/domain/case.js';
+import type { WorkflowVersion } from '../../../workflows/domain/workflow-version.js';
+import type { RunRecord } from '../../infrastructure/run.repository.js';
+import type { TemplateScope } from '../../domain/templates.js';
 
 export interface StepContext {
   run: RunRecord;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram } from 'prom-client';
-import { MetricsRegistry } from '../../shared/metrics/metrics.module.js';
+import { MetricsRegistry } from '../../../shared/metrics/metrics.module.js';
 import type { RunRecord } from './run.repository.js';
 
 /**

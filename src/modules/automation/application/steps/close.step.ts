@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CLOSED } from '../../workflows/domain/status-rules.js';
+import { CLOSED } from '../../../workflows/domain/status-rules.js';
 import type { StepContext, StepHandler, StepOutcome } from './step-handler.js';
 
 @Injectable()

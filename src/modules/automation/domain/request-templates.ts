@@ -1,5 +1,5 @@
-import { isPlainObject } from '../../shared/json/json-text.js';
-import { templatesIn, wholeTemplatePath } from '../workflows/domain/template-syntax.js';
+import { isPlainObject } from '../../../shared/json/json-text.js';
+import { templatesIn, wholeTemplatePath } from '../../workflows/domain/template-syntax.js';
 import { renderText, type TemplateScope } from './templates.js';
 
 /**

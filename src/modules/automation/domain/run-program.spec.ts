@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { Step } from '../workflows/domain/workflow-definition.js';
+import type { Step } from '../../workflows/domain/workflow-definition.js';
 import { compileRun, type Condition, conditionHolds, type Instruction } from './run-program.js';
 import type { TemplateScope } from './templates.js';
 

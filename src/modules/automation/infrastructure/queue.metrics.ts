@@ -4,7 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Queue } from 'bull';
 import { Gauge } from 'prom-client';
 import type { DataSource } from 'typeorm';
-import { MetricsRegistry } from '../../shared/metrics/metrics.module.js';
+import { MetricsRegistry } from '../../../shared/metrics/metrics.module.js';
 import { AUTOMATION_QUEUE } from './automation.queue.js';
 
 /** Queue depth and backlog age, read when Prometheus scrapes (every role can report them). */
