@@ -5,14 +5,15 @@ import { Env } from '../../../shared/config/env.js';
 import { TransactionRunner, type Transaction } from '../../../shared/database/transaction.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { keepLease } from '../../../shared/queue/lease.js';
-import { Case, type CaseProps } from '../../cases/domain/case.js';
+import type { Case, CaseProps } from '../../cases/domain/case.js';
 import { CaseRepository } from '../../cases/domain/case.repository.js';
+import type { Run } from '../../cases/domain/run.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { AUTOMATION_QUEUE, RUN_JOB, runJobOptions } from '../infrastructure/automation.queue.js';
 import { AutomationMetrics } from '../infrastructure/automation.metrics.js';
 import { compileRun, conditionHolds, type Instruction } from '../domain/run-program.js';
-import { RunRepository, type RunRecord, type RunRef } from '../infrastructure/run.repository.js';
+import { RunRepository, type RunRef } from '../infrastructure/run.repository.js';
 import { STEP_HANDLER_REGISTRY, type StepHandlerRegistry } from './step-handler.registry.js';
 import type { StepContext, StepOutcome } from './steps/step-handler.js';
 import { UnresolvableTemplateError, type TemplateScope } from '../domain/templates.js';
@@ -24,24 +25,31 @@ type StepInstruction = Extract<Instruction, { op: 'step' }>;
 
 /** A run that ended in a transaction, reported once the transaction committed. */
 interface FinishedRun {
-  run: RunRecord;
+  run: Run;
   state: 'succeeded' | 'failed';
 }
 
 /** The outcome of an external step, executed between transactions and not yet recorded. */
 interface ExternalOutcome {
-  run: RunRecord;
   pc: number;
   stepType: string;
   outcome: StepOutcome;
 }
 
-/** How a stretch ended; `ref` is the run it ended in (a move goes on with the next run). */
+/** Where the steps of a stretch left the run they ended in (a move goes on with the next run). */
+interface Applied {
+  run: Run;
+  finished: FinishedRun[];
+  /** The external step the run is held at, to run outside the transaction. */
+  externalAt?: number;
+}
+
+/** How a stretch ended; `ref` is the run it ended in. */
 type Stretch =
   /** Nothing more to do now: the run finished, failed, is parked, was superseded or is held by another worker. */
-  | { kind: 'stopped'; ref: RunRef; resumeAt?: Date }
+  | { kind: 'stopped'; ref: RunRef; finished: FinishedRun[]; resumeAt?: Date }
   /** The run reached a step that talks to the outside world; it runs outside the transaction. */
-  | { kind: 'external'; ref: RunRef; run: RunRecord; pc: number; scope: TemplateScope; case: CaseProps };
+  | { kind: 'external'; ref: RunRef; finished: FinishedRun[]; run: Run; pc: number; scope: TemplateScope; case: CaseProps };
 
 /**
  * Executes runs. The steps of a run that only touch the case are executed and committed
@@ -78,9 +86,8 @@ export class RunExecutor {
     let releaseLease: (() => void) | undefined;
     try {
       for (;;) {
-        const finished: FinishedRun[] = [];
-        const stretch = await this.transactions.run((tx) => this.runStretch(tx, ref, version, external, finished));
-        for (const { run, state } of finished) this.reportFinished(run, state);
+        const stretch = await this.transactions.run((tx) => this.runStretch(tx, ref, version, external));
+        for (const { run, state } of stretch.finished) this.reportFinished(run, state);
         if (stretch.kind === 'stopped') return await this.scheduleResumption(stretch.ref, stretch.resumeAt);
         if (stretch.ref.runId !== ref.runId) {
           releaseLease?.();
@@ -91,7 +98,7 @@ export class RunExecutor {
         releaseLease ??= keepLease(() => this.runs.renewLease(runId, this.env.RUN_LEASE_MS), this.env.RUN_LEASE_MS);
         const instruction = this.program(version, stretch.run.status)[stretch.pc] as StepInstruction;
         const outcome = await this.runStep(instruction, { run: stretch.run, case: stretch.case, version, scope: stretch.scope });
-        external = { run: stretch.run, pc: stretch.pc, stepType: instruction.type, outcome };
+        external = { pc: stretch.pc, stepType: instruction.type, outcome };
       }
     } finally {
       releaseLease?.();
@@ -99,20 +106,34 @@ export class RunExecutor {
   }
 
   /**
-   * Locks the case, takes (or keeps) the run, records the outcome of its external step if it
-   * comes back from one, and executes its steps until the run ends or reaches an external
-   * step; a move goes on with the run it starts. Everything it did commits together.
+   * Locks the case with its runs, takes the run (or keeps it, coming back from an external
+   * step), applies its steps, and stores the case once: everything the stretch did commits
+   * together.
    */
-  private async runStretch(tx: Transaction, ref: RunRef, version: WorkflowVersion, external: ExternalOutcome | undefined, finished: FinishedRun[]): Promise<Stretch> {
-    let subject = await this.cases.lock(tx, ref.caseId);
-    if (!subject) return { kind: 'stopped', ref };
-    let run = external ? ((await this.runs.isRunning(tx, ref.runId)) ? external.run : null) : await this.runs.claim(tx, ref.runId);
-    if (!run) return { kind: 'stopped', ref };
+  private async runStretch(tx: Transaction, ref: RunRef, version: WorkflowVersion, external: ExternalOutcome | undefined): Promise<Stretch> {
+    const subject = await this.cases.load(tx, ref.caseId);
+    const run = external ? subject?.heldRun(ref.runId) : subject?.takeRun(ref.runId);
+    if (!subject || !run) return { kind: 'stopped', ref, finished: [] };
     if (!external) this.metrics.runStarted(run);
+    const scope = scopeOf(subject.snapshot());
+    const applied = await this.applySteps(subject, run, version, scope, external);
+    const stored = await this.cases.save(tx, subject);
+    const at = { ...ref, runId: applied.run.id };
+    if (applied.externalAt === undefined) return { kind: 'stopped', ref: at, finished: applied.finished, resumeAt: applied.run.parkedUntil };
+    return { kind: 'external', ref: at, finished: applied.finished, run: applied.run, pc: applied.externalAt, scope, case: stored };
+  }
+
+  /**
+   * Records the outcome of the external step the run comes back from, if any, and executes
+   * the run's steps until it ends, is parked or reaches an external step; a move goes on with
+   * the run it starts. Changes the case and its runs in memory only.
+   */
+  private async applySteps(subject: Case, first: Run, version: WorkflowVersion, scope: TemplateScope, external: ExternalOutcome | undefined): Promise<Applied> {
+    let run = first;
     let program = this.program(version, run.status);
-    let scope = scopeOf(subject.snapshot());
     let pc = external ? external.pc : run.currentStep;
     let pending = external;
+    const finished: FinishedRun[] = [];
     for (;;) {
       const instruction = program[pc];
       let outcome: StepOutcome;
@@ -121,10 +142,8 @@ export class RunExecutor {
         ({ outcome, stepType } = pending);
         pending = undefined;
       } else if (!instruction) {
-        await this.cases.store(tx, subject, run.chainDepth);
-        await this.runs.finish(tx, run, 'succeeded', null);
-        finished.push({ run, state: 'succeeded' });
-        return { kind: 'stopped', ref };
+        run.finish('succeeded');
+        return { run, finished: [...finished, { run, state: 'succeeded' }] };
       } else if (instruction.op === 'jump') {
         pc = instruction.target;
         continue;
@@ -132,10 +151,8 @@ export class RunExecutor {
         pc = conditionHolds(instruction.condition, scope) ? pc + 1 : instruction.target;
         continue;
       } else if (this.handlers.get(instruction.type)?.external) {
-        const stored = await this.cases.store(tx, subject, run.chainDepth);
-        await this.runs.hold(tx, run, pc, this.env.RUN_LEASE_MS);
-        const stepAttempts = pc === run.currentStep ? run.stepAttempts : 0;
-        return { kind: 'external', ref, run: { ...run, currentStep: pc, stepAttempts }, pc, scope, case: stored.case };
+        run.hold(pc, this.env.RUN_LEASE_MS);
+        return { run, finished, externalAt: pc };
       } else {
         stepType = instruction.type;
         outcome = await this.runStep(instruction, { run, case: subject.snapshot(), version, scope });
@@ -146,43 +163,34 @@ export class RunExecutor {
       switch (outcome.kind) {
         case 'next':
         case 'change':
-          if (outcome.note) await this.runs.recordEvent(tx, run.caseId, stepType, 'automation', { run_id: run.id, ...outcome.note });
+          if (outcome.note) run.note(stepType, outcome.note);
           if (outcome.kind === 'change') mergeInto(subject, outcome.patch, scope);
           pc += 1;
           continue;
         case 'move': {
-          outcome.apply(subject);
-          const stored = await this.cases.store(tx, subject, run.chainDepth + 1, { runId: run.id, attempts: run.attempts });
+          run.finish('succeeded');
           finished.push({ run, state: 'succeeded' });
-          const nextRunId = stored.startedRunIds[0];
-          if (nextRunId === undefined) return { kind: 'stopped', ref };
-          ref = { ...ref, runId: nextRunId };
-          run = RunRepository.started(nextRunId, run, stored.case.status);
+          outcome.apply(subject);
+          const next = subject.takeStartedRun();
+          if (!next) return { run, finished };
+          run = next;
           this.metrics.runStarted(run);
-          subject = Case.restore(stored.case);
-          scope = scopeOf(stored.case);
+          scope.case = scopeOf(subject.snapshot()).case;
           program = this.program(version, run.status);
           pc = 0;
           continue;
         }
-        case 'wait': {
-          await this.cases.store(tx, subject, run.chainDepth);
-          const resumeAt = await this.runs.park(tx, run, pc + 1, 0, outcome.seconds * 1000, { type: 'run_waiting', at: 'until', data: {} });
-          return { kind: 'stopped', ref, resumeAt };
-        }
-        case 'retry': {
-          const attempt = run.stepAttempts + 1;
-          const resumeAt = await this.runs.park(tx, run, pc, attempt, outcome.delayMs, { type: `${stepType}_retry`, at: 'retry_at', data: { attempt, error: outcome.error } });
-          return { kind: 'stopped', ref, resumeAt };
-        }
+        case 'wait':
+          run.park(pc + 1, outcome.seconds * 1000, { kind: 'wait' });
+          return { run, finished };
+        case 'retry':
+          run.park(pc, outcome.delayMs, { kind: 'retry', step: stepType, attempt: run.stepAttempts + 1, error: outcome.error });
+          return { run, finished };
         case 'fail':
           // The engine parks the case in Error with the reason; changes made earlier in the run stay.
-          await this.cases.store(tx, subject, run.chainDepth);
-          await this.runs.finish(tx, run, 'failed', outcome.error);
+          run.finish('failed', outcome.error);
           subject.park(version, outcome.error);
-          await this.cases.store(tx, subject, run.chainDepth);
-          finished.push({ run, state: 'failed' });
-          return { kind: 'stopped', ref };
+          return { run, finished: [...finished, { run, state: 'failed' }] };
       }
     }
   }
@@ -198,7 +206,7 @@ export class RunExecutor {
     }
   }
 
-  private reportFinished(run: RunRecord, state: FinishedRun['state']): void {
+  private reportFinished(run: Run, state: FinishedRun['state']): void {
     this.metrics.runFinished(run, state);
     if (state === 'failed') this.logger.info({ runId: run.id, caseId: run.caseId }, 'run failed; case parked in Error');
   }
@@ -226,13 +234,12 @@ export class RunExecutor {
 }
 
 /** Merges a step's attribute patch into the case, and into the scope later steps of the stretch read. */
-function mergeInto(subject: Case, patch: Record<string, unknown>, scope?: TemplateScope): void {
+function mergeInto(subject: Case, patch: Record<string, unknown>, scope: TemplateScope): void {
   subject.mergeAttributes(JSON.stringify(patch), Object.keys(patch), { kind: 'automation' });
-  if (!scope) return;
   for (const [key, value] of Object.entries(patch)) Object.defineProperty(scope.attributes, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-function scopeOf(c: ReturnType<Case['snapshot']>): TemplateScope {
+function scopeOf(c: Readonly<CaseProps>): TemplateScope {
   return {
     case: { id: c.id, subject: c.subject, status: c.status, mode: c.mode, workflow_id: c.workflowId },
     attributes: JSON.parse(c.attributes) as Record<string, unknown>,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram } from 'prom-client';
 import { MetricsRegistry } from '../../../shared/metrics/metrics.module.js';
-import type { RunRecord } from './run.repository.js';
+import type { Run } from '../../cases/domain/run.js';
 
 /**
  * Run counters. Business figures count live runs only; test runs are counted apart
@@ -26,11 +26,11 @@ export class AutomationMetrics {
   }
 
   /** Counted on a run's first claim only, not when another worker takes it over. */
-  runStarted(run: RunRecord): void {
+  runStarted(run: Run): void {
     if (run.attempts === 1) this.started.inc({ mode: run.mode });
   }
 
-  runFinished(run: RunRecord, state: 'succeeded' | 'failed'): void {
+  runFinished(run: Run, state: 'succeeded' | 'failed'): void {
     this.finished.inc({ mode: run.mode, state });
     this.lag.observe({ mode: run.mode }, (Date.now() - run.createdAt.getTime()) / 1000);
   }

@@ -20,7 +20,7 @@ export function lifecycleEventTypes(event: CaseEvent): LifecycleEventType[] {
       if (event.to === ERROR) types.push('case.errored');
       return types;
     }
-    case 'attributes_changed':
+    default:
       return [];
   }
 }

@@ -7,13 +7,6 @@ export interface IdempotencyClaim {
   requestHash: Buffer;
 }
 
-/** The automation run whose step moved the case (see `store`). */
-export interface MovingRun {
-  runId: number;
-  /** How many times the run was claimed, to be stored with it. */
-  attempts: number;
-}
-
 /** What a creation reads back: the stored case, or (for intakes that answer with it only) its id. */
 export type CreateAnswer = 'case' | 'id';
 export type Created<A extends CreateAnswer> = A extends 'case' ? { id: number; case: CaseProps } : { id: number };
@@ -39,15 +32,17 @@ export abstract class CaseRepository {
    */
   abstract change(organizationId: number, workflowId: number, caseId: number, change: (subject: Case) => void): Promise<CaseProps | null>;
 
-  /** Loads a case under a row lock inside `tx`, for changes spanning several repositories. */
-  abstract lock(tx: Transaction, caseId: number): Promise<Case | null>;
+  /**
+   * Loads a case and its unfinished runs under the case's row lock inside `tx`, for a unit of
+   * work that spans more than this repository (a worker executing a run's steps): changes to a
+   * case and its runs happen one after the other.
+   */
+  abstract load(tx: Transaction, caseId: number): Promise<Case | null>;
 
   /**
-   * Stores the aggregate's pending events inside `tx`: status (superseding unfinished runs and
-   * starting the new status's run at `chainDepth`), attribute merges, timeline entries.
-   * When a run's step made the move (`movedBy`), that run ends, succeeded, with the move, and
-   * the run the move starts is recorded as started: the same worker executes it at once.
-   * Returns the case as stored and the runs its moves started.
+   * Stores what the case and its runs did since they were loaded, with their timeline and the
+   * events for subscribers, inside `tx`. A run a move started gets its id, a parked run the
+   * time it goes on. Returns the case as stored.
    */
-  abstract store(tx: Transaction, subject: Case, chainDepth: number, movedBy?: MovingRun): Promise<{ case: CaseProps; startedRunIds: number[] }>;
+  abstract save(tx: Transaction, subject: Case): Promise<CaseProps>;
 }

@@ -1,5 +1,6 @@
 import { CLOSED, ERROR, OPEN, type StatusRules } from '../../workflows/domain/status-rules.js';
 import { StatusNotDeclaredError, StatusReservedForEngineError } from './case.errors.js';
+import { Run, type RunEvent, type RunProps } from './run.js';
 
 export const FALLBACK_OUTCOME = 'Resolved';
 
@@ -15,7 +16,8 @@ export type AttributesJson = string;
 export type CaseEvent =
   | { type: 'created'; actor: Actor; source: CaseSource; mode: CaseMode; status: string; startsRun: boolean }
   | { type: 'status_changed'; actor: Actor; from: string; to: string; outcome: string | null; startsRun: boolean; reason?: string }
-  | { type: 'attributes_changed'; actor: Actor; keys: string[]; patch: AttributesJson };
+  | { type: 'attributes_changed'; actor: Actor; keys: string[]; patch: AttributesJson }
+  | RunEvent;
 
 export interface CaseProps {
   id: number;
@@ -55,11 +57,27 @@ export interface CaseDraft {
  * the API and automations may move it to any declared status but `Error`; only the engine
  * parks a case in `Error`; entering `Closed` sets the outcome, leaving it clears it.
  * Every change is recorded as an event for the timeline.
+ *
+ * The case's unfinished runs belong to it: a move supersedes them and starts the new status's
+ * run; the worker executing a run changes it through the case, under the case's lock.
  */
 export class Case {
   private events: CaseEvent[] = [];
+  private readonly runs: Run[];
+  /** The run a worker executes in this unit of work: the runs its moves start follow it in the chain. */
+  private executing: Run | undefined;
+  /** The run the last move started, when its status has automation, until a worker takes it. */
+  private started: Run | undefined;
+  /** The runs moves started, by move, for the repository to insert with the move. */
+  private readonly startedBy = new WeakMap<CaseEvent, Run>();
 
-  private constructor(private props: CaseProps) {}
+  private constructor(private props: CaseProps, runs: RunProps[]) {
+    this.runs = runs.map((run) => Run.restore(run, this.record));
+  }
+
+  private readonly record = (event: RunEvent): void => {
+    this.events.push(event);
+  };
 
   static open(input: NewCase, rules: StatusRules, now: Date): CaseDraft {
     const subject = input.subject?.trim() ? input.subject : defaultSubject(input.workflowName, input.source, now);
@@ -79,9 +97,35 @@ export class Case {
     };
   }
 
-  /** For the persistence mapper only. */
-  static restore(props: CaseProps): Case {
-    return new Case({ ...props });
+  /** For the persistence mapper only: the case and its unfinished runs. */
+  static restore(props: CaseProps, runs: RunProps[] = []): Case {
+    return new Case({ ...props }, runs);
+  }
+
+  /** A worker takes the run `runId` if it is due; null when it ended, was superseded, or another worker holds it. */
+  takeRun(runId: number): Run | null {
+    const run = this.runs.find((r) => r.isStored && r.id === runId && r.unfinished && r.snapshot().due);
+    if (!run) return null;
+    run.take();
+    this.executing = run;
+    return run;
+  }
+
+  /** The run this worker held across a call to the outside world, unless the case moved on meanwhile. */
+  heldRun(runId: number): Run | null {
+    const run = this.runs.find((r) => r.isStored && r.id === runId && r.state === 'running');
+    this.executing = run;
+    return run ?? null;
+  }
+
+  /** The mover's worker takes the run its move started at once: a chain of automatic moves runs in one go. */
+  takeStartedRun(): Run | null {
+    const run = this.started;
+    this.started = undefined;
+    if (!run) return null;
+    run.take();
+    this.executing = run;
+    return run;
   }
 
   /**
@@ -95,8 +139,34 @@ export class Case {
     const outcome = next === CLOSED ? (options.outcome ?? rules.defaultOutcome ?? FALLBACK_OUTCOME) : null;
     const from = this.props.status;
     this.props = { ...this.props, status: next, outcome };
+    this.dropStartedRun();
+    for (const run of this.runs) if (run.unfinished) run.supersede();
     const startsRun = rules.hasRun(next);
-    this.events.push({ type: 'status_changed', actor, from, to: next, outcome, startsRun, ...(options.reason ? { reason: options.reason } : {}) });
+    const event: CaseEvent = { type: 'status_changed', actor, from, to: next, outcome, startsRun, ...(options.reason ? { reason: options.reason } : {}) };
+    this.events.push(event);
+    if (startsRun) this.startRun(next, event);
+  }
+
+  /** For the repository: the run `move` started, to insert with it; none when a later move dropped it. */
+  runStartedBy(move: CaseEvent): Run | undefined {
+    return this.startedBy.get(move);
+  }
+
+  private startRun(status: string, move: CaseEvent): void {
+    const chainDepth = this.executing ? this.executing.chainDepth + 1 : 0;
+    const run = Run.pending({ caseId: this.props.id, status, mode: this.props.mode, chainDepth }, this.record);
+    this.runs.push(run);
+    this.startedBy.set(move, run);
+    this.started = run;
+  }
+
+  /** A move before anyone took the run the previous move started: that run never existed for anyone, so it is not stored. */
+  private dropStartedRun(): void {
+    const dropped = this.started;
+    if (!dropped) return;
+    this.runs.splice(this.runs.indexOf(dropped), 1);
+    for (const event of this.events) if (this.startedBy.get(event) === dropped) this.startedBy.delete(event);
+    this.started = undefined;
   }
 
   /**

@@ -1,4 +1,5 @@
-import type { Actor, CaseEvent, CaseProps } from '../domain/case.js';
+import type { CaseProps } from '../domain/case.js';
+import type { RunProps, RunState } from '../domain/run.js';
 
 /** A `cases` row as the repository selects it (see CASE_COLUMNS). */
 export interface CaseRow {
@@ -36,20 +37,32 @@ export function toProps(row: CaseRow): CaseProps {
   };
 }
 
-export function actorColumn(actor: Actor): string {
-  return actor.kind === 'api_token' ? `api_token:${actor.tokenId}` : actor.kind;
+/** An unfinished run as the repository reads it (see UNFINISHED_RUNS_SQL). */
+export interface RunRow {
+  id: string;
+  status: string;
+  mode: CaseProps['mode'];
+  chain_depth: number;
+  state: RunState;
+  current_step: number;
+  step_attempts: number;
+  attempts: number;
+  due: boolean;
+  created_at: Date;
 }
 
-/** The timeline row of a domain event: its type and the JSON of its data. */
-export function eventColumns(event: CaseEvent): { type: string; actor: string; data: string } {
-  switch (event.type) {
-    case 'created':
-      return { type: event.type, actor: actorColumn(event.actor), data: JSON.stringify({ source: event.source, mode: event.mode, status: event.status }) };
-    case 'status_changed': {
-      const { from, to, outcome, reason } = event;
-      return { type: event.type, actor: actorColumn(event.actor), data: JSON.stringify({ from, to, outcome, ...(reason ? { reason } : {}) }) };
-    }
-    case 'attributes_changed':
-      return { type: event.type, actor: actorColumn(event.actor), data: JSON.stringify({ keys: event.keys }) };
-  }
+export function toRunProps(caseId: number, run: RunRow): RunProps {
+  return {
+    id: Number(run.id),
+    caseId,
+    status: run.status,
+    mode: run.mode,
+    chainDepth: run.chain_depth,
+    state: run.state,
+    currentStep: run.current_step,
+    stepAttempts: run.step_attempts,
+    attempts: run.attempts,
+    due: run.due,
+    createdAt: run.created_at,
+  };
 }

@@ -3,12 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
-import { Case, type CaseDraft, type CaseEvent, type CaseProps } from '../domain/case.js';
-import { type CreateAnswer, type Created, CaseRepository, type CreateResult, type IdempotencyClaim, type MovingRun } from '../domain/case.repository.js';
+import { Case, type CaseDraft, type CaseProps } from '../domain/case.js';
+import { type CreateAnswer, type Created, CaseRepository, type CreateResult, type IdempotencyClaim } from '../domain/case.repository.js';
 import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
 import { CaseMetrics } from './case-metrics.js';
-import { CASE_COLUMNS, type CaseRow, eventColumns, toProps } from './case.mapper.js';
+import { changeBatches, changeParams, STORE_CHANGES_SQL, type StoredChangesRow } from './case-changes.sql.js';
+import { CASE_COLUMNS, type CaseRow, type RunRow, toProps, toRunProps } from './case.mapper.js';
 import { outboxSql } from './case-outbox.sql.js';
+import { creationRow } from './case-timeline.js';
 
 /**
  * One statement stores a case, its creation event and its pending run: one round trip on the
@@ -32,54 +34,6 @@ function insertCaseSql(returning: string): string {
 const INSERT_CASE_RETURNING_ROW = insertCaseSql(CASE_COLUMNS);
 const INSERT_CASE_RETURNING_ID = insertCaseSql('id');
 
-/**
- * A status change, in one statement: the attribute merge made just before it ($14, when there
- * is one), the end of the run that made it ($11, when a run made it), the other unfinished runs
- * superseded, and the new status's run inserted; when the moving run's worker executes that
- * run at once ($12), it is recorded as started. The timeline gets, in this order: the merge,
- * the run that ended, the runs superseded, the change, the run started.
- */
-const CHANGE_STATUS_SQL = `
-  WITH changed AS (
-    UPDATE cases SET status = $2, outcome = $3, updated_at = now(),
-                     attributes = CASE WHEN $14::jsonb IS NULL THEN attributes ELSE attributes || $14::jsonb END
-    WHERE id = $1 RETURNING *
-  ), ended AS (
-    UPDATE workflow_runs SET state = 'succeeded', finished_at = now(), locked_until = NULL, resume_at = NULL,
-                             attempts = $13, started_at = coalesce(started_at, now())
-    WHERE id = $11 RETURNING id, status
-  ), superseded AS (
-    UPDATE workflow_runs SET state = 'superseded', finished_at = now(), locked_until = NULL
-    WHERE case_id = $1 AND state IN ('pending', 'running', 'waiting') AND id IS DISTINCT FROM $11 RETURNING id, status
-  ), next_run AS (
-    INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode, chain_depth)
-    SELECT id, organization_id, workflow_id, workflow_version, $2, $7, $9 FROM changed WHERE $8::boolean
-    RETURNING id
-  ), events AS (
-    INSERT INTO case_events (case_id, type, actor, data)
-    SELECT $1, type, actor, data FROM (
-      SELECT -1 AS n, 0 AS run_id, $15::text AS type, $16::text AS actor, $17::jsonb AS data WHERE $14::jsonb IS NOT NULL
-      UNION ALL
-      SELECT 0, id, 'run_succeeded', 'engine', jsonb_build_object('run_id', id, 'status', status) FROM ended
-      UNION ALL
-      SELECT 1, id, 'run_superseded', 'engine', jsonb_build_object('run_id', id, 'status', status) FROM superseded
-      UNION ALL
-      SELECT 2, 0, $4, $5, $6::jsonb
-      UNION ALL
-      SELECT 3, id, 'run_started', 'engine', jsonb_build_object('run_id', id, 'status', $2::text, 'mode', $7::text) FROM next_run WHERE $12::boolean
-    ) ordered ORDER BY n, run_id
-  )${outboxSql('changed', '$10')}
-  SELECT ${CASE_COLUMNS}, (SELECT count(*) FROM superseded)::int AS superseded_runs, (SELECT id FROM next_run) AS started_run_id
-  FROM changed`;
-
-const MERGE_ATTRIBUTES_SQL = `
-  WITH changed AS (
-    UPDATE cases SET attributes = attributes || $2::jsonb, updated_at = now() WHERE id = $1 RETURNING ${CASE_COLUMNS}
-  ), event AS (
-    INSERT INTO case_events (case_id, type, actor, data) VALUES ($1, $3, $4, $5::jsonb)
-  )
-  SELECT * FROM changed`;
-
 // An expired claim (older than 24 hours) is taken over; a live one wins and the new case is rolled back.
 const CLAIM_KEY_SQL = `
   INSERT INTO idempotency_keys (organization_id, key, request_hash, case_id) VALUES ($1, $2, $3, $4)
@@ -92,7 +46,21 @@ const FIND_CLAIM_SQL = `
   WHERE organization_id = $1 AND key = $2 AND created_at >= now() - interval '24 hours'`;
 
 const FIND_CASE_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3`;
+
 const LOCK_CASE_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 FOR UPDATE`;
+
+/**
+ * The unfinished runs of a case, read once the case is locked: by a statement of its own, as
+ * a statement that waited for the lock still sees the runs as they were before it waited.
+ * Whether a worker may take a run is read on the database's clock: pending, held by a worker
+ * whose lease ran out, or its pause over.
+ */
+const UNFINISHED_RUNS_SQL = `
+  SELECT id, status, mode, chain_depth, state, current_step, step_attempts, attempts, created_at,
+         (state = 'pending' OR (state = 'running' AND (locked_until IS NULL OR locked_until < now()))
+          OR (state = 'waiting' AND resume_at <= now())) AS due
+  FROM workflow_runs WHERE case_id = $1 AND state IN ('pending', 'running', 'waiting') ORDER BY id FOR UPDATE`;
+
 
 /** The Case aggregate in Postgres: raw SQL, as named prepared statements, on TypeORM's connections. */
 @Injectable()
@@ -141,72 +109,34 @@ export class PostgresCaseRepository extends CaseRepository {
       const tx = manager as unknown as Transaction;
       const [row] = await PreparedStatements.rowsIn<CaseRow>(tx, `${FIND_CASE_SQL} FOR UPDATE`, [caseId, workflowId, organizationId]);
       if (!row) return null;
-      const subject = Case.restore(toProps(row));
+      const subject = await withRuns(tx, row);
       change(subject);
-      return (await this.storeEvents(tx, subject, 0)).case;
+      return this.save(tx, subject);
     });
   }
 
-  async lock(tx: Transaction, caseId: number): Promise<Case | null> {
+  async load(tx: Transaction, caseId: number): Promise<Case | null> {
     const [row] = await PreparedStatements.rowsIn<CaseRow>(tx, LOCK_CASE_SQL, [caseId]);
-    return row ? Case.restore(toProps(row)) : null;
+    return row ? withRuns(tx, row) : null;
   }
 
-  store(tx: Transaction, subject: Case, chainDepth: number, movedBy?: MovingRun): Promise<{ case: CaseProps; startedRunIds: number[] }> {
-    return this.storeEvents(tx, subject, chainDepth, movedBy);
-  }
-
-  /** Stores the pending events in order; returns the row as it ends up and the runs started. */
-  private async storeEvents(tx: Transaction, subject: Case, chainDepth: number, movedBy?: MovingRun): Promise<{ case: CaseProps; startedRunIds: number[] }> {
-    let props: CaseProps = subject.snapshot();
-    const startedRunIds: number[] = [];
-    const events = subject.pullEvents();
-    for (let i = 0; i < events.length; i++) {
-      const event = events[i]!;
-      const next = events[i + 1];
-      // An attribute merge right before a status change is stored by the change's statement: one row version, one round trip.
-      const merged = event.type === 'attributes_changed' && next?.type === 'status_changed';
-      if (merged) i++;
-      const statement = merged ? changeStatus(subject, next, chainDepth, movedBy, event) : statementFor(subject, event, chainDepth, movedBy);
-      const [row] = (await PreparedStatements.rowsIn(tx, ...statement)) as [CaseRow & { superseded_runs?: number; started_run_id?: string | null }];
-      this.metrics.runsSuperseded(subject.mode, row.superseded_runs ?? 0);
-      if (row.started_run_id) startedRunIds.push(Number(row.started_run_id));
-      props = toProps(row);
+  /** One statement per status change, one more for what happened after the last (see STORE_CHANGES_SQL). */
+  async save(tx: Transaction, subject: Case): Promise<CaseProps> {
+    let stored: CaseProps = subject.snapshot();
+    for (const events of changeBatches(subject.pullEvents())) {
+      const [row] = await PreparedStatements.rowsIn<StoredChangesRow>(tx, STORE_CHANGES_SQL, changeParams(subject, events));
+      for (const event of events) {
+        if (event.type === 'status_changed') subject.runStartedBy(event)?.stored(Number(row!.started_run_id), null);
+        if (event.type === 'run_parked') event.run.stored(event.run.id, row!.resume_at);
+      }
+      this.metrics.runsSuperseded(subject.mode, events.filter((e) => e.type === 'run_superseded').length);
+      stored = toProps(row!);
     }
-    return { case: props, startedRunIds };
+    return stored;
   }
 }
 
 class ClaimTaken extends Error {}
-
-type StatusChanged = Extract<CaseEvent, { type: 'status_changed' }>;
-type AttributesChanged = Extract<CaseEvent, { type: 'attributes_changed' }>;
-
-function statementFor(subject: Case, event: CaseEvent, chainDepth: number, movedBy: MovingRun | undefined): [string, unknown[]] {
-  switch (event.type) {
-    case 'status_changed':
-      return changeStatus(subject, event, chainDepth, movedBy);
-    case 'attributes_changed': {
-      const { type, actor, data } = eventColumns(event);
-      return [MERGE_ATTRIBUTES_SQL, [subject.id, event.patch, type, actor, data]];
-    }
-    case 'created':
-      throw new Error('a stored case cannot be created again');
-  }
-}
-
-function changeStatus(subject: Case, event: StatusChanged, chainDepth: number, movedBy: MovingRun | undefined, mergedBefore?: AttributesChanged): [string, unknown[]] {
-  const { type, actor, data } = eventColumns(event);
-  const merge = mergedBefore ? eventColumns(mergedBefore) : undefined;
-  return [
-    CHANGE_STATUS_SQL,
-    [
-      subject.id, event.to, event.outcome, type, actor, data, subject.mode, event.startsRun, chainDepth, lifecycleEventTypes(event),
-      movedBy?.runId ?? null, movedBy !== undefined, movedBy?.attempts ?? 0,
-      mergedBefore?.patch ?? null, merge?.type ?? null, merge?.actor ?? null, merge?.data ?? null,
-    ],
-  ];
-}
 
 function createdFrom<A extends CreateAnswer>(row: CaseRow, answer: A): Created<A> {
   return (answer === 'case' ? { id: Number(row.id), case: toProps(row) } : { id: Number(row.id) }) as Created<A>;
@@ -216,6 +146,13 @@ function insertParams(draft: CaseDraft): unknown[] {
   const p = draft.props;
   const [created] = draft.events;
   if (created?.type !== 'created') throw new Error('a new case starts with its creation event');
-  const { type, actor, data } = eventColumns(created);
+  const { type, actor, data } = creationRow(created);
   return [p.organizationId, p.workflowId, p.workflowVersion, p.subject, p.status, p.outcome, p.mode, p.source, p.attributes, type, actor, data, created.startsRun, lifecycleEventTypes(created)];
+}
+
+/** The locked case with its unfinished runs. */
+async function withRuns(tx: Transaction, row: CaseRow): Promise<Case> {
+  const props = toProps(row);
+  const runs = await PreparedStatements.rowsIn<RunRow>(tx, UNFINISHED_RUNS_SQL, [props.id]);
+  return Case.restore(props, runs.map((run) => toRunProps(props.id, run)));
 }

@@ -1,10 +1,10 @@
 import type { Case, CaseProps } from '../../../cases/domain/case.js';
 import type { WorkflowVersion } from '../../../workflows/domain/workflow-version.js';
-import type { RunRecord } from '../../infrastructure/run.repository.js';
+import type { Run } from '../../../cases/domain/run.js';
 import type { TemplateScope } from '../../domain/templates.js';
 
 export interface StepContext {
-  run: RunRecord;
+  run: Run;
   case: CaseProps;
   version: WorkflowVersion;
   /** `case.*` and the parsed attributes, for templates and conditions. */

@@ -1,0 +1,112 @@
+import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
+import type { Case, CaseEvent } from '../domain/case.js';
+import type { Run } from '../domain/run.js';
+import { CASE_COLUMNS, type CaseRow } from './case.mapper.js';
+import { outboxSql } from './case-outbox.sql.js';
+import { timelineRow } from './case-timeline.js';
+
+/**
+ * What a case and its runs did up to and including one status change (or, last, what they did
+ * after it), in one statement: the attribute merges ($5, in order), the move ($2-$4), the runs
+ * as they now stand ($8-$14: the run that made the move ended, the others superseded, a held
+ * run's lease counted from now on the database clock, not from the start of the transaction,
+ * which may have waited for the case's lock), the new status's run ($6, at chain depth $7), the
+ * timeline rows in the order the events happened ($15-$20), and the outbox ($21). A status
+ * change needs a statement of its own: the outbox tells subscribers the case as it was right
+ * after it.
+ *
+ * A parked run's resume time is read from the clock as its timeline row is written, after the
+ * rows before it (a wait lasts its full length from the run's start), and the run takes it
+ * from that row.
+ */
+export const STORE_CHANGES_SQL = `
+  WITH changed AS (
+    UPDATE cases SET status = CASE WHEN $2::boolean THEN $3 ELSE status END,
+                     outcome = CASE WHEN $2::boolean THEN $4 ELSE outcome END,
+                     attributes = attributes || coalesce((SELECT jsonb_object_agg(e.key, e.value ORDER BY p.n)
+                                                          FROM unnest($5::jsonb[]) WITH ORDINALITY AS p(patch, n), jsonb_each(p.patch) e), '{}'),
+                     updated_at = now()
+    WHERE id = $1 AND ($2::boolean OR cardinality($5::jsonb[]) > 0) RETURNING *
+  ), events AS (
+    INSERT INTO case_events (case_id, type, actor, data)
+    SELECT $1, t.type, t.actor,
+           t.data
+           || CASE WHEN t.run_id IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('run_id', t.run_id) END
+           || CASE WHEN t.resume_key IS NULL THEN '{}'::jsonb
+                   ELSE jsonb_build_object(t.resume_key, to_char((clock_timestamp() + t.delay_ms * interval '1 millisecond') AT TIME ZONE 'UTC',
+                                                                 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END
+    FROM unnest($15::text[], $16::text[], $17::jsonb[], $18::bigint[], $19::text[], $20::bigint[])
+         WITH ORDINALITY AS t(type, actor, data, run_id, resume_key, delay_ms, n)
+    ORDER BY t.n
+    RETURNING (data->>'run_id')::bigint AS run_id, coalesce(data->>'until', data->>'retry_at')::timestamptz AS resume_at
+  ), runs_updated AS (
+    UPDATE workflow_runs r
+    SET state = u.state, current_step = u.current_step, step_attempts = u.step_attempts, attempts = u.attempts,
+        error = CASE WHEN u.state IN ('succeeded', 'failed') THEN u.error ELSE r.error END,
+        locked_until = clock_timestamp() + u.lease_ms * interval '1 millisecond',
+        resume_at = CASE WHEN u.state = 'waiting' THEN (SELECT e.resume_at FROM events e WHERE e.run_id = r.id AND e.resume_at IS NOT NULL)
+                         WHEN u.state = 'superseded' THEN r.resume_at END,
+        started_at = CASE WHEN u.state = 'superseded' THEN r.started_at ELSE coalesce(r.started_at, now()) END,
+        finished_at = CASE WHEN u.state IN ('succeeded', 'failed', 'superseded') THEN now() ELSE r.finished_at END
+    FROM unnest($8::bigint[], $9::text[], $10::int[], $11::int[], $12::int[], $13::text[], $14::bigint[])
+         AS u(id, state, current_step, step_attempts, attempts, error, lease_ms)
+    WHERE r.id = u.id
+    RETURNING r.id, r.state, r.resume_at
+  ), next_run AS (
+    INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode, chain_depth)
+    SELECT id, organization_id, workflow_id, workflow_version, status, mode, $7 FROM changed WHERE $6::boolean
+    RETURNING id
+  )${outboxSql('changed', '$21')}
+  SELECT ${CASE_COLUMNS}, (SELECT id FROM next_run) AS started_run_id,
+         (SELECT resume_at FROM runs_updated WHERE state = 'waiting') AS resume_at
+  FROM (SELECT * FROM changed UNION ALL SELECT * FROM cases WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM changed)) c`;
+
+export type StoredChangesRow = CaseRow & { started_run_id: string | null; resume_at: Date | null };
+
+/** Splits the events into batches of one statement each: up to and including a status change, and what follows the last one. */
+export function changeBatches(events: CaseEvent[]): CaseEvent[][] {
+  const batches: CaseEvent[][] = [[]];
+  for (const event of events) {
+    batches.at(-1)!.push(event);
+    if (event.type === 'status_changed') batches.push([]);
+  }
+  return batches.filter((batch) => batch.length > 0);
+}
+
+/** The parameters of STORE_CHANGES_SQL for one batch. */
+export function changeParams(subject: Case, events: CaseEvent[]): unknown[] {
+  const move = events.find((e) => e.type === 'status_changed');
+  const started = move && subject.runStartedBy(move);
+  const patches = events.flatMap((e) => (e.type === 'attributes_changed' ? [e.patch] : []));
+  const runs = runUpdates(events).map((update) => ({ ...update, props: update.run.snapshot() }));
+  const rows = events.flatMap((e) => timelineRow(e) ?? []);
+  return [
+    subject.id, move !== undefined, move?.to ?? null, move?.outcome ?? null, patches,
+    started !== undefined, started?.chainDepth ?? 0,
+    runs.map((r) => r.props.id), runs.map((r) => r.props.state), runs.map((r) => r.props.currentStep), runs.map((r) => r.props.stepAttempts),
+    runs.map((r) => r.props.attempts), runs.map((r) => r.error), runs.map((r) => r.leaseMs),
+    rows.map((r) => r.type), rows.map((r) => r.actor), rows.map((r) => JSON.stringify(r.data)),
+    rows.map((r) => r.run?.id ?? null), rows.map((r) => r.resumeAt?.key ?? null), rows.map((r) => r.resumeAt?.delayMs ?? null),
+    move ? lifecycleEventTypes(move) : [],
+  ];
+}
+
+interface RunUpdate {
+  run: Run;
+  error: string | null;
+  leaseMs: number | null;
+}
+
+/** The stored runs the batch's events touched, with the lease their last event asked for; stored as they stand now. */
+function runUpdates(events: CaseEvent[]): RunUpdate[] {
+  const updates = new Map<Run, RunUpdate>();
+  for (const event of events) {
+    if (!('run' in event) || !event.run.isStored) continue;
+    const update = updates.get(event.run) ?? { run: event.run, error: null, leaseMs: null };
+    if (event.type === 'run_held') update.leaseMs = event.leaseMs;
+    if (event.type === 'run_parked') update.leaseMs = null;
+    if (event.type === 'run_finished') update.error = event.error;
+    updates.set(event.run, update);
+  }
+  return [...updates.values()];
+}
