@@ -99,10 +99,14 @@ export class Run {
     this.record({ type: 'step_noted', run: this, step, note });
   }
 
-  /** For the repository: the id and pause end the store gave the run. */
-  stored(id: number, resumeAt: Date | null): void {
+  /** For the repository: the id it gave a run a move started. */
+  identify(id: number): void {
     this.props = { ...this.props, id };
-    if (resumeAt) this.resumeAt = resumeAt;
+  }
+
+  /** For the repository: when the parked run goes on, on the store's clock. */
+  resumesAt(at: Date): void {
+    this.resumeAt = at;
   }
 
   get id() {

@@ -126,8 +126,8 @@ export class PostgresCaseRepository extends CaseRepository {
     for (const events of changeBatches(subject.pullEvents())) {
       const [row] = await PreparedStatements.rowsIn<StoredChangesRow>(tx, STORE_CHANGES_SQL, changeParams(subject, events));
       for (const event of events) {
-        if (event.type === 'status_changed') subject.runStartedBy(event)?.stored(Number(row!.started_run_id), null);
-        if (event.type === 'run_parked') event.run.stored(event.run.id, row!.resume_at);
+        if (event.type === 'status_changed') subject.runStartedBy(event)?.identify(Number(row!.started_run_id));
+        if (event.type === 'run_parked') event.run.resumesAt(row!.resume_at!);
       }
       this.metrics.runsSuperseded(subject.mode, events.filter((e) => e.type === 'run_superseded').length);
       stored = toProps(row!);
