@@ -71,13 +71,14 @@ export class Case {
   /** The runs moves started, by move, for the repository to insert with the move. */
   private readonly startedBy = new WeakMap<CaseEvent, Run>();
 
-  private constructor(private props: CaseProps, runs: RunProps[]) {
-    this.runs = runs.map((run) => Run.restore(run, this.record));
-  }
-
+  /** Runs record their events on their case's, in the order things happened. */
   private readonly record = (event: RunEvent): void => {
     this.events.push(event);
   };
+
+  private constructor(private props: CaseProps, runs: RunProps[]) {
+    this.runs = runs.map((run) => Run.restore(run, this.record));
+  }
 
   static open(input: NewCase, rules: StatusRules, now: Date): CaseDraft {
     const subject = input.subject?.trim() ? input.subject : defaultSubject(input.workflowName, input.source, now);
@@ -104,7 +105,7 @@ export class Case {
 
   /** A worker takes the run `runId` if it is due; null when it ended, was superseded, or another worker holds it. */
   takeRun(runId: number): Run | null {
-    const run = this.runs.find((r) => r.isStored && r.id === runId && r.unfinished && r.snapshot().due);
+    const run = this.runs.find((r) => r.isStored && r.id === runId && r.unfinished && r.due);
     if (!run) return null;
     run.take();
     this.executing = run;

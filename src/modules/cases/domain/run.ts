@@ -65,7 +65,7 @@ export class Run {
 
   /** A worker takes the run: started the first time, resumed after that. */
   take(): void {
-    if (!this.props.due || !this.unfinished) throw new Error(`run ${this.props.id} is not due`);
+    if (!this.due || !this.unfinished) throw new Error(`run ${this.props.id} is not due`);
     const first = this.props.attempts === 0;
     this.props = { ...this.props, state: 'running', attempts: this.props.attempts + 1, due: false };
     this.record({ type: first ? 'run_started' : 'run_resumed', run: this });
@@ -116,6 +116,7 @@ export class Run {
   get isStored() { return this.props.id !== undefined; }
   get state() { return this.props.state; }
   get unfinished() { return UNFINISHED.has(this.props.state); }
+  get due() { return this.props.due; }
   get caseId() { return this.props.caseId; }
   get status() { return this.props.status; }
   get mode() { return this.props.mode; }
