@@ -61,7 +61,6 @@ const UNFINISHED_RUNS_SQL = `
           OR (state = 'waiting' AND resume_at <= now())) AS due
   FROM workflow_runs WHERE case_id = $1 AND state IN ('pending', 'running', 'waiting') ORDER BY id FOR UPDATE`;
 
-
 /** The Case aggregate in Postgres: raw SQL, as named prepared statements, on TypeORM's connections. */
 @Injectable()
 export class PostgresCaseRepository extends CaseRepository {
