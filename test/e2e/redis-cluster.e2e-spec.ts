@@ -13,7 +13,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { REENQUEUE_AFTER_MS } from '../../src/modules/automation/run-relay.service.js';
+import { REENQUEUE_AFTER_MS } from '../../src/modules/automation/infrastructure/run-relay.service.js';
 import {
   createCase,
   EMAIL,

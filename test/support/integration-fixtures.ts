@@ -1,12 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { CreateCaseService } from '../../src/modules/cases/application/create-case.service.js';
-import { WorkflowIntake } from '../../src/modules/cases/application/workflow-intake.js';
 import { CaseRepository } from '../../src/modules/cases/domain/case.repository.js';
-import { OrganizationsService } from '../../src/modules/organizations/organizations.service.js';
-import { WorkflowDraftsService } from '../../src/modules/workflows/application/workflow-drafts.service.js';
-import { WorkflowPublishingService } from '../../src/modules/workflows/application/workflow-publishing.service.js';
 import { PublishedWorkflowsService } from '../../src/modules/workflows/application/published-workflows.service.js';
 import type { WorkflowVersion } from '../../src/modules/workflows/domain/workflow-version.js';
 import { RunExecutor } from '../../src/modules/automation/application/run-executor.service.js';
@@ -17,11 +12,13 @@ import { SetAttributesStep } from '../../src/modules/automation/application/step
 import { SetStatusStep } from '../../src/modules/automation/application/steps/set-status.step.js';
 import { WaitStep } from '../../src/modules/automation/application/steps/wait.step.js';
 import { AUTOMATION_QUEUE } from '../../src/modules/automation/infrastructure/automation.queue.js';
+import { BullRunScheduler } from '../../src/modules/automation/infrastructure/bull-run-scheduler.js';
 import { AutomationMetrics } from '../../src/modules/automation/infrastructure/automation.metrics.js';
 import { RunRepository } from '../../src/modules/automation/infrastructure/run.repository.js';
 import { TransactionRunner } from '../../src/shared/database/transaction.js';
 import { LOGGER } from '../../src/shared/logging/logger.js';
 import type { IntegrationContext } from './integration-context.js';
+import { givenOrganization, givenPublishedWorkflow } from './integration-scenario.js';
 import { sampleDefinition } from './scenario.js';
 
 export interface WorkflowCase {
@@ -33,11 +30,8 @@ export interface WorkflowCase {
 
 /** A new organization with a published workflow whose statuses run `automations`, and one case on it (Open, its run pending). */
 export async function givenCase(ctx: IntegrationContext, automations: Record<string, unknown[]>): Promise<WorkflowCase> {
-  const { organization } = await ctx.get(OrganizationsService).create(`Org ${randomBytes(3).toString('hex')}`);
-  const definition = sampleDefinition({ statuses: ['Triage', 'Review'], automations });
-  const workflow = await ctx.get(WorkflowDraftsService).create(organization.id, definition);
-  await ctx.get(WorkflowPublishingService).publish(organization.id, workflow.id);
-  const version = await ctx.get(WorkflowIntake).forApi(organization.id, workflow.id);
+  const organization = await givenOrganization(ctx);
+  const version = await givenPublishedWorkflow(ctx, organization.id, sampleDefinition({ statuses: ['Triage', 'Review'], automations }));
   const attributes = { customer_email: 'ada@example.com' };
   const { id } = await ctx.get(CreateCaseService).execute({
     source: 'API',
@@ -48,7 +42,7 @@ export async function givenCase(ctx: IntegrationContext, automations: Record<str
     actor: { kind: 'api_token', tokenId: 1 },
     answer: 'id',
   });
-  return { organizationId: organization.id, workflowId: workflow.id, version, caseId: id };
+  return { organizationId: organization.id, workflowId: version.workflowId, version, caseId: id };
 }
 
 /**
@@ -65,7 +59,7 @@ export function runExecutor(ctx: IntegrationContext): RunExecutor {
     ctx.get(AutomationMetrics),
     ctx.env,
     stepHandlerRegistry(new SetAttributesStep(), new SetStatusStep(), new CloseStep(), new WaitStep(), new FailStep()),
-    ctx.get<Queue>(getQueueToken(AUTOMATION_QUEUE)),
+    new BullRunScheduler(ctx.get<Queue>(getQueueToken(AUTOMATION_QUEUE))),
     ctx.get(LOGGER),
   );
 }

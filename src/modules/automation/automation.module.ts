@@ -12,6 +12,8 @@ import { RunExecutor } from './application/run-executor.service.js';
 import { RunRelay } from './infrastructure/run-relay.service.js';
 import { RunWorker } from './infrastructure/run-worker.service.js';
 import { RunRepository } from './infrastructure/run.repository.js';
+import { BullRunScheduler } from './infrastructure/bull-run-scheduler.js';
+import { RunLeases, RunMetrics, RunScheduler } from './application/run-engine.ports.js';
 import { STEP_HANDLER_REGISTRY, stepHandlerRegistry } from './application/step-handler.registry.js';
 import { STEP_HANDLERS } from './application/steps/index.js';
 import { UsageController } from './http/usage.controller.js';
@@ -37,6 +39,9 @@ export class AutomationModule {
         ...(worker
           ? [
               RunExecutor,
+              { provide: RunLeases, useExisting: RunRepository },
+              { provide: RunMetrics, useExisting: AutomationMetrics },
+              { provide: RunScheduler, useClass: BullRunScheduler },
               RunRelay,
               RunWorker,
               ...STEP_HANDLERS,

@@ -1,6 +1,4 @@
-import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Queue } from 'bull';
 import { Env } from '../../../shared/config/env.js';
 import { TransactionRunner, type Transaction } from '../../../shared/database/transaction.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
@@ -10,10 +8,8 @@ import { CaseRepository } from '../../cases/domain/case.repository.js';
 import type { Run } from '../../cases/domain/run.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
-import { AUTOMATION_QUEUE, RUN_JOB, runJobOptions } from '../infrastructure/automation.queue.js';
-import { AutomationMetrics } from '../infrastructure/automation.metrics.js';
 import { compileRun, conditionHolds, type Instruction } from '../domain/run-program.js';
-import { RunRepository, type RunRef } from '../infrastructure/run.repository.js';
+import { RunLeases, RunMetrics, type RunRef, RunScheduler } from './run-engine.ports.js';
 import { STEP_HANDLER_REGISTRY, type StepHandlerRegistry } from './step-handler.registry.js';
 import type { StepContext, StepOutcome } from './steps/step-handler.js';
 import { UnresolvableTemplateError, type TemplateScope } from '../domain/templates.js';
@@ -67,14 +63,14 @@ export class RunExecutor {
   private readonly programs = new Map<string, Instruction[]>();
 
   constructor(
-    private readonly runs: RunRepository,
+    private readonly leases: RunLeases,
     private readonly cases: CaseRepository,
     private readonly workflows: PublishedWorkflowsService,
     private readonly transactions: TransactionRunner,
-    private readonly metrics: AutomationMetrics,
+    private readonly metrics: RunMetrics,
     private readonly env: Env,
     @Inject(STEP_HANDLER_REGISTRY) private readonly handlers: StepHandlerRegistry,
-    @InjectQueue(AUTOMATION_QUEUE) private readonly queue: Queue,
+    private readonly scheduler: RunScheduler,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -95,7 +91,7 @@ export class RunExecutor {
           ref = stretch.ref;
         }
         const runId = ref.runId;
-        releaseLease ??= keepLease(() => this.runs.renewLease(runId, this.env.RUN_LEASE_MS), this.env.RUN_LEASE_MS);
+        releaseLease ??= keepLease(() => this.leases.renewLease(runId, this.env.RUN_LEASE_MS), this.env.RUN_LEASE_MS);
         const instruction = this.program(version, stretch.run.status)[stretch.pc] as StepInstruction;
         const outcome = await this.runStep(instruction, { run: stretch.run, case: stretch.case, version, scope: stretch.scope });
         external = { pc: stretch.pc, stepType: instruction.type, outcome };
@@ -215,7 +211,7 @@ export class RunExecutor {
   private async scheduleResumption(ref: RunRef, resumeAt: Date | undefined): Promise<void> {
     if (!resumeAt) return;
     try {
-      await this.queue.add(RUN_JOB, ref, runJobOptions(ref.runId, `resume-${resumeAt.getTime()}`, resumeAt));
+      await this.scheduler.resumeAt(ref, resumeAt);
     } catch (err) {
       // Redis is down: the relay re-enqueues the run once it is overdue.
       this.logger.warn({ runId: ref.runId, err: String(err) }, 'could not schedule resumption; the relay will');

@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { Counter, Histogram } from 'prom-client';
 import { MetricsRegistry } from '../../../shared/metrics/metrics.module.js';
 import type { Run } from '../../cases/domain/run.js';
+import { RunMetrics } from '../application/run-engine.ports.js';
 
 /**
  * Run counters. Business figures count live runs only; test runs are counted apart
  * (`mode="test"`) so dashboards and billing never mix them.
  */
 @Injectable()
-export class AutomationMetrics {
+export class AutomationMetrics implements RunMetrics {
   private readonly started: Counter<'mode'>;
   private readonly finished: Counter<'mode' | 'state'>;
   private readonly lag: Histogram<'mode'>;

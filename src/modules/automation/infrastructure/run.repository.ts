@@ -3,14 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import type { RunState } from '../../cases/domain/run.js';
-
-/** What a worker needs to execute a run without looking anything up first. */
-export interface RunRef {
-  runId: number;
-  caseId: number;
-  workflowId: number;
-  workflowVersion: number;
-}
+import { RunLeases, type RunRef } from '../application/run-engine.ports.js';
 
 export interface DueRun extends RunRef {
   state: RunState;
@@ -39,7 +32,7 @@ const STALE_RUNS = `
  * TypeORM answers a bare `UPDATE ... RETURNING` as [rows, count].
  */
 @Injectable()
-export class RunRepository {
+export class RunRepository implements RunLeases {
   private readonly prepared: PreparedStatements;
 
   constructor(@InjectDataSource() dataSource: DataSource) {

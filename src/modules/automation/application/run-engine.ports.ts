@@ -1,0 +1,25 @@
+import type { Run } from '../../cases/domain/run.js';
+
+/** What a worker needs to execute a run without looking anything up first (a queue job's data). */
+export interface RunRef {
+  runId: number;
+  caseId: number;
+  workflowId: number;
+  workflowVersion: number;
+}
+
+/** Keeps a run that waits on the outside world held by this worker (see `RUN_LEASE_MS`). */
+export abstract class RunLeases {
+  abstract renewLease(runId: number, leaseMs: number): Promise<void>;
+}
+
+/** Hands a parked run back to a worker when it is due. */
+export abstract class RunScheduler {
+  abstract resumeAt(ref: RunRef, at: Date): Promise<void>;
+}
+
+/** Counts runs as they start and finish. */
+export abstract class RunMetrics {
+  abstract runStarted(run: Run): void;
+  abstract runFinished(run: Run, state: 'succeeded' | 'failed'): void;
+}
