@@ -15,6 +15,10 @@ import { timelineRow } from './case-timeline.js';
  * change needs a statement of its own: the outbox tells subscribers the case as it was right
  * after it.
  *
+ * The runs are also matched by `id = ANY($8)`, which the join implies: a named statement keeps
+ * the plan it made first, and on a new, empty table a hash join over a sequential scan looks
+ * cheapest; that plan, kept while the table grows, scans every run on every store.
+ *
  * A parked run's resume time is read from the clock as its timeline row is written, after the
  * rows before it (a wait lasts its full length from the run's start), and the run takes it
  * from that row.
@@ -50,7 +54,7 @@ export const STORE_CHANGES_SQL = `
         finished_at = CASE WHEN u.state IN ('succeeded', 'failed', 'superseded') THEN now() ELSE r.finished_at END
     FROM unnest($8::bigint[], $9::text[], $10::int[], $11::int[], $12::int[], $13::text[], $14::bigint[])
          AS u(id, state, current_step, step_attempts, attempts, error, lease_ms)
-    WHERE r.id = u.id
+    WHERE r.id = u.id AND r.id = ANY($8::bigint[])
     RETURNING r.id, r.state, r.resume_at
   ), next_run AS (
     INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode, chain_depth)
