@@ -1,11 +1,17 @@
-# syntax=docker/dockerfile:1
+# Builds with BuildKit (the RUN --mount lines below): Docker's default since 23.0, DOCKER_BUILDKIT=1
+# on older engines. npm run test:image builds and runs it (README, "Testing the image").
 # The Node.js release CI tests on: keep it equal to .node-version (a unit test checks).
 ARG NODE_VERSION=24.21.0
 # Build stage: compile TypeScript with the full dependency tree.
 FROM node:${NODE_VERSION}-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# npm's own settings, when the build needs some (a registry mirror, a proxy, the CA of a proxy that
+# inspects TLS), come in as build secrets, which no layer keeps (the same two mounts below):
+#   docker build --secret id=npmrc,src=build.npmrc [--secret id=npm-ca,src=ca.pem] .
+# where build.npmrc may say `cafile=/run/secrets/npm-ca`. Without them npm uses its defaults.
+RUN --mount=type=secret,id=npmrc,target=/root/.npmrc --mount=type=secret,id=npm-ca \
+    npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json vite.config.ts ./
 COPY scripts/generate-api-metadata.ts ./scripts/
 COPY src ./src
@@ -15,9 +21,12 @@ RUN npm run build
 # Runtime stage: production dependencies and compiled code only, as an unprivileged user.
 FROM node:${NODE_VERSION}-bookworm-slim AS runtime
 ENV NODE_ENV=production
+# The digest email's chart is drawn by resvg with the system's fonts: the slim image has none.
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN --mount=type=secret,id=npmrc,target=/root/.npmrc --mount=type=secret,id=npm-ca \
+    npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000

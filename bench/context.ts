@@ -11,12 +11,16 @@ import { flushRedisPrefix, type Fixtures } from './setup.js';
 
 export interface BenchConfig {
   durationSec: number;
+  /** How many alternated runs every HTTP figure is the median of. */
+  rounds: number;
   warmupSec: number;
   connections: number[];
   automationRate: number;
   automationDurationSec: number;
   automationDrainSec: number;
+  /** Each measured window of the cost-growth and sync parts. */
   growthDurationSec: number;
+  /** The cost-growth and sync parts fill 10k cases only (BENCH_SKIP_1M=1). */
   skip1M: boolean;
   /** Backlog drain: cases that arrive while no worker runs, the steady window before, the longest wait for the drain. */
   drainCases: number;
@@ -44,7 +48,7 @@ function envNumber(name: string, fallback: number): number {
   return value;
 }
 
-const SCENARIOS = ['http', 'automation', 'capacity', 'drain', 'budget', 'growth'] as const;
+const SCENARIOS = ['http', 'pgbench', 'bigbody', 'verified', 'automation', 'capacity', 'drain', 'budget', 'growth', 'sync', 'reports'] as const;
 export type BenchPart = (typeof SCENARIOS)[number];
 
 function scenarioSet(raw: string | undefined): BenchConfig['scenarios'] {
@@ -67,6 +71,7 @@ export function readConfig(repoRoot: string, benchDir: string): BenchConfig {
   const startProd = startProdCommand(repoRoot);
   return {
     durationSec: envNumber('BENCH_DURATION', 15),
+    rounds: Math.round(envNumber('BENCH_ROUNDS', 3)),
     warmupSec: envNumber('BENCH_WARMUP', 5),
     connections: [16, 64],
     automationRate: envNumber('BENCH_AUTOMATION_RATE', 520),
@@ -90,7 +95,8 @@ export function readConfig(repoRoot: string, benchDir: string): BenchConfig {
   };
 }
 
-export type TargetName = 'service' | 'baseline';
+/** The service, the baseline program on the service's schema, and the same program on a lean schema. */
+export type TargetName = 'service' | 'baseline' | 'lean';
 
 export interface Target {
   name: TargetName;
@@ -148,7 +154,7 @@ export async function loadTarget(
   try {
     return await measure(spec, { targetPid: target.process.pid, postgresBackends: backendsOf(ctx, target.applicationName), redisPid: ctx.redisPid });
   } finally {
-    // The baseline's queue has no consumer: drop its jobs so Redis does not grow run after run.
-    if (target.name === 'baseline') await flushRedisPrefix(ctx.redisUrl, `${ctx.redisPrefix}:baseline`);
+    // The baseline programs' queue has no consumer: drop its jobs so Redis does not grow run after run.
+    if (target.name !== 'service') await flushRedisPrefix(ctx.redisUrl, `${ctx.redisPrefix}:baseline`);
   }
 }

@@ -66,8 +66,8 @@ const unsettledCases = async (ctx: BenchContext, afterCase: number, upToCase: nu
     ])
   ).rows[0]!.n;
 
-async function allRunsFinished(ctx: BenchContext, worker: Worker, afterCase: number): Promise<void> {
-  await waitFor('every run finishing', ctx.config.automationDrainSec * 1000, async () => (await unfinishedRuns(ctx, afterCase)) === 0, worker.alive);
+async function allRunsFinished(ctx: BenchContext, worker: Worker, afterCase: number, timeoutSec: number): Promise<void> {
+  await waitFor('every run finishing', timeoutSec * 1000, async () => (await unfinishedRuns(ctx, afterCase)) === 0, worker.alive);
 }
 
 async function steadyPhase(ctx: BenchContext, log: (line: string) => void): Promise<{ probeId: number; concurrency: number; intake: Measurement; runsPerSec: number }> {
@@ -79,7 +79,7 @@ async function steadyPhase(ctx: BenchContext, log: (line: string) => void): Prom
     const intake = await measure(automationIntake(ctx, ctx.config.drainSteadySec), serviceCpuWatch(ctx));
     const ended = Date.now();
     const { runs } = await finishedBetween(ctx, started, ended);
-    await allRunsFinished(ctx, worker, probeId);
+    await allRunsFinished(ctx, worker, probeId, ctx.config.automationDrainSec);
     return { probeId, concurrency: worker.concurrency, intake, runsPerSec: runs / at(ended - started) };
   } finally {
     await worker.process.stop();
@@ -120,7 +120,9 @@ export async function runDrain(ctx: BenchContext, log: (line: string) => void): 
     const intake = await drainIntake;
     const finished = await finishedBetween(ctx, workerStarted, drainEnded);
     const seconds = at(drainEnded - (finished.firstMs ?? drainEnded));
-    await allRunsFinished(ctx, worker, steady.probeId);
+    // The cases that came in while the backlog drained queued behind it: at an intake close to
+    // capacity they take about as long again as the drain did.
+    await allRunsFinished(ctx, worker, steady.probeId, config.drainMaxSec);
     const { rows } = await ctx.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM workflow_runs WHERE workflow_id = $1 AND case_id > $2 AND state <> 'succeeded'`, [
       ctx.fixtures.automation.id,
       steady.probeId,

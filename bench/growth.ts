@@ -20,7 +20,8 @@ export interface GrowthStep {
 
 const BATCH = 100_000;
 
-async function fillTo(ctx: BenchContext, size: number, log: (line: string) => void): Promise<number> {
+/** Fills the cases table (one workflow) with bulk cases up to `size`; the seconds it took. */
+export async function fillTo(ctx: BenchContext, size: number, log: (line: string) => void): Promise<number> {
   const { rows } = await ctx.db.query<{ n: string; version: number }>(
     `SELECT (SELECT count(*) FROM cases) AS n, (SELECT version FROM workflows WHERE id = $1) AS version`,
     [ctx.fixtures.intake.id],
@@ -106,7 +107,7 @@ export async function runGrowth(ctx: BenchContext, log: (line: string) => void):
 }
 
 /** Autovacuum wakes up after the fill and the earlier scenarios; measuring while it runs measures it. */
-async function autovacuumDone(ctx: BenchContext, log: (line: string) => void): Promise<void> {
+export async function autovacuumDone(ctx: BenchContext, log: (line: string) => void): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {
     const { rows } = await ctx.db.query<{ n: number }>(

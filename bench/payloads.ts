@@ -4,6 +4,7 @@
  * byte-identical, and ~1 KB attributes for the rows inserted in bulk by the cost-growth step.
  */
 
+import { randomBytes } from 'node:crypto';
 import { exampleDefinition } from '../src/modules/workflows/domain/example-definition.js';
 
 /** The typed attributes of the benchmark workflows: the contract example's schema, plus the `stage` the automations set. */
@@ -90,3 +91,15 @@ export const BULK_ATTRIBUTES_SQL = `jsonb_build_object(
       jsonb_build_object('sku', 'SKU-' || (g % 997), 'quantity', 1 + g % 4, 'unit_price', 19.99),
       jsonb_build_object('sku', 'SKU-' || (g % 991), 'quantity', 1, 'unit_price', 5.5)),
     'note', repeat(md5(g::text), 22)))`;
+
+/**
+ * A webhook body of `bytes` bytes (the 1 MB limit is 1,048,576): the ticket with a `notes`
+ * member of base64 text, which Postgres can compress little, as a sender's attached file.
+ */
+export function bigWebhookBody(bytes: number): string {
+  const ticket = ticketAttributesText(0);
+  const room = bytes - Buffer.byteLength(ticket) - ',"notes":""'.length;
+  if (room <= 0) throw new Error(`a body of ${bytes} bytes cannot hold the ticket`);
+  const notes = randomBytes(Math.ceil((room * 3) / 4)).toString('base64').slice(0, room);
+  return `${ticket.slice(0, -1)},"notes":"${notes}"}`;
+}

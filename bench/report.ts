@@ -3,24 +3,41 @@
  * the issue's targets with pass/fail, a table per HTTP scenario, then the sections of the later
  * parts (report-sections.ts).
  */
-import type { ScenarioKey, ScenarioResult } from './http-scenarios.js';
+import type { TargetName } from './context.js';
+import { type ScenarioKey, type ScenarioResult, spreadOf } from './http-scenarios.js';
 import type { Measurement } from './load.js';
-import { automationSection, budgetChecks, budgetSection, capacitySection, drainChecks, drainSection, growthChecks, growthSection } from './report-sections.js';
-import { type BenchResults, errorCount, int, mark, ms, otherCores, pct, type TargetCheck } from './results.js';
+import { reportsChecks, reportsSection } from './reports.js';
+import { bigBodiesSection, referenceChecks, pgbenchSection } from './report-references.js';
+import {
+  automationSection,
+  budgetChecks,
+  budgetSection,
+  capacitySection,
+  drainChecks,
+  drainSection,
+  growthChecks,
+  growthSection,
+  syncChecks,
+  syncSection,
+  verifiedWebhookChecks,
+  verifiedWebhookSection,
+} from './report-sections.js';
+import { type BenchResults, errorCount, int, mark, ms, otherCores, pct, type TargetCheck, withSpread } from './results.js';
 
 function scenarioRows(results: ScenarioResult[], key: ScenarioKey): ScenarioResult[] {
   return results.filter((r) => r.key === key);
 }
 
-function ratio(r: ScenarioResult): number {
+/** The service's req/s over a reference program's, in one scenario row. */
+function ratio(r: ScenarioResult, reference: TargetName = 'baseline'): number {
   const s = r.results.service;
-  const b = r.results.baseline;
+  const b = r.results[reference];
   return s && b ? s.requestsPerSec / b.requestsPerSec : NaN;
 }
 
-function p99Ratio(r: ScenarioResult): number {
+function p99Ratio(r: ScenarioResult, reference: TargetName = 'baseline'): number {
   const s = r.results.service;
-  const b = r.results.baseline;
+  const b = r.results[reference];
   return s && b ? s.latencyMs.p99 / b.latencyMs.p99 : NaN;
 }
 
@@ -51,6 +68,7 @@ export function evaluateTargets(r: BenchResults): TargetCheck[] {
       pass: s ? errorCount(s) === 0 && s.non2xx === 0 : false,
     });
   }
+  checks.push(...verifiedWebhookChecks(r));
   checks.push(...throughputCheck(r.scenarios, 'post', 'POST cases', 0.75), ...throughputCheck(r.scenarios, 'get', 'GET case', 0.6));
   const a = r.automation;
   checks.push({
@@ -71,7 +89,7 @@ export function evaluateTargets(r: BenchResults): TargetCheck[] {
     measured: r.peakRssMb.service === null ? 'unknown' : `${r.peakRssMb.service.toFixed(0)} MB`,
     pass: r.peakRssMb.service === null ? null : r.peakRssMb.service <= 300,
   });
-  checks.push(...drainChecks(r), ...budgetChecks(r), ...growthChecks(r.growth));
+  checks.push(...drainChecks(r), ...budgetChecks(r), ...growthChecks(r.growth), ...syncChecks(r.sync), ...reportsChecks(r), ...referenceChecks(r, ratio, p99Ratio));
   return checks;
 }
 
@@ -92,21 +110,27 @@ function cpuCell(m: Measurement): string {
   return `${int(c.target)} / ${int(c.postgres)} / ${int(c.redis)} / ${int(c.all)}`;
 }
 
+/** A figure's median with the lowest and highest of its rounds. */
+const PROGRAMS: TargetName[] = ['service', 'baseline', 'lean'];
+
 function scenarioTable(rows: ScenarioResult[]): string[] {
   const lines = [
-    '| connections | program | req/s | p50 ms | p99 ms | errors | non-2xx | service / baseline | CPU µs per request: Node / Postgres / Redis / whole machine | load avg, other work (cores) |',
+    '| connections | program | req/s | p50 ms | p99 ms | errors | non-2xx | service / reference | CPU µs per request: Node / Postgres / Redis / whole machine | load avg, other work (cores) |',
     '| -: | - | -: | -: | -: | -: | -: | -: | -: | -: |',
   ];
   for (const row of rows) {
-    for (const name of ['service', 'baseline'] as const) {
+    for (const name of PROGRAMS.filter((p) => row.results[p] || row.failures[p])) {
       const m = row.results[name];
       if (!m) {
         lines.push(`| ${row.connections} | ${name} | failed: ${(row.failures[name] ?? 'not run').replace(/\|/g, '\\|').replace(/\n/g, ' ').slice(0, 200)} | | | | | | | |`);
         continue;
       }
-      const ratioCell = name === 'service' ? `**${pct(ratio(row))}** req/s, p99 ${Number.isFinite(p99Ratio(row)) ? p99Ratio(row).toFixed(2) : '–'}x` : '';
+      const vs = (reference: TargetName) => `**${pct(ratio(row, reference))}** of ${reference} req/s, p99 ${Number.isFinite(p99Ratio(row, reference)) ? p99Ratio(row, reference).toFixed(2) : '–'}x`;
+      const ratioCell = name === 'service' ? PROGRAMS.filter((p) => p !== 'service' && row.results[p]).map(vs).join('; ') : '';
+      const rounds = row.rounds[name];
       lines.push(
-        `| ${row.connections} | ${name} | ${int(m.requestsPerSec)} | ${ms(m.latencyMs.p50)} | ${ms(m.latencyMs.p99)} | ${errorCount(m)} | ${m.non2xx} | ${ratioCell} | ${cpuCell(m)} | ${m.cpu.loadAverage1m.toFixed(2)}, ${otherCores(m).toFixed(2)} |`,
+        `| ${row.connections} | ${name} | ${withSpread(int(m.requestsPerSec), spreadOf(rounds, (x) => x.requestsPerSec), int)} | ${ms(m.latencyMs.p50)} | ` +
+          `${withSpread(ms(m.latencyMs.p99), spreadOf(rounds, (x) => x.latencyMs.p99), ms)} | ${errorCount(m)} | ${m.non2xx} | ${ratioCell} | ${cpuCell(m)} | ${m.cpu.loadAverage1m.toFixed(2)}, ${otherCores(m).toFixed(2)} |`,
       );
     }
   }
@@ -145,15 +169,16 @@ export function renderMarkdown(r: BenchResults): string {
     '| - | - | - |',
     ...checks.map((c) => `| ${c.target} | ${c.measured} | ${mark(c.pass)} |`),
     '',
-    `## HTTP scenarios (${r.config.warmupSec} s warm-up, then ${r.config.durationSec} s measured)`,
+    `## HTTP scenarios (${r.config.rounds} alternated rounds of ${r.config.warmupSec} s warm-up, then ${r.config.durationSec} s measured)`,
     '',
     `- **service**: \`${['node', ...r.config.serviceNodeFlags, 'dist/main.js'].join(' ')}\` (\`start:prod\`) with \`ROLE=api\`, ` +
       '`LOG_LEVEL=warn`, pool 20, and the rate limits (`RATE_LIMIT_PER_ADDRESS`, `RATE_LIMIT_PER_CREDENTIAL`) raised to 10^9 per minute: the load comes from one address with one credential, so the default limits would answer 429, while raised limits still cost their per-request Redis calls. The target workflow has typed attributes and an Open automation, so every intake also writes the pending run record (no worker runs during these scenarios).',
     '- **baseline**: `bench/baseline/server.ts`, plain Fastify + pg (pool 20) + Bull on the same database: token look-up by hash, `BEGIN`; insert case; insert timeline event; `COMMIT`; `queue.add`; 201. No cache, no validation.',
+    '- **lean**: the same program with `BASELINE_SCHEMA=lean`, on tables of its own: a cases table with only its primary key, one token table, a timeline table (webhook intake only). It leaves out what the service\'s schema costs (indexes, the run record, the outbox probe), so it shows what the service\'s own code costs.',
     '- Bodies are ~2 KB tickets (nested objects, arrays, unicode, an integer beyond 2^53), 8 variants in turn. GET reads 64 existing cases (~2 KB attributes) in turn.',
     '- Latency percentiles are of the 2xx responses, from every response time autocannon reported. "errors" are connection errors and timeouts.',
     '- CPU µs per request = CPU time of the program (Node), of the Postgres backends of its pool, of redis-server, and of the whole machine, divided by the 2xx responses. "other work" is the machine CPU not explained by those and the load generator, in cores: other users of the machine (interference) plus Postgres background work.',
-    '- Service and baseline alternate which one runs first; a `CHECKPOINT` precedes every run.',
+    '- Each figure is the median of the rounds, with the lowest and highest round in brackets; errors are added up over the rounds. Each round starts with the next program, so none always meets the warmer or the larger database; a `CHECKPOINT` precedes every run. A target passes on the median.',
     '',
   ];
   for (const key of ['webhook', 'post', 'get'] as const) {
@@ -165,13 +190,19 @@ export function renderMarkdown(r: BenchResults): string {
     '## Memory',
     '',
     `Peak RSS (VmHWM) after the HTTP scenarios: service API process ${r.peakRssMb.service === null ? 'unknown' : `${r.peakRssMb.service.toFixed(0)} MB`}, ` +
-      `baseline ${r.peakRssMb.baseline === null ? 'unknown' : `${r.peakRssMb.baseline.toFixed(0)} MB`}.`,
+      `baseline ${r.peakRssMb.baseline === null ? 'unknown' : `${r.peakRssMb.baseline.toFixed(0)} MB`}, ` +
+      `lean baseline ${r.peakRssMb.lean === null ? 'unknown' : `${r.peakRssMb.lean.toFixed(0)} MB`}.`,
     '',
+    ...pgbenchSection(r),
+    ...bigBodiesSection(r),
+    ...verifiedWebhookSection(r),
     ...automationSection(r),
     ...capacitySection(r),
     ...drainSection(r),
     ...budgetSection(r),
     ...growthSection(r),
+    ...syncSection(r),
+    ...reportsSection(r),
   );
   if (r.failures.length) lines.push('## Failures during this run', '', ...r.failures.map((f) => `- ${f.replace(/\n/g, ' ')}`), '');
   lines.push(
@@ -185,11 +216,11 @@ export function renderMarkdown(r: BenchResults): string {
     'BENCH_DURATION=3 BENCH_WARMUP=1 BENCH_AUTOMATION_DURATION=10 BENCH_DRAIN_CASES=2000 BENCH_DRAIN_STEADY=5 BENCH_SKIP_1M=1 npm run bench',
     '```',
     '',
-    'Settings (environment): `BENCH_DURATION` (measured seconds per run, 15), `BENCH_WARMUP` (5), `BENCH_AUTOMATION_RATE` (cases/s, 520: just above the 500 target, so the completion rate can show it), ' +
+    'Settings (environment): `BENCH_DURATION` (measured seconds per run, 15), `BENCH_WARMUP` (5), `BENCH_ROUNDS` (alternated rounds per HTTP and pgbench figure, 3), `BENCH_AUTOMATION_RATE` (cases/s, 520: just above the 500 target, so the completion rate can show it), ' +
       '`BENCH_AUTOMATION_DURATION` (60), `BENCH_AUTOMATION_DRAIN` (longest wait for the runs to finish, 300), `BENCH_WORKER_CONCURRENCY` (16), ' +
       '`BENCH_DRAIN_CASES` (cases that arrive while no worker runs, 100000), `BENCH_DRAIN_STEADY` (seconds of the steady window before, 30), `BENCH_DRAIN_MAX` (longest wait for the backlog to drain, 900), ' +
       '`BENCH_BUDGET_RETENTION_DAYS` (the shortened retention, decimal days, 0.0007), `BENCH_BUDGET_PURGE_INTERVAL_MS` (10000), `BENCH_BUDGET_BASELINE` (seconds without purges, 60), `BENCH_BUDGET_DURATION` (seconds with purges, 300), ' +
-      '`BENCH_GROWTH_DURATION` (10), `BENCH_SKIP_1M=1`, `BENCH_SCENARIOS` (which parts run, comma-separated: `http`, `automation`, `capacity` (needs `automation`), `drain`, `budget`, `growth`; all by default), `BENCH_REPORT` (where to write this file), `BENCH_CPU_PROF` (a folder: the service, the worker and the baseline write `node --cpu-prof` profiles there when they stop). The run uses a fresh database `cis_bench_<id>` and Redis prefix, and drops both at the end.',
+      '`BENCH_GROWTH_DURATION` (10, also each window of `sync`), `BENCH_SKIP_1M=1` (growth and sync fill 10k cases only), `BENCH_SCENARIOS` (which parts run, comma-separated: `http`, `pgbench`, `bigbody`, `verified`, `automation`, `capacity` (needs `automation`), `drain`, `budget`, `growth`, `sync` (list and change-feed pages), `reports`; all by default), `BENCH_REPORT` (where to write this file), `BENCH_CPU_PROF` (a folder: the service, the worker and the baseline write `node --cpu-prof` profiles there when they stop). The run uses a fresh database `cis_bench_<id>` and Redis prefix, and drops both at the end.',
     '',
   );
   return lines.join('\n');

@@ -1,5 +1,6 @@
 /** What one benchmark run found, as report.ts renders it and run-bench.ts writes it out raw. */
 import type { AutomationResult } from './automation.js';
+import type { BigBodiesResult } from './big-bodies.js';
 import type { BudgetResult } from './budget.js';
 import type { CapacityResult } from './capacity.js';
 import type { BenchConfig } from './context.js';
@@ -7,6 +8,10 @@ import type { DrainResult } from './drain.js';
 import type { GrowthStep } from './growth.js';
 import type { ScenarioResult } from './http-scenarios.js';
 import type { Measurement } from './load.js';
+import type { PgbenchReference } from './pgbench-reference.js';
+import type { SyncStep } from './sync.js';
+import type { VerifiedWebhookResult } from './verified-webhook.js';
+import type { ReportsResult } from './reports.js';
 
 export interface MachineInfo {
   date: string;
@@ -27,7 +32,13 @@ export interface BenchResults {
   machine: MachineInfo;
   config: BenchConfig;
   scenarios: ScenarioResult[];
-  peakRssMb: { service: number | null; baseline: number | null };
+  peakRssMb: { service: number | null; baseline: number | null; lean: number | null };
+  pgbench: PgbenchReference | null;
+  pgbenchFailure: string | null;
+  bigBodies: BigBodiesResult | null;
+  bigBodiesFailure: string | null;
+  verifiedWebhook: VerifiedWebhookResult | null;
+  verifiedWebhookFailure: string | null;
   automation: AutomationResult | null;
   automationFailure: string | null;
   capacity: CapacityResult | null;
@@ -38,6 +49,10 @@ export interface BenchResults {
   budgetFailure: string | null;
   growth: GrowthStep[];
   growthFailure: string | null;
+  sync: SyncStep[];
+  syncFailure: string | null;
+  reports: ReportsResult | null;
+  reportsFailure: string | null;
   failures: string[];
   totalSec: number;
 }
@@ -55,3 +70,7 @@ export const mark = (pass: boolean | null) => (pass === null ? 'n/a' : pass ? 'P
 export const errorCount = (m: Measurement) => m.errors + m.timeouts;
 /** Cores' worth of CPU the rest of the machine used during a run (other users: interference). */
 export const otherCores = (m: Measurement) => m.cpu.otherMs / m.cpu.wallMs;
+/** A median with the lowest and highest value of its rounds, when they differ. */
+export function withSpread(median: string, [low, high]: [number, number], format: (v: number) => string): string {
+  return Number.isFinite(low) && low !== high ? `${median} (${format(low)}–${format(high)})` : median;
+}

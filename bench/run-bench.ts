@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: the service (`node dist/main.js`, ROLE=api) and the baseline program
- * (bench/baseline/server.ts) side by side on one fresh database, loaded in turn by autocannon in
- * a separate process; then the automation scenario (a worker process added), the capacity
- * figures, the backlog drain, the growth budget and the cost-growth step (10k and 1M cases). Prints a summary and writes docs/benchmarks.md. Child processes are
+ * (bench/baseline/server.ts, on the service's schema and on a lean one) side by side on one fresh
+ * database, loaded in turn by autocannon in a separate process; the database's own limit for the
+ * intake statement (pgbench); big bodies; the verified webhook next to the plain one; then the automation scenario (a worker process added), the capacity
+ * figures, the backlog drain, the growth budget, the cost-growth step and the list and change-feed pages (each at 10k and 1M cases). Prints a summary and writes docs/benchmarks.md. Child processes are
  * stopped and the database dropped at the end, also when something fails.
  */
 import { execFileSync } from 'node:child_process';
@@ -14,12 +15,17 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { freePort } from '../scripts/local-infra.js';
 import { runAutomation } from './automation.js';
+import { runBigBodies } from './big-bodies.js';
 import { runBudget } from './budget.js';
 import { runCapacity } from './capacity.js';
 import { type BenchContext, type BenchPart, readConfig } from './context.js';
 import { runDrain } from './drain.js';
 import { runGrowth } from './growth.js';
 import { runHttpScenarios } from './http-scenarios.js';
+import { runPgbenchReference } from './pgbench-reference.js';
+import { runSync } from './sync.js';
+import { runVerifiedWebhook, verifiedRatio } from './verified-webhook.js';
+import { runReports } from './reports.js';
 import { type NodeProcess, nodeArgs, procStatusKb, startNode, waitUntilReady } from './procs.js';
 import { consoleSummary, renderMarkdown } from './report.js';
 import type { BenchResults, MachineInfo } from './results.js';
@@ -124,10 +130,14 @@ async function main(): Promise<number> {
     children.push(service);
     const serviceUrl = `http://127.0.0.1:${servicePort}`;
     const fixtures = await createFixtures(serviceUrl, operatorToken);
+    const baselineEnv = { DATABASE_URL: databaseUrl, REDIS_URL: infra.redisUrl, REDIS_PREFIX: redisPrefix };
     const baselinePort = await freePort();
-    const baseline = await startTarget('baseline', nodeArgs('baseline', config.baselineEntry), { DATABASE_URL: databaseUrl, REDIS_URL: infra.redisUrl, REDIS_PREFIX: redisPrefix }, baselinePort, '/healthz');
+    const baseline = await startTarget('baseline', nodeArgs('baseline', config.baselineEntry), baselineEnv, baselinePort, '/healthz');
     children.push(baseline);
-    log(`bench: service pid ${service.pid} on ${servicePort}, baseline pid ${baseline.pid} on ${baselinePort}`);
+    const leanPort = await freePort();
+    const lean = await startTarget('lean', nodeArgs('lean', config.baselineEntry), { ...baselineEnv, BASELINE_SCHEMA: 'lean' }, leanPort, '/healthz');
+    children.push(lean);
+    log(`bench: service pid ${service.pid} on ${servicePort}, baseline pid ${baseline.pid} on ${baselinePort}, lean baseline pid ${lean.pid} on ${leanPort}`);
 
     const ctx: BenchContext = {
       config,
@@ -141,6 +151,7 @@ async function main(): Promise<number> {
       targets: {
         service: { name: 'service', url: serviceUrl, process: service, applicationName: 'case-intake' },
         baseline: { name: 'baseline', url: `http://127.0.0.1:${baselinePort}`, process: baseline, applicationName: 'bench-baseline' },
+        lean: { name: 'lean', url: `http://127.0.0.1:${leanPort}`, process: lean, applicationName: 'bench-lean' },
       },
     };
 
@@ -150,8 +161,9 @@ async function main(): Promise<number> {
     const peakRssMb = {
       service: (procStatusKb(service.pid, 'VmHWM') ?? NaN) / 1024,
       baseline: (procStatusKb(baseline.pid, 'VmHWM') ?? NaN) / 1024,
+      lean: (procStatusKb(lean.pid, 'VmHWM') ?? NaN) / 1024,
     };
-    log(`bench: peak RSS service ${peakRssMb.service.toFixed(0)} MB, baseline ${peakRssMb.baseline.toFixed(0)} MB`);
+    log(`bench: peak RSS service ${peakRssMb.service.toFixed(0)} MB, baseline ${peakRssMb.baseline.toFixed(0)} MB, lean baseline ${peakRssMb.lean.toFixed(0)} MB`);
 
     /** Runs a part unless BENCH_SCENARIOS leaves it out; a part that throws is recorded as failed and the run goes on. */
     const part = async <T>(key: Exclude<BenchPart, 'http'>, title: string, run: () => Promise<T>): Promise<{ result: T | null; failure: string | null }> => {
@@ -167,6 +179,11 @@ async function main(): Promise<number> {
       }
     };
 
+    const { result: pgbench, failure: pgbenchFailure } = await part('pgbench', 'the database limit (pgbench, the intake statement)', () => runPgbenchReference(ctx, log));
+    if (pgbench?.kind === 'skipped') log(`  skipped: ${pgbench.reason}`);
+    const { result: bigBodies, failure: bigBodiesFailure } = await part('bigbody', 'big bodies', () => runBigBodies(ctx, log));
+    const { result: verifiedWebhook, failure: verifiedWebhookFailure } = await part('verified', 'verified webhook next to the plain one', () => runVerifiedWebhook(ctx, log));
+    for (const row of verifiedWebhook?.rows ?? []) log(`  verified webhook at ${row.connections} connections: ${(verifiedRatio(row) * 100).toFixed(1)}% of the plain webhook's req/s`);
     const { result: automation, failure: automationFailure } = await part('automation', 'automation scenario', () => runAutomation(ctx, log));
     if (automation) {
       log(
@@ -185,14 +202,28 @@ async function main(): Promise<number> {
     if (budget) log(`  intake p99 ${budget.withPurges.latencyMs.p99.toFixed(1)} ms with purges vs ${budget.withoutPurges.latencyMs.p99.toFixed(1)} ms without; rows purged ${budget.purgedRows ?? 'none counted'}`);
     const { result: growthSteps, failure: growthFailure } = await part('growth', 'cost growth', () => runGrowth(ctx, log));
     const growth = growthSteps ?? [];
+    const { result: reports, failure: reportsFailure } = await part('reports', 'reports', () => runReports(ctx, log));
     failures.push(...growth.flatMap((s) => s.failures.map((f) => `growth: ${f}`)));
+    const { result: syncSteps, failure: syncFailure } = await part('sync', 'list and change feed', () => runSync(ctx, log));
+    const sync = syncSteps ?? [];
+    failures.push(...sync.flatMap((s) => s.failures.map((f) => `sync: ${f}`)));
 
     for (const child of children) if (child.exited()) failures.push(`${child.name} exited during the run:\n${child.output()}`);
     const results: BenchResults = {
       machine,
       config,
       scenarios,
-      peakRssMb: { service: Number.isFinite(peakRssMb.service) ? peakRssMb.service : null, baseline: Number.isFinite(peakRssMb.baseline) ? peakRssMb.baseline : null },
+      peakRssMb: {
+        service: Number.isFinite(peakRssMb.service) ? peakRssMb.service : null,
+        baseline: Number.isFinite(peakRssMb.baseline) ? peakRssMb.baseline : null,
+        lean: Number.isFinite(peakRssMb.lean) ? peakRssMb.lean : null,
+      },
+      pgbench,
+      pgbenchFailure,
+      bigBodies,
+      bigBodiesFailure,
+      verifiedWebhook,
+      verifiedWebhookFailure,
       automation,
       automationFailure,
       capacity,
@@ -203,6 +234,10 @@ async function main(): Promise<number> {
       budgetFailure,
       growth,
       growthFailure,
+      sync,
+      syncFailure,
+      reports,
+      reportsFailure,
       failures,
       totalSec: (Date.now() - startedAt) / 1000,
     };

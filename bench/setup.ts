@@ -63,7 +63,7 @@ export function runId(): string {
 // Fixtures through the service's HTTP API
 // ---------------------------------------------------------------------------
 
-async function call(base: string, method: string, path: string, token: string, body?: unknown, expected = [200, 201]): Promise<any> {
+export async function call(base: string, method: string, path: string, token: string, body?: unknown, expected = [200, 201]): Promise<any> {
   const res = await fetch(base + path, {
     method,
     headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -83,6 +83,8 @@ export interface BenchWorkflow {
 
 export interface Fixtures {
   organizationId: number;
+  /** The organization's admin token, for parts that set up workflows of their own or read reports. */
+  adminToken: string;
   apiToken: string;
   /** Target of the HTTP scenarios: typed attributes, an Open run (so intake writes a run record). */
   intake: BenchWorkflow;
@@ -94,7 +96,10 @@ function definition(name: string, automations: Record<string, unknown[]>) {
   return { name, case_source: 'direct', sensitive_data: false, statuses: ['Triage'], default_outcome: 'Done', attributes: BENCH_ATTRIBUTES, automations };
 }
 
-async function publishedWorkflow(base: string, adminToken: string, def: unknown): Promise<BenchWorkflow> {
+/** The HTTP scenarios' target: typed attributes and an Open run, so every intake also writes the pending run record. */
+export const intakeDefinition = (name: string) => definition(name, { Open: [{ set_attributes: { stage: 'received' } }] });
+
+export async function publishedWorkflow(base: string, adminToken: string, def: unknown): Promise<BenchWorkflow> {
   const created = await call(base, 'POST', '/api/admin/v1/workflows', adminToken, def);
   const id: number = created.workflow.id;
   await call(base, 'POST', `/api/admin/v1/workflows/${id}/publish`, adminToken);
@@ -107,7 +112,7 @@ export async function createFixtures(base: string, operatorToken: string): Promi
   const org = await call(base, 'POST', '/api/operator/v1/organizations', operatorToken, { name: 'Benchmark organization' });
   const adminToken: string = org.admin_token;
   const token = await call(base, 'POST', '/api/admin/v1/tokens', adminToken, { name: 'bench', scope: 'api' });
-  const intake = await publishedWorkflow(base, adminToken, definition('Bench intake', { Open: [{ set_attributes: { stage: 'received' } }] }));
+  const intake = await publishedWorkflow(base, adminToken, intakeDefinition('Bench intake'));
   const automation = await publishedWorkflow(
     base,
     adminToken,
@@ -116,5 +121,5 @@ export async function createFixtures(base: string, operatorToken: string): Promi
       Triage: [{ close: { outcome: 'Done' } }],
     }),
   );
-  return { organizationId: org.organization.id, apiToken: token.secret, intake, automation };
+  return { organizationId: org.organization.id, adminToken, apiToken: token.secret, intake, automation };
 }

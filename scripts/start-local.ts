@@ -1,18 +1,23 @@
 /**
  * `npm run start:local`: the whole service on one machine with nothing set. Starts an embedded
  * Postgres and a local redis-server with their data under .data/, applies migrations, starts
- * the service, creates (once) a demo organization, workflow, API token and webhook URL through
- * the public APIs, and prints curl lines to try them. Ctrl-C stops everything it started.
+ * the service and its SMTP listener, creates (once) a demo organization, workflows, API token,
+ * webhook URL and inbound email address through the public APIs, and prints curl lines to try
+ * them (one sends a test message over SMTP). Without SMTP_RELAY_URL it also starts a local mail
+ * sink (SMTP on 1025, a page on http://localhost:1080) that digests are sent to. Ctrl-C stops
+ * everything it started.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import pg from 'pg';
 import { createApp } from '../src/app.js';
+import { listenForMail } from '../src/modules/email/infrastructure/smtp-listener.js';
 import { validateEnv } from '../src/shared/config/env.js';
 import { runMigrations } from '../src/shared/database/migrate.js';
 import { createLogger } from '../src/shared/logging/logger.js';
 import { useOrStartServers } from './local-infra.js';
+import { type MailSink, startMailSink } from './local-mail-sink.js';
 
 const DATA = resolve('.data');
 const DATABASE = 'case_intake';
@@ -23,6 +28,9 @@ interface Demo {
   apiToken: string;
   workflowId: number;
   webhookUrl: string;
+  /** Added later: a demo saved before email intake gets its email workflow on the next start. */
+  emailWorkflowId?: number;
+  emailAddress?: string;
 }
 
 /** A secret generated on first start and kept in .data/ so restarts keep working. */
@@ -63,7 +71,7 @@ async function ensureDemo(base: string, operatorToken: string): Promise<Demo> {
   if (existsSync(file)) {
     const demo = JSON.parse(readFileSync(file, 'utf8')) as Demo;
     const { organizations } = await call(base, 'GET', '/api/operator/v1/organizations', operatorToken);
-    if (organizations.some((o: { id: number }) => o.id === demo.organizationId)) return demo;
+    if (organizations.some((o: { id: number }) => o.id === demo.organizationId)) return ensureEmailDemo(base, demo, file);
   }
   const { organization, admin_token: adminToken } = await call(base, 'POST', '/api/operator/v1/organizations', operatorToken, { name: 'Demo organization' });
   const { workflow } = await call(base, 'POST', '/api/admin/v1/workflows', adminToken, {
@@ -82,12 +90,35 @@ async function ensureDemo(base: string, operatorToken: string): Promise<Demo> {
   await call(base, 'POST', `/api/admin/v1/workflows/${workflow.id}/publish`, adminToken);
   const { secret: apiToken } = await call(base, 'POST', '/api/admin/v1/tokens', adminToken, { name: 'Demo API token', scope: 'api' });
   const { webhook } = await call(base, 'POST', `/api/admin/v1/workflows/${workflow.id}/webhook`, adminToken);
-  const demo: Demo = { organizationId: organization.id, adminToken, apiToken, workflowId: workflow.id, webhookUrl: webhook.url };
+  return ensureEmailDemo(base, { organizationId: organization.id, adminToken, apiToken, workflowId: workflow.id, webhookUrl: webhook.url }, file);
+}
+
+/** A published email workflow with its inbound address, once per demo. */
+async function ensureEmailDemo(base: string, demo: Demo, file: string): Promise<Demo> {
+  if (demo.emailWorkflowId === undefined || demo.emailAddress === undefined) {
+    const { workflow } = await call(base, 'POST', '/api/admin/v1/workflows', demo.adminToken, {
+      name: 'Support inbox',
+      case_source: 'email',
+      statuses: ['Waiting on customer'],
+      default_outcome: 'Resolved',
+      automations: {},
+    });
+    await call(base, 'POST', `/api/admin/v1/workflows/${workflow.id}/publish`, demo.adminToken);
+    const { email_address: emailAddress } = await call(base, 'POST', `/api/admin/v1/workflows/${workflow.id}/email_address`, demo.adminToken);
+    demo = { ...demo, emailWorkflowId: workflow.id, emailAddress: emailAddress.address };
+  }
   writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
   return demo;
 }
 
-function printWelcome(base: string, demo: Demo, operatorToken: string): void {
+/** A curl line that sends a short message to the demo's inbound address over SMTP. */
+function sendMailCommand(demo: Demo, smtpPort: number | null): string {
+  if (smtpPort === null) return '# (SMTP_PORT is 0: no SMTP listener, so email intake is off)';
+  const message = `From: Ada <ada@example.com>\\r\\nTo: ${demo.emailAddress}\\r\\nSubject: Printer on floor 3 is on fire\\r\\n\\r\\nPlease send help.\\r\\n`;
+  return `printf '${message}' | curl -s smtp://localhost:${smtpPort} --mail-from ada@example.com --mail-rcpt '${demo.emailAddress}' -T -`;
+}
+
+function printWelcome(base: string, demo: Demo, operatorToken: string, smtpPort: number | null, mailPage: string | undefined): void {
   const cases = `${base}/api/external/v1/workflows/${demo.workflowId}/cases`;
   console.log(`
 Case intake service is running at ${base}  (API docs: ${base}/docs)
@@ -108,6 +139,16 @@ curl -s -X PATCH '${cases}/1' -H 'Authorization: Bearer ${demo.apiToken}' -H 'Co
 curl -s -X POST '${demo.webhookUrl}' -H 'Content-Type: application/json' \\
   -d '{"customer_email": "grace@example.com", "order": {"id": 1042, "total": 99.5}}'
 
+# Send an email to workflow ${demo.emailWorkflowId}'s inbound address ("Support inbox", published, email); it becomes a case
+${sendMailCommand(demo, smtpPort)}
+curl -s '${base}/api/admin/v1/cases?source=Email' -H 'Authorization: Bearer ${demo.adminToken}'
+
+# The case report, and a daily digest sent now (it lands in the local mail sink${mailPage ? `: open ${mailPage}` : ', SMTP_RELAY_URL'})
+curl -s '${base}/api/admin/v1/reports/cases?interval=day' -H 'Authorization: Bearer ${demo.adminToken}'
+curl -s -X POST '${base}/api/admin/v1/digests' -H 'Authorization: Bearer ${demo.adminToken}' -H 'Content-Type: application/json' \\
+  -d '{"schedule": "daily", "hour_utc": 8, "recipients": ["ops@example.com"]}'
+curl -s -X POST '${base}/api/admin/v1/digests/1/send' -H 'Authorization: Bearer ${demo.adminToken}'
+
 # Admin API (admin token) and operator API (operator token)
 curl -s '${base}/api/admin/v1/cases' -H 'Authorization: Bearer ${demo.adminToken}'
 curl -s '${base}/api/operator/v1/organizations' -H 'Authorization: Bearer ${operatorToken}'
@@ -118,8 +159,13 @@ Press Ctrl-C to stop.`);
 async function main(): Promise<void> {
   mkdirSync(DATA, { recursive: true });
   const servers = await useOrStartServers(DATA, true);
-  const stopAll = () => servers.stop();
+  let mail: MailSink | undefined;
+  const stopAll = async () => {
+    await mail?.stop();
+    await servers.stop();
+  };
   try {
+    mail = process.env.SMTP_RELAY_URL ? undefined : await startMailSink(join(DATA, 'mail'), 1025, 1080);
     const redisUrl = servers.redisUrl;
     const databaseUrl = process.env.DATABASE_URL ?? (await ensureDatabase(servers.postgresUrl));
     await runMigrations(databaseUrl);
@@ -130,11 +176,14 @@ async function main(): Promise<void> {
       TOKEN_ENCRYPTION_KEY: process.env.TOKEN_ENCRYPTION_KEY ?? persistentSecret('token-encryption.key', () => randomBytes(32).toString('hex')),
       OPERATOR_TOKEN: process.env.OPERATOR_TOKEN ?? persistentSecret('operator-token', () => `op_${randomBytes(24).toString('base64url')}`),
       OUTBOUND_ALLOW_PRIVATE: process.env.OUTBOUND_ALLOW_PRIVATE ?? 'true',
+      SMTP_RELAY_URL: process.env.SMTP_RELAY_URL ?? mail?.smtpUrl,
+      DIGEST_CHECK_INTERVAL_MS: process.env.DIGEST_CHECK_INTERVAL_MS ?? '5000',
     });
     const app = await createApp(env, createLogger(env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL));
     await app.listen({ port: env.PORT, host: env.HOST });
+    const smtpPort = await listenForMail(app, env);
     const base = env.PUBLIC_BASE_URL!;
-    printWelcome(base, await ensureDemo(base, env.OPERATOR_TOKEN!), env.OPERATOR_TOKEN!);
+    printWelcome(base, await ensureDemo(base, env.OPERATOR_TOKEN!), env.OPERATOR_TOKEN!, smtpPort, mail?.pageUrl);
 
     let stopping = false;
     const stop = async () => {

@@ -9,6 +9,10 @@ import { CasesModule } from './modules/cases/cases.module.js';
 import { AutomationModule } from './modules/automation/automation.module.js';
 import { SubscriptionsModule } from './modules/subscriptions/subscriptions.module.js';
 import { SecretsModule } from './modules/secrets/secrets.module.js';
+import { RetentionModule } from './modules/retention/retention.module.js';
+import { EmailModule } from './modules/email/email.module.js';
+import { FormsModule } from './modules/forms/forms.module.js';
+import { ReportingModule } from './modules/reporting/reporting.module.js';
 import { MetricsModule, type MetricsRegistry } from './shared/metrics/metrics.module.js';
 import { OutboundModule } from './shared/outbound/outbound.module.js';
 import { CacheModule } from './shared/cache/cache.module.js';
@@ -45,6 +49,10 @@ export class AppModule {
         AutomationModule.forRoot(env),
         SubscriptionsModule.forRoot(env),
         SecretsModule,
+        RetentionModule.forRoot(env),
+        EmailModule,
+        FormsModule,
+        ReportingModule.forRoot(env),
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllErrorsFilter },

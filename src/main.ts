@@ -1,4 +1,5 @@
 import { createApp } from './app.js';
+import { listenForMail } from './modules/email/infrastructure/smtp-listener.js';
 import { InvalidEnvironmentError, validateEnv, type Env } from './shared/config/env.js';
 import { createLogger } from './shared/logging/logger.js';
 
@@ -16,10 +17,11 @@ async function main(): Promise<void> {
   // Every role listens: a worker serves /healthz, /readyz and /metrics for its probes and
   // scrapes (deploy/ routes no traffic to it, so it takes no API requests in practice).
   await app.listen({ port: env.PORT, host: env.HOST });
-  logger.info({ role: env.ROLE, port: env.PORT }, 'case intake service started');
+  const smtpPort = await listenForMail(app, env);
+  logger.info({ role: env.ROLE, port: env.PORT, smtp_port: smtpPort }, 'case intake service started');
 
-  // Graceful stop: HTTP stops accepting and finishes requests in flight, workers finish their
-  // jobs, queues and pools close; then exit 0. SHUTDOWN_GRACE_MS bounds how long that may take.
+  // Graceful stop: HTTP and SMTP stop accepting and finish requests and messages in flight,
+  // workers finish their jobs, queues and pools close; then exit 0. SHUTDOWN_GRACE_MS bounds how long that may take.
   const stop = (signal: NodeJS.Signals) => {
     logger.info({ signal }, 'shutting down');
     setTimeout(() => {

@@ -9,7 +9,10 @@
  *   the same transaction, queue.add, 201 with the case
  * - GET  /api/external/v1/workflows/:id/cases/:caseId  token look-up, select of the row, 200
  *
- * Reads DATABASE_URL, REDIS_URL, REDIS_PREFIX (optional) and PORT.
+ * With BASELINE_SCHEMA=lean it runs the same program on a lean schema of its own (see LEAN_SCHEMA):
+ * the reference that leaves out what the service's schema costs (its indexes, runs and outbox).
+ *
+ * Reads DATABASE_URL, REDIS_URL, REDIS_PREFIX (optional), BASELINE_SCHEMA (optional) and PORT.
  */
 import Queue from 'bull';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
@@ -21,7 +24,7 @@ if (!DATABASE_URL || !REDIS_URL) throw new Error('DATABASE_URL and REDIS_URL are
 const PORT = Number(process.env.PORT ?? 3100);
 const REDIS_PREFIX = process.env.REDIS_PREFIX ?? 'baseline';
 
-const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 20, application_name: 'bench-baseline' });
+const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 20, application_name: process.env.BASELINE_SCHEMA === 'lean' ? 'bench-lean' : 'bench-baseline' });
 const queue = new Queue('baseline-runs', REDIS_URL, { prefix: `${REDIS_PREFIX}:baseline` });
 const app = Fastify({ logger: false, bodyLimit: 1_048_576 });
 
@@ -43,23 +46,80 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest();
 const subject = (name: string, source: string) => `${name} via ${source} - ${new Date().toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-const WORKFLOW_BY_WEBHOOK_TOKEN = `
-  SELECT w.organization_id, w.version, v.definition->>'name' AS name
-  FROM workflows w JOIN workflow_versions v ON v.workflow_id = w.id AND v.version = w.version
-  WHERE w.id = $1 AND w.webhook_token_hash = $2 AND w.published`;
-const TOKEN_AND_WORKFLOW = `
-  SELECT t.id AS token_id, t.organization_id, w.version, v.definition->>'name' AS name
-  FROM access_tokens t
-  JOIN workflows w ON w.id = $2 AND w.organization_id = t.organization_id AND w.published
-  JOIN workflow_versions v ON v.workflow_id = w.id AND v.version = w.version
-  WHERE t.token_hash = $1 AND t.deleted_at IS NULL AND t.scope = 'api'`;
-const TOKEN = `SELECT id, organization_id FROM access_tokens WHERE token_hash = $1 AND deleted_at IS NULL AND scope = 'api'`;
 const CASE_FIELDS = 'id, workflow_id, subject, status, outcome, mode, attributes, created_at, updated_at';
-const INSERT_CASE = `
-  INSERT INTO cases (organization_id, workflow_id, workflow_version, subject, status, mode, source, attributes)
-  VALUES ($1, $2, $3, $4, 'Open', $5, $6, $7::jsonb) RETURNING ${CASE_FIELDS}`;
-const INSERT_EVENT = `INSERT INTO case_events (case_id, type, actor, data) VALUES ($1, 'created', $2, $3::jsonb)`;
-const SELECT_CASE = `SELECT ${CASE_FIELDS} FROM cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3`;
+
+/** The statements of one schema: the same queries, on the service's tables or on the lean ones. */
+interface Statements {
+  workflowByWebhookToken: string;
+  tokenAndWorkflow: string;
+  token: string;
+  insertCase: string;
+  insertEvent: string;
+  selectCase: string;
+}
+
+const SERVICE_SCHEMA: Statements = {
+  workflowByWebhookToken: `
+    SELECT w.organization_id, w.version, v.definition->>'name' AS name
+    FROM workflows w JOIN workflow_versions v ON v.workflow_id = w.id AND v.version = w.version
+    WHERE w.id = $1 AND w.webhook_token_hash = $2 AND w.published`,
+  tokenAndWorkflow: `
+    SELECT t.id AS token_id, t.organization_id, w.version, v.definition->>'name' AS name
+    FROM access_tokens t
+    JOIN workflows w ON w.id = $2 AND w.organization_id = t.organization_id AND w.published
+    JOIN workflow_versions v ON v.workflow_id = w.id AND v.version = w.version
+    WHERE t.token_hash = $1 AND t.deleted_at IS NULL AND t.scope = 'api'`,
+  token: `SELECT id, organization_id FROM access_tokens WHERE token_hash = $1 AND deleted_at IS NULL AND scope = 'api'`,
+  insertCase: `
+    INSERT INTO cases (organization_id, workflow_id, workflow_version, subject, status, mode, source, attributes)
+    VALUES ($1, $2, $3, $4, 'Open', $5, $6, $7::jsonb) RETURNING ${CASE_FIELDS}`,
+  insertEvent: `INSERT INTO case_events (case_id, type, actor, data) VALUES ($1, 'created', $2, $3::jsonb)`,
+  selectCase: `SELECT ${CASE_FIELDS} FROM cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3`,
+};
+
+/**
+ * The lean schema of issue 15's outside measurement: a cases table with only its primary key,
+ * one token table (webhook and API tokens alike, each naming its workflow) and a timeline table.
+ * Filled from the service's tables when the program starts, after the bench made its fixtures.
+ */
+const LEAN_SETUP = `
+  CREATE TABLE IF NOT EXISTS lean_tokens (
+    token_hash bytea PRIMARY KEY, kind text NOT NULL, organization_id bigint NOT NULL, token_id bigint,
+    workflow_id bigint, workflow_version int, workflow_name text);
+  CREATE TABLE IF NOT EXISTS lean_cases (
+    id bigserial PRIMARY KEY, organization_id bigint NOT NULL, workflow_id bigint NOT NULL, workflow_version int NOT NULL,
+    subject text NOT NULL, status text NOT NULL, outcome text, mode text NOT NULL, source text NOT NULL, attributes jsonb NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now(), updated_at timestamptz NOT NULL DEFAULT now());
+  CREATE TABLE IF NOT EXISTS lean_events (
+    id bigserial PRIMARY KEY, case_id bigint NOT NULL, type text NOT NULL, actor text NOT NULL, data jsonb NOT NULL,
+    created_at timestamptz NOT NULL DEFAULT now());
+  TRUNCATE lean_tokens;
+  INSERT INTO lean_tokens (token_hash, kind, organization_id, workflow_id, workflow_version, workflow_name)
+    SELECT w.webhook_token_hash, 'webhook', w.organization_id, w.id, w.version, v.definition->>'name'
+    FROM workflows w JOIN workflow_versions v ON v.workflow_id = w.id AND v.version = w.version
+    WHERE w.webhook_token_hash IS NOT NULL AND w.published;
+  INSERT INTO lean_tokens (token_hash, kind, organization_id, token_id)
+    SELECT token_hash, 'api', organization_id, id FROM access_tokens WHERE deleted_at IS NULL AND scope = 'api'`;
+
+const LEAN_SCHEMA: Statements = {
+  workflowByWebhookToken: `
+    SELECT organization_id, workflow_version AS version, workflow_name AS name
+    FROM lean_tokens WHERE token_hash = $2 AND kind = 'webhook' AND workflow_id = $1`,
+  // The API token names no workflow: the workflow comes from the path, as a lean program would trust it.
+  tokenAndWorkflow: `
+    SELECT token_id, organization_id, 1 AS version, 'Intake' AS name
+    FROM lean_tokens WHERE token_hash = $1 AND kind = 'api' AND $2::bigint IS NOT NULL`,
+  token: `SELECT token_id AS id, organization_id FROM lean_tokens WHERE token_hash = $1 AND kind = 'api'`,
+  insertCase: `
+    INSERT INTO lean_cases (organization_id, workflow_id, workflow_version, subject, status, mode, source, attributes)
+    VALUES ($1, $2, $3, $4, 'Open', $5, $6, $7::jsonb) RETURNING ${CASE_FIELDS}`,
+  insertEvent: `INSERT INTO lean_events (case_id, type, actor, data) VALUES ($1, 'created', $2, $3::jsonb)`,
+  selectCase: `SELECT ${CASE_FIELDS} FROM lean_cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3`,
+};
+
+const lean = process.env.BASELINE_SCHEMA === 'lean';
+const sql = lean ? LEAN_SCHEMA : SERVICE_SCHEMA;
+if (lean) await pool.query(LEAN_SETUP);
 
 interface NewCase {
   organizationId: string;
@@ -78,9 +138,9 @@ async function createCase(c: NewCase): Promise<Record<string, unknown>> {
   let row: Record<string, unknown>;
   try {
     await client.query('BEGIN');
-    const inserted = await client.query(INSERT_CASE, [c.organizationId, c.workflowId, c.version, c.subject, c.mode, c.source, c.attributes]);
+    const inserted = await client.query(sql.insertCase, [c.organizationId, c.workflowId, c.version, c.subject, c.mode, c.source, c.attributes]);
     row = inserted.rows[0];
-    await client.query(INSERT_EVENT, [row.id, c.actor, JSON.stringify({ source: c.source, mode: c.mode, status: 'Open' })]);
+    await client.query(sql.insertEvent, [row.id, c.actor, JSON.stringify({ source: c.source, mode: c.mode, status: 'Open' })]);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -108,7 +168,7 @@ type WorkflowParams = { Params: { workflowId: string } };
 app.post<WorkflowParams & { Querystring: { token?: string } }>('/api/external/v1/workflows/:workflowId/case_webhooks', async (request, reply) => {
   const token = request.query.token;
   if (!token) return unauthorized(reply);
-  const found = await pool.query(WORKFLOW_BY_WEBHOOK_TOKEN, [request.params.workflowId, sha256(token)]);
+  const found = await pool.query(sql.workflowByWebhookToken, [request.params.workflowId, sha256(token)]);
   const workflow = found.rows[0];
   if (!workflow) return unauthorized(reply);
   const body = request.body as JsonBody | undefined;
@@ -129,7 +189,7 @@ app.post<WorkflowParams & { Querystring: { token?: string } }>('/api/external/v1
 app.post<WorkflowParams>('/api/external/v1/workflows/:workflowId/cases', async (request, reply) => {
   const hash = bearerHash(request);
   if (!hash) return unauthorized(reply);
-  const found = await pool.query(TOKEN_AND_WORKFLOW, [hash, request.params.workflowId]);
+  const found = await pool.query(sql.tokenAndWorkflow, [hash, request.params.workflowId]);
   const auth = found.rows[0];
   if (!auth) return unauthorized(reply);
   const body = (request.body as JsonBody | undefined)?.value;
@@ -150,9 +210,9 @@ app.post<WorkflowParams>('/api/external/v1/workflows/:workflowId/cases', async (
 app.get<{ Params: { workflowId: string; caseId: string } }>('/api/external/v1/workflows/:workflowId/cases/:caseId', async (request, reply) => {
   const hash = bearerHash(request);
   if (!hash) return unauthorized(reply);
-  const token = (await pool.query(TOKEN, [hash])).rows[0];
+  const token = (await pool.query(sql.token, [hash])).rows[0];
   if (!token) return unauthorized(reply);
-  const found = await pool.query(SELECT_CASE, [request.params.caseId, request.params.workflowId, token.organization_id]);
+  const found = await pool.query(sql.selectCase, [request.params.caseId, request.params.workflowId, token.organization_id]);
   if (!found.rows[0]) return reply.code(404).send({ error: 'case not found' });
   return { case: caseView(found.rows[0]) };
 });
@@ -169,4 +229,4 @@ process.once('SIGTERM', () => void shutdown());
 process.once('SIGINT', () => void shutdown());
 
 await app.listen({ port: PORT, host: '127.0.0.1' });
-console.log(`baseline listening on ${PORT}`);
+console.log(`baseline (${lean ? 'lean' : 'service'} schema) listening on ${PORT}`);

@@ -31,10 +31,11 @@ interface RequestOptions {
   signOutOn401?: boolean;
 }
 
-export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+/** Sends one call to the admin API with the session's token; a refusal becomes an ApiError (a 401 signs out). */
+async function call(method: string, path: string, options: RequestOptions, accept: string): Promise<Response> {
   const token = options.token ?? currentSession().token;
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept };
   if (token) headers.authorization = `Bearer ${token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
@@ -43,18 +44,30 @@ export async function request<T>(method: string, path: string, options: RequestO
   } catch {
     throw new ApiError(0, 'The service could not be reached. Check your connection and try again.');
   }
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text === '' ? undefined : parseJson(text);
-  } catch {
-    json = undefined;
-  }
-  if (response.ok) return json as T;
-  const payload = (json ?? {}) as { error?: unknown; validation_errors?: ValidationProblem[] };
+  if (response.ok) return response;
+  const payload = (parsedOrUndefined(await response.text()) ?? {}) as { error?: unknown; validation_errors?: ValidationProblem[] };
   const message = typeof payload.error === 'string' ? payload.error : `The service answered ${response.status}.`;
   if (response.status === 401 && options.signOutOn401 !== false) signOut(SIGNED_OUT_NOTICE);
   throw new ApiError(response.status, message, Array.isArray(payload.validation_errors) ? payload.validation_errors : []);
+}
+
+function parsedOrUndefined(text: string): unknown {
+  try {
+    return text === '' ? undefined : parseJson(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+  const response = await call(method, path, options, 'application/json');
+  return parsedOrUndefined(await response.text()) as T;
+}
+
+/** A file the API serves as a download (an email attachment): its bytes, read with the bearer token a plain link could not send. */
+export async function download(path: string): Promise<Blob> {
+  const response = await call('GET', path, {}, '*/*');
+  return response.blob();
 }
 
 export const api = {
@@ -86,6 +99,8 @@ export interface Workflow {
   attributes: Record<string, { type: string; required?: boolean; enum?: unknown[]; format?: string }>;
   automations: Record<string, unknown[]>;
   default_outcome: string | null;
+  /** One case per delivery key on the webhook; null: a case per POST. */
+  webhook_dedup: { key: string; window_seconds: number } | null;
   published: boolean;
   version: number | null;
   created_at: string;
@@ -97,6 +112,16 @@ export interface Webhook {
   token: string;
 }
 
+/** An email workflow's secret inbound address (channels.md). */
+export interface EmailAddress {
+  address: string;
+}
+
+/** A ticketing workflow's hosted request form (channels.md). */
+export interface HostedForm {
+  url: string;
+}
+
 export interface Token {
   id: number;
   name: string;
@@ -105,6 +130,10 @@ export interface Token {
   last_used_at: string | null;
 }
 
+/** Where a case came in: the cases API, the incoming webhook, the inbound email address or the hosted request form. */
+export const CASE_SOURCES = ['API', 'Webhook', 'Email', 'Form'] as const;
+export type CaseSource = (typeof CASE_SOURCES)[number];
+
 export interface Case {
   id: number;
   workflow_id: number;
@@ -112,10 +141,42 @@ export interface Case {
   status: string;
   outcome: string | null;
   mode: 'live' | 'test';
-  source_type: 'API' | 'Webhook';
+  source_type: CaseSource;
   attributes: Record<string, unknown>;
   created_at: string;
   updated_at: string;
+}
+
+export interface Mailbox {
+  address: string;
+  /** Empty when the header gave an address only. */
+  name: string;
+}
+
+export interface EmailAttachment {
+  id: string;
+  filename: string | null;
+  content_type: string;
+  size: number;
+  /** Hex. */
+  sha256: string;
+}
+
+/** The `email` attribute of a case that came by email, and the fields of an `email_received` timeline event (channels.md). */
+export interface EmailMessage {
+  from: Mailbox | null;
+  to: Mailbox[];
+  cc: Mailbox[];
+  subject: string | null;
+  text: string | null;
+  /** As sent: never put into the dashboard's own page. */
+  html: string | null;
+  message_id: string | null;
+  in_reply_to: string | null;
+  references: string[];
+  /** The Date header, ISO 8601; null when the message had none. */
+  date: string | null;
+  attachments: EmailAttachment[];
 }
 
 export interface CasePage {
@@ -142,6 +203,61 @@ export interface Usage {
   live: Counts;
   test: Counts;
   workflows: { workflow_id: number; live: Counts; test: Counts }[];
+}
+
+/** An event subscription (outbound webhooks, admin-api.md; recovery: integrations.md §4). */
+export interface Subscription {
+  id: number;
+  url: string;
+  events: string[];
+  /** Null: every workflow of the organization. */
+  workflow_ids: number[] | null;
+  created_at: string;
+  failing_since: string | null;
+  status: 'active' | 'disabled';
+  disabled_at: string | null;
+  disabled_reason: string | null;
+}
+
+/** One attempt to deliver one event; `delivery_id` is what a retry names. */
+export interface DeliveryAttempt {
+  delivery_id: number;
+  event_id: string;
+  event_type: string;
+  case_id: number;
+  attempt: number;
+  status_code: number | null;
+  error: string | null;
+  delivered: boolean;
+  attempted_at: string;
+}
+
+/** GET /reports/cases: live cases only. */
+export interface CaseReport {
+  from: string;
+  to: string;
+  interval: 'hour' | 'day' | 'week';
+  series: { start: string; created: number; closed: number; errored: number; created_by_source: Record<CaseSource, number> }[];
+  totals: { created: number; closed: number; errored: number; reopened: number };
+  time_to_close_seconds: { p50: number | null; p90: number | null; count: number };
+  open_by_status: Record<string, number>;
+  top_errors: { message: string; count: number }[];
+}
+
+/** Days kept, per kind of finished work; `closed_cases_days` 0 keeps closed cases. */
+export interface RetentionPeriods {
+  runs_days: number;
+  deliveries_days: number;
+  closed_cases_days: number;
+}
+
+export interface RetentionSettings {
+  /** In force: the organization's own period where it set one, the deployment's default otherwise. */
+  retention: RetentionPeriods;
+  /** What the organization set; null follows the default. */
+  overrides: { [K in keyof RetentionPeriods]: number | null };
+  /** The deployment's defaults (they may be fractions of a day). */
+  defaults: RetentionPeriods;
 }
 
 /** Open, Closed and Error exist in every workflow and are not declared in a definition. */

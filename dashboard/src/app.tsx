@@ -3,9 +3,13 @@ import { Layout } from './layout.tsx';
 import { CasePage } from './pages/case.tsx';
 import { CasesPage } from './pages/cases.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
+import { RetentionPage } from './pages/retention.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
+import { SubscriptionPage } from './pages/subscription.tsx';
+import { SubscriptionsPage } from './pages/subscriptions.tsx';
 import { TokensPage } from './pages/tokens.tsx';
 import { UsagePage } from './pages/usage.tsx';
+import { ReportsPage } from './pages/reports.tsx';
 import { NewWorkflowPage } from './pages/new-workflow.tsx';
 import { WorkflowPage } from './pages/workflow.tsx';
 import { WorkflowsPage } from './pages/workflows.tsx';
@@ -27,7 +31,11 @@ function route(location: Location) {
   if (path === '/cases') return <CasesPage query={query} />;
   if ((match = path.match(/^\/cases\/([1-9][0-9]*)$/))) return <CasePage key={match[1]} id={Number(match[1])} />;
   if (path === '/usage') return <UsagePage />;
+  if (path === '/reports') return <ReportsPage query={query} />;
   if (path === '/tokens') return <TokensPage />;
+  if (path === '/subscriptions') return <SubscriptionsPage />;
+  if ((match = path.match(/^\/subscriptions\/([1-9][0-9]*)$/))) return <SubscriptionPage key={match[1]} id={Number(match[1])} />;
+  if (path === '/retention') return <RetentionPage />;
   return <NotFoundPage />;
 }
 

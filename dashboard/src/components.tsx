@@ -38,7 +38,7 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
   );
 }
 
-export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'green' | 'amber' | 'red' | 'blue' | 'violet'; children: ComponentChildren }) {
+export function Badge({ tone = 'neutral', children }: { tone?: 'neutral' | 'green' | 'amber' | 'red' | 'blue' | 'violet' | 'teal'; children: ComponentChildren }) {
   return <span class={`badge badge--${tone}`}>{children}</span>;
 }
 

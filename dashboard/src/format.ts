@@ -32,10 +32,35 @@ export function formatCount(value: number): string {
   return integer.format(value);
 }
 
+const fraction = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 });
+const BYTE_UNITS = ['KiB', 'MiB', 'GiB'];
+
+/** A file size: "512 bytes", "68.4 KiB", "25 MiB". */
+export function formatBytes(size: number): string {
+  if (size < 1024) return `${integer.format(size)} ${size === 1 ? 'byte' : 'bytes'}`;
+  let value = size / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return `${fraction.format(value)} ${BYTE_UNITS[unit]}`;
+}
+
+const days = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 });
+
+/** A retention period: "30 days", "1 day", "0.5 days"; 0 keeps for ever. */
+export function formatRetentionDays(value: number): string {
+  if (value === 0) return 'kept forever';
+  return `${days.format(value)} ${value === 1 ? 'day' : 'days'}`;
+}
+
 const ACTORS: Record<string, string> = {
   api_token: 'API token',
   admin_token: 'Admin token',
   webhook: 'Incoming webhook',
+  email: 'Incoming email',
+  form: 'Request form',
   automation: 'Automation',
   engine: 'Engine',
 };

@@ -6,8 +6,11 @@ import { signOut } from './session.ts';
 const SECTIONS = [
   { href: '/workflows', label: 'Workflows' },
   { href: '/cases', label: 'Cases' },
+  { href: '/reports', label: 'Reports' },
   { href: '/usage', label: 'Usage' },
+  { href: '/subscriptions', label: 'Subscriptions' },
   { href: '/tokens', label: 'Tokens' },
+  { href: '/retention', label: 'Retention' },
 ];
 
 function Brand() {

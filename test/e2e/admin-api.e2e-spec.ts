@@ -28,7 +28,8 @@ import { closeDb, db, startTestApp, type InjectResult, type TestApp } from '../s
 const OPERATOR = '/api/operator/v1';
 const ADMIN = '/api/admin/v1';
 const NOT_IDS = ['abc', '0', '-1', '1.5', '1e3', '99999999999999999999'];
-const WORKFLOW_KEYS = ['id', 'name', 'case_source', 'sensitive_data', 'statuses', 'attributes', 'automations', 'default_outcome', 'published', 'version', 'created_at', 'updated_at'];
+// The contract's fields, and `webhook_dedup` (workflows-and-automation.md, added later): null unless set.
+const WORKFLOW_KEYS = ['id', 'name', 'case_source', 'sensitive_data', 'statuses', 'attributes', 'automations', 'default_outcome', 'webhook_dedup', 'published', 'version', 'created_at', 'updated_at'];
 const TOKEN_KEYS = ['id', 'name', 'scope', 'created_at', 'last_used_at'];
 const VALID_ATTRIBUTES = { customer_email: 'a@b.co' };
 
@@ -86,6 +87,7 @@ function assertWorkflow(workflow: any, definition: Record<string, any>, state: {
   assert.deepEqual(workflow.attributes, definition.attributes ?? {});
   assert.deepEqual(workflow.automations, definition.automations ?? {});
   assert.equal(workflow.default_outcome, definition.default_outcome ?? null);
+  assert.deepEqual(workflow.webhook_dedup, definition.webhook_dedup ?? null);
   assert.equal(workflow.published, state.published);
   assert.equal(workflow.version, state.version);
   assertIsoUtc(workflow.created_at, 'created_at');

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { eventually, type IsolatedDatabase, isolatedDatabase, isolatedRedisPrefix } from '../support/automation-helpers.js';
 import { createOrganization, createToken, createWorkflow, generateWebhook, operatorToken, type Organization } from '../support/scenario.js';
@@ -6,6 +7,9 @@ import { type ServiceProcess, spawnService } from '../support/service-process.js
 import { type ProxyLink, startTcpProxy, type TcpProxy, throughProxy } from '../support/tcp-proxy.js';
 import type { TestApp } from '../support/test-app.js';
 import { directDefinition, webhookPath } from '../support/webhook-helpers.js';
+import { freePort } from '../../scripts/local-infra.js';
+import { emailDefinition } from '../support/email-helpers.js';
+import { deliver } from '../support/smtp-client.js';
 
 /** What docs/security.md and the operations spec promise: refused by every instance within this long. */
 const WITHIN_MS = 1_000;
@@ -28,6 +32,7 @@ describe('credentials across instances', () => {
   let a: ServiceProcess;
   let b: ServiceProcess;
   let org: Organization;
+  let bSmtpPort: number;
 
   before(async () => {
     database = await isolatedDatabase();
@@ -38,7 +43,8 @@ describe('credentials across instances', () => {
     pgProxy = await startTcpProxy({ host: pgTarget.hostname, port: Number(pgTarget.port || 5432) });
     aRedisProxy = await startTcpProxy({ host: redisTarget.hostname, port: Number(redisTarget.port || 6379) });
     a = await spawnService('api', { DATABASE_URL: database.url, REDIS_URL: throughProxy(redisUrl, aRedisProxy), REDIS_PREFIX: prefix });
-    b = await spawnService('api', { DATABASE_URL: throughProxy(database.url, pgProxy), REDIS_PREFIX: prefix });
+    bSmtpPort = await freePort();
+    b = await spawnService('api', { DATABASE_URL: throughProxy(database.url, pgProxy), REDIS_PREFIX: prefix, SMTP_PORT: String(bSmtpPort) });
     org = await createOrganization(a as unknown as TestApp);
   });
   after(async () => {
@@ -154,6 +160,74 @@ describe('credentials across instances', () => {
     assert.ok(ms < WITHIN_MS, `old URL refused on B after ${ms} ms`);
     const shown = await a.request('GET', `/api/admin/v1/workflows/${workflowId}/webhook`, { token: org.adminToken });
     assert.equal(await post(b, shown.body.webhook.token), 201, 'the new URL works on B');
+  });
+
+  it('an inbound email address rotated on A: refused at RCPT TO on B within 1 s, also when B\'s look-up raced the rotation', async () => {
+    const workflowId = await createWorkflow(a as unknown as TestApp, org, emailDefinition());
+    const generated = await a.request('POST', `/api/admin/v1/workflows/${workflowId}/email_address`, { token: org.adminToken });
+    assert.equal(generated.status, 201, generated.text);
+    const rcptOnB = async (address: string) =>
+      (await deliver({ port: bSmtpPort, to: [address], message: 'Subject: probe\r\n\r\nprobe\r\n' })).rcpt[0]!.code;
+    const rotate = async () => {
+      const res = await a.request('POST', `/api/operator/v1/workflows/${workflowId}/email_address/rotate`, { token: operatorToken() });
+      assert.equal(res.status, 200, res.text);
+      return Date.now();
+    };
+    const old: string = generated.body.email_address.address;
+    const { raced, changedAt } = await raceOnB(() => rcptOnB(old), rotate);
+    assert.equal(raced, 250);
+    const ms = await msUntilRefusedOnB(changedAt, async () => (await rcptOnB(old)) === 550);
+    assert.ok(ms < WITHIN_MS, `old address refused on B after ${ms} ms`);
+    const shown = await a.request('GET', `/api/admin/v1/workflows/${workflowId}/email_address`, { token: org.adminToken });
+    assert.equal(await rcptOnB(shown.body.email_address.address), 250, 'the new address works on B');
+  });
+
+  it('a webhook verification set, replaced or deleted on A holds on B within 1 s, also when B\'s look-up raced the setting', async () => {
+    const workflowId = await createWorkflow(a as unknown as TestApp, org, directDefinition());
+    const { token } = await generateWebhook(a as unknown as TestApp, org, workflowId);
+    const body = '{"probe":true}';
+    const signedWith = (secret: string) => ({ 'x-signature': createHmac('sha256', secret).update(body).digest('hex') });
+    const post = async (headers: Record<string, string> = {}) => (await b.request('POST', webhookPath(workflowId, token), { rawBody: body, headers })).status;
+    const change = async (method: 'PUT' | 'DELETE', secret = '') => {
+      const res = await a.request(method, `/api/admin/v1/workflows/${workflowId}/webhook/verification`, {
+        token: org.adminToken,
+        ...(method === 'PUT' ? { body: { scheme: 'hmac', header: 'X-Signature', secret } } : {}),
+      });
+      assert.equal(res.status, method === 'PUT' ? 200 : 204, res.text);
+      return Date.now();
+    };
+    const { raced, changedAt } = await raceOnB(() => post(), () => change('PUT', 'first-secret'));
+    // B's look-up reads the verification after the workflow row, so the racing request may already see it.
+    assert.ok(raced === 201 || raced === 401, `racing request: ${raced}`);
+    const setMs = await msUntilRefusedOnB(changedAt, async () => (await post()) === 401);
+    assert.ok(setMs < WITHIN_MS, `unsigned request refused on B after ${setMs} ms`);
+    assert.equal(await post(signedWith('first-secret')), 201);
+    const replacedAt = await change('PUT', 'second-secret');
+    const replacedMs = await msUntilRefusedOnB(replacedAt, async () => (await post(signedWith('first-secret'))) === 401);
+    assert.ok(replacedMs < WITHIN_MS, `the old secret refused on B after ${replacedMs} ms`);
+    assert.equal(await post(signedWith('second-secret')), 201);
+    const deletedAt = await change('DELETE');
+    const deletedMs = await msUntilRefusedOnB(deletedAt, async () => (await post()) === 201);
+    assert.ok(deletedMs < WITHIN_MS, `unsigned request taken on B after ${deletedMs} ms`);
+  });
+
+  it('a request form rotated on A: the old URL answers 404 on B within 1 s, also when B\'s look-up raced the rotation', async () => {
+    const workflowId = await createWorkflow(a as unknown as TestApp, org, { name: 'Requests', case_source: 'ticketing', sensitive_data: false, attributes: {}, automations: {} });
+    const generated = await a.request('POST', `/api/admin/v1/workflows/${workflowId}/form`, { token: org.adminToken });
+    assert.equal(generated.status, 201, generated.text);
+    const openOnB = async (url: string) => (await b.request('GET', new URL(url).pathname)).status;
+    const rotate = async () => {
+      const res = await a.request('POST', `/api/operator/v1/workflows/${workflowId}/form/rotate`, { token: operatorToken() });
+      assert.equal(res.status, 200, res.text);
+      return Date.now();
+    };
+    const old: string = generated.body.form.url;
+    const { raced, changedAt } = await raceOnB(() => openOnB(old), rotate);
+    assert.equal(raced, 200);
+    const ms = await msUntilRefusedOnB(changedAt, async () => (await openOnB(old)) === 404);
+    assert.ok(ms < WITHIN_MS, `old form URL answers 404 on B after ${ms} ms`);
+    const shown = await a.request('GET', `/api/admin/v1/workflows/${workflowId}/form`, { token: org.adminToken });
+    assert.equal(await openOnB(shown.body.form.url), 200, 'the new URL works on B');
   });
 
   it('a workflow unpublished on A stops intake on B within 1 s; republished, B takes cases again within 1 s', async () => {

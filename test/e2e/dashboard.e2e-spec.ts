@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { assertNoPageProblems, checkAtEachWidth, expectHttpError, focused, launchChromium, newContext, openPage, pageProblems, sessionStorageLength } from '../support/browser.js';
-import { fillDefinition, givenSignedIn, goToSection, heading, listenOnLoopback, signIn, tableRows, workflowIdFromUrl } from '../support/browser-dashboard.js';
+import { clipboard, detail, fillDefinition, givenSignedIn, goToSection, heading, listenOnLoopback, signIn, tableRows, workflowIdFromUrl } from '../support/browser-dashboard.js';
 import { createOrganization, createToken, createWorkflow, generateWebhook, givenDirectWorkflow, sampleDefinition, type Organization } from '../support/scenario.js';
-import { closeDb, startTestApp, type TestApp } from '../support/test-app.js';
+import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
 
 const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
@@ -33,15 +33,6 @@ async function apiGet(t: TestApp, org: Organization, path: string) {
   const res = await t.request('GET', `/api/admin/v1${path}`, { token: org.adminToken });
   assert.equal(res.status, 200, res.text);
   return res.body;
-}
-
-/** The `<dd>` of a details list entry, by its `<dt>`. */
-function detail(page: Page, term: string) {
-  return page.locator(`dt:text-is("${term}") + dd`);
-}
-
-async function clipboard(page: Page): Promise<string> {
-  return page.evaluate<string>('navigator.clipboard.readText()');
 }
 
 /** Waits (bounded) until the case's Open run has moved it to Triage and finished. */
@@ -137,15 +128,14 @@ describe('admin dashboard in the browser', () => {
     await page.reload();
     await heading(page, 'Workflows').waitFor();
     const tabStops: string[] = [];
-    for (let i = 0; i < 7; i++) {
+    for (let i = 0; i < 10; i++) {
       await page.keyboard.press('Tab');
       const now = await focused(page);
       assert.notEqual(now.outline.split(' ')[0], 'none', `focus ring on ${now.text}`);
       tabStops.push(now.text);
     }
-    assert.deepEqual(tabStops, ['Skip to content', 'Case IntakeAdmin', 'Workflows', 'Cases', 'Usage', 'Tokens', 'Sign out']);
-    await page.keyboard.press('Shift+Tab');
-    await page.keyboard.press('Shift+Tab');
+    assert.deepEqual(tabStops, ['Skip to content', 'Case IntakeAdmin', 'Workflows', 'Cases', 'Reports', 'Usage', 'Subscriptions', 'Tokens', 'Retention', 'Sign out']);
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Enter');
     await heading(page, 'Usage').waitFor();
     assert.equal(new URL(page.url()).pathname, '/dashboard/usage');
@@ -260,6 +250,8 @@ describe('admin dashboard in the browser', () => {
     assert.equal(await detail(page, 'Source').textContent(), 'Webhook');
     assert.equal(await detail(page, 'Status').textContent(), 'Triage');
     assert.equal(await detail(page, 'Mode').textContent(), 'Live');
+    // The workflow's name comes in its own request: until then the link shows the workflow's id.
+    await detail(page, 'Workflow').filter({ hasText: 'Browser intake' }).waitFor();
     assert.equal(await detail(page, 'Workflow').textContent(), 'Browser intake');
     const listed = (await apiGet(t, org, `/cases?workflow_id=${workflowId}`)).cases;
     assert.equal(await page.locator('section', { hasText: 'Attributes' }).locator('pre').textContent(), JSON.stringify(listed[0].attributes, null, 2));
@@ -311,6 +303,21 @@ describe('admin dashboard in the browser', () => {
     assert.equal(await page.locator('.validation').count(), 0);
     const saved = (await apiGet(t, org, `/workflows/${workflowId}`)).workflow;
     assert.deepEqual([saved.statuses, saved.published], [['Open', 'Closed', 'Error', 'Triage', 'Escalated'], false]);
+    assertNoPageProblems(page);
+    await context.close();
+  });
+
+  it('shows a workflow\'s webhook de-duplication and keeps it when the draft is saved from the editor', async () => {
+    const { org, context, page } = await givenSignedIn(t, browser, baseUrl);
+    const definition = sampleDefinition({ webhook_dedup: { key: '/delivery_id', window_seconds: 3600 } });
+    const workflowId = await createWorkflow(t, org, definition, false);
+    await page.goto(`/dashboard/workflows/${workflowId}`);
+    await page.getByText('One case per /delivery_id within 3600 s').waitFor();
+    await page.goto(`/dashboard/workflows/${workflowId}?tab=definition`);
+    assert.deepEqual(JSON.parse(await page.getByLabel('Definition (JSON)').inputValue()), definition, 'the editor holds the setting as written');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Draft saved.').waitFor();
+    assert.deepEqual((await apiGet(t, org, `/workflows/${workflowId}`)).workflow.webhook_dedup, { key: '/delivery_id', window_seconds: 3600 });
     assertNoPageProblems(page);
     await context.close();
   });
@@ -412,6 +419,54 @@ describe('admin dashboard in the browser', () => {
     await context.close();
   });
 
+  it('filters cases by creation day (UTC) and by the attributes they contain, and refuses a search that is not a JSON object', async () => {
+    const w = await givenDirectWorkflow(t);
+    const caseOn = async (day: string, time: string, customer: Record<string, unknown>) => {
+      const res = await t.request('POST', w.casesPath, { token: w.apiToken, body: { attributes: { customer_email: 'x@example.com', customer } } });
+      assert.equal(res.status, 201, res.text);
+      await db().query('UPDATE cases SET created_at = $2 WHERE id = $1', [res.body.case.id, `${day}T${time}Z`]);
+      return `#${res.body.case.id}`;
+    };
+    const first = await caseOn('2026-03-01', '23:59:59.999', { tier: 'gold', since: 2019 });
+    const second = await caseOn('2026-03-02', '00:00:00', { tier: 'silver' });
+    const third = await caseOn('2026-03-03', '12:00:00', { tier: 'gold' });
+
+    const { page, context } = await givenSignedIn(t, browser, baseUrl, w.org);
+    const listed = async () => (await tableRows(page, 'Cases')).map((row) => row[0]);
+    await page.goto(`/dashboard/cases?workflow_id=${w.workflowId}`);
+    await page.getByRole('link', { name: first }).waitFor();
+    assert.deepEqual(await listed(), [third, second, first]);
+
+    await page.getByLabel('Created from (UTC)').fill('2026-03-02');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(new RegExp(`/dashboard/cases\\?workflow_id=${w.workflowId}&created_from=2026-03-02$`));
+    await page.getByRole('link', { name: first }).waitFor({ state: 'detached' });
+    assert.deepEqual(await listed(), [third, second], 'from the first instant of the day');
+
+    await page.getByLabel('Created to (UTC)').fill('2026-03-02');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('link', { name: third }).waitFor({ state: 'detached' });
+    assert.deepEqual(await listed(), [second], 'to the last instant of the day');
+
+    await page.getByLabel('Created from (UTC)').fill('');
+    await page.getByLabel('Created to (UTC)').fill('');
+    await page.getByLabel('Attributes contain').fill('{"customer": {"tier": "gold"}}');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(/attributes=/);
+    await page.getByRole('link', { name: second }).waitFor({ state: 'detached' });
+    assert.deepEqual(await listed(), [third, first], 'nested attributes match by containment');
+    await checkAtEachWidth(page, 'cases-attribute-filter');
+
+    const before = page.url();
+    await page.getByLabel('Attributes contain').fill('tier=gold');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Enter a JSON object' }).waitFor();
+    assert.equal(page.url(), before, 'nothing is asked of the API');
+    assert.equal(await page.getByLabel('Attributes contain').getAttribute('aria-invalid'), 'true');
+    assertNoPageProblems(page);
+    await context.close();
+  });
+
   it('charts live usage per workflow and per day, with test usage apart', async () => {
     const w = await givenDirectWorkflow(t, sampleDefinition({ name: 'Usage intake', automations: { Open: [{ set_attributes: { vip: true } }] } }));
     for (const mode of ['live', 'live', 'test']) {
@@ -439,6 +494,74 @@ describe('admin dashboard in the browser', () => {
     const days30 = (Date.parse(params.get('to')!) - Date.parse(params.get('from')!)) / 86_400_000;
     assert.equal(days30, 30);
     assert.deepEqual([await stat('Live cases'), await stat('Test cases')], ['2', '1']);
+    assertNoPageProblems(page);
+    await context.close();
+  });
+
+  it('sets a retention period with the keyboard, shows a refused one at its field, and clears it back to the default', async () => {
+    const { org, context, page } = await givenSignedIn(t, browser, baseUrl);
+    expectHttpError(page, { status: 422, url: /\/api\/admin\/v1\/retention$/ });
+    const { defaults } = await apiGet(t, org, '/retention');
+    const inForce = (key: string) => page.locator(`#retention-${key}-in-force`).textContent();
+    const badge = (title: string) => page.getByRole('region', { name: title }).locator('.badge').textContent();
+    await goToSection(page, 'Retention');
+    await page.getByLabel('Keep finished runs for (days)').waitFor();
+    assert.equal(await page.getByLabel('Keep finished runs for (days)').inputValue(), '');
+    assert.equal(await inForce('runs_days'), `In force: ${defaults.runs_days} days, the deployment default.`);
+    assert.equal(await badge('Finished runs'), 'Deployment default');
+    await checkAtEachWidth(page, 'retention');
+
+    // From the page's heading (focused after navigating), Tab reaches the first period; Enter saves.
+    await page.keyboard.press('Tab');
+    assert.equal((await focused(page)).id, 'retention-runs_days');
+    await page.keyboard.type('45');
+    await page.keyboard.press('Enter');
+    await page.getByText('Retention saved.').waitFor();
+    const saved = await apiGet(t, org, '/retention');
+    assert.deepEqual([saved.overrides, saved.retention.runs_days], [{ runs_days: 45, deliveries_days: null, closed_cases_days: null }, 45]);
+    assert.equal(await inForce('runs_days'), `In force: 45 days, this organization’s own (deployment default: ${defaults.runs_days} days).`);
+    assert.equal(await badge('Finished runs'), 'Organization setting');
+
+    // A value the service refuses is shown at its field, which gets the focus back; nothing is stored.
+    await page.keyboard.press('Tab');
+    assert.equal((await focused(page)).text, 'Use the default for finished runs');
+    await page.keyboard.press('Tab');
+    assert.equal((await focused(page)).id, 'retention-deliveries_days');
+    await page.keyboard.type('0');
+    await page.keyboard.press('Enter');
+    const deliveries = page.getByLabel('Keep ended deliveries for (days)');
+    await deliveries.and(page.locator('[aria-invalid="true"]')).waitFor();
+    const refused = await t.request('PUT', '/api/admin/v1/retention', { token: org.adminToken, body: { runs_days: 45, deliveries_days: 0 } });
+    assert.equal(refused.status, 422, refused.text);
+    const expected = refused.body.validation_errors.find((e: { path: string }) => e.path === '/deliveries_days');
+    assert.ok(expected, refused.text);
+    assert.equal(await page.locator('#retention-deliveries_days-error').textContent(), expected.error);
+    assert.match((await deliveries.getAttribute('aria-describedby')) ?? '', /\bretention-deliveries_days-error\b/);
+    assert.equal((await focused(page)).id, 'retention-deliveries_days');
+    assert.equal(await page.locator('.field-error').count(), 1);
+    await checkAtEachWidth(page, 'retention-error');
+    assert.deepEqual((await apiGet(t, org, '/retention')).overrides, saved.overrides);
+
+    // Something that is not a number is caught before it is sent.
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('ten');
+    await page.keyboard.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'Enter a whole number of days' }).waitFor();
+
+    // Emptied, and "Use the default" for the runs: both follow the deployment default again.
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    assert.equal((await focused(page)).id, 'retention-runs_days');
+    assert.equal(await page.getByLabel('Keep finished runs for (days)').inputValue(), '');
+    await page.keyboard.press('Enter');
+    await page.getByText('Retention saved.').waitFor();
+    const cleared = await apiGet(t, org, '/retention');
+    assert.deepEqual([cleared.overrides, cleared.retention], [{ runs_days: null, deliveries_days: null, closed_cases_days: null }, defaults]);
+    assert.equal(await inForce('runs_days'), `In force: ${defaults.runs_days} days, the deployment default.`);
+    assert.equal(await badge('Finished runs'), 'Deployment default');
+    assert.equal(await page.locator('.field-error').count(), 0);
     assertNoPageProblems(page);
     await context.close();
   });

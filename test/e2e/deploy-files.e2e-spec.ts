@@ -137,7 +137,9 @@ describe('deploy/kubernetes/', () => {
     for (const [name, role] of deployments) {
       const container = only(containers(object('Deployment', name)));
       assert.equal(roleOf(container), role, name);
-      assert.deepEqual(container.ports, [{ name: 'http', containerPort: 3000 }], name);
+      // The API roles also take mail (SMTP_PORT); a worker serves only its probes.
+      const smtp = role === 'api' ? [{ name: 'smtp', containerPort: 2525 }] : [];
+      assert.deepEqual(container.ports, [{ name: 'http', containerPort: 3000 }, ...smtp], name);
       assert.deepEqual(container.readinessProbe.httpGet, { path: '/readyz', port: 'http' }, name);
       assert.deepEqual(container.livenessProbe.httpGet, { path: '/healthz', port: 'http' }, name);
     }

@@ -19,7 +19,8 @@ import { closeDb, db, startTestApp, type InjectResult, type TestApp } from '../s
 import { directDefinition, webhookPath } from '../support/webhook-helpers.js';
 
 /** Limits off: this suite sends thousands of requests from one address with one token. No workers. */
-const FUZZ_ENV = { RATE_LIMIT_PER_ADDRESS: '0', RATE_LIMIT_PER_CREDENTIAL: '0', ROLE: 'api' };
+// SMTP_RELAY_URL only lets digests be created: the API role sends nothing.
+const FUZZ_ENV = { RATE_LIMIT_PER_ADDRESS: '0', RATE_LIMIT_PER_CREDENTIAL: '0', ROLE: 'api', SMTP_RELAY_URL: 'smtp://127.0.0.1:9' };
 const ADMIN = '/api/admin/v1';
 const OPERATOR = '/api/operator/v1';
 const EVENT_TYPES = ['case.created', 'case.status_changed', 'case.closed', 'case.reopened', 'case.errored'];
@@ -124,6 +125,14 @@ const nearValidSubscription = objectWith({
   events: fc.oneof(fc.array(fc.oneof(fc.constantFrom(...EVENT_TYPES), hostileString), { maxLength: 6 }), hostileValue),
   workflow_ids: fc.oneof(fc.array(fc.oneof(fc.integer(), fc.constant(2 ** 53), numberLiteral, hostileValue), { maxLength: 5 }), hostileValue),
 });
+const nearValidRecover = objectWith({ since: fc.oneof(fc.date({ noInvalidDate: true }).map((d) => d.toISOString()), fc.constantFrom('2024-02-30', '2024-01-01T24:00:00Z', 'yesterday', '0'), hostileValue) }, 1);
+const nearValidDigest = objectWith({
+  schedule: fc.oneof(fc.constantFrom('daily', 'weekly', 'monthly', ''), hostileValue),
+  hour_utc: fc.oneof(fc.integer({ min: -2, max: 25 }), numberLiteral, hostileValue),
+  weekday: fc.oneof(fc.integer({ min: 0, max: 8 }), hostileValue),
+  recipients: fc.oneof(fc.array(fc.oneof(fc.constantFrom('ops@acme.example', 'a@b', 'not an address', 'x@y.example\r\nBcc: z@evil.example'), hostileString), { maxLength: 22 }), hostileValue),
+  workflow_ids: fc.oneof(fc.array(fc.oneof(fc.integer(), numberLiteral, hostileValue), { maxLength: 5 }), hostileValue),
+});
 /** Where a template value could move a request: before, inside and after the host, in headers, and secrets anywhere. */
 const templatedUrl = fc
   .tuple(
@@ -140,6 +149,16 @@ const httpRequestStep = objectWith({
   body: fc.oneof(fc.dictionary(fc.string({ maxLength: 6 }), fc.oneof(templateValue, templatedUrl), { maxKeys: 2 }), hostileValue),
 }, 1).map((arg) => ({ http_request: arg }));
 const secretName = fc.oneof(fc.constantFrom('CRM_KEY', 'A', `A${'B'.repeat(63)}`, `A${'B'.repeat(64)}`, 'crm_key', '1A', '_A', 'A-B', 'A.B', '%41', 'A%20B'), fc.stringMatching(/^[A-Z][A-Z0-9_]{0,10}$/));
+/** Every scheme, its options mixed across schemes, and secrets around the size limit. */
+const nearValidVerification = objectWith({
+  scheme: fc.oneof(fc.constantFrom('github', 'stripe', 'slack', 'standard_webhooks', 'hmac', 'GitHub', 'sha256', ''), hostileValue),
+  secret: fc.oneof(fc.constantFrom('s3cret', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', 'whsec_not base64', ''), fc.integer({ min: 1020, max: 1030 }).map((n) => 'k'.repeat(n)), hostileValue),
+  tolerance_seconds: fc.oneof(fc.integer({ min: -1, max: 4000 }), numberLiteral, hostileValue),
+  header: fc.oneof(fc.constantFrom('X-Signature', 'x sig', 'X-Sig\r\nX-Other: 1', 'a'.repeat(101)), hostileValue),
+  algorithm: fc.oneof(fc.constantFrom('sha256', 'sha512', 'sha1', 'md5'), hostileValue),
+  encoding: fc.oneof(fc.constantFrom('hex', 'base64', 'base64url'), hostileValue),
+  prefix: fc.oneof(fc.constantFrom('sha256=', '', 'p'.repeat(65)), hostileValue),
+});
 const nearValidSecret = objectWith({ value: fc.oneof(templateValue, fc.string({ maxLength: 40 }), fc.integer({ min: 8180, max: 8200 }).map((n) => 'k'.repeat(n)), hostileValue) }, 1);
 const step = fc.oneof(
   httpRequestStep,
@@ -171,6 +190,13 @@ const nearValidDefinition = objectWith({
     hostileValue,
   ),
   automations: fc.oneof(fc.dictionary(fc.oneof(fc.constantFrom('Open', 'Closed', 'Error'), hostileString), fc.array(step, { maxLength: 3 }), { maxKeys: 2 }), hostileValue),
+  webhook_dedup: fc.oneof(
+    objectWith({
+      key: fc.oneof(fc.constantFrom('/id', '/a~1b/~0c/0', '/', '', 'id', '/a~2', '/a~', `/${'k'.repeat(999)}`, `/${'k'.repeat(1_000)}`), hostileString),
+      window_seconds: fc.oneof(fc.constantFrom(59, 60, 86_400, 604_800, 604_801, 60.5, -60, 0), numberLiteral, hostileValue),
+    }, 1),
+    hostileValue,
+  ),
 });
 
 const idempotencyKey = fc.option(
@@ -273,18 +299,27 @@ function adminBodies(w: World): fc.Arbitrary<FuzzCase> {
       idsWellFormed: true,
     }));
   const created = [201, 401, 413, 415, 422];
+  /** A PUT on organization c's workflow; on a's it must not succeed. */
+  const putOnWorkflow = (url: (id: string) => string, body: fc.Arbitrary<unknown>) =>
+    pathId(w.c.workflowId, w.a.workflowId).chain((id) =>
+      write('PUT', url(id), body, [200, 401, 404, 413, 415, 422], admin, (a) => (a === 'valid' && id !== String(w.c.workflowId) ? 'foreign' : a)).map((c) => ({ ...c, idsWellFormed: isWellFormedId(id) })),
+    );
+  /** A body sent to organization c's subscription (at `suffix`), or to a hostile id. */
+  const onSubscription = (method: string, suffix: string, body: fc.Arbitrary<unknown>, allowed: number[]) =>
+    pathId(w.c.subscriptionId).chain((id) =>
+      write(method, `${ADMIN}/subscriptions/${id}${suffix}`, body, allowed, admin, (a) => (a === 'valid' && id !== String(w.c.subscriptionId) ? 'foreign' : a)).map((c) => ({ ...c, idsWellFormed: isWellFormedId(id) })),
+    );
   return fc.oneof(
     write('POST', `${ADMIN}/tokens`, nearValidToken, created),
     write('POST', `${ADMIN}/workflows`, fc.oneof(validDefinition, nearValidDefinition), created),
     write('POST', `${ADMIN}/subscriptions`, nearValidSubscription, created),
+    write('POST', `${ADMIN}/digests`, nearValidDigest, created),
+    onSubscription('PATCH', '', nearValidSubscription, [200, 401, 404, 413, 415, 422]),
+    onSubscription('POST', '/recover', nearValidRecover, [202, 401, 404, 413, 415, 422]),
     secretName.chain((name) => write('PUT', `${ADMIN}/secrets/${name}`, nearValidSecret, [200, 401, 413, 415, 422])),
     write('POST', `${OPERATOR}/organizations`, nearValidOrganization, created, credential(operatorToken(), [w.c.adminToken, w.a.apiToken])),
-    pathId(w.c.workflowId, w.a.workflowId).chain((id) =>
-      write('PUT', `${ADMIN}/workflows/${id}`, fc.oneof(validDefinition, nearValidDefinition), [200, 401, 404, 413, 415, 422], admin, (a) => (a === 'valid' && id !== String(w.c.workflowId) ? 'foreign' : a)).map((c) => ({
-        ...c,
-        idsWellFormed: isWellFormedId(id),
-      })),
-    ),
+    putOnWorkflow((id) => `${ADMIN}/workflows/${id}/webhook/verification`, nearValidVerification),
+    putOnWorkflow((id) => `${ADMIN}/workflows/${id}`, fc.oneof(validDefinition, nearValidDefinition)),
   );
 }
 
@@ -297,6 +332,37 @@ const isoLike = fc.oneof(
   ),
   hostileString.filter((s) => s.length < 100),
 );
+
+/** Attribute filters: near-valid objects, and text Postgres would refuse or amplify. */
+const attributeFilter = fc.oneof(
+  fc.json({ maxDepth: 3 }),
+  fc.constantFrom(
+    '{"customer_email":"seed1@example.com"}', '{"order":{"total":12.5}}', '{}', '{"a":{"b":[1,2]}}', '{"x":1e999999}', '{"x":-1e-999999}', '{"x":"\\u0000"}',
+    '{"\\u0000":1}', '{"a":"\\ud800"}', '{"__proto__":{"x":1}}', '[1]', 'null', '"x"', '{', `${'{"a":'.repeat(70)}1${'}'.repeat(70)}`, `{"a":"${'x'.repeat(9000)}"}`,
+  ),
+);
+
+/** The cases API's list and change feed: any query, any workflow id, any credential; a 200 shows only that workflow's cases. */
+function casesListAndFeed(w: World): fc.Arbitrary<FuzzCase> {
+  const owners = { a: [String(w.a.workflowId)], b: [String(w.b.workflowId)] };
+  const listValue = fc.oneof(fc.constantFrom('Open', 'Open,Closed', 'Triage,', ',', 'live', 'test', '1', '200', '201', '0'), isoLike, attributeFilter, hostileString);
+  const target = fc.oneof(
+    queryString(['status', 'mode', 'created_after', 'created_before', 'updated_after', 'updated_before', 'attributes', 'limit', 'cursor'], listValue).map((q) => ({ path: '', q })),
+    queryString(['after', 'limit'], fc.oneof(fc.constantFrom('1', '50', '200', '201', 'ZC4wLjA', 'Zi4wLjA', 'Zi4wLjAw', 'Zi4xODQ0Njc0NDA3MzcwOTU1MTYxNi4x'), hostileString)).map((q) => ({ path: '/changes', q })),
+  );
+  return fc.record({ cred: credential(w.a.apiToken, [w.a.org.adminToken], [w.b.apiToken]), workflowId: pathId(w.a.workflowId, w.b.workflowId), target }).map(({ cred, workflowId, target: { path, q } }): FuzzCase => ({
+    probe: { method: 'GET', url: `/api/external/v1/workflows/${workflowId}/cases${path}?${q}`, authorization: cred.authorization },
+    allowed: [200, 401, 404, 422],
+    auth: authOn(cred.auth, ownerOf([workflowId], owners)),
+    readsBody: false,
+    idsWellFormed: isWellFormedId(workflowId),
+    onSuccess: (res) => {
+      assert.deepEqual(Object.keys(res.body), ['cases', 'next_cursor']);
+      assert.ok(path === '' ? res.body.next_cursor === null || typeof res.body.next_cursor === 'string' : typeof res.body.next_cursor === 'string');
+      for (const c of res.body.cases) assert.equal(c.workflow_id, Number(workflowId), `another workflow's case listed for ${q}`);
+    },
+  }));
+}
 
 function adminQueries(w: World): fc.Arbitrary<FuzzCase> {
   const aAdmin = credential(w.a.org.adminToken, [w.a.apiToken, operatorToken()]);
@@ -313,11 +379,13 @@ function adminQueries(w: World): fc.Arbitrary<FuzzCase> {
     }));
   const listQuery = queryString(['workflow_id', 'status', 'mode', 'source', 'limit', 'cursor']).map((q) => ({ url: `${ADMIN}/cases?${q}`, ours: true }));
   const usageQuery = queryString(['from', 'to'], isoLike).map((q) => ({ url: `${ADMIN}/usage?${q}`, ours: true }));
+  const reportQuery = queryString(['from', 'to', 'interval', 'workflow_id'], fc.oneof(isoLike, fc.constantFrom('hour', 'day', 'week', 'month', '1', '0', '-1'))).map((q) => ({ url: `${ADMIN}/reports/cases?${q}`, ours: true }));
   const byId = (real: number, path: (id: string) => string, ...others: number[]) => pathId(real, ...others).map((id) => ({ url: path(id), ours: id === String(real), ids: [id] }));
   const anyQuery = queryString(['limit', 'token', 'cursor']);
   return fc.oneof(
     read(aAdmin, listQuery, [200, 401, 422], (res, url) => assertListMatchesFilters(res, url, aWorkflows)),
     read(aAdmin, usageQuery, [200, 401, 422], (res) => assert.deepEqual(Object.keys(res.body), ['usage'])),
+    read(aAdmin, reportQuery, [200, 401, 422], (res) => assert.deepEqual(Object.keys(res.body), ['report'])),
     read(aAdmin, byId(w.a.caseIds[0]!, (id) => `${ADMIN}/cases/${id}/timeline`, w.b.caseId), [200, 401, 404]),
     read(cAdmin, fc.tuple(byId(w.c.subscriptionId, (id) => `${ADMIN}/subscriptions/${id}/deliveries`), anyQuery).map(([t, q]) => ({ ...t, url: `${t.url}?${q}` })), [200, 401, 404, 422]),
     read(cAdmin, byId(w.c.workflowId, (id) => `${ADMIN}/workflows/${id}`, w.a.workflowId), [200, 401, 404]),
@@ -341,7 +409,9 @@ function assertListMatchesFilters(res: InjectResult, url: string, ownWorkflows: 
     assert.ok(ownWorkflows.includes(c.workflow_id), `another organization's case ${JSON.stringify(c).slice(0, 200)} listed for ${url}`);
     for (const [filter, field] of [['status', 'status'], ['mode', 'mode'], ['source', 'source_type'], ['workflow_id', 'workflow_id']]) {
       const wanted = params?.get(filter!);
-      if (wanted !== null && wanted !== undefined) assert.equal(String(c[field!]), wanted, `${url}: ${filter} filter`);
+      if (wanted === null || wanted === undefined) continue;
+      if (filter === 'status') assert.ok(wanted.split(',').includes(c.status), `${url}: status filter`);
+      else assert.equal(String(c[field!]), wanted, `${url}: ${filter} filter`);
     }
   }
 }
@@ -364,6 +434,9 @@ function adminActions(w: World): fc.Arbitrary<FuzzCase> {
     action('POST', (id) => `${ADMIN}/workflows/${id}/webhook`, pathId(w.c.workflowId, w.a.webhookWorkflowId), [201, 401, 404, 422], isC),
     action('DELETE', (id) => `${ADMIN}/tokens/${id}`, pathId(w.a.apiTokenId, w.b.apiTokenId), [204, 401, 404], never),
     action('DELETE', (id) => `${ADMIN}/subscriptions/${id}`, hostileId, [204, 401, 404], never),
+    action('POST', (id) => `${ADMIN}/subscriptions/${w.c.subscriptionId}/deliveries/${id}/retry`, hostileId, [202, 401, 404], never),
+    action('POST', (id) => `${ADMIN}/subscriptions/${id}/enable`, hostileId, [200, 401, 404], never),
+    action('POST', (id) => `${ADMIN}/subscriptions/${id}/rotate-secret`, hostileId, [200, 401, 404], never),
     action('POST', (id) => `${OPERATOR}/workflows/${id}/webhook/rotate`, hostileId, [200, 401, 404, 422], never, credential(operatorToken(), [w.c.adminToken, w.a.apiToken])),
   );
 }
@@ -387,6 +460,10 @@ describe('hostile input', () => {
 
     it('cases API, read and status change on hostile ids: 1,500 requests', async () => {
       await fuzz(t, casesReadAndUpdate(w), 1_500);
+    });
+
+    it('cases API, list and change feed: 1,000 requests', async () => {
+      await fuzz(t, casesListAndFeed(w), 1_000);
     });
 
     it('incoming webhook: 2,000 requests', async () => {
@@ -523,6 +600,10 @@ describe('hostile input', () => {
       await expectStatus({ ...adminPost(`${ADMIN}/tokens`, '{"name":"x","scope":"api"}'), contentType: 'text/plain' }, 415);
     });
 
+    it('an empty body of a non-JSON type is a 415 before any header is judged (a blank Idempotency-Key)', async () => {
+      await refusedWithoutCases(415, OTHER_TYPES.map((type) => apiPost('', { contentType: type, headers: { 'idempotency-key': ' ' } })));
+    });
+
     it('the webhook reads a body sent with a wrong, well-formed Content-Type as JSON', async () => {
       for (const type of [...OTHER_TYPES, null]) await expectStatus(hook('{"event":"typed"}', { contentType: type }), 201);
     });
@@ -602,6 +683,20 @@ describe('hostile input', () => {
       assert.deepEqual(await stored(), before, 'the cases table is intact');
     });
 
+    it('the cases API list and feed refuse malformed filters and cursors with 422, and forged cursors name nothing of another workflow', async () => {
+      const asApi = { authorization: `Bearer ${w.a.apiToken}` };
+      for (const query of ['status=', 'status=a,,b', `status=${'x,'.repeat(50)}x`, 'mode=LIVE', 'created_after=2024-02-30T00:00:00Z', 'updated_before=2024-01-01', 'attributes=%7B', 'attributes=%5B%5D',
+        'attributes=%7B%22x%22%3A1e999999%7D', 'attributes=%7B%22x%22%3A%22%5Cu0000%22%7D', 'limit=201', 'cursor=Zi4wLjA', 'cursor=%00', 'status=a&status=b', 'workflow_id=1', 'source=API']) {
+        await expectStatus({ method: 'GET', url: `${w.a.casesPath}?${query}`, ...asApi }, 422);
+      }
+      for (const query of ['after=', 'after=ZC4wLjA', 'after=Zi4wLjAw', 'after=Zi4xODQ0Njc0NDA3MzcwOTU1MTYxNi4x', 'after=Zi4wLjA&after=Zi4wLjA', 'limit=0', 'cursor=Zi4wLjA']) {
+        await expectStatus({ method: 'GET', url: `${w.a.casesPath}/changes?${query}`, ...asApi }, 422);
+      }
+      const theirs = await expectStatus({ method: 'GET', url: `${w.b.casesPath}/changes`, authorization: `Bearer ${w.b.apiToken}` }, 200);
+      const mine = await expectStatus({ method: 'GET', url: `${w.a.casesPath}/changes?after=${theirs.body.next_cursor}`, ...asApi }, 200);
+      for (const c of mine.body.cases) assert.equal(c.workflow_id, w.a.workflowId);
+    });
+
     it('query values the list refuses: signs, exponents, overflow, repeated keys', async () => {
       for (const query of ['cursor=-1', 'limit=1e9', 'limit=0', 'limit=101', 'workflow_id=18446744073709551617', 'status=a&status=b', 'status[]=a', 'cursor=12345678901234567']) {
         await expectStatus({ method: 'GET', url: `${ADMIN}/cases?${query}`, authorization: `Bearer ${w.a.org.adminToken}` }, 422);
@@ -626,6 +721,32 @@ describe('hostile input', () => {
         await checkAnswer(t, probe('PUT', `${ADMIN}/secrets/CRM_KEY`, { value: v }, [200]));
         await checkAnswer(t, probe('POST', w.a.casesPath, { attributes: { customer_email: 'tpl@example.com', raw: v } }, v.includes('\u0000') ? [422] : [201], `Bearer ${w.a.apiToken}`));
       }
+    });
+
+    it('a de-duplicated webhook takes hostile keys (1 MB, deep, escaped, of every JSON type): a case or a 422, then the same answer or the duplicate, never a 5xx', async () => {
+      const workflowId = await createWorkflow(t, w.a.org, directDefinition({ name: 'Fuzzed dedup', webhook_dedup: { key: '/k/0/k', window_seconds: 60 } }));
+      const { token } = await generateWebhook(t, w.a.org, workflowId);
+      const dedupHook = (body: string): FuzzCase => ({
+        probe: post(webhookPath(workflowId, token), body),
+        allowed: [200, 201, 422],
+        auth: 'valid',
+        readsBody: true,
+        lenient: true,
+        idsWellFormed: true,
+      });
+      const keys = [
+        `"${'x'.repeat(MAX_BODY_BYTES - 64)}"`, '"\\u0000"', '"\\ud800"', '"\\"\\\\"', '"é✓\\n"', '-0', '0', '1e400', '1e41', '99999999999999999999999999999',
+        nested(58, 'array'), nested(58, 'object'), 'null', 'true', '{}', '[]', `"${'\\u0041'.repeat(1_000)}"`,
+      ];
+      for (const key of keys) {
+        const body = `{"k":[{"k":${key}}]}`;
+        const first = await checkAnswer(t, dedupHook(body));
+        const again = await checkAnswer(t, dedupHook(body));
+        const duplicate = first.status === 201 && (key.startsWith('"') || /^-?(0|[1-9][0-9]*)$/.test(key));
+        assert.equal(again.status, duplicate ? 200 : first.status, `${key.slice(0, 40)}: ${first.status} then ${again.status} ${again.text.slice(0, 200)}`);
+      }
+      const stored = await db().query('SELECT octet_length(key_hash) AS bytes FROM webhook_dedup_keys WHERE workflow_id = $1', [workflowId]);
+      assert.ok(stored.rows.length > 0 && stored.rows.every((row) => row.bytes === 32), 'each key is stored as its 32-byte hash, whatever its size');
     });
 
     it('__proto__ and constructor keys are data: stored or refused, never merged into objects', async () => {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { DataSource } from 'typeorm';
@@ -14,7 +14,7 @@ import { SecretBox } from '../../src/shared/crypto/secret-box.js';
 import { organizationSecretBinding, SEALED_COLUMNS } from '../../src/shared/crypto/stored-secrets.js';
 import { dataSourceOptions } from '../../src/shared/database/data-source-options.js';
 import { type IsolatedDatabase, isolatedDatabase, isolatedRedisPrefix, type Requester } from '../support/automation-helpers.js';
-import { createOrganization } from '../support/scenario.js';
+import { createOrganization, createWorkflow, generateWebhook } from '../support/scenario.js';
 import { sealV1 } from '../support/sealed-secrets.js';
 import { type ServiceProcess, spawnService } from '../support/service-process.js';
 import { Receiver, subscribe, type Subscription, verifySignature, waitFor } from '../support/subscription-helpers.js';
@@ -25,6 +25,7 @@ const ROTATE = fileURLToPath(new URL('../../src/shared/crypto/rotate-encryption-
 const KEY_A = randomBytes(32).toString('hex');
 const KEY_B = randomBytes(32).toString('base64');
 const CRM_KEY = `crm-${randomBytes(8).toString('hex')}`;
+const SIGNING_SECRET = `gh-${randomBytes(8).toString('hex')}`;
 
 /** The scenario helpers only ever call request(), which a service process has. */
 const app = (r: Requester) => r as TestApp;
@@ -87,12 +88,13 @@ describe('secrets at rest: bound to their row, and the key rotates', () => {
   }
 
   /** Creates a case through the webhook and checks its case.created delivery at `path` verifies with `secret`; returns the case id. */
-  async function assertSignedDelivery(api: Requester, w: WebhookWorkflow, path: string, secret: string): Promise<number> {
+  /** Signed with each of `secrets` (a subscription whose signing secret was rotated signs with both for a day). */
+  async function assertSignedDelivery(api: Requester, w: WebhookWorkflow, path: string, ...secrets: string[]): Promise<number> {
     const caseId = createdCaseId(await postWebhook(app(api), w.workflowId, w.token, { after: 'rotation' }));
     const request = await waitFor(`case.created of case ${caseId} at ${path}`, () =>
       receiver.at(path).find((r) => r.answered < 300 && JSON.parse(r.rawBody).data.case.id === caseId),
     );
-    verifySignature(secret, request);
+    for (const secret of secrets) verifySignature(secret, request);
     return caseId;
   }
 
@@ -104,11 +106,19 @@ describe('secrets at rest: bound to their row, and the key rotates', () => {
     const put = await api.request('PUT', '/api/admin/v1/secrets/CRM_KEY', { token: sealedNow.org.adminToken, body: { value: CRM_KEY } });
     assert.equal(put.status, 200, put.text);
     const storedV1 = await givenWebhook(app(api));
+    // A webhook verification's secret is sealed too (its workflow gets its token only after the restart).
+    const verifiedId = await createWorkflow(app(api), sealedNow.org, directDefinition());
+    const verification = await api.request('PUT', `/api/admin/v1/workflows/${verifiedId}/webhook/verification`, { token: sealedNow.org.adminToken, body: { scheme: 'github', secret: SIGNING_SECRET } });
+    assert.equal(verification.status, 200, verification.text);
     const subscriptions: Subscription[] = [];
     for (const [w, path] of [[sealedNow, '/v2'], [storedV1, '/v1']] as const) {
       subscriptions.push(await subscribe(app(api), w.org, { url: `${receiver.url}${path}`, events: ['case.created'], workflow_ids: [w.workflowId] }));
     }
     const [sealedNowSubscription, storedV1Subscription] = subscriptions as [Subscription, Subscription];
+    // A rotated signing secret: the replaced one is sealed too, in its own column.
+    const rotatedSecret = await api.request('POST', `/api/admin/v1/subscriptions/${sealedNowSubscription.id}/rotate-secret`, { token: sealedNow.org.adminToken });
+    assert.equal(rotatedSecret.status, 200, rotatedSecret.text);
+    const newSigningSecret: string = rotatedSecret.body.signing_secret;
     // As the code before v2 stored them: raw key A, no binding.
     await database.pool.query('UPDATE workflows SET webhook_token_ciphertext = $1 WHERE id = $2', [sealV1(KEY_A, storedV1.token), storedV1.workflowId]);
     await database.pool.query('UPDATE subscriptions SET secret_ciphertext = $1 WHERE id = $2', [sealV1(KEY_A, storedV1Subscription.secret), storedV1Subscription.id]);
@@ -119,15 +129,19 @@ describe('secrets at rest: bound to their row, and the key rotates', () => {
     assert.equal(rotated.code, 0, rotated.output);
     assert.match(rotated.output, /^workflows: 2 re-encrypted, 0 already current, 0 not opened$/m);
     assert.match(rotated.output, /^subscriptions: 2 re-encrypted, 0 already current, 0 not opened$/m);
+    assert.match(rotated.output, /^subscriptions \(replaced signing secrets\): 1 re-encrypted, 0 already current, 0 not opened$/m);
     assert.match(rotated.output, /^organization_secrets: 1 re-encrypted, 0 already current, 0 not opened$/m);
-    const secrets = [CRM_KEY, sealedNow.token, storedV1.token, sealedNowSubscription.secret, storedV1Subscription.secret, KEY_A, KEY_B];
+    assert.match(rotated.output, /^webhook_verifications: 1 re-encrypted, 0 already current, 0 not opened$/m);
+    const secrets = [CRM_KEY, SIGNING_SECRET, sealedNow.token, storedV1.token, sealedNowSubscription.secret, newSigningSecret, storedV1Subscription.secret, KEY_A, KEY_B];
     for (const secret of secrets) assert.ok(!rotated.output.includes(secret), 'the script prints counts, never a secret or key');
 
     const again = await rotate({ TOKEN_ENCRYPTION_KEY: KEY_B, TOKEN_ENCRYPTION_OLD_KEYS: KEY_A });
     assert.equal(again.code, 0, again.output);
     assert.match(again.output, /^workflows: 0 re-encrypted, 2 already current, 0 not opened$/m, 'running it again changes nothing');
     assert.match(again.output, /^subscriptions: 0 re-encrypted, 2 already current, 0 not opened$/m);
+    assert.match(again.output, /^subscriptions \(replaced signing secrets\): 0 re-encrypted, 1 already current, 0 not opened$/m);
     assert.match(again.output, /^organization_secrets: 0 re-encrypted, 1 already current, 0 not opened$/m);
+    assert.match(again.output, /^webhook_verifications: 0 re-encrypted, 1 already current, 0 not opened$/m);
     const after = [await ciphertextOf('workflows', sealedNow.workflowId), await ciphertextOf('subscriptions', sealedNowSubscription.id)];
     for (const [i, sealed] of after.entries()) assert.ok(sealed.startsWith('v2.') && sealed !== before[i], 'sealed anew');
     assert.ok((await ciphertextOf('workflows', storedV1.workflowId)).startsWith('v2.'), 'v1 rewritten');
@@ -139,10 +153,15 @@ describe('secrets at rest: bound to their row, and the key rotates', () => {
       assert.equal(shown.status, 200, shown.text);
       assert.equal(shown.body.webhook.token, w.token, 'the webhook URL shown is the one senders have');
     }
-    const caseId = await assertSignedDelivery(api, sealedNow, '/v2', sealedNowSubscription.secret);
+    const caseId = await assertSignedDelivery(api, sealedNow, '/v2', newSigningSecret, sealedNowSubscription.secret);
     const crmRequest = await waitFor(`the CRM call of case ${caseId}`, () => receiver.at(`/crm/${caseId}`)[0]);
     assert.equal(crmRequest.headers.authorization, `Bearer ${CRM_KEY}`, 'the organization secret still opens');
     await assertSignedDelivery(api, storedV1, '/v1', storedV1Subscription.secret);
+    const { token } = await generateWebhook(app(api), sealedNow.org, verifiedId);
+    const body = '{"verified":"after rotation"}';
+    const signature = `sha256=${createHmac('sha256', SIGNING_SECRET).update(body).digest('hex')}`;
+    createdCaseId(await postWebhook(app(api), verifiedId, token, body, { headers: { 'x-hub-signature-256': signature } }));
+    assert.equal((await postWebhook(app(api), verifiedId, token, body)).status, 401, 'the verification still holds');
   });
 
   it('a ciphertext copied to another row does not open there, and the rotation refuses it (non-zero, naming the row, not the value)', async () => {

@@ -15,7 +15,10 @@ import {
   toTemplate,
 } from '../support/openapi-conformance.js';
 import { createOrganization, createToken, createWorkflow, generateWebhook, operatorToken, sampleDefinition } from '../support/scenario.js';
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
 import { closeDb, startTestApp, type TestApp } from '../support/test-app.js';
+import { SmtpListener } from '../../src/modules/email/infrastructure/smtp-listener.js';
+import { deliver } from '../support/smtp-client.js';
 import { eventOf, Receiver, verifySignature, waitFor } from '../support/subscription-helpers.js';
 
 const MAX_BODY_BYTES = 1_048_576;
@@ -62,15 +65,17 @@ describe('OpenAPI document', () => {
   let doc: Json;
   let api: DocumentedApi;
   let operations: Operation[];
+  let sink: SmtpSink;
 
   before(async () => {
-    t = await startTestApp();
+    sink = await startSmtpSink();
+    t = await startTestApp({ env: { SMTP_RELAY_URL: sink.url } });
     const res = await t.request('GET', '/openapi.json');
     doc = res.body;
     api = new DocumentedApi(t, doc);
     operations = operationsOf(doc);
   });
-  after(async () => { await t.close(); await closeDb(); });
+  after(async () => { await t.close(); await closeDb(); await sink.close(); });
 
   /** An organization with an admin token, an API token and a published direct workflow. */
   async function givenOrganization() {
@@ -168,9 +173,10 @@ describe('OpenAPI document', () => {
       assert.equal(served.length, operations.length);
     });
 
-    it('documents every route the app serves, but for the documents themselves and the dashboard\'s files', () => {
+    it('documents every route the app serves, but for the documents themselves, the dashboard\'s files and the hosted form\'s pages', () => {
       const fastify = t.app.getHttpAdapter().getInstance();
-      const notApi = /^\/(docs|dashboard)([/*]|$)|^\/openapi\.(json|yaml)$/;
+      // The hosted request form's pages are HTML for people, like the dashboard: not API operations.
+      const notApi = /^\/(docs|dashboard)([/*]|$)|^\/forms\/|^\/openapi\.(json|yaml)$/;
       const served = servedRoutes(fastify).filter((r) => r.method !== 'HEAD' && !notApi.test(r.url));
       assert.ok(served.some((r) => r.url === '/metrics') && served.length >= 20, `parsed only ${served.length} routes`);
       const undocumented = served.filter(({ method, url }) => !doc.paths[toTemplate(url)]?.[method.toLowerCase()]);
@@ -184,6 +190,15 @@ describe('OpenAPI document', () => {
       assert.equal(CreateTokenRequest.additionalProperties, false);
       assert.deepEqual(CreateCaseRequest.properties.subject.type, ['string', 'null']);
       assert.equal(CreateCaseRequest.properties.subject.maxLength, 1000);
+    });
+
+    it('documents every query parameter of the case lists and the change feed, and only those', () => {
+      const queryOf = (path: string, method: string) => (doc.paths[path][method].parameters as Json[]).filter((p) => p.in === 'query').map((p) => p.name).sort();
+      const filters = ['attributes', 'created_after', 'created_before', 'cursor', 'limit', 'mode', 'status', 'updated_after', 'updated_before'];
+      assert.deepEqual(queryOf('/api/external/v1/workflows/{workflowId}/cases', 'get'), filters);
+      assert.deepEqual(queryOf('/api/admin/v1/cases', 'get'), [...filters, 'source', 'workflow_id'].sort());
+      assert.deepEqual(queryOf('/api/external/v1/workflows/{workflowId}/cases/changes', 'get'), ['after', 'limit']);
+      assert.ok(doc.paths['/api/external/v1/workflows/{workflowId}/cases/changes'].get.responses['410'], 'the expired cursor is documented');
     });
 
     it('serves every documented operation', () => {
@@ -208,11 +223,15 @@ describe('OpenAPI document', () => {
       const params = { workflowId };
       await api.call('get', '/api/admin/v1/workflows', { token: admin });
       await api.call('get', '/api/admin/v1/workflows/{workflowId}', { token: admin, params });
-      await api.call('put', '/api/admin/v1/workflows/{workflowId}', { token: admin, params, body: everyStepDefinition('Renamed') });
+      await api.call('put', '/api/admin/v1/workflows/{workflowId}', { token: admin, params, body: { ...everyStepDefinition('Renamed'), webhook_dedup: { key: '/delivery_id' } } });
       await api.call('post', '/api/admin/v1/workflows/{workflowId}/publish', { token: admin, params });
       await api.call('post', '/api/admin/v1/workflows/{workflowId}/webhook', { token: admin, params });
       await api.call('get', '/api/admin/v1/workflows/{workflowId}/webhook', { token: admin, params });
       const hook = await api.call('post', '/api/operator/v1/workflows/{workflowId}/webhook/rotate', { token: operatorToken(), params });
+      const verificationPath = '/api/admin/v1/workflows/{workflowId}/webhook/verification';
+      await api.call('put', verificationPath, { token: admin, params, body: { scheme: 'stripe', secret: 'whsec_documented' } });
+      await api.call('get', verificationPath, { token: admin, params });
+      await api.call('delete', verificationPath, { token: admin, params });
 
       const casesPath = '/api/external/v1/workflows/{workflowId}/cases';
       const body = { subject: null, attributes: { customer_email: 'a@b.co', order: { total: 12.5 } }, mode: 'test' };
@@ -224,8 +243,15 @@ describe('OpenAPI document', () => {
       const caseParams = { workflowId, caseId: first.body.case.id };
       await api.call('get', `${casesPath}/{caseId}`, { token: apiToken, params: caseParams });
       await api.call('patch', `${casesPath}/{caseId}`, { token: apiToken, params: caseParams, body: { status: 'Closed' } });
+      const listed = await api.call('get', casesPath, { token: apiToken, params, query: `?status=Open,Closed&mode=test&limit=1&attributes=${encodeURIComponent('{"order":{"total":12.5}}')}` });
+      assert.deepEqual(listed.body.cases.map((c: Json) => c.id), [first.body.case.id]);
+      const feed = await api.call('get', `${casesPath}/changes`, { token: apiToken, params, query: '?limit=10' });
+      await api.call('get', `${casesPath}/changes`, { token: apiToken, params, query: `?after=${feed.body.next_cursor}` });
       const webhookQuery = `?token=${encodeURIComponent(hook.body.webhook.token)}`;
-      await api.call('post', '/api/external/v1/workflows/{workflowId}/case_webhooks', { params, query: webhookQuery, rawBody: '{"customer_email":"w@b.co"}', headers: { 'content-type': 'text/plain' } });
+      const delivery = { params, query: webhookQuery, rawBody: '{"customer_email":"w@b.co","delivery_id":"d-1"}', headers: { 'content-type': 'text/plain' } };
+      const delivered = await api.call('post', '/api/external/v1/workflows/{workflowId}/case_webhooks', delivery);
+      const duplicate = await api.call('post', '/api/external/v1/workflows/{workflowId}/case_webhooks', delivery);
+      assert.deepEqual(duplicate.body, { ...delivered.body, duplicate: true });
 
       const page = await api.call('get', '/api/admin/v1/cases', { token: admin, query: `?workflow_id=${workflowId}&limit=1` });
       assert.equal(typeof page.body.next_cursor, 'string');
@@ -234,25 +260,79 @@ describe('OpenAPI document', () => {
       const usage = await api.call('get', '/api/admin/v1/usage', { token: admin, query: '?from=2020-01-01T00:00:00Z' });
       const { live, test } = usage.body.usage;
       assert.deepEqual({ live, test }, { live: { cases: 1, runs: 0 }, test: { cases: 1, runs: 0 } });
+      const report = await api.call('get', '/api/admin/v1/reports/cases', { token: admin, query: `?interval=hour&from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}&workflow_id=${workflowId}` });
+      assert.equal(report.body.report.totals.created, 1, 'the test case does not count');
+      const digest = await api.call('post', '/api/admin/v1/digests', { token: admin, body: { schedule: 'weekly', weekday: 1, hour_utc: 6, recipients: ['ops@acme.example'], workflow_ids: [workflowId] } });
+      const digestParams = { digestId: digest.body.digest.id };
+      await api.call('get', '/api/admin/v1/digests', { token: admin });
+      await api.call('post', '/api/admin/v1/digests/{digestId}/send', { token: admin, params: digestParams });
+      await api.call('delete', '/api/admin/v1/digests/{digestId}', { token: admin, params: digestParams });
       const subscriptionsPath = '/api/admin/v1/subscriptions';
       const subscription = await api.call('post', subscriptionsPath, { token: admin, body: { url: 'https://crm.example/events', events: ['case.closed'], workflow_ids: [workflowId] } });
       const subscriptionParams = { subscriptionId: subscription.body.subscription.id };
       await api.call('get', subscriptionsPath, { token: admin });
-      await api.call('get', `${subscriptionsPath}/{subscriptionId}/deliveries`, { token: admin, params: subscriptionParams, query: '?limit=5' });
+      // A name that never resolves: the live case's event gets one failed attempt, which is retried.
+      await api.call('patch', `${subscriptionsPath}/{subscriptionId}`, { token: admin, params: subscriptionParams, body: { url: 'https://no-such-host.invalid/events', events: ['case.created'] } });
+      await api.call('post', casesPath, { token: apiToken, params, body: { attributes: { customer_email: 'c@b.co' } } });
+      const [attempt] = await waitFor('a delivery attempt', async () => {
+        const log = await api.call('get', `${subscriptionsPath}/{subscriptionId}/deliveries`, { token: admin, params: subscriptionParams, query: '?limit=5' });
+        return log.body.deliveries.length ? log.body.deliveries : undefined;
+      });
+      await api.call('post', `${subscriptionsPath}/{subscriptionId}/deliveries/{deliveryId}/retry`, { token: admin, params: { ...subscriptionParams, deliveryId: attempt.delivery_id } });
+      await api.call('post', `${subscriptionsPath}/{subscriptionId}/recover`, { token: admin, params: subscriptionParams, body: { since: '2020-01-01T00:00:00Z' } });
+      await api.call('post', `${subscriptionsPath}/{subscriptionId}/enable`, { token: admin, params: subscriptionParams });
+      await api.call('post', `${subscriptionsPath}/{subscriptionId}/rotate-secret`, { token: admin, params: subscriptionParams });
       await api.call('delete', `${subscriptionsPath}/{subscriptionId}`, { token: admin, params: subscriptionParams });
       await api.call('put', '/api/admin/v1/secrets/{name}', { token: admin, params: { name: 'CRM_KEY' }, body: { value: 'key-1' } });
       await api.call('get', '/api/admin/v1/secrets', { token: admin });
       await api.call('delete', '/api/admin/v1/secrets/{name}', { token: admin, params: { name: 'CRM_KEY' } });
+      await api.call('put', '/api/admin/v1/retention', { token: admin, body: { runs_days: 7, deliveries_days: null } });
+      await api.call('get', '/api/admin/v1/retention', { token: admin });
+      await exerciseEmailIntake(admin, apiToken);
+      await exerciseRequestForm(admin);
       await api.call('post', '/api/admin/v1/workflows/{workflowId}/unpublish', { token: admin, params });
       await api.call('get', '/healthz');
       await api.call('get', '/readyz');
       await api.call('get', '/metrics');
 
       for (const { method, path, op } of operations) {
-        const success = Object.keys(op.responses).find((s) => s.startsWith('2'));
-        assert.ok(api.seen.has(`${method.toUpperCase()} ${path} ${success}`), `${method.toUpperCase()} ${path} ${success} was not exercised`);
+        for (const success of Object.keys(op.responses).filter((s) => s.startsWith('2'))) {
+          assert.ok(api.seen.has(`${method.toUpperCase()} ${path} ${success}`), `${method.toUpperCase()} ${path} ${success} was not exercised`);
+        }
       }
     });
+
+    /** An email workflow's address (generate, view, rotate), a message with an attachment sent to it, and the attachment's downloads. */
+    async function exerciseEmailIntake(admin: string, apiToken: string): Promise<void> {
+      const workflowId = (await api.call('post', '/api/admin/v1/workflows', { token: admin, body: { name: 'Inbox', case_source: 'email' } })).body.workflow.id;
+      const params = { workflowId };
+      await api.call('post', '/api/admin/v1/workflows/{workflowId}/publish', { token: admin, params });
+      await api.call('post', '/api/admin/v1/workflows/{workflowId}/email_address', { token: admin, params });
+      await api.call('get', '/api/admin/v1/workflows/{workflowId}/email_address', { token: admin, params });
+      const rotated = await api.call('post', '/api/operator/v1/workflows/{workflowId}/email_address/rotate', { token: operatorToken(), params });
+      const smtpPort = await t.app.get(SmtpListener).listen(0);
+      const message = 'Subject: files\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nsee file\r\n--b\r\nContent-Type: application/pdf\r\nContent-Disposition: attachment; filename=a.pdf\r\n\r\n%PDF-1.7\r\n--b--\r\n';
+      const sent = await deliver({ port: smtpPort, to: [rotated.body.email_address.address], message });
+      assert.equal(sent.data?.code, 250, JSON.stringify(sent));
+      const caseId = (await api.call('get', '/api/admin/v1/cases', { token: admin, query: `?workflow_id=${workflowId}&source=Email` })).body.cases[0].id;
+      const [file] = (await api.call('get', '/api/admin/v1/cases/{caseId}', { token: admin, params: { caseId } })).body.case.attributes.email.attachments;
+      await api.call('get', '/api/external/v1/workflows/{workflowId}/cases/{caseId}/attachments/{attachmentId}', { token: apiToken, params: { workflowId, caseId, attachmentId: file.id } });
+      await api.call('get', '/api/admin/v1/cases/{caseId}/attachments/{attachmentId}', { token: admin, params: { caseId, attachmentId: file.id } });
+    }
+
+    /** A ticketing workflow's form URL (generate, view, rotate), and a case posted through the form. */
+    async function exerciseRequestForm(admin: string): Promise<void> {
+      const workflowId = (await api.call('post', '/api/admin/v1/workflows', { token: admin, body: { name: 'Requests', case_source: 'ticketing' } })).body.workflow.id;
+      const params = { workflowId };
+      await api.call('post', '/api/admin/v1/workflows/{workflowId}/publish', { token: admin, params });
+      await api.call('post', '/api/admin/v1/workflows/{workflowId}/form', { token: admin, params });
+      await api.call('get', '/api/admin/v1/workflows/{workflowId}/form', { token: admin, params });
+      const rotated = await api.call('post', '/api/operator/v1/workflows/{workflowId}/form/rotate', { token: operatorToken(), params });
+      const posted = await t.request('POST', new URL(rotated.body.form.url).pathname, { rawBody: 'subject=Printer&attribute%3Adescription=jammed', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+      assert.equal(posted.status, 303, posted.text);
+      const cases = await api.call('get', '/api/admin/v1/cases', { token: admin, query: `?workflow_id=${workflowId}&source=Form` });
+      assert.equal(cases.body.cases[0].source_type, 'Form');
+    }
 
     it('sends subscribers the signed request documented under webhooks, and logs the attempt as documented', async () => {
       const org = await givenOrganization();
@@ -290,12 +370,18 @@ describe('OpenAPI document', () => {
     it('answers 404, as documented, to every operation whose ids name nothing', async () => {
       const org = await givenOrganization();
       const bodies: Record<string, Json> = { put: sampleDefinition(), patch: { status: 'Open' } };
+      // Bodies that pass validation, so the id is what is refused.
+      const validBodies: [string, Json][] = [
+        ['/webhook/verification', { scheme: 'github', secret: 's' }],
+        ['/subscriptions/{subscriptionId}', { events: ['case.closed'] }],
+        ['/recover', { since: '2026-01-01T00:00:00Z' }],
+      ];
       for (const operation of operations.filter((o) => o.op.responses['404'] && o.path.includes('{'))) {
         const scheme = Object.keys(operation.op.security[0])[0]!;
         const res = await api.call(operation.method, operation.path, {
           token: org.credentials[scheme],
           params: sameIdEverywhere(operation.path, NO_ID),
-          body: bodies[operation.method],
+          body: validBodies.find(([end]) => operation.path.endsWith(end))?.[1] ?? bodies[operation.method],
         });
         assert.equal(res.status, 404, `${label(operation)}: ${res.text}`);
       }
@@ -359,8 +445,14 @@ describe('OpenAPI document', () => {
         ['put', '/api/admin/v1/workflows/{workflowId}', { token: org.admin, params, body: [] }, 422, 'request body must be a JSON object'],
         ['post', '/api/admin/v1/workflows/{workflowId}/webhook', { token: org.admin, params: { workflowId: draftId } }, 422, 'an incoming webhook needs a published workflow whose case source is "direct"'],
         ['get', '/api/admin/v1/cases', { token: org.admin, query: '?limit=0' }, 422, 'invalid query string'],
+        ['get', casesPath, { token: org.api, params, query: '?created_after=yesterday' }, 422, 'invalid query string'],
+        ['get', `${casesPath}/changes`, { token: org.api, params, query: '?after=not-a-cursor' }, 422, 'invalid query string'],
         ['put', '/api/admin/v1/secrets/{name}', { token: org.admin, params: { name: 'CRM_KEY' }, body: { value: 'x'.repeat(8193) } }, 422, 'invalid request body'],
         ['put', '/api/admin/v1/secrets/{name}', { token: org.admin, params: { name: 'crm_key' }, body: { value: 'x' } }, 422, 'invalid secret name: it must match [A-Z][A-Z0-9_]{0,63}'],
+        ['put', '/api/admin/v1/retention', { token: org.admin, body: { runs_days: 0, keep: true } }, 422, 'invalid request body'],
+        ['get', '/api/admin/v1/reports/cases', { token: org.admin, query: '?from=2025-01-01&to=2026-06-01' }, 422, 'the range must not be longer than 366 days'],
+        ['post', '/api/admin/v1/digests', { token: org.admin, body: { schedule: 'weekly', hour_utc: 6, recipients: ['ops@acme.example'] } }, 422, '"weekday" is required for a weekly digest, and only for one'],
+        ['put', '/api/admin/v1/workflows/{workflowId}/webhook/verification', { token: org.admin, params, body: { scheme: 'hmac', secret: 's' } }, 422, 'invalid request body'],
         ['post', webhookPath, { ...webhook, body: [1] }, 422, 'the request body must be a JSON object'],
         ['post', webhookPath, { ...webhook, body: { customer_email: 'nope' } }, 422, 'attributes_validation_failed'],
         ['post', webhookPath, { ...webhook, body: manyKeys }, 413, 'the JSON object has more than 1000 top-level keys'],
@@ -378,7 +470,8 @@ describe('OpenAPI document', () => {
         ['post', '/api/operator/v1/organizations', { token: operatorToken(), body: { name: 'a\u0000b' } }, 422, 'invalid request body'],
         ['post', '/api/external/v1/workflows/{workflowId}/cases', { token: org.api, params: { workflowId: org.workflowId }, body: { subject: 'a\u0000b', attributes: { customer_email: 'a@b.co' } } }, 422, 'invalid request body'],
         ['post', '/api/admin/v1/workflows', { token: org.admin, body: sampleDefinition({ name: 'a\u0000b' }) }, 422, unstorable],
-        ['get', '/api/admin/v1/cases', { token: org.admin, query: '?status=%00' }, 422, unstorable],
+        ['get', '/api/admin/v1/cases', { token: org.admin, query: '?status=%00' }, 422, 'invalid query string'],
+        ['get', '/api/external/v1/workflows/{workflowId}/cases', { token: org.api, params: { workflowId: org.workflowId }, query: '?attributes=%7B%22a%22%3A%22%5Cu0000%22%7D' }, 422, 'invalid query string'],
       ]);
     });
 

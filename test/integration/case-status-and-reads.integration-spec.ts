@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CaseQueries } from '../../src/modules/cases/application/case-queries.js';
-import { CaseQueriesService } from '../../src/modules/cases/application/case-queries.service.js';
+import { CaseQueriesService, type ListRequest } from '../../src/modules/cases/application/case-queries.service.js';
 import { ChangeCaseStatusService } from '../../src/modules/cases/application/change-case-status.service.js';
 import { CreateCaseService } from '../../src/modules/cases/application/create-case.service.js';
 import { GetCaseService } from '../../src/modules/cases/application/get-case.service.js';
@@ -135,11 +135,12 @@ describe('cases after intake (integration)', () => {
       const hooked = await givenWebhookCase(listed);
       await ctx.get(ChangeCaseStatusService).execute(org.api, listed.workflowId, live, 'Triage');
       const queries = ctx.get(CaseQueriesService);
-      const ids = async (filter: object) => (await queries.list(org.id, { workflowId: listed.workflowId, limit: 10, ...filter })).cases.map((c) => c.id);
+      const ids = async (filter: Partial<ListRequest>) => (await queries.list(org.id, { workflowId: listed.workflowId, limit: 10, ...filter })).cases.map((c) => c.id);
       assert.deepEqual(await ids({}), [hooked, test, live]);
       assert.deepEqual(await ids({ mode: 'test' }), [test]);
       assert.deepEqual(await ids({ source: 'Webhook' }), [hooked]);
-      assert.deepEqual(await ids({ status: 'Triage' }), [live]);
+      assert.deepEqual(await ids({ statuses: ['Triage'] }), [live]);
+      assert.deepEqual(await ids({ statuses: ['Triage', 'Open'], mode: 'live' }), [hooked, live]);
       assert.deepEqual((await queries.list(stranger.id, { workflowId: listed.workflowId, limit: 10 })).cases, []);
       await assert.rejects(queries.get(stranger.id, live), notFound('case'));
       await assert.rejects(queries.timeline(stranger.id, live), notFound('case'));
@@ -152,11 +153,11 @@ describe('cases after intake (integration)', () => {
       const queries = ctx.get(CaseQueriesService);
       const first = await queries.list(org.id, { workflowId: paged.workflowId, limit: 2 });
       assert.deepEqual(first.cases.map((c) => c.id), [created[4], created[3]]);
-      assert.equal(first.nextCursor, created[3]);
+      assert.equal(typeof first.nextCursor, 'string');
       await givenApiCase(paged);
-      const second = await queries.list(org.id, { workflowId: paged.workflowId, limit: 2, before: first.nextCursor! });
+      const second = await queries.list(org.id, { workflowId: paged.workflowId, limit: 2, cursor: first.nextCursor! });
       assert.deepEqual(second.cases.map((c) => c.id), [created[2], created[1]]);
-      const last = await queries.list(org.id, { workflowId: paged.workflowId, limit: 2, before: second.nextCursor! });
+      const last = await queries.list(org.id, { workflowId: paged.workflowId, limit: 2, cursor: second.nextCursor! });
       assert.deepEqual([last.cases.map((c) => c.id), last.nextCursor], [[created[0]], null]);
     });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { newContext, openPage } from './browser.js';
 import { createOrganization, type Organization } from './scenario.js';
 import type { TestApp } from './test-app.js';
@@ -64,4 +64,13 @@ export async function tableRows(page: Page, tableName: string): Promise<string[]
   const rows = page.getByRole('region', { name: tableName }).locator('tbody tr');
   await rows.first().waitFor();
   return rows.evaluateAll((trs) => trs.map((tr) => Array.from((tr as { children: ArrayLike<{ textContent: string | null }> }).children, (cell) => (cell.textContent ?? '').trim())));
+}
+
+/** The `<dd>` of a details list entry, by its `<dt>`, in the page or in a part of it. */
+export function detail(scope: { locator(selector: string): Locator }, term: string): Locator {
+  return scope.locator(`dt:text-is("${term}") + dd`);
+}
+
+export async function clipboard(page: Page): Promise<string> {
+  return page.evaluate<string>('navigator.clipboard.readText()');
 }

@@ -25,7 +25,7 @@ export const WIDTHS = [
 ] as const;
 
 /** Screenshots go to test/artifacts/ at the repository root (gitignored); the build dir is one level below it. */
-const ARTIFACTS_DIR = fileURLToPath(new URL('../../../test/artifacts/', import.meta.url));
+export const ARTIFACTS_DIR = fileURLToPath(new URL('../../../test/artifacts/', import.meta.url));
 
 /**
  * Headless Chromium, driven by playwright-core. `launch` gives the browser a fresh, temporary
@@ -108,7 +108,7 @@ const OVERFLOW_CHECK = `(() => {
  * Checks the current page at each width (no sideways scrolling of the page itself) and
  * saves a full-page screenshot of it, then goes back to the desktop width.
  */
-export async function checkAtEachWidth(page: Page, name: string): Promise<void> {
+export async function checkAtEachWidth(page: Page, name: string, prefix = 'dashboard'): Promise<void> {
   await mkdir(ARTIFACTS_DIR, { recursive: true });
   for (const { name: device, width, height } of WIDTHS) {
     await page.setViewportSize({ width, height });
@@ -116,7 +116,7 @@ export async function checkAtEachWidth(page: Page, name: string): Promise<void> 
     await page.evaluate('window.scrollTo(0, 0)');
     const overflow = await page.evaluate<{ scrollWidth: number; innerWidth: number; culprits: string[] }>(OVERFLOW_CHECK);
     assert.ok(overflow.scrollWidth <= overflow.innerWidth, `${name} at ${width}px scrolls sideways: ${overflow.scrollWidth}px wide, because of ${overflow.culprits.join(', ')}`);
-    await page.screenshot({ path: `${ARTIFACTS_DIR}dashboard-${name}-${device}-${width}.png`, fullPage: true });
+    await page.screenshot({ path: `${ARTIFACTS_DIR}${prefix}-${name}-${device}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: WIDTHS[0].width, height: WIDTHS[0].height });
 }

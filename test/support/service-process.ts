@@ -18,13 +18,14 @@ export interface ServiceProcess extends Requester {
 
 /**
  * Starts `node src/main.js` with the test run's environment plus `env`. An API process is
- * returned once /healthz answers, as is a worker (which serves its probes too).
+ * returned once /healthz answers, as is a worker (which serves its probes too). It listens for
+ * mail only when `env` sets SMTP_PORT, so processes started side by side never share a port.
  */
 export async function spawnService(role: 'api' | 'worker', env: Record<string, string>): Promise<ServiceProcess> {
   const port = await freePort();
   const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...inherited, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port), ROLE: role },
+    env: { ...inherited, HOST: '127.0.0.1', LOG_LEVEL: 'warn', SMTP_PORT: '0', ...env, PORT: String(port), ROLE: role },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
@@ -63,8 +64,8 @@ function running(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
 }
 
-/** The same answer shape as TestApp.request, over real HTTP. */
-async function httpRequest(base: string, method: string, url: string, { token, body, rawBody, headers = {} }: RequestOptions = {}): Promise<InjectResult> {
+/** The same answer shape as TestApp.request, over real HTTP to `base`. */
+export async function httpRequest(base: string, method: string, url: string, { token, body, rawBody, headers = {} }: RequestOptions = {}): Promise<InjectResult> {
   const response = await fetch(base + url, {
     method,
     headers: {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import type { DeliveryAttemptView } from '../../src/modules/subscriptions/subscriptions.service.js';
+import type { DeliveryAttemptView } from '../../src/modules/subscriptions/application/subscriptions.service.js';
 import type { Organization } from './scenario.js';
 import { db, type TestApp } from './test-app.js';
 

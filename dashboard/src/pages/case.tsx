@@ -5,6 +5,7 @@ import { formatActor, humanize } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
 import { compactJson, prettyJson } from '../json.ts';
 import { Link } from '../router.tsx';
+import { EMAIL_FIELDS, EmailThread, emailMessageOf, formatMailbox, subjectOf } from './case-email.tsx';
 import { ModeBadge, SourceBadge, StatusBadge } from './cases.tsx';
 
 const EVENT_TONES: Record<string, string> = {
@@ -13,10 +14,11 @@ const EVENT_TONES: Record<string, string> = {
   run_failed: 'failed',
   run_superseded: 'muted',
   run_succeeded: 'success',
+  email_received: 'created',
 };
 
-/** Fields shown apart: those of every event, and those the summary line already says. */
-const SHOWN_APART: Record<string, string[]> = { created: ['source', 'status'], status_changed: ['from', 'to'], run_failed: ['error'] };
+/** Fields shown apart: those of every event, and those the summary line (or, for a reply, the email thread) already shows. */
+const SHOWN_APART: Record<string, string[]> = { created: ['source', 'status'], status_changed: ['from', 'to'], run_failed: ['error'], email_received: EMAIL_FIELDS };
 
 function details(event: TimelineEvent): [string, unknown][] {
   const apart = ['id', 'type', 'by', 'at', ...(SHOWN_APART[event.type] ?? [])];
@@ -27,6 +29,10 @@ function eventSummary(event: TimelineEvent): string | null {
   if (event.type === 'status_changed') return `${String(event.from)} → ${String(event.to)}`;
   if (event.type === 'created') return `Created from ${String(event.source)} in ${String(event.status)}`;
   if (event.type === 'run_failed') return `Run failed: ${compactJson(event.error)}`;
+  if (event.type === 'email_received') {
+    const message = emailMessageOf(event);
+    return message && `From ${formatMailbox(message.from)}: ${subjectOf(message)}. The message is shown in the email thread.`;
+  }
   return null;
 }
 
@@ -116,6 +122,7 @@ export function CasePage({ id }: { id: number }) {
             </section>
           </div>
         )}
+        {c && <EmailThread c={c} events={timeline.data ?? []} />}
         <section class="card" aria-labelledby="case-timeline">
           <div class="card__header">
             <h2 id="case-timeline" class="card__title">

@@ -1,15 +1,43 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, query, type Case, type CasePage, type Workflow } from '../api.ts';
+import { api, CASE_SOURCES, query, type Case, type CasePage, type CaseSource, type Workflow } from '../api.ts';
 import { Alert, Badge, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
 import { useLoad, useTitle } from '../hooks.ts';
 import { Link, navigate } from '../router.tsx';
 
 const PAGE_SIZE = 25;
-const FILTERS = ['workflow_id', 'status', 'mode', 'source'] as const;
+/** The page's own address keeps days (`created_from`, `created_to`, UTC) as typed; the list takes instants. */
+const FILTERS = ['workflow_id', 'status', 'mode', 'source', 'created_from', 'created_to', 'attributes'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
+const DAY_MS = 86_400_000;
 
-export function SourceBadge({ source }: { source: Case['source_type'] }) {
-  return <Badge tone={source === 'Webhook' ? 'violet' : 'blue'}>{source}</Badge>;
+/** The admin list's parameters for the filters: a UTC day range becomes the instants around it (both bounds exclude themselves). */
+function listParams({ created_from, created_to, ...rest }: Filters): Record<string, string | undefined> {
+  const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
+  const from = created_from ? dayStart(created_from) : NaN;
+  const to = created_to ? dayStart(created_to) : NaN;
+  return {
+    ...rest,
+    created_after: Number.isNaN(from) ? undefined : new Date(from - 1).toISOString(),
+    created_before: Number.isNaN(to) ? undefined : new Date(to + DAY_MS).toISOString(),
+  };
+}
+
+/** Why an attribute search is not usable, or null: it must be a JSON object (the list matches cases whose attributes contain it). */
+function attributesProblem(text: string): string | null {
+  if (text.trim() === '') return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return null;
+  } catch {
+    // reported below
+  }
+  return 'Enter a JSON object, such as {"customer": {"tier": "gold"}}.';
+}
+
+const SOURCE_TONES = { API: 'blue', Webhook: 'violet', Email: 'teal', Form: 'neutral' } as const satisfies Record<CaseSource, string>;
+
+export function SourceBadge({ source }: { source: CaseSource }) {
+  return <Badge tone={SOURCE_TONES[source] ?? 'neutral'}>{source}</Badge>;
 }
 
 export function ModeBadge({ mode }: { mode: Case['mode'] }) {
@@ -34,9 +62,12 @@ function FilterForm({ initial, workflows }: { initial: Filters; workflows: Workf
   useEffect(() => setFilters(initial), [JSON.stringify(initial)]);
   const set = (key: keyof Filters) => (value: string) => setFilters({ ...filters, [key]: value });
   const statuses = [...new Set(workflows.filter((w) => !filters.workflow_id || String(w.id) === filters.workflow_id).flatMap((w) => w.statuses))];
+  const [attributesError, setAttributesError] = useState<string | null>(null);
   const apply = (event: Event) => {
     event.preventDefault();
-    navigate(`/cases${query(filters)}`);
+    const problem = attributesProblem(filters.attributes);
+    setAttributesError(problem);
+    if (!problem) navigate(`/cases${query({ ...filters, attributes: filters.attributes.trim() })}`);
   };
   return (
     <form class="filters card" onSubmit={apply} aria-label="Filter cases">
@@ -50,8 +81,33 @@ function FilterForm({ initial, workflows }: { initial: Filters; workflows: Workf
         <Select id="filter-mode" value={filters.mode} onChange={set('mode')} options={[['', 'Live and test'], ['live', 'Live'], ['test', 'Test']]} />
       </Field>
       <Field label="Source" id="filter-source">
-        <Select id="filter-source" value={filters.source} onChange={set('source')} options={[['', 'Any source'], ['API', 'API'], ['Webhook', 'Webhook']]} />
+        <Select id="filter-source" value={filters.source} onChange={set('source')} options={[['', 'Any source'], ...CASE_SOURCES.map((source): [string, string] => [source, source])]} />
       </Field>
+      <Field label="Created from (UTC)" id="filter-created-from">
+        <input id="filter-created-from" class="input" type="date" value={filters.created_from} max={filters.created_to || undefined} onInput={(e) => set('created_from')(e.currentTarget.value)} />
+      </Field>
+      <Field label="Created to (UTC)" id="filter-created-to">
+        <input id="filter-created-to" class="input" type="date" value={filters.created_to} min={filters.created_from || undefined} onInput={(e) => set('created_to')(e.currentTarget.value)} />
+      </Field>
+      <div class="field filters__wide">
+        <label for="filter-attributes">Attributes contain</label>
+        <input
+          id="filter-attributes"
+          class="input input--mono"
+          type="text"
+          spellcheck={false}
+          placeholder='{"customer_email": "ada@example.com"}'
+          value={filters.attributes}
+          onInput={(e) => set('attributes')(e.currentTarget.value)}
+          aria-invalid={attributesError ? true : undefined}
+          aria-describedby={attributesError ? 'filter-attributes-error' : undefined}
+        />
+        {attributesError && (
+          <p class="field-error" id="filter-attributes-error" role="alert">
+            {attributesError}
+          </p>
+        )}
+      </div>
       <div class="filters__actions">
         <button type="submit" class="button button--primary">
           Apply filters
@@ -70,7 +126,7 @@ export function CasesPage({ query: params }: { query: URLSearchParams }) {
   const cursor = params.get('cursor') ?? '';
   const key = JSON.stringify({ ...filters, cursor });
   const workflows = useWorkflows();
-  const page = useLoad(() => api.get<CasePage>(`/cases${query({ ...filters, cursor, limit: PAGE_SIZE })}`), [key]);
+  const page = useLoad(() => api.get<CasePage>(`/cases${query({ ...listParams(filters), cursor, limit: PAGE_SIZE })}`), [key]);
   // The cursors of the pages before this one, to go back.
   const [previous, setPrevious] = useState<string[]>([]);
   useEffect(() => {
@@ -88,7 +144,7 @@ export function CasesPage({ query: params }: { query: URLSearchParams }) {
         {workflows.data && <FilterForm initial={filters} workflows={workflows.data} />}
         {page.error && <Alert tone="error">{page.error}</Alert>}
         {page.loading && !page.data && <Loading />}
-        {page.data && page.data.cases.length === 0 && <EmptyState title="No cases match">{cursor ? <p>This is past the last page.</p> : <p>Cases appear here as soon as the API or a webhook creates them.</p>}</EmptyState>}
+        {page.data && page.data.cases.length === 0 && <EmptyState title="No cases match">{cursor ? <p>This is past the last page.</p> : <p>Cases appear here as soon as they come in through the API, a webhook, email or a request form.</p>}</EmptyState>}
         {page.data && page.data.cases.length > 0 && (
           <TableScroll label="Cases">
             <table class="table" aria-describedby="cases-page-info">

@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, errorMessage, type Webhook, type Workflow } from '../api.ts';
-import { Alert, CodeBlock, CopyField, Loading } from '../components.tsx';
-import { useAction, useLoad } from '../hooks.ts';
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import type { Webhook, Workflow } from '../api.ts';
+import { Alert, CodeBlock, CopyField } from '../components.tsx';
 import { Link } from '../router.tsx';
+import { ChannelSecret, InboundEmail, RequestForm } from './workflow-channel-secret.tsx';
 
 /** An example body for the curl line: the required attributes (or a few), with plausible values. */
 export function sampleAttributes(attributes: Workflow['attributes']): Record<string, unknown> {
@@ -23,58 +24,36 @@ function curlExample(url: string, body: Record<string, unknown>): string {
 }
 
 function IncomingWebhook({ workflow, onUrl }: { workflow: Workflow; onUrl: (url: string) => void }) {
-  const existing = useLoad(
-    () =>
-      api.get<{ webhook: Webhook }>(`/workflows/${workflow.id}/webhook`).then(
-        (r) => r.webhook,
-        (error: unknown) => {
-          if (error instanceof ApiError && error.status === 404) return null; // none generated yet
-          throw error;
-        },
-      ),
-    [workflow.id],
-  );
-  const [generated, setGenerated] = useState<Webhook | null>(null);
-  const generate = useAction(async () => {
-    const { webhook } = await api.post<{ webhook: Webhook }>(`/workflows/${workflow.id}/webhook`);
-    setGenerated(webhook);
-  });
-  const webhook = generated ?? existing.data ?? null;
-  useEffect(() => {
-    if (webhook) onUrl(webhook.url);
-  }, [webhook?.url]);
   const blocker =
     workflow.case_source !== 'direct'
       ? `Only workflows whose case source is “direct” take cases from a webhook (this one is “${workflow.case_source}”).`
       : !workflow.published
         ? 'Publish the workflow first: only a published workflow can have an incoming webhook.'
         : null;
-
-  if (existing.loading && !webhook) return <Loading label="Looking for an existing webhook URL…" />;
-  if (existing.error) return <Alert tone="error">{existing.error}</Alert>;
-  if (webhook)
-    return (
-      <div class="stack stack--tight">
-        {!workflow.published && <Alert tone="warning">This workflow is unpublished: the URL answers 401 until you publish it again.</Alert>}
-        <CopyField label="Webhook URL" value={webhook.url} copyLabel="Copy URL" hint="Anyone who has this URL can create cases in this workflow: keep it secret, like a password. It stays the same across versions." />
-        <CodeBlock label="Try it with curl" code={curlExample(webhook.url, sampleAttributes(workflow.attributes))} />
-        <p class="hint">The JSON object you post becomes the new case’s attributes. The answer is 201 with the case id; the case shows up under <Link href={`/cases?workflow_id=${workflow.id}&source=Webhook`}>Cases</Link> with source Webhook.</p>
-      </div>
-    );
   return (
-    <div class="stack stack--tight">
-      {blocker && (
-        <p class="hint" id="webhook-blocker">
-          {blocker}
-        </p>
+    <ChannelSecret<Webhook> workflowId={workflow.id} resource="webhook" noun="webhook URL" blocker={blocker} onValue={(webhook) => onUrl(webhook.url)}>
+      {(webhook) => (
+        <>
+          {!workflow.published && <Alert tone="warning">This workflow is unpublished: the URL answers 401 until you publish it again.</Alert>}
+          <CopyField label="Webhook URL" value={webhook.url} copyLabel="Copy URL" hint="Anyone who has this URL can create cases in this workflow: keep it secret, like a password. It stays the same across versions." />
+          <CodeBlock label="Try it with curl" code={curlExample(webhook.url, sampleAttributes(workflow.attributes))} />
+          <p class="hint">The JSON object you post becomes the new case’s attributes. The answer is 201 with the case id; the case shows up under <Link href={`/cases?workflow_id=${workflow.id}&source=Webhook`}>Cases</Link> with source Webhook.</p>
+        </>
       )}
-      {generate.error !== null && <Alert tone="error">{errorMessage(generate.error)}</Alert>}
-      <div>
-        <button type="button" class="button button--primary" onClick={() => generate.run()} disabled={generate.pending || blocker !== null} aria-describedby={blocker ? 'webhook-blocker' : undefined}>
-          {generate.pending ? 'Generating…' : 'Generate webhook URL'}
-        </button>
-      </div>
-    </div>
+    </ChannelSecret>
+  );
+}
+
+/** One way cases come in: a titled card (a region named by its title) with a sentence on what it is. */
+function SourceCard({ id, title, intro, children }: { id: string; title: string; intro: string; children: ComponentChildren }) {
+  return (
+    <section class="card" aria-labelledby={id}>
+      <h3 id={id} class="card__title">
+        {title}
+      </h3>
+      <p>{intro}</p>
+      {children}
+    </section>
   );
 }
 
@@ -91,13 +70,19 @@ export function CaseConfiguration({ workflow }: { workflow: Workflow }) {
         </h2>
         <p class="muted">Where this workflow’s cases come from.</p>
       </div>
-      <section class="card" aria-labelledby="incoming-webhook">
-        <h3 id="incoming-webhook" class="card__title">
-          Incoming Webhook
-        </h3>
-        <p>Any system that can send an HTTP POST with a JSON body can create cases here, with no token to manage: the secret is part of the URL.</p>
+      {workflow.case_source === 'email' && (
+        <SourceCard id="inbound-email" title="Inbound Email" intro="Mail sent to the workflow’s own secret address becomes a case: the subject, sender, recipients, text and HTML parts and attachments are kept with it.">
+          <InboundEmail workflow={workflow} />
+        </SourceCard>
+      )}
+      {workflow.case_source === 'ticketing' && (
+        <SourceCard id="request-form" title="Request Form" intro="A hosted web form, generated from the attribute schema, that anyone with its secret URL can fill in, with no account and no JavaScript needed.">
+          <RequestForm workflow={workflow} />
+        </SourceCard>
+      )}
+      <SourceCard id="incoming-webhook" title="Incoming Webhook" intro="Any system that can send an HTTP POST with a JSON body can create cases here, with no token to manage: the secret is part of the URL.">
         <IncomingWebhook workflow={workflow} onUrl={setWebhookUrl} />
-      </section>
+      </SourceCard>
       <section class="card" aria-labelledby="cases-api">
         <h3 id="cases-api" class="card__title">
           Cases API

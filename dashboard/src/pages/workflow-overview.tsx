@@ -3,6 +3,12 @@ import { Badge, DateTime, DetailList, EmptyState, TableScroll } from '../compone
 import { compactJson, prettyJson } from '../json.ts';
 import { SOURCE_LABELS } from './workflows.tsx';
 
+/** Only direct workflows take webhook deliveries. */
+function webhookDedupRow({ case_source, webhook_dedup }: Workflow): [string, string][] {
+  if (case_source !== 'direct') return [];
+  return [['Webhook duplicates', webhook_dedup ? `One case per ${webhook_dedup.key} within ${webhook_dedup.window_seconds} s` : 'Off: every webhook POST makes a case']];
+}
+
 export function WorkflowOverview({ workflow }: { workflow: Workflow }) {
   const attributes = Object.entries(workflow.attributes);
   const automations = Object.entries(workflow.automations);
@@ -19,6 +25,7 @@ export function WorkflowOverview({ workflow }: { workflow: Workflow }) {
             ['Published version', workflow.version === null ? 'Never published' : `v${workflow.version}${workflow.published ? '' : ' (unpublished)'}`],
             ['Default outcome', workflow.default_outcome ?? 'Resolved (default)'],
             ['Sensitive data', workflow.sensitive_data ? 'Yes: undeclared attributes are refused' : 'No: undeclared attributes are kept'],
+            ...webhookDedupRow(workflow),
             ['Created', <DateTime iso={workflow.created_at} />],
             ['Updated', <DateTime iso={workflow.updated_at} />],
           ]}

@@ -26,6 +26,8 @@ export function definitionOf(workflow: Workflow) {
     default_outcome: workflow.default_outcome,
     attributes: workflow.attributes,
     automations: workflow.automations,
+    // Written only when set, so that a definition without it reads as it always did.
+    ...(workflow.webhook_dedup ? { webhook_dedup: workflow.webhook_dedup } : {}),
   };
 }
 

@@ -30,7 +30,7 @@ export function WorkflowsPage() {
       {workflows.loading && !workflows.data && <Loading />}
       {workflows.data?.length === 0 && (
         <EmptyState title="No workflows yet">
-          <p>Create one to start taking in cases from the API or an incoming webhook.</p>
+          <p>Create one to start taking in cases from the API, an incoming webhook, email or a request form.</p>
           <Link href="/workflows/new" class="button button--primary">
             New workflow
           </Link>

@@ -15,6 +15,7 @@ const responses: Record<string, Schema> = {
   BadRequest: error('Malformed request: the body does not match its `Content-Length` header, or the URL has invalid percent-encoding.'),
   Unauthorized: error('Missing or invalid credential. Every credential problem (absent, malformed, unknown, deleted, or of the wrong kind) is the same 401.'),
   NotFound: error('Not found, or outside the caller\'s organization.'),
+  Gone: error('What the request names is no longer kept (retention).'),
   PayloadTooLarge: error('Request body larger than 1 MB (1,048,576 bytes); refused while streaming, before anything is read further.'),
   UriTooLong: error('A path parameter longer than 200 characters (refused before the path is matched).'),
   UnsupportedMediaType: error('A request body whose `Content-Type` is not JSON (`application/json` or `application/*+json`).'),
@@ -30,6 +31,7 @@ const parameters: Record<string, Schema> = {
   CaseId: idParameter('caseId', 'case'),
   TokenId: idParameter('tokenId', 'token'),
   SubscriptionId: idParameter('subscriptionId', 'subscription'),
+  DeliveryId: idParameter('deliveryId', 'delivery'),
   IdempotencyKey: {
     name: 'Idempotency-Key',
     in: 'header',
@@ -40,6 +42,11 @@ const parameters: Record<string, Schema> = {
 };
 
 const headers: Record<string, Schema> = {
+  AttachmentDisposition: {
+    description: '`attachment`, with the file name as sent in `filename*` (RFC 8187, UTF-8) and an ASCII stand-in in `filename`; never shown inline.',
+    schema: { type: 'string' },
+  },
+  NoSniff: { description: 'Always `nosniff`: the content type is not guessed from the bytes.', schema: { type: 'string', const: 'nosniff' } },
   IdempotentReplayed: {
     description: 'Present (`true`) only when the answer replays the case an earlier request with the same `Idempotency-Key` created.',
     schema: { type: 'string', const: 'true' },

@@ -1,22 +1,27 @@
 import { NUMBER_RULE, object, resourceId, type Schema, schemaRef, timestamp } from '../../shared/http/openapi-schema.js';
+import { reportingSchemas } from './openapi.reporting.js';
+import { retentionSchemas } from './openapi.retention.js';
+import { emailEventFields, emailSchemas, timelineTo } from './openapi.email.js';
+import { formSchemas } from './openapi.forms.js';
 import { secretSchemas } from './openapi.secrets.js';
+import { verificationSchemas } from './openapi.verification.js';
 import { subscriptionSchemas } from './openapi.subscriptions.js';
 import { workflowSchemas } from './openapi.workflow-schemas.js';
 
 const caseFields: Record<string, Schema> = {
   id: resourceId('Case id.'),
   workflow_id: resourceId('Workflow the case belongs to.'),
-  subject: { type: 'string', description: 'Case title; when none was given, `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC` (or `via Webhook`).' },
+  subject: { type: 'string', description: 'Case title; when none was given, `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC` (or `via Webhook`, `via Email`, `via Form`). An email case\'s is the message\'s `Subject`, trimmed.' },
   status: { type: 'string', description: 'One of the statuses declared on the workflow version the case runs on. New cases are `Open`.' },
   outcome: { type: ['string', 'null'], description: 'Disposition of a `Closed` case (for example `Resolved`); null in every other status.' },
   mode: { type: 'string', enum: ['live', 'test'], description: 'Test cases run the workflow but are never billed and never produce events.' },
 };
 const caseTail: Record<string, Schema> = {
-  attributes: { type: 'object', description: `The current attribute values, exactly as sent (JSON types, nested objects and arrays kept). ${NUMBER_RULE}` },
+  attributes: { type: 'object', description: `The current attribute values, exactly as sent (JSON types, nested objects and arrays kept). ${NUMBER_RULE} A case that came by email has its message under \`email\`: the fields of an \`email_received\` timeline event (see \`TimelineEvent\`).` },
   created_at: timestamp('Creation time'),
   updated_at: timestamp('Time of the last change'),
 };
-const sourceType: Schema = { type: 'string', enum: ['API', 'Webhook'], description: 'How the case came in.' };
+const sourceType: Schema = { type: 'string', enum: ['API', 'Webhook', 'Email', 'Form'], description: 'How the case came in: the cases API, the incoming webhook, an email to the workflow\'s inbound address, or the hosted request form.' };
 
 const errorSchemas: Record<string, Schema> = {
   Error: object({ error: { type: 'string', description: 'What went wrong, for people; not a stable code.' } }, [], 'Every error body.'),
@@ -50,6 +55,7 @@ const caseSchemas: Record<string, Schema> = {
       '`attributes_changed`: `keys`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`.',
       '`run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status).',
       '`http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`.',
+      '`email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email.',
     ].join(' '),
     properties: {
       id: resourceId('Event id; events are listed in the order they happened.'),
@@ -59,8 +65,7 @@ const caseSchemas: Record<string, Schema> = {
       source: sourceType,
       mode: { type: 'string', enum: ['live', 'test'] },
       status: { type: ['string', 'integer'], description: 'The case status concerned; for `http_request`, the HTTP status answered.' },
-      from: { type: 'string' },
-      to: { type: 'string' },
+      to: timelineTo,
       outcome: { type: ['string', 'null'] },
       reason: { type: 'string' },
       keys: { type: 'array', items: { type: 'string' }, description: 'The attributes a step set.' },
@@ -71,13 +76,15 @@ const caseSchemas: Record<string, Schema> = {
       retry_at: timestamp('When the step is tried again'),
       method: { type: 'string' },
       url: { type: 'string' },
+      ...emailEventFields,
+      from: { type: ['string', 'object', 'null'], description: '`status_changed`: the status left. `email_received`: the sender (`address`, `name`), or null.' },
     },
     required: ['id', 'type', 'by', 'at'],
     additionalProperties: true,
   },
   Actor: object(
     {
-      type: { type: 'string', enum: ['api_token', 'webhook', 'automation', 'engine'] },
+      type: { type: 'string', enum: ['api_token', 'webhook', 'email', 'form', 'automation', 'engine'] },
       id: resourceId('The API token\'s id, for `api_token` only.'),
     },
     ['id'],
@@ -144,6 +151,11 @@ export const schemas: Record<string, Schema> = {
   ...accessSchemas,
   ...subscriptionSchemas,
   ...secretSchemas,
+  ...verificationSchemas,
+  ...retentionSchemas,
+  ...reportingSchemas,
+  ...emailSchemas,
+  ...formSchemas,
   ...usageSchemas,
   ...healthSchemas,
 };

@@ -15,9 +15,10 @@ export const subscriptionSchemas: Record<string, Schema> = {
       workflow_ids: { type: ['array', 'null'], items: resourceId('Workflow id.'), description: 'Only these workflows\' cases; null: every workflow of the organization.' },
       created_at: timestamp('Creation time'),
       failing_since: { type: ['string', 'null'], format: 'date-time', description: 'Since when deliveries fail without a success in between; null while healthy.' },
-      disabled: { type: 'boolean', description: 'Disabled after failing for more than 3 days without one success: nothing is sent to it any more.' },
-      disabled_at: { type: ['string', 'null'], format: 'date-time' },
-      disabled_reason: { type: ['string', 'null'] },
+      status: { type: 'string', enum: ['active', 'disabled'], description: '`disabled` after failing for more than 3 days without one success: nothing is sent to it until it is enabled.' },
+      disabled: { type: 'boolean', description: '`status` is `disabled`.' },
+      disabled_at: { type: ['string', 'null'], format: 'date-time', description: 'When it was disabled; null while active.' },
+      disabled_reason: { type: ['string', 'null'], description: 'Why it was disabled; null while active.' },
     },
     [],
     'Where and which case events are sent.',
@@ -28,6 +29,7 @@ export const subscriptionSchemas: Record<string, Schema> = {
   }),
   DeliveryAttempt: object(
     {
+      delivery_id: resourceId('The delivery (this event to this subscription) the attempt belongs to; what `retry` takes.'),
       event_id: eventId,
       event_type: eventType,
       case_id: resourceId('The case the event is about.'),
@@ -65,7 +67,7 @@ export const outboundWebhooks: Record<string, Schema> = {
       parameters: [
         signatureHeader('webhook-id', 'The event id (the same on every attempt).'),
         signatureHeader('webhook-timestamp', 'Unix seconds of this attempt.'),
-        signatureHeader('webhook-signature', '`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the subscription\'s `whsec_` secret.'),
+        signatureHeader('webhook-signature', '`v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the subscription\'s `whsec_` secret; for 24 hours after a rotation, two of them, space-separated (new secret, then the replaced one).'),
       ],
       requestBody: { required: true, content: jsonContent(schemaRef('CaseEvent')) },
       responses: {

@@ -1,5 +1,6 @@
 import { ATTRIBUTE_FORMATS, ATTRIBUTE_TYPES } from '../workflows/domain/workflow-definition.js';
 import { DEFAULT_STATUSES } from '../workflows/domain/status-rules.js';
+import { DEFAULT_DEDUP_WINDOW_SECONDS, MAX_DEDUP_WINDOW_SECONDS, MIN_DEDUP_WINDOW_SECONDS } from '../workflows/domain/webhook-dedup.js';
 import { object, resourceId, type Schema, schemaRef, timestamp } from '../../shared/http/openapi-schema.js';
 
 /** The step kinds of workflows-and-automation.md, each a one-key object (an `if` step has `then` and `else` too). */
@@ -25,6 +26,11 @@ const definitionFields: Record<string, Schema> = {
     additionalProperties: stepList('The run of that status: at most 100 steps.'),
     description: 'Status name -> the steps of the run that starts each time a case enters that status. Every key must be a declared status other than `Error`; each step is checked (a `set_status` must name a declared status).',
   },
+  webhook_dedup: {
+    anyOf: [schemaRef('WebhookDedup'), { type: 'null' }],
+    default: null,
+    description: 'Direct workflows only. When set, webhook deliveries carrying the same value at `key` within `window_seconds` make one case (see receiveWebhook); null (the default) makes a case of every delivery. Like every definition change it takes effect when published.',
+  },
 };
 
 export const workflowSchemas: Record<string, Schema> = {
@@ -43,8 +49,9 @@ export const workflowSchemas: Record<string, Schema> = {
       default_outcome: definitionFields.default_outcome!,
       attributes: definitionFields.attributes!,
       automations: definitionFields.automations!,
+      webhook_dedup: definitionFields.webhook_dedup!,
     },
-    ['sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations'],
+    ['sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations', 'webhook_dedup'],
     'A whole workflow definition (workflows-and-automation.md). Unknown keys, at any level, are refused with `workflow_definition_invalid`.',
   ),
   Workflow: object(
@@ -68,6 +75,14 @@ export const workflowSchemas: Record<string, Schema> = {
       format: { type: 'string', enum: [...ATTRIBUTE_FORMATS], description: 'For `string` attributes only.' },
     },
     ['required', 'enum', 'format'],
+  ),
+  WebhookDedup: object(
+    {
+      key: { type: 'string', minLength: 2, maxLength: 1000, pattern: '^(/([^~]|~[01])*)+$', description: 'A JSON Pointer into the posted object, such as `/delivery_id` or `/event/id`. Its value, a string or an integer, is compared as its exact JSON text.' },
+      window_seconds: { type: 'integer', minimum: MIN_DEDUP_WINDOW_SECONDS, maximum: MAX_DEDUP_WINDOW_SECONDS, default: DEFAULT_DEDUP_WINDOW_SECONDS, description: 'How long a key keeps its case, counted from the delivery that created it.' },
+    },
+    ['window_seconds'],
+    'De-duplication of webhook deliveries by a key in the posted object.',
   ),
   Step: { oneOf: STEP_KINDS.map(schemaRef), description: 'One step of a run.' },
   SetAttributesStep: object({ set_attributes: { type: 'object', minProperties: 1, description: 'Merged into the case\'s attributes (validated against the schema; a violation fails the run, and so does a number, possibly from a template, that the attributes\' number rule refuses). Strings may hold `{{ path }}` templates (not `{{ secrets.NAME }}`).' } }),

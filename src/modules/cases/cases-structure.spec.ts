@@ -23,9 +23,21 @@ describe('cases: one way in', () => {
     assert.deepEqual(opening, [join('modules', 'cases', 'application', 'create-case.service.ts')]);
   });
 
-  it('no module outside cases imports its application or infrastructure code', () => {
-    const reaching = files.filter((f) => !f.path.startsWith(join('modules', 'cases')) && /\/cases\/(application|infrastructure)\//.test(f.text));
+  it('no module outside cases imports its infrastructure code', () => {
+    const reaching = files.filter((f) => !f.path.startsWith(join('modules', 'cases')) && /\/cases\/infrastructure\//.test(f.text));
     assert.deepEqual(reaching.map((f) => f.path), []);
+  });
+
+  it('only the intake channels outside cases (email, forms) use its application services, to create cases through CreateCaseService', () => {
+    const channels = [join('modules', 'email', 'application'), join('modules', 'forms', 'application')];
+    const reaching = files.filter((f) => !f.path.startsWith(join('modules', 'cases')) && /\/cases\/application\//.test(f.text));
+    assert.deepEqual(reaching.map((f) => f.path).filter((path) => !channels.some((channel) => path.startsWith(channel))), []);
+  });
+
+  it('every statement that updates cases moves the case in the change feed (sets change_xid), or the feed would never show the change', () => {
+    const updates = files.flatMap((f) => [...f.text.matchAll(/UPDATE cases\b[\s\S]*?\bWHERE\b/g)].map((m) => ({ path: f.path, sql: m[0] })));
+    assert.ok(updates.length > 0, 'the store statement is found');
+    assert.deepEqual(updates.filter((u) => !/change_xid = pg_current_xact_id\(\)/.test(u.sql)).map((u) => u.path), []);
   });
 
   it('persistence uses TypeORM through its public API only', () => {

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { CaseQueries } from './application/case-queries.js';
+import { CaseEmailsService } from './application/case-emails.service.js';
 import { CaseQueriesService } from './application/case-queries.service.js';
 import { ChangeCaseStatusService } from './application/change-case-status.service.js';
 import { CreateCaseService } from './application/create-case.service.js';
@@ -25,6 +26,7 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     GetCaseService,
     ChangeCaseStatusService,
     CaseQueriesService,
+    CaseEmailsService,
     WorkflowIntake,
     CaseMetrics,
     { provide: IntakeMetrics, useExisting: CaseMetrics },
@@ -32,6 +34,6 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     { provide: CaseRepository, useClass: PostgresCaseRepository },
     { provide: CaseQueries, useClass: PostgresCaseQueries },
   ],
-  exports: [CaseRepository],
+  exports: [CaseRepository, CreateCaseService, CaseEmailsService],
 })
 export class CasesModule {}

@@ -4,13 +4,14 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Env } from '../../shared/config/env.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
-import { DELIVERIES_QUEUE } from './deliveries.queue.js';
-import { DeliveryRelay } from './delivery-relay.service.js';
-import { DeliveryRepository } from './delivery.repository.js';
-import { DeliverySender } from './delivery-sender.service.js';
-import { SubscriptionOrmEntity } from './subscription.orm-entity.js';
-import { SubscriptionsController } from './subscriptions.controller.js';
-import { SubscriptionsService } from './subscriptions.service.js';
+import { DeliverySender } from './application/delivery-sender.service.js';
+import { SubscriptionsService } from './application/subscriptions.service.js';
+import { SubscriptionsController } from './http/subscriptions.controller.js';
+import { DELIVERIES_QUEUE } from './infrastructure/deliveries.queue.js';
+import { DeliveryRelay } from './infrastructure/delivery-relay.service.js';
+import { DeliveryAttempts } from './domain/delivery-attempts.js';
+import { DeliveryRepository } from './infrastructure/delivery.repository.js';
+import { SubscriptionOrmEntity } from './infrastructure/subscription.orm-entity.js';
 
 /**
  * Event subscriptions: the admin API everywhere; delivery (relay and sender) in worker roles.
@@ -26,9 +27,7 @@ export class SubscriptionsModule {
       controllers: [SubscriptionsController],
       providers: [
         SubscriptionsService,
-        ...(worker
-          ? [DeliveryRepository, DeliverySender, DeliveryRelay]
-          : []),
+        ...(worker ? [DeliveryRepository, { provide: DeliveryAttempts, useExisting: DeliveryRepository }, DeliverySender, DeliveryRelay] : []),
       ],
     };
   }

@@ -52,6 +52,19 @@ describe('validateEnv', () => {
       ['TOKEN_ENCRYPTION_OLD_KEYS', 'hunter2-not-a-key'],
       ['TOKEN_ENCRYPTION_OLD_KEYS', `${'b2'.repeat(32)},hunter2-not-a-key`],
       ['TOKEN_ENCRYPTION_OLD_KEYS', `${'b2'.repeat(32)},`],
+      ['RETENTION_RUNS_DAYS', '0'],
+      ['RETENTION_RUNS_DAYS', 'thirty-zz9'],
+      ['RETENTION_DELIVERIES_DAYS', '-1'],
+      ['RETENTION_DELIVERIES_DAYS', 'Infinity'],
+      ['RETENTION_CLOSED_CASES_DAYS', '-0.5'],
+      ['RETENTION_CLOSED_CASES_DAYS', '36501'],
+      ['RETENTION_PURGE_INTERVAL_MS', '999'],
+      ['RETENTION_PURGE_INTERVAL_MS', '1500.5'],
+      ['SMTP_PORT', '70000'],
+      ['INBOUND_EMAIL_DOMAIN', 'not a domain zz9'],
+      ['INBOUND_EMAIL_DOMAIN', 'mail..example'],
+      ['SMTP_MAX_MESSAGE_BYTES', '12'],
+      ['SMTP_TLS_CERT', '-----BEGIN CERTIFICATE----- zz9'],
     ];
     for (const [variable, value] of rows) it(`${variable}=${value}`, () => assertRefusedNaming(variable, value));
   });
@@ -82,6 +95,30 @@ describe('validateEnv', () => {
     assert.equal(env.REDIS_PREFIX, 'cis');
     assert.equal(env.DATABASE_URL, REQUIRED.DATABASE_URL);
     assert.equal(env.TOKEN_ENCRYPTION_KEY, KEY);
+  });
+
+  it('retention: 30 days of runs and deliveries, closed cases kept, a pass a minute; decimal days accepted', () => {
+    const defaults = validateEnv(REQUIRED);
+    assert.deepEqual(
+      [defaults.RETENTION_RUNS_DAYS, defaults.RETENTION_DELIVERIES_DAYS, defaults.RETENTION_CLOSED_CASES_DAYS, defaults.RETENTION_PURGE_INTERVAL_MS],
+      [30, 30, 0, 60000],
+    );
+    const shortened = validateEnv({ ...REQUIRED, RETENTION_RUNS_DAYS: '0.0007', RETENTION_DELIVERIES_DAYS: '1.5', RETENTION_CLOSED_CASES_DAYS: '0.0007', RETENTION_PURGE_INTERVAL_MS: '1000' });
+    assert.deepEqual(
+      [shortened.RETENTION_RUNS_DAYS, shortened.RETENTION_DELIVERIES_DAYS, shortened.RETENTION_CLOSED_CASES_DAYS, shortened.RETENTION_PURGE_INTERVAL_MS],
+      [0.0007, 1.5, 0.0007, 1000],
+    );
+  });
+
+  it('email intake: the listener on 2525 at HOST, addresses @localhost, 25 MiB messages, no TLS', () => {
+    const env = validateEnv({ ...REQUIRED, HOST: '127.0.0.1' });
+    assert.equal(env.SMTP_PORT, 2525);
+    assert.equal(env.SMTP_HOST, '127.0.0.1');
+    assert.equal(env.INBOUND_EMAIL_DOMAIN, 'localhost');
+    assert.equal(env.SMTP_MAX_MESSAGE_BYTES, 26214400);
+    assert.equal(env.SMTP_TLS_CERT, undefined);
+    assert.equal(validateEnv({ ...REQUIRED, SMTP_PORT: '0', SMTP_HOST: '::1' }).SMTP_HOST, '::1');
+    assertRefusedNaming('SMTP_TLS_KEY', '/etc/ssl/private/zz9.pem');
   });
 
   it('treats an empty string as unset', () => {

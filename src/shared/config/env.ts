@@ -1,8 +1,11 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform, Type } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateBy, validateSync } from 'class-validator';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateBy, validateSync } from 'class-validator';
 import { isIP } from 'node:net';
 import { ENCRYPTION_KEY_PATTERN } from './encryption-key-format.js';
+
+/** A hundred years: the longest retention a setting or an override may ask for. */
+export const MAX_RETENTION_DAYS = 36_500;
 
 const toBoolean = ({ value }: { value: unknown }) =>
   value === undefined ? undefined : value === 'true' ? true : value === 'false' ? false : value;
@@ -91,6 +94,10 @@ export class Env {
   @Type(() => Number) @IsInt() @Min(10) @Max(300000)
   DELIVERY_RETRY_BASE_MS = 5000;
 
+  /** A subscription whose deliveries fail this long without one success is disabled (3 days; tests shorten it). */
+  @Type(() => Number) @IsInt() @Min(1000) @Max(2_592_000_000)
+  DELIVERY_DISABLE_AFTER_MS = 259_200_000;
+
   /** Requests per minute from one source address, across all instances (0 turns the limit off). */
   @Type(() => Number) @IsInt() @Min(0)
   RATE_LIMIT_PER_ADDRESS = 60000;
@@ -98,6 +105,66 @@ export class Env {
   /** Requests per minute with one credential (API, admin or webhook token), across all instances (0: off). */
   @Type(() => Number) @IsInt() @Min(0)
   RATE_LIMIT_PER_CREDENTIAL = 30000;
+
+  /**
+   * Retention defaults, in days (decimals allowed: tests and the bench shorten them to seconds);
+   * an organization may override each (admin API). Finished runs, and ended deliveries with
+   * their attempts, go this long after they finished.
+   */
+  @Type(() => Number) @IsNumber({ allowNaN: false, allowInfinity: false }) @IsPositive() @Max(MAX_RETENTION_DAYS)
+  RETENTION_RUNS_DAYS = 30;
+
+  @Type(() => Number) @IsNumber({ allowNaN: false, allowInfinity: false }) @IsPositive() @Max(MAX_RETENTION_DAYS)
+  RETENTION_DELIVERIES_DAYS = 30;
+
+  /** Cases Closed (and unchanged) for longer than this go with everything they hold; 0 keeps them. */
+  @Type(() => Number) @IsNumber({ allowNaN: false, allowInfinity: false }) @Min(0) @Max(MAX_RETENTION_DAYS)
+  RETENTION_CLOSED_CASES_DAYS = 0;
+
+  /** How often a purge pass runs: one repeatable Bull job, taken by one of the workers each time. */
+  @Type(() => Number) @IsInt() @Min(1000) @Max(86_400_000)
+  RETENTION_PURGE_INTERVAL_MS = 60_000;
+
+  /** The SMTP listener's port (API roles only); 0 turns email intake off. */
+  @Type(() => Number) @IsInt() @Min(0) @Max(65535)
+  SMTP_PORT = 2525;
+
+  /** The SMTP listener's bind address; unset, it is HOST's. */
+  @IsOptional() @IsString() @MinLength(1)
+  SMTP_HOST?: string;
+
+  /** The domain of every workflow's inbound address (`<secret>@INBOUND_EMAIL_DOMAIN`). */
+  @Matches(/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i, { message: '$property must be a domain name' })
+  INBOUND_EMAIL_DOMAIN = 'localhost';
+
+  /** The largest message the listener takes, in bytes as sent (SMTP SIZE); larger ones get `552 5.3.4`. */
+  @Type(() => Number) @IsInt() @Min(1024) @Max(1073741824)
+  SMTP_MAX_MESSAGE_BYTES = 26214400;
+
+  /**
+   * STARTTLS certificate chain and private key, each a PEM text or the path of a PEM file
+   * (a value starting with `-----BEGIN` is the PEM itself). Both or neither.
+   */
+  @IsOptional() @IsString() @MinLength(1)
+  SMTP_TLS_CERT?: string;
+
+  @IsOptional() @IsString() @MinLength(1)
+  SMTP_TLS_KEY?: string;
+
+  /**
+   * Where report digests are sent out: `smtp://user:pass@host:port` or `smtps://...` (a secret:
+   * never logged). Unset, the digest endpoints answer 422.
+   */
+  @IsOptional() @Matches(/^smtps?:\/\/[^\s]+$/, { message: '$property must be an smtp:// or smtps:// URL' })
+  SMTP_RELAY_URL?: string;
+
+  /** The From address of digests. */
+  @IsOptional() @IsEmail({ require_tld: false })
+  DIGEST_FROM = 'reports@localhost';
+
+  /** How often workers look for digests due (one repeatable Bull job, taken by one worker each time). */
+  @Type(() => Number) @IsInt() @Min(1000) @Max(3_600_000)
+  DIGEST_CHECK_INTERVAL_MS = 60_000;
 
   /** How long the process waits for in-flight requests and jobs on SIGTERM. */
   @Type(() => Number) @IsInt() @Min(0) @Max(600000)
@@ -134,6 +201,10 @@ export function validateEnv(raw: Record<string, string | undefined>): Env {
   const env = plainToInstance(Env, present, { exposeDefaultValues: true });
   const problems = validateSync(env).map((e) => Object.values(e.constraints ?? {}).join('; '));
   if (problems.length) throw new InvalidEnvironmentError(`Invalid environment: ${problems.join(', ')}`);
+  if ((env.SMTP_TLS_CERT === undefined) !== (env.SMTP_TLS_KEY === undefined)) {
+    throw new InvalidEnvironmentError('Invalid environment: SMTP_TLS_CERT and SMTP_TLS_KEY must be set together');
+  }
   env.PUBLIC_BASE_URL = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  env.SMTP_HOST ??= env.HOST;
   return env;
 }

@@ -29,7 +29,7 @@ export async function rotateEncryptionKey(
 ): Promise<RotationCounts[]> {
   const counts: RotationCounts[] = [];
   for (const column of columns) {
-    const count: RotationCounts = { table: column.table, rewritten: 0, current: 0, unopenable: [] };
+    const count: RotationCounts = { table: column.label ?? column.table, rewritten: 0, current: 0, unopenable: [] };
     let after: string[] | undefined;
     do {
       after = await source.transaction((manager) => rotateBatch(manager, box, column, after, batchSize, count));

@@ -2,8 +2,19 @@ import type { SecretBinding } from './secret-box.js';
 
 /** The binding each stored secret is sealed with; the services and the key rotation use these same functions. */
 export const webhookTokenBinding = (workflowId: number | string): SecretBinding => ({ purpose: 'webhook-token', row: `workflow:${workflowId}` });
+export const emailAddressBinding = (workflowId: number | string): SecretBinding => ({ purpose: 'email-address', row: `workflow:${workflowId}` });
+export const webhookVerificationBinding = (workflowId: number | string): SecretBinding => ({
+  purpose: 'webhook-verification-secret',
+  row: `workflow:${workflowId}`,
+});
+export const formSecretBinding = (workflowId: number | string): SecretBinding => ({ purpose: 'form-secret', row: `workflow:${workflowId}` });
 export const subscriptionSecretBinding = (subscriptionId: number | string): SecretBinding => ({
   purpose: 'subscription-signing-secret',
+  row: `subscription:${subscriptionId}`,
+});
+/** The secret a rotation replaced, signing beside the new one for a day. */
+export const previousSubscriptionSecretBinding = (subscriptionId: number | string): SecretBinding => ({
+  purpose: 'subscription-previous-signing-secret',
   row: `subscription:${subscriptionId}`,
 });
 export const organizationSecretBinding = (organizationId: number | string, name: string): SecretBinding => ({
@@ -14,6 +25,8 @@ export const organizationSecretBinding = (organizationId: number | string, name:
 /** A column of sealed secrets, as `npm run rotate-encryption-key` walks it. */
 export interface SealedColumn {
   table: string;
+  /** How the rotation's counts name it, where a table has more than one sealed column; the table otherwise. */
+  label?: string;
   /** The primary key columns: the rotation pages through the rows and rewrites one row by them. */
   key: string[];
   ciphertext: string;
@@ -25,6 +38,16 @@ export interface SealedColumn {
 export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'workflows', key: ['id'], ciphertext: 'webhook_token_ciphertext', binding: (row) => webhookTokenBinding(row.id!) },
   { table: 'subscriptions', key: ['id'], ciphertext: 'secret_ciphertext', binding: (row) => subscriptionSecretBinding(row.id!) },
+  {
+    table: 'subscriptions',
+    label: 'subscriptions (replaced signing secrets)',
+    key: ['id'],
+    ciphertext: 'previous_secret_ciphertext',
+    binding: (row) => previousSubscriptionSecretBinding(row.id!),
+  },
+  { table: 'webhook_verifications', key: ['workflow_id'], ciphertext: 'secret_ciphertext', binding: (row) => webhookVerificationBinding(row.workflow_id!) },
+  { table: 'workflow_email_addresses', key: ['workflow_id'], ciphertext: 'secret_ciphertext', binding: (row) => emailAddressBinding(row.workflow_id!) },
+  { table: 'workflow_forms', key: ['workflow_id'], ciphertext: 'secret_ciphertext', binding: (row) => formSecretBinding(row.workflow_id!) },
   {
     table: 'organization_secrets',
     key: ['organization_id', 'name'],

@@ -18,6 +18,8 @@ export type AppErrorCode =
   | 'workflow.not_published'
   | 'case.status_not_allowed'
   | 'idempotency.key_reused'
+  | 'feed.cursor_expired'
+  | 'subscription.disabled'
   | 'service.unavailable';
 
 export interface ValidationProblem {

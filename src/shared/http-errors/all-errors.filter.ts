@@ -3,7 +3,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LOGGER, type Logger } from '../logging/logger.js';
 import { sendError, toErrorResponse } from './error-response.js';
 
-/** Every error a handler throws becomes `{"error": ...}` with its status; unexpected ones are logged, never shown. */
+/**
+ * Every error a handler throws becomes `{"error": ...}` with its status, or on a route that
+ * draws its own error pages (a page for people, see `errorPage`) that page; unexpected ones are
+ * logged, never shown.
+ */
 @Catch()
 export class AllErrorsFilter implements ExceptionFilter {
   constructor(@Inject(LOGGER) private readonly logger: Logger) {}
@@ -11,8 +15,11 @@ export class AllErrorsFilter implements ExceptionFilter {
   catch(error: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const response = toErrorResponse(error);
-    if (response.unexpected) logUnexpected(this.logger, http.getRequest<FastifyRequest>(), error);
-    sendError(http.getResponse<FastifyReply>(), response);
+    const request = http.getRequest<FastifyRequest>();
+    if (response.unexpected) logUnexpected(this.logger, request, error);
+    const errorPage = request.routeOptions?.config?.errorPage;
+    if (errorPage) errorPage(http.getResponse<FastifyReply>(), response.status);
+    else sendError(http.getResponse<FastifyReply>(), response);
   }
 }
 

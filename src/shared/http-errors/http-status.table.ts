@@ -15,5 +15,7 @@ export const HTTP_STATUS: Record<AppErrorCode, number> = {
   'workflow.not_published': 422,
   'case.status_not_allowed': 422,
   'idempotency.key_reused': 422,
+  'feed.cursor_expired': 410,
+  'subscription.disabled': 422,
   'service.unavailable': 503,
 };

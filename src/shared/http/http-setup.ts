@@ -3,6 +3,8 @@ import { sendError, toErrorResponse } from '../http-errors/error-response.js';
 import type { Logger } from 'pino';
 import type { Histogram } from 'prom-client';
 import { cidrList, type Env } from '../config/env.js';
+import { registerBodyBudget } from './body-budget.js';
+import { registerFormBodyParser } from './form-body-parser.js';
 import { MAX_BODY_BYTES, registerJsonBodyParser } from './json-body-parser.js';
 
 /**
@@ -24,13 +26,16 @@ export const fastifyOptions = (env: Pick<Env, 'TRUST_PROXY'>) => ({
 });
 
 /**
- * Wires the Fastify instance: the JSON body parser, and one log line and one latency
+ * Wires the Fastify instance: the JSON body parser, the form body parser (for the routes that
+ * declare `formBody`), and one log line and one latency
  * observation per request, naming the route pattern, never the URL (webhook URLs carry a token). Errors Fastify raises before a
  * handler runs (body too large, unsupported media type) reach Nest's exception layer and so
  * the same AllErrorsFilter as everything else.
  */
 export function setUpFastify(fastify: FastifyInstance, logger: Logger, latency: Histogram<'method' | 'route' | 'status'>): void {
+  registerBodyBudget(fastify);
   registerJsonBodyParser(fastify);
+  registerFormBodyParser(fastify);
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     logger.info({ method: request.method, route, address: request.ip, status: reply.statusCode, ms: Math.round(reply.elapsedTime * 10) / 10 }, 'request');

@@ -33,4 +33,27 @@ describe('JSON body parser', () => {
     assert.equal(jsonText(request({ kind: 'json', value: { a: 1 }, text: '{ "a" : 1 }' })), '{ "a" : 1 }');
     assert.equal(jsonText(request(undefined)), null);
   });
+
+  it('runs a route\'s raw-body check over the exact bytes sent, before parsing; a refusal stops the request there', async () => {
+    const fastify = Fastify();
+    registerJsonBodyParser(fastify);
+    const seen: Buffer[] = [];
+    fastify.addHook('onRequest', async (request) => {
+      request.rawBodyCheck = (raw) => {
+        seen.push(raw);
+        if (request.headers['x-refuse'] !== undefined) throw new InvalidRequestError('refused by the check');
+      };
+    });
+    fastify.post('/', async (request) => ({ body: request.body, pending: request.rawBodyCheck !== undefined }));
+    // Not valid UTF-8 (0xff) and not valid JSON: the check sees the bytes themselves, not a decoded text.
+    const bytes = Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31]);
+    const refused = await fastify.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json', 'x-refuse': '1' }, payload: bytes });
+    // Bare Fastify answers the thrown error itself (the service maps it to its status); the handler never ran.
+    assert.match(refused.body, /refused by the check/);
+    assert.ok(!('body' in refused.json()));
+    const passed = await fastify.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload: '{"a":1}' });
+    await fastify.close();
+    assert.deepEqual(seen, [bytes, Buffer.from('{"a":1}')]);
+    assert.deepEqual(passed.json(), { body: { kind: 'json', value: { a: 1 }, text: '{"a":1}' }, pending: false });
+  });
 });

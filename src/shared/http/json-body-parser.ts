@@ -10,6 +10,13 @@ declare module 'fastify' {
     /** Parse the body as JSON whatever its Content-Type says (webhook senders get it wrong). */
     anyContentType?: boolean;
   }
+  interface FastifyRequest {
+    /**
+     * Set by a route's credential check when the body must pass a check over its exact bytes
+     * (a webhook's signature) before it is parsed; it throws to refuse. Cleared once it ran.
+     */
+    rawBodyCheck?: (raw: Buffer) => void;
+  }
 }
 
 export class UnsupportedMediaTypeError extends AppError {
@@ -35,6 +42,16 @@ export function readJsonBody(body: unknown): JsonBody | undefined {
   return parsed;
 }
 
+const NO_BODY = Buffer.alloc(0);
+
+/**
+ * For a guard: a request that sent no body never reached the parser, so a pending raw-body
+ * check runs here over no bytes (a signature can still be over an empty body).
+ */
+export function checkBodylessRequest(request: FastifyRequest): void {
+  request.rawBodyCheck?.(NO_BODY);
+}
+
 /** The request body exactly as sent, once `readJsonBody` has accepted it; null when there was none. */
 export function jsonText(request: FastifyRequest): string | null {
   const parsed = request.body as ParsedBody | undefined;
@@ -50,6 +67,8 @@ const JSON_MEDIA_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
  * default parser would refuse them).
  */
 export function registerJsonBodyParser(fastify: FastifyInstance): void {
+  // Declared up front, so a request that gets a check has the same shape as every other.
+  fastify.decorateRequest('rawBodyCheck', undefined);
   // Fastify refuses a Content-Type that is not a media type at all (`json`, `garbage`) before
   // any parser runs; on routes that take any Content-Type the header says nothing, so it goes.
   fastify.addHook('onRequest', (request, _reply, done) => {
@@ -59,13 +78,26 @@ export function registerJsonBodyParser(fastify: FastifyInstance): void {
     done();
   });
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (request: FastifyRequest, body, done) => {
+  // Read as bytes (Fastify's one copy of the chunks) so that a raw-body check sees exactly what
+  // was sent; the text is decoded from those same bytes, once.
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MAX_BODY_BYTES }, (request: FastifyRequest, body, done) => {
     const lenient = request.routeOptions.config?.anyContentType === true;
     if (!lenient && !JSON_MEDIA_TYPE.test(request.headers['content-type'] ?? '')) {
       done(new UnsupportedMediaTypeError(), undefined);
       return;
     }
-    done(null, parseJsonBody(body as string));
+    const raw = body as Buffer;
+    const check = request.rawBodyCheck;
+    if (check) {
+      request.rawBodyCheck = undefined;
+      try {
+        check(raw);
+      } catch (error) {
+        done(error as Error, undefined);
+        return;
+      }
+    }
+    done(null, parseJsonBody(raw.toString('utf8')));
   });
 }
 

@@ -66,6 +66,42 @@ export function memberText(text: string, key: string): string | undefined {
   return found;
 }
 
+/**
+ * The exact text of the value `tokens` (a decoded JSON Pointer) point at in `text`, valid JSON,
+ * or undefined when there is none: members as `memberText` finds them, array elements by index
+ * (`0`, `12`; never `-` or a leading zero).
+ */
+export function textAt(text: string, tokens: readonly string[]): string | undefined {
+  let current: string | undefined = text.trim();
+  for (const token of tokens) {
+    const c = current.charCodeAt(0);
+    if (c === OPEN_BRACE) current = memberText(current, token);
+    else if (c === OPEN_BRACKET && /^(0|[1-9][0-9]{0,8})$/.test(token)) current = elementText(current, Number(token));
+    else return undefined;
+    if (current === undefined) return undefined;
+  }
+  return current;
+}
+
+/** The exact text of element `index` of `text`, the text of a JSON array; undefined past its end. */
+function elementText(text: string, index: number): string | undefined {
+  let i = skipWhitespace(text, 1);
+  if (text.charCodeAt(i) === CLOSE_BRACKET) return undefined;
+  for (let n = 0; ; n++) {
+    const end = endOfValue(text, i);
+    if (n === index) return text.slice(i, end);
+    i = skipWhitespace(text, end);
+    if (text.charCodeAt(i) !== COMMA) return undefined;
+    i = skipWhitespace(text, i + 1);
+  }
+}
+
+function skipWhitespace(text: string, from: number): number {
+  let i = from;
+  while (i < text.length && /\s/.test(text[i]!)) i++;
+  return i;
+}
+
 /** Index of the quote closing the string that opens at `start`. */
 export function endOfString(text: string, start: number): number {
   for (let i = start + 1; i < text.length; i++) {

@@ -3,9 +3,9 @@ import type { Logger } from 'pino';
 const IDLE_POLL_MS = 100;
 
 /**
- * Calls `pass` over and over: at once while it reports a full batch, every 100 ms when idle,
+ * Calls `pass` over and over: at once while it reports a full batch, every 100 ms (or `idleMs`) when idle,
  * and with a bounded backoff while Postgres or Redis is unavailable (logged once per outage).
- * Used by the relays that move due work from Postgres to Bull.
+ * Used by the relays that move due work from Postgres to Bull, and by the reports' fold.
  */
 export class PollingLoop {
   private stopped = false;
@@ -16,6 +16,7 @@ export class PollingLoop {
     private readonly pass: () => Promise<number>,
     private readonly batchSize: number,
     private readonly logger: Logger,
+    private readonly idleMs = IDLE_POLL_MS,
   ) {}
 
   start(): void {
@@ -34,7 +35,7 @@ export class PollingLoop {
         const moved = await this.pass();
         if (failures > 0) this.logger.info(`${this.name} resumed`);
         failures = 0;
-        if (moved < this.batchSize) await sleep(IDLE_POLL_MS);
+        if (moved < this.batchSize) await sleep(this.idleMs);
       } catch (err) {
         if (failures++ === 0) this.logger.warn({ err: String(err) }, `${this.name} paused: database or queue unavailable`);
         await sleep(Math.min(200 * 2 ** failures, 5000));

@@ -27,7 +27,7 @@ export class UsageController {
   @ApiEndpoint({
     operationId: 'getUsage',
     summary: 'Get usage',
-    description: 'Cases created and workflow runs started in `[from, to)`, per workflow and in total. Live figures are what is billed; test cases and their runs are reported apart and never billed. Any other query parameter is a 422.',
+    description: ['Cases created and workflow runs started in `[from, to)`, per workflow and in total. Live figures are what is billed; test cases and their runs are reported apart and never billed. Any other query parameter is a 422.', 'Purged cases and runs still count (see getRetention): before their rows go, their counts are rolled up per UTC hour of creation, and an hour\'s rolled-up counts belong to the period when the hour starts in `[from, to)`. On whole hours (every billing period) the answer is therefore exact and never changes; a period that starts or ends mid-hour counts the purged rows of that hour entirely on the side where the hour starts.'],
     success: { status: 200, description: 'The usage of the period.', schema: wrapped('usage', schemaRef('Usage')) },
     errors: { 422: '`from` or `to` is not an ISO 8601 timestamp, `from` is not before `to`, or an unknown query parameter was given.' },
   })

@@ -1,7 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '../../../shared/errors/app-error.js';
+import { AppError, NotFoundError } from '../../../shared/errors/app-error.js';
+import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { CaseProps } from '../domain/case.js';
-import { type CaseFilter, CaseQueries } from './case-queries.js';
+import { FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor } from './case-cursors.js';
+import { type CaseFilter, CaseQueries, type StoredAttachment } from './case-queries.js';
+
+export class FeedCursorExpiredError extends AppError {
+  readonly code = 'feed.cursor_expired';
+  constructor() {
+    super('this cursor is older than the changes still kept: list the cases again and follow the feed from its start');
+  }
+}
+
+/** A list filter as the HTTP layer has it: the cursor still opaque (already checked by the request's validation). */
+export type ListRequest = Omit<CaseFilter, 'after'> & { cursor?: string };
+
+export interface CasePage {
+  cases: CaseProps[];
+  nextCursor: string | null;
+}
 
 export interface TimelineEvent {
   id: number;
@@ -11,22 +28,60 @@ export interface TimelineEvent {
   [field: string]: unknown;
 }
 
-/** Read side for admins: the case list and a case's timeline, always within one organization. */
+/** Read side: the case list, a case's timeline and files, always within one organization. */
 @Injectable()
 export class CaseQueriesService {
-  constructor(private readonly queries: CaseQueries) {}
+  constructor(private readonly queries: CaseQueries, private readonly workflows: PublishedWorkflowsService) {}
 
-  /** Newest first, keyset-paginated on the id (stable under concurrent inserts). */
-  async list(organizationId: number, filter: CaseFilter): Promise<{ cases: CaseProps[]; nextCursor: number | null }> {
-    const found = await this.queries.list(organizationId, filter);
+  /**
+   * Newest first by (created_at, id), keyset-paginated: a page starts strictly after the last
+   * case of the one before, so a case that existed when the first page was read is never
+   * repeated or skipped, whatever comes in meanwhile.
+   */
+  async list(organizationId: number, request: ListRequest): Promise<CasePage> {
+    const { cursor, ...filter } = request;
+    const found = await this.queries.list(organizationId, { ...filter, after: cursor === undefined ? undefined : decoded(readListCursor(cursor)) });
     const page = found.slice(0, filter.limit);
-    return { cases: page, nextCursor: found.length > filter.limit ? page[page.length - 1]!.id : null };
+    return { cases: page.map((c) => c.case), nextCursor: found.length > filter.limit ? listCursor(page.at(-1)!.position) : null };
+  }
+
+  /** The cases API's list: one workflow of the caller's organization (404 otherwise). */
+  async listWorkflow(organizationId: number, workflowId: number, request: Omit<ListRequest, 'workflowId' | 'source'>): Promise<CasePage> {
+    await this.workflowOf(organizationId, workflowId);
+    return this.list(organizationId, { ...request, workflowId });
+  }
+
+  /**
+   * One page of the workflow's change feed (docs/change-feed.md). The next cursor is the last
+   * change delivered, or `after` itself when there was none: it always moves forward only.
+   */
+  async changes(organizationId: number, workflowId: number, after: string | undefined, limit: number): Promise<CasePage & { nextCursor: string }> {
+    await this.workflowOf(organizationId, workflowId);
+    const page = await this.queries.changes(organizationId, workflowId, after === undefined ? null : decoded(readFeedCursor(after)), limit);
+    if (page.expired) throw new FeedCursorExpiredError();
+    const last = page.changed.at(-1);
+    const nextCursor = last
+      ? feedCursor({ after: last.position, readBelow: page.readBelow })
+      : (after ?? feedCursor({ after: FEED_START, readBelow: page.readBelow }));
+    return { cases: page.changed.map((c) => c.case), nextCursor };
+  }
+
+  private async workflowOf(organizationId: number, workflowId: number): Promise<void> {
+    const state = await this.workflows.state(workflowId);
+    if (!state || state.organizationId !== organizationId) throw new NotFoundError('workflow');
   }
 
   /** One case of the organization, whatever its workflow. */
   async get(organizationId: number, caseId: number): Promise<CaseProps> {
     const found = await this.queries.get(organizationId, caseId);
     if (!found) throw new NotFoundError('case');
+    return found;
+  }
+
+  /** A file the case received (an email attachment); with `workflowId`, of a case of that workflow only. */
+  async attachment(organizationId: number, caseId: number, attachmentId: string, workflowId?: number): Promise<StoredAttachment> {
+    const found = await this.queries.attachment(organizationId, caseId, attachmentId, workflowId);
+    if (!found) throw new NotFoundError('attachment');
     return found;
   }
 
@@ -41,4 +96,10 @@ export class CaseQueriesService {
 function actorView(actor: string): TimelineEvent['by'] {
   const [type, id] = actor.split(':');
   return id === undefined ? { type: type! } : { type: type!, id: Number(id) };
+}
+
+/** A cursor the request validation accepted always decodes. */
+function decoded<P>(position: P | undefined): P {
+  if (position === undefined) throw new Error('a cursor that passed validation did not decode');
+  return position;
 }

@@ -1,16 +1,65 @@
-import type { CaseProps } from '../domain/case.js';
+import type { AttributesJson, CaseProps } from '../domain/case.js';
+
+/** Where a case sits in a list, newest first: its creation time in microseconds since 1970 (Postgres keeps microseconds) and its id, both as decimal text. */
+export interface ListPosition {
+  createdAtMicros: string;
+  id: string;
+}
+
+/**
+ * Where a change sits in the feed: the id of the transaction that wrote it (xid8, as decimal
+ * text) and the case's id. See docs/change-feed.md.
+ */
+export interface FeedPosition {
+  xid: string;
+  id: string;
+}
+
+/**
+ * What a feed cursor holds: the position of the last change delivered, and the oldest
+ * transaction still running when its page was read (`readBelow`, the snapshot's xmin). Every
+ * purge that page did not see has an id at or above `readBelow`.
+ */
+export interface FeedCursor {
+  after: FeedPosition;
+  readBelow: string;
+}
 
 export interface CaseFilter {
   workflowId?: number;
-  status?: string;
+  /** Any of these statuses. */
+  statuses?: string[];
   mode?: string;
   source?: string;
+  /** ISO 8601 timestamps, compared by Postgres (so to the microsecond); each bound excludes its own instant. */
+  createdAfter?: string;
+  createdBefore?: string;
+  updatedAfter?: string;
+  updatedBefore?: string;
+  /** The text of a JSON object the case's attributes must contain (jsonb `@>`, nested objects too). */
+  attributes?: AttributesJson;
   limit: number;
-  /** Cases with a smaller id than this (the previous page's last). */
-  before?: number;
+  /** Cases after this position in newest-first order (the previous page's last). */
+  after?: ListPosition;
 }
 
-/** A `case_events` row: `actor` is `api_token:<id>`, `webhook`, `automation` or `engine`. */
+export interface Positioned<P> {
+  case: CaseProps;
+  position: P;
+}
+
+/**
+ * A page of the change feed: `expired` when a purge the cursor's page did not see deleted a
+ * case whose last change lies beyond the cursor (then `changed` is empty); `readBelow` as in
+ * FeedCursor, for this page.
+ */
+export interface FeedPage {
+  expired: boolean;
+  changed: Positioned<FeedPosition>[];
+  readBelow: string;
+}
+
+/** A `case_events` row: `actor` is `api_token:<id>`, `webhook`, `email`, `form`, `automation` or `engine`. */
 export interface StoredCaseEvent {
   id: number;
   type: string;
@@ -19,12 +68,29 @@ export interface StoredCaseEvent {
   createdAt: Date;
 }
 
-/** Read port for admins: cases and timelines, always within one organization. */
+/** A file a case received, as sent. */
+export interface StoredAttachment {
+  filename: string | null;
+  contentType: string;
+  content: Buffer;
+}
+
+/** Read port: case lists, the change feed and timelines, always within one organization. */
 export abstract class CaseQueries {
   /** Newest first, at most `filter.limit + 1` cases (the extra one says there is a next page). */
-  abstract list(organizationId: number, filter: CaseFilter): Promise<CaseProps[]>;
+  abstract list(organizationId: number, filter: CaseFilter): Promise<Positioned<ListPosition>[]>;
+
+  /**
+   * The workflow's cases whose last change lies after the cursor (from the start when null) and
+   * was written by a transaction older than every transaction still running, in feed order, at
+   * most `limit`, each at its state now; all read in one snapshot with the purge horizon.
+   */
+  abstract changes(organizationId: number, workflowId: number, cursor: FeedCursor | null, limit: number): Promise<FeedPage>;
 
   abstract get(organizationId: number, caseId: number): Promise<CaseProps | null>;
+
+  /** One of the case's files; with `workflowId`, only when the case belongs to that workflow. */
+  abstract attachment(organizationId: number, caseId: number, attachmentId: string, workflowId?: number): Promise<StoredAttachment | null>;
 
   /** Oldest first; null when the organization has no such case. */
   abstract timeline(organizationId: number, caseId: number): Promise<StoredCaseEvent[] | null>;

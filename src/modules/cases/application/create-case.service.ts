@@ -4,8 +4,8 @@ import { AppError } from '../../../shared/errors/app-error.js';
 import { unstorableNumber } from '../../../shared/json/json-numbers.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { AttributesInvalidError } from '../domain/case.errors.js';
-import { type Actor, Case, type CaseMode, type CaseSource } from '../domain/case.js';
-import { type CreateAnswer, type Created, CaseRepository, type IdempotencyClaim } from '../domain/case.repository.js';
+import { type Actor, Case, type CaseMode, type CaseSource, type ReceivedMessage } from '../domain/case.js';
+import { type CreateAnswer, type Created, CaseRepository, type DeliveryKey, type IdempotencyClaim } from '../domain/case.repository.js';
 import { IntakeMetrics } from './intake-metrics.js';
 
 /** A new case, from any source; the source's own checks (credentials, body shape) are done. */
@@ -20,7 +20,11 @@ export interface CreateCaseCommand<A extends CreateAnswer> {
   attributes: { value: Record<string, unknown>; text: string };
   /** The exact request text is part of the claim: the same key with another request is refused. */
   idempotency?: { key: string; requestText: string };
+  /** A webhook delivery's key (the exact JSON text at its workflow's `webhook_dedup.key`): one case per key within the window. */
+  dedup?: { key: string; windowSeconds: number };
   actor: Actor;
+  /** The message the case comes from (email): its attachments and Message-ID are kept with the case. */
+  message?: ReceivedMessage;
   /** What the caller answers with: the whole case, or its id only (nothing read back). */
   answer: A;
 }
@@ -32,13 +36,16 @@ export class IdempotencyKeyReusedError extends AppError {
   }
 }
 
+/** What `execute` did: created a case, or found the one an earlier request created (an Idempotency-Key replay, a duplicate delivery). */
+export type CreateCaseOutcome<A extends CreateAnswer> = Created<A> & { replayed: boolean };
+
 /** The one way a case comes into being, whatever its source. */
 @Injectable()
 export class CreateCaseService {
   constructor(private readonly cases: CaseRepository, private readonly metrics: IntakeMetrics) {}
 
   /** The case is stored with its pending run before this returns; the run itself happens later. */
-  async execute<A extends CreateAnswer>(command: CreateCaseCommand<A>): Promise<Created<A> & { replayed: boolean }> {
+  async execute<A extends CreateAnswer>(command: CreateCaseCommand<A>): Promise<CreateCaseOutcome<A>> {
     const { workflow, organizationId } = command;
     const claim: IdempotencyClaim | undefined = command.idempotency && {
       key: command.idempotency.key,
@@ -49,10 +56,7 @@ export class CreateCaseService {
       if (earlier) return this.replay(command, claim, earlier);
     }
 
-    const tooLarge = unstorableNumber(command.attributes.text);
-    if (tooLarge) throw new AttributesInvalidError([tooLarge]);
-    const problems = workflow.attributeSchema.check(command.attributes.value);
-    if (problems.length) throw new AttributesInvalidError(problems);
+    this.check(command);
 
     const draft = Case.open(
       {
@@ -65,27 +69,52 @@ export class CreateCaseService {
         source: command.source,
         attributes: command.attributes.text,
         actor: command.actor,
+        message: command.message,
       },
       workflow,
       new Date(),
     );
-    const result = await this.cases.create(draft, command.answer, claim);
+    const delivery: DeliveryKey | undefined = command.dedup && {
+      hash: createHash('sha256').update(command.dedup.key).digest(),
+      windowSeconds: command.dedup.windowSeconds,
+    };
+    const result = await this.cases.create(draft, command.answer, claim, delivery);
     if ('created' in result) {
       this.metrics.caseCreated(command.source, command.mode);
       return { ...result.created, replayed: false };
     }
+    if ('duplicateOf' in result) return this.earlier(command, result.duplicateOf);
     return this.replay(command, claim!, result.claimedBy);
+  }
+
+  /**
+   * The attribute checks `execute` makes, without creating anything: for a source that creates
+   * several cases from one input and must refuse it whole, before the first is created.
+   */
+  check(command: Pick<CreateCaseCommand<CreateAnswer>, 'workflow' | 'attributes'>): void {
+    const tooLarge = unstorableNumber(command.attributes.text);
+    if (tooLarge) throw new AttributesInvalidError([tooLarge]);
+    const problems = command.workflow.attributeSchema.check(command.attributes.value);
+    if (problems.length) throw new AttributesInvalidError(problems);
   }
 
   private async replay<A extends CreateAnswer>(
     command: CreateCaseCommand<A>,
     claim: IdempotencyClaim,
     earlier: { caseId: number; requestHash: Buffer },
-  ): Promise<Created<A> & { replayed: boolean }> {
+  ): Promise<CreateCaseOutcome<A>> {
     if (!earlier.requestHash.equals(claim.requestHash)) throw new IdempotencyKeyReusedError();
-    const original = await this.cases.find(command.organizationId, command.workflow.workflowId, earlier.caseId);
+    return this.earlier(command, earlier.caseId);
+  }
+
+  /**
+   * The case an earlier request created, answered as the caller asked: an id needs no read (the
+   * key that names it goes with the case, see the retention purge).
+   */
+  private async earlier<A extends CreateAnswer>(command: CreateCaseCommand<A>, caseId: number): Promise<CreateCaseOutcome<A>> {
+    if (command.answer === 'id') return { ...({ id: caseId } as Created<A>), replayed: true };
+    const original = await this.cases.find(command.organizationId, command.workflow.workflowId, caseId);
     if (!original) throw new IdempotencyKeyReusedError();
-    const created = (command.answer === 'case' ? { id: original.id, case: original } : { id: original.id }) as Created<A>;
-    return { ...created, replayed: true };
+    return { ...({ id: original.id, case: original } as Created<A>), replayed: true };
   }
 }

@@ -7,22 +7,37 @@ export interface IdempotencyClaim {
   requestHash: Buffer;
 }
 
+/** A webhook delivery's de-duplication key: the SHA-256 of its JSON text, and how long it holds (its workflow's window). */
+export interface DeliveryKey {
+  hash: Buffer;
+  windowSeconds: number;
+}
+
 /** What a creation reads back: the stored case, or (for intakes that answer with it only) its id. */
 export type CreateAnswer = 'case' | 'id';
 export type Created<A extends CreateAnswer> = A extends 'case' ? { id: number; case: CaseProps } : { id: number };
 
-export type CreateResult<A extends CreateAnswer> = { created: Created<A> } | { claimedBy: { caseId: number; requestHash: Buffer } };
+export type CreateResult<A extends CreateAnswer> =
+  | { created: Created<A> }
+  | { claimedBy: { caseId: number; requestHash: Buffer } }
+  /** A delivery whose key a case of the workflow took within the window: nothing was stored. */
+  | { duplicateOf: number };
 
 /** Persistence port of the Case aggregate; the Postgres implementation chooses the statements. */
 export abstract class CaseRepository {
   /**
-   * Stores a new case, its creation event and (when its first status has one) its pending run,
-   * atomically. With an idempotency claim, a key already claimed in the last 24 hours stores
-   * nothing and says which case claimed it. `answer` says what is read back.
+   * Stores a new case, its creation event, (when its first status has one) its pending run and
+   * (when it came from a message) the message's attachments and Message-ID, atomically. With an idempotency claim, a key already claimed in the last 24 hours stores
+   * nothing and says which case claimed it. With a delivery key, a key a case of the workflow
+   * took within the window stores nothing and says which case took it; concurrent deliveries
+   * of one key store one case. `answer` says what is read back.
    */
-  abstract create<A extends CreateAnswer>(draft: CaseDraft, answer: A, idempotency?: IdempotencyClaim): Promise<CreateResult<A>>;
+  abstract create<A extends CreateAnswer>(draft: CaseDraft, answer: A, idempotency?: IdempotencyClaim, delivery?: DeliveryKey): Promise<CreateResult<A>>;
 
   abstract find(organizationId: number, workflowId: number, caseId: number): Promise<CaseProps | null>;
+
+  /** Which cases of the workflow hold messages with these Message-IDs (by Message-ID; unknown ones are absent). */
+  abstract casesByMessageId(workflowId: number, messageIds: readonly string[]): Promise<Map<string, number>>;
 
   abstract findClaim(organizationId: number, key: string): Promise<{ caseId: number; requestHash: Buffer } | null>;
 

@@ -234,4 +234,28 @@ describe('Case events', () => {
       assert.equal(startsRun(subject.pullEvents()), runs.includes(status), status);
     }
   });
+
+  describe('an email reply', () => {
+    const message = { attachments: [], messageId: '<r@example.com>' };
+    const EMAIL: Actor = { kind: 'email' };
+
+    it('is recorded with its fields; an Open or Triage case keeps its status', () => {
+      for (const status of ['Open', 'Triage']) {
+        const subject = stored(status);
+        subject.receiveEmail({ subject: 'Re: x' }, message, rules());
+        assert.deepEqual(subject.pullEvents(), [{ type: 'email_received', actor: EMAIL, email: { subject: 'Re: x' }, message }]);
+        assert.equal(subject.status, status);
+      }
+    });
+
+    it('reopens a Closed case after recording it: a move to Open by email that clears the outcome and starts Open\'s run', () => {
+      const subject = stored('Closed', 'Handled');
+      subject.receiveEmail({ subject: 'Re: x' }, message, rules());
+      const [received, reopened] = subject.pullEvents();
+      assert.equal(received!.type, 'email_received');
+      assert.deepEqual(reopened, { type: 'status_changed', actor: EMAIL, from: 'Closed', to: 'Open', outcome: null, startsRun: true });
+      assert.deepEqual([subject.status, subject.outcome], ['Open', null]);
+      assert.ok(subject.runStartedBy(reopened!));
+    });
+  });
 });

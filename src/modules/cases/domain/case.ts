@@ -5,10 +5,26 @@ import { Run, type RunEvent, type RunProps } from './run.js';
 export const FALLBACK_OUTCOME = 'Resolved';
 
 export type CaseMode = 'live' | 'test';
-export type CaseSource = 'API' | 'Webhook';
+export const CASE_SOURCES = ['API', 'Webhook', 'Email', 'Form'] as const;
+export type CaseSource = (typeof CASE_SOURCES)[number];
 
-/** Who changed a case: an API token, a step of the workflow's automation, or the engine itself. */
-export type Actor = { kind: 'api_token'; tokenId: number } | { kind: 'webhook' } | { kind: 'automation' } | { kind: 'engine' };
+/** Who changed a case: an API token, an intake channel, a step of the workflow's automation, or the engine itself. */
+export type Actor = { kind: 'api_token'; tokenId: number } | { kind: 'webhook' } | { kind: 'email' } | { kind: 'form' } | { kind: 'automation' } | { kind: 'engine' };
+
+/** A file a case received with a message, kept with the case (`id` is chosen at intake, so the attributes can name it). */
+export interface CaseAttachment {
+  id: string;
+  filename: string | null;
+  contentType: string;
+  sha256: Buffer;
+  content: Buffer;
+}
+
+/** What a case keeps of a message it received: its files, and its Message-ID for the replies that will name it. */
+export interface ReceivedMessage {
+  attachments: readonly CaseAttachment[];
+  messageId: string | null;
+}
 
 /** The exact JSON text of a case's attributes, kept as text so no number or key is ever altered. */
 export type AttributesJson = string;
@@ -17,6 +33,8 @@ export type CaseEvent =
   | { type: 'created'; actor: Actor; source: CaseSource; mode: CaseMode; status: string; startsRun: boolean }
   | { type: 'status_changed'; actor: Actor; from: string; to: string; outcome: string | null; startsRun: boolean; reason?: string }
   | { type: 'attributes_changed'; actor: Actor; keys: string[]; patch: AttributesJson }
+  /** A reply to a message already on the case: `email` holds the same fields as an email case's `email` attribute. */
+  | { type: 'email_received'; actor: Actor; email: Record<string, unknown>; message: ReceivedMessage }
   | RunEvent;
 
 export interface CaseProps {
@@ -44,12 +62,15 @@ export interface NewCase {
   source: CaseSource;
   attributes: AttributesJson;
   actor: Actor;
+  /** The message the case came from, for the channels that receive messages. */
+  message?: ReceivedMessage;
 }
 
 /** A case not yet stored: what the repository inserts, with the events of its creation. */
 export interface CaseDraft {
   readonly props: Omit<CaseProps, 'id' | 'createdAt' | 'updatedAt'>;
   readonly events: readonly CaseEvent[];
+  readonly message?: ReceivedMessage;
 }
 
 /**
@@ -95,6 +116,7 @@ export class Case {
         attributes: input.attributes,
       },
       events: [{ type: 'created', actor: input.actor, source: input.source, mode: input.mode, status: OPEN, startsRun: rules.hasRun(OPEN) }],
+      ...(input.message ? { message: input.message } : {}),
     };
   }
 
@@ -176,6 +198,16 @@ export class Case {
    */
   mergeAttributes(patch: AttributesJson, keys: string[], actor: Actor): void {
     this.events.push({ type: 'attributes_changed', actor, keys, patch });
+  }
+
+  /**
+   * A reply to a message on the case arrived by email: recorded with its fields and files, and a
+   * `Closed` case reopens (recorded as a move to `Open`, whose run starts).
+   */
+  receiveEmail(email: Record<string, unknown>, message: ReceivedMessage, rules: StatusRules): void {
+    const actor: Actor = { kind: 'email' };
+    this.events.push({ type: 'email_received', actor, email, message });
+    if (this.props.status === CLOSED) this.moveTo(OPEN, rules, actor);
   }
 
   /** The engine parks a case whose run failed. */

@@ -1,18 +1,21 @@
-import { Controller, Get, Header, Param, Query } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
+import { ATTACHMENT_DOWNLOAD, AttachmentId, sendAttachment } from '../../../shared/http/attachment-download.js';
 import { listOf, object, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import { RequiresToken } from '../../tokens/bearer-token.guard.js';
 import type { Principal as Caller } from '../../tokens/principal.js';
 import { Principal } from '../../tokens/principal.decorator.js';
 import { CaseQueriesService } from '../application/case-queries.service.js';
-import { caseJson, JSON_CONTENT_TYPE } from './case.response.js';
-import { ListCasesRequest } from './list-cases.request.js';
+import { caseJson, casePageJson, JSON_CONTENT_TYPE } from './case.response.js';
+import { ListCasesRequest, listFilter } from './list-cases.request.js';
 
 const DEFAULT_PAGE_SIZE = 25;
 const CaseId = () => Param('caseId', new IdParamPipe('case'));
 const CASE_NOT_FOUND = 'The case does not exist or belongs to another organization.';
+
 
 @Controller('api/admin/v1/cases')
 @RequiresToken('admin')
@@ -26,7 +29,7 @@ export class AdminCasesController {
   @ApiEndpoint({
     operationId: 'listCases',
     summary: 'List cases',
-    description: 'The organization\'s cases, newest first, filtered by every parameter given, with how each came in (`source_type`). Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor`; it is null on the last page. Any other query parameter is a 422.',
+    description: 'The organization\'s cases, newest first (by `created_at`, then `id`), filtered by every parameter given (the same filters as the cases API\'s list, plus `workflow_id` and `source`), with how each came in (`source_type`). Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor`; it is null on the last page. Any other query parameter is a 422.',
     success: {
       status: 200,
       description: 'One page of cases.',
@@ -35,18 +38,15 @@ export class AdminCasesController {
         next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null when there is none.' },
       }),
     },
-    errors: { 422: 'An unknown query parameter, or one out of its range (`validation_errors` names each).' },
+    errors: { 422: 'An unknown query parameter, or a value that is not valid for it (`validation_errors` names each).' },
   })
   async list(@Principal() caller: Caller, @Query() query: ListCasesRequest) {
-    const { cases, nextCursor } = await this.queries.list(caller.organizationId, {
+    const page = await this.queries.list(caller.organizationId, {
+      ...listFilter(query, query.limit, DEFAULT_PAGE_SIZE),
       workflowId: query.workflow_id === undefined ? undefined : Number(query.workflow_id),
-      status: query.status,
-      mode: query.mode,
       source: query.source,
-      limit: query.limit === undefined ? DEFAULT_PAGE_SIZE : Number(query.limit),
-      before: query.cursor === undefined ? undefined : Number(query.cursor),
     });
-    return `{"cases":[${cases.map((c) => caseJson(c, true)).join(',')}],"next_cursor":${nextCursor === null ? 'null' : `"${nextCursor}"`}}`;
+    return casePageJson(page, true);
   }
 
   @Get(':caseId')
@@ -60,6 +60,18 @@ export class AdminCasesController {
   })
   async get(@Principal() caller: Caller, @CaseId() caseId: number) {
     return `{"case":${caseJson(await this.queries.get(caller.organizationId, caseId), true)}}`;
+  }
+
+  @Get(':caseId/attachments/:attachmentId')
+  @ApiEndpoint({
+    operationId: 'getAdminCaseAttachment',
+    summary: 'Download a file of a case of the organization',
+    description: 'As the cases API\'s attachment download, whatever workflow the case belongs to.',
+    success: ATTACHMENT_DOWNLOAD,
+    errors: { 404: 'The case or the attachment does not exist, or belongs to another organization.' },
+  })
+  async attachment(@Principal() caller: Caller, @CaseId() caseId: number, @AttachmentId() attachmentId: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    return sendAttachment(reply, await this.queries.attachment(caller.organizationId, caseId, attachmentId));
   }
 
   @Get(':caseId/timeline')

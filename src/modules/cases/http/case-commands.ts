@@ -29,14 +29,21 @@ export function apiCaseCommand(
   };
 }
 
-/** A webhook delivery as a command: a live case on the version WebhookTokenGuard found, answered with its id. */
+/**
+ * A webhook delivery as a command: a live case on the version WebhookTokenGuard found, answered
+ * with its id; de-duplicated by its key when the version says so and the body holds one.
+ */
 export function webhookCaseCommand(target: { organizationId: number; version: WorkflowVersion }, body: unknown): CreateCaseCommand<'id'> {
+  const attributes = webhookAttributes(body);
+  const dedup = target.version.webhookDedup;
+  const key = dedup?.keyOf(attributes.text);
   return {
     source: 'Webhook',
     organizationId: target.organizationId,
     workflow: target.version,
     mode: 'live',
-    attributes: webhookAttributes(body),
+    attributes,
+    dedup: key === undefined ? undefined : { key, windowSeconds: dedup!.windowSeconds },
     actor: { kind: 'webhook' },
     answer: 'id',
   };

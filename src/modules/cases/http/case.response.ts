@@ -23,3 +23,8 @@ export function caseJson(c: CaseProps, withSource = false): string {
 export function caseResponse(c: CaseProps): string {
   return `{"case":${caseJson(c)}}`;
 }
+
+/** A page of cases: `next_cursor` is null only on a list's last page. */
+export function casePageJson(page: { cases: CaseProps[]; nextCursor: string | null }, withSource = false): string {
+  return `{"cases":[${page.cases.map((c) => caseJson(c, withSource)).join(',')}],"next_cursor":${JSON.stringify(page.nextCursor)}}`;
+}

@@ -1,26 +1,31 @@
-import { Body, Controller, Get, Header, Param, Patch, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Get, Header, Param, Patch, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { jsonText } from '../../../shared/http/json-body-parser.js';
-import { headerRef, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
+import { headerRef, object, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
+import { ATTACHMENT_DOWNLOAD, AttachmentId, sendAttachment } from '../../../shared/http/attachment-download.js';
 import { RequiresToken } from '../../tokens/bearer-token.guard.js';
 import type { Principal as Caller } from '../../tokens/principal.js';
 import { Principal } from '../../tokens/principal.decorator.js';
+import { CaseQueriesService } from '../application/case-queries.service.js';
 import { ChangeCaseStatusService } from '../application/change-case-status.service.js';
 import { CreateCaseService } from '../application/create-case.service.js';
 import { GetCaseService } from '../application/get-case.service.js';
 import { WorkflowIntake } from '../application/workflow-intake.js';
 import { apiCaseCommand } from './case-commands.js';
-import { caseResponse, JSON_CONTENT_TYPE } from './case.response.js';
+import { casePageJson, caseResponse, JSON_CONTENT_TYPE } from './case.response.js';
 import { ChangeStatusRequest } from './change-status.request.js';
 import { CreateCaseRequest } from './create-case.request.js';
 import { IdempotencyKey } from './idempotency-key.decorator.js';
+import { CaseChangesRequest, listFilter, ListWorkflowCasesRequest } from './list-cases.request.js';
 
 const WorkflowId = () => Param('workflowId', new IdParamPipe('workflow'));
 const CaseId = () => Param('caseId', new IdParamPipe('case'));
 const caseAnswer = wrapped('case', schemaRef('Case'));
+const DEFAULT_PAGE_SIZE = 50;
+const WORKFLOW_NOT_FOUND = 'The workflow does not exist or belongs to another organization.';
 const CASE_NOT_FOUND = 'The workflow or the case does not exist, belongs to another organization, or the case belongs to another workflow.';
 
 @Controller('api/external/v1/workflows/:workflowId/cases')
@@ -33,6 +38,7 @@ export class CasesController {
     private readonly getCase: GetCaseService,
     private readonly changeStatus: ChangeCaseStatusService,
     private readonly intake: WorkflowIntake,
+    private readonly queries: CaseQueriesService,
   ) {}
 
   @Post()
@@ -74,6 +80,60 @@ export class CasesController {
     return caseResponse(result.case);
   }
 
+  @Get()
+  @Header('content-type', JSON_CONTENT_TYPE)
+  @ApiEndpoint({
+    operationId: 'listWorkflowCases',
+    summary: 'List a workflow\'s cases',
+    description: [
+      'The workflow\'s cases, newest first (by `created_at`, then `id`), filtered by every parameter given; any other query parameter is a 422. Each case is shown as `getCase` shows it.',
+      'Paging is by keyset: pass `next_cursor` back as `cursor` (with the same filters) until it is null. A case that existed when the first page was read is never repeated or skipped, whatever is created meanwhile.',
+    ],
+    success: {
+      status: 200,
+      description: 'One page of cases.',
+      schema: object({
+        cases: { type: 'array', items: schemaRef('Case') },
+        next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
+      }),
+    },
+    errors: {
+      404: WORKFLOW_NOT_FOUND,
+      422: 'An unknown query parameter, or a value that is not valid for it (`validation_errors` names each): a status list, mode, timestamp, `attributes` object, limit (1 to 200) or cursor.',
+    },
+  })
+  async list(@Principal() caller: Caller, @WorkflowId() workflowId: number, @Query() query: ListWorkflowCasesRequest) {
+    return casePageJson(await this.queries.listWorkflow(caller.organizationId, workflowId, listFilter(query, query.limit, DEFAULT_PAGE_SIZE)));
+  }
+
+  @Get('changes')
+  @Header('content-type', JSON_CONTENT_TYPE)
+  @ApiEndpoint({
+    operationId: 'listCaseChanges',
+    summary: 'Follow the changes of a workflow\'s cases',
+    description: [
+      'The change feed for incremental sync: the cases changed after the cursor `after`, in the order their changes committed, each case at most once per page and at its state when the page was read. Without `after` the feed starts at the oldest change still kept.',
+      'Store `next_cursor` and call again (until `cases` is empty, then from time to time): every change is delivered, including those of transactions still in flight when an earlier page was read. A cursor is a commit-order position, not a timestamp: a page reaches only changes of transactions older than every transaction still running, so a long transaction makes the feed wait, never skip. `next_cursor` is always present; it equals `after` when nothing changed.',
+    ],
+    success: {
+      status: 200,
+      description: 'One page of changed cases.',
+      schema: object({
+        cases: { type: 'array', items: schemaRef('Case') },
+        next_cursor: { type: 'string', description: 'Pass as `after` for the next page.' },
+      }),
+    },
+    errors: {
+      404: WORKFLOW_NOT_FOUND,
+      410: 'The cursor is older than what retention keeps: a case changed after it has since been purged. List the cases again and follow the feed from its start.',
+      422: 'An unknown query parameter, an `after` that is not a `next_cursor` of this feed, or a limit outside 1 to 200.',
+    },
+  })
+  async changes(@Principal() caller: Caller, @WorkflowId() workflowId: number, @Query() query: CaseChangesRequest) {
+    const limit = query.limit === undefined ? DEFAULT_PAGE_SIZE : Number(query.limit);
+    return casePageJson(await this.queries.changes(caller.organizationId, workflowId, query.after, limit));
+  }
+
   @Get(':caseId')
   @Header('content-type', JSON_CONTENT_TYPE)
   @ApiEndpoint({
@@ -85,6 +145,18 @@ export class CasesController {
   })
   async get(@Principal() caller: Caller, @WorkflowId() workflowId: number, @CaseId() caseId: number) {
     return caseResponse(await this.getCase.execute(caller, workflowId, caseId));
+  }
+
+  @Get(':caseId/attachments/:attachmentId')
+  @ApiEndpoint({
+    operationId: 'getCaseAttachment',
+    summary: 'Download a file of a case',
+    description: 'A file the case received (an attachment of its email, or of a reply added to it), by the id its `email.attachments` (or the `email_received` event) gives. Sent as a download: `Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`.',
+    success: ATTACHMENT_DOWNLOAD,
+    errors: { 404: 'The workflow, the case or the attachment does not exist, belongs to another organization, or the case belongs to another workflow.' },
+  })
+  async attachment(@Principal() caller: Caller, @WorkflowId() workflowId: number, @CaseId() caseId: number, @AttachmentId() attachmentId: string, @Res({ passthrough: true }) reply: FastifyReply) {
+    return sendAttachment(reply, await this.queries.attachment(caller.organizationId, caseId, attachmentId, workflowId));
   }
 
   @Patch(':caseId')

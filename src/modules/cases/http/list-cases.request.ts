@@ -1,35 +1,155 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, Length, Matches } from 'class-validator';
+import { IsIn, IsOptional, Matches, ValidateBy, type ValidationOptions } from 'class-validator';
+import { isPlainObject, nestsDeeperThan } from '../../../shared/json/json-text.js';
+import { unstorableNumber } from '../../../shared/json/json-numbers.js';
+import { isIsoTimestamp } from '../../../shared/http/iso-timestamp.js';
+import { MAX_NESTING_DEPTH } from '../../../shared/http/json-body-parser.js';
 import { resourceId } from '../../../shared/http/openapi-schema.js';
+import { isWellFormedText } from '../../../shared/http/well-formed-text.js';
+import { readFeedCursor, readListCursor } from '../application/case-cursors.js';
+import type { ListRequest } from '../application/case-queries.service.js';
+import { CASE_SOURCES } from '../domain/case.js';
 
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,15}$/;
-/** The text of an integer from 1 to 100 (documented as that integer: a pattern is for strings only). */
-const PAGE_SIZE = /^([1-9][0-9]?|100)$/;
+const MAX_STATUSES = 50;
+const MAX_STATUS_LENGTH = 200;
+const MAX_ATTRIBUTE_FILTER_CHARS = 8192;
 
-/** Query string of the admin case list; every value arrives as text. */
-export class ListCasesRequest {
-  @IsOptional() @Matches(POSITIVE_INTEGER, { message: 'workflow_id must be a positive integer' })
-  @ApiPropertyOptional({ ...resourceId('Workflow id'), description: 'Only this workflow\'s cases.' })
-  workflow_id?: string;
+/** Page sizes as text, 1 to 100 and 1 to 200 (documented as integers: a pattern is for strings only). */
+const PAGE_SIZE_100 = /^([1-9][0-9]?|100)$/;
+const PAGE_SIZE_200 = /^([1-9][0-9]?|1[0-9][0-9]|200)$/;
 
-  @IsOptional() @Length(1, 200, { message: 'status must be 1 to 200 characters' })
-  @ApiPropertyOptional({ description: 'Only cases in this status.' })
+/** Comma-separated statuses, each 1 to 200 characters of storable text. */
+export function statusList(value: string): string[] | undefined {
+  const statuses = value.split(',');
+  const fits = statuses.length <= MAX_STATUSES && statuses.every((s) => s.length >= 1 && s.length <= MAX_STATUS_LENGTH && isWellFormedText(s));
+  return fits ? statuses : undefined;
+}
+
+/** Why an `attributes` filter cannot be used, or undefined when it is the text of a JSON object Postgres can compare. */
+function attributeFilterProblem(text: string): string | undefined {
+  if (text.length > MAX_ATTRIBUTE_FILTER_CHARS) return `attributes must be at most ${MAX_ATTRIBUTE_FILTER_CHARS} characters`;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'attributes must be a JSON object';
+  }
+  if (!isPlainObject(value)) return 'attributes must be a JSON object';
+  if (nestsDeeperThan(text, MAX_NESTING_DEPTH)) return `attributes nests deeper than ${MAX_NESTING_DEPTH} levels`;
+  if (!allTextWellFormed(value)) return 'attributes must be well-formed text (no unpaired surrogate, no NUL character)';
+  const number = unstorableNumber(text);
+  return number && `attributes${number.path}: ${number.error}`;
+}
+
+function allTextWellFormed(value: unknown): boolean {
+  if (typeof value === 'string') return isWellFormedText(value);
+  if (Array.isArray(value)) return value.every(allTextWellFormed);
+  if (isPlainObject(value)) return Object.entries(value).every(([key, item]) => isWellFormedText(key) && allTextWellFormed(item));
+  return true;
+}
+
+/** A class-validator rule from a check of one text value: `problem` says what is wrong with it, or undefined. */
+function textRule(name: string, problem: (value: string) => string | undefined, options?: ValidationOptions): PropertyDecorator {
+  return ValidateBy(
+    {
+      name,
+      validator: {
+        validate: (value: unknown) => typeof value === 'string' && problem(value) === undefined,
+        defaultMessage: (args) => (typeof args?.value === 'string' ? problem(args.value) : undefined) ?? `${args?.property} must be given once, as text`,
+      },
+    },
+    options,
+  );
+}
+
+const IsTimestamp = (name: string) => textRule('isIsoTimestamp', (v) => (isIsoTimestamp(v) ? undefined : `${name} must be an ISO 8601 timestamp with its offset, such as 2026-01-31T09:30:00Z`));
+
+/**
+ * The filters every case list takes (the cases API's and the admin one); every value arrives
+ * as text, and any other parameter is refused by the validation's whitelist.
+ */
+export class CaseListQuery {
+  @IsOptional() @textRule('isStatusList', (v) => (statusList(v) ? undefined : `status must be 1 to ${MAX_STATUSES} comma-separated statuses of 1 to ${MAX_STATUS_LENGTH} characters each`))
+  @ApiPropertyOptional({ description: 'Only cases in this status, or in any of several comma-separated ones (`Open,Triage`).' })
   status?: string;
 
   @IsOptional() @IsIn(['live', 'test'])
   @ApiPropertyOptional({ enum: ['live', 'test'], description: 'Only live or only test cases.' })
   mode?: string;
 
-  @IsOptional() @IsIn(['API', 'Webhook'])
-  @ApiPropertyOptional({ enum: ['API', 'Webhook'], description: 'Only cases that came in this way.' })
-  source?: string;
+  @IsOptional() @IsTimestamp('created_after')
+  @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'Only cases created after this instant (ISO 8601 with offset; excluded itself).' })
+  created_after?: string;
 
-  @IsOptional() @Matches(PAGE_SIZE, { message: 'limit must be an integer from 1 to 100' })
-  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25, description: 'Page size.' })
-  limit?: string;
+  @IsOptional() @IsTimestamp('created_before')
+  @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'Only cases created before this instant (excluded itself).' })
+  created_before?: string;
+
+  @IsOptional() @IsTimestamp('updated_after')
+  @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'Only cases last changed after this instant (excluded itself).' })
+  updated_after?: string;
+
+  @IsOptional() @IsTimestamp('updated_before')
+  @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'Only cases last changed before this instant (excluded itself).' })
+  updated_before?: string;
+
+  @IsOptional() @textRule('isAttributeFilter', attributeFilterProblem)
+  @ApiPropertyOptional({
+    description: `A JSON object (URL-encoded, at most ${MAX_ATTRIBUTE_FILTER_CHARS} characters): only cases whose attributes contain it. Nested objects match by containment too (\`{"customer":{"tier":"gold"}}\` matches a customer with more keys); an array matches an array holding those elements.`,
+  })
+  attributes?: string;
 
   /** The `next_cursor` of the previous page. */
-  @IsOptional() @Matches(POSITIVE_INTEGER, { message: 'cursor must be a next_cursor value' })
-  @ApiPropertyOptional({ pattern: POSITIVE_INTEGER.source })
+  @IsOptional() @textRule('isListCursor', (v) => (readListCursor(v) ? undefined : 'cursor must be a next_cursor value'))
+  @ApiPropertyOptional({ description: 'The `next_cursor` of the previous page (opaque).' })
   cursor?: string;
+}
+
+/** Query string of the admin case list. */
+export class ListCasesRequest extends CaseListQuery {
+  @IsOptional() @Matches(POSITIVE_INTEGER, { message: 'workflow_id must be a positive integer' })
+  @ApiPropertyOptional({ ...resourceId('Workflow id'), description: 'Only this workflow\'s cases.' })
+  workflow_id?: string;
+
+  @IsOptional() @IsIn(CASE_SOURCES)
+  @ApiPropertyOptional({ enum: CASE_SOURCES, description: 'Only cases that came in this way.' })
+  source?: string;
+
+  @IsOptional() @Matches(PAGE_SIZE_100, { message: 'limit must be an integer from 1 to 100' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25, description: 'Page size.' })
+  limit?: string;
+}
+
+/** Query string of the cases API's list of one workflow's cases. */
+export class ListWorkflowCasesRequest extends CaseListQuery {
+  @IsOptional() @Matches(PAGE_SIZE_200, { message: 'limit must be an integer from 1 to 200' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'Page size.' })
+  limit?: string;
+}
+
+/** Query string of the change feed. */
+export class CaseChangesRequest {
+  @IsOptional() @textRule('isFeedCursor', (v) => (readFeedCursor(v) ? undefined : 'after must be a next_cursor value of this feed'))
+  @ApiPropertyOptional({ description: 'The `next_cursor` of the previous page (opaque); without it the feed starts at the oldest change still kept.' })
+  after?: string;
+
+  @IsOptional() @Matches(PAGE_SIZE_200, { message: 'limit must be an integer from 1 to 200' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50, description: 'At most this many cases per page.' })
+  limit?: string;
+}
+
+/** The filters of a validated list query, as the read side takes them. */
+export function listFilter(query: CaseListQuery, limit: string | undefined, defaultLimit: number): ListRequest {
+  return {
+    statuses: query.status === undefined ? undefined : statusList(query.status),
+    mode: query.mode,
+    createdAfter: query.created_after,
+    createdBefore: query.created_before,
+    updatedAfter: query.updated_after,
+    updatedBefore: query.updated_before,
+    attributes: query.attributes,
+    limit: limit === undefined ? defaultLimit : Number(limit),
+    cursor: query.cursor,
+  };
 }

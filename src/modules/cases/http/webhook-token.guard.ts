@@ -2,8 +2,10 @@ import { applyDecorators, type CanActivate, type ExecutionContext, Injectable, U
 import type { FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { UnauthorizedError } from '../../../shared/errors/app-error.js';
+import { checkBodylessRequest } from '../../../shared/http/json-body-parser.js';
 import { type CredentialCheck, RequiresCredential, webhookSecret } from '../../../shared/http/route-credentials.js';
 import { sha256 } from '../../tokens/token-secrets.js';
+import type { SignatureCheck } from '../../workflows/domain/signature-schemes.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 
@@ -19,6 +21,8 @@ declare module 'fastify' {
  * workflow must be published and direct right now. Every failure is the same 401. The
  * `Authorization` header is not looked at. The check runs in the credential hook, before the
  * body is read (`authenticate`); the guard lets in only a request that hook authenticated.
+ * When the workflow requires a signature, the body parser checks it over the exact bytes before
+ * parsing them (or the guard, over none, when no body came): 401 `signature verification failed`.
  */
 @Injectable()
 export class WebhookTokenGuard implements CanActivate, CredentialCheck<{ kind: 'webhook' }> {
@@ -35,13 +39,25 @@ export class WebhookTokenGuard implements CanActivate, CredentialCheck<{ kind: '
       throw new UnauthorizedError('invalid webhook URL');
     }
     request.webhookWorkflow = { organizationId: state.organizationId, version: state.current };
+    if (state.webhookSignature) request.rawBodyCheck = signatureRequired(request, state.webhookSignature);
   }
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (request.authenticatedBy !== 'webhook' || !request.webhookWorkflow) throw new UnauthorizedError('invalid webhook URL');
+    checkBodylessRequest(request);
     return true;
   }
+}
+
+function signatureRequired(request: FastifyRequest, signature: SignatureCheck): (raw: Buffer) => void {
+  const header = (name: string) => {
+    const value = request.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  return (raw) => {
+    if (!signature(header, raw, Date.now() / 1000)) throw new UnauthorizedError('signature verification failed');
+  };
 }
 
 /** `@RequiresWebhookToken()` on the webhook controller: only its workflow's `?token=` gets in. */

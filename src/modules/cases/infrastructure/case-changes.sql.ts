@@ -3,34 +3,53 @@ import type { Case, CaseEvent } from '../domain/case.js';
 import type { Run } from '../domain/run.js';
 import { CASE_COLUMNS, type CaseRow } from './case.mapper.js';
 import { outboxSql } from './case-outbox.sql.js';
+import { changedReportSql } from './case-report-changes.sql.js';
 import { timelineRow } from './case-timeline.js';
 
 /**
  * What a case and its runs did up to and including one status change (or, last, what they did
- * after it), in one statement: the attribute merges ($5, in order), the move ($2-$4), the runs
+ * after it), in one statement: the attribute merges ($5, merged into one object), the move ($2-$4), the runs
  * as they now stand ($8-$14: the run that made the move ended, the others superseded, a held
  * run's lease counted from now on the database clock, not from the start of the transaction,
  * which may have waited for the case's lock), the new status's run ($6, at chain depth $7), the
- * timeline rows in the order the events happened ($15-$20), and the outbox ($21). A status
- * change needs a statement of its own: the outbox tells subscribers the case as it was right
- * after it.
+ * timeline rows in the order the events happened ($15-$20), and the outbox ($21: the events
+ * subscribers may follow, such as a move or a received email, which also counts as a change of
+ * the case), and what reports count ($2, $3, $9, $13: the move from the status `before` the
+ * statement, which the case's lock keeps current, and the failed runs' errors; see
+ * case-report-changes.sql.ts). A status change needs a statement of its own: the outbox tells subscribers the
+ * case as it was right after it.
  *
  * The runs are also matched by `id = ANY($8)`, which the join implies: a named statement keeps
  * the plan it made first, and on a new, empty table a hash join over a sequential scan looks
  * cheapest; that plan, kept while the table grows, scans every run on every store.
  *
+ * The attributes are assigned only when a patch came: \`attributes || '{}'\` is a new value, which
+ * Postgres writes out again (with its TOAST chunks and their WAL) where the old one is kept by
+ * reference. The patches come as one parameter, not an array: Postgres keeps a named
+ * statement's generic plan only while it does not look costlier than one planned for the values
+ * at hand, and a generic plan guesses an array's length (ten) where a custom one knows it. With
+ * the patches and the runs both as arrays the guess tipped the balance, and the statement was
+ * planned again on every execution, which took as long as executing it (pg_stat_statements with
+ * track_planning, in the bench's automation part).
+ *
  * A parked run's resume time is read from the clock as its timeline row is written, after the
  * rows before it (a wait lasts its full length from the run's start), and the run takes it
- * from that row.
+ * from that row. *
+ * `change_xid` places the case in the change feed (docs/change-feed.md): the writing
+ * transaction's id, which it already has, read in the statement that changes the case, so the
+ * feed costs no round trip and no sequence. Its price is on the index side: with `change_xid`
+ * indexed, this update is never HOT, so it adds an entry to each of the table's four indexes
+ * where a HOT update (possible only while the case's heap page had room) added none.
  */
 export const STORE_CHANGES_SQL = `
-  WITH changed AS (
+  WITH before AS (
+    SELECT organization_id, workflow_id, mode, source, status, created_at FROM cases WHERE id = $1
+  ), changed AS (
     UPDATE cases SET status = CASE WHEN $2::boolean THEN $3 ELSE status END,
                      outcome = CASE WHEN $2::boolean THEN $4 ELSE outcome END,
-                     attributes = attributes || coalesce((SELECT jsonb_object_agg(e.key, e.value ORDER BY p.n)
-                                                          FROM unnest($5::jsonb[]) WITH ORDINALITY AS p(patch, n), jsonb_each(p.patch) e), '{}'),
-                     updated_at = now()
-    WHERE id = $1 AND ($2::boolean OR cardinality($5::jsonb[]) > 0) RETURNING *
+                     attributes = CASE WHEN $5::jsonb IS NULL THEN attributes ELSE attributes || $5::jsonb END,
+                     updated_at = now(), change_xid = pg_current_xact_id()
+    WHERE id = $1 AND ($2::boolean OR $5::jsonb IS NOT NULL OR cardinality($21::text[]) > 0) RETURNING *
   ), events AS (
     INSERT INTO case_events (case_id, type, actor, data)
     SELECT $1, t.type, t.actor,
@@ -60,7 +79,7 @@ export const STORE_CHANGES_SQL = `
     INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode, chain_depth)
     SELECT id, organization_id, workflow_id, workflow_version, status, mode, $7 FROM changed WHERE $6::boolean
     RETURNING id
-  )${outboxSql('changed', '$21')}
+  )${changedReportSql('before', '$2', '$3', '$9', '$13')}${outboxSql('changed', '$21')}
   SELECT ${CASE_COLUMNS}, (SELECT id FROM next_run) AS started_run_id,
          (SELECT resume_at FROM runs_updated WHERE state = 'waiting') AS resume_at
   FROM (SELECT * FROM changed UNION ALL SELECT * FROM cases WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM changed)) c`;
@@ -81,18 +100,33 @@ export function changeBatches(events: CaseEvent[]): CaseEvent[][] {
 export function changeParams(subject: Case, events: CaseEvent[]): unknown[] {
   const move = events.find((e) => e.type === 'status_changed');
   const started = move && subject.runStartedBy(move);
-  const patches = events.flatMap((e) => (e.type === 'attributes_changed' ? [e.patch] : []));
+  const patch = mergedPatch(events.flatMap((e) => (e.type === 'attributes_changed' ? [e.patch] : [])));
   const runs = runUpdates(events).map((update) => ({ ...update, props: update.run.snapshot() }));
   const rows = events.flatMap((e) => timelineRow(e) ?? []);
   return [
-    subject.id, move !== undefined, move?.to ?? null, move?.outcome ?? null, patches,
+    subject.id, move !== undefined, move?.to ?? null, move?.outcome ?? null, patch,
     started !== undefined, started?.chainDepth ?? 0,
     runs.map((r) => r.props.id), runs.map((r) => r.props.state), runs.map((r) => r.props.currentStep), runs.map((r) => r.props.stepAttempts),
     runs.map((r) => r.props.attempts), runs.map((r) => r.error), runs.map((r) => r.leaseMs),
     rows.map((r) => r.type), rows.map((r) => r.actor), rows.map((r) => JSON.stringify(r.data)),
     rows.map((r) => r.run?.id ?? null), rows.map((r) => r.resumeAt?.key ?? null), rows.map((r) => r.resumeAt?.delayMs ?? null),
-    move ? lifecycleEventTypes(move) : [],
+    events.flatMap(lifecycleEventTypes),
   ];
+}
+
+/**
+ * The patches (JSON texts of objects) as one object text that merges them in order: jsonb keeps
+ * the last of a key given twice, so joining their members merges them without parsing, and so
+ * without altering, any value. Null when there is no patch.
+ */
+export function mergedPatch(patches: string[]): string | null {
+  if (patches.length === 0) return null;
+  const members = patches.map((patch) => {
+    const text = patch.trim();
+    if (!text.startsWith('{') || !text.endsWith('}')) throw new Error('an attribute patch is the text of a JSON object');
+    return text.slice(1, -1).trim();
+  });
+  return `{${members.filter((m) => m.length > 0).join(',')}}`;
 }
 
 interface RunUpdate {

@@ -14,7 +14,7 @@ export class CaseMetrics implements IntakeMetrics {
   private readonly superseded: Counter<'mode'>;
 
   constructor(registry: MetricsRegistry) {
-    this.created = new Counter({ name: 'cases_created_total', help: 'Live cases created, by source (API or Webhook)', labelNames: ['source'], registers: [registry] });
+    this.created = new Counter({ name: 'cases_created_total', help: 'Live cases created, by source (API, Webhook, Email or Form)', labelNames: ['source'], registers: [registry] });
     this.superseded = new Counter({ name: 'workflow_runs_superseded_total', help: 'Runs cancelled because their case left the status', labelNames: ['mode'], registers: [registry] });
   }
 

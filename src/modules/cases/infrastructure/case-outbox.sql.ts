@@ -2,14 +2,15 @@
  * The part of a case statement that writes lifecycle events to the outbox, with one delivery
  * per interested subscription, in the same statement as the change. A test-mode case, or an
  * organization with no subscription wanting the event, writes nothing: the only cost on the
- * intake path is one index probe of `subscriptions`.
+ * intake path is one index probe of `subscriptions`. A disabled subscription's delivery is
+ * written already ended failed, never sent: `recover` sends it once the subscription is enabled.
  *
  * `caseRow` names a CTE returning the case's row (`RETURNING *`);
  * `types` is the SQL parameter holding the event types (text[]), in the order to send them.
  */
 export function outboxSql(caseRow: string, types: string): string {
   const wants = (c: string, t: string) => `
-      s.organization_id = ${c}.organization_id AND s.disabled_at IS NULL AND s.deleted_at IS NULL
+      s.organization_id = ${c}.organization_id AND s.deleted_at IS NULL
       AND ${t} = ANY (s.events) AND (s.workflow_ids IS NULL OR ${c}.workflow_id = ANY (s.workflow_ids))`;
   return `, outbox AS (
       INSERT INTO outbox_events (organization_id, workflow_id, case_id, type, payload)
@@ -23,8 +24,11 @@ export function outboxSql(caseRow: string, types: string): string {
       ORDER BY t.n
       RETURNING id, organization_id, workflow_id, case_id, type
     ), deliveries AS (
-      INSERT INTO event_deliveries (event_id, subscription_id, case_id)
-      SELECT o.id, s.id, o.case_id FROM outbox o JOIN subscriptions s ON ${wants('o', 'o.type')}
+      INSERT INTO event_deliveries (event_id, subscription_id, case_id, state, finished_at)
+      SELECT o.id, s.id, o.case_id,
+             CASE WHEN s.disabled_at IS NULL THEN 'pending' ELSE 'failed' END,
+             CASE WHEN s.disabled_at IS NOT NULL THEN now() END
+      FROM outbox o JOIN subscriptions s ON ${wants('o', 'o.type')}
       ORDER BY o.id, s.id
     )`;
 }

@@ -29,6 +29,8 @@ export function timelineRow(event: CaseEvent): TimelineRow | null {
     }
     case 'attributes_changed':
       return { type: event.type, actor: actorColumn(event.actor), data: { keys: event.keys } };
+    case 'email_received':
+      return { type: event.type, actor: actorColumn(event.actor), data: event.email };
     case 'run_started':
       return { type: event.type, actor: 'engine', run: event.run, data: { status: event.run.status, mode: event.run.mode } };
     case 'run_resumed':

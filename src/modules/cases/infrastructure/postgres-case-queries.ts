@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
-import { type CaseFilter, CaseQueries, type StoredCaseEvent } from '../application/case-queries.js';
+import { FEED_START } from '../application/case-cursors.js';
+import { type CaseFilter, CaseQueries, type FeedCursor, type FeedPage, type ListPosition, type Positioned, type StoredAttachment, type StoredCaseEvent } from '../application/case-queries.js';
 import type { CaseProps } from '../domain/case.js';
 import { CASE_COLUMNS, type CaseRow, toProps } from './case.mapper.js';
 
@@ -15,7 +16,49 @@ const TIMELINE_SQL = `
   WHERE c.id = $1 AND c.organization_id = $2
   ORDER BY e.id`;
 
-/** The admin read side, as named prepared statements like the repository's. */
+/** `$4` null: any workflow of the organization. */
+const ATTACHMENT_SQL = `
+  SELECT a.filename, a.content_type, a.content
+  FROM case_attachments a JOIN cases c ON c.id = a.case_id
+  WHERE a.id = $1 AND a.case_id = $2 AND c.organization_id = $3 AND (c.workflow_id = $4 OR $4::bigint IS NULL)`;
+
+/** A list position's microseconds as a timestamptz, in exact integer steps (a float8 product would round beyond 2^53). */
+const AT_MICROS = (p: string) => `(timestamptz 'epoch' + (${p}::bigint / 1000000) * interval '1 second' + (${p}::bigint % 1000000) * interval '1 microsecond')`;
+
+/**
+ * One page of a workflow's change feed (docs/change-feed.md), with the purge check, in one
+ * statement and so one snapshot. $1 organization, $2 workflow, $3-$4 the cursor's position
+ * (transaction id, case id), $5 whether to check purges, $6 the oldest transaction running when
+ * the cursor's page was read, $7 the page size.
+ *
+ * A case is delivered once its last change was written by a transaction below the snapshot's
+ * xmin: every transaction below it has ended, and no transaction can ever again get an id below
+ * it, so no change can appear behind the position handed out. A transaction running now (or
+ * started later) writes at its own id, at or above xmin, which the next pages reach once it
+ * ends. The page walks cases_changes (workflow_id, change_xid, id) from the cursor: its cost
+ * is the page's size, not the table's.
+ *
+ * The cursor is expired when a purge its page did not see (so with an id at or above that
+ * page's xmin) deleted a case whose last change lies beyond it.
+ */
+const FEED_PAGE_SQL = `
+  WITH h AS MATERIALIZED (
+    SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS read_below,
+           $5::boolean AND EXISTS (
+             SELECT 1 FROM case_feed_purges p
+             WHERE p.workflow_id = $2 AND p.purge_xid >= $6::xid8 AND (p.change_xid, p.case_id) > ($3::xid8, $4::bigint)
+           ) AS expired
+  )
+  SELECT ${CASE_COLUMNS}, c.change_xid::text AS change_xid, h.expired, h.read_below
+  FROM h LEFT JOIN LATERAL (
+    SELECT * FROM cases
+    WHERE workflow_id = $2 AND (change_xid, id) > ($3::xid8, $4::bigint)
+      AND change_xid < pg_snapshot_xmin(pg_current_snapshot()) AND organization_id = $1
+    ORDER BY change_xid, id LIMIT $7
+  ) c ON NOT h.expired
+  ORDER BY c.change_xid, c.id`;
+
+/** The read side, as named prepared statements like the repository's. */
 @Injectable()
 export class PostgresCaseQueries extends CaseQueries {
   private readonly prepared: PreparedStatements;
@@ -25,14 +68,31 @@ export class PostgresCaseQueries extends CaseQueries {
     this.prepared = new PreparedStatements(dataSource);
   }
 
-  async list(organizationId: number, filter: CaseFilter): Promise<CaseProps[]> {
-    const rows = await this.prepared.rows<CaseRow>(...listCasesStatement(organizationId, filter));
-    return rows.map(toProps);
+  async list(organizationId: number, filter: CaseFilter): Promise<Positioned<ListPosition>[]> {
+    const rows = await this.prepared.rows<CaseRow & { created_at_micros: string }>(...listCasesStatement(organizationId, filter));
+    return rows.map((row) => ({ case: toProps(row), position: { createdAtMicros: row.created_at_micros, id: row.id } }));
+  }
+
+  async changes(organizationId: number, workflowId: number, cursor: FeedCursor | null, limit: number): Promise<FeedPage> {
+    const from = cursor ?? { after: FEED_START, readBelow: '0' };
+    type FeedRow = CaseRow & { change_xid: string; expired: boolean; read_below: string };
+    const rows = await this.prepared.rows<FeedRow>(FEED_PAGE_SQL, [organizationId, workflowId, from.after.xid, from.after.id, cursor !== null, from.readBelow, limit]);
+    return {
+      expired: rows[0]!.expired,
+      readBelow: rows[0]!.read_below,
+      changed: rows.flatMap((row) => (row.id === null ? [] : [{ case: toProps(row), position: { xid: row.change_xid, id: row.id } }])),
+    };
   }
 
   async get(organizationId: number, caseId: number): Promise<CaseProps | null> {
     const [row] = await this.prepared.rows<CaseRow>(GET_CASE_SQL, [caseId, organizationId]);
     return row ? toProps(row) : null;
+  }
+
+  async attachment(organizationId: number, caseId: number, attachmentId: string, workflowId?: number): Promise<StoredAttachment | null> {
+    type AttachmentRow = { filename: string | null; content_type: string; content: Buffer };
+    const [row] = await this.prepared.rows<AttachmentRow>(ATTACHMENT_SQL, [attachmentId, caseId, organizationId, workflowId ?? null]);
+    return row ? { filename: row.filename, contentType: row.content_type, content: row.content } : null;
   }
 
   async timeline(organizationId: number, caseId: number): Promise<StoredCaseEvent[] | null> {
@@ -44,24 +104,42 @@ export class PostgresCaseQueries extends CaseQueries {
 }
 
 /**
+ * Time bounds compare the time as the API shows it, to the millisecond (Postgres keeps
+ * microseconds): `created_after` set to a case's own `created_at` leaves that case out. The
+ * first, wider comparison is the one an index range can use.
+ */
+const shownAfter = (column: string, p: string) => `${column} > ${p}::timestamptz AND date_trunc('milliseconds', ${column}) > ${p}::timestamptz`;
+const shownBefore = (column: string, p: string) => `${column} < ${p}::timestamptz + interval '1 millisecond' AND date_trunc('milliseconds', ${column}) < ${p}::timestamptz`;
+
+/**
  * Only the filters given go into the text (each combination is its own named statement), so
- * every plan can use the index that fits: `workflow_id = $n OR $n IS NULL` would not.
+ * every plan can use the index that fits: `workflow_id = $n OR $n IS NULL` would not. The order
+ * (created_at, id) is that of cases_workflow and cases_organization, which the page walks from
+ * the cursor; the other filters are checked on the rows it meets.
  */
 function listCasesStatement(organizationId: number, filter: CaseFilter): [string, unknown[]] {
   const values: unknown[] = [organizationId];
   const where = ['organization_id = $1'];
-  const conditions: [string, unknown][] = [
-    ['workflow_id =', filter.workflowId],
-    ['status =', filter.status],
-    ['mode =', filter.mode],
-    ['source =', filter.source],
-    ['id <', filter.before],
+  const param = (value: unknown) => `$${values.push(value)}`;
+  const conditions: [unknown, (p: string) => string][] = [
+    [filter.workflowId, (p) => `workflow_id = ${p}`],
+    [filter.statuses, (p) => `status = ANY(${p}::text[])`],
+    [filter.mode, (p) => `mode = ${p}`],
+    [filter.source, (p) => `source = ${p}`],
+    [filter.createdAfter, (p) => shownAfter('created_at', p)],
+    [filter.createdBefore, (p) => shownBefore('created_at', p)],
+    [filter.updatedAfter, (p) => shownAfter('updated_at', p)],
+    [filter.updatedBefore, (p) => shownBefore('updated_at', p)],
+    [filter.attributes, (p) => `attributes @> ${p}::jsonb`],
   ];
-  for (const [condition, value] of conditions) {
-    if (value === undefined) continue;
-    values.push(value);
-    where.push(`${condition} $${values.length}`);
+  for (const [value, condition] of conditions) {
+    if (value !== undefined) where.push(condition(param(value)));
   }
-  values.push(filter.limit + 1);
-  return [`SELECT ${CASE_COLUMNS} FROM cases WHERE ${where.join(' AND ')} ORDER BY id DESC LIMIT $${values.length}`, values];
+  if (filter.after) where.push(`(created_at, id) < (${AT_MICROS(param(filter.after.createdAtMicros))}, ${param(filter.after.id)}::bigint)`);
+  const limit = param(filter.limit + 1);
+  return [
+    `SELECT ${CASE_COLUMNS}, (extract(epoch FROM created_at) * 1000000)::bigint::text AS created_at_micros
+     FROM cases WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
+    values,
+  ];
 }

@@ -4,17 +4,19 @@ import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { Case, type CaseDraft, type CaseProps } from '../domain/case.js';
-import { type CreateAnswer, type Created, CaseRepository, type CreateResult, type IdempotencyClaim } from '../domain/case.repository.js';
+import { type CreateAnswer, type Created, CaseRepository, type CreateResult, type DeliveryKey, type IdempotencyClaim } from '../domain/case.repository.js';
 import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
 import { CaseMetrics } from './case-metrics.js';
 import { changeBatches, changeParams, STORE_CHANGES_SQL, type StoredChangesRow } from './case-changes.sql.js';
 import { CASE_COLUMNS, type CaseRow, type RunRow, toProps, toRunProps } from './case.mapper.js';
 import { outboxSql } from './case-outbox.sql.js';
+import { createdReportSql } from './case-report-changes.sql.js';
+import { casesByMessageId, storeReceivedMessage } from './case-messages.sql.js';
 import { creationRow } from './case-timeline.js';
 
 /**
- * One statement stores a case, its creation event and its pending run: one round trip on the
- * intake path, atomic without an explicit transaction.
+ * One statement stores a case, its creation event, its pending run and the row reports count
+ * it by: one round trip on the intake path, atomic without an explicit transaction.
  */
 function insertCaseSql(returning: string): string {
   return `
@@ -22,17 +24,53 @@ function insertCaseSql(returning: string): string {
       INSERT INTO cases (organization_id, workflow_id, workflow_version, subject, status, outcome, mode, source, attributes)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
       RETURNING *
-    ), created_event AS (
+    )${caseHoldingsSql}
+    SELECT ${returning} FROM new_case`;
+}
+
+/** What goes with a new case (`new_case`, which may be empty): its creation event, its pending run, its outbox events. */
+const caseHoldingsSql = `, created_event AS (
       INSERT INTO case_events (case_id, type, actor, data)
       SELECT id, $10, $11, $12::jsonb FROM new_case
     ), first_run AS (
       INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode)
       SELECT id, $1, $2, $3, $5, $7 FROM new_case WHERE $13::boolean
-    )${outboxSql('new_case', '$14')}
-    SELECT ${returning} FROM new_case`;
+    )${createdReportSql('new_case')}${outboxSql('new_case', '$14')}`;
+
+/**
+ * The same statement for a webhook delivery with a de-duplication key ($15, its hash; $16, the
+ * window in seconds). The case's id is drawn first and the key is claimed for it; the case is
+ * stored only when the claim took, so a duplicate stores, starts and emits nothing. A key still
+ * inside the window keeps its case; an expired one is taken over. Concurrent deliveries of one
+ * key queue on its row (the primary key): each sees the row as the one before it left it, so
+ * one claims and the others read its case, and at expiry exactly one takes the key over.
+ * Every row answered carries `kept_case_id`; a duplicate's case columns are null. The parameters
+ * carry their types, as the first statement to use them here reads them from a SELECT list.
+ */
+function insertDeduplicatedCaseSql(returning: string): string {
+  const live = `k.created_at > now() - $16::int * interval '1 second'`;
+  return `
+    WITH candidate AS (
+      SELECT nextval('cases_id_seq') AS id
+    ), claim AS (
+      INSERT INTO webhook_dedup_keys AS k (workflow_id, key_hash, case_id)
+      SELECT $2::bigint, $15::bytea, id FROM candidate
+      ON CONFLICT (workflow_id, key_hash) DO UPDATE
+        SET case_id = CASE WHEN ${live} THEN k.case_id ELSE EXCLUDED.case_id END,
+            created_at = CASE WHEN ${live} THEN k.created_at ELSE now() END
+      RETURNING k.case_id AS kept_case_id
+    ), new_case AS (
+      INSERT INTO cases (id, organization_id, workflow_id, workflow_version, subject, status, outcome, mode, source, attributes)
+      OVERRIDING SYSTEM VALUE
+      SELECT claim.kept_case_id, $1::bigint, $2::bigint, $3::int, $4::text, $5::text, $6::text, $7::text, $8::text, $9::jsonb
+      FROM claim JOIN candidate ON candidate.id = claim.kept_case_id
+      RETURNING *
+    )${caseHoldingsSql}
+    SELECT ${returning}, kept_case_id FROM claim LEFT JOIN new_case ON true`;
 }
-const INSERT_CASE_RETURNING_ROW = insertCaseSql(CASE_COLUMNS);
-const INSERT_CASE_RETURNING_ID = insertCaseSql('id');
+
+const INSERT_CASE = { case: insertCaseSql(CASE_COLUMNS), id: insertCaseSql('id') };
+const INSERT_DEDUPLICATED_CASE = { case: insertDeduplicatedCaseSql(CASE_COLUMNS), id: insertDeduplicatedCaseSql('id') };
 
 // An expired claim (older than 24 hours) is taken over; a live one wins and the new case is rolled back.
 const CLAIM_KEY_SQL = `
@@ -71,23 +109,27 @@ export class PostgresCaseRepository extends CaseRepository {
     this.prepared = new PreparedStatements(dataSource);
   }
 
-  async create<A extends CreateAnswer>(draft: CaseDraft, answer: A, idempotency?: IdempotencyClaim): Promise<CreateResult<A>> {
-    const insert = answer === 'case' ? INSERT_CASE_RETURNING_ROW : INSERT_CASE_RETURNING_ID;
-    if (!idempotency) {
-      const [row] = await this.prepared.rows<CaseRow>(insert, insertParams(draft));
-      return { created: createdFrom(row!, answer) };
+  async create<A extends CreateAnswer>(draft: CaseDraft, answer: A, idempotency?: IdempotencyClaim, delivery?: DeliveryKey): Promise<CreateResult<A>> {
+    const insert = insertCaseStatement(draft, answer, delivery);
+    if (!idempotency && !draft.message) {
+      const [row] = await this.prepared.rows<InsertedRow>(insert.text, insert.values);
+      return insertedFrom(row!, answer);
     }
     return this.dataSource
       .transaction(async (manager) => {
         const tx = manager as unknown as Transaction;
-        const [row] = await PreparedStatements.rowsIn<CaseRow>(tx, insert, insertParams(draft));
-        const claimed = await PreparedStatements.rowsIn(tx, CLAIM_KEY_SQL, [draft.props.organizationId, idempotency.key, idempotency.requestHash, row!.id]);
-        if (claimed.length) return { created: createdFrom(row!, answer) };
+        const [row] = await PreparedStatements.rowsIn<InsertedRow>(tx, insert.text, insert.values);
+        if (row!.id === null) return insertedFrom(row!, answer);
+        const stored = row as CaseRow;
+        if (draft.message) await storeReceivedMessage(tx, Number(stored.id), draft.props.workflowId, draft.message);
+        if (!idempotency) return { created: createdFrom(stored, answer) };
+        const claimed = await PreparedStatements.rowsIn(tx, CLAIM_KEY_SQL, [draft.props.organizationId, idempotency.key, idempotency.requestHash, stored.id]);
+        if (claimed.length) return { created: createdFrom(stored, answer) };
         throw new ClaimTaken();
       })
       .catch(async (err: unknown) => {
         if (!(err instanceof ClaimTaken)) throw err;
-        const claim = await this.findClaim(draft.props.organizationId, idempotency.key);
+        const claim = await this.findClaim(draft.props.organizationId, idempotency!.key);
         if (!claim) throw new Error('idempotency key vanished while claimed');
         return { claimedBy: claim };
       });
@@ -96,6 +138,10 @@ export class PostgresCaseRepository extends CaseRepository {
   async find(organizationId: number, workflowId: number, caseId: number): Promise<CaseProps | null> {
     const [row] = await this.prepared.rows<CaseRow>(FIND_CASE_SQL, [caseId, workflowId, organizationId]);
     return row ? toProps(row) : null;
+  }
+
+  casesByMessageId(workflowId: number, messageIds: readonly string[]): Promise<Map<string, number>> {
+    return casesByMessageId(this.prepared, workflowId, messageIds);
   }
 
   async findClaim(organizationId: number, key: string): Promise<{ caseId: number; requestHash: Buffer } | null> {
@@ -127,6 +173,7 @@ export class PostgresCaseRepository extends CaseRepository {
       for (const event of events) {
         if (event.type === 'status_changed') subject.runStartedBy(event)?.identify(Number(row!.started_run_id));
         if (event.type === 'run_parked') event.run.resumesAt(row!.resume_at!);
+        if (event.type === 'email_received') await storeReceivedMessage(tx, subject.id, subject.workflowId, event.message);
       }
       this.metrics.runsSuperseded(subject.mode, events.filter((e) => e.type === 'run_superseded').length);
       stored = toProps(row!);
@@ -137,8 +184,25 @@ export class PostgresCaseRepository extends CaseRepository {
 
 class ClaimTaken extends Error {}
 
+/** A row of an insert statement: the new case (or its id), or, for a duplicate delivery, nulls and the case its key kept. */
+type InsertedRow = (CaseRow & { kept_case_id?: string }) | { id: null; kept_case_id: string };
+
+function insertedFrom<A extends CreateAnswer>(row: InsertedRow, answer: A): CreateResult<A> {
+  return row.id === null ? { duplicateOf: Number(row.kept_case_id) } : { created: createdFrom(row, answer) };
+}
+
 function createdFrom<A extends CreateAnswer>(row: CaseRow, answer: A): Created<A> {
   return (answer === 'case' ? { id: Number(row.id), case: toProps(row) } : { id: Number(row.id) }) as Created<A>;
+}
+
+/**
+ * The intake statement and its parameters for a new case (with a delivery key, the
+ * de-duplicating one): what `create` sends, and what the benchmark's database-limit reference
+ * (bench/pgbench-reference.ts) runs with pgbench.
+ */
+export function insertCaseStatement(draft: CaseDraft, answer: CreateAnswer, delivery?: DeliveryKey): { text: string; values: unknown[] } {
+  if (!delivery) return { text: INSERT_CASE[answer], values: insertParams(draft) };
+  return { text: INSERT_DEDUPLICATED_CASE[answer], values: [...insertParams(draft), delivery.hash, delivery.windowSeconds] };
 }
 
 function insertParams(draft: CaseDraft): unknown[] {

@@ -3,8 +3,12 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 import { CacheGeneration } from '../../../shared/cache/cache-generation.js';
 import { InvalidatedCache } from '../../../shared/cache/invalidated-cache.js';
+import { SecretBox } from '../../../shared/crypto/secret-box.js';
+import { webhookVerificationBinding } from '../../../shared/crypto/stored-secrets.js';
+import { type SignatureCheck, signatureCheck } from '../domain/signature-schemes.js';
 import { WorkflowVersion, type WorkflowState } from '../domain/workflow-version.js';
 import { WorkflowOrmEntity } from '../infrastructure/workflow.orm-entity.js';
+import { WebhookVerificationOrmEntity } from '../infrastructure/webhook-verification.orm-entity.js';
 import { WorkflowVersionOrmEntity } from '../infrastructure/workflow-version.orm-entity.js';
 
 /** Published versions never change, so this many stay compiled in memory without invalidation. */
@@ -23,6 +27,8 @@ export class PublishedWorkflowsService {
   constructor(
     @InjectRepository(WorkflowOrmEntity) private readonly workflows: Repository<WorkflowOrmEntity>,
     @InjectRepository(WorkflowVersionOrmEntity) private readonly versionRows: Repository<WorkflowVersionOrmEntity>,
+    @InjectRepository(WebhookVerificationOrmEntity) private readonly verifications: Repository<WebhookVerificationOrmEntity>,
+    private readonly secrets: SecretBox,
     generations: CacheGeneration,
   ) {
     this.states = new InvalidatedCache(generations, 60_000);
@@ -38,9 +44,16 @@ export class PublishedWorkflowsService {
         organizationId: row.organizationId,
         published: row.published,
         webhookTokenHash: row.webhookTokenHash,
+        // Read with the token it guards, so the webhook's one cached look-up carries both.
+        webhookSignature: row.webhookTokenHash === null ? null : await this.webhookSignature(id),
         current: row.version === null ? null : await this.version(id, row.version),
       };
     });
+  }
+
+  private async webhookSignature(workflowId: number): Promise<SignatureCheck | null> {
+    const row = await this.verifications.findOneBy({ workflowId });
+    return row && signatureCheck(row.options, this.secrets.open(row.secretCiphertext, webhookVerificationBinding(workflowId)));
   }
 
   /** A published version, compiled once per process. */
@@ -55,7 +68,7 @@ export class PublishedWorkflowsService {
     return compiled;
   }
 
-  /** Runs a change of the workflow's published state or webhook token in the transaction that invalidates its cached state. */
+  /** Runs a change of the workflow's published state, webhook token or verification in the transaction that invalidates its cached state. */
   change<T>(id: number, change: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.states.change(String(id), change);
   }

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import { NotFoundError } from '../../../shared/errors/app-error.js';
 import { allStatuses, parseWorkflowDefinition, type WorkflowDefinition } from '../domain/workflow-definition.js';
+import type { WebhookDedupSetting } from '../domain/webhook-dedup.js';
 import { WorkflowDefinitionInvalidError } from '../domain/workflow.errors.js';
 import { asJsonColumn, WorkflowOrmEntity } from '../infrastructure/workflow.orm-entity.js';
 
@@ -15,6 +16,7 @@ export interface WorkflowView {
   attributes: WorkflowDefinition['attributes'];
   automations: WorkflowDefinition['automations'];
   default_outcome: string | null;
+  webhook_dedup: WebhookDedupSetting | null;
   published: boolean;
   version: number | null;
   created_at: string;
@@ -78,6 +80,7 @@ function toView(row: WorkflowOrmEntity): WorkflowView {
     attributes: d.attributes,
     automations: d.automations,
     default_outcome: d.default_outcome,
+    webhook_dedup: d.webhook_dedup ?? null,
     published: row.published,
     version: row.version,
     created_at: row.createdAt.toISOString(),

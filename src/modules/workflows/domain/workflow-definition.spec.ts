@@ -113,6 +113,34 @@ describe('parseWorkflowDefinition', () => {
     });
   });
 
+  describe('webhook_dedup', () => {
+    it('fills in the default window, keeps a given one, and leaves the setting out when absent or null', () => {
+      assert.deepEqual(accepted(base({ webhook_dedup: { key: '/delivery_id' } })).webhook_dedup, { key: '/delivery_id', window_seconds: 86_400 });
+      assert.deepEqual(accepted(base({ webhook_dedup: { key: '/event/id', window_seconds: 60 } })).webhook_dedup, { key: '/event/id', window_seconds: 60 });
+      assert.deepEqual(accepted(base({ webhook_dedup: { key: '/a~1b/~0c/0', window_seconds: 604_800 } })).webhook_dedup, { key: '/a~1b/~0c/0', window_seconds: 604_800 });
+      assert.equal('webhook_dedup' in accepted(base()), false);
+      assert.equal('webhook_dedup' in accepted(base({ webhook_dedup: null })), false);
+    });
+
+    refusesEach([
+      ['a setting that is not an object', base({ webhook_dedup: '/id' }), ['/webhook_dedup']],
+      ['a missing key', base({ webhook_dedup: {} }), ['/webhook_dedup/key']],
+      ['a key that is not a string', base({ webhook_dedup: { key: 7 } }), ['/webhook_dedup/key']],
+      ['the whole document as key', base({ webhook_dedup: { key: '' } }), ['/webhook_dedup/key']],
+      ['a key without its leading slash', base({ webhook_dedup: { key: 'delivery_id' } }), ['/webhook_dedup/key']],
+      ['a key with a bad escape', base({ webhook_dedup: { key: '/a~2' } }), ['/webhook_dedup/key']],
+      ['a key ending in ~', base({ webhook_dedup: { key: '/a~' } }), ['/webhook_dedup/key']],
+      ['a key over 1000 characters', base({ webhook_dedup: { key: `/${'k'.repeat(1000)}` } }), ['/webhook_dedup/key']],
+      ['a window under 60 seconds', base({ webhook_dedup: { key: '/id', window_seconds: 59 } }), ['/webhook_dedup/window_seconds']],
+      ['a window over 7 days', base({ webhook_dedup: { key: '/id', window_seconds: 604_801 } }), ['/webhook_dedup/window_seconds']],
+      ['a window that is not an integer', base({ webhook_dedup: { key: '/id', window_seconds: 60.5 } }), ['/webhook_dedup/window_seconds']],
+      ['a window given as a string', base({ webhook_dedup: { key: '/id', window_seconds: '60' } }), ['/webhook_dedup/window_seconds']],
+      ['an unknown key in the setting', base({ webhook_dedup: { key: '/id', scope: 'org' } }), ['/webhook_dedup/scope']],
+      ['a setting on a workflow that takes no webhook', base({ case_source: 'email', webhook_dedup: { key: '/id' } }), ['/webhook_dedup']],
+      ['a bad key and a bad window at once', base({ webhook_dedup: { key: 'id', window_seconds: 0 } }), ['/webhook_dedup/key', '/webhook_dedup/window_seconds']],
+    ]);
+  });
+
   describe('statuses', () => {
     refusesEach([
       ['statuses that are not an array', base({ statuses: 'Triage' }), ['/statuses']],

@@ -3,6 +3,7 @@ import { NUMBER_TOO_LARGE, unstorableNumber } from '../../../shared/json/json-nu
 import { pointer } from '../../../shared/json/json-pointer.js';
 import { isPlainObject } from '../../../shared/json/json-text.js';
 import { checkHttpRequest, reportSecretTemplates } from './http-request-definition.js';
+import { checkWebhookDedup, type WebhookDedupSetting } from './webhook-dedup.js';
 import { DEFAULT_STATUSES, ERROR } from './status-rules.js';
 
 export type CaseSource = 'direct' | 'ticketing' | 'email';
@@ -29,9 +30,11 @@ export interface WorkflowDefinition {
   default_outcome: string | null;
   attributes: Record<string, AttributeDeclaration>;
   automations: Record<string, Step[]>;
+  /** Absent (off) unless set; versions published before it existed never have it. */
+  webhook_dedup?: WebhookDedupSetting;
 }
 
-const TOP_LEVEL_KEYS = new Set(['name', 'case_source', 'sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations']);
+const TOP_LEVEL_KEYS = new Set(['name', 'case_source', 'sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations', 'webhook_dedup']);
 const ATTRIBUTE_KEYS = new Set(['type', 'required', 'enum', 'format']);
 const CONDITION_OPERATORS = ['equals', 'not_equals', 'in', 'exists'] as const;
 const CASE_FIELDS = new Set(['case.id', 'case.subject', 'case.status', 'case.mode', 'case.workflow_id']);
@@ -84,6 +87,9 @@ export function parseWorkflowDefinition(input: unknown): DefinitionResult {
     }
   }
 
+  const webhookDedup = checkWebhookDedup(input.webhook_dedup, '/webhook_dedup', report);
+  if (webhookDedup && caseSource !== 'direct') report('/webhook_dedup', 'only direct workflows take webhook deliveries');
+
   if (problems.length) return { ok: false, problems };
   return {
     ok: true,
@@ -95,6 +101,7 @@ export function parseWorkflowDefinition(input: unknown): DefinitionResult {
       default_outcome: defaultOutcome as string | null,
       attributes: attributes as Record<string, AttributeDeclaration>,
       automations: automations as Record<string, Step[]>,
+      ...(webhookDedup ? { webhook_dedup: webhookDedup } : {}),
     },
   };
 }

@@ -1,5 +1,7 @@
 import { AttributeSchema } from './attribute-schema.js';
+import type { SignatureCheck } from './signature-schemes.js';
 import type { StatusRules } from './status-rules.js';
+import { WebhookDedup } from './webhook-dedup.js';
 import { allStatuses, type Step, type WorkflowDefinition } from './workflow-definition.js';
 
 /** A published workflow version, ready to use: compiled attribute schema, status rules, runs. */
@@ -7,11 +9,14 @@ export class WorkflowVersion implements StatusRules {
   readonly statuses: ReadonlySet<string>;
   readonly defaultOutcome: string | null;
   readonly attributeSchema: AttributeSchema;
+  /** Null when every webhook POST makes a case (the default). */
+  readonly webhookDedup: WebhookDedup | null;
 
   constructor(readonly workflowId: number, readonly version: number, readonly definition: WorkflowDefinition) {
     this.statuses = new Set(allStatuses(definition));
     this.defaultOutcome = definition.default_outcome;
     this.attributeSchema = new AttributeSchema(definition);
+    this.webhookDedup = definition.webhook_dedup ? new WebhookDedup(definition.webhook_dedup) : null;
   }
 
   get name(): string {
@@ -20,6 +25,16 @@ export class WorkflowVersion implements StatusRules {
 
   get isDirect(): boolean {
     return this.definition.case_source === 'direct';
+  }
+
+  /** Whether the version takes cases by email (at its workflow's inbound address). */
+  get isEmail(): boolean {
+    return this.definition.case_source === 'email';
+  }
+
+  /** Whether the version takes cases from the hosted request form. */
+  get isTicketing(): boolean {
+    return this.definition.case_source === 'ticketing';
   }
 
   /** The steps that run when a case enters `status`, if any. */
@@ -39,6 +54,8 @@ export interface WorkflowState {
   organizationId: number;
   published: boolean;
   webhookTokenHash: Buffer | null;
+  /** The signature the webhook requires besides its token (integrations.md §2); null when none is set. */
+  webhookSignature: SignatureCheck | null;
   /** The latest published version; null until the first publish. */
   current: WorkflowVersion | null;
 }

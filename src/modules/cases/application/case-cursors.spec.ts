@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor } from './case-cursors.js';
+
+const raw = (text: string) => Buffer.from(text).toString('base64url');
+
+describe('case cursors', () => {
+  it('read back exactly the position they were made from', () => {
+    const list = { createdAtMicros: '-2177452799999999', id: '9007199254740991' };
+    assert.deepEqual(readListCursor(listCursor(list)), list);
+    const feed = { after: { xid: '18446744073709551615', id: '9223372036854775807' }, readBelow: '730' };
+    assert.deepEqual(readFeedCursor(feedCursor(feed)), feed);
+    assert.deepEqual(readFeedCursor(feedCursor({ after: FEED_START, readBelow: '0' })), { after: FEED_START, readBelow: '0' });
+  });
+
+  it('are opaque text of one kind each: a list cursor is no feed cursor and the reverse', () => {
+    const list = listCursor({ createdAtMicros: '1', id: '1' });
+    const feed = feedCursor({ after: { xid: '1', id: '1' }, readBelow: '1' });
+    assert.match(list, /^[A-Za-z0-9_-]+$/);
+    assert.equal(readFeedCursor(list), undefined);
+    assert.equal(readListCursor(feed), undefined);
+  });
+
+  it('refuse anything but the canonical text of a valid position', () => {
+    for (const text of ['', 'abc', '-1', '12', raw('l.1.1 '), raw('l.01.1'), raw('l.-0.1'), raw('l.1.-1'), raw('l.1'), raw('l.9223372036854775808.1'), raw('l.-300000000000000000.1'), raw('l.253402300800000000.1'), `${listCursor({ createdAtMicros: '1', id: '1' })}=`, 'l.1.1']) {
+      assert.equal(readListCursor(text), undefined, text);
+    }
+    for (const text of ['', raw('f.1.1'), raw('f.1.1.1.1'), raw('f.18446744073709551616.1.0'), raw('f.1.1.18446744073709551616'), raw('f.01.1.0'), raw('f.1.-1.0'), raw('f.1.1.0\n'), `${feedCursor({ after: FEED_START, readBelow: '5' })}.`, 'x'.repeat(81)]) {
+      assert.equal(readFeedCursor(text), undefined, text);
+    }
+  });
+});

@@ -1,0 +1,56 @@
+import type { FeedCursor, FeedPosition, ListPosition } from './case-queries.js';
+
+/**
+ * Cursors are opaque to clients: a position as text behind base64url, so nobody builds one by
+ * hand and the format may change. Decoding is strict (only the canonical text of a valid
+ * position), so a cursor either names a position or is refused as malformed.
+ */
+
+const LIST = /^l\.(-?[0-9]{1,19})\.([0-9]{1,19})$/;
+const FEED = /^f\.([0-9]{1,20})\.([0-9]{1,19})\.([0-9]{1,20})$/;
+const MAX_INT8 = 2n ** 63n - 1n;
+const MAX_XID8 = 2n ** 64n - 1n;
+/** Microseconds since 1970 of 0001-01-01 and of the last moment of 9999: every case's creation time, and times Postgres can hold. */
+const MIN_MICROS = -62_135_596_800_000_000n;
+const MAX_MICROS = 253_402_300_799_999_999n;
+
+/** Where the feed starts without a cursor: before every transaction. */
+export const FEED_START: FeedPosition = { xid: '0', id: '0' };
+
+export function listCursor(position: ListPosition): string {
+  return encode(`l.${position.createdAtMicros}.${position.id}`);
+}
+
+export function feedCursor(cursor: FeedCursor): string {
+  return encode(`f.${cursor.after.xid}.${cursor.after.id}.${cursor.readBelow}`);
+}
+
+/** The position a list cursor names, or undefined when it is not one this service made. */
+export function readListCursor(cursor: string): ListPosition | undefined {
+  const match = LIST.exec(decode(cursor));
+  if (!match || !canonical(match[1]!, MIN_MICROS, MAX_MICROS) || !canonical(match[2]!, 0n, MAX_INT8)) return undefined;
+  const position = { createdAtMicros: match[1]!, id: match[2]! };
+  return listCursor(position) === cursor ? position : undefined;
+}
+
+/** What a feed cursor holds, or undefined when it is not one this service made. */
+export function readFeedCursor(text: string): FeedCursor | undefined {
+  const match = FEED.exec(decode(text));
+  if (!match || !canonical(match[1]!, 0n, MAX_XID8) || !canonical(match[2]!, 0n, MAX_INT8) || !canonical(match[3]!, 0n, MAX_XID8)) return undefined;
+  const cursor = { after: { xid: match[1]!, id: match[2]! }, readBelow: match[3]! };
+  return feedCursor(cursor) === text ? cursor : undefined;
+}
+
+function encode(text: string): string {
+  return Buffer.from(text, 'utf8').toString('base64url');
+}
+
+function decode(cursor: string): string {
+  return cursor.length <= 80 && /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('latin1') : '';
+}
+
+/** Decimal text as written by BigInt (no leading zero, no "-0") within [min, max]. */
+function canonical(text: string, min: bigint, max: bigint): boolean {
+  const value = BigInt(text);
+  return String(value) === text && value >= min && value <= max;
+}

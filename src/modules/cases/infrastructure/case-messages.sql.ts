@@ -1,0 +1,29 @@
+import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
+import type { Transaction } from '../../../shared/database/transaction.js';
+import type { ReceivedMessage } from '../domain/case.js';
+
+/** One attachment per statement: its bytes go as one binary parameter, never as text. */
+const INSERT_ATTACHMENT_SQL = `
+  INSERT INTO case_attachments (id, case_id, filename, content_type, size, sha256, content)
+  VALUES ($1, $2, $3, $4, $5, $6, $7)`;
+
+/** A Message-ID already on a case of the workflow keeps its case (a message sent twice is one case). */
+const INSERT_MESSAGE_ID_SQL = `
+  INSERT INTO case_message_ids (workflow_id, message_id, case_id) VALUES ($1, $2, $3)
+  ON CONFLICT (workflow_id, message_id) DO NOTHING`;
+
+const CASES_BY_MESSAGE_ID_SQL = `
+  SELECT message_id, case_id FROM case_message_ids WHERE workflow_id = $1 AND message_id = ANY($2::text[])`;
+
+/** Stores what a case keeps of a message it received, inside the transaction that stores the case's change. */
+export async function storeReceivedMessage(tx: Transaction, caseId: number, workflowId: number, message: ReceivedMessage): Promise<void> {
+  for (const a of message.attachments) {
+    await PreparedStatements.rowsIn(tx, INSERT_ATTACHMENT_SQL, [a.id, caseId, a.filename, a.contentType, a.content.length, a.sha256, a.content]);
+  }
+  if (message.messageId !== null) await PreparedStatements.rowsIn(tx, INSERT_MESSAGE_ID_SQL, [workflowId, message.messageId, caseId]);
+}
+
+export async function casesByMessageId(prepared: PreparedStatements, workflowId: number, messageIds: readonly string[]): Promise<Map<string, number>> {
+  const rows = await prepared.rows<{ message_id: string; case_id: string }>(CASES_BY_MESSAGE_ID_SQL, [workflowId, messageIds]);
+  return new Map(rows.map((row) => [row.message_id, Number(row.case_id)]));
+}

@@ -1,0 +1,45 @@
+import { BUCKETS_PER_DOUBLING, LAST_BUCKET } from '../domain/close-time-bucket.js';
+
+/** closeTimeBucket in SQL, of an interval expression. */
+const closeTimeBucketSql = (interval: string) =>
+  `least(${LAST_BUCKET}, ceil(${BUCKETS_PER_DOUBLING} * log(2::numeric, greatest(extract(epoch FROM ${interval}), 1)::numeric)))::smallint`;
+
+/** Longest run failure message a report keeps (longer ones are cut). */
+export const REPORTED_ERROR_LENGTH = 200;
+
+/**
+ * The parts of the case statements that log what reports count (table `report_changes`, see
+ * the CaseReports migration): a plain insert, no key and no upsert, so intakes of one workflow
+ * never wait for each other's rollup row; the worker folds the log into hourly rollups. Cost
+ * on the intake: one more row and one index entry in the statement that stores the case, no
+ * round trip. Test cases write nothing.
+ */
+
+/** `, report_change AS (...)`: a live case created; `newCase` names a CTE returning its row. */
+export function createdReportSql(newCase: string): string {
+  return `, report_change AS (
+      INSERT INTO report_changes (organization_id, workflow_id, at, source, created, status_to)
+      SELECT organization_id, workflow_id, created_at, source, 1, nullif(status, 'Closed') FROM ${newCase} WHERE mode = 'live'
+    )`;
+}
+
+/**
+ * `, report_change AS (...)`: a live case's status change and its runs' failures. `before` names
+ * a CTE reading the case as it was before the statement (its mode, source and creation never
+ * change); `moved`, `to` the parameters saying whether and where it moved; `runStates` and
+ * `runErrors` the runs' new states and errors. Closed counts closes (with the time since
+ * creation), Error errors, leaving Closed reopens; the open counts move with the status.
+ */
+export function changedReportSql(before: string, moved: string, to: string, runStates: string, runErrors: string): string {
+  return `, report_change AS (
+      INSERT INTO report_changes (organization_id, workflow_id, source, closed, errored, reopened, close_bucket, status_from, status_to, error)
+      SELECT b.organization_id, b.workflow_id, b.source, (${to} = 'Closed')::int, (${to} = 'Error')::int, (b.status = 'Closed')::int,
+             CASE WHEN ${to} = 'Closed' THEN ${closeTimeBucketSql('now() - b.created_at')} END,
+             nullif(b.status, 'Closed'), nullif(${to}, 'Closed'), NULL
+      FROM ${before} b WHERE ${moved}::boolean AND b.mode = 'live' AND b.status IS DISTINCT FROM ${to}
+      UNION ALL
+      SELECT b.organization_id, b.workflow_id, b.source, 0, 0, 0, NULL, NULL, NULL, left(coalesce(u.error, 'failed'), ${REPORTED_ERROR_LENGTH})
+      FROM ${before} b CROSS JOIN unnest(${runStates}::text[], ${runErrors}::text[]) AS u(state, error)
+      WHERE b.mode = 'live' AND u.state = 'failed'
+    )`;
+}

@@ -1,0 +1,97 @@
+import { Injectable } from '@nestjs/common';
+import { CaseEmailsService } from '../../cases/application/case-emails.service.js';
+import { CreateCaseService, type CreateCaseCommand } from '../../cases/application/create-case.service.js';
+import { AttributesInvalidError } from '../../cases/domain/case.errors.js';
+import type { ValidationProblem } from '../../../shared/errors/app-error.js';
+import { bodyTooLarge, caseSubject, emailFields, holdsNul, identifyAttachments, type InboundMessage, replyCandidates } from '../domain/inbound-message.js';
+import { MAIL_LIMITS } from '../domain/mail-limits.js';
+import { MailRefusedError, SMTP_REPLIES } from '../domain/smtp-reply.js';
+import type { EmailTarget } from './email-addresses.service.js';
+
+/** What became of an accepted message on one workflow. */
+export type EmailOutcome =
+  | { workflowId: number; kind: 'created'; caseId: number }
+  | { workflowId: number; kind: 'replied'; caseId: number }
+  /** Its Message-ID is already on a case of the workflow: the same message delivered again. */
+  | { workflowId: number; kind: 'duplicate'; caseId: number };
+
+type Plan =
+  | { kind: 'create'; command: CreateCaseCommand<'id'> }
+  | { kind: 'reply'; target: EmailTarget; caseId: number }
+  | { kind: 'duplicate'; target: EmailTarget; caseId: number };
+
+/**
+ * One accepted message, for every workflow it was addressed to: a reply to a message on one of
+ * the workflow's cases is added to that case; otherwise it becomes a new case, created through
+ * CreateCaseService like every other case. The message is checked against every workflow before
+ * anything is stored, so a refusal stores nothing.
+ */
+@Injectable()
+export class ReceiveEmailService {
+  constructor(private readonly createCase: CreateCaseService, private readonly caseEmails: CaseEmailsService) {}
+
+  async receive(targets: readonly EmailTarget[], message: InboundMessage): Promise<EmailOutcome[]> {
+    if (holdsNul(message)) throw new MailRefusedError(SMTP_REPLIES.unreadable('it holds a NUL character, which cannot be stored'));
+    if (bodyTooLarge(message)) throw new MailRefusedError(SMTP_REPLIES.unreadable(`its text and HTML parts are over ${MAIL_LIMITS.bodyBytes} bytes, more than a case keeps`));
+    const plans: Plan[] = [];
+    for (const target of uniqueWorkflows(targets)) plans.push(await this.plan(target, message));
+    const outcomes: EmailOutcome[] = [];
+    for (const plan of plans) outcomes.push(await this.carryOut(plan, message));
+    return outcomes;
+  }
+
+  private async plan(target: EmailTarget, message: InboundMessage): Promise<Plan> {
+    const candidates = replyCandidates(message);
+    const known = await this.caseEmails.casesByMessageId(target.version.workflowId, message.messageId ? [message.messageId, ...candidates] : candidates);
+    const sameMessage = message.messageId ? known.get(message.messageId) : undefined;
+    if (sameMessage !== undefined) return { kind: 'duplicate', target, caseId: sameMessage };
+    const repliedTo = candidates.find((id) => known.has(id));
+    if (repliedTo !== undefined) return { kind: 'reply', target, caseId: known.get(repliedTo)! };
+    const attachments = identifyAttachments(message);
+    const attributes = { email: emailFields(message, attachments) };
+    const command: CreateCaseCommand<'id'> = {
+      source: 'Email',
+      organizationId: target.organizationId,
+      workflow: target.version,
+      subject: caseSubject(message),
+      mode: 'live',
+      attributes: { value: attributes, text: JSON.stringify(attributes) },
+      actor: { kind: 'email' },
+      message: { attachments, messageId: message.messageId },
+      answer: 'id',
+    };
+    try {
+      this.createCase.check(command);
+    } catch (err) {
+      if (err instanceof AttributesInvalidError) throw new MailRefusedError(SMTP_REPLIES.invalidAttributes(firstProblem(err)));
+      throw err;
+    }
+    return { kind: 'create', command };
+  }
+
+  private async carryOut(plan: Plan, message: InboundMessage): Promise<EmailOutcome> {
+    switch (plan.kind) {
+      case 'create': {
+        const { id } = await this.createCase.execute(plan.command);
+        return { workflowId: plan.command.workflow.workflowId, kind: 'created', caseId: id };
+      }
+      case 'reply': {
+        const { organizationId, version } = plan.target;
+        const attachments = identifyAttachments(message);
+        await this.caseEmails.addReply(organizationId, version.workflowId, plan.caseId, emailFields(message, attachments), { attachments, messageId: message.messageId });
+        return { workflowId: version.workflowId, kind: 'replied', caseId: plan.caseId };
+      }
+      case 'duplicate':
+        return { workflowId: plan.target.version.workflowId, kind: 'duplicate', caseId: plan.caseId };
+    }
+  }
+}
+
+function uniqueWorkflows(targets: readonly EmailTarget[]): EmailTarget[] {
+  return [...new Map(targets.map((target) => [target.version.workflowId, target])).values()];
+}
+
+function firstProblem(err: AttributesInvalidError): ValidationProblem {
+  const problems = err.details.validation_errors as ValidationProblem[];
+  return problems[0] ?? { path: '', error: 'attributes_validation_failed' };
+}

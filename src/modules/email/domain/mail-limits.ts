@@ -1,0 +1,29 @@
+/**
+ * Bounds on what one message may cost, beside SMTP_MAX_MESSAGE_BYTES (docs/security.md, mail-borne
+ * input). Each is far above what real mail needs and keeps parsing time and memory linear in the
+ * message size.
+ */
+export const MAIL_LIMITS = {
+  /** MIME parts in a message, the message itself included. */
+  parts: 500,
+  /**
+   * How deeply multiparts (and embedded messages) may nest. The parser compares a line that
+   * could be a boundary with every enclosing multipart's boundary, so depth multiplies its work.
+   */
+  depth: 32,
+  /** The header block of one part, in bytes. */
+  headerBytes: 128 * 1024,
+  /**
+   * The text and HTML parts together, in UTF-8 bytes: they are stored in the case's attributes (or
+   * a reply's timeline entry), which every read of the case and every event about it carries, so
+   * they get the webhook body's bound; attachments are stored apart and count only against
+   * SMTP_MAX_MESSAGE_BYTES.
+   */
+  bodyBytes: 1_048_576,
+  /** RCPT TO commands in one transaction. */
+  recipients: 100,
+  /** Connections open at once, per process. */
+  connections: 50,
+  /** Messages read and stored at once, per process; the others wait, their senders held by TCP back-pressure. */
+  messagesInProgress: 4,
+} as const;

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CasesModule } from '../cases/cases.module.js';
+import { TokensModule } from '../tokens/tokens.module.js';
+import { WorkflowsModule } from '../workflows/workflows.module.js';
+import { EmailAddressesService } from './application/email-addresses.service.js';
+import { ReceiveEmailService } from './application/receive-email.service.js';
+import { EmailAddressController, OperatorEmailAddressController } from './http/email-address.controllers.js';
+import { SmtpListener } from './infrastructure/smtp-listener.js';
+import { WorkflowEmailAddressOrmEntity } from './infrastructure/workflow-email-address.orm-entity.js';
+
+/** Email intake: per-workflow inbound addresses and the SMTP listener that turns mail into cases. */
+@Module({
+  imports: [TypeOrmModule.forFeature([WorkflowEmailAddressOrmEntity]), TokensModule, WorkflowsModule, CasesModule],
+  controllers: [EmailAddressController, OperatorEmailAddressController],
+  providers: [EmailAddressesService, ReceiveEmailService, SmtpListener],
+})
+export class EmailModule {}

@@ -1,0 +1,131 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, type INestApplicationContext } from '@nestjs/common';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer, type SMTPServerAddress, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import { Env } from '../../../shared/config/env.js';
+import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
+import { EmailAddressesService, type EmailTarget } from '../application/email-addresses.service.js';
+import { ReceiveEmailService } from '../application/receive-email.service.js';
+import { MAIL_LIMITS } from '../domain/mail-limits.js';
+import { MailRefusedError, SMTP_REPLIES, type SmtpReply } from '../domain/smtp-reply.js';
+import { readMail } from './mail-reader.js';
+import { Semaphore } from '../../../shared/concurrency/semaphore.js';
+
+const ACCEPTED = '2.6.0 Message accepted';
+
+/**
+ * The SMTP listener of the API roles: a recipient is checked at RCPT TO (550 5.1.1 unless it is
+ * a published email workflow's current address), the size while the message streams in
+ * (552 5.3.4), the message against each workflow's attributes before anything is stored
+ * (550 5.7.1). Only a database that does not answer is a temporary failure (451).
+ *
+ * Enhanced status codes are written into the reply texts, not left to smtp-server, whose
+ * mapping would answer 550 5.1.1 for every 550; for the same reason the SIZE limit is enforced
+ * at MAIL FROM here (552 5.3.4) rather than by smtp-server's own check.
+ */
+@Injectable()
+export class SmtpListener implements BeforeApplicationShutdown {
+  private server: SMTPServer | undefined;
+  private readonly inProgress = new Semaphore(MAIL_LIMITS.messagesInProgress);
+
+  constructor(
+    private readonly env: Env,
+    private readonly addresses: EmailAddressesService,
+    private readonly intake: ReceiveEmailService,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  /** Starts listening on `port` (0: any free port) at SMTP_HOST; resolves with the port bound. */
+  listen(port: number): Promise<number> {
+    const tls = this.tlsOptions();
+    const server = new SMTPServer({
+      name: this.env.INBOUND_EMAIL_DOMAIN,
+      banner: 'case intake',
+      logger: false,
+      disabledCommands: tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
+      ...tls,
+      size: this.env.SMTP_MAX_MESSAGE_BYTES,
+      hideSize: true,
+      maxClients: MAIL_LIMITS.connections,
+      maxRecipients: MAIL_LIMITS.recipients,
+      disableReverseLookup: true,
+      closeTimeout: Math.max(1_000, this.env.SHUTDOWN_GRACE_MS / 2),
+      onMailFrom: (address, _session, callback) => callback(this.checkDeclaredSize(address)),
+      onRcptTo: (address, _session, callback) => void this.checkRecipient(address).then(callback),
+      onData: (stream, session, callback) => {
+        void this.receive(stream, session).then((reply) => (reply ? callback(smtpError(reply)) : callback(null, ACCEPTED)));
+      },
+    });
+    // A connection's socket error (a client gone mid-transfer) is not the listener's.
+    server.on('error', (err) => this.logger.debug({ err: err.message }, 'smtp connection error'));
+    this.server = server;
+    return new Promise((resolve, reject) => {
+      server.server.once('error', reject);
+      server.listen(port, this.env.SMTP_HOST, () => {
+        server.server.off('error', reject);
+        resolve((server.server.address() as AddressInfo).port);
+      });
+    });
+  }
+
+  /** Stops accepting; transactions under way finish (or are cut after closeTimeout) before the database pool closes. */
+  beforeApplicationShutdown(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    return new Promise((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  }
+
+  private checkDeclaredSize(address: SMTPServerAddress): Error | null {
+    const declared = address.args ? Number(address.args.SIZE) : NaN;
+    return declared > this.env.SMTP_MAX_MESSAGE_BYTES ? smtpError(SMTP_REPLIES.tooLarge(this.env.SMTP_MAX_MESSAGE_BYTES)) : null;
+  }
+
+  private async checkRecipient(address: SMTPServerAddress): Promise<Error | null> {
+    try {
+      return (await this.addresses.resolve(address.address)) ? null : smtpError(SMTP_REPLIES.unknownRecipient);
+    } catch (err) {
+      this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'smtp recipient look-up failed');
+      return smtpError(SMTP_REPLIES.unavailable);
+    }
+  }
+
+  /** The refusal to answer, or null when the message was taken. The stream is always read to its end. */
+  private async receive(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<SmtpReply | null> {
+    const release = await this.inProgress.acquire();
+    try {
+      // Resolved again: an address rotated since RCPT TO no longer reaches its workflow.
+      const targets = (await Promise.all(session.envelope.rcptTo.map((r) => this.addresses.resolve(r.address)))).filter((t): t is EmailTarget => t !== null);
+      if (!targets.length) return SMTP_REPLIES.unknownRecipient;
+      const reading = await readMail(stream, this.env.SMTP_MAX_MESSAGE_BYTES);
+      if (reading.kind === 'too_large') return SMTP_REPLIES.tooLarge(this.env.SMTP_MAX_MESSAGE_BYTES);
+      if (reading.kind === 'unreadable') return SMTP_REPLIES.unreadable(reading.reason);
+      const outcomes = await this.intake.receive(targets, reading.message);
+      this.logger.info({ session: session.id, outcomes }, 'email received');
+      return null;
+    } catch (err) {
+      if (err instanceof MailRefusedError) return err.reply;
+      this.logger.error({ session: session.id, err: err instanceof Error ? err.message : String(err) }, 'email intake failed');
+      return SMTP_REPLIES.unavailable;
+    } finally {
+      release();
+    }
+  }
+
+  /** STARTTLS when SMTP_TLS_CERT and SMTP_TLS_KEY are set: each a PEM text, or the path of a PEM file. */
+  private tlsOptions(): { cert: string; key: string } | undefined {
+    const { SMTP_TLS_CERT: cert, SMTP_TLS_KEY: key } = this.env;
+    if (cert === undefined || key === undefined) return undefined;
+    const pem = (value: string) => (value.trimStart().startsWith('-----BEGIN') ? value : readFileSync(value, 'utf8'));
+    return { cert: pem(cert), key: pem(key) };
+  }
+}
+
+/** API roles listen for mail unless SMTP_PORT is 0; resolves with the port bound, or null when there is no listener. */
+export function listenForMail(app: INestApplicationContext, env: Env): Promise<number | null> {
+  if (env.ROLE === 'worker' || env.SMTP_PORT === 0) return Promise.resolve(null);
+  return app.get(SmtpListener).listen(env.SMTP_PORT);
+}
+
+function smtpError(reply: SmtpReply): Error & { responseCode: number } {
+  return Object.assign(new Error(reply.text), { responseCode: reply.code });
+}

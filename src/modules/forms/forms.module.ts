@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CasesModule } from '../cases/cases.module.js';
+import { TokensModule } from '../tokens/tokens.module.js';
+import { WorkflowsModule } from '../workflows/workflows.module.js';
+import { RequestFormsService } from './application/request-forms.service.js';
+import { SubmitFormService } from './application/submit-form.service.js';
+import { OperatorRequestFormController, RequestFormController } from './http/form.controllers.js';
+import { FormPagesController } from './http/form-pages.controller.js';
+import { WorkflowFormOrmEntity } from './infrastructure/workflow-form.orm-entity.js';
+
+/** The hosted request form of ticketing workflows: per-workflow secret URLs and the pages that turn posts into cases. */
+@Module({
+  imports: [TypeOrmModule.forFeature([WorkflowFormOrmEntity]), TokensModule, WorkflowsModule, CasesModule],
+  controllers: [RequestFormController, OperatorRequestFormController, FormPagesController],
+  providers: [RequestFormsService, SubmitFormService],
+})
+export class FormsModule {}

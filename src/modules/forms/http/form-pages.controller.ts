@@ -1,0 +1,73 @@
+import { Controller, Get, Param, Post, Req, Res } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { UnsupportedMediaTypeError } from '../../../shared/http/json-body-parser.js';
+import { setSecurityHeaders } from '../../../shared/http/security-headers.js';
+import { RequestFormsService } from '../application/request-forms.service.js';
+import { SubmitFormService } from '../application/submit-form.service.js';
+import type { PostedForm } from '../domain/form-submission.js';
+import { requestForm } from '../domain/request-form.js';
+import { errorPage, FORM_CSP, formPage, receivedPage, sendErrorPage, sendPage } from './form-page.js';
+
+const CASE_ID = /^[1-9][0-9]{0,17}$/;
+
+/**
+ * The hosted request form of ticketing workflows: pages for people, not API operations (they are
+ * not in the OpenAPI document, like the dashboard). No credential: the secret in the URL says
+ * which workflow, and the per-address rate limit holds. Every answer is an HTML page, errors
+ * included; no cookie or session is ever set, so there is nothing for a forged post to ride on.
+ */
+@Controller('forms')
+@ApiExcludeController()
+export class FormPagesController {
+  constructor(private readonly forms: RequestFormsService, private readonly submissions: SubmitFormService) {}
+
+  @Get(':secret')
+  @RouteConfig({ errorPage: sendErrorPage })
+  async show(@Param('secret') secret: string, @Res() reply: FastifyReply) {
+    const target = await this.forms.resolve(secret);
+    if (!target) return sendPage(reply, 404, errorPage(404));
+    return sendPage(reply, 200, formPage(requestForm(target.version.definition)));
+  }
+
+  /**
+   * Valid: the case is created and the browser is sent on (303) to a page with its id, so that
+   * reloading that page posts nothing again. Invalid: 422 and the form as posted, with its errors.
+   */
+  @Post(':secret')
+  @RouteConfig({ formBody: true, errorPage: sendErrorPage })
+  async submit(@Param('secret') secret: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const target = await this.forms.resolve(secret);
+    if (!target) return sendPage(reply, 404, errorPage(404));
+    if (request.body !== undefined && !(request.body instanceof Map)) throw new UnsupportedMediaTypeError();
+    const posted: PostedForm = (request.body as PostedForm | undefined) ?? new Map();
+    const outcome = await this.submissions.submit(target, posted);
+    if (outcome.kind === 'invalid') return sendPage(reply, 422, formPage(requestForm(target.version.definition), posted, outcome.errors));
+    // Relative to /forms/<secret>, so it holds behind a proxy that serves the service under a path.
+    const location = outcome.kind === 'created' ? `${secret}/received/${outcome.caseId}` : `${secret}/received`;
+    setSecurityHeaders(reply, FORM_CSP);
+    return reply.status(303).header('cache-control', 'no-store').header('location', location).send();
+  }
+
+  /** The page after a post caught by the honeypot: received, as a robot expects, with no case id. */
+  @Get(':secret/received')
+  @RouteConfig({ errorPage: sendErrorPage })
+  async receivedWithoutCase(@Param('secret') secret: string, @Res() reply: FastifyReply) {
+    const target = await this.forms.resolve(secret);
+    if (!target) return sendPage(reply, 404, errorPage(404));
+    return sendPage(reply, 200, receivedPage(target.version.name, null, `../${secret}`));
+  }
+
+  /**
+   * Shows the case id of its own URL and reads nothing about the case: whoever holds the form URL
+   * can type any id here and learn nothing but that number back. A rotated form's pages are 404.
+   */
+  @Get(':secret/received/:caseId')
+  @RouteConfig({ errorPage: sendErrorPage })
+  async received(@Param('secret') secret: string, @Param('caseId') caseId: string, @Res() reply: FastifyReply) {
+    const target = CASE_ID.test(caseId) ? await this.forms.resolve(secret) : null;
+    if (!target) return sendPage(reply, 404, errorPage(404));
+    return sendPage(reply, 200, receivedPage(target.version.name, caseId, `../../${secret}`));
+  }
+}

@@ -1,0 +1,65 @@
+/** A report digest: its schedule, who gets it, and which workflows it covers (null: all). */
+export interface DigestSchedule {
+  schedule: 'daily' | 'weekly';
+  hourUtc: number;
+  /** ISO weekday, 1 (Monday) to 7 (Sunday); weekly digests only. */
+  weekday: number | null;
+}
+
+export interface Digest extends DigestSchedule {
+  id: number;
+  organizationId: number;
+  recipients: string[];
+  workflowIds: number[] | null;
+  createdAt: Date;
+  lastSentAt: Date | null;
+}
+
+export interface Period {
+  start: Date;
+  end: Date;
+}
+
+export const MAX_DIGESTS_PER_ORGANIZATION = 100;
+export const MAX_RECIPIENTS = 20;
+/** A digest whose service was down this many periods or more is sent for the last ones only. */
+export const MAX_CATCH_UP_PERIODS = 7;
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+export function periodMs(schedule: DigestSchedule): number {
+  return schedule.schedule === 'daily' ? DAY_MS : 7 * DAY_MS;
+}
+
+/** The end of the last period that ended at or before `now`: the latest `hour_utc` (on `weekday`, weekly) not after it. */
+export function lastPeriodEnd(schedule: DigestSchedule, now: Date): Date {
+  const midnight = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  let end = midnight + schedule.hourUtc * HOUR_MS;
+  if (schedule.schedule === 'weekly') {
+    const isoWeekday = ((new Date(midnight).getUTCDay() + 6) % 7) + 1;
+    end -= ((isoWeekday - schedule.weekday! + 7) % 7) * DAY_MS;
+  }
+  while (end > now.getTime()) end -= periodMs(schedule);
+  return new Date(end);
+}
+
+/**
+ * The periods due by `now`, oldest first: those that ended after the digest was created, at
+ * most MAX_CATCH_UP_PERIODS of the latest. Periods already sent are among them: sending is
+ * claimed per period, so a worker only ever sends the ones it claims first.
+ */
+export function duePeriods(schedule: DigestSchedule, createdAt: Date, now: Date): Period[] {
+  const length = periodMs(schedule);
+  const periods: Period[] = [];
+  for (let end = lastPeriodEnd(schedule, now).getTime(); end > createdAt.getTime() && periods.length < MAX_CATCH_UP_PERIODS; end -= length) {
+    periods.unshift({ start: new Date(end - length), end: new Date(end) });
+  }
+  return periods;
+}
+
+/** What a manual send covers: the period's length, up to the end of the current hour. */
+export function periodEndingNow(schedule: DigestSchedule, now: Date): Period {
+  const end = Math.ceil(now.getTime() / HOUR_MS) * HOUR_MS;
+  return { start: new Date(end - periodMs(schedule)), end: new Date(end) };
+}

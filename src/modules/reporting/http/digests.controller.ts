@@ -1,0 +1,94 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiEndpoint, BODY_IGNORED } from '../../../shared/http/api-endpoint.decorator.js';
+import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
+import { listOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
+import { RequiresToken } from '../../tokens/bearer-token.guard.js';
+import type { Principal as Caller } from '../../tokens/principal.js';
+import { Principal } from '../../tokens/principal.decorator.js';
+import { DigestsService } from '../application/digests.service.js';
+import { type Digest, MAX_DIGESTS_PER_ORGANIZATION } from '../domain/digest.js';
+import { CreateDigestRequest } from './create-digest.request.js';
+
+const DigestId = () => Param('digestId', new IdParamPipe('digest'));
+const NOT_CONFIGURED_422 = '`SMTP_RELAY_URL` is not set: digests are not configured.';
+
+/** Report digests by email: schedules per organization, sent by the worker role. */
+@Controller('api/admin/v1/digests')
+@RequiresToken('admin')
+@ApiTags('Reports')
+@ApiSecurity('adminToken')
+export class DigestsController {
+  constructor(private readonly digests: DigestsService) {}
+
+  @Post()
+  @HttpCode(201)
+  @ApiEndpoint({
+    operationId: 'createDigest',
+    summary: 'Schedule a digest',
+    description: 'An email with the case report of each period (daily: the 24 hours up to `hour_utc`; weekly: the 7 days up to `hour_utc` on `weekday`), in plain text and HTML with a chart of cases created and closed per day as an inline image and a link to the dashboard\'s report page. Each period is sent once whatever the number of workers, within `DIGEST_CHECK_INTERVAL_MS` of its end; periods that ended while no worker ran are sent when one comes back (the last 7 at most). Test cases never appear in a digest.',
+    success: { status: 201, description: 'The digest.', schema: wrapped('digest', schemaRef('Digest')) },
+    errors: { 422: `${NOT_CONFIGURED_422} Or: an unknown key, a bad \`schedule\`, \`hour_utc\` or \`weekday\`, \`weekday\` missing on a weekly digest or given on a daily one, 0 or more than 20 recipients or one that is not an email address, bad \`workflow_ids\`, or the organization already has ${MAX_DIGESTS_PER_ORGANIZATION} digests.` },
+  })
+  async create(@Principal() caller: Caller, @Body() body: CreateDigestRequest) {
+    const digest = await this.digests.create(caller.organizationId, {
+      schedule: body.schedule,
+      hourUtc: body.hour_utc,
+      weekday: body.weekday ?? null,
+      recipients: body.recipients,
+      workflowIds: body.workflow_ids ?? null,
+    });
+    return { digest: render(digest) };
+  }
+
+  @Get()
+  @ApiEndpoint({
+    operationId: 'listDigests',
+    summary: 'List digests',
+    description: `The organization's digests, oldest first, with when each was last sent. ${BODY_IGNORED}`,
+    success: { status: 200, description: 'The digests.', schema: listOf('digests', 'Digest') },
+    errors: { 422: NOT_CONFIGURED_422 },
+  })
+  async list(@Principal() caller: Caller) {
+    return { digests: (await this.digests.list(caller.organizationId)).map(render) };
+  }
+
+  @Delete(':digestId')
+  @HttpCode(204)
+  @ApiEndpoint({
+    operationId: 'deleteDigest',
+    summary: 'Delete a digest',
+    description: 'No period is sent for it any more, including one being sent at that moment if it had not gone out yet.',
+    success: { status: 204, description: 'Deleted.' },
+    errors: { 404: 'No such digest in the organization.', 422: NOT_CONFIGURED_422 },
+  })
+  async delete(@Principal() caller: Caller, @DigestId() id: number): Promise<void> {
+    await this.digests.delete(caller.organizationId, id);
+  }
+
+  @Post(':digestId/send')
+  @HttpCode(202)
+  @ApiEndpoint({
+    operationId: 'sendDigest',
+    summary: 'Send a digest now',
+    description: `Sends the digest for the period of its length that ends with the current hour, apart from its schedule: a worker sends it within \`DIGEST_CHECK_INTERVAL_MS\`. A call while an earlier manual send of the digest is still waiting adds nothing (so calls in a loop cannot queue mail). ${BODY_IGNORED}`,
+    success: { status: 202, description: 'The send is queued.' },
+    errors: { 404: 'No such digest in the organization.', 422: NOT_CONFIGURED_422 },
+  })
+  async send(@Principal() caller: Caller, @DigestId() id: number): Promise<void> {
+    await this.digests.sendNow(caller.organizationId, id, new Date());
+  }
+}
+
+function render(d: Digest) {
+  return {
+    id: d.id,
+    schedule: d.schedule,
+    hour_utc: d.hourUtc,
+    weekday: d.weekday,
+    recipients: d.recipients,
+    workflow_ids: d.workflowIds,
+    created_at: d.createdAt.toISOString(),
+    last_sent_at: d.lastSentAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,62 @@
+import type { RetentionOverrides } from '../domain/retention.js';
+
+/** Where organizations' retention overrides are kept. */
+export abstract class RetentionOverridesStore {
+  /** The organization's overrides; all null when it never set any. */
+  abstract find(organizationId: number): Promise<RetentionOverrides>;
+  /** Replaces all three at once. */
+  abstract replace(organizationId: number, overrides: RetentionOverrides): Promise<void>;
+}
+
+export const PURGED_KINDS = ['cases', 'case_events', 'runs', 'deliveries', 'delivery_attempts', 'outbox_events', 'idempotency_keys', 'webhook_dedup_keys'] as const;
+
+/** Keys that expire after a while: Idempotency-Key claims (24 hours), webhook delivery keys (their window, at most 7 days). */
+export const EXPIRING_KINDS = ['idempotency_keys', 'webhook_dedup_keys'] as const satisfies readonly PurgedKind[];
+export type ExpiringKind = (typeof EXPIRING_KINDS)[number];
+export type PurgedKind = (typeof PURGED_KINDS)[number];
+export type PurgedCounts = Partial<Record<PurgedKind, number>>;
+
+/**
+ * Whose rows a pass purges (an organization, or a subscription for deliveries), after how many
+ * days, and where its first purgeable row is (a creation time, or a delivery id to start after).
+ */
+export interface PurgeOwner<P> {
+  id: number;
+  days: number;
+  start: P;
+}
+
+/** One batch: what it deleted, and where the next batch of the same owner starts (null: the owner is done). */
+export interface PurgeBatch<P> {
+  purged: PurgedCounts;
+  next: P | null;
+}
+
+/**
+ * The purge's statements. Each batch is its own short transaction that deletes at most `limit`
+ * rows of its main kind (plus what they hold), skipping rows another pass holds; the counts of
+ * purged cases and runs are added to the usage rollups in the same transaction.
+ */
+export abstract class RetentionPurges {
+  /** Organizations with runs that finished longer ago than their retention (`defaultDays` unless overridden). */
+  abstract organizationsWithOldRuns(defaultDays: number): Promise<PurgeOwner<Date>[]>;
+  abstract purgeRuns(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>>;
+  /** Organizations keeping closed cases for a limited time, with cases Closed for longer. */
+  abstract organizationsWithOldClosedCases(defaultDays: number): Promise<PurgeOwner<Date>[]>;
+  /** Closed cases with no unfinished run or delivery, with their timeline, runs, events, deliveries and keys (both kinds). */
+  abstract purgeClosedCases(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>>;
+  /** Subscriptions whose oldest delivery is older than their organization's retention. */
+  abstract subscriptionsWithOldDeliveries(defaultDays: number): Promise<PurgeOwner<number>[]>;
+  /**
+   * Looks at the subscription's `limit` oldest deliveries after id `afterId` and deletes the
+   * events all of whose deliveries ended long enough ago, with those deliveries and their attempts.
+   */
+  abstract purgeDeliveries(subscription: PurgeOwner<number>, afterId: number, limit: number): Promise<PurgeBatch<number>>;
+  /** Keys of `kind` past their lifetime, walked by the case they point at, after `afterCaseId`. */
+  abstract purgeExpiredKeys(kind: ExpiringKind, afterCaseId: number, limit: number): Promise<PurgeBatch<number>>;
+}
+
+/** Counts purged rows by kind as batches commit. */
+export abstract class PurgeMetrics {
+  abstract purged(counts: PurgedCounts): void;
+}

@@ -1,0 +1,32 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { NO_OVERRIDES, type RetentionOverrides } from '../domain/retention.js';
+import { RetentionOverridesStore } from '../application/retention.ports.js';
+
+type OverridesRow = { runs_days: number | null; deliveries_days: number | null; closed_cases_days: number | null };
+
+/** `organization_retention`: one row per organization that ever set an override. */
+@Injectable()
+export class PostgresRetentionOverrides extends RetentionOverridesStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async find(organizationId: number): Promise<RetentionOverrides> {
+    const [row] = (await this.dataSource.query(
+      `SELECT runs_days, deliveries_days, closed_cases_days FROM organization_retention WHERE organization_id = $1`,
+      [organizationId],
+    )) as OverridesRow[];
+    return row ? { runsDays: row.runs_days, deliveriesDays: row.deliveries_days, closedCasesDays: row.closed_cases_days } : { ...NO_OVERRIDES };
+  }
+
+  async replace(organizationId: number, overrides: RetentionOverrides): Promise<void> {
+    await this.dataSource.query(
+      `INSERT INTO organization_retention (organization_id, runs_days, deliveries_days, closed_cases_days) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (organization_id) DO UPDATE SET runs_days = EXCLUDED.runs_days, deliveries_days = EXCLUDED.deliveries_days,
+         closed_cases_days = EXCLUDED.closed_cases_days, updated_at = now()`,
+      [organizationId, overrides.runsDays, overrides.deliveriesDays, overrides.closedCasesDays],
+    );
+  }
+}

@@ -1,0 +1,2 @@
+export const RETENTION_QUEUE = 'retention';
+export const PURGE_JOB = 'purge';

@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { Repository } from 'typeorm';
+import { SecretBox } from '../../../shared/crypto/secret-box.js';
+import { webhookVerificationBinding } from '../../../shared/crypto/stored-secrets.js';
+import { NotFoundError } from '../../../shared/errors/app-error.js';
+import type { VerificationOptions } from '../domain/signature-schemes.js';
+import type { VerificationSetting } from '../domain/webhook-verification.js';
+import { WebhookVerificationOrmEntity } from '../infrastructure/webhook-verification.orm-entity.js';
+import { PublishedWorkflowsService } from './published-workflows.service.js';
+import { WorkflowDraftsService } from './workflow-drafts.service.js';
+
+/** What the admin API shows of a verification: the options, never the secret. */
+export type VerificationView = VerificationOptions & { created_at: string; updated_at: string };
+
+/**
+ * The signature a workflow's webhook requires. It belongs to the workflow (publishing and token
+ * rotation leave it alone), and every change goes through the published state's `change`, so
+ * every instance drops the cached check with the state it rides on (within 1 s, see CacheGeneration).
+ */
+@Injectable()
+export class WebhookVerificationService {
+  constructor(
+    @InjectRepository(WebhookVerificationOrmEntity) private readonly verifications: Repository<WebhookVerificationOrmEntity>,
+    private readonly drafts: WorkflowDraftsService,
+    private readonly published: PublishedWorkflowsService,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  /** Sets or replaces the verification; the old secret stops passing at once. */
+  async put(organizationId: number, workflowId: number, setting: VerificationSetting): Promise<VerificationView> {
+    await this.drafts.findOwned(organizationId, workflowId);
+    const secretCiphertext = this.secrets.seal(setting.secret, webhookVerificationBinding(workflowId));
+    await this.published.change(workflowId, (manager) => manager
+      .createQueryBuilder()
+      .insert()
+      .into(WebhookVerificationOrmEntity)
+      .values({ workflowId, scheme: setting.options.scheme, options: setting.options, secretCiphertext, updatedAt: () => 'now()' })
+      .orUpdate(['scheme', 'options', 'secret_ciphertext', 'updated_at'], ['workflow_id'])
+      .execute());
+    return this.get(organizationId, workflowId);
+  }
+
+  async get(organizationId: number, workflowId: number): Promise<VerificationView> {
+    await this.drafts.findOwned(organizationId, workflowId);
+    const row = await this.verifications.findOneBy({ workflowId });
+    if (!row) throw new NotFoundError('webhook verification');
+    return { ...row.options, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() };
+  }
+
+  /** Removes the verification: the webhook takes its token alone again. */
+  async delete(organizationId: number, workflowId: number): Promise<void> {
+    await this.drafts.findOwned(organizationId, workflowId);
+    await this.published.change(workflowId, async (manager) => {
+      const result = await manager.delete(WebhookVerificationOrmEntity, { workflowId });
+      if (!result.affected) throw new NotFoundError('webhook verification');
+    });
+  }
+}

@@ -1,0 +1,106 @@
+import { Injectable } from '@nestjs/common';
+import type { Repository } from 'typeorm';
+import { CacheGeneration } from '../../../shared/cache/cache-generation.js';
+import { InvalidatedCache } from '../../../shared/cache/invalidated-cache.js';
+import { SecretBox, type SecretBinding } from '../../../shared/crypto/secret-box.js';
+import { AppError, NotFoundError } from '../../../shared/errors/app-error.js';
+import type { WorkflowVersion } from '../domain/workflow-version.js';
+import { ChannelSecretColumns } from '../../../shared/database/channel-secret-columns.js';
+import { PublishedWorkflowsService } from './published-workflows.service.js';
+import { WorkflowDraftsService } from './workflow-drafts.service.js';
+
+/** What sets one channel's secrets apart from another's (an inbound address, a form URL). */
+export interface WorkflowChannel {
+  /** What a 404 names: `email address`, `form`. */
+  noun: string;
+  /** Whether a version takes cases through this channel (its case source). */
+  takes(version: WorkflowVersion): boolean;
+  unavailable(): AppError;
+  newSecret(): string;
+  hash(secret: string): Buffer;
+  /** Binds a sealed secret to its workflow, so a ciphertext copied to another row does not open. */
+  binding(workflowId: number): SecretBinding;
+}
+
+/** The workflow a channel secret reaches right now, and the version its cases start on. */
+export interface ChannelTarget {
+  organizationId: number;
+  version: WorkflowVersion;
+}
+
+/**
+ * A workflow's secret for one channel: generated once, shown again (as `shown` makes it: an
+ * address, a URL), rotated by the operator. Which workflow a secret reaches is cached on every
+ * instance; a rotation bumps cache_generation in its own transaction, so every instance refuses
+ * the old secret within 1 s (see CacheGeneration), as it does a rotated webhook token.
+ */
+/** What every channel's secrets are kept with: one provider, so a channel's service asks for it once. */
+@Injectable()
+export class ChannelSecretKeeping {
+  constructor(
+    readonly published: PublishedWorkflowsService,
+    readonly drafts: WorkflowDraftsService,
+    readonly secrets: SecretBox,
+    readonly generations: CacheGeneration,
+  ) {}
+}
+
+export abstract class WorkflowChannelSecrets {
+  private readonly workflowByHash: InvalidatedCache<number>;
+
+  constructor(
+    private readonly channel: WorkflowChannel,
+    private readonly rows: Repository<ChannelSecretColumns>,
+    private readonly keeping: ChannelSecretKeeping,
+  ) {
+    this.workflowByHash = new InvalidatedCache(keeping.generations, 60_000);
+  }
+
+  /** The secret as its users see it: the address, the URL. */
+  protected abstract shown(secret: string): string;
+
+  /** Generates the secret once; asking again shows the same one. */
+  async generate(organizationId: number, workflowId: number): Promise<string> {
+    const state = await this.keeping.published.state(workflowId);
+    if (!state || state.organizationId !== organizationId) throw new NotFoundError('workflow');
+    if (!state.published || !state.current || !this.channel.takes(state.current)) throw this.channel.unavailable();
+    await this.rows.createQueryBuilder().insert().values({ workflowId, ...this.secretColumns(workflowId, this.channel.newSecret()) }).orIgnore().execute();
+    return this.get(organizationId, workflowId);
+  }
+
+  async get(organizationId: number, workflowId: number): Promise<string> {
+    await this.keeping.drafts.findOwned(organizationId, workflowId);
+    const row = await this.rows.findOneBy({ workflowId });
+    if (!row) throw new NotFoundError(this.channel.noun);
+    return this.shown(this.keeping.secrets.open(row.secretCiphertext, this.channel.binding(workflowId)));
+  }
+
+  /** Operator only: replaces the secret of any organization's workflow; the old one is refused at once. */
+  async rotate(workflowId: number): Promise<string> {
+    const current = await this.rows.findOneBy({ workflowId });
+    if (!current) throw new NotFoundError(this.channel.noun);
+    const secret = this.channel.newSecret();
+    await this.workflowByHash.change(current.secretHash.toString('hex'), async (manager) => {
+      const result = await manager.update(this.rows.target, { workflowId }, { ...this.secretColumns(workflowId, secret), rotatedAt: () => 'now()' });
+      if (!result.affected) throw new NotFoundError(this.channel.noun);
+    });
+    return this.shown(secret);
+  }
+
+  /** The workflow `secret` reaches: null unless it is the current secret of a workflow published to take cases this way right now. */
+  protected async resolveSecret(secret: string): Promise<ChannelTarget | null> {
+    const hash = this.channel.hash(secret);
+    const workflowId = await this.workflowByHash.get(hash.toString('hex'), async () => {
+      const row = await this.rows.findOne({ select: { workflowId: true }, where: { secretHash: hash } });
+      return row?.workflowId;
+    });
+    if (workflowId === undefined) return null;
+    const state = await this.keeping.published.state(workflowId);
+    if (!state?.published || !state.current || !this.channel.takes(state.current)) return null;
+    return { organizationId: state.organizationId, version: state.current };
+  }
+
+  private secretColumns(workflowId: number, secret: string): Pick<ChannelSecretColumns, 'secretHash' | 'secretCiphertext'> {
+    return { secretHash: this.channel.hash(secret), secretCiphertext: this.keeping.secrets.seal(secret, this.channel.binding(workflowId)) };
+  }
+}

@@ -1,0 +1,91 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * Reporting (spec/reporting.md): the figures of live cases, kept up to date as cases move so a
+ * report never reads `cases`.
+ *
+ * `report_changes` is a log written by the statements that store a case or its change (the
+ * intake's insert, STORE_CHANGES_SQL): one row per live case created, status changed or run
+ * failed, with no key and one index, so the intake adds an insert but takes no row lock that
+ * another intake could wait for. The worker role folds the log, oldest first, into the hourly
+ * rollups below and deletes what it folded; a report sums the rollups and the rows not folded
+ * yet. Upserting the rollups straight from the intake would make every intake of a workflow
+ * wait, until the commit, for the one before it that holds the same hour's row.
+ *
+ * The rollups are per UTC hour and are never purged: retention deletes cases, never figures.
+ * `case_close_times` is a histogram with fixed, log-scaled buckets (bucket b holds times up to
+ * 2^(b/8) seconds), so hours and workflows merge by adding counts. `case_open_counts` holds the
+ * live cases by status (Closed not counted, so purging closed cases changes nothing).
+ */
+export class CaseReports1763870000000 implements MigrationInterface {
+  name = 'CaseReports1763870000000';
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`
+      CREATE TABLE report_changes (
+        organization_id bigint NOT NULL,
+        workflow_id     bigint NOT NULL,
+        at              timestamptz NOT NULL DEFAULT now(),
+        source          text NOT NULL,
+        created         smallint NOT NULL DEFAULT 0,
+        closed          smallint NOT NULL DEFAULT 0,
+        errored         smallint NOT NULL DEFAULT 0,
+        reopened        smallint NOT NULL DEFAULT 0,
+        close_bucket    smallint,
+        status_from     text,
+        status_to       text,
+        error           text CHECK (char_length(error) <= 200)
+      );
+      CREATE INDEX report_changes_organization_at ON report_changes (organization_id, at);
+      -- Every row is deleted within seconds of its insert: vacuum it as often as the purged tables.
+      ALTER TABLE report_changes SET (autovacuum_vacuum_scale_factor = 0.02);
+
+      CREATE TABLE case_report_hours (
+        organization_id bigint NOT NULL,
+        hour            timestamptz NOT NULL CHECK (hour = date_trunc('hour', hour, 'UTC')),
+        workflow_id     bigint NOT NULL,
+        source          text NOT NULL,
+        created         integer NOT NULL DEFAULT 0,
+        closed          integer NOT NULL DEFAULT 0,
+        errored         integer NOT NULL DEFAULT 0,
+        reopened        integer NOT NULL DEFAULT 0,
+        PRIMARY KEY (organization_id, hour, workflow_id, source)
+      );
+
+      CREATE TABLE case_close_times (
+        organization_id bigint NOT NULL,
+        hour            timestamptz NOT NULL CHECK (hour = date_trunc('hour', hour, 'UTC')),
+        workflow_id     bigint NOT NULL,
+        bucket          smallint NOT NULL CHECK (bucket BETWEEN 0 AND 255),
+        cases           integer NOT NULL DEFAULT 0,
+        PRIMARY KEY (organization_id, hour, workflow_id, bucket)
+      );
+
+      CREATE TABLE case_error_hours (
+        organization_id bigint NOT NULL,
+        hour            timestamptz NOT NULL CHECK (hour = date_trunc('hour', hour, 'UTC')),
+        workflow_id     bigint NOT NULL,
+        message         text NOT NULL CHECK (char_length(message) <= 200),
+        failures        integer NOT NULL DEFAULT 0,
+        PRIMARY KEY (organization_id, hour, workflow_id, message)
+      );
+
+      CREATE TABLE case_open_counts (
+        organization_id bigint NOT NULL,
+        workflow_id     bigint NOT NULL,
+        status          text NOT NULL,
+        cases           integer NOT NULL DEFAULT 0,
+        PRIMARY KEY (organization_id, workflow_id, status)
+      );
+
+      -- The live cases already there start the open counts; their history before now is not known.
+      INSERT INTO case_open_counts (organization_id, workflow_id, status, cases)
+      SELECT organization_id, workflow_id, status, count(*) FROM cases
+      WHERE mode = 'live' AND status <> 'Closed' GROUP BY 1, 2, 3;
+    `);
+  }
+
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TABLE report_changes, case_report_hours, case_close_times, case_error_hours, case_open_counts');
+  }
+}

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, it } from 'node:test';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Semaphore } from '../concurrency/semaphore.js';
+import { LARGE_BODY_BYTES, registerBodyBudget } from './body-budget.js';
+
+const MB = 1_048_576;
+
+/** A server with a budget of `capacity` bytes whose handler counts the large bodies it holds at once (until `holdWith`'s promise settles). */
+function server(capacity: number) {
+  const fastify = Fastify({ bodyLimit: MB });
+  const budget = new Semaphore(capacity);
+  registerBodyBudget(fastify, budget);
+  const seen = { now: 0, most: 0, handled: 0 };
+  let hold = Promise.resolve();
+  fastify.post('/', async (request) => {
+    if ((request.body as string).length < LARGE_BODY_BYTES) return { ok: true };
+    seen.now++;
+    seen.most = Math.max(seen.most, seen.now);
+    await hold;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    seen.now--;
+    seen.handled++;
+    return { ok: true };
+  });
+  return { fastify, budget, seen, holdWith: (p: Promise<void>) => (hold = p) };
+}
+
+const post = (fastify: FastifyInstance, bytes: number) =>
+  fastify.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload: `"${'x'.repeat(bytes - 2)}"` });
+
+describe('body budget', () => {
+  it('reads and handles large bodies only as many at once as the budget holds, and answers every one', async () => {
+    const { fastify, seen } = server(2 * MB);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => post(fastify, MB - 100)));
+    assert.deepEqual(new Set(answers.map((a) => a.statusCode)), new Set([200]));
+    assert.equal(seen.handled, 12);
+    assert.equal(seen.most, 2);
+    await fastify.close();
+  });
+
+  it('lets small bodies pass while large ones wait', async () => {
+    const { fastify, seen, holdWith } = server(MB);
+    let open!: () => void;
+    holdWith(new Promise<void>((resolve) => (open = resolve)));
+    const large = [post(fastify, MB - 100), post(fastify, MB - 100)];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(seen.now, 1, 'the second large body waits');
+    const small = await post(fastify, LARGE_BODY_BYTES - 1);
+    assert.equal(small.statusCode, 200, 'a small body is not queued behind them');
+    open();
+    assert.deepEqual((await Promise.all(large)).map((a) => a.statusCode), [200, 200]);
+    await fastify.close();
+  });
+
+  it('drops a waiting request whose sender hangs up, and gives its place to the next', async () => {
+    const { fastify, seen, holdWith } = server(MB);
+    let open!: () => void;
+    holdWith(new Promise<void>((resolve) => (open = resolve)));
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = fastify.server.address() as AddressInfo;
+    const first = post(fastify, MB - 100);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // A sender that declares a large body, then leaves while it waits.
+    const leaving = httpRequest({ port, host: '127.0.0.1', method: 'POST', path: '/', headers: { 'content-type': 'application/json', 'content-length': String(MB - 100) } });
+    leaving.on('error', () => undefined);
+    leaving.write('"');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    leaving.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    open();
+    assert.equal((await first).statusCode, 200);
+    assert.equal((await post(fastify, MB - 100)).statusCode, 200, 'the budget is whole again');
+    assert.equal(seen.handled, 2, 'the sender who left was never handled');
+    await fastify.close();
+  });
+});
