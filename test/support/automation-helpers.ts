@@ -121,11 +121,10 @@ export interface RunRow {
   current_step: number;
 }
 
+const RUN_COLUMNS = 'id::int, status, mode, state, error, attempts, chain_depth, current_step';
+
 export async function runsOf(caseId: number, pool: pg.Pool = db()): Promise<RunRow[]> {
-  const { rows } = await pool.query<RunRow>(
-    `SELECT id::int, status, mode, state, error, attempts, chain_depth, current_step FROM workflow_runs WHERE case_id = $1 ORDER BY id`,
-    [caseId],
-  );
+  const { rows } = await pool.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM workflow_runs WHERE case_id = $1 ORDER BY id`, [caseId]);
   return rows;
 }
 
@@ -138,10 +137,19 @@ export interface SettledCase {
 
 const UNFINISHED = new Set(['pending', 'running', 'waiting']);
 
+/**
+ * The case and its runs from one statement, so one snapshot: read apart, a run the worker
+ * commits between the two reads looks finished beside the case as it was before that run.
+ */
 async function caseState(caseId: number, pool: pg.Pool): Promise<SettledCase> {
-  const { rows } = await pool.query('SELECT status, outcome, attributes FROM cases WHERE id = $1', [caseId]);
+  const { rows } = await pool.query(
+    `SELECT c.status, c.outcome, c.attributes,
+            coalesce((SELECT json_agg(r ORDER BY r.id) FROM (SELECT ${RUN_COLUMNS} FROM workflow_runs WHERE case_id = c.id) r), '[]') AS runs
+       FROM cases c WHERE c.id = $1`,
+    [caseId],
+  );
   assert.equal(rows.length, 1, `case ${caseId} is stored`);
-  return { ...rows[0], runs: await runsOf(caseId, pool) };
+  return rows[0];
 }
 
 /** Waits until the case is in `status` with every run finished (the automation has nothing left to do). */
