@@ -157,8 +157,28 @@ describe('case report', () => {
     assert.deepEqual(none.totals, { created: 0, closed: 0, errored: 0, reopened: 0 });
   });
 
+  /**
+   * Ranges that read each kind of rollup once folded: 24-hour rows starting at midnight UTC and
+   * at 22:00 UTC, weeks, hours, a last interval shorter than a day, and ranges whose ends fall
+   * in the middle of a UTC day and of a month (the time to close and errors then come from
+   * hours, days and months).
+   */
+  const foldedRanges = () => {
+    const at = (ms: number, offset = 0) => encodeURIComponent(inOffset(new Date(ms), offset));
+    return [
+      utcDays(),
+      `from=${at(midnight - 2 * HOUR_MS, 2)}&to=${at(midnight + 3 * DAY_MS - 2 * HOUR_MS, 2)}`,
+      `from=${at(midnight - 3 * DAY_MS)}&to=${at(midnight + 11 * DAY_MS)}&interval=week`,
+      `from=${at(midnight + 20 * HOUR_MS)}&to=${at(midnight + 2 * DAY_MS + 3 * HOUR_MS)}&interval=hour`,
+      `from=${at(midnight + 22 * HOUR_MS)}&to=${at(midnight + 2 * DAY_MS + 1 * HOUR_MS)}&interval=day`,
+      `from=${at(midnight - 40 * DAY_MS + 5 * HOUR_MS)}&to=${at(midnight + 40 * DAY_MS + 7 * HOUR_MS)}&interval=week`,
+      `from=${at(midnight + 23 * HOUR_MS)}&to=${at(midnight + 25 * HOUR_MS)}&interval=hour`,
+    ];
+  };
+
   it('answers the same once the worker folded the log into the rollups, and after the closed cases were purged', async () => {
     const unfolded = await report(utcDays());
+    const unfoldedRanges = await Promise.all(foldedRanges().map((query) => report(query)));
     const rollupRows = async () => (await database.pool.query('SELECT count(*)::int AS n FROM case_report_hours WHERE organization_id = $1', [w.org.id])).rows[0].n;
     assert.equal(await rollupRows(), 0, 'nothing folded while the fold was held');
     await letFoldRun();
@@ -169,6 +189,7 @@ describe('case report', () => {
     assert.ok((await rollupRows()) > 0);
     assertUtcDays(await report(utcDays()));
     assert.deepEqual(await report(utcDays()), unfolded);
+    for (const [i, query] of foldedRanges().entries()) assert.deepEqual(await report(query), unfoldedRanges[i], query);
     const set = await t.request('PUT', '/api/admin/v1/retention', { token: w.org.adminToken, body: { closed_cases_days: 1 } });
     assert.equal(set.status, 200, set.text);
     await eventually('the closed cases to be purged', async () => {

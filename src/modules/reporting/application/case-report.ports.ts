@@ -1,17 +1,17 @@
 import type { CaseSource } from '../../cases/domain/case.js';
 import type { ReportRange } from '../domain/report-range.js';
 
-/** The figures of one source in one interval (`slot`: the interval's index in the range). */
+/** The figures of one interval (`slot`: the interval's index in the range). */
 export interface SlotFigures {
   slot: number;
-  source: CaseSource;
-  created: number;
+  createdBySource: Record<CaseSource, number>;
   closed: number;
   errored: number;
   reopened: number;
 }
 
 export interface ReportFigures {
+  /** At most one per interval; an interval with nothing is left out. */
   slots: SlotFigures[];
   /** Cases closed in the range by time-to-close bucket (see close-time-bucket.ts). */
   closeTimes: Map<number, number>;

@@ -41,11 +41,12 @@ export class CaseReportService {
     for (const f of figures.slots) {
       const interval = series[f.slot];
       if (!interval) throw new Error(`figures for interval ${f.slot}, outside the range`);
-      interval.created += f.created;
-      interval.closed += f.closed;
-      interval.errored += f.errored;
-      interval.created_by_source[f.source] += f.created;
-      totals.created += f.created;
+      const created = CASE_SOURCES.reduce((sum, source) => sum + f.createdBySource[source], 0);
+      interval.created = created;
+      interval.closed = f.closed;
+      interval.errored = f.errored;
+      interval.created_by_source = f.createdBySource;
+      totals.created += created;
       totals.closed += f.closed;
       totals.errored += f.errored;
       totals.reopened += f.reopened;

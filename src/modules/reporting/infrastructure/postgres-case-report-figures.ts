@@ -2,13 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
+import { CASE_SOURCES, type CaseSource } from '../../cases/domain/case.js';
 import type { ReportRange } from '../domain/report-range.js';
+import { tileWithUtcPeriods } from '../domain/utc-periods.js';
 import { CaseReportFigures, type ReportFigures, ReportFold, type SlotFigures } from '../application/case-report.ports.js';
 import { FOLD_SQL, REPORT_SQL } from './report-rollups.sql.js';
 
+/** [index, created from each of CASE_SOURCES in order, closed, errored, reopened] */
+type SlotRow = number[];
+
 interface ReportRow {
-  slots: SlotFigures[];
-  close_times: { bucket: number; cases: number }[];
+  slots: SlotRow[];
+  close_times: [bucket: number, cases: number][];
   open_by_status: { status: string; cases: number }[];
   top_errors: { message: string; count: number }[];
 }
@@ -23,14 +28,41 @@ export class PostgresCaseReportFigures extends CaseReportFigures {
   }
 
   async read(organizationId: number, range: ReportRange, workflowIds: readonly number[] | null, topErrors: number): Promise<ReportFigures> {
-    const [row] = await this.prepared.rows<ReportRow>(REPORT_SQL, [organizationId, range.from, range.to, range.intervalMs / 1000, workflowIds, topErrors]);
+    const spans = tileWithUtcPeriods(range.from, range.to);
+    const [row] = await this.prepared.rows<ReportRow>(REPORT_SQL, [
+      organizationId,
+      range.from,
+      range.to,
+      range.intervalMs / 1000,
+      workflowIds,
+      topErrors,
+      wholeDaysEnd(range),
+      spans.map((s) => s.grain),
+      spans.map((s) => s.from),
+      spans.map((s) => s.to),
+    ]);
     return {
-      slots: row!.slots,
-      closeTimes: new Map(row!.close_times.map((t) => [t.bucket, t.cases])),
+      slots: row!.slots.map(slotFigures),
+      closeTimes: new Map(row!.close_times),
       openByStatus: row!.open_by_status.map((o) => [o.status, o.cases]),
       topErrors: row!.top_errors,
     };
   }
+}
+
+const DAY_MS = 86_400_000;
+
+/** Where the series stops reading 24-hour rows: after the range's last whole day from `from`, or at once when reported by hour. */
+function wholeDaysEnd(range: ReportRange): Date {
+  if (range.intervalMs < DAY_MS) return range.from;
+  const days = Math.floor((range.to.getTime() - range.from.getTime()) / DAY_MS);
+  return new Date(range.from.getTime() + days * DAY_MS);
+}
+
+function slotFigures([slot, ...counts]: SlotRow): SlotFigures {
+  const [closed, errored, reopened] = counts.slice(CASE_SOURCES.length);
+  const createdBySource = Object.fromEntries(CASE_SOURCES.map((source, i) => [source, counts[i]!])) as Record<CaseSource, number>;
+  return { slot: slot!, createdBySource, closed: closed!, errored: errored!, reopened: reopened! };
 }
 
 @Injectable()

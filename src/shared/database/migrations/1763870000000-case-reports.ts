@@ -7,14 +7,16 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * `report_changes` is a log written by the statements that store a case or its change (the
  * intake's insert, STORE_CHANGES_SQL): one row per live case created, status changed or run
  * failed, with no key and one index, so the intake adds an insert but takes no row lock that
- * another intake could wait for. The worker role folds the log, oldest first, into the hourly
+ * another intake could wait for. The worker role folds the log, oldest first, into the
  * rollups below and deletes what it folded; a report sums the rollups and the rows not folded
  * yet. Upserting the rollups straight from the intake would make every intake of a workflow
  * wait, until the commit, for the one before it that holds the same hour's row.
  *
- * The rollups are per UTC hour and are never purged: retention deletes cases, never figures.
- * `case_close_times` is a histogram with fixed, log-scaled buckets (bucket b holds times up to
- * 2^(b/8) seconds), so hours and workflows merge by adding counts. `case_open_counts` holds the
+ * The rollups are never purged: retention deletes cases, never figures. They are shaped so a
+ * year's report reads a few thousand rows: the series from 24-hour rows, the range-wide figures
+ * from months plus the days and hours at the range's ends. `case_close_times` is a histogram
+ * with fixed, log-scaled buckets (bucket b holds times up to 2^(b/8) seconds), so periods and
+ * workflows merge by adding counts. `case_open_counts` holds the
  * live cases by status (Closed not counted, so purging closed cases changes nothing).
  */
 export class CaseReports1763870000000 implements MigrationInterface {
@@ -44,30 +46,53 @@ export class CaseReports1763870000000 implements MigrationInterface {
         organization_id bigint NOT NULL,
         hour            timestamptz NOT NULL CHECK (hour = date_trunc('hour', hour, 'UTC')),
         workflow_id     bigint NOT NULL,
-        source          text NOT NULL,
-        created         integer NOT NULL DEFAULT 0,
+        created_api     integer NOT NULL DEFAULT 0,
+        created_webhook integer NOT NULL DEFAULT 0,
+        created_email   integer NOT NULL DEFAULT 0,
+        created_form    integer NOT NULL DEFAULT 0,
         closed          integer NOT NULL DEFAULT 0,
         errored         integer NOT NULL DEFAULT 0,
         reopened        integer NOT NULL DEFAULT 0,
-        PRIMARY KEY (organization_id, hour, workflow_id, source)
+        PRIMARY KEY (organization_id, hour, workflow_id)
       );
 
+      -- The same counts over the 24 hours from each hour (so 24 rows hold any one hour): a report
+      -- by day or week reads one row per day whatever hour its days start at.
+      CREATE TABLE case_report_days (
+        organization_id bigint NOT NULL,
+        day_start       timestamptz NOT NULL CHECK (day_start = date_trunc('hour', day_start, 'UTC')),
+        start_hour      smallint GENERATED ALWAYS AS (extract(hour FROM day_start AT TIME ZONE 'UTC')) STORED,
+        workflow_id     bigint NOT NULL,
+        created_api     integer NOT NULL DEFAULT 0,
+        created_webhook integer NOT NULL DEFAULT 0,
+        created_email   integer NOT NULL DEFAULT 0,
+        created_form    integer NOT NULL DEFAULT 0,
+        closed          integer NOT NULL DEFAULT 0,
+        errored         integer NOT NULL DEFAULT 0,
+        reopened        integer NOT NULL DEFAULT 0,
+        PRIMARY KEY (organization_id, start_hour, day_start, workflow_id)
+      );
+
+      -- Figures over the whole range are kept per UTC hour, day and month, so a range reads its
+      -- whole months, then the days and hours at its ends.
       CREATE TABLE case_close_times (
         organization_id bigint NOT NULL,
-        hour            timestamptz NOT NULL CHECK (hour = date_trunc('hour', hour, 'UTC')),
+        grain           text NOT NULL CHECK (grain IN ('hour', 'day', 'month')),
+        period          timestamptz NOT NULL CHECK (period = date_trunc(grain, period, 'UTC')),
         workflow_id     bigint NOT NULL,
         bucket          smallint NOT NULL CHECK (bucket BETWEEN 0 AND 255),
         cases           integer NOT NULL DEFAULT 0,
-        PRIMARY KEY (organization_id, hour, workflow_id, bucket)
+        PRIMARY KEY (organization_id, grain, period, workflow_id, bucket)
       );
 
-      CREATE TABLE case_error_hours (
+      CREATE TABLE case_error_messages (
         organization_id bigint NOT NULL,
-        hour            timestamptz NOT NULL CHECK (hour = date_trunc('hour', hour, 'UTC')),
+        grain           text NOT NULL CHECK (grain IN ('hour', 'day', 'month')),
+        period          timestamptz NOT NULL CHECK (period = date_trunc(grain, period, 'UTC')),
         workflow_id     bigint NOT NULL,
         message         text NOT NULL CHECK (char_length(message) <= 200),
         failures        integer NOT NULL DEFAULT 0,
-        PRIMARY KEY (organization_id, hour, workflow_id, message)
+        PRIMARY KEY (organization_id, grain, period, workflow_id, message)
       );
 
       CREATE TABLE case_open_counts (
@@ -86,6 +111,6 @@ export class CaseReports1763870000000 implements MigrationInterface {
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE report_changes, case_report_hours, case_close_times, case_error_hours, case_open_counts');
+    await q.query('DROP TABLE report_changes, case_report_hours, case_report_days, case_close_times, case_error_messages, case_open_counts');
   }
 }
