@@ -10,8 +10,8 @@ export const REPORTED_ERROR_LENGTH = 200;
 /**
  * The parts of the case statements that log what reports count (table `report_changes`, see
  * the CaseReports migration): a plain insert, no key and no upsert, so intakes of one workflow
- * never wait for each other's rollup row; the worker folds the log into hourly rollups. Cost
- * on the intake: one more row and one index entry in the statement that stores the case, no
+ * never wait for each other's rollup row; the worker folds the log into the rollups. Cost
+ * on the intake: one more row, without an index, in the statement that stores the case, no
  * round trip. Test cases write nothing.
  */
 

@@ -6,18 +6,20 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  *
  * `report_changes` is a log written by the statements that store a case or its change (the
  * intake's insert, STORE_CHANGES_SQL): one row per live case created, status changed or run
- * failed, with no key and one index, so the intake adds an insert but takes no row lock that
- * another intake could wait for. The worker role folds the log, oldest first, into the
- * rollups below and deletes what it folded; a report sums the rollups and the rows not folded
- * yet. Upserting the rollups straight from the intake would make every intake of a workflow
- * wait, until the commit, for the one before it that holds the same hour's row.
+ * failed. It has no key and no index, so the intake takes no row lock that another intake
+ * could wait for and writes no index entry at the right edge of a tree every intake writes to.
+ * The worker role folds the log, oldest first, into the rollups below and deletes what it
+ * folded; a report sums the rollups and the rows not folded yet, reading the whole log, which
+ * holds about a second of changes (while no worker runs, reports slow down as it grows).
+ * Upserting the rollups straight from the intake would make every intake of a workflow wait,
+ * until the commit, for the one before it that holds the same hour's row.
  *
  * The rollups are never purged: retention deletes cases, never figures. They are shaped so a
  * year's report reads a few thousand rows: the series from 24-hour rows, the range-wide figures
  * from months plus the days and hours at the range's ends. `case_close_times` is a histogram
  * with fixed, log-scaled buckets (bucket b holds times up to 2^(b/8) seconds), so periods and
- * workflows merge by adding counts. `case_open_counts` holds the
- * live cases by status (Closed not counted, so purging closed cases changes nothing).
+ * workflows merge by adding counts. `case_open_counts` holds the live cases by status (Closed
+ * not counted, so purging closed cases changes nothing).
  */
 export class CaseReports1763870000000 implements MigrationInterface {
   name = 'CaseReports1763870000000';
@@ -38,7 +40,6 @@ export class CaseReports1763870000000 implements MigrationInterface {
         status_to       text,
         error           text CHECK (char_length(error) <= 200)
       );
-      CREATE INDEX report_changes_organization_at ON report_changes (organization_id, at);
       -- Every row is deleted within seconds of its insert: vacuum it as often as the purged tables.
       ALTER TABLE report_changes SET (autovacuum_vacuum_scale_factor = 0.02);
 
