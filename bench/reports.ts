@@ -5,7 +5,7 @@
  * across the four sources, 90% of them closed some minutes to days later, 1% of runs failing
  * with one of 30 messages), as the intake and change statements would have logged it; the
  * worker's fold (its SQL, run here to completion: the service under test has ROLE=api) moves it
- * into the hourly rollups. The report for 365 days by day is then loaded like any endpoint.
+ * into the rollups. The report for 365 days by day is then loaded like any endpoint.
  *
  * The intake cost is measured as POST cases with `"mode": "live"` against the same requests with
  * `"mode": "test"`: the only difference in what the statement writes is the log row (test cases
