@@ -4,9 +4,27 @@ import { createHash } from 'node:crypto';
 import type { Env } from '../config/env.js';
 import { AppError } from '../errors/app-error.js';
 import type { RedisConnection } from '../redis/redis.client.js';
+import { type Count, WindowCounters } from './rate-limit-counters.js';
 import { presentedSecret } from './route-credentials.js';
 
 const WINDOW_MS = 60_000;
+/** How often a process settles its counts with Redis (see WindowCounters). */
+export const RATE_LIMIT_SETTLE_MS = 100;
+/** Keys (addresses and credentials) one process counts at once before it settles each request of a new one with Redis. */
+const MAX_COUNTED_KEYS = 50_000;
+/**
+ * Adds to a key's count, starts its window when it has none (a single key, so also on a
+ * cluster), and answers the count with the window's milliseconds left.
+ */
+const SETTLE_LUA = `
+  local n = redis.call('INCRBY', KEYS[1], ARGV[1])
+  local ttl = redis.call('PTTL', KEYS[1])
+  if ttl < 0 then
+    redis.call('PEXPIRE', KEYS[1], ARGV[2])
+    ttl = tonumber(ARGV[2])
+  end
+  return {n, ttl}`;
+
 /** Probes and scrapes are never limited. */
 const UNLIMITED = new Set(['/healthz', '/readyz', '/metrics']);
 
@@ -27,18 +45,53 @@ function credentialKey(request: FastifyRequest): string | undefined {
   return secret === undefined ? undefined : createHash('sha256').update(secret).digest('base64url').slice(0, 32);
 }
 
+interface SettlingRedis {
+  settleRateLimit(key: string, n: number, windowMs: number): Promise<[number, number]>;
+}
+
+/** WindowCounters as a @fastify/rate-limit store (the plugin builds it with `new`). */
+function counterStore(counters: WindowCounters) {
+  return class CounterStore {
+    incr(key: string, answer: (err: Error | null, count?: Count) => void): void {
+      counters.increment(key).then(
+        (count) => answer(null, count),
+        (err: Error) => answer(err),
+      );
+    }
+
+    child(): CounterStore {
+      return this;
+    }
+  };
+}
+
 /**
- * Two fixed one-minute windows in Redis, so limits hold across instances: one per source
- * address (`request.ip`: behind TRUST_PROXY, the right-most untrusted X-Forwarded-For entry;
- * also stops anyone spraying random tokens) and one per credential. A limited caller
- * gets 429 with Retry-After and is let in again when its window ends; nothing blocks for
- * longer. While Redis is unavailable requests are not limited: intake does not depend on Redis.
+ * Two fixed one-minute windows shared through Redis, so limits hold across instances: one per
+ * source address (`request.ip`: behind TRUST_PROXY, the right-most untrusted X-Forwarded-For
+ * entry; also stops anyone spraying random tokens) and one per credential. Each process counts
+ * in memory and settles with Redis every RATE_LIMIT_SETTLE_MS (WindowCounters), so a request
+ * costs no Redis round trip; across N instances a limit lets in at most N times its value in the
+ * worst case, and about one settle interval of the other instances' requests more in practice.
+ * A limited caller gets 429 with Retry-After and is let in again when its window ends; nothing
+ * blocks for longer. While Redis is unavailable, callers it never counted are not limited:
+ * intake does not depend on Redis.
  */
 export async function registerRateLimits(fastify: FastifyInstance, env: Env, redis: RedisConnection): Promise<void> {
+  redis.defineCommand('settleRateLimit', { numberOfKeys: 1, lua: SETTLE_LUA });
+  const prefix = `${env.REDIS_PREFIX}:rate-limit:`;
+  const settle = async (key: string, n: number, windowMs: number): Promise<Count> => {
+    const [current, ttl] = await (redis as unknown as SettlingRedis).settleRateLimit(prefix + key, n, windowMs);
+    return { current, ttl };
+  };
+  const counters = new WindowCounters(settle, {
+    windowMs: WINDOW_MS,
+    settleMs: RATE_LIMIT_SETTLE_MS,
+    maxKeys: MAX_COUNTED_KEYS,
+  });
+  fastify.addHook('onClose', () => counters.close());
   await fastify.register(rateLimit, {
     global: false,
-    redis,
-    nameSpace: `${env.REDIS_PREFIX}:rate-limit:`,
+    store: counterStore(counters),
     skipOnError: true,
     timeWindow: WINDOW_MS,
   });
@@ -50,7 +103,7 @@ export async function registerRateLimits(fastify: FastifyInstance, env: Env, red
     checks.push(fastify.createRateLimit({ max: env.RATE_LIMIT_PER_CREDENTIAL, keyGenerator: (r) => `credential:${credentialKey(r)}`, allowList: (r) => credentialKey(r) === undefined }));
   }
   if (!checks.length) return;
-  // Both windows are counted in one round of Redis commands, sent together.
+  // Both windows are counted at once; only the first request of a key in a window waits for Redis.
   fastify.addHook('onRequest', async (request, reply) => {
     if (UNLIMITED.has(request.url.split('?')[0]!)) return;
     const verdicts = await Promise.all(checks.map((check) => check(request)));

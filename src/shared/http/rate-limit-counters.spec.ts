@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { type Settle, WindowCounters } from './rate-limit-counters.js';
+
+const WINDOW_MS = 60_000;
+
+/** The shared store as Redis keeps it: counts by key, each until its window ends, with the settles it was asked for. */
+function sharedStore(clock: { now: number }) {
+  const counts = new Map<string, { count: number; ends: number }>();
+  const calls: { key: string; n: number }[] = [];
+  let down = false;
+  const settle: Settle = async (key, n, windowMs) => {
+    calls.push({ key, n });
+    if (down) throw new Error('store down');
+    const held = counts.get(key);
+    const entry = held && held.ends > clock.now ? held : { count: 0, ends: clock.now + windowMs };
+    entry.count += n;
+    counts.set(key, entry);
+    return { current: entry.count, ttl: entry.ends - clock.now };
+  };
+  return { count: (key: string) => counts.get(key)?.count, calls, settle, setDown: (value: boolean) => (down = value) };
+}
+
+function countersOn(store: ReturnType<typeof sharedStore>, clock: { now: number }, maxKeys = 100) {
+  return new WindowCounters(store.settle, { windowMs: WINDOW_MS, settleMs: 60_000_000, maxKeys, now: () => clock.now });
+}
+
+/** Runs the pending settle pass at once (the tests' settle interval is too long to fire). */
+const settleNow = (counters: WindowCounters) => (counters as unknown as { settleAll(): Promise<void> }).settleAll();
+
+describe('WindowCounters', () => {
+  it('settles a key once per window, counts the rest here, and sends them in one settle', async () => {
+    const clock = { now: 1000 };
+    const store = sharedStore(clock);
+    const counters = countersOn(store, clock);
+    const answers = [];
+    for (let i = 0; i < 5; i++) {
+      answers.push(await counters.increment('a'));
+      clock.now += 100;
+    }
+    assert.deepEqual(answers.map((a) => a.current), [1, 2, 3, 4, 5]);
+    assert.deepEqual(answers.map((a) => a.ttl), [WINDOW_MS, WINDOW_MS - 100, WINDOW_MS - 200, WINDOW_MS - 300, WINDOW_MS - 400]);
+    assert.deepEqual(store.calls, [{ key: 'a', n: 1 }]);
+    await settleNow(counters);
+    assert.deepEqual(store.calls.at(-1), { key: 'a', n: 4 });
+    assert.equal(store.count('a'), 5);
+    await counters.close();
+  });
+
+  it('starts a new window after the one the store started with the first request', async () => {
+    const clock = { now: 1000 };
+    const store = sharedStore(clock);
+    const counters = countersOn(store, clock);
+    await counters.increment('a');
+    clock.now += WINDOW_MS - 1;
+    assert.equal((await counters.increment('a')).current, 2);
+    clock.now += 1;
+    assert.deepEqual(await counters.increment('a'), { current: 1, ttl: WINDOW_MS });
+    await counters.close();
+  });
+
+  it('never answers above the true shared count, and every process counting the key learns it within two settle passes', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.boolean()), { minLength: 1, maxLength: 60 }), async (steps) => {
+        const clock = { now: 1000 };
+        const store = sharedStore(clock);
+        const processes = [countersOn(store, clock), countersOn(store, clock), countersOn(store, clock)];
+        let sent = 0;
+        // Each process counts the key from the start, so none settles it at once at the end.
+        for (const [p, settleFirst] of [[0, false], [1, false], [2, false], ...steps] as const) {
+          if (settleFirst) await settleNow(processes[p]!);
+          const { current } = await processes[p]!.increment('k');
+          sent += 1;
+          assert.ok(current <= sent, `answered ${current} after ${sent} requests`);
+        }
+        // Every process counts the key once more; two passes later each knows every request.
+        for (const p of processes) {
+          await p.increment('k');
+          sent += 1;
+        }
+        for (let pass = 0; pass < 2; pass++) for (const p of processes) await settleNow(p);
+        for (const p of processes) assert.equal((await p.increment('k')).current, sent + 1, 'each process knows every request settled before');
+        for (const p of processes) await p.close();
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('while the store fails: a key never settled is not counted (the error goes to the caller), one settled is counted here and sent once the store is back', async () => {
+    const clock = { now: 1000 };
+    const store = sharedStore(clock);
+    const counters = countersOn(store, clock);
+    await counters.increment('known');
+    store.setDown(true);
+    await assert.rejects(counters.increment('new'), /store down/);
+    assert.equal((await counters.increment('known')).current, 2);
+    await settleNow(counters);
+    assert.equal((await counters.increment('known')).current, 3);
+    store.setDown(false);
+    await settleNow(counters);
+    assert.equal(store.count('known'), 3);
+    assert.equal(store.count('new'), undefined);
+    await counters.close();
+  });
+
+  it('counts at most maxKeys here; past them a key is settled on each request, and keys whose window ended make room', async () => {
+    const clock = { now: 1000 };
+    const store = sharedStore(clock);
+    const counters = countersOn(store, clock, 2);
+    await counters.increment('a');
+    await counters.increment('b');
+    await counters.increment('c');
+    await counters.increment('c');
+    assert.deepEqual(store.calls.map((c) => c.key), ['a', 'b', 'c', 'c']);
+    clock.now += WINDOW_MS;
+    await counters.increment('c');
+    await counters.increment('c');
+    assert.deepEqual(store.calls.map((c) => c.key), ['a', 'b', 'c', 'c', 'c']);
+    await counters.close();
+  });
+});
