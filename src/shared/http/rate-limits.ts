@@ -2,20 +2,13 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import type { Env } from '../config/env.js';
-import { AppError } from '../errors/app-error.js';
+import { RateLimitedError } from '../errors/app-error.js';
 import type { RedisConnection } from '../redis/redis.client.js';
 import { presentedSecret } from './route-credentials.js';
 
 const WINDOW_MS = 60_000;
 /** Probes and scrapes are never limited. */
 const UNLIMITED = new Set(['/healthz', '/readyz', '/metrics']);
-
-export class RateLimitedError extends AppError {
-  readonly code = 'request.rate_limited';
-  constructor(retryAfterSeconds: number) {
-    super(`rate limit exceeded, retry in ${retryAfterSeconds} s`);
-  }
-}
 
 /**
  * The credential the request's route authenticates with, hashed: keys in Redis never hold a
@@ -51,13 +44,11 @@ export async function registerRateLimits(fastify: FastifyInstance, env: Env, red
   }
   if (!checks.length) return;
   // Both windows are counted in one round of Redis commands, sent together.
-  fastify.addHook('onRequest', async (request, reply) => {
+  fastify.addHook('onRequest', async (request) => {
     if (UNLIMITED.has(request.url.split('?')[0]!)) return;
     const verdicts = await Promise.all(checks.map((check) => check(request)));
     const exceeded = verdicts.flatMap((v) => (!v.isAllowed && v.isExceeded ? [v.ttlInSeconds] : []));
     if (!exceeded.length) return;
-    const retryAfter = Math.max(...exceeded, 1);
-    reply.header('retry-after', String(retryAfter));
-    throw new RateLimitedError(retryAfter);
+    throw new RateLimitedError(Math.max(...exceeded, 1));
   });
 }
