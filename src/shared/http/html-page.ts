@@ -62,3 +62,20 @@ ${body}
 </html>
 `;
 }
+
+/** What the error pages of a family of pages say: by status, and for any other 4xx or 5xx. */
+export interface ErrorTexts {
+  byStatus: Record<number, { title: string; text: string }>;
+  notAccepted: string;
+  unavailable: string;
+}
+
+/** Pages for error statuses, saying what happened in words (no detail of the failure), and their `errorPage` route config. */
+export function errorPages(texts: ErrorTexts): { draw(status: number): Markup; send(reply: FastifyReply, status: number): void } {
+  const draw = (status: number) => {
+    const known = texts.byStatus[status] ?? (status < 500 ? { title: 'Request not accepted', text: texts.notAccepted } : { title: 'Service unavailable', text: texts.unavailable });
+    return layout(known.title, html`<h1>${known.title}</h1>
+<p>${known.text}</p>`);
+  };
+  return { draw, send: (reply, status) => void sendPage(reply, status, draw(status)) };
+}

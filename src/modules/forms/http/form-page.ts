@@ -1,6 +1,5 @@
-import type { FastifyReply } from 'fastify';
 import { html, Markup } from '../../../shared/http/html.js';
-import { layout, sendPage } from '../../../shared/http/html-page.js';
+import { errorPages, layout } from '../../../shared/http/html-page.js';
 import type { FieldError, PostedForm } from '../domain/form-submission.js';
 import { type FormField, HONEYPOT_CONTROL, MAX_SUBJECT_LENGTH, type RequestForm, SUBJECT_CONTROL } from '../domain/request-form.js';
 
@@ -94,20 +93,17 @@ ${reference}
 <p><a href="${formHref}">Send another request</a></p>`);
 }
 
-const ERROR_PAGES: Record<number, { title: string; text: string }> = {
-  404: { title: 'Page not found', text: 'There is no request form at this address. The address may be mistyped, or the form may have moved: ask whoever gave it to you for the current one.' },
-  413: { title: 'Request too large', text: 'What you sent is larger than this form accepts (64 KB). Shorten the longest fields and send it again.' },
-  429: { title: 'Too many requests', text: 'Too many requests came from your network in the last minute. Wait a minute, then send the form again.' },
-};
+const formErrors = errorPages({
+  byStatus: {
+    404: { title: 'Page not found', text: 'There is no request form at this address. The address may be mistyped, or the form may have moved: ask whoever gave it to you for the current one.' },
+    413: { title: 'Request too large', text: 'What you sent is larger than this form accepts (64 KB). Shorten the longest fields and send it again.' },
+    429: { title: 'Too many requests', text: 'Too many requests came from your network in the last minute. Wait a minute, then send the form again.' },
+  },
+  notAccepted: 'This request could not be read. Go back to the form and send it again.',
+  unavailable: 'The request could not be handled right now; nothing was saved. Try again in a moment.',
+});
 
-/** A page for an error status, saying what happened in words; no detail of the failure is shown. */
-export function errorPage(status: number): Markup {
-  const known = ERROR_PAGES[status] ?? (status < 500 ? { title: 'Request not accepted', text: 'This request could not be read. Go back to the form and send it again.' } : { title: 'Service unavailable', text: 'The request could not be handled right now; nothing was saved. Try again in a moment.' });
-  return layout(known.title, html`<h1>${known.title}</h1>
-<p>${known.text}</p>`);
-}
-
+/** A page for an error status of the form routes. */
+export const errorPage = formErrors.draw;
 /** Draws the error answers of the form routes (the `errorPage` of their route config). */
-export function sendErrorPage(reply: FastifyReply, status: number): void {
-  void sendPage(reply, status, errorPage(status));
-}
+export const sendErrorPage = formErrors.send;
