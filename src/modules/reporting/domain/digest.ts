@@ -42,6 +42,12 @@ export const MAX_SEND_ATTEMPTS = 5;
 export const MANUAL_SEND_SPACING_MS = 10 * 60_000;
 /** An address that did not answer its confirmation mail is mailed again, on a new digest naming it, only this long after. */
 export const INVITATION_SPACING_MS = 7 * DAY_MS;
+/**
+ * How long sent, skipped and failed sends are kept, counted from their period's end: longer than
+ * duePeriods looks back (MAX_CATCH_UP_PERIODS of the longest schedule), with a day to spare for
+ * clocks, so a purged period is never due again.
+ */
+export const DIGEST_SENDS_KEPT_MS = MAX_CATCH_UP_PERIODS * 7 * DAY_MS + DAY_MS;
 
 export function periodMs(schedule: DigestSchedule): number {
   return schedule.schedule === 'daily' ? DAY_MS : 7 * DAY_MS;
