@@ -45,7 +45,7 @@ export class DigestsController {
   @ApiEndpoint({
     operationId: 'listDigests',
     summary: 'List digests',
-    description: `The organization's digests, oldest first, with when each was last sent. ${BODY_IGNORED}`,
+    description: `The organization's digests, oldest first, with which recipients confirmed or unsubscribed, when each was last sent, and the last send given up. ${BODY_IGNORED}`,
     success: { status: 200, description: 'The digests.', schema: listOf('digests', 'Digest') },
     errors: { 422: NOT_CONFIGURED_422 },
   })
