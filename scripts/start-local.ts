@@ -143,7 +143,8 @@ curl -s -X POST '${demo.webhookUrl}' -H 'Content-Type: application/json' \\
 ${sendMailCommand(demo, smtpPort)}
 curl -s '${base}/api/admin/v1/cases?source=Email' -H 'Authorization: Bearer ${demo.adminToken}'
 
-# The case report, and a daily digest sent now (it lands in the local mail sink${mailPage ? `: open ${mailPage}` : ', SMTP_RELAY_URL'})
+# The case report, and a daily digest (its mail lands in the local mail sink${mailPage ? `: open ${mailPage}` : ', SMTP_RELAY_URL'}).
+# ops@example.com first gets a confirmation mail: open its link and press Confirm, then send the digest now
 curl -s '${base}/api/admin/v1/reports/cases?interval=day' -H 'Authorization: Bearer ${demo.adminToken}'
 curl -s -X POST '${base}/api/admin/v1/digests' -H 'Authorization: Bearer ${demo.adminToken}' -H 'Content-Type: application/json' \\
   -d '{"schedule": "daily", "hour_utc": 8, "recipients": ["ops@example.com"]}'

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { DIGEST_SENDS_KEPT_MS } from '../../src/modules/reporting/domain/digest.js';
 import {
   ageCase,
   ageDeliveries,
@@ -182,5 +183,36 @@ describe('retention purge', () => {
     const { rows } = await r.pool.query<{ key: string }>(`SELECT convert_from(key_hash, 'UTF8') AS key FROM webhook_dedup_keys WHERE workflow_id = $1 ORDER BY 1`, [w.workflowId]);
     assert.deepEqual(rows.map((row) => row.key), ['live', 'new']);
     assert.equal(purged.webhook_dedup_keys, 1);
+  });
+
+  it('deletes digest sends done with whose period ended just over DIGEST_SENDS_KEPT_MS ago, counted by kind; keeps newer ones and unsent ones', async () => {
+    const w = await givenRetentionWorkflow(r);
+    const { rows: [digest] } = await r.pool.query<{ id: string }>(
+      `INSERT INTO digests (organization_id, schedule, hour_utc, recipients) VALUES ($1, 'daily', 6, ARRAY['ops@acme.example']) RETURNING id`,
+      [w.organizationId],
+    );
+    let nth = 0;
+    /** A send whose period ended `endedMsAgo` ago (each a second apart, so scheduled ones keep their unique period). */
+    const send = async (state: string, endedMsAgo: number, kind = 'scheduled') => {
+      const ago = endedMsAgo + 1000 * nth++;
+      const { rows } = await r.pool.query<{ id: string }>(
+        `INSERT INTO digest_sends (digest_id, kind, period_start, period_end, state)
+         VALUES ($1, $4, now() - ($2::float8 + 86400000) * interval '1 millisecond', now() - $2::float8 * interval '1 millisecond', $3) RETURNING id`,
+        [digest!.id, ago, state, kind],
+      );
+      return Number(rows[0]!.id);
+    };
+    const over = DIGEST_SENDS_KEPT_MS + 60_000;
+    const under = DIGEST_SENDS_KEPT_MS - 60_000;
+    const gone = [await send('sent', over), await send('skipped', over), await send('failed', over), await send('sent', over, 'manual')];
+    const kept = [await send('sent', under), await send('failed', under), await send('skipped', 0), await send('sending', 2 * over)];
+
+    const { pass, registry } = r.pass();
+    const purged = await pass.run();
+
+    for (const id of gone) assert.equal(await exists(r, 'digest_sends', 'id', id), false, `send ${id} is purged`);
+    for (const id of kept) assert.equal(await exists(r, 'digest_sends', 'id', id), true, `send ${id} is kept`);
+    assert.equal(purged.digest_sends, 4);
+    assert.equal((await purgedRowsMetric(registry)).digest_sends, 4);
   });
 });

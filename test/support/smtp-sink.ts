@@ -13,17 +13,24 @@ export interface SmtpSink {
   /** `smtp://digest:secret@127.0.0.1:<port>` */
   url: string;
   mails: SunkMail[];
+  /** While set, every recipient is refused with `550` and this text (a relay that fails for good). */
+  refusing?: string;
   close(): Promise<void>;
 }
 
 /** A real SMTP server standing in for the relay: plain text, any login, every message kept and parsed. */
 export async function startSmtpSink(): Promise<SmtpSink> {
   const mails: SunkMail[] = [];
+  let sink: SmtpSink | undefined;
   const server = new SMTPServer({
     disabledCommands: ['STARTTLS'],
     allowInsecureAuth: true,
     authOptional: false,
     onAuth: (auth, _session, callback) => (auth.username === 'digest' && auth.password === 'secret' ? callback(null, { user: 'digest' }) : callback(new Error('bad login'))),
+    onRcptTo: (_address, _session, callback) => {
+      if (sink?.refusing === undefined) return callback();
+      return callback(Object.assign(new Error(sink.refusing), { responseCode: 550 }));
+    },
     onData: (stream, session, callback) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -42,9 +49,10 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
-  return {
+  sink = {
     url: `smtp://digest:secret@127.0.0.1:${port}`,
     mails,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+  return sink;
 }

@@ -1,4 +1,4 @@
-import { jsonContent, resourceId, type Schema, schemaRef } from '../../shared/http/openapi-schema.js';
+import { headerRef, jsonContent, resourceId, type Schema, schemaRef } from '../../shared/http/openapi-schema.js';
 import { schemas } from './openapi.schemas.js';
 
 const error = (description: string, schema: Schema = schemaRef('Error')): Schema => ({ description, content: jsonContent(schema) });
@@ -23,6 +23,7 @@ const responses: Record<string, Schema> = {
     'The request was understood but refused; nothing was created or changed. Body errors (not valid JSON, empty, nested deeper than 64 levels, not a JSON object, text that cannot be stored such as U+0000) are `{"error"}`; rule violations list every problem in `validation_errors`.',
     { oneOf: [schemaRef('Error'), schemaRef('ValidationError')] },
   ),
+  TooManyRequests: { ...error('Too many requests; nothing was done. Ask again after `Retry-After` seconds.'), headers: { 'Retry-After': headerRef('RetryAfter') } },
   ServiceUnavailable: error('Postgres (or, for /readyz, Redis) is unavailable right now; nothing was done. Retry shortly.'),
 };
 
@@ -46,6 +47,7 @@ const headers: Record<string, Schema> = {
     description: '`attachment`, with the file name as sent in `filename*` (RFC 8187, UTF-8) and an ASCII stand-in in `filename`; never shown inline.',
     schema: { type: 'string' },
   },
+  RetryAfter: { description: 'Seconds to wait before asking again.', schema: { type: 'string', pattern: '^[1-9][0-9]*$' } },
   NoSniff: { description: 'Always `nosniff`: the content type is not guessed from the bytes.', schema: { type: 'string', const: 'nosniff' } },
   IdempotentReplayed: {
     description: 'Present (`true`) only when the answer replays the case an earlier request with the same `Idempotency-Key` created.',

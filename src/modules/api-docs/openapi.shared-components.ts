@@ -13,6 +13,7 @@ const ERROR_RESPONSES: Record<ErrorStatus, string> = {
   414: 'UriTooLong',
   415: 'UnsupportedMediaType',
   422: 'Unprocessable',
+  429: 'TooManyRequests',
   503: 'ServiceUnavailable',
 };
 

@@ -5,21 +5,26 @@ import { TokensModule } from '../tokens/tokens.module.js';
 import { CaseReportFigures, ReportFold } from './application/case-report.ports.js';
 import { CaseReportService } from './application/case-report.service.js';
 import { DigestPass } from './application/digest-pass.service.js';
-import { ChartRenderer, DigestMailer, DigestStore } from './application/digest.ports.js';
+import { DigestRecipientsService } from './application/digest-recipients.service.js';
+import { ChartRenderer, DigestMailer, DigestStore, RecipientStore } from './application/digest.ports.js';
 import { DigestsService } from './application/digests.service.js';
+import { InvitationPass } from './application/invitation-pass.service.js';
+import { RecipientTokens } from './application/recipient-tokens.js';
 import { CaseReportController } from './http/case-report.controller.js';
 import { DigestsController } from './http/digests.controller.js';
+import { RecipientPagesController } from './http/recipient-pages.controller.js';
 import { DIGEST_QUEUE, DigestSchedule } from './infrastructure/digest-schedule.service.js';
 import { NodemailerDigestMailer } from './infrastructure/nodemailer-digest-mailer.js';
 import { PostgresCaseReportFigures, PostgresReportFold } from './infrastructure/postgres-case-report-figures.js';
 import { PostgresDigestStore } from './infrastructure/postgres-digest-store.js';
+import { PostgresRecipientStore } from './infrastructure/postgres-recipient-store.js';
 import { ReportFolding } from './infrastructure/report-folding.service.js';
 import { ResvgChartRenderer } from './infrastructure/resvg-chart-renderer.js';
 
 /**
- * Reporting: the report and digest APIs everywhere, read from rollups the case statements feed
- * (see the CaseReports migration); in worker roles, the fold of the change log into the
- * rollups and the digest scheduler (a repeatable Bull job).
+ * Reporting: the report and digest APIs and the digest recipients' pages everywhere, read from
+ * rollups the case statements feed (see the CaseReports migration); in worker roles, the fold
+ * of the change log into the rollups and the digest scheduler (a repeatable Bull job).
  */
 @Module({})
 export class ReportingModule {
@@ -28,18 +33,22 @@ export class ReportingModule {
     return {
       module: ReportingModule,
       imports: [TokensModule, ...(worker ? [BullModule.registerQueue({ name: DIGEST_QUEUE })] : [])],
-      controllers: [CaseReportController, DigestsController],
+      controllers: [CaseReportController, DigestsController, RecipientPagesController],
       providers: [
         CaseReportService,
         DigestsService,
+        DigestRecipientsService,
+        RecipientTokens,
         { provide: CaseReportFigures, useClass: PostgresCaseReportFigures },
         { provide: DigestStore, useClass: PostgresDigestStore },
+        { provide: RecipientStore, useClass: PostgresRecipientStore },
         { provide: DigestMailer, useClass: NodemailerDigestMailer },
         ...(worker
           ? [
               { provide: ReportFold, useClass: PostgresReportFold },
               ReportFolding,
               { provide: ChartRenderer, useClass: ResvgChartRenderer },
+              InvitationPass,
               DigestPass,
               DigestSchedule,
             ]

@@ -152,8 +152,9 @@ export class Env {
   SMTP_TLS_KEY?: string;
 
   /**
-   * Where report digests are sent out: `smtp://user:pass@host:port` or `smtps://...` (a secret:
-   * never logged). Unset, the digest endpoints answer 422.
+   * Where report digests, and their recipients' confirmation mails, are sent out:
+   * `smtp://user:pass@host:port` or `smtps://...` (a secret: never logged). Unset, the digest
+   * endpoints answer 422.
    */
   @IsOptional() @Matches(/^smtps?:\/\/[^\s]+$/, { message: '$property must be an smtp:// or smtps:// URL' })
   SMTP_RELAY_URL?: string;

@@ -21,6 +21,11 @@ export const organizationSecretBinding = (organizationId: number | string, name:
   purpose: 'organization-secret',
   row: `organization:${organizationId}:secret:${name}`,
 });
+/** A digest recipient's token, bound to its address in its organization (whatever the case it was typed in). */
+export const digestRecipientBinding = (organizationId: number | string, address: string): SecretBinding => ({
+  purpose: 'digest-recipient-token',
+  row: `organization:${organizationId}:digest-recipient:${address.toLowerCase()}`,
+});
 
 /** A column of sealed secrets, as `npm run rotate-encryption-key` walks it. */
 export interface SealedColumn {
@@ -54,4 +59,5 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
     ciphertext: 'value_ciphertext',
     binding: (row) => organizationSecretBinding(row.organization_id!, row.name!),
   },
+  { table: 'digest_recipients', key: ['id'], ciphertext: 'token_ciphertext', binding: (row) => digestRecipientBinding(row.organization_id!, row.address!) },
 ];

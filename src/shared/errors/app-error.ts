@@ -56,6 +56,14 @@ export class InvalidRequestError extends AppError {
   }
 }
 
+/** 429: the answer carries `Retry-After` (see toErrorResponse). */
+export class RateLimitedError extends AppError {
+  readonly code = 'request.rate_limited';
+  constructor(readonly retryAfterSeconds: number, message = `rate limit exceeded, retry in ${retryAfterSeconds} s`) {
+    super(message);
+  }
+}
+
 export class ServiceUnavailableError extends AppError {
   readonly code = 'service.unavailable';
   constructor() {

@@ -18,7 +18,7 @@ export class AllErrorsFilter implements ExceptionFilter {
     const request = http.getRequest<FastifyRequest>();
     if (response.unexpected) logUnexpected(this.logger, request, error);
     const errorPage = request.routeOptions?.config?.errorPage;
-    if (errorPage) errorPage(http.getResponse<FastifyReply>(), response.status);
+    if (errorPage) errorPage(http.getResponse<FastifyReply>().headers(response.headers ?? {}), response.status);
     else sendError(http.getResponse<FastifyReply>(), response);
   }
 }

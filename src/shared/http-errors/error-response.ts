@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { AppError, InvalidRequestError, ServiceUnavailableError } from '../errors/app-error.js';
+import { AppError, InvalidRequestError, RateLimitedError, ServiceUnavailableError } from '../errors/app-error.js';
 import { isDatabaseUnavailable, isUnstorableInput } from '../database/database-errors.js';
 import { HTTP_STATUS } from './http-status.table.js';
 
@@ -8,6 +8,8 @@ export interface ErrorResponse {
   body: Record<string, unknown>;
   /** Unexpected failures are logged with their stack; expected ones are not. */
   unexpected: boolean;
+  /** Headers the answer carries whatever its body (JSON or a page): `Retry-After` of a 429. */
+  headers?: Record<string, string>;
 }
 
 /** Fastify's own errors (before any handler runs) by their code. */
@@ -39,7 +41,8 @@ const STATUS_MESSAGES: Record<number, string> = {
 /** The one place that turns any thrown value into a status and a JSON body; internals never leak. */
 export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof AppError) {
-    return { status: HTTP_STATUS[err.code], body: { error: err.message, ...err.details }, unexpected: false };
+    const headers = err instanceof RateLimitedError ? { 'retry-after': String(err.retryAfterSeconds) } : undefined;
+    return { status: HTTP_STATUS[err.code], body: { error: err.message, ...err.details }, unexpected: false, ...(headers && { headers }) };
   }
   if (isDatabaseUnavailable(err)) return toErrorResponse(new ServiceUnavailableError());
   if (isUnstorableInput(err)) {
@@ -58,5 +61,5 @@ export function toErrorResponse(err: unknown): ErrorResponse {
 }
 
 export function sendError(reply: FastifyReply, response: ErrorResponse): void {
-  reply.status(response.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(response.body));
+  reply.headers(response.headers ?? {}).status(response.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(response.body));
 }

@@ -2,7 +2,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import type { Env } from '../config/env.js';
-import { AppError } from '../errors/app-error.js';
+import { RateLimitedError } from '../errors/app-error.js';
 import type { RedisConnection } from '../redis/redis.client.js';
 import { type Count, WindowCounters } from './rate-limit-counters.js';
 import { presentedSecret } from './route-credentials.js';
@@ -27,13 +27,6 @@ const SETTLE_LUA = `
 
 /** Probes and scrapes are never limited. */
 const UNLIMITED = new Set(['/healthz', '/readyz', '/metrics']);
-
-export class RateLimitedError extends AppError {
-  readonly code = 'request.rate_limited';
-  constructor(retryAfterSeconds: number) {
-    super(`rate limit exceeded, retry in ${retryAfterSeconds} s`);
-  }
-}
 
 /**
  * The credential the request's route authenticates with, hashed: keys in Redis never hold a
@@ -104,13 +97,11 @@ export async function registerRateLimits(fastify: FastifyInstance, env: Env, red
   }
   if (!checks.length) return;
   // Both windows are counted at once; only the first request of a key in a window waits for Redis.
-  fastify.addHook('onRequest', async (request, reply) => {
+  fastify.addHook('onRequest', async (request) => {
     if (UNLIMITED.has(request.url.split('?')[0]!)) return;
     const verdicts = await Promise.all(checks.map((check) => check(request)));
     const exceeded = verdicts.flatMap((v) => (!v.isAllowed && v.isExceeded ? [v.ttlInSeconds] : []));
     if (!exceeded.length) return;
-    const retryAfter = Math.max(...exceeded, 1);
-    reply.header('retry-after', String(retryAfter));
-    throw new RateLimitedError(retryAfter);
+    throw new RateLimitedError(Math.max(...exceeded, 1));
   });
 }

@@ -5,7 +5,7 @@ import { Env } from '../../../shared/config/env.js';
 import { formSecretBinding } from '../../../shared/crypto/stored-secrets.js';
 import { AppError } from '../../../shared/errors/app-error.js';
 import { ChannelSecretKeeping, type ChannelTarget, WorkflowChannelSecrets } from '../../workflows/application/workflow-channel-secrets.js';
-import { formSecretHash, isFormSecretShaped, newFormSecret } from '../domain/form-secret.js';
+import { isUrlSecretShaped, newUrlSecret, urlSecretHash } from '../../../shared/crypto/url-secret.js';
 import { WorkflowFormOrmEntity } from '../infrastructure/workflow-form.orm-entity.js';
 
 export class FormUnavailableError extends AppError {
@@ -30,8 +30,8 @@ export class RequestFormsService extends WorkflowChannelSecrets {
       noun: 'form',
       takes: (version: FormTarget['version']) => version.isTicketing,
       unavailable: () => new FormUnavailableError(),
-      newSecret: newFormSecret,
-      hash: formSecretHash,
+      newSecret: newUrlSecret,
+      hash: urlSecretHash,
       binding: formSecretBinding,
     };
     super(channel, rows, keeping);
@@ -42,7 +42,7 @@ export class RequestFormsService extends WorkflowChannelSecrets {
    * is published with case source `ticketing` right now.
    */
   async resolve(secret: string): Promise<FormTarget | null> {
-    return isFormSecretShaped(secret) ? this.resolveSecret(secret) : null;
+    return isUrlSecretShaped(secret) ? this.resolveSecret(secret) : null;
   }
 
   protected shown(secret: string): string {

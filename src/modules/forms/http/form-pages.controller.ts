@@ -8,7 +8,8 @@ import { RequestFormsService } from '../application/request-forms.service.js';
 import { SubmitFormService } from '../application/submit-form.service.js';
 import type { PostedForm } from '../domain/form-submission.js';
 import { requestForm } from '../domain/request-form.js';
-import { errorPage, FORM_CSP, formPage, receivedPage, sendErrorPage, sendPage } from './form-page.js';
+import { PAGE_CSP, sendPage } from '../../../shared/http/html-page.js';
+import { errorPage, formPage, receivedPage, sendErrorPage } from './form-page.js';
 
 const CASE_ID = /^[1-9][0-9]{0,17}$/;
 
@@ -46,7 +47,7 @@ export class FormPagesController {
     if (outcome.kind === 'invalid') return sendPage(reply, 422, formPage(requestForm(target.version.definition), posted, outcome.errors));
     // Relative to /forms/<secret>, so it holds behind a proxy that serves the service under a path.
     const location = outcome.kind === 'created' ? `${secret}/received/${outcome.caseId}` : `${secret}/received`;
-    setSecurityHeaders(reply, FORM_CSP);
+    setSecurityHeaders(reply, PAGE_CSP);
     return reply.status(303).header('cache-control', 'no-store').header('location', location).send();
   }
 

@@ -16,8 +16,11 @@ export interface DigestEmail {
 const day = (iso: string) => iso.slice(0, 10);
 const stamp = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
-/** The digest of one period: its report's figures as text and HTML, the chart, and a link to the dashboard's report page. */
-export function digestEmail(digest: Digest, period: Period, report: CaseReport, dashboardUrl: string): DigestEmail {
+/**
+ * The digest of one period for one recipient: its report's figures as text and HTML, the chart,
+ * a link to the dashboard's report page, and the recipient's unsubscribe link.
+ */
+export function digestEmail(digest: Digest, period: Period, report: CaseReport, dashboardUrl: string, unsubscribeUrl: string): DigestEmail {
   const query = new URLSearchParams({ from: period.start.toISOString(), to: period.end.toISOString() });
   for (const id of digest.workflowIds ?? []) query.append('workflow_id', String(id));
   const link = `${dashboardUrl}/reports?${query.toString()}`;
@@ -44,6 +47,8 @@ export function digestEmail(digest: Digest, period: Period, report: CaseReport, 
     ...(report.top_errors.length ? ['', 'Most frequent errors:', ...report.top_errors.map((e) => `  ${e.count} x ${e.message}`)] : []),
     '',
     `Open the report: ${link}`,
+    '',
+    `You get this report because this address confirmed it. Unsubscribe: ${unsubscribeUrl}`,
   ].join('\n');
   const rows = (pairs: [string, string][]) => pairs.map(([name, value]) => `<tr><th scope="row" style="text-align:left;padding:2px 12px 2px 0">${escapeHtml(name)}</th><td>${escapeHtml(value)}</td></tr>`).join('');
   const html = [
@@ -53,6 +58,7 @@ export function digestEmail(digest: Digest, period: Period, report: CaseReport, 
     `<p><img src="cid:${CHART_CID}" width="560" height="220" alt="${escapeHtml(`Created and closed per day: ${bars.map((b) => `${b.label} ${b.created} created, ${b.closed} closed`).join('; ')}`)}"></p>`,
     report.top_errors.length ? `<h2 style="font-size:15px">Most frequent errors</h2><table>${rows(report.top_errors.map((e) => [e.message, String(e.count)]))}</table>` : '',
     `<p><a href="${escapeHtml(link)}">Open the report in the dashboard</a></p>`,
+    `<p style="font-size:12px;color:#555">You get this report because this address confirmed it. <a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe</a></p>`,
     '</body></html>',
   ].join('');
   return { subject, text, html, chartSvg: digestChartSvg(bars) };

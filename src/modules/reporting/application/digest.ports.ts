@@ -5,48 +5,120 @@ export interface NewDigest extends DigestSchedule {
   workflowIds: number[] | null;
 }
 
+/** An address as a new digest names it: its token, hashed to find it and sealed to mail it (kept if the organization knows the address). */
+export interface NewRecipient {
+  address: string;
+  tokenHash: Buffer;
+  tokenCiphertext: string;
+}
+
+/** Where a recipient's token is sealed: its organization and address. */
+export interface RecipientRef {
+  organizationId: number;
+  address: string;
+  tokenCiphertext: string;
+}
+
+/** A confirmed recipient a send has yet to reach. */
+export interface SendRecipient extends RecipientRef {
+  id: number;
+}
+
 /** One send of a digest for one period, claimed by the worker that sends it. */
 export interface ClaimedSend {
   sendId: number;
+  /** Claims so far, this one included. */
+  attempts: number;
   digest: Digest;
   period: Period;
+  recipients: SendRecipient[];
+  /** The error of the attempt before, if it failed. */
+  lastError: string | null;
 }
 
+/** A confirmation mail, claimed by the worker that sends it. */
+export interface ClaimedInvitation extends RecipientRef {
+  recipientId: number;
+  organizationName: string;
+  attempts: number;
+  lastError: string | null;
+}
+
+export type ManualSendAnswer = { queued: true } | { queued: false; retryAfterSeconds: number };
+
 export abstract class DigestStore {
-  /** Null when the organization already has MAX_DIGESTS_PER_ORGANIZATION. */
-  abstract create(organizationId: number, digest: NewDigest): Promise<Digest | null>;
+  /**
+   * Null when the organization already has MAX_DIGESTS_PER_ORGANIZATION. Addresses the
+   * organization never named get a confirmation mail (the next pass sends it), and so do those
+   * that neither confirmed nor unsubscribed and were last asked more than `invitationSpacingMs` ago.
+   */
+  abstract create(organizationId: number, digest: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): Promise<Digest | null>;
   abstract list(organizationId: number): Promise<Digest[]>;
   abstract find(organizationId: number, id: number): Promise<Digest | null>;
   abstract delete(organizationId: number, id: number): Promise<boolean>;
   /** Every digest of every organization, for the scheduler. */
   abstract all(): Promise<Digest[]>;
-  /** Claims the scheduled sends of these periods that no worker claimed yet; answers the periods this call claimed. */
+  /** Claims the scheduled sends of these periods that no worker claimed yet; answers the sends this call claimed. */
   abstract claimPeriods(digestId: number, periods: readonly Period[]): Promise<number[]>;
   /**
-   * A manual send, claimed by no one yet: the next pass of any worker takes it. None is added
-   * while one of the digest's is waiting, so calls in a loop cannot queue mail without bound.
+   * A manual send, claimed by no one yet: the next pass of any worker takes it. Refused while
+   * another of the digest's is unsent, and within `spacingMs` of the last one asked for.
    */
-  abstract addManualSend(digestId: number, period: Period): Promise<void>;
-  /** Claims the sends not sent whose claim is older than `leaseMs` (a worker died or the relay failed) or that no one claimed (manual ones). */
+  abstract addManualSend(digestId: number, period: Period, spacingMs: number): Promise<ManualSendAnswer>;
+  /**
+   * Claims unsent sends that no one claimed (manual ones) or whose claim lapsed: the worker
+   * died, or the attempt failed. A claim lapses after `leaseMs`, doubled with each attempt.
+   */
   abstract claimUnsent(leaseMs: number, limit: number): Promise<ClaimedSend[]>;
   /** The claimed sends by id, with their digest. */
   abstract sends(ids: readonly number[]): Promise<ClaimedSend[]>;
+  /** The relay took the send for this recipient: a retry of the send leaves it out. */
+  abstract markDelivered(sendId: number, recipientId: number): Promise<void>;
+  /** Sent to every recipient it had (skipped when it had none). */
   abstract markSent(sendId: number): Promise<void>;
+  /** An attempt failed; when it was the last, the send is given up and its digest shows the error. */
+  abstract markAttemptFailed(sendId: number, error: string, final: boolean): Promise<void>;
 }
 
-export interface OutgoingDigest {
-  to: string[];
+/** A recipient as its own pages show it. */
+export interface RecipientStatus {
+  organizationName: string;
+  address: string;
+  confirmed: boolean;
+}
+
+/** Recipients: their confirmation mails, and what their confirm and unsubscribe pages do. */
+export abstract class RecipientStore {
+  /** Claims confirmation mails not sent yet whose claim lapsed (as DigestStore.claimUnsent). */
+  abstract claimInvitations(leaseMs: number, limit: number): Promise<ClaimedInvitation[]>;
+  abstract markInvited(recipientId: number): Promise<void>;
+  abstract markInvitationFailed(recipientId: number, error: string, final: boolean): Promise<void>;
+  abstract find(tokenHash: Buffer): Promise<RecipientStatus | null>;
+  /** Confirms the address for every digest of its organization that names it, also after it unsubscribed. */
+  abstract confirm(tokenHash: Buffer): Promise<RecipientStatus | null>;
+  /** Takes the address out of every digest of its organization, until it confirms again. */
+  abstract unsubscribe(tokenHash: Buffer): Promise<RecipientStatus | null>;
+}
+
+export interface OutgoingMail {
+  to: string;
   subject: string;
   text: string;
   html: string;
-  chartPng: Buffer;
-  chartCid: string;
+  /** An image the HTML part shows as `cid:<cid>`. */
+  inlineImage?: { png: Buffer; cid: string };
+  /** The recipient's unsubscribe URL, also as the List-Unsubscribe and List-Unsubscribe-Post (one-click, RFC 8058) headers. */
+  unsubscribeUrl?: string;
 }
 
-/** Sends digests through SMTP_RELAY_URL. */
+/** The relay did not take a message. The message is short and safe to store and show: never the relay URL or its password. */
+export class MailNotSentError extends Error {}
+
+/** Sends digests, and the confirmation mails of their recipients, through SMTP_RELAY_URL. */
 export abstract class DigestMailer {
   abstract readonly configured: boolean;
-  abstract send(message: OutgoingDigest): Promise<void>;
+  /** Throws MailNotSentError. */
+  abstract send(message: OutgoingMail): Promise<void>;
 }
 
 /** Rasterizes the chart's SVG to PNG, on the server. */

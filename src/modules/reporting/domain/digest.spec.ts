@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { duePeriods, lastPeriodEnd, MAX_CATCH_UP_PERIODS, periodEndingNow } from './digest.js';
+import { DIGEST_SENDS_KEPT_MS, duePeriods, lastPeriodEnd, MAX_CATCH_UP_PERIODS, periodEndingNow } from './digest.js';
 
 const daily = (hourUtc: number) => ({ schedule: 'daily' as const, hourUtc, weekday: null });
 const weekly = (weekday: number, hourUtc: number) => ({ schedule: 'weekly' as const, hourUtc, weekday });
@@ -31,6 +31,16 @@ describe('digest periods', () => {
     const long = duePeriods(daily(8), at('2026-01-01T00:00:00Z'), at('2026-11-24T10:00:00Z'));
     assert.equal(long.length, MAX_CATCH_UP_PERIODS);
     assert.equal(long.at(-1)!.end.toISOString(), '2026-11-24T08:00:00.000Z');
+  });
+
+  it('never finds due a period that ended more than DIGEST_SENDS_KEPT_MS ago: the purge never frees a period to be sent again', () => {
+    for (const schedule of [daily(0), daily(23), weekly(1, 0), weekly(7, 23)]) {
+      for (let hours = 0; hours < 24 * 15; hours += 5) {
+        const now = new Date(Date.parse('2026-11-24T00:17:00Z') + hours * 3_600_000);
+        const [oldest] = duePeriods(schedule, at('2026-01-01T00:00:00Z'), now);
+        assert.ok(oldest!.end.getTime() > now.getTime() - DIGEST_SENDS_KEPT_MS, `${JSON.stringify(schedule)} at ${now.toISOString()}`);
+      }
+    }
   });
 
   it('sends by hand the period that ends with the current hour', () => {

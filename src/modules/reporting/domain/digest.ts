@@ -9,10 +9,18 @@ export interface DigestSchedule {
 export interface Digest extends DigestSchedule {
   id: number;
   organizationId: number;
+  /** As the admin gave them; only the confirmed ones get the digest. */
   recipients: string[];
+  /** Those of `recipients` that confirmed and did not unsubscribe since. */
+  confirmedRecipients: string[];
+  /** Those of `recipients` that unsubscribed from the organization's digests. */
+  unsubscribedRecipients: string[];
   workflowIds: number[] | null;
   createdAt: Date;
   lastSentAt: Date | null;
+  /** The last send given up after MAX_SEND_ATTEMPTS, and its last error; kept after later sends succeed. */
+  lastFailedAt: Date | null;
+  lastError: string | null;
 }
 
 export interface Period {
@@ -27,6 +35,19 @@ export const MAX_CATCH_UP_PERIODS = 7;
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
+
+/** A send (or a confirmation mail) the relay keeps refusing is given up after this many attempts. */
+export const MAX_SEND_ATTEMPTS = 5;
+/** A manual send of a digest is refused this long after the last one was asked for. */
+export const MANUAL_SEND_SPACING_MS = 10 * 60_000;
+/** An address that did not answer its confirmation mail is mailed again, on a new digest naming it, only this long after. */
+export const INVITATION_SPACING_MS = 7 * DAY_MS;
+/**
+ * How long sent, skipped and failed sends are kept, counted from their period's end: longer than
+ * duePeriods looks back (MAX_CATCH_UP_PERIODS of the longest schedule), with a day to spare for
+ * clocks, so a purged period is never due again.
+ */
+export const DIGEST_SENDS_KEPT_MS = MAX_CATCH_UP_PERIODS * 7 * DAY_MS + DAY_MS;
 
 export function periodMs(schedule: DigestSchedule): number {
   return schedule.schedule === 'daily' ? DAY_MS : 7 * DAY_MS;

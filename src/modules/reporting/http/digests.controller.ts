@@ -7,7 +7,7 @@ import { RequiresToken } from '../../tokens/bearer-token.guard.js';
 import type { Principal as Caller } from '../../tokens/principal.js';
 import { Principal } from '../../tokens/principal.decorator.js';
 import { DigestsService } from '../application/digests.service.js';
-import { type Digest, MAX_DIGESTS_PER_ORGANIZATION } from '../domain/digest.js';
+import { type Digest, MANUAL_SEND_SPACING_MS, MAX_DIGESTS_PER_ORGANIZATION, MAX_SEND_ATTEMPTS } from '../domain/digest.js';
 import { CreateDigestRequest } from './create-digest.request.js';
 
 const DigestId = () => Param('digestId', new IdParamPipe('digest'));
@@ -26,7 +26,7 @@ export class DigestsController {
   @ApiEndpoint({
     operationId: 'createDigest',
     summary: 'Schedule a digest',
-    description: 'An email with the case report of each period (daily: the 24 hours up to `hour_utc`; weekly: the 7 days up to `hour_utc` on `weekday`), in plain text and HTML with a chart of cases created and closed per day as an inline image and a link to the dashboard\'s report page. Each period is sent once whatever the number of workers, within `DIGEST_CHECK_INTERVAL_MS` of its end; periods that ended while no worker ran are sent when one comes back (the last 7 at most). Test cases never appear in a digest.',
+    description: `An email with the case report of each period (daily: the 24 hours up to \`hour_utc\`; weekly: the 7 days up to \`hour_utc\` on \`weekday\`), in plain text and HTML with a chart of cases created and closed per day as an inline image and a link to the dashboard's report page. Each period is sent once whatever the number of workers, within \`DIGEST_CHECK_INTERVAL_MS\` of its end; periods that ended while no worker ran are sent when one comes back (the last 7 at most). Test cases never appear in a digest. Recipients must confirm first: an address the organization never named gets one email with a link to a page where it confirms (asked again, by a later digest naming it, a week after at the earliest, unless it unsubscribed), and the digest goes only to confirmed addresses, one message each, with a link and List-Unsubscribe headers (RFC 8058 one-click) that take the address out of every digest of the organization. A period that ends while no recipient is confirmed is skipped. A send the relay refuses ${MAX_SEND_ATTEMPTS} times (retried after 5, 10, 20 and 40 minutes) is given up: the digest shows \`last_error\` and \`last_failed_at\`.`,
     success: { status: 201, description: 'The digest.', schema: wrapped('digest', schemaRef('Digest')) },
     errors: { 422: `${NOT_CONFIGURED_422} Or: an unknown key, a bad \`schedule\`, \`hour_utc\` or \`weekday\`, \`weekday\` missing on a weekly digest or given on a daily one, 0 or more than 20 recipients or one that is not an email address, bad \`workflow_ids\`, or the organization already has ${MAX_DIGESTS_PER_ORGANIZATION} digests.` },
   })
@@ -45,7 +45,7 @@ export class DigestsController {
   @ApiEndpoint({
     operationId: 'listDigests',
     summary: 'List digests',
-    description: `The organization's digests, oldest first, with when each was last sent. ${BODY_IGNORED}`,
+    description: `The organization's digests, oldest first, with which recipients confirmed or unsubscribed, when each was last sent, and the last send given up. ${BODY_IGNORED}`,
     success: { status: 200, description: 'The digests.', schema: listOf('digests', 'Digest') },
     errors: { 422: NOT_CONFIGURED_422 },
   })
@@ -71,9 +71,13 @@ export class DigestsController {
   @ApiEndpoint({
     operationId: 'sendDigest',
     summary: 'Send a digest now',
-    description: `Sends the digest for the period of its length that ends with the current hour, apart from its schedule: a worker sends it within \`DIGEST_CHECK_INTERVAL_MS\`. A call while an earlier manual send of the digest is still waiting adds nothing (so calls in a loop cannot queue mail). ${BODY_IGNORED}`,
+    description: `Sends the digest for the period of its length that ends with the current hour, apart from its schedule, to its confirmed recipients: a worker sends it within \`DIGEST_CHECK_INTERVAL_MS\`. ${BODY_IGNORED}`,
     success: { status: 202, description: 'The send is queued.' },
-    errors: { 404: 'No such digest in the organization.', 422: NOT_CONFIGURED_422 },
+    errors: {
+      404: 'No such digest in the organization.',
+      422: NOT_CONFIGURED_422,
+      429: `An earlier manual send of the digest is still waiting, or was asked for less than ${MANUAL_SEND_SPACING_MS / 60_000} minutes ago. \`Retry-After\` says when to ask again (60 s while a send is waiting past that).`,
+    },
   })
   async send(@Principal() caller: Caller, @DigestId() id: number): Promise<void> {
     await this.digests.sendNow(caller.organizationId, id, new Date());
@@ -87,8 +91,12 @@ function render(d: Digest) {
     hour_utc: d.hourUtc,
     weekday: d.weekday,
     recipients: d.recipients,
+    confirmed_recipients: d.confirmedRecipients,
+    unsubscribed_recipients: d.unsubscribedRecipients,
     workflow_ids: d.workflowIds,
     created_at: d.createdAt.toISOString(),
     last_sent_at: d.lastSentAt?.toISOString() ?? null,
+    last_failed_at: d.lastFailedAt?.toISOString() ?? null,
+    last_error: d.lastError,
   };
 }

@@ -1,33 +1,72 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { Env } from '../../../shared/config/env.js';
-import { DigestMailer, type OutgoingDigest } from '../application/digest.ports.js';
+import { DigestMailer, MailNotSentError, type OutgoingMail } from '../application/digest.ports.js';
 
-/** Sends through SMTP_RELAY_URL with Nodemailer, a connection per message (a few a day); the URL, holding the relay's password, is never logged. */
+const MAX_ERROR_LENGTH = 200;
+
+/**
+ * Sends through SMTP_RELAY_URL with Nodemailer, a connection per message (a few a day). The URL
+ * holds the relay's password: it is never logged, and an error is rethrown with the relay's
+ * answer only, the URL and its credentials blotted out should the relay echo them.
+ */
 @Injectable()
 export class NodemailerDigestMailer extends DigestMailer implements OnApplicationShutdown {
   readonly configured: boolean;
   private readonly transport?: Transporter;
+  private readonly secrets: string[];
 
   constructor(private readonly env: Env) {
     super();
     this.configured = env.SMTP_RELAY_URL !== undefined;
     if (env.SMTP_RELAY_URL) this.transport = nodemailer.createTransport(env.SMTP_RELAY_URL);
+    this.secrets = relaySecrets(env.SMTP_RELAY_URL);
   }
 
-  async send(message: OutgoingDigest): Promise<void> {
-    if (!this.transport) throw new Error('SMTP_RELAY_URL is not set');
-    await this.transport.sendMail({
-      from: this.env.DIGEST_FROM,
-      to: message.to,
-      subject: message.subject,
-      text: message.text,
-      html: message.html,
-      attachments: [{ filename: 'chart.png', content: message.chartPng, contentType: 'image/png', cid: message.chartCid, contentDisposition: 'inline' }],
-    });
+  async send(message: OutgoingMail): Promise<void> {
+    if (!this.transport) throw new MailNotSentError('SMTP_RELAY_URL is not set');
+    const { inlineImage: image, unsubscribeUrl } = message;
+    try {
+      await this.transport.sendMail({
+        from: this.env.DIGEST_FROM,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        attachments: image ? [{ filename: 'chart.png', content: image.png, contentType: 'image/png', cid: image.cid, contentDisposition: 'inline' }] : [],
+        headers: unsubscribeUrl ? { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {},
+      });
+    } catch (err) {
+      throw new MailNotSentError(this.safeText(err));
+    }
   }
 
   onApplicationShutdown(): void {
     this.transport?.close();
+  }
+
+  /** The SMTP answer's code and text, cut short, with no part of the relay URL that is a secret. */
+  private safeText(err: unknown): string {
+    const { responseCode, code, message } = (err ?? {}) as { responseCode?: unknown; code?: unknown; message?: unknown };
+    let text = `${String(responseCode ?? code ?? '')} ${typeof message === 'string' ? message : 'unknown error'}`.trim();
+    for (const secret of this.secrets) text = text.split(secret).join('[hidden]');
+    return text.replace(/\s+/g, ' ').slice(0, MAX_ERROR_LENGTH);
+  }
+}
+
+/** The relay URL and its user:password, raw and decoded, longest first (so the URL goes whole). */
+function relaySecrets(url: string | undefined): string[] {
+  if (!url) return [];
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  const parts = [url, parsed?.password ?? '', decodeURIComponentSafe(parsed?.password ?? '')];
+  if (parsed?.username) parts.push(`${parsed.username}:${parsed.password}`, `${decodeURIComponentSafe(parsed.username)}:${decodeURIComponentSafe(parsed.password)}`);
+  return [...new Set(parts.filter((part) => part.length > 0))].sort((a, b) => b.length - a.length);
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }

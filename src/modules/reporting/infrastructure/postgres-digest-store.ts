@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import { type Digest, MAX_DIGESTS_PER_ORGANIZATION, type Period } from '../domain/digest.js';
-import { type ClaimedSend, DigestStore, type NewDigest } from '../application/digest.ports.js';
+import { type ClaimedSend, DigestStore, type ManualSendAnswer, type NewDigest, type NewRecipient, type SendRecipient } from '../application/digest.ports.js';
 
 interface DigestRow {
   id: string;
@@ -12,38 +12,104 @@ interface DigestRow {
   hour_utc: number;
   weekday: number | null;
   recipients: string[];
+  confirmed_recipients: string[];
+  unsubscribed_recipients: string[];
   workflow_ids: string[] | null;
   created_at: Date;
   last_sent_at: Date | null;
+  last_failed_at: Date | null;
+  last_error: string | null;
 }
 
+interface SendRow extends DigestRow {
+  send_id: string;
+  attempts: number;
+  send_error: string | null;
+  period_start: Date;
+  period_end: Date;
+  pending_recipients: { id: number; address: string; token: string }[];
+}
+
+/** The organization's recipient rows of the digest's addresses (`r`), `where` they are so. */
+const recipientsOf = (where: string) => `
+  SELECT r.* FROM digest_recipients r
+  WHERE r.organization_id = d.organization_id AND lower(r.address) IN (SELECT lower(a) FROM unnest(d.recipients) a) AND ${where}`;
+
+/** The digest's addresses, in its order, whose recipient row is so. */
+const addressesWhere = (where: string) => `ARRAY(
+  SELECT a.address FROM unnest(d.recipients) WITH ORDINALITY a(address, n)
+  WHERE lower(a.address) IN (SELECT lower(r.address) FROM (${recipientsOf(where)}) r) ORDER BY a.n)`;
+
 const DIGEST_COLUMNS = `d.id, d.organization_id, d.schedule, d.hour_utc, d.weekday, d.recipients, d.workflow_ids, d.created_at,
-  (SELECT max(sent.sent_at) FROM digest_sends sent WHERE sent.digest_id = d.id) AS last_sent_at`;
+  d.last_sent_at, d.last_failed_at, d.last_error,
+  ${addressesWhere('r.confirmed_at IS NOT NULL')} AS confirmed_recipients,
+  ${addressesWhere('r.unsubscribed_at IS NOT NULL')} AS unsubscribed_recipients`;
 
-/** Locks the organization's row so two creations cannot both pass the count. */
+/**
+ * Run after the organization's row is locked, so it sees the digests of a creation that held
+ * the lock before (a statement's snapshot is taken when it starts). Addresses new to the
+ * organization are invited; so are those that never answered, when they were last asked long
+ * enough ago ($10 ms) and are not being asked right now.
+ */
 const CREATE_SQL = `
-  WITH owner AS (SELECT id FROM organizations WHERE id = $1 FOR UPDATE),
-  inserted AS (
+  WITH inserted AS (
     INSERT INTO digests (organization_id, schedule, hour_utc, weekday, recipients, workflow_ids)
-    SELECT $1, $2, $3, $4, $5, $6 FROM owner
+    SELECT $1, $2, $3, $4, $5, $6
     WHERE (SELECT count(*) FROM digests WHERE organization_id = $1) < ${MAX_DIGESTS_PER_ORGANIZATION}
-    RETURNING *)
-  SELECT ${DIGEST_COLUMNS} FROM inserted d`;
+    RETURNING id
+  ), invited AS (
+    INSERT INTO digest_recipients AS r (organization_id, address, token_hash, token_ciphertext)
+    SELECT $1, n.address, n.token_hash, n.token_ciphertext FROM unnest($7::text[], $8::bytea[], $9::text[]) AS n(address, token_hash, token_ciphertext)
+    WHERE EXISTS (SELECT 1 FROM inserted)
+    ON CONFLICT (organization_id, lower(address)) DO UPDATE
+    SET invited_at = now(), invitation_state = 'pending', invitation_claimed_at = NULL, invitation_attempts = 0, invitation_error = NULL
+    WHERE r.confirmed_at IS NULL AND r.unsubscribed_at IS NULL AND r.invitation_state <> 'pending'
+      AND r.invited_at < now() - $10 * interval '1 millisecond'
+  )
+  SELECT id FROM inserted`;
 
-const SEND_COLUMNS = `s.id AS send_id, s.period_start, s.period_end, ${DIGEST_COLUMNS}`;
+/**
+ * Refused while a manual send of the digest is unsent, or within the spacing ($4 ms) of the last
+ * one asked for. The update locks the digest's row, so of two calls at once the second sees the
+ * first's time and is refused. Answers, when refused, the seconds left of the spacing.
+ */
+const ADD_MANUAL_SEND_SQL = `
+  WITH allowed AS (
+    UPDATE digests SET manual_send_at = now()
+    WHERE id = $1 AND (manual_send_at IS NULL OR manual_send_at <= now() - $4 * interval '1 millisecond')
+      AND NOT EXISTS (SELECT 1 FROM digest_sends WHERE digest_id = $1 AND kind = 'manual' AND state = 'sending')
+    RETURNING id
+  ), queued AS (
+    INSERT INTO digest_sends (digest_id, kind, period_start, period_end, claimed_at, attempts)
+    SELECT id, 'manual', $2, $3, NULL, 0 FROM allowed
+    RETURNING id
+  )
+  SELECT (SELECT count(*) FROM queued)::int AS queued,
+         ceil(extract(epoch FROM d.manual_send_at + $4 * interval '1 millisecond' - now()))::int AS spacing_left_s
+  FROM digests d WHERE d.id = $1`;
+
+/** A manual send unsent after the spacing (the relay is failing): asked to come back in a minute. */
+const UNSENT_RETRY_AFTER_S = 60;
 
 @Injectable()
 export class PostgresDigestStore extends DigestStore {
   private readonly prepared: PreparedStatements;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     super();
     this.prepared = new PreparedStatements(dataSource);
   }
 
-  async create(organizationId: number, d: NewDigest): Promise<Digest | null> {
-    const [row] = await this.rows<DigestRow>(CREATE_SQL, [organizationId, d.schedule, d.hourUtc, d.weekday, d.recipients, d.workflowIds]);
-    return row ? toDigest(row) : null;
+  async create(organizationId: number, d: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): Promise<Digest | null> {
+    const id = await this.dataSource.transaction(async (m) => {
+      await m.query('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', [organizationId]);
+      const [row] = (await m.query(CREATE_SQL, [
+        organizationId, d.schedule, d.hourUtc, d.weekday, d.recipients, d.workflowIds,
+        recipients.map((r) => r.address), recipients.map((r) => r.tokenHash), recipients.map((r) => r.tokenCiphertext), invitationSpacingMs,
+      ])) as { id: string }[];
+      return row ? Number(row.id) : null;
+    });
+    return id === null ? null : this.find(organizationId, id);
   }
 
   async list(organizationId: number): Promise<Digest[]> {
@@ -74,18 +140,18 @@ export class PostgresDigestStore extends DigestStore {
     return rows.map((r) => Number(r.id));
   }
 
-  async addManualSend(digestId: number, period: Period): Promise<void> {
-    await this.rows(
-      `INSERT INTO digest_sends (digest_id, kind, period_start, period_end, claimed_at)
-       SELECT $1, 'manual', $2, $3, NULL WHERE NOT EXISTS (SELECT 1 FROM digest_sends WHERE digest_id = $1 AND kind = 'manual' AND state = 'sending')`,
-      [digestId, period.start, period.end],
-    );
+  async addManualSend(digestId: number, period: Period, spacingMs: number): Promise<ManualSendAnswer> {
+    const [row] = await this.rows<{ queued: number; spacing_left_s: number | null }>(ADD_MANUAL_SEND_SQL, [digestId, period.start, period.end, spacingMs]);
+    if (!row || row.queued > 0) return { queued: true };
+    const left = row.spacing_left_s ?? 0;
+    return { queued: false, retryAfterSeconds: left > 0 ? left : UNSENT_RETRY_AFTER_S };
   }
 
   async claimUnsent(leaseMs: number, limit: number): Promise<ClaimedSend[]> {
     const claimed = await this.rows<{ id: string }>(
       `UPDATE digest_sends SET claimed_at = now(), attempts = attempts + 1
-       WHERE id IN (SELECT id FROM digest_sends WHERE state = 'sending' AND (claimed_at IS NULL OR claimed_at < now() - $1 * interval '1 millisecond')
+       WHERE id IN (SELECT id FROM digest_sends
+                    WHERE state = 'sending' AND (claimed_at IS NULL OR claimed_at < now() - $1 * power(2, greatest(attempts - 1, 0)) * interval '1 millisecond')
                     ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
        RETURNING id`,
       [leaseMs, limit],
@@ -95,15 +161,42 @@ export class PostgresDigestStore extends DigestStore {
 
   async sends(ids: readonly number[]): Promise<ClaimedSend[]> {
     if (ids.length === 0) return [];
-    const rows = await this.rows<DigestRow & { send_id: string; period_start: Date; period_end: Date }>(
-      `SELECT ${SEND_COLUMNS} FROM digest_sends s JOIN digests d ON d.id = s.digest_id WHERE s.id = ANY($1::bigint[]) ORDER BY s.id`,
+    const rows = await this.rows<SendRow>(
+      `SELECT s.id AS send_id, s.attempts, s.last_error AS send_error, s.period_start, s.period_end, ${DIGEST_COLUMNS},
+         (SELECT coalesce(json_agg(json_build_object('id', r.id, 'address', r.address, 'token', r.token_ciphertext) ORDER BY r.id), '[]'::json)
+          FROM (${recipientsOf('r.confirmed_at IS NOT NULL AND r.id <> ALL (s.delivered_to)')}) r) AS pending_recipients
+       FROM digest_sends s JOIN digests d ON d.id = s.digest_id WHERE s.id = ANY($1::bigint[]) ORDER BY s.id`,
       [ids],
     );
-    return rows.map((row) => ({ sendId: Number(row.send_id), digest: toDigest(row), period: { start: row.period_start, end: row.period_end } }));
+    return rows.map((row) => ({
+      sendId: Number(row.send_id),
+      attempts: row.attempts,
+      digest: toDigest(row),
+      period: { start: row.period_start, end: row.period_end },
+      recipients: row.pending_recipients.map((r): SendRecipient => ({ id: Number(r.id), organizationId: Number(row.organization_id), address: r.address, tokenCiphertext: r.token })),
+      lastError: row.send_error,
+    }));
+  }
+
+  async markDelivered(sendId: number, recipientId: number): Promise<void> {
+    await this.rows(
+      `WITH delivered AS (UPDATE digest_sends SET delivered_to = array_append(delivered_to, $2::bigint) WHERE id = $1 RETURNING digest_id)
+       UPDATE digests d SET last_sent_at = now() FROM delivered WHERE d.id = delivered.digest_id`,
+      [sendId, recipientId],
+    );
   }
 
   async markSent(sendId: number): Promise<void> {
-    await this.rows(`UPDATE digest_sends SET state = 'sent', sent_at = now() WHERE id = $1`, [sendId]);
+    await this.rows(`UPDATE digest_sends SET state = CASE WHEN cardinality(delivered_to) > 0 THEN 'sent' ELSE 'skipped' END, sent_at = now() WHERE id = $1`, [sendId]);
+  }
+
+  async markAttemptFailed(sendId: number, error: string, final: boolean): Promise<void> {
+    await this.rows(
+      `WITH failed AS (
+         UPDATE digest_sends SET last_error = $2, state = CASE WHEN $3::boolean THEN 'failed' ELSE state END WHERE id = $1 RETURNING digest_id)
+       UPDATE digests d SET last_failed_at = now(), last_error = $2 FROM failed WHERE d.id = failed.digest_id AND $3::boolean`,
+      [sendId, error, final],
+    );
   }
 
   private rows<T>(sql: string, params: unknown[]): Promise<T[]> {
@@ -119,8 +212,12 @@ function toDigest(row: DigestRow): Digest {
     hourUtc: row.hour_utc,
     weekday: row.weekday,
     recipients: row.recipients,
+    confirmedRecipients: row.confirmed_recipients,
+    unsubscribedRecipients: row.unsubscribed_recipients,
     workflowIds: row.workflow_ids?.map(Number) ?? null,
     createdAt: row.created_at,
     lastSentAt: row.last_sent_at,
+    lastFailedAt: row.last_failed_at,
+    lastError: row.last_error,
   };
 }

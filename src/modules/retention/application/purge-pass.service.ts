@@ -15,8 +15,8 @@ export const PURGE_BATCH = 500;
 
 /**
  * One purge pass: closed cases first (their runs and deliveries go with them), then finished
- * runs, ended deliveries and expired keys (idempotency, webhook delivery), each owner's rows in batches until none
- * is left. Several passes may run at once (two workers): each batch skips rows another holds,
+ * runs, ended deliveries, expired keys (idempotency, webhook delivery) and old digest sends,
+ * each owner's rows in batches until none is left. Several passes may run at once (two workers): each batch skips rows another holds,
  * so no row is deleted, or counted, twice.
  */
 @Injectable()
@@ -69,6 +69,7 @@ export class PurgePass {
         await drain(subscription.start, (afterId) => this.purges.purgeDeliveries(subscription, afterId, PURGE_BATCH));
       }
       for (const kind of EXPIRING_KINDS) await drain(0, (afterCaseId) => this.purges.purgeExpiredKeys(kind, afterCaseId, PURGE_BATCH));
+      await drain(0, () => this.purges.purgeDigestSends(PURGE_BATCH));
     } catch (err) {
       this.logger.warn({ purged: total, durationMs: Date.now() - started, err: String(err) }, 'retention purge pass failed; the next pass goes on');
       throw err;

@@ -8,7 +8,7 @@ export abstract class RetentionOverridesStore {
   abstract replace(organizationId: number, overrides: RetentionOverrides): Promise<void>;
 }
 
-export const PURGED_KINDS = ['cases', 'case_events', 'runs', 'deliveries', 'delivery_attempts', 'outbox_events', 'idempotency_keys', 'webhook_dedup_keys'] as const;
+export const PURGED_KINDS = ['cases', 'case_events', 'runs', 'deliveries', 'delivery_attempts', 'outbox_events', 'idempotency_keys', 'webhook_dedup_keys', 'digest_sends'] as const;
 
 /** Keys that expire after a while: Idempotency-Key claims (24 hours), webhook delivery keys (their window, at most 7 days). */
 export const EXPIRING_KINDS = ['idempotency_keys', 'webhook_dedup_keys'] as const satisfies readonly PurgedKind[];
@@ -54,6 +54,11 @@ export abstract class RetentionPurges {
   abstract purgeDeliveries(subscription: PurgeOwner<number>, afterId: number, limit: number): Promise<PurgeBatch<number>>;
   /** Keys of `kind` past their lifetime, walked by the case they point at, after `afterCaseId`. */
   abstract purgeExpiredKeys(kind: ExpiringKind, afterCaseId: number, limit: number): Promise<PurgeBatch<number>>;
+  /**
+   * Digest sends done with (sent, skipped or given up) whose period ended longer ago than the
+   * digest scheduler looks back, oldest first; `next` is 0 while a full batch was deleted.
+   */
+  abstract purgeDigestSends(limit: number): Promise<PurgeBatch<number>>;
 }
 
 /** Counts purged rows by kind as batches commit. */

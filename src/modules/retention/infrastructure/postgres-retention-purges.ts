@@ -13,6 +13,7 @@ import {
   ORGANIZATIONS_WITH_OLD_RUNS_SQL,
   type ExpiringKeys,
   IDEMPOTENCY_KEYS,
+  PURGE_DIGEST_SENDS_SQL,
   PURGE_RUNS_SQL,
   purgeExpiredKeysSql,
   SUBSCRIPTIONS_WITH_OLD_DELIVERIES_SQL,
@@ -86,6 +87,11 @@ export class PostgresRetentionPurges extends RetentionPurges {
       { purged: number; seen: number; last: string | null; all_expired: boolean | null }[];
     const more = row!.seen === limit && row!.all_expired === true;
     return { purged: { [kind]: row!.purged }, next: more ? Number(row!.last) : null };
+  }
+
+  async purgeDigestSends(limit: number): Promise<PurgeBatch<number>> {
+    const [row] = (await this.dataSource.query(PURGE_DIGEST_SENDS_SQL, [limit])) as { purged: number }[];
+    return { purged: { digest_sends: row!.purged }, next: row!.purged === limit ? 0 : null };
   }
 
   private async owners<P>(sql: string, defaultDays: number): Promise<PurgeOwner<P>[]> {

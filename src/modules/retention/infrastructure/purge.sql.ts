@@ -1,3 +1,5 @@
+import { DIGEST_SENDS_KEPT_MS } from '../../reporting/domain/digest.js';
+
 /**
  * The purge's SQL. Owners (organizations, subscriptions) are found first, one index probe each,
  * which also says where the owner's first purgeable row is. Each owner's rows are then read
@@ -213,3 +215,20 @@ export function purgeExpiredKeysSql({ table, primaryKey, lifetime }: ExpiringKey
   SELECT (SELECT count(*) FROM gone)::int AS purged, (SELECT count(*) FROM ahead)::int AS seen,
          (SELECT max(case_id) FROM ahead) AS last, (SELECT bool_and(${expired}) FROM ahead) AS all_expired`;
 }
+
+/**
+ * $1 limit. Digest sends done with, whose period ended more than DIGEST_SENDS_KEPT_MS ago: the
+ * scheduler never claims a period that old again, so none is sent twice for lack of its row
+ * (manual sends too, by their period's end). Read oldest first through the partial index of
+ * sends done with.
+ */
+export const PURGE_DIGEST_SENDS_SQL = `
+  WITH doomed AS (
+    SELECT id FROM digest_sends
+    WHERE state <> 'sending' AND period_end < now() - ${DIGEST_SENDS_KEPT_MS} * interval '1 millisecond'
+    ORDER BY period_end LIMIT $1
+    FOR UPDATE SKIP LOCKED
+  ), gone AS (
+    DELETE FROM digest_sends s USING doomed WHERE s.id = doomed.id RETURNING 1
+  )
+  SELECT (SELECT count(*) FROM gone)::int AS purged`;

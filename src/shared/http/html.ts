@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../../shared/http/escape-html.js';
+import { escapeHtml } from './escape-html.js';
 
 /** A template tag whose every interpolation is escaped, except markup already built by `html` itself. */
 export function html(strings: TemplateStringsArray, ...values: (string | number | Markup | Markup[] | null | undefined | false)[]): Markup {

@@ -1,0 +1,82 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
+import { type ClaimedInvitation, RecipientStore, type RecipientStatus } from '../application/digest.ports.js';
+
+interface StatusRow {
+  address: string;
+  confirmed: boolean;
+  organization_name: string;
+}
+
+/** What a recipient's page shows, from the recipient row `r` and its organization `o`. */
+const STATUS = 'r.address, r.confirmed_at IS NOT NULL AS confirmed, o.name AS organization_name';
+
+/** Confirming and unsubscribing each undo the other: the recipient's own choice, whichever came last. */
+const setByToken = (assignments: string) => `
+  UPDATE digest_recipients r SET ${assignments} FROM organizations o
+  WHERE r.token_hash = $1 AND o.id = r.organization_id
+  RETURNING ${STATUS}`;
+
+@Injectable()
+export class PostgresRecipientStore extends RecipientStore {
+  private readonly prepared: PreparedStatements;
+
+  constructor(@InjectDataSource() dataSource: DataSource) {
+    super();
+    this.prepared = new PreparedStatements(dataSource);
+  }
+
+  async claimInvitations(leaseMs: number, limit: number): Promise<ClaimedInvitation[]> {
+    const rows = await this.prepared.rows<{ id: string; organization_id: string; address: string; token_ciphertext: string; invitation_attempts: number; invitation_error: string | null; name: string }>(
+      `WITH claimed AS (
+         UPDATE digest_recipients SET invitation_claimed_at = now(), invitation_attempts = invitation_attempts + 1
+         WHERE id IN (SELECT id FROM digest_recipients
+                      WHERE invitation_state = 'pending'
+                        AND (invitation_claimed_at IS NULL OR invitation_claimed_at < now() - $1 * power(2, greatest(invitation_attempts - 1, 0)) * interval '1 millisecond')
+                      ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING *)
+       SELECT c.id, c.organization_id, c.address, c.token_ciphertext, c.invitation_attempts, c.invitation_error, o.name
+       FROM claimed c JOIN organizations o ON o.id = c.organization_id ORDER BY c.id`,
+      [leaseMs, limit],
+    );
+    return rows.map((row) => ({
+      recipientId: Number(row.id),
+      organizationId: Number(row.organization_id),
+      organizationName: row.name,
+      address: row.address,
+      tokenCiphertext: row.token_ciphertext,
+      attempts: row.invitation_attempts,
+      lastError: row.invitation_error,
+    }));
+  }
+
+  async markInvited(recipientId: number): Promise<void> {
+    await this.prepared.rows(`UPDATE digest_recipients SET invitation_state = 'sent', invitation_error = NULL WHERE id = $1`, [recipientId]);
+  }
+
+  async markInvitationFailed(recipientId: number, error: string, final: boolean): Promise<void> {
+    await this.prepared.rows(
+      `UPDATE digest_recipients SET invitation_error = $2, invitation_state = CASE WHEN $3::boolean THEN 'failed' ELSE invitation_state END WHERE id = $1`,
+      [recipientId, error, final],
+    );
+  }
+
+  async find(tokenHash: Buffer): Promise<RecipientStatus | null> {
+    return this.status(`SELECT ${STATUS} FROM digest_recipients r JOIN organizations o ON o.id = r.organization_id WHERE r.token_hash = $1`, tokenHash);
+  }
+
+  confirm(tokenHash: Buffer): Promise<RecipientStatus | null> {
+    return this.status(setByToken('confirmed_at = coalesce(r.confirmed_at, now()), unsubscribed_at = NULL'), tokenHash);
+  }
+
+  unsubscribe(tokenHash: Buffer): Promise<RecipientStatus | null> {
+    return this.status(setByToken('confirmed_at = NULL, unsubscribed_at = coalesce(r.unsubscribed_at, now())'), tokenHash);
+  }
+
+  private async status(sql: string, tokenHash: Buffer): Promise<RecipientStatus | null> {
+    const [row] = await this.prepared.rows<StatusRow>(sql, [tokenHash]);
+    return row ? { address: row.address, confirmed: row.confirmed, organizationName: row.organization_name } : null;
+  }
+}
