@@ -33,6 +33,8 @@ export interface BenchConfig {
   budgetDurationSec: number;
   /** Which parts run (BENCH_SCENARIOS, comma-separated; all by default). */
   scenarios: Set<BenchPart>;
+  /** Which HTTP scenarios the `http` part runs (BENCH_HTTP_SCENARIOS; all by default). */
+  httpScenarios: Set<string> | null;
   /** `node` flags and entry of `npm run start:prod`, which both service processes run. */
   serviceNodeFlags: string[];
   serviceEntry: string;
@@ -88,7 +90,9 @@ export function readConfig(repoRoot: string, benchDir: string): BenchConfig {
     budgetBaselineSec: envNumber('BENCH_BUDGET_BASELINE', 60),
     budgetDurationSec: envNumber('BENCH_BUDGET_DURATION', 300),
     scenarios: scenarioSet(process.env.BENCH_SCENARIOS),
-    serviceNodeFlags: startProd.flags,
+    httpScenarios: process.env.BENCH_HTTP_SCENARIOS ? new Set(process.env.BENCH_HTTP_SCENARIOS.split(',').map((name) => name.trim())) : null,
+    // To compare V8 settings (BENCH_NODE_FLAGS, space-separated); the default is what start:prod runs.
+    serviceNodeFlags: process.env.BENCH_NODE_FLAGS !== undefined ? process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean) : startProd.flags,
     serviceEntry: process.env.BENCH_SERVICE_ENTRY ?? startProd.entry,
     baselineEntry: `${benchDir}/baseline/server.js`,
     reportPath: process.env.BENCH_REPORT ?? `${repoRoot}/docs/benchmarks.md`,

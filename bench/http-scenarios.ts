@@ -71,7 +71,7 @@ const SCENARIOS: Scenario[] = [
 
 export async function runHttpScenarios(ctx: BenchContext, log: (line: string) => void): Promise<ScenarioResult[]> {
   const all: ScenarioResult[] = [];
-  for (const scenario of SCENARIOS) {
+  for (const scenario of SCENARIOS.filter((s) => ctx.config.httpScenarios?.has(s.key) ?? true)) {
     for (const connections of ctx.config.connections) {
       const result: ScenarioResult = { key: scenario.key, title: scenario.title, connections, results: {}, rounds: {}, failures: {} };
       for (let round = 0; round < ctx.config.rounds; round++) {
