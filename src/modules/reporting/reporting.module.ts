@@ -19,7 +19,6 @@ import { PostgresCaseReportFigures, PostgresReportFold } from './infrastructure/
 import { PostgresDigestStore } from './infrastructure/postgres-digest-store.js';
 import { PostgresRecipientStore } from './infrastructure/postgres-recipient-store.js';
 import { ReportFolding } from './infrastructure/report-folding.service.js';
-import { ResvgChartRenderer } from './infrastructure/resvg-chart-renderer.js';
 
 /**
  * Reporting: the report and digest APIs and the digest recipients' pages everywhere, read from
@@ -47,7 +46,8 @@ export class ReportingModule {
           ? [
               { provide: ReportFold, useClass: PostgresReportFold },
               ReportFolding,
-              { provide: ChartRenderer, useClass: ResvgChartRenderer },
+              // Imported here, in worker roles only: resvg is a native library the API role never uses.
+              { provide: ChartRenderer, useFactory: async () => new (await import('./infrastructure/resvg-chart-renderer.js')).ResvgChartRenderer() },
               InvitationPass,
               DigestPass,
               DigestSchedule,

@@ -1,6 +1,6 @@
 import { promises as dns } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import type { Agent, request } from 'undici';
 import { isBlockedAddress } from './blocked-address.js';
 
 /**
@@ -73,12 +73,18 @@ const MAX_RESPONSE_BYTES = 1_048_576;
  * are not followed (a 3xx is the answer), so a redirect cannot lead past the check either.
  */
 export class OutboundHttp {
-  private readonly agent: Agent;
+  /**
+   * undici and its agent are loaded at the first request, not at startup: only worker roles send,
+   * yet OutboundModule is global, so the API role builds this client too, and undici's code alone
+   * is about 5 MB of the API's heap (the API process has a peak RSS budget).
+   */
+  private client: Promise<{ agent: Agent; request: typeof request }> | undefined;
   private readonly log: RefusalLog;
+  private readonly resolve: Resolver;
 
   constructor(private readonly allowPrivate: boolean, options: { resolve?: Resolver; log?: RefusalLog } = {}) {
     this.log = options.log ?? silent;
-    this.agent = new Agent({ connect: { lookup: guardedLookup(options.resolve ?? systemResolver, allowPrivate, this.log) } });
+    this.resolve = options.resolve ?? systemResolver;
   }
 
   async send(req: OutboundRequest): Promise<OutboundResponse> {
@@ -91,11 +97,16 @@ export class OutboundHttp {
       this.log.debug({ host, reason: 'blocked address' }, 'outbound request refused');
       throw new BlockedAddressError();
     }
+    this.client ??= import('undici').then(({ Agent, request }) => ({
+      agent: new Agent({ connect: { lookup: guardedLookup(this.resolve, this.allowPrivate, this.log) } }),
+      request,
+    }));
+    const { agent, request } = await this.client;
     const response = await request(url, {
       method: req.method as 'POST',
       headers: req.headers,
       body: req.body,
-      dispatcher: this.agent,
+      dispatcher: agent,
       signal: AbortSignal.timeout(req.timeoutMs),
       maxRedirections: 0,
     } as Parameters<typeof request>[1]);
@@ -113,7 +124,7 @@ export class OutboundHttp {
     return { status: response.statusCode, contentType: Array.isArray(contentType) ? contentType[0] : contentType, text: Buffer.concat(chunks).toString('utf8') };
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    await (await this.client)?.agent.close();
   }
 }

@@ -8,7 +8,6 @@ import { EmailAddressesService, type EmailTarget } from '../application/email-ad
 import { ReceiveEmailService } from '../application/receive-email.service.js';
 import { MAIL_LIMITS } from '../domain/mail-limits.js';
 import { MailRefusedError, SMTP_REPLIES, type SmtpReply } from '../domain/smtp-reply.js';
-import { readMail } from './mail-reader.js';
 import { Semaphore } from '../../../shared/concurrency/semaphore.js';
 
 const ACCEPTED = '2.6.0 Message accepted';
@@ -26,6 +25,12 @@ const ACCEPTED = '2.6.0 Message accepted';
 @Injectable()
 export class SmtpListener implements BeforeApplicationShutdown {
   private server: SMTPServer | undefined;
+  /**
+   * The mail reader, and with it mailparser and its MIME, charset and HTML libraries (several MB
+   * of heap), is imported at the first message, not at startup: an API process that takes no
+   * mail never holds them (the API process has a peak RSS budget).
+   */
+  private reader: Promise<typeof import('./mail-reader.js')> | undefined;
   private readonly inProgress = new Semaphore(MAIL_LIMITS.messagesInProgress);
 
   constructor(
@@ -96,6 +101,7 @@ export class SmtpListener implements BeforeApplicationShutdown {
       // Resolved again: an address rotated since RCPT TO no longer reaches its workflow.
       const targets = (await Promise.all(session.envelope.rcptTo.map((r) => this.addresses.resolve(r.address)))).filter((t): t is EmailTarget => t !== null);
       if (!targets.length) return SMTP_REPLIES.unknownRecipient;
+      const { readMail } = await (this.reader ??= import('./mail-reader.js'));
       const reading = await readMail(stream, this.env.SMTP_MAX_MESSAGE_BYTES);
       if (reading.kind === 'too_large') return SMTP_REPLIES.tooLarge(this.env.SMTP_MAX_MESSAGE_BYTES);
       if (reading.kind === 'unreadable') return SMTP_REPLIES.unreadable(reading.reason);

@@ -1,5 +1,6 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
+import { parseConnectionUrl } from 'nodemailer/lib/shared';
 import { Env } from '../../../shared/config/env.js';
 import { DigestMailer, MailNotSentError, type OutgoingMail } from '../application/digest.ports.js';
 
@@ -13,21 +14,30 @@ const MAX_ERROR_LENGTH = 200;
 @Injectable()
 export class NodemailerDigestMailer extends DigestMailer implements OnApplicationShutdown {
   readonly configured: boolean;
-  private readonly transport?: Transporter;
+  /**
+   * Nodemailer is loaded and the transport made at the first send, not at startup: only worker
+   * roles send, yet the API role provides this mailer too (for `configured`), and Nodemailer's
+   * code is a few MB of the API's heap (the API process has a peak RSS budget).
+   */
+  private transport?: Promise<Transporter>;
   private readonly secrets: string[];
 
   constructor(private readonly env: Env) {
     super();
     this.configured = env.SMTP_RELAY_URL !== undefined;
-    if (env.SMTP_RELAY_URL) this.transport = nodemailer.createTransport(env.SMTP_RELAY_URL);
+    // Nodemailer's own parse (a small module), so that a relay URL it cannot read still stops
+    // startup, as making the transport here did.
+    if (env.SMTP_RELAY_URL) parseConnectionUrl(env.SMTP_RELAY_URL);
     this.secrets = relaySecrets(env.SMTP_RELAY_URL);
   }
 
   async send(message: OutgoingMail): Promise<void> {
-    if (!this.transport) throw new MailNotSentError('SMTP_RELAY_URL is not set');
+    const relayUrl = this.env.SMTP_RELAY_URL;
+    if (!relayUrl) throw new MailNotSentError('SMTP_RELAY_URL is not set');
     const { inlineImage: image, unsubscribeUrl } = message;
     try {
-      await this.transport.sendMail({
+      this.transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(relayUrl));
+      await (await this.transport).sendMail({
         from: this.env.DIGEST_FROM,
         to: message.to,
         subject: message.subject,
@@ -41,8 +51,8 @@ export class NodemailerDigestMailer extends DigestMailer implements OnApplicatio
     }
   }
 
-  onApplicationShutdown(): void {
-    this.transport?.close();
+  async onApplicationShutdown(): Promise<void> {
+    (await this.transport?.catch(() => undefined))?.close();
   }
 
   /** The SMTP answer's code and text, cut short, with no part of the relay URL that is a secret. */
