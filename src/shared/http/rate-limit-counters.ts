@@ -50,6 +50,8 @@ export class WindowCounters {
   private readonly counters = new Map<string, Counter>();
   private readonly now: () => number;
   private timer: NodeJS.Timeout | undefined;
+  /** No counter's window ends before this: while the map is full, a new key scans it only once one may have. */
+  private earliestEnd = Infinity;
   private settling: Promise<void> | undefined;
 
   constructor(private readonly settle: Settle, private readonly options: WindowCounterOptions) {
@@ -67,7 +69,10 @@ export class WindowCounters {
       return { current: counter.known + counter.unsent, ttl: counter.ends - now };
     }
     const shared = await this.settle(key, 1, this.options.windowMs);
-    if (this.roomFor(key, now)) this.counters.set(key, { ends: now + shared.ttl, known: shared.current, unsent: 0, passes: 0 });
+    if (this.roomFor(key, now)) {
+      this.counters.set(key, { ends: now + shared.ttl, known: shared.current, unsent: 0, passes: 0 });
+      this.earliestEnd = Math.min(this.earliestEnd, now + shared.ttl);
+    }
     return shared;
   }
 
@@ -81,7 +86,13 @@ export class WindowCounters {
 
   private roomFor(key: string, now: number): boolean {
     if (this.counters.size < this.options.maxKeys || this.counters.has(key)) return true;
-    for (const [k, c] of this.counters) if (c.ends <= now) this.counters.delete(k);
+    // Full of live windows: a stranger spraying new keys must not make every request scan them all.
+    if (now < this.earliestEnd) return false;
+    this.earliestEnd = Infinity;
+    for (const [k, c] of this.counters) {
+      if (c.ends <= now) this.counters.delete(k);
+      else this.earliestEnd = Math.min(this.earliestEnd, c.ends);
+    }
     return this.counters.size < this.options.maxKeys;
   }
 
