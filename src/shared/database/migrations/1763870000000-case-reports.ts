@@ -21,6 +21,11 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * workflows merge by adding counts. `case_open_counts` holds the live cases by status (Closed
  * not counted, so purging closed cases changes nothing).
  */
+/** The counts kept per workflow and hour, and per 24 hours from each hour. */
+const COUNT_COLUMNS = ['created_api', 'created_webhook', 'created_email', 'created_form', 'closed', 'errored', 'reopened']
+  .map((column) => `${column} integer NOT NULL DEFAULT 0`)
+  .join(', ');
+
 export class CaseReports1763870000000 implements MigrationInterface {
   name = 'CaseReports1763870000000';
 
@@ -47,13 +52,7 @@ export class CaseReports1763870000000 implements MigrationInterface {
         organization_id bigint NOT NULL,
         hour            timestamptz NOT NULL CHECK (hour = date_trunc('hour', hour, 'UTC')),
         workflow_id     bigint NOT NULL,
-        created_api     integer NOT NULL DEFAULT 0,
-        created_webhook integer NOT NULL DEFAULT 0,
-        created_email   integer NOT NULL DEFAULT 0,
-        created_form    integer NOT NULL DEFAULT 0,
-        closed          integer NOT NULL DEFAULT 0,
-        errored         integer NOT NULL DEFAULT 0,
-        reopened        integer NOT NULL DEFAULT 0,
+        ${COUNT_COLUMNS},
         PRIMARY KEY (organization_id, hour, workflow_id)
       );
 
@@ -64,13 +63,7 @@ export class CaseReports1763870000000 implements MigrationInterface {
         day_start       timestamptz NOT NULL CHECK (day_start = date_trunc('hour', day_start, 'UTC')),
         start_hour      smallint GENERATED ALWAYS AS (extract(hour FROM day_start AT TIME ZONE 'UTC')) STORED,
         workflow_id     bigint NOT NULL,
-        created_api     integer NOT NULL DEFAULT 0,
-        created_webhook integer NOT NULL DEFAULT 0,
-        created_email   integer NOT NULL DEFAULT 0,
-        created_form    integer NOT NULL DEFAULT 0,
-        closed          integer NOT NULL DEFAULT 0,
-        errored         integer NOT NULL DEFAULT 0,
-        reopened        integer NOT NULL DEFAULT 0,
+        ${COUNT_COLUMNS},
         PRIMARY KEY (organization_id, start_hour, day_start, workflow_id)
       );
 
