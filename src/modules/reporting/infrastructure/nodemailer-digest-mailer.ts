@@ -5,6 +5,11 @@ import { Env } from '../../../shared/config/env.js';
 import { DigestMailer, MailNotSentError, type OutgoingMail } from '../application/digest.ports.js';
 
 const MAX_ERROR_LENGTH = 200;
+/**
+ * Nodemailer waits 10 minutes on a silent relay by default, longer than a send's claim lasts
+ * (SEND_LEASE_MS): another worker would then take the send over and mail its recipients again.
+ */
+const RELAY_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
 
 /**
  * Sends through SMTP_RELAY_URL with Nodemailer, a connection per message (a few a day). The URL
@@ -36,7 +41,7 @@ export class NodemailerDigestMailer extends DigestMailer implements OnApplicatio
     if (!relayUrl) throw new MailNotSentError('SMTP_RELAY_URL is not set');
     const { inlineImage: image, unsubscribeUrl } = message;
     try {
-      this.transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(relayUrl));
+      this.transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport({ url: relayUrl, ...RELAY_TIMEOUTS }));
       await (await this.transport).sendMail({
         from: this.env.DIGEST_FROM,
         to: message.to,
