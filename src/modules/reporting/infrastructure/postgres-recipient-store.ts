@@ -33,7 +33,7 @@ export class PostgresRecipientStore extends RecipientStore {
       `WITH claimed AS (
          UPDATE digest_recipients SET invitation_claimed_at = now(), invitation_attempts = invitation_attempts + 1
          WHERE id IN (SELECT id FROM digest_recipients
-                      WHERE invitation_state = 'pending'
+                      WHERE invitation_state = 'pending' AND confirmed_at IS NULL AND unsubscribed_at IS NULL
                         AND (invitation_claimed_at IS NULL OR invitation_claimed_at < now() - $1 * power(2, greatest(invitation_attempts - 1, 0)) * interval '1 millisecond')
                       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
          RETURNING *)
