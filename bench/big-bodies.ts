@@ -3,6 +3,7 @@
  * senders of attachments do. The service must answer every one (no error, no 413) while its API
  * process stays within its memory budget: its peak RSS (VmHWM) is read after the run.
  */
+import { setTimeout } from 'node:timers/promises';
 import { type BenchContext, loadTarget } from './context.js';
 import type { Measurement } from './load.js';
 import { bigWebhookBody } from './payloads.js';
@@ -10,6 +11,7 @@ import { procStatusKb } from './procs.js';
 
 export const BIG_BODY_BYTES = 1_040_000;
 const CONNECTIONS = 64;
+const SETTLE_MS = 3000;
 
 export interface BigBodiesResult {
   connections: number;
@@ -22,6 +24,9 @@ export interface BigBodiesResult {
 export async function runBigBodies(ctx: BenchContext, log: (line: string) => void): Promise<BigBodiesResult> {
   const requests = [0, 1, 2, 3].map(() => ({ method: 'POST' as const, path: ctx.fixtures.intake.webhookPath, headers: { 'content-type': 'application/json' }, body: bigWebhookBody(BIG_BODY_BYTES) }));
   const measurement = await loadTarget(ctx, ctx.targets.service, requests, 201, CONNECTIONS, ctx.config.durationSec);
+  // The peak is read once the service is done with the bodies it still held when the load
+  // stopped (those waiting for the body budget are dropped as their connections close).
+  await setTimeout(SETTLE_MS);
   const peakKb = procStatusKb(ctx.targets.service.process.pid, 'VmHWM');
   const peakRssMb = peakKb === null ? null : peakKb / 1024;
   log(

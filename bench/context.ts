@@ -35,8 +35,9 @@ export interface BenchConfig {
   scenarios: Set<BenchPart>;
   /** Which HTTP scenarios the `http` part runs (BENCH_HTTP_SCENARIOS; all by default). */
   httpScenarios: Set<string> | null;
-  /** `node` flags and entry of `npm run start:prod`, which both service processes run. */
+  /** `node` flags, entry and environment settings of `npm run start:prod`, which both service processes run. */
   serviceNodeFlags: string[];
+  serviceProcessEnv: Record<string, string>;
   serviceEntry: string;
   baselineEntry: string;
   reportPath: string;
@@ -60,13 +61,19 @@ function scenarioSet(raw: string | undefined): BenchConfig['scenarios'] {
   return new Set(names as BenchPart[]);
 }
 
-/** Splits `node <flags> <entry>`, the `start:prod` script, so the bench runs exactly what production runs. */
-function startProdCommand(repoRoot: string): { flags: string[]; entry: string } {
+/** Splits `[NAME=value ...] node <flags> <entry>`, the `start:prod` script, so the bench runs exactly what production runs. */
+function startProdCommand(repoRoot: string): { env: Record<string, string>; flags: string[]; entry: string } {
   const script = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod'] ?? '';
-  const [program, ...rest] = script.trim().split(/\s+/);
+  const words = script.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  for (let setting = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(words[0] ?? ''); setting; setting = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(words[0] ?? '')) {
+    env[setting[1]!] = setting[2]!;
+    words.shift();
+  }
+  const [program, ...rest] = words;
   const entry = rest.pop();
-  if (program !== 'node' || !entry || rest.some((arg) => !arg.startsWith('-'))) throw new Error(`start:prod must be "node [flags] <entry>", found "${script}"`);
-  return { flags: rest, entry: join(repoRoot, entry) };
+  if (program !== 'node' || !entry || rest.some((arg) => !arg.startsWith('-'))) throw new Error(`start:prod must be "[NAME=value ...] node [flags] <entry>", found "${script}"`);
+  return { env, flags: rest, entry: join(repoRoot, entry) };
 }
 
 export function readConfig(repoRoot: string, benchDir: string): BenchConfig {
@@ -93,6 +100,7 @@ export function readConfig(repoRoot: string, benchDir: string): BenchConfig {
     httpScenarios: process.env.BENCH_HTTP_SCENARIOS ? new Set(process.env.BENCH_HTTP_SCENARIOS.split(',').map((name) => name.trim())) : null,
     // To compare V8 settings (BENCH_NODE_FLAGS, space-separated); the default is what start:prod runs.
     serviceNodeFlags: process.env.BENCH_NODE_FLAGS !== undefined ? process.env.BENCH_NODE_FLAGS.split(' ').filter(Boolean) : startProd.flags,
+    serviceProcessEnv: startProd.env,
     serviceEntry: process.env.BENCH_SERVICE_ENTRY ?? startProd.entry,
     baselineEntry: `${benchDir}/baseline/server.js`,
     reportPath: process.env.BENCH_REPORT ?? `${repoRoot}/docs/benchmarks.md`,

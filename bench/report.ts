@@ -171,7 +171,7 @@ export function renderMarkdown(r: BenchResults): string {
     '',
     `## HTTP scenarios (${r.config.rounds} alternated rounds of ${r.config.warmupSec} s warm-up, then ${r.config.durationSec} s measured)`,
     '',
-    `- **service**: \`${['node', ...r.config.serviceNodeFlags, 'dist/main.js'].join(' ')}\` (\`start:prod\`) with \`ROLE=api\`, ` +
+    `- **service**: \`${[...Object.entries(r.config.serviceProcessEnv).map(([name, value]) => `${name}=${value}`), 'node', ...r.config.serviceNodeFlags, 'dist/main.js'].join(' ')}\` (\`start:prod\`) with \`ROLE=api\`, ` +
       '`LOG_LEVEL=warn`, pool 20, and the rate limits (`RATE_LIMIT_PER_ADDRESS`, `RATE_LIMIT_PER_CREDENTIAL`) raised to 10^9 per minute: the load comes from one address with one credential, so the default limits would answer 429, while raised limits still cost their per-request Redis calls. The target workflow has typed attributes and an Open automation, so every intake also writes the pending run record (no worker runs during these scenarios).',
     '- **baseline**: `bench/baseline/server.ts`, plain Fastify + pg (pool 20) + Bull on the same database: token look-up by hash, `BEGIN`; insert case; insert timeline event; `COMMIT`; `queue.add`; 201. No cache, no validation.',
     '- **lean**: the same program with `BASELINE_SCHEMA=lean`, on tables of its own: a cases table with only its primary key, one token table, a timeline table (webhook intake only). It leaves out what the service\'s schema costs (indexes, the run record, the outbox probe), so it shows what the service\'s own code costs.',

@@ -113,6 +113,7 @@ async function main(): Promise<number> {
     const operatorToken = `operator-${randomBytes(16).toString('hex')}`;
     const servicePort = await freePort();
     const serviceEnv = {
+      ...config.serviceProcessEnv,
       DATABASE_URL: databaseUrl,
       REDIS_URL: infra.redisUrl,
       REDIS_PREFIX: redisPrefix,
