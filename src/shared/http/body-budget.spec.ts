@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Semaphore } from '../concurrency/semaphore.js';
-import { LARGE_BODY_BYTES, registerBodyBudget } from './body-budget.js';
+import { COLLECT_AFTER_LARGE_BODY_BYTES, LARGE_BODY_BYTES, registerBodyBudget } from './body-budget.js';
 
 const MB = 1_048_576;
 
@@ -12,8 +12,8 @@ const MB = 1_048_576;
 function server(capacity: number) {
   const fastify = Fastify({ bodyLimit: MB });
   const budget = new Semaphore(capacity);
-  registerBodyBudget(fastify, budget);
-  const seen = { now: 0, most: 0, handled: 0 };
+  const seen = { now: 0, most: 0, handled: 0, collections: 0 };
+  registerBodyBudget(fastify, { budget, collectGarbage: () => seen.collections++ });
   let hold = Promise.resolve();
   fastify.post('/', async (request) => {
     if ((request.body as string).length < LARGE_BODY_BYTES) return { ok: true };
@@ -38,6 +38,21 @@ describe('body budget', () => {
     assert.deepEqual(new Set(answers.map((a) => a.statusCode)), new Set([200]));
     assert.equal(seen.handled, 12);
     assert.equal(seen.most, 2);
+    await fastify.close();
+  });
+
+  it('asks for a collection after every COLLECT_AFTER_LARGE_BODY_BYTES of large bodies, and never for small ones', async () => {
+    const { fastify, seen } = server(2 * MB);
+    const perCollection = Math.ceil(COLLECT_AFTER_LARGE_BODY_BYTES / (MB - 100));
+    // More bytes than one collection's worth, in bodies just under the large size.
+    for (let i = 0; i <= COLLECT_AFTER_LARGE_BODY_BYTES / (LARGE_BODY_BYTES - 1); i++) await post(fastify, LARGE_BODY_BYTES - 1);
+    assert.equal(seen.collections, 0, 'small bodies cost no collection');
+    await Promise.all(Array.from({ length: perCollection - 1 }, () => post(fastify, MB - 100)));
+    assert.equal(seen.collections, 0);
+    await post(fastify, MB - 100);
+    assert.equal(seen.collections, 1);
+    await Promise.all(Array.from({ length: perCollection }, () => post(fastify, MB - 100)));
+    assert.equal(seen.collections, 2);
     await fastify.close();
   });
 

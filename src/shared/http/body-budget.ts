@@ -7,13 +7,29 @@ export const LARGE_BODY_BYTES = 65_536;
 
 /**
  * Bytes of large bodies the process reads and handles at once. A 1 MB body is held several times
- * over while it is read, decoded, parsed, kept as exact text and sent to Postgres. Measured with
- * the bench's big-body part (64 senders of 1 MB bodies, API at 175 MB before): 446 MB peak RSS
- * without a budget (and it grows with every sender), 328 MB with 16 MiB, 325 MB with 8 MiB and
- * 281 MB with 1 MiB, the rest being the heap's own growth; throughput 56, 48, 46 and 32 req/s
- * (Postgres writes such bodies slowly). 16 MiB bounds memory at nearly no cost in throughput.
+ * over while it is read, decoded, parsed, kept as exact text and sent to Postgres, mostly in
+ * Buffers and external strings outside the V8 heap. With 64 senders of 1 MB bodies (the bench's
+ * big-body part) the API peaked at 446 MB without a budget and 323-335 MB with 16 MiB; 4 MiB with
+ * the collections below and start:prod's malloc setting: 213-222 MB (docs/tail-latency.md), at
+ * ~36 instead of ~45 bodies a second, Postgres being the slow part either way.
  */
-export const BODY_BYTES_IN_FLIGHT = 16 * 1_048_576;
+export const BODY_BYTES_IN_FLIGHT = 4 * 1_048_576;
+
+/**
+ * After each budget's worth of large bodies, the process asks V8 for a full collection. A body's
+ * copies outside the heap (socket chunks, the joined bytes, its text, the Postgres message) are
+ * freed only when the small heap objects owning them are collected; they live long enough (tens
+ * to hundreds of ms in Postgres) to reach the old generation, and V8 lets such memory grow by
+ * 64 MB before it collects on its own: at ~5 MB of copies per 1 MB body, that is a dozen bodies.
+ * A collection costs a few ms and runs only while large bodies arrive.
+ */
+export const COLLECT_AFTER_LARGE_BODY_BYTES = BODY_BYTES_IN_FLIGHT;
+
+export interface BodyBudgetOptions {
+  budget?: Semaphore;
+  /** Runs after every COLLECT_AFTER_LARGE_BODY_BYTES of large bodies; by default a full V8 collection when `--expose-gc` is on (start:prod), else nothing. */
+  collectGarbage?: () => void;
+}
 
 /**
  * Holds back a request with a large body (by its Content-Length; a chunked one counts as the
@@ -23,7 +39,16 @@ export const BODY_BYTES_IN_FLIGHT = 16 * 1_048_576;
  * bytes stay in the socket. A sender who gives up is dropped from the queue; one who waits past
  * the server's request timeout gets its 408 from Node.
  */
-export function registerBodyBudget(fastify: FastifyInstance, budget = new Semaphore(BODY_BYTES_IN_FLIGHT)): void {
+export function registerBodyBudget(fastify: FastifyInstance, options: BodyBudgetOptions = {}): void {
+  const budget = options.budget ?? new Semaphore(BODY_BYTES_IN_FLIGHT);
+  const collectGarbage = options.collectGarbage ?? collectWithV8;
+  let bytesSinceCollection = 0;
+  const handled = (bytes: number) => {
+    bytesSinceCollection += bytes;
+    if (bytesSinceCollection < COLLECT_AFTER_LARGE_BODY_BYTES) return;
+    bytesSinceCollection = 0;
+    collectGarbage();
+  };
   fastify.addHook('preParsing', (request, reply, payload, done) => {
     const bytes = declaredBodyBytes(request.headers['content-length'], request.headers['transfer-encoding']);
     if (bytes < LARGE_BODY_BYTES) return done(null, payload);
@@ -33,7 +58,10 @@ export function registerBodyBudget(fastify: FastifyInstance, budget = new Semaph
     budget.acquire(bytes, gone.signal).then(
       (release) => {
         reply.raw.off('close', giveUp);
-        reply.raw.once('close', release);
+        reply.raw.once('close', () => {
+          release();
+          handled(bytes);
+        });
         done(null, payload);
       },
       (err: unknown) => {
@@ -42,6 +70,11 @@ export function registerBodyBudget(fastify: FastifyInstance, budget = new Semaph
       },
     );
   });
+}
+
+/** A full collection, started outside the request that asked for it; nothing when gc is not exposed. */
+function collectWithV8(): void {
+  void globalThis.gc?.({ type: 'major', execution: 'async' });
 }
 
 /** What a body will cost at most: its declared length, or the limit when it is chunked. */
