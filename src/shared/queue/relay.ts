@@ -72,9 +72,11 @@ export class Relay<T> {
   async relayOnce(): Promise<number> {
     const due = await this.source.takeNew(this.batch);
     if (this.leaseCheck.due()) due.push(...(await this.source.takeExpired(this.batch)));
-    if (this.staleCheck.due()) due.push(...(await this.source.takeStale(this.batch, this.graceMs)));
+    const stale = this.staleCheck.due() ? await this.source.takeStale(this.batch, this.graceMs) : [];
+    due.push(...stale);
     if (!due.length) return 0;
     try {
+      if (stale.length) await this.dropJobsWithoutData(stale);
       await this.queue.addBulk(due.map((item) => this.source.job(item)));
     } catch (err) {
       await this.source.untake(due);
@@ -82,4 +84,21 @@ export class Relay<T> {
     }
     return due.length;
   }
+
+  /**
+   * When Redis loses its keys while a worker takes a job, Bull's move to active writes the job's
+   * hash again with nothing but `processedOn`. That husk never runs, yet it makes Bull ignore
+   * every later add under its id, the relay's re-enqueue of the lost work included. Stale items'
+   * husks go first; a job that still has its data is left alone (Bull then ignores the add).
+   */
+  private async dropJobsWithoutData(stale: T[]): Promise<void> {
+    const keys = stale.map((item) => this.queue.toKey(String(this.source.job(item).opts.jobId)));
+    await this.queue.client.eval(DROP_JOBS_WITHOUT_DATA, keys.length, ...keys);
+  }
 }
+
+const DROP_JOBS_WITHOUT_DATA = `
+  for _, key in ipairs(KEYS) do
+    if redis.call('EXISTS', key) == 1 and redis.call('HEXISTS', key, 'data') == 0 then redis.call('DEL', key) end
+  end
+  return 0`;
