@@ -25,6 +25,8 @@ function server(capacity: number) {
     seen.handled++;
     return { ok: true };
   });
+  // Answers without reading whatever body the request declares.
+  fastify.get('/', async () => ({ ok: true }));
   return { fastify, budget, seen, holdWith: (p: Promise<void>) => (hold = p) };
 }
 
@@ -54,6 +56,31 @@ describe('body budget', () => {
     await Promise.all(Array.from({ length: perCollection }, () => post(fastify, MB - 100)));
     assert.equal(seen.collections, 2);
     await fastify.close();
+  });
+
+  it('counts only bodies read to their end: a large declared length alone costs no collection', async () => {
+    const { fastify, seen } = server(2 * MB);
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = fastify.server.address() as AddressInfo;
+    const perCollection = Math.ceil(COLLECT_AFTER_LARGE_BODY_BYTES / (MB - 100));
+    try {
+      for (let i = 0; i <= perCollection; i++) {
+        await new Promise<void>((resolve, reject) => {
+          const declaring = httpRequest({ port, host: '127.0.0.1', method: 'GET', path: '/', agent: false, headers: { 'content-length': String(MB - 100) } }, (res) => {
+            res.resume();
+            res.on('end', () => {
+              declaring.destroy();
+              resolve();
+            });
+          });
+          declaring.on('error', reject);
+          declaring.flushHeaders();
+        });
+      }
+      assert.equal(seen.collections, 0);
+    } finally {
+      await fastify.close();
+    }
   });
 
   it('lets small bodies pass while large ones wait', async () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { AcquireAbandonedError, Semaphore } from '../concurrency/semaphore.js';
-import { MAX_BODY_BYTES } from './json-body-parser.js';
+import { jsonText, MAX_BODY_BYTES } from './json-body-parser.js';
 
 /** A body this large or larger is read only within the budget; smaller ones (nearly all) pass freely. */
 export const LARGE_BODY_BYTES = 65_536;
@@ -13,7 +13,7 @@ export const LARGE_BODY_BYTES = 65_536;
  * the collections below and start:prod's malloc setting: 213-222 MB (docs/tail-latency.md), at
  * ~36 instead of ~45 bodies a second, Postgres being the slow part either way.
  */
-export const BODY_BYTES_IN_FLIGHT = 4 * 1_048_576;
+const BODY_BYTES_IN_FLIGHT = 4 * 1_048_576;
 
 /**
  * After each budget's worth of large bodies, the process asks V8 for a full collection. A body's
@@ -58,9 +58,14 @@ export function registerBodyBudget(fastify: FastifyInstance, options: BodyBudget
     budget.acquire(bytes, gone.signal).then(
       (release) => {
         reply.raw.off('close', giveUp);
+        // Only a body read to its end counts towards the next collection, at its real size: a
+        // declared length alone (a GET, a 413, a sender who hangs up) costs none. Fastify has
+        // checked that a Content-Length body is as long as declared; a chunked one is its text.
+        let read = false;
+        payload.once('end', () => (read = true));
         reply.raw.once('close', () => {
           release();
-          handled(bytes);
+          if (read) handled(request.headers['content-length'] !== undefined ? bytes : Math.min(bytes, jsonText(request)?.length ?? 0));
         });
         done(null, payload);
       },
