@@ -66,9 +66,9 @@ function startProdCommand(repoRoot: string): { env: Record<string, string>; flag
   const script = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod'] ?? '';
   const words = script.trim().split(/\s+/);
   const env: Record<string, string> = {};
-  for (let setting = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(words[0] ?? ''); setting; setting = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(words[0] ?? '')) {
-    env[setting[1]!] = setting[2]!;
-    words.shift();
+  while (/^[A-Z_][A-Z0-9_]*=/.test(words[0] ?? '')) {
+    const [name, value] = words.shift()!.split(/=(.*)/);
+    env[name!] = value!;
   }
   const [program, ...rest] = words;
   const entry = rest.pop();

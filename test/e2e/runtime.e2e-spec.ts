@@ -24,6 +24,15 @@ describe('the Node.js runtime', () => {
     assert.ok(major % 2 === 0 && major >= 24, `${tested} is an LTS line still maintained in 2026`);
   });
 
+  it("the image starts the service as `npm run start:prod` does (the command the bench measures), with its settings", () => {
+    const words = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts['start:prod']!.split(' ');
+    const settings = words.filter((word) => /^[A-Z_]+=/.test(word));
+    const dockerfile = read('Dockerfile');
+    const imageSettings = [...dockerfile.matchAll(/^ENV (\w+=\S+)$/gm)].map((m) => m[1]);
+    for (const setting of settings) assert.ok(imageSettings.includes(setting), `Dockerfile ENV ${setting}`);
+    assert.deepEqual(JSON.parse(/^CMD (\[.*\])$/m.exec(dockerfile)?.[1] ?? '[]'), words.slice(settings.length), 'Dockerfile CMD');
+  });
+
   it('CI runs the install and both suites through scripts/with-node.sh', () => {
     const ci = read('.ci/run');
     for (const step of ['npm ci', 'npm test', 'npm run test:faults']) {

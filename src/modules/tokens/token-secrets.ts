@@ -1,12 +1,9 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { sha256 } from '../../shared/crypto/sha256.js';
 
 /** 32 random bytes, base64url, behind a prefix that says what the secret is for (and lets secret scanners spot it). */
 export function generateSecret(prefix: 'adm_' | 'api_' | 'whk_'): string {
   return prefix + randomBytes(32).toString('base64url');
-}
-
-export function sha256(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
 }
 
 /** Constant-time comparison of two secrets, whatever their lengths. */

@@ -6,7 +6,8 @@ import { InvalidatedCache } from '../../shared/cache/invalidated-cache.js';
 import { NotFoundError, UnauthorizedError } from '../../shared/errors/app-error.js';
 import { AccessTokenOrmEntity, type TokenScope } from './access-token.orm-entity.js';
 import type { Principal } from './principal.js';
-import { generateSecret, sha256 } from './token-secrets.js';
+import { sha256 } from '../../shared/crypto/sha256.js';
+import { generateSecret } from './token-secrets.js';
 
 const PREFIX: Record<TokenScope, 'adm_' | 'api_'> = { admin: 'adm_', api: 'api_' };
 /** `last_used_at` is a hint for admins; writing it at most once a minute per token keeps it off the hot path. */

@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256 } from './sha256.js';
 
 /**
  * The secret of a URL that is its own credential (a request form, a digest recipient's confirm
@@ -17,6 +18,4 @@ export function isUrlSecretShaped(text: string): boolean {
 }
 
 /** What is stored to find a URL's secret: its SHA-256. */
-export function urlSecretHash(secret: string): Buffer {
-  return createHash('sha256').update(secret).digest();
-}
+export const urlSecretHash = sha256;

@@ -102,7 +102,9 @@ export class WindowCounters {
       this.timer = undefined;
       this.settling = this.settleAll().finally(() => {
         this.settling = undefined;
-        if ([...this.counters.values()].some((c) => c.passes > 0)) this.scheduleSettle();
+        for (const counter of this.counters.values()) {
+          if (counter.passes > 0) return this.scheduleSettle();
+        }
       });
     }, this.options.settleMs);
     this.timer.unref();

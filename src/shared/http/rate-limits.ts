@@ -9,7 +9,7 @@ import { presentedSecret } from './route-credentials.js';
 
 const WINDOW_MS = 60_000;
 /** How often a process settles its counts with Redis (see WindowCounters). */
-export const RATE_LIMIT_SETTLE_MS = 100;
+const RATE_LIMIT_SETTLE_MS = 100;
 /** Keys (addresses and credentials) one process counts at once before it settles each request of a new one with Redis. */
 const MAX_COUNTED_KEYS = 50_000;
 /**

@@ -75,9 +75,11 @@ export class Relay<T> {
     const stale = this.staleCheck.due() ? await this.source.takeStale(this.batch, this.graceMs) : [];
     due.push(...stale);
     if (!due.length) return 0;
+    const jobs = due.map((item) => this.source.job(item));
     try {
-      if (stale.length) await this.dropJobsWithoutData(stale);
-      await this.queue.addBulk(due.map((item) => this.source.job(item)));
+      // The stale items are the last ones taken.
+      if (stale.length) await this.dropJobsWithoutData(jobs.slice(-stale.length));
+      await this.queue.addBulk(jobs);
     } catch (err) {
       await this.source.untake(due);
       throw err;
@@ -91,14 +93,14 @@ export class Relay<T> {
    * every later add under its id, the relay's re-enqueue of the lost work included. Stale items'
    * husks go first; a job that still has its data is left alone (Bull then ignores the add).
    */
-  private async dropJobsWithoutData(stale: T[]): Promise<void> {
-    const keys = stale.map((item) => this.queue.toKey(String(this.source.job(item).opts.jobId)));
+  private async dropJobsWithoutData(jobs: { opts: JobOptions }[]): Promise<void> {
+    const keys = jobs.map((job) => this.queue.toKey(String(job.opts.jobId)));
     await this.queue.client.eval(DROP_JOBS_WITHOUT_DATA, keys.length, ...keys);
   }
 }
 
 const DROP_JOBS_WITHOUT_DATA = `
   for _, key in ipairs(KEYS) do
-    if redis.call('EXISTS', key) == 1 and redis.call('HEXISTS', key, 'data') == 0 then redis.call('DEL', key) end
+    if redis.call('HEXISTS', key, 'data') == 0 then redis.call('DEL', key) end
   end
   return 0`;

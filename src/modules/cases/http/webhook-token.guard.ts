@@ -4,7 +4,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { UnauthorizedError } from '../../../shared/errors/app-error.js';
 import { checkBodylessRequest } from '../../../shared/http/json-body-parser.js';
 import { type CredentialCheck, RequiresCredential, webhookSecret } from '../../../shared/http/route-credentials.js';
-import { sha256 } from '../../tokens/token-secrets.js';
+import { sha256 } from '../../../shared/crypto/sha256.js';
 import type { SignatureCheck } from '../../workflows/domain/signature-schemes.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';

@@ -1,5 +1,5 @@
-import { escapeHtml } from '../../../shared/http/escape-html.js';
-import type { Digest, Period } from '../domain/digest.js';
+import { html } from '../../../shared/http/html.js';
+import type { Period, ScheduledDigest } from '../domain/digest.js';
 import { type ChartBar, digestChartSvg } from '../domain/digest-chart.js';
 import type { CaseReport } from './case-report.service.js';
 
@@ -20,7 +20,7 @@ const stamp = (at: Date) => `${at.toISOString().slice(0, 16).replace('T', ' ')} 
  * The digest of one period for one recipient: its report's figures as text and HTML, the chart,
  * a link to the dashboard's report page, and the recipient's unsubscribe link.
  */
-export function digestEmail(digest: Digest, period: Period, report: CaseReport, dashboardUrl: string, unsubscribeUrl: string): DigestEmail {
+export function digestEmail(digest: ScheduledDigest, period: Period, report: CaseReport, dashboardUrl: string, unsubscribeUrl: string): DigestEmail {
   const query = new URLSearchParams({ from: period.start.toISOString(), to: period.end.toISOString() });
   for (const id of digest.workflowIds ?? []) query.append('workflow_id', String(id));
   const link = `${dashboardUrl}/reports?${query.toString()}`;
@@ -50,18 +50,19 @@ export function digestEmail(digest: Digest, period: Period, report: CaseReport, 
     '',
     `You get this report because this address confirmed it. Unsubscribe: ${unsubscribeUrl}`,
   ].join('\n');
-  const rows = (pairs: [string, string][]) => pairs.map(([name, value]) => `<tr><th scope="row" style="text-align:left;padding:2px 12px 2px 0">${escapeHtml(name)}</th><td>${escapeHtml(value)}</td></tr>`).join('');
-  const html = [
-    '<!doctype html><html><body style="font-family:Arial,sans-serif;color:#222">',
-    `<h1 style="font-size:18px">Case report</h1><p>${escapeHtml(span)}</p>`,
-    `<table>${rows(figures)}</table>`,
-    `<p><img src="cid:${CHART_CID}" width="560" height="220" alt="${escapeHtml(`Created and closed per day: ${bars.map((b) => `${b.label} ${b.created} created, ${b.closed} closed`).join('; ')}`)}"></p>`,
-    report.top_errors.length ? `<h2 style="font-size:15px">Most frequent errors</h2><table>${rows(report.top_errors.map((e) => [e.message, String(e.count)]))}</table>` : '',
-    `<p><a href="${escapeHtml(link)}">Open the report in the dashboard</a></p>`,
-    `<p style="font-size:12px;color:#555">You get this report because this address confirmed it. <a href="${escapeHtml(unsubscribeUrl)}">Unsubscribe</a></p>`,
-    '</body></html>',
-  ].join('');
-  return { subject, text, html, chartSvg: digestChartSvg(bars) };
+  const rows = (pairs: [string, string][]) => pairs.map(([name, value]) => html`<tr><th scope="row" style="text-align:left;padding:2px 12px 2px 0">${name}</th><td>${value}</td></tr>`);
+  const chartAlt = `Created and closed per day: ${bars.map((b) => `${b.label} ${b.created} created, ${b.closed} closed`).join('; ')}`;
+  const page = [
+    html`<!doctype html><html><body style="font-family:Arial,sans-serif;color:#222">`,
+    html`<h1 style="font-size:18px">Case report</h1><p>${span}</p>`,
+    html`<table>${rows(figures)}</table>`,
+    html`<p><img src="cid:${CHART_CID}" width="560" height="220" alt="${chartAlt}"></p>`,
+    report.top_errors.length ? html`<h2 style="font-size:15px">Most frequent errors</h2><table>${rows(report.top_errors.map((e) => [e.message, String(e.count)]))}</table>` : html``,
+    html`<p><a href="${link}">Open the report in the dashboard</a></p>`,
+    html`<p style="font-size:12px;color:#555">You get this report because this address confirmed it. <a href="${unsubscribeUrl}">Unsubscribe</a></p>`,
+    html`</body></html>`,
+  ];
+  return { subject, text, html: html`${page}`.text, chartSvg: digestChartSvg(bars) };
 }
 
 function duration(seconds: number): string {

@@ -1,4 +1,4 @@
-import type { Digest, DigestSchedule, Period } from '../domain/digest.js';
+import type { Digest, DigestSchedule, Period, ScheduledDigest } from '../domain/digest.js';
 
 export interface NewDigest extends DigestSchedule {
   recipients: string[];
@@ -29,7 +29,7 @@ export interface ClaimedSend {
   sendId: number;
   /** Claims so far, this one included. */
   attempts: number;
-  digest: Digest;
+  digest: ScheduledDigest;
   period: Period;
   recipients: SendRecipient[];
   /** The error of the attempt before, if it failed. */
@@ -57,7 +57,7 @@ export abstract class DigestStore {
   abstract find(organizationId: number, id: number): Promise<Digest | null>;
   abstract delete(organizationId: number, id: number): Promise<boolean>;
   /** Every digest of every organization, for the scheduler. */
-  abstract all(): Promise<Digest[]>;
+  abstract all(): Promise<ScheduledDigest[]>;
   /** Claims the scheduled sends of these periods that no worker claimed yet; answers the sends this call claimed. */
   abstract claimPeriods(digestId: number, periods: readonly Period[]): Promise<number[]>;
   /**

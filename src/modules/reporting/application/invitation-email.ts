@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../../shared/http/escape-html.js';
+import { html } from '../../../shared/http/html.js';
 
 export interface InvitationEmail {
   subject: string;
@@ -17,12 +17,6 @@ export function invitationEmail(organizationName: string, address: string, confi
   return {
     subject: 'Confirm case report digests',
     text: [asked, '', `To get them, open this link and press "Confirm": ${confirmUrl}`, '', ignore].join('\n'),
-    html: [
-      '<!doctype html><html><body style="font-family:Arial,sans-serif;color:#222">',
-      `<p>${escapeHtml(asked)}</p>`,
-      `<p><a href="${escapeHtml(confirmUrl)}">Open the confirmation page</a> and press "Confirm" to get them.</p>`,
-      `<p>${escapeHtml(ignore)}</p>`,
-      '</body></html>',
-    ].join(''),
+    html: html`<!doctype html><html><body style="font-family:Arial,sans-serif;color:#222"><p>${asked}</p><p><a href="${confirmUrl}">Open the confirmation page</a> and press "Confirm" to get them.</p><p>${ignore}</p></body></html>`.text,
   };
 }

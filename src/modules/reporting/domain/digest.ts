@@ -6,21 +6,25 @@ export interface DigestSchedule {
   weekday: number | null;
 }
 
-export interface Digest extends DigestSchedule {
+/** A digest as the scheduler sees it: what to send when, without its recipients' answers. */
+export interface ScheduledDigest extends DigestSchedule {
   id: number;
   organizationId: number;
   /** As the admin gave them; only the confirmed ones get the digest. */
   recipients: string[];
-  /** Those of `recipients` that confirmed and did not unsubscribe since. */
-  confirmedRecipients: string[];
-  /** Those of `recipients` that unsubscribed from the organization's digests. */
-  unsubscribedRecipients: string[];
   workflowIds: number[] | null;
   createdAt: Date;
   lastSentAt: Date | null;
   /** The last send given up after MAX_SEND_ATTEMPTS, and its last error; kept after later sends succeed. */
   lastFailedAt: Date | null;
   lastError: string | null;
+}
+
+export interface Digest extends ScheduledDigest {
+  /** Those of `recipients` that confirmed and did not unsubscribe since. */
+  confirmedRecipients: string[];
+  /** Those of `recipients` that unsubscribed from the organization's digests. */
+  unsubscribedRecipients: string[];
 }
 
 export interface Period {

@@ -45,6 +45,5 @@ const recipientErrors = errorPages({
   unavailable: 'The request could not be handled right now; nothing was changed. Try again in a moment.',
 });
 
-export const recipientErrorPage = recipientErrors.draw;
 /** Draws the error answers of the recipient routes (the `errorPage` of their route config). */
 export const sendRecipientErrorPage = recipientErrors.send;

@@ -7,10 +7,10 @@ import { sendPage } from '../../../shared/http/html-page.js';
 import type { RecipientStatus } from '../application/digest.ports.js';
 import { DigestRecipientsService } from '../application/digest-recipients.service.js';
 import { CONFIRM_PATH, UNSUBSCRIBE_PATH } from '../application/recipient-tokens.js';
-import { confirmedPage, confirmPage, recipientErrorPage, sendRecipientErrorPage, unsubscribedPage, unsubscribePage } from './recipient-page.js';
+import { confirmedPage, confirmPage, sendRecipientErrorPage, unsubscribedPage, unsubscribePage } from './recipient-page.js';
 
 const page = (reply: FastifyReply, recipient: RecipientStatus | null, draw: (r: RecipientStatus) => Markup) =>
-  recipient ? sendPage(reply, 200, draw(recipient)) : sendPage(reply, 404, recipientErrorPage(404));
+  recipient ? sendPage(reply, 200, draw(recipient)) : sendRecipientErrorPage(reply, 404);
 
 /**
  * A digest recipient's confirm and unsubscribe pages: HTML for people, not API operations (not

@@ -2,18 +2,16 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
-import { type Digest, MAX_DIGESTS_PER_ORGANIZATION, type Period } from '../domain/digest.js';
+import { type Digest, MAX_DIGESTS_PER_ORGANIZATION, type Period, type ScheduledDigest } from '../domain/digest.js';
 import { type ClaimedSend, DigestStore, type ManualSendAnswer, type NewDigest, type NewRecipient, type SendRecipient } from '../application/digest.ports.js';
 
-interface DigestRow {
+interface ScheduledDigestRow {
   id: string;
   organization_id: string;
   schedule: 'daily' | 'weekly';
   hour_utc: number;
   weekday: number | null;
   recipients: string[];
-  confirmed_recipients: string[];
-  unsubscribed_recipients: string[];
   workflow_ids: string[] | null;
   created_at: Date;
   last_sent_at: Date | null;
@@ -21,7 +19,12 @@ interface DigestRow {
   last_error: string | null;
 }
 
-interface SendRow extends DigestRow {
+interface DigestRow extends ScheduledDigestRow {
+  confirmed_recipients: string[];
+  unsubscribed_recipients: string[];
+}
+
+interface SendRow extends ScheduledDigestRow {
   send_id: string;
   attempts: number;
   send_error: string | null;
@@ -40,8 +43,10 @@ const addressesWhere = (where: string) => `ARRAY(
   SELECT a.address FROM unnest(d.recipients) WITH ORDINALITY a(address, n)
   WHERE lower(a.address) IN (SELECT lower(r.address) FROM (${recipientsOf(where)}) r) ORDER BY a.n)`;
 
-const DIGEST_COLUMNS = `d.id, d.organization_id, d.schedule, d.hour_utc, d.weekday, d.recipients, d.workflow_ids, d.created_at,
-  d.last_sent_at, d.last_failed_at, d.last_error,
+const SCHEDULED_DIGEST_COLUMNS = `d.id, d.organization_id, d.schedule, d.hour_utc, d.weekday, d.recipients, d.workflow_ids, d.created_at,
+  d.last_sent_at, d.last_failed_at, d.last_error`;
+
+const DIGEST_COLUMNS = `${SCHEDULED_DIGEST_COLUMNS},
   ${addressesWhere('r.confirmed_at IS NOT NULL')} AS confirmed_recipients,
   ${addressesWhere('r.unsubscribed_at IS NOT NULL')} AS unsubscribed_recipients`;
 
@@ -125,8 +130,8 @@ export class PostgresDigestStore extends DigestStore {
     return (await this.rows(`DELETE FROM digests WHERE organization_id = $1 AND id = $2 RETURNING id`, [organizationId, id])).length > 0;
   }
 
-  async all(): Promise<Digest[]> {
-    return (await this.rows<DigestRow>(`SELECT ${DIGEST_COLUMNS} FROM digests d ORDER BY d.id`, [])).map(toDigest);
+  async all(): Promise<ScheduledDigest[]> {
+    return (await this.rows<ScheduledDigestRow>(`SELECT ${SCHEDULED_DIGEST_COLUMNS} FROM digests d ORDER BY d.id`, [])).map(toScheduledDigest);
   }
 
   async claimPeriods(digestId: number, periods: readonly Period[]): Promise<number[]> {
@@ -162,7 +167,7 @@ export class PostgresDigestStore extends DigestStore {
   async sends(ids: readonly number[]): Promise<ClaimedSend[]> {
     if (ids.length === 0) return [];
     const rows = await this.rows<SendRow>(
-      `SELECT s.id AS send_id, s.attempts, s.last_error AS send_error, s.period_start, s.period_end, ${DIGEST_COLUMNS},
+      `SELECT s.id AS send_id, s.attempts, s.last_error AS send_error, s.period_start, s.period_end, ${SCHEDULED_DIGEST_COLUMNS},
          (SELECT coalesce(json_agg(json_build_object('id', r.id, 'address', r.address, 'token', r.token_ciphertext) ORDER BY r.id), '[]'::json)
           FROM (${recipientsOf('r.confirmed_at IS NOT NULL AND r.id <> ALL (s.delivered_to)')}) r) AS pending_recipients
        FROM digest_sends s JOIN digests d ON d.id = s.digest_id WHERE s.id = ANY($1::bigint[]) ORDER BY s.id`,
@@ -171,7 +176,7 @@ export class PostgresDigestStore extends DigestStore {
     return rows.map((row) => ({
       sendId: Number(row.send_id),
       attempts: row.attempts,
-      digest: toDigest(row),
+      digest: toScheduledDigest(row),
       period: { start: row.period_start, end: row.period_end },
       recipients: row.pending_recipients.map((r): SendRecipient => ({ id: Number(r.id), organizationId: Number(row.organization_id), address: r.address, tokenCiphertext: r.token })),
       lastError: row.send_error,
@@ -205,6 +210,10 @@ export class PostgresDigestStore extends DigestStore {
 }
 
 function toDigest(row: DigestRow): Digest {
+  return { ...toScheduledDigest(row), confirmedRecipients: row.confirmed_recipients, unsubscribedRecipients: row.unsubscribed_recipients };
+}
+
+function toScheduledDigest(row: ScheduledDigestRow): ScheduledDigest {
   return {
     id: Number(row.id),
     organizationId: Number(row.organization_id),
@@ -212,8 +221,6 @@ function toDigest(row: DigestRow): Digest {
     hourUtc: row.hour_utc,
     weekday: row.weekday,
     recipients: row.recipients,
-    confirmedRecipients: row.confirmed_recipients,
-    unsubscribedRecipients: row.unsubscribed_recipients,
     workflowIds: row.workflow_ids?.map(Number) ?? null,
     createdAt: row.created_at,
     lastSentAt: row.last_sent_at,
