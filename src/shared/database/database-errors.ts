@@ -1,11 +1,12 @@
 /**
  * Postgres and driver failures the HTTP layer answers without a 500: an unreachable or
- * restarting database is a 503 the client can retry; JSON text Postgres refuses to store
+ * restarting database, or one that did not answer a statement within the client's query timeout
+ * (data-source-options.ts), is a 503 the client can retry; JSON text Postgres refuses to store
  * (`\u0000`, unpaired surrogates, absurd nesting, NUL in text) is the client's input problem.
  */
 const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-3]|53300)/;
 const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
-const UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|the database system is (starting up|shutting down)/i;
+const UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Connection terminated|connection timeout|Client has encountered a connection error|Cannot use a pool after calling end|the database system is (starting up|shutting down)|Query read timeout/i;
 /** Untranslatable character, invalid JSON text, too deep, numeric out of range, NUL in text. */
 const UNSTORABLE_SQLSTATE = new Set(['22P05', '22P02', '54001', '22003', '22021']);
 
