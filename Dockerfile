@@ -37,7 +37,9 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD node -e "fetch('h
 # The same command as `npm run start:prod`: the old generation grows by half before the next full
 # collection (V8 lets it reach several times the live heap) and the young one stays small, which
 # keeps peak RSS under intake load near 220 MB; `--expose-gc` lets the API collect after every
-# 4 MiB of large bodies, and a fixed malloc mmap threshold hands their ~1 MB buffers back to the
-# system when freed instead of keeping them in malloc's heap (docs/tail-latency.md, section 4).
+# 2 MiB of large bodies, a fixed malloc mmap threshold hands their ~1 MB buffers back to the
+# system when freed instead of keeping them in malloc's heap, and two malloc arenas keep V8's and
+# libuv's threads from each growing one of their own (docs/tail-latency.md, section 4).
+ENV MALLOC_ARENA_MAX=2
 ENV MALLOC_MMAP_THRESHOLD_=131072
 CMD ["node", "--heap-growing-percent=50", "--max-semi-space-size=8", "--expose-gc", "dist/main.js"]

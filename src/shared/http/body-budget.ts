@@ -9,11 +9,12 @@ export const LARGE_BODY_BYTES = 65_536;
  * Bytes of large bodies the process reads and handles at once. A 1 MB body is held several times
  * over while it is read, decoded, parsed, kept as exact text and sent to Postgres, mostly in
  * Buffers and external strings outside the V8 heap. With 64 senders of 1 MB bodies (the bench's
- * big-body part) the API peaked at 446 MB without a budget and 323-335 MB with 16 MiB; 4 MiB with
- * the collections below and start:prod's malloc setting: 213-222 MB (docs/tail-latency.md), at
- * ~36 instead of ~45 bodies a second, Postgres being the slow part either way.
+ * big-body part) the API peaked at 446 MB without a budget and 323-335 MB with 16 MiB. After the
+ * bench's HTTP scenarios (which leave the process at ~220 MB), with the collections below and
+ * start:prod's malloc settings: 269-286 MB with 4 MiB at ~36 bodies a second, 242-251 MB with
+ * 2 MiB at ~27 (docs/tail-latency.md, section 4). The senders waiting meanwhile hold no memory.
  */
-const BODY_BYTES_IN_FLIGHT = 4 * 1_048_576;
+const BODY_BYTES_IN_FLIGHT = 2 * 1_048_576;
 
 /**
  * After each budget's worth of large bodies, the process asks V8 for a full collection. A body's
