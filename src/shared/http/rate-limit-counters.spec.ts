@@ -48,6 +48,35 @@ describe('WindowCounters', () => {
     await counters.close();
   });
 
+  it('keeps every count when a key\'s first requests settle together: the later settle does not overwrite what was counted meanwhile', async () => {
+    const clock = { now: 1000 };
+    const store = sharedStore(clock);
+    const held: (() => void)[] = [];
+    const heldSettle: Settle = (key, n, windowMs) => {
+      const answer = store.settle(key, n, windowMs);
+      return new Promise((resolve) => held.push(() => resolve(answer)));
+    };
+    const counters = new WindowCounters(heldSettle, { windowMs: WINDOW_MS, settleMs: 60_000_000, maxKeys: 100, now: () => clock.now });
+    const first = counters.increment('a');
+    const second = counters.increment('a');
+    assert.equal(held.length, 2, 'neither request found a counter: both settle');
+    held[0]!();
+    assert.equal((await first).current, 1);
+    // Counted here, on the counter the first request made.
+    assert.equal((await counters.increment('a')).current, 2);
+    held[1]!();
+    assert.equal((await second).current, 3);
+    const settling = settleNow(counters);
+    held[2]!();
+    await settling;
+    assert.equal(store.count('a'), 3);
+    assert.equal((await counters.increment('a')).current, 4);
+    const closing = counters.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    held.at(-1)!();
+    await closing;
+  });
+
   it('starts a new window after the one the store started with the first request', async () => {
     const clock = { now: 1000 };
     const store = sharedStore(clock);

@@ -69,6 +69,13 @@ export class WindowCounters {
       return { current: counter.known + counter.unsent, ttl: counter.ends - now };
     }
     const shared = await this.settle(key, 1, this.options.windowMs);
+    // Another first request of the key settled while this one waited: what was counted on its
+    // counter since stays; this settle may have read a larger shared count.
+    const settled = this.counters.get(key);
+    if (settled && now < settled.ends) {
+      settled.known = Math.max(settled.known, shared.current);
+      return { current: settled.known + settled.unsent, ttl: settled.ends - now };
+    }
     if (this.roomFor(key, now)) {
       this.counters.set(key, { ends: now + shared.ttl, known: shared.current, unsent: 0, passes: 0 });
       this.earliestEnd = Math.min(this.earliestEnd, now + shared.ttl);
