@@ -48,15 +48,17 @@ describe('WindowCounters', () => {
     await counters.close();
   });
 
+  /** Counters whose settles reach the store only when the test lets them (`held`, in order), as a slow round trip to Redis would. */
+  function heldCounters(store: ReturnType<typeof sharedStore>, clock: { now: number }) {
+    const held: (() => void)[] = [];
+    const heldSettle: Settle = (key, n, windowMs) => new Promise((resolve) => held.push(() => resolve(store.settle(key, n, windowMs))));
+    return { held, counters: new WindowCounters(heldSettle, { windowMs: WINDOW_MS, settleMs: 60_000_000, maxKeys: 100, now: () => clock.now }) };
+  }
+
   it('keeps every count when a key\'s first requests settle together: the later settle does not overwrite what was counted meanwhile', async () => {
     const clock = { now: 1000 };
     const store = sharedStore(clock);
-    const held: (() => void)[] = [];
-    const heldSettle: Settle = (key, n, windowMs) => {
-      const answer = store.settle(key, n, windowMs);
-      return new Promise((resolve) => held.push(() => resolve(answer)));
-    };
-    const counters = new WindowCounters(heldSettle, { windowMs: WINDOW_MS, settleMs: 60_000_000, maxKeys: 100, now: () => clock.now });
+    const { held, counters } = heldCounters(store, clock);
     const first = counters.increment('a');
     const second = counters.increment('a');
     assert.equal(held.length, 2, 'neither request found a counter: both settle');
@@ -67,14 +69,35 @@ describe('WindowCounters', () => {
     held[1]!();
     assert.equal((await second).current, 3);
     const settling = settleNow(counters);
+    assert.equal(held.length, 3);
     held[2]!();
     await settling;
     assert.equal(store.count('a'), 3);
     assert.equal((await counters.increment('a')).current, 4);
     const closing = counters.close();
     await new Promise((resolve) => setImmediate(resolve));
-    held.at(-1)!();
+    assert.equal(held.length, 4, 'closing settles what is left');
+    held[3]!();
     await closing;
+    assert.equal(store.count('a'), 4);
+  });
+
+  it('starts the next window when the later of two first requests reached the store after the window ended', async () => {
+    const clock = { now: 1000 };
+    const store = sharedStore(clock);
+    await store.settle('a', 5, WINDOW_MS); // other processes' requests: the window ends at 61,000
+    const { held, counters } = heldCounters(store, clock);
+    clock.now = 60_980;
+    const first = counters.increment('a');
+    const second = counters.increment('a');
+    clock.now = 60_990;
+    held[0]!();
+    assert.deepEqual(await first, { current: 6, ttl: 10 });
+    clock.now = 61_005;
+    held[1]!();
+    assert.deepEqual(await second, { current: 1, ttl: WINDOW_MS });
+    assert.equal(store.count('a'), 1);
+    await counters.close();
   });
 
   it('starts a new window after the one the store started with the first request', async () => {

@@ -69,12 +69,14 @@ export class WindowCounters {
       return { current: counter.known + counter.unsent, ttl: counter.ends - now };
     }
     const shared = await this.settle(key, 1, this.options.windowMs);
-    // Another first request of the key settled while this one waited: what was counted on its
-    // counter since stays; this settle may have read a larger shared count.
+    // Another first request of the key settled while this one waited, in the same window: what
+    // was counted on its counter since stays, and this settle may have read a larger shared
+    // count. One that reached the store after that window ended started the next one instead.
+    const settledAt = this.now();
     const settled = this.counters.get(key);
-    if (settled && now < settled.ends) {
+    if (settled && settledAt < settled.ends && Math.abs(settledAt + shared.ttl - settled.ends) < this.options.windowMs / 2) {
       settled.known = Math.max(settled.known, shared.current);
-      return { current: settled.known + settled.unsent, ttl: settled.ends - now };
+      return { current: settled.known + settled.unsent, ttl: settled.ends - settledAt };
     }
     if (this.roomFor(key, now)) {
       this.counters.set(key, { ends: now + shared.ttl, known: shared.current, unsent: 0, passes: 0 });
