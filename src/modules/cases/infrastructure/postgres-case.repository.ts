@@ -160,9 +160,16 @@ export class PostgresCaseRepository extends CaseRepository {
     });
   }
 
+  /**
+   * The case's lock and its runs' read go out together: Postgres runs the second statement once
+   * the first has the lock, so it still sees the runs as they are after any wait.
+   */
   async load(tx: Transaction, caseId: number): Promise<Case | null> {
-    const [row] = await PreparedStatements.rowsIn<CaseRow>(tx, LOCK_CASE_SQL, [caseId]);
-    return row ? withRuns(tx, row) : null;
+    const [[row], runs] = await Promise.all([
+      PreparedStatements.rowsIn<CaseRow>(tx, LOCK_CASE_SQL, [caseId]),
+      PreparedStatements.rowsIn<RunRow>(tx, UNFINISHED_RUNS_SQL, [caseId]),
+    ]);
+    return row ? restored(row, runs) : null;
   }
 
   /** One statement per status change, one more for what happened after the last (see STORE_CHANGES_SQL). */
@@ -215,7 +222,10 @@ function insertParams(draft: CaseDraft): unknown[] {
 
 /** The locked case with its unfinished runs. */
 async function withRuns(tx: Transaction, row: CaseRow): Promise<Case> {
+  return restored(row, await PreparedStatements.rowsIn<RunRow>(tx, UNFINISHED_RUNS_SQL, [Number(row.id)]));
+}
+
+function restored(row: CaseRow, runs: RunRow[]): Case {
   const props = toProps(row);
-  const runs = await PreparedStatements.rowsIn<RunRow>(tx, UNFINISHED_RUNS_SQL, [props.id]);
   return Case.restore(props, runs.map((run) => toRunProps(props.id, run)));
 }

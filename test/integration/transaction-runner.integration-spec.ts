@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { PreparedStatements } from '../../src/shared/database/prepared-statements.js';
+import { TransactionRunner } from '../../src/shared/database/transaction.js';
+import { startIntegrationContext, type IntegrationContext } from '../support/integration-context.js';
+import { closeDb, db } from '../support/test-app.js';
+
+const XACT_SQL = 'SELECT pg_current_xact_id()::text AS xact';
+const INSERT_SQL = 'INSERT INTO organizations (name) VALUES ($1) RETURNING id';
+
+describe('TransactionRunner: BEGIN sent with the work\'s first statement', () => {
+  let ctx: IntegrationContext;
+  let transactions: TransactionRunner;
+  before(async () => {
+    ctx = await startIntegrationContext();
+    transactions = ctx.get(TransactionRunner);
+  });
+  after(async () => {
+    await ctx.close();
+    await closeDb();
+  });
+
+  const stored = async (name: string) => (await db().query('SELECT count(*)::int AS n FROM organizations WHERE name = $1', [name])).rows[0].n as number;
+
+  it('runs the work\'s statements, sent together or one by one, in one transaction, and commits it', async () => {
+    const name = `tx-${randomUUID()}`;
+    const xacts = await transactions.run(async (tx) => {
+      const together = await Promise.all([PreparedStatements.rowsIn<{ xact: string }>(tx, XACT_SQL, []), PreparedStatements.rowsIn(tx, INSERT_SQL, [name])]);
+      const [later] = await PreparedStatements.rowsIn<{ xact: string }>(tx, XACT_SQL, []);
+      return [together[0][0]!.xact, later!.xact];
+    });
+    assert.equal(xacts[0], xacts[1]);
+    assert.equal(await stored(name), 1);
+  });
+
+  it('rolls back everything when the work fails, and the failure reaches the caller', async () => {
+    const name = `tx-${randomUUID()}`;
+    await assert.rejects(
+      transactions.run(async (tx) => {
+        await PreparedStatements.rowsIn(tx, INSERT_SQL, [name]);
+        throw new Error('the work failed');
+      }),
+      /the work failed/,
+    );
+    assert.equal(await stored(name), 0);
+  });
+
+  it('rolls back when a statement fails, and the next transactions on the pool run normally', async () => {
+    const name = `tx-${randomUUID()}`;
+    await assert.rejects(
+      transactions.run(async (tx) => {
+        await PreparedStatements.rowsIn(tx, INSERT_SQL, [name]);
+        await PreparedStatements.rowsIn(tx, 'SELECT 1 / 0', []);
+      }),
+      /division by zero/,
+    );
+    assert.equal(await stored(name), 0);
+    const many = await Promise.all(Array.from({ length: 12 }, (_, i) => transactions.run(async (tx) => (await PreparedStatements.rowsIn<{ v: number }>(tx, 'SELECT $1::int AS v', [i]))[0]!.v)));
+    assert.deepEqual(many, Array.from({ length: 12 }, (_, i) => i));
+  });
+});
