@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { PreparedStatements } from '../../src/shared/database/prepared-statements.js';
+import { entityManager } from '../../src/shared/database/typeorm-transaction-runner.js';
 import { TransactionRunner } from '../../src/shared/database/transaction.js';
 import { startIntegrationContext, type IntegrationContext } from '../support/integration-context.js';
 import { closeDb, db } from '../support/test-app.js';
@@ -46,6 +47,19 @@ describe('TransactionRunner: BEGIN sent with the work\'s first statement', () =>
     assert.equal(await stored(name), 0);
   });
 
+  it('makes a transaction nested in the work a savepoint: the work failing afterwards rolls it back too', async () => {
+    const name = `tx-${randomUUID()}`;
+    await assert.rejects(
+      transactions.run(async (tx) => {
+        await entityManager(tx).transaction((nested) => nested.query(INSERT_SQL, [name]));
+        assert.equal((await PreparedStatements.rowsIn<{ n: number }>(tx, 'SELECT count(*)::int AS n FROM organizations WHERE name = $1', [name]))[0]!.n, 1);
+        throw new Error('the work failed after its nested transaction');
+      }),
+      /after its nested transaction/,
+    );
+    assert.equal(await stored(name), 0);
+  });
+
   it('rolls back when a statement fails, and the next transactions on the pool run normally', async () => {
     const name = `tx-${randomUUID()}`;
     await assert.rejects(
@@ -53,6 +67,12 @@ describe('TransactionRunner: BEGIN sent with the work\'s first statement', () =>
         await PreparedStatements.rowsIn(tx, INSERT_SQL, [name]);
         await PreparedStatements.rowsIn(tx, 'SELECT 1 / 0', []);
       }),
+      /division by zero/,
+    );
+    assert.equal(await stored(name), 0);
+    // A statement that fails while another is still in flight: ROLLBACK goes out behind it.
+    await assert.rejects(
+      transactions.run((tx) => Promise.all([PreparedStatements.rowsIn(tx, 'SELECT 1 / 0', []), PreparedStatements.rowsIn(tx, INSERT_SQL, [name])])),
       /division by zero/,
     );
     assert.equal(await stored(name), 0);

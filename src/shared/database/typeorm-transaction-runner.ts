@@ -21,8 +21,9 @@ export class TypeOrmTransactionRunner extends TransactionRunner {
       const client = (await runner.connect()) as pg.PoolClient;
       const begun = client.query('BEGIN');
       markTransaction(runner, true);
-      // The work is awaited to its end whatever BEGIN answered: it must not use the connection after it went back to the pool.
-      const [began, done] = await Promise.allSettled([begun, work(runner.manager as unknown as Transaction)]);
+      // Both are awaited whatever the other answered; COMMIT or ROLLBACK then goes out behind
+      // anything the work left in flight, and the connection is idle once it is answered.
+      const [began, done] = await Promise.allSettled([begun, Promise.resolve().then(() => work(runner.manager as unknown as Transaction))]);
       try {
         if (began.status === 'rejected') throw began.reason;
         if (done.status === 'rejected') throw done.reason;
@@ -40,12 +41,14 @@ export class TypeOrmTransactionRunner extends TransactionRunner {
 }
 
 /**
- * The flag TypeORM's own `startTransaction()` sets (its type says read-only): while it is set,
- * TypeORM-level code on the runner joins this transaction instead of starting one, and
- * PreparedStatements.rowsIn accepts the runner.
+ * The state TypeORM's own `startTransaction()` leaves on its runner (typed read-only and
+ * protected): while it is set, TypeORM-level code on the runner joins this transaction, a
+ * transaction nested in it is a savepoint, and PreparedStatements.rowsIn accepts the runner.
  */
 function markTransaction(runner: QueryRunner, active: boolean): void {
-  (runner as { isTransactionActive: boolean }).isTransactionActive = active;
+  const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
+  state.isTransactionActive = active;
+  state.transactionDepth = active ? 1 : 0;
 }
 
 /** The EntityManager behind a Transaction handed out by TypeOrmTransactionRunner. */
