@@ -3,12 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { PreparedStatements } from '../../src/shared/database/prepared-statements.js';
 import { entityManager } from '../../src/shared/database/typeorm-transaction-runner.js';
-import { TransactionRunner } from '../../src/shared/database/transaction.js';
+import { type Transaction, TransactionRunner } from '../../src/shared/database/transaction.js';
 import { startIntegrationContext, type IntegrationContext } from '../support/integration-context.js';
 import { closeDb, db } from '../support/test-app.js';
 
 const XACT_SQL = 'SELECT pg_current_xact_id()::text AS xact';
 const INSERT_SQL = 'INSERT INTO organizations (name) VALUES ($1) RETURNING id';
+const COUNT_SQL = 'SELECT count(*)::int AS n FROM organizations WHERE name = $1';
 
 describe('TransactionRunner: BEGIN sent with the work\'s first statement', () => {
   let ctx: IntegrationContext;
@@ -22,7 +23,13 @@ describe('TransactionRunner: BEGIN sent with the work\'s first statement', () =>
     await closeDb();
   });
 
-  const stored = async (name: string) => (await db().query('SELECT count(*)::int AS n FROM organizations WHERE name = $1', [name])).rows[0].n as number;
+  const stored = async (name: string) => (await db().query(COUNT_SQL, [name])).rows[0].n as number;
+
+  /** The work fails with `error`, and nothing it stored under `name` stays. */
+  async function rolledBack(name: string, work: (tx: Transaction) => Promise<unknown>, error: RegExp): Promise<void> {
+    await assert.rejects(transactions.run(work), error);
+    assert.equal(await stored(name), 0);
+  }
 
   it('runs the work\'s statements, sent together or one by one, in one transaction, and commits it', async () => {
     const name = `tx-${randomUUID()}`;
@@ -37,45 +44,29 @@ describe('TransactionRunner: BEGIN sent with the work\'s first statement', () =>
 
   it('rolls back everything when the work fails, and the failure reaches the caller', async () => {
     const name = `tx-${randomUUID()}`;
-    await assert.rejects(
-      transactions.run(async (tx) => {
-        await PreparedStatements.rowsIn(tx, INSERT_SQL, [name]);
-        throw new Error('the work failed');
-      }),
-      /the work failed/,
-    );
-    assert.equal(await stored(name), 0);
+    await rolledBack(name, async (tx) => {
+      await PreparedStatements.rowsIn(tx, INSERT_SQL, [name]);
+      throw new Error('the work failed');
+    }, /the work failed/);
   });
 
   it('makes a transaction nested in the work a savepoint: the work failing afterwards rolls it back too', async () => {
     const name = `tx-${randomUUID()}`;
-    await assert.rejects(
-      transactions.run(async (tx) => {
-        await entityManager(tx).transaction((nested) => nested.query(INSERT_SQL, [name]));
-        assert.equal((await PreparedStatements.rowsIn<{ n: number }>(tx, 'SELECT count(*)::int AS n FROM organizations WHERE name = $1', [name]))[0]!.n, 1);
-        throw new Error('the work failed after its nested transaction');
-      }),
-      /after its nested transaction/,
-    );
-    assert.equal(await stored(name), 0);
+    await rolledBack(name, async (tx) => {
+      await entityManager(tx).transaction((nested) => nested.query(INSERT_SQL, [name]));
+      assert.equal((await PreparedStatements.rowsIn<{ n: number }>(tx, COUNT_SQL, [name]))[0]!.n, 1);
+      throw new Error('the work failed after its nested transaction');
+    }, /after its nested transaction/);
   });
 
   it('rolls back when a statement fails, and the next transactions on the pool run normally', async () => {
     const name = `tx-${randomUUID()}`;
-    await assert.rejects(
-      transactions.run(async (tx) => {
-        await PreparedStatements.rowsIn(tx, INSERT_SQL, [name]);
-        await PreparedStatements.rowsIn(tx, 'SELECT 1 / 0', []);
-      }),
-      /division by zero/,
-    );
-    assert.equal(await stored(name), 0);
+    await rolledBack(name, async (tx) => {
+      await PreparedStatements.rowsIn(tx, INSERT_SQL, [name]);
+      await PreparedStatements.rowsIn(tx, 'SELECT 1 / 0', []);
+    }, /division by zero/);
     // A statement that fails while another is still in flight: ROLLBACK goes out behind it.
-    await assert.rejects(
-      transactions.run((tx) => Promise.all([PreparedStatements.rowsIn(tx, 'SELECT 1 / 0', []), PreparedStatements.rowsIn(tx, INSERT_SQL, [name])])),
-      /division by zero/,
-    );
-    assert.equal(await stored(name), 0);
+    await rolledBack(name, (tx) => Promise.all([PreparedStatements.rowsIn(tx, 'SELECT 1 / 0', []), PreparedStatements.rowsIn(tx, INSERT_SQL, [name])]), /division by zero/);
     const many = await Promise.all(Array.from({ length: 12 }, (_, i) => transactions.run(async (tx) => (await PreparedStatements.rowsIn<{ v: number }>(tx, 'SELECT $1::int AS v', [i]))[0]!.v)));
     assert.deepEqual(many, Array.from({ length: 12 }, (_, i) => i));
   });

@@ -36,7 +36,7 @@ export function dataSourceOptions(env: DatabaseEnv): DataSourceOptions {
       query_timeout: 30_000,
       // A statement is sent without waiting for the one before it to be answered; code that awaits
       // each one sees no difference, and a transaction's first statements share a round trip
-      // (TypeOrmTransactionRunner, CaseRepository.load).
+      // (TypeOrmTransactionRunner, the case locks of PostgresCaseRepository).
       pipeline: true,
       application_name: 'case-intake',
     },

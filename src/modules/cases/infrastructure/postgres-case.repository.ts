@@ -152,24 +152,15 @@ export class PostgresCaseRepository extends CaseRepository {
   async change(organizationId: number, workflowId: number, caseId: number, change: (subject: Case) => void): Promise<CaseProps | null> {
     return this.dataSource.transaction(async (manager) => {
       const tx = manager as unknown as Transaction;
-      const [row] = await PreparedStatements.rowsIn<CaseRow>(tx, `${FIND_CASE_SQL} FOR UPDATE`, [caseId, workflowId, organizationId]);
-      if (!row) return null;
-      const subject = await withRuns(tx, row);
+      const subject = await lockedWithRuns(tx, `${FIND_CASE_SQL} FOR UPDATE`, [caseId, workflowId, organizationId], caseId);
+      if (!subject) return null;
       change(subject);
       return this.save(tx, subject);
     });
   }
 
-  /**
-   * The case's lock and its runs' read go out together: Postgres runs the second statement once
-   * the first has the lock, so it still sees the runs as they are after any wait.
-   */
-  async load(tx: Transaction, caseId: number): Promise<Case | null> {
-    const [[row], runs] = await Promise.all([
-      PreparedStatements.rowsIn<CaseRow>(tx, LOCK_CASE_SQL, [caseId]),
-      PreparedStatements.rowsIn<RunRow>(tx, UNFINISHED_RUNS_SQL, [caseId]),
-    ]);
-    return row ? restored(row, runs) : null;
+  load(tx: Transaction, caseId: number): Promise<Case | null> {
+    return lockedWithRuns(tx, LOCK_CASE_SQL, [caseId], caseId);
   }
 
   /** One statement per status change, one more for what happened after the last (see STORE_CHANGES_SQL). */
@@ -220,12 +211,17 @@ function insertParams(draft: CaseDraft): unknown[] {
   return [p.organizationId, p.workflowId, p.workflowVersion, p.subject, p.status, p.outcome, p.mode, p.source, p.attributes, type, actor, data, created.startsRun, lifecycleEventTypes(created)];
 }
 
-/** The locked case with its unfinished runs. */
-async function withRuns(tx: Transaction, row: CaseRow): Promise<Case> {
-  return restored(row, await PreparedStatements.rowsIn<RunRow>(tx, UNFINISHED_RUNS_SQL, [Number(row.id)]));
-}
-
-function restored(row: CaseRow, runs: RunRow[]): Case {
+/**
+ * The case `lockSql` locks (null when it finds none) with its unfinished runs. Both statements go
+ * out together on the pipelined connection: Postgres runs the runs' read once the lock is held,
+ * so it still sees the runs as they are after any wait.
+ */
+async function lockedWithRuns(tx: Transaction, lockSql: string, lockParams: unknown[], caseId: number): Promise<Case | null> {
+  const [[row], runs] = await Promise.all([
+    PreparedStatements.rowsIn<CaseRow>(tx, lockSql, lockParams),
+    PreparedStatements.rowsIn<RunRow>(tx, UNFINISHED_RUNS_SQL, [caseId]),
+  ]);
+  if (!row) return null;
   const props = toProps(row);
   return Case.restore(props, runs.map((run) => toRunProps(props.id, run)));
 }
