@@ -10,6 +10,7 @@ import { type CpuWatch, type LoadSpec, type Measurement, measure } from './load.
 import { webhookBodies } from './payloads.js';
 import { cpuTimeMs, type NodeProcess, nodeArgs, procStatusKb, sleep, startNode } from './procs.js';
 import { freePort } from '../scripts/local-infra.js';
+import { Env } from '../src/shared/config/env.js';
 
 export interface AutomationResult {
   offeredRate: number;
@@ -77,9 +78,9 @@ export interface Worker {
   alive(): void;
 }
 
-/** A worker process (ROLE=worker) beside the API, with BENCH_WORKER_CONCURRENCY (16) and `env` added. */
+/** A worker process (ROLE=worker) beside the API, with BENCH_WORKER_CONCURRENCY (the service's default) and `env` added. */
 export async function startWorker(ctx: BenchContext, env: Record<string, string> = {}): Promise<Worker> {
-  const concurrency = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 16);
+  const concurrency = Number(process.env.BENCH_WORKER_CONCURRENCY ?? new Env().WORKER_CONCURRENCY);
   const port = await freePort();
   const worker = startNode('worker', nodeArgs('worker', ctx.config.serviceEntry, ctx.config.serviceNodeFlags), {
     ...ctx.serviceEnv,
@@ -105,13 +106,13 @@ export async function probeWorker(ctx: BenchContext, worker: Worker): Promise<nu
   return probeId;
 }
 
-/** Webhook intake on the automation workflow at the steady rate (BENCH_AUTOMATION_RATE). */
-export function automationIntake(ctx: BenchContext, durationSec: number): LoadSpec {
+/** Webhook intake on the automation workflow at `rate` cases/s. */
+export function automationIntake(ctx: BenchContext, durationSec: number, rate: number): LoadSpec {
   return {
     url: ctx.targets.service.url,
     connections: 16,
     durationSec,
-    overallRate: ctx.config.automationRate,
+    overallRate: rate,
     requests: webhookBodies().map((body) => ({ method: 'POST', path: ctx.fixtures.automation.webhookPath, headers: { 'content-type': 'application/json' }, body })),
   };
 }
@@ -145,7 +146,7 @@ export async function runAutomation(ctx: BenchContext, log: (line: string) => vo
     const started = Date.now();
     let intake: Measurement;
     try {
-      intake = await measure(automationIntake(ctx, config.automationDurationSec), serviceCpuWatch(ctx));
+      intake = await measure(automationIntake(ctx, config.automationDurationSec, config.automationRate), serviceCpuWatch(ctx));
     } finally {
       sampling = false;
       await sampler;

@@ -80,8 +80,8 @@ export async function runBudget(ctx: BenchContext, log: (line: string) => void):
   log(`  catching up: a worker with retention ${days} days purges what the earlier parts left, without intake`);
   const caughtUpRows = await withWorker(ctx, retention, (worker) => purgeUntilIdle(worker, config.budgetPurgeIntervalMs));
   log(`  caught up: ${caughtUpRows ?? 'no'} rows purged`);
-  log(`  without purges: ${config.automationRate} cases/s for ${config.budgetBaselineSec} s`);
-  const withoutPurges = await withWorker(ctx, {}, () => measure(automationIntake(ctx, config.budgetBaselineSec), serviceCpuWatch(ctx)));
+  log(`  without purges: ${config.steadyRate} cases/s for ${config.budgetBaselineSec} s`);
+  const withoutPurges = await withWorker(ctx, {}, () => measure(automationIntake(ctx, config.budgetBaselineSec, config.steadyRate), serviceCpuWatch(ctx)));
   log(`  with purges: retention ${days} days, a purge every ${config.budgetPurgeIntervalMs} ms, for ${config.budgetDurationSec} s`);
   return withWorker(ctx, retention, async (worker) => {
     const samples: BudgetSample[] = [];
@@ -95,7 +95,7 @@ export async function runBudget(ctx: BenchContext, log: (line: string) => void):
     })();
     let withPurges: Measurement;
     try {
-      withPurges = await measure(automationIntake(ctx, config.budgetDurationSec), serviceCpuWatch(ctx));
+      withPurges = await measure(automationIntake(ctx, config.budgetDurationSec, config.steadyRate), serviceCpuWatch(ctx));
     } finally {
       sampling = false;
       await sampler;

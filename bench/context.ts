@@ -16,6 +16,7 @@ export interface BenchConfig {
   warmupSec: number;
   connections: number[];
   automationRate: number;
+  steadyRate: number;
   automationDurationSec: number;
   automationDrainSec: number;
   /** Each measured window of the cost-growth and sync parts. */
@@ -83,7 +84,8 @@ export function readConfig(repoRoot: string, benchDir: string): BenchConfig {
     rounds: Math.round(envNumber('BENCH_ROUNDS', 3)),
     warmupSec: envNumber('BENCH_WARMUP', 5),
     connections: [16, 64],
-    automationRate: envNumber('BENCH_AUTOMATION_RATE', 520),
+    automationRate: envNumber('BENCH_AUTOMATION_RATE', 820),
+    steadyRate: envNumber('BENCH_STEADY_RATE', 520),
     automationDurationSec: envNumber('BENCH_AUTOMATION_DURATION', 60),
     automationDrainSec: envNumber('BENCH_AUTOMATION_DRAIN', 300),
     growthDurationSec: envNumber('BENCH_GROWTH_DURATION', 10),

@@ -74,9 +74,9 @@ async function steadyPhase(ctx: BenchContext, log: (line: string) => void): Prom
   const worker = await startWorker(ctx);
   try {
     const probeId = await probeWorker(ctx, worker);
-    log(`  steady: ${ctx.config.automationRate} cases/s for ${ctx.config.drainSteadySec} s with the worker running`);
+    log(`  steady: ${ctx.config.steadyRate} cases/s for ${ctx.config.drainSteadySec} s with the worker running`);
     const started = Date.now();
-    const intake = await measure(automationIntake(ctx, ctx.config.drainSteadySec), serviceCpuWatch(ctx));
+    const intake = await measure(automationIntake(ctx, ctx.config.drainSteadySec, ctx.config.steadyRate), serviceCpuWatch(ctx));
     const ended = Date.now();
     const { runs } = await finishedBetween(ctx, started, ended);
     await allRunsFinished(ctx, worker, probeId, ctx.config.automationDrainSec);
@@ -93,15 +93,15 @@ export async function runDrain(ctx: BenchContext, log: (line: string) => void): 
   log(`  steady: ${steady.runsPerSec.toFixed(0)} runs/s, intake p99 ${steady.intake.latencyMs.p99.toFixed(1)} ms`);
 
   const backlogAfter = await maxCaseId(ctx);
-  const backlogSec = Math.ceil(config.drainCases / config.automationRate);
-  log(`  backlog: worker stopped, ${config.automationRate} cases/s for ${backlogSec} s`);
-  const backlogIntake = await measure(automationIntake(ctx, backlogSec), serviceCpuWatch(ctx));
+  const backlogSec = Math.ceil(config.drainCases / config.steadyRate);
+  log(`  backlog: worker stopped, ${config.steadyRate} cases/s for ${backlogSec} s`);
+  const backlogIntake = await measure(automationIntake(ctx, backlogSec, config.steadyRate), serviceCpuWatch(ctx));
   const backlogUpTo = await maxCaseId(ctx);
   const backlog = { intake: backlogIntake, cases: backlogIntake.ok, unfinishedRuns: await unfinishedRuns(ctx, backlogAfter, backlogUpTo) };
 
   log(`  drain: ${backlog.cases} cases (${backlog.unfinishedRuns} runs) waiting; a worker starts while intake goes on`);
   const stopIntake = new AbortController();
-  const drainIntake = measure(automationIntake(ctx, config.drainMaxSec), serviceCpuWatch(ctx), stopIntake.signal);
+  const drainIntake = measure(automationIntake(ctx, config.drainMaxSec, config.steadyRate), serviceCpuWatch(ctx), stopIntake.signal);
   // Awaited below; this only keeps a failure from going unhandled while the worker is watched.
   drainIntake.catch(() => undefined);
   const workerStarted = Date.now();
@@ -128,7 +128,7 @@ export async function runDrain(ctx: BenchContext, log: (line: string) => void): 
       steady.probeId,
     ]);
     return {
-      offeredRate: config.automationRate,
+      offeredRate: config.steadyRate,
       workerConcurrency: steady.concurrency,
       steady: { intake: steady.intake, runsPerSec: steady.runsPerSec },
       backlog,

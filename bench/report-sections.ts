@@ -262,7 +262,7 @@ export function budgetSection(r: BenchResults): string[] {
   return [
     title,
     '',
-    `The automation workflow's webhook at a steady ${r.config.automationRate} cases/s with one worker process: first for ${r.config.budgetBaselineSec} s with the default retention (nothing is old enough to purge), ` +
+    `The automation workflow's webhook at a steady ${r.config.steadyRate} cases/s with one worker process: first for ${r.config.budgetBaselineSec} s with the default retention (nothing is old enough to purge), ` +
       `then for ${r.config.budgetDurationSec} s with a worker whose retention of runs, deliveries and closed cases is ${r.config.budgetRetentionDays} days (${(r.config.budgetRetentionDays * 86_400).toFixed(0)} s) ` +
       `and which purges every ${r.config.budgetPurgeIntervalMs / 1000} s. The sizes (MB, table + indexes + TOAST) were sampled at every purge interval. ` +
       `Before both, a worker with the shortened retention purged, without intake, what the earlier parts left (${b.caughtUpRows === null ? 'nothing counted' : `${int(b.caughtUpRows)} rows`}), so the window measures the steady purge, not a one-off catch-up.`,

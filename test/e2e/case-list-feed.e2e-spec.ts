@@ -319,7 +319,7 @@ describe('cases API: list and change feed', () => {
       // through the real store statement, and commits only when released.
       const slowWriter = dataSource.transaction(async (manager) => {
         const tx = manager as unknown as Transaction;
-        const subject = (await repository.load(tx, slow))!;
+        const subject = (await repository.load(tx, [slow])).get(slow)!;
         const [{ xid }] = (await manager.query('SELECT pg_current_xact_id()::text AS xid')) as [{ xid: string }];
         began();
         subject.moveTo('Triage', version, { kind: 'automation' });

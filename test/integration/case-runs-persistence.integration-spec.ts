@@ -39,7 +39,7 @@ describe('CaseRepository: a case\'s runs and their timeline', () => {
   /** Loads the case under its lock, lets `work` change it, and saves it, in one transaction. */
   function change(caseId: number, work: (subject: Case) => void): Promise<void> {
     return transactions.run(async (tx) => {
-      const subject = (await cases.load(tx, caseId))!;
+      const subject = (await cases.load(tx, [caseId])).get(caseId)!;
       work(subject);
       await cases.save(tx, subject);
     });

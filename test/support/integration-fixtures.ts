@@ -1,3 +1,4 @@
+import { CaseBatches } from '../../src/modules/automation/application/case-batches.js';
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { CreateCaseService } from '../../src/modules/cases/application/create-case.service.js';
@@ -53,9 +54,9 @@ export async function givenCase(ctx: IntegrationContext, automations: Record<str
 export function runExecutor(ctx: IntegrationContext): RunExecutor {
   return new RunExecutor(
     ctx.get(RunRepository),
+    new CaseBatches(ctx.get(CaseRepository), ctx.get(TransactionRunner)),
     ctx.get(CaseRepository),
     ctx.get(PublishedWorkflowsService),
-    ctx.get(TransactionRunner),
     ctx.get(AutomationMetrics),
     ctx.env,
     stepHandlerRegistry(new SetAttributesStep(), new SetStatusStep(), new CloseStep(), new WaitStep(), new FailStep()),

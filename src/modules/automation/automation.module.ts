@@ -9,6 +9,7 @@ import { AUTOMATION_QUEUE } from './infrastructure/automation.queue.js';
 import { AutomationMetrics } from './infrastructure/automation.metrics.js';
 import { QueueMetrics } from './infrastructure/queue.metrics.js';
 import { RunExecutor } from './application/run-executor.service.js';
+import { CaseBatches } from './application/case-batches.js';
 import { RunRelay } from './infrastructure/run-relay.service.js';
 import { RunWorker } from './infrastructure/run-worker.service.js';
 import { RunRepository } from './infrastructure/run.repository.js';
@@ -39,6 +40,7 @@ export class AutomationModule {
         ...(worker
           ? [
               RunExecutor,
+              CaseBatches,
               { provide: RunLeases, useExisting: RunRepository },
               { provide: RunMetrics, useExisting: AutomationMetrics },
               { provide: RunScheduler, useClass: BullRunScheduler },

@@ -78,8 +78,13 @@ export class Env {
   @Type(() => Number) @IsInt() @Min(100) @Max(60000)
   DATABASE_CONNECT_TIMEOUT_MS = 3000;
 
+  /**
+   * Runs (and deliveries) a worker process keeps under way. Runs due together are stored in
+   * batches (CaseBatches), which can only be as large as the runs under way allow: at 800
+   * chains/s, 64 were too few to keep the lag under a second (docs/benchmarks.md).
+   */
   @Type(() => Number) @IsInt() @Min(1) @Max(1000)
-  WORKER_CONCURRENCY = 8;
+  WORKER_CONCURRENCY = 128;
 
   /**
    * How long a worker holds a run without renewing it (it renews every third of this while

@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Env } from '../../../shared/config/env.js';
-import { TransactionRunner, type Transaction } from '../../../shared/database/transaction.js';
+import type { Transaction } from '../../../shared/database/transaction.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { keepLease } from '../../../shared/queue/lease.js';
 import type { Case, CaseProps } from '../../cases/domain/case.js';
 import { CaseRepository } from '../../cases/domain/case.repository.js';
+import { CaseBatches } from './case-batches.js';
 import type { Run } from '../../cases/domain/run.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
@@ -64,9 +65,9 @@ export class RunExecutor {
 
   constructor(
     private readonly leases: RunLeases,
+    private readonly batches: CaseBatches,
     private readonly cases: CaseRepository,
     private readonly workflows: PublishedWorkflowsService,
-    private readonly transactions: TransactionRunner,
     private readonly metrics: RunMetrics,
     private readonly env: Env,
     @Inject(STEP_HANDLER_REGISTRY) private readonly handlers: StepHandlerRegistry,
@@ -82,7 +83,9 @@ export class RunExecutor {
     let releaseLease: (() => void) | undefined;
     try {
       for (;;) {
-        const stretch = await this.transactions.run((tx) => this.runStretch(tx, ref, version, external));
+        const from = ref;
+        const comingBack = external;
+        const stretch = await this.batches.run(from.caseId, (tx, subject) => this.runStretch(tx, subject, from, version, comingBack));
         for (const { run, state } of stretch.finished) this.reportFinished(run, state);
         if (stretch.kind === 'stopped') return await this.scheduleResumption(stretch.ref, stretch.resumeAt);
         if (stretch.ref.runId !== ref.runId) {
@@ -102,12 +105,11 @@ export class RunExecutor {
   }
 
   /**
-   * Locks the case with its runs, takes the run (or keeps it, coming back from an external
+   * On the case, locked with its runs: takes the run (or keeps it, coming back from an external
    * step), applies its steps, and stores the case once: everything the stretch did commits
    * together.
    */
-  private async runStretch(tx: Transaction, ref: RunRef, version: WorkflowVersion, external: ExternalOutcome | undefined): Promise<Stretch> {
-    const subject = await this.cases.load(tx, ref.caseId);
+  private async runStretch(tx: Transaction, subject: Case | null, ref: RunRef, version: WorkflowVersion, external: ExternalOutcome | undefined): Promise<Stretch> {
     const run = external ? subject?.heldRun(ref.runId) : subject?.takeRun(ref.runId);
     if (!subject || !run) return { kind: 'stopped', ref, finished: [] };
     if (!external) this.metrics.runStarted(run);

@@ -48,11 +48,13 @@ export abstract class CaseRepository {
   abstract change(organizationId: number, workflowId: number, caseId: number, change: (subject: Case) => void): Promise<CaseProps | null>;
 
   /**
-   * Loads a case and its unfinished runs under the case's row lock inside `tx`, for a unit of
-   * work that spans more than this repository (a worker executing a run's steps): changes to a
-   * case and its runs happen one after the other.
+   * Loads cases and their unfinished runs under the cases' row locks inside `tx`, for a unit of
+   * work that spans more than this repository (a worker executing runs' steps): changes to a
+   * case and its runs happen one after the other. The locks are taken in id order, so two
+   * transactions loading overlapping cases never wait for each other in a circle. Cases not
+   * found are missing from the map.
    */
-  abstract load(tx: Transaction, caseId: number): Promise<Case | null>;
+  abstract load(tx: Transaction, caseIds: readonly number[]): Promise<Map<number, Case>>;
 
   /**
    * Stores what the case and its runs did since they were loaded, with their timeline and the

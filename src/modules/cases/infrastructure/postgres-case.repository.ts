@@ -85,19 +85,20 @@ const FIND_CLAIM_SQL = `
 
 const FIND_CASE_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3`;
 
-const LOCK_CASE_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 FOR UPDATE`;
+/** Locks in id order: the sort runs below the lock. */
+const LOCK_CASES_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`;
 
 /**
- * The unfinished runs of a case, read once the case is locked: by a statement of its own, as
- * a statement that waited for the lock still sees the runs as they were before it waited.
+ * The unfinished runs of cases, read once the cases are locked: by a statement of its own, as
+ * a statement that waited for a lock still sees the runs as they were before it waited.
  * Whether a worker may take a run is read on the database's clock: pending, held by a worker
  * whose lease ran out, or its pause over.
  */
 const UNFINISHED_RUNS_SQL = `
-  SELECT id, status, mode, chain_depth, state, current_step, step_attempts, attempts, created_at,
+  SELECT case_id, id, status, mode, chain_depth, state, current_step, step_attempts, attempts, created_at,
          (state = 'pending' OR (state = 'running' AND (locked_until IS NULL OR locked_until < now()))
           OR (state = 'waiting' AND resume_at <= now())) AS due
-  FROM workflow_runs WHERE case_id = $1 AND state IN ('pending', 'running', 'waiting') ORDER BY id FOR UPDATE`;
+  FROM workflow_runs WHERE case_id = ANY($1::bigint[]) AND state IN ('pending', 'running', 'waiting') ORDER BY case_id, id FOR UPDATE`;
 
 /** The Case aggregate in Postgres: raw SQL, as named prepared statements, on TypeORM's connections. */
 @Injectable()
@@ -152,15 +153,16 @@ export class PostgresCaseRepository extends CaseRepository {
   async change(organizationId: number, workflowId: number, caseId: number, change: (subject: Case) => void): Promise<CaseProps | null> {
     return this.dataSource.transaction(async (manager) => {
       const tx = manager as unknown as Transaction;
-      const subject = await lockedWithRuns(tx, `${FIND_CASE_SQL} FOR UPDATE`, [caseId, workflowId, organizationId], caseId);
+      const [subject] = await lockedWithRuns(tx, `${FIND_CASE_SQL} FOR UPDATE`, [caseId, workflowId, organizationId], [caseId]);
       if (!subject) return null;
       change(subject);
       return this.save(tx, subject);
     });
   }
 
-  load(tx: Transaction, caseId: number): Promise<Case | null> {
-    return lockedWithRuns(tx, LOCK_CASE_SQL, [caseId], caseId);
+  async load(tx: Transaction, caseIds: readonly number[]): Promise<Map<number, Case>> {
+    const subjects = await lockedWithRuns(tx, LOCK_CASES_SQL, [caseIds], caseIds);
+    return new Map(subjects.map((subject) => [subject.id, subject]));
   }
 
   /** One statement per status change, one more for what happened after the last (see STORE_CHANGES_SQL). */
@@ -212,16 +214,18 @@ function insertParams(draft: CaseDraft): unknown[] {
 }
 
 /**
- * The case `lockSql` locks (null when it finds none) with its unfinished runs. Both statements go
- * out together on the pipelined connection: Postgres runs the runs' read once the lock is held,
- * so it still sees the runs as they are after any wait.
+ * The cases `lockSql` locks with their unfinished runs (`caseIds`: those it may lock). Both
+ * statements go out together on the pipelined connection: Postgres runs the runs' read once the
+ * locks are held, so it still sees the runs as they are after any wait.
  */
-async function lockedWithRuns(tx: Transaction, lockSql: string, lockParams: unknown[], caseId: number): Promise<Case | null> {
-  const [[row], runs] = await Promise.all([
+async function lockedWithRuns(tx: Transaction, lockSql: string, lockParams: unknown[], caseIds: readonly number[]): Promise<Case[]> {
+  const [rows, runs] = await Promise.all([
     PreparedStatements.rowsIn<CaseRow>(tx, lockSql, lockParams),
-    PreparedStatements.rowsIn<RunRow>(tx, UNFINISHED_RUNS_SQL, [caseId]),
+    PreparedStatements.rowsIn<RunRow & { case_id: string }>(tx, UNFINISHED_RUNS_SQL, [caseIds]),
   ]);
-  if (!row) return null;
-  const props = toProps(row);
-  return Case.restore(props, runs.map((run) => toRunProps(props.id, run)));
+  return rows.map((row) => {
+    const props = toProps(row);
+    const own = runs.filter((run) => Number(run.case_id) === props.id);
+    return Case.restore(props, own.map((run) => toRunProps(props.id, run)));
+  });
 }

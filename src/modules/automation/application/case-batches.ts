@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionRunner, type Transaction } from '../../../shared/database/transaction.js';
+import type { Case } from '../../cases/domain/case.js';
+import { CaseRepository } from '../../cases/domain/case.repository.js';
+
+/** Work on one locked case (null when it is gone), inside a transaction other cases' work may share. */
+export type CaseWork<T> = (tx: Transaction, subject: Case | null) => Promise<T>;
+
+interface Entry {
+  caseId: number;
+  work: CaseWork<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (reason: unknown) => void;
+}
+
+/** The most cases one transaction locks. */
+export const MAX_CASES_PER_BATCH = 64;
+/** Transactions under way at once: the next batch gathers while one is stored. */
+const MAX_BATCHES_IN_FLIGHT = 2;
+
+/**
+ * Runs the work that comes due for different cases at the same moment in one transaction: the
+ * cases are locked, with their runs, by one statement each, their stores go out together on the
+ * pipelined connection, and one commit covers them all. A transaction's fixed costs (its
+ * round trips, `BEGIN`, `COMMIT` and the WAL flush, the lock and runs statements) are paid once
+ * per batch instead of once per case (docs/benchmarks.md).
+ *
+ * Work queued while two batches are under way waits for one of them to end, so batches grow
+ * with the load and stay at one case when it is light. A case is in a batch at most once: a
+ * second piece of work for it waits for the next batch, to see what the first one stored.
+ * When a batch fails, for whatever reason, each of its cases' work runs again in a transaction
+ * of its own, so one case that cannot be stored never holds the others back.
+ */
+@Injectable()
+export class CaseBatches {
+  private queue: Entry[] = [];
+  private inFlight = 0;
+  private flushScheduled = false;
+
+  constructor(private readonly cases: CaseRepository, private readonly transactions: TransactionRunner) {}
+
+  /** Runs `work` on the case, locked, in a transaction that commits before the promise settles. */
+  run<T>(caseId: number, work: CaseWork<T>): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ caseId, work, resolve: resolve as (value: unknown) => void, reject });
+      this.scheduleFlush();
+    });
+  }
+
+  /** After the current turn of the event loop, so work submitted in the same turn shares a batch. */
+  private scheduleFlush(): void {
+    if (this.flushScheduled || this.inFlight >= MAX_BATCHES_IN_FLIGHT || this.queue.length === 0) return;
+    this.flushScheduled = true;
+    setImmediate(() => {
+      this.flushScheduled = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    while (this.inFlight < MAX_BATCHES_IN_FLIGHT && this.queue.length > 0) {
+      const batch = this.takeBatch();
+      this.inFlight += 1;
+      void this.runBatch(batch).finally(() => {
+        this.inFlight -= 1;
+        this.scheduleFlush();
+      });
+    }
+  }
+
+  /** The oldest queued work, one per case, in case id order (the order the locks are taken in). */
+  private takeBatch(): Entry[] {
+    const batch = new Map<number, Entry>();
+    const left: Entry[] = [];
+    for (const entry of this.queue) {
+      if (batch.size < MAX_CASES_PER_BATCH && !batch.has(entry.caseId)) batch.set(entry.caseId, entry);
+      else left.push(entry);
+    }
+    this.queue = left;
+    return [...batch.values()].sort((a, b) => a.caseId - b.caseId);
+  }
+
+  private async runBatch(batch: Entry[]): Promise<void> {
+    let results: unknown[];
+    try {
+      results = await this.transactions.run((tx) => this.inTransaction(tx, batch));
+    } catch (err) {
+      if (batch.length === 1) return batch[0]!.reject(err);
+      for (const entry of batch) await this.runBatch([entry]);
+      return;
+    }
+    batch.forEach((entry, i) => entry.resolve(results[i]));
+  }
+
+  /** Every case's work runs to its end before the transaction ends, even when one of them failed. */
+  private async inTransaction(tx: Transaction, batch: Entry[]): Promise<unknown[]> {
+    const subjects = await this.cases.load(tx, batch.map((entry) => entry.caseId));
+    const settled = await Promise.allSettled(batch.map((entry) => entry.work(tx, subjects.get(entry.caseId) ?? null)));
+    const failed = settled.find((outcome) => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+    return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value);
+  }
+}

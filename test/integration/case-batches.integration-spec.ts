@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CaseBatches, type CaseWork } from '../../src/modules/automation/application/case-batches.js';
+import { CaseRepository } from '../../src/modules/cases/domain/case.repository.js';
+import { PreparedStatements } from '../../src/shared/database/prepared-statements.js';
+import { TransactionRunner } from '../../src/shared/database/transaction.js';
+import { startIntegrationContext, type IntegrationContext } from '../support/integration-context.js';
+import { givenCase, type WorkflowCase } from '../support/integration-fixtures.js';
+import { closeDb, db } from '../support/test-app.js';
+
+const XACT_SQL = 'SELECT pg_current_xact_id()::text AS xact';
+
+interface Seen {
+  xact: string;
+  /** The case as the work found it: its subject, null when it was not found. */
+  subject: string | null;
+}
+
+describe('CaseBatches: work on different cases due together shares one transaction', () => {
+  let ctx: IntegrationContext;
+  let cases: CaseRepository;
+  let batches: CaseBatches;
+  let sample: WorkflowCase[];
+  before(async () => {
+    ctx = await startIntegrationContext();
+    cases = ctx.get(CaseRepository);
+    batches = new CaseBatches(cases, ctx.get(TransactionRunner));
+    sample = [];
+    for (let i = 0; i < 3; i += 1) sample.push(await givenCase(ctx, {}));
+  });
+  after(async () => {
+    await ctx.close();
+    await closeDb();
+  });
+
+  /** Renames the case (when found) and reports the transaction it ran in. */
+  const rename = (subject: string): CaseWork<Seen> => async (tx, found) => {
+    const [{ xact }] = (await PreparedStatements.rowsIn<{ xact: string }>(tx, XACT_SQL, [])) as [{ xact: string }];
+    const seen = { xact, subject: found?.snapshot().subject ?? null };
+    if (found) await PreparedStatements.rowsIn(tx, 'UPDATE cases SET subject = $2 WHERE id = $1', [found.id, subject]);
+    return seen;
+  };
+  const subjectOf = async (caseId: number) => (await db().query<{ subject: string }>('SELECT subject FROM cases WHERE id = $1', [caseId])).rows[0]!.subject;
+
+  it('runs the work of cases submitted in the same turn in one transaction, each on its own case, and commits them all', async () => {
+    const seen = await Promise.all(sample.map((c, i) => batches.run(c.caseId, rename(`batched ${i}`))));
+    assert.equal(new Set(seen.map((s) => s.xact)).size, 1);
+    for (const [i, c] of sample.entries()) assert.equal(await subjectOf(c.caseId), `batched ${i}`);
+  });
+
+  it('runs a second piece of work for a case in a later transaction, which sees what the first one stored', async () => {
+    const [{ caseId }] = sample as [WorkflowCase];
+    const [first, second] = await Promise.all([batches.run(caseId, rename('first')), batches.run(caseId, rename('second'))]);
+    assert.notEqual(first.xact, second.xact);
+    assert.equal(second.subject, 'first');
+    assert.equal(await subjectOf(caseId), 'second');
+  });
+
+  it('gives work for a case that does not exist no case, and stores the others', async () => {
+    const [{ caseId }] = sample as [WorkflowCase];
+    const [missing, found] = await Promise.all([batches.run(2 ** 52, rename('nobody')), batches.run(caseId, rename('found'))]);
+    assert.equal(missing.subject, null);
+    assert.equal(found.xact, missing.xact);
+    assert.equal(await subjectOf(caseId), 'found');
+  });
+
+  it('fails only the work that failed: the others run again, each in a transaction of its own, and are stored', async () => {
+    const failing: CaseWork<Seen> = async (tx) => {
+      await PreparedStatements.rowsIn(tx, 'SELECT 1/0', []);
+      throw new Error('not reached: the statement fails');
+    };
+    const [a, b, c] = sample as [WorkflowCase, WorkflowCase, WorkflowCase];
+    const outcomes = await Promise.allSettled([batches.run(a.caseId, rename('kept a')), batches.run(b.caseId, failing), batches.run(c.caseId, rename('kept c'))]);
+    assert.equal(outcomes[1].status, 'rejected');
+    assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /division by zero/);
+    const [kept, , keptToo] = outcomes as [PromiseFulfilledResult<Seen>, unknown, PromiseFulfilledResult<Seen>];
+    assert.notEqual(kept.value.xact, keptToo.value.xact);
+    assert.equal(await subjectOf(a.caseId), 'kept a');
+    assert.equal(await subjectOf(c.caseId), 'kept c');
+  });
+});
