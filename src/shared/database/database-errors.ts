@@ -27,3 +27,8 @@ export function isUnstorableInput(err: unknown): boolean {
   const d = driverError(err);
   return d?.code !== undefined && UNSTORABLE_SQLSTATE.has(d.code);
 }
+
+/** Postgres refused the statement only because an earlier one in the same transaction had failed. */
+export function isInFailedTransaction(err: unknown): boolean {
+  return driverError(err)?.code === '25P02';
+}

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isInFailedTransaction } from '../../../shared/database/database-errors.js';
 import { TransactionRunner, type Transaction } from '../../../shared/database/transaction.js';
 import type { Case } from '../../cases/domain/case.js';
 import { CaseRepository } from '../../cases/domain/case.repository.js';
@@ -26,14 +27,19 @@ const MAX_BATCHES_IN_FLIGHT = 2;
  * per batch instead of once per case (docs/benchmarks.md).
  *
  * Work queued while two batches are under way waits for one of them to end, so batches grow
- * with the load and stay at one case when it is light. A case is in a batch at most once: a
- * second piece of work for it waits for the next batch, to see what the first one stored.
- * When a batch fails, for whatever reason, each of its cases' work runs again in a transaction
- * of its own, so one case that cannot be stored never holds the others back.
+ * with the load and stay at one case when it is light. A case is in one batch under way at a
+ * time: work for a case that is, waits for the next batch, and sees what the first one stored.
+ *
+ * When a case's work fails, only that work fails; the batch's other work runs again in a new
+ * batch, as nothing of the first one was committed. When the transaction itself fails (its
+ * connection, its lock or runs statement, its `COMMIT`), every work in it fails, to be retried
+ * by its caller: after a failed `COMMIT` nobody knows whether it was stored.
  */
 @Injectable()
 export class CaseBatches {
   private queue: Entry[] = [];
+  /** The cases of the batches under way. */
+  private readonly busy = new Set<number>();
   private inFlight = 0;
   private flushScheduled = false;
 
@@ -58,22 +64,25 @@ export class CaseBatches {
   }
 
   private flush(): void {
-    while (this.inFlight < MAX_BATCHES_IN_FLIGHT && this.queue.length > 0) {
+    while (this.inFlight < MAX_BATCHES_IN_FLIGHT) {
       const batch = this.takeBatch();
+      if (batch.length === 0) return;
       this.inFlight += 1;
+      for (const entry of batch) this.busy.add(entry.caseId);
       void this.runBatch(batch).finally(() => {
+        for (const entry of batch) this.busy.delete(entry.caseId);
         this.inFlight -= 1;
         this.scheduleFlush();
       });
     }
   }
 
-  /** The oldest queued work, one per case, in case id order (the order the locks are taken in). */
+  /** The oldest queued work, one per case and none for a case under way, in case id order (the order the locks are taken in). */
   private takeBatch(): Entry[] {
     const batch = new Map<number, Entry>();
     const left: Entry[] = [];
     for (const entry of this.queue) {
-      if (batch.size < MAX_CASES_PER_BATCH && !batch.has(entry.caseId)) batch.set(entry.caseId, entry);
+      if (batch.size < MAX_CASES_PER_BATCH && !batch.has(entry.caseId) && !this.busy.has(entry.caseId)) batch.set(entry.caseId, entry);
       else left.push(entry);
     }
     this.queue = left;
@@ -85,8 +94,10 @@ export class CaseBatches {
     try {
       results = await this.transactions.run((tx) => this.inTransaction(tx, batch));
     } catch (err) {
-      if (batch.length === 1) return batch[0]!.reject(err);
-      for (const entry of batch) await this.runBatch([entry]);
+      if (!(err instanceof WorkFailed)) return batch.forEach((entry) => entry.reject(err));
+      for (const [entry, reason] of err.failures) entry.reject(reason);
+      const others = batch.filter((entry) => !err.failures.has(entry));
+      if (others.length > 0) await this.runBatch(others);
       return;
     }
     batch.forEach((entry, i) => entry.resolve(results[i]));
@@ -96,8 +107,20 @@ export class CaseBatches {
   private async inTransaction(tx: Transaction, batch: Entry[]): Promise<unknown[]> {
     const subjects = await this.cases.load(tx, batch.map((entry) => entry.caseId));
     const settled = await Promise.allSettled(batch.map((entry) => entry.work(tx, subjects.get(entry.caseId) ?? null)));
-    const failed = settled.find((outcome) => outcome.status === 'rejected');
-    if (failed) throw failed.reason;
-    return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value);
+    const rejected = new Map<Entry, unknown>();
+    settled.forEach((outcome, i) => {
+      if (outcome.status === 'rejected') rejected.set(batch[i]!, outcome.reason);
+    });
+    if (rejected.size === 0) return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value);
+    // Work whose statement was refused only because another's had failed is not at fault.
+    const failures = new Map([...rejected].filter(([, reason]) => !isInFailedTransaction(reason)));
+    throw new WorkFailed(failures.size > 0 ? failures : rejected);
+  }
+}
+
+/** Some of a batch's work failed (each with its reason), before its COMMIT was sent. */
+class WorkFailed extends Error {
+  constructor(readonly failures: ReadonlyMap<Entry, unknown>) {
+    super('work in a batch failed');
   }
 }

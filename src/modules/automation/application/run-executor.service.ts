@@ -41,12 +41,15 @@ interface Applied {
   externalAt?: number;
 }
 
-/** How a stretch ended; `ref` is the run it ended in. */
+/**
+ * How a stretch ended; `ref` is the run it ended in. The runs it started and finished are
+ * counted once the transaction committed: a batch that fails runs its stretches again.
+ */
 type Stretch =
   /** Nothing more to do now: the run finished, failed, is parked, was superseded or is held by another worker. */
-  | { kind: 'stopped'; ref: RunRef; finished: FinishedRun[]; resumeAt?: Date }
+  | { kind: 'stopped'; ref: RunRef; started: Run[]; finished: FinishedRun[]; resumeAt?: Date }
   /** The run reached a step that talks to the outside world; it runs outside the transaction. */
-  | { kind: 'external'; ref: RunRef; finished: FinishedRun[]; run: Run; pc: number; scope: TemplateScope; case: CaseProps };
+  | { kind: 'external'; ref: RunRef; started: Run[]; finished: FinishedRun[]; run: Run; pc: number; scope: TemplateScope; case: CaseProps };
 
 /**
  * Executes runs. The steps of a run that only touch the case are executed and committed
@@ -86,6 +89,7 @@ export class RunExecutor {
         const from = ref;
         const comingBack = external;
         const stretch = await this.batches.run(from.caseId, (tx, subject) => this.runStretch(tx, subject, from, version, comingBack));
+        for (const run of stretch.started) this.metrics.runStarted(run);
         for (const { run, state } of stretch.finished) this.reportFinished(run, state);
         if (stretch.kind === 'stopped') return await this.scheduleResumption(stretch.ref, stretch.resumeAt);
         if (stretch.ref.runId !== ref.runId) {
@@ -111,22 +115,22 @@ export class RunExecutor {
    */
   private async runStretch(tx: Transaction, subject: Case | null, ref: RunRef, version: WorkflowVersion, external: ExternalOutcome | undefined): Promise<Stretch> {
     const run = external ? subject?.heldRun(ref.runId) : subject?.takeRun(ref.runId);
-    if (!subject || !run) return { kind: 'stopped', ref, finished: [] };
-    if (!external) this.metrics.runStarted(run);
+    if (!subject || !run) return { kind: 'stopped', ref, started: [], finished: [] };
+    const started = external ? [] : [run];
     const scope = scopeOf(subject.snapshot());
-    const applied = await this.applySteps(subject, run, version, scope, external);
+    const applied = await this.applySteps(subject, run, version, scope, external, started);
     const stored = await this.cases.save(tx, subject);
     const at = { ...ref, runId: applied.run.id };
-    if (applied.externalAt === undefined) return { kind: 'stopped', ref: at, finished: applied.finished, resumeAt: applied.run.parkedUntil };
-    return { kind: 'external', ref: at, finished: applied.finished, run: applied.run, pc: applied.externalAt, scope, case: stored };
+    if (applied.externalAt === undefined) return { kind: 'stopped', ref: at, started, finished: applied.finished, resumeAt: applied.run.parkedUntil };
+    return { kind: 'external', ref: at, started, finished: applied.finished, run: applied.run, pc: applied.externalAt, scope, case: stored };
   }
 
   /**
    * Records the outcome of the external step the run comes back from, if any, and executes
    * the run's steps until it ends, is parked or reaches an external step; a move goes on with
-   * the run it starts. Changes the case and its runs in memory only.
+   * the run it starts (added to `started`). Changes the case and its runs in memory only.
    */
-  private async applySteps(subject: Case, first: Run, version: WorkflowVersion, scope: TemplateScope, external: ExternalOutcome | undefined): Promise<Applied> {
+  private async applySteps(subject: Case, first: Run, version: WorkflowVersion, scope: TemplateScope, external: ExternalOutcome | undefined, started: Run[]): Promise<Applied> {
     let run = first;
     let program = this.program(version, run.status);
     let pc = external ? external.pc : run.currentStep;
@@ -172,7 +176,7 @@ export class RunExecutor {
           const next = subject.takeStartedRun();
           if (!next) return { run, finished };
           run = next;
-          this.metrics.runStarted(run);
+          started.push(run);
           scope.case = scopeOf(subject.snapshot()).case;
           program = this.program(version, run.status);
           pc = 0;

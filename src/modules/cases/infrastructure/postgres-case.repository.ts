@@ -92,13 +92,14 @@ const LOCK_CASES_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = ANY($1::big
  * The unfinished runs of cases, read once the cases are locked: by a statement of its own, as
  * a statement that waited for a lock still sees the runs as they were before it waited.
  * Whether a worker may take a run is read on the database's clock: pending, held by a worker
- * whose lease ran out, or its pause over.
+ * whose lease ran out, or its pause over. Locked in id order, as the relay's untake locks runs
+ * (without their cases).
  */
 const UNFINISHED_RUNS_SQL = `
   SELECT case_id, id, status, mode, chain_depth, state, current_step, step_attempts, attempts, created_at,
          (state = 'pending' OR (state = 'running' AND (locked_until IS NULL OR locked_until < now()))
           OR (state = 'waiting' AND resume_at <= now())) AS due
-  FROM workflow_runs WHERE case_id = ANY($1::bigint[]) AND state IN ('pending', 'running', 'waiting') ORDER BY case_id, id FOR UPDATE`;
+  FROM workflow_runs WHERE case_id = ANY($1::bigint[]) AND state IN ('pending', 'running', 'waiting') ORDER BY id FOR UPDATE`;
 
 /** The Case aggregate in Postgres: raw SQL, as named prepared statements, on TypeORM's connections. */
 @Injectable()
