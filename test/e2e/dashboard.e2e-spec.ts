@@ -573,6 +573,9 @@ describe('admin dashboard in the browser', () => {
     const page = await openPage(context);
     expectHttpError(page, REFUSED_TOKEN);
     await signIn(page, second.secret);
+    // The Workflows page's own requests are answered first: one sent after the token is gone
+    // would sign the page out before the click below, which then waits for a link that left.
+    await page.waitForLoadState('networkidle');
     const deleted = await t.request('DELETE', `/api/admin/v1/tokens/${second.id}`, { token: org.adminToken });
     assert.equal(deleted.status, 204);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tokens' }).click();
