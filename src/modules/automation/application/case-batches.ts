@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { BatchQueue } from '../../../shared/concurrency/batch-queue.js';
 import { isInFailedTransaction } from '../../../shared/database/database-errors.js';
 import { TransactionRunner, type Transaction } from '../../../shared/database/transaction.js';
 import type { Case } from '../../cases/domain/case.js';
@@ -36,49 +37,21 @@ const MAX_BATCHES_IN_FLIGHT = 2;
  * by its caller: after a failed `COMMIT` nobody knows whether it was stored.
  */
 @Injectable()
-export class CaseBatches {
-  private queue: Entry[] = [];
+export class CaseBatches extends BatchQueue<Entry> {
   /** The cases of the batches under way. */
   private readonly busy = new Set<number>();
-  private inFlight = 0;
-  private flushScheduled = false;
 
-  constructor(private readonly cases: CaseRepository, private readonly transactions: TransactionRunner) {}
+  constructor(private readonly cases: CaseRepository, private readonly transactions: TransactionRunner) {
+    super(MAX_BATCHES_IN_FLIGHT);
+  }
 
   /** Runs `work` on the case, locked, in a transaction that commits before the promise settles. */
   run<T>(caseId: number, work: CaseWork<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.queue.push({ caseId, work, resolve: resolve as (value: unknown) => void, reject });
-      this.scheduleFlush();
-    });
-  }
-
-  /** After the current turn of the event loop, so work submitted in the same turn shares a batch. */
-  private scheduleFlush(): void {
-    if (this.flushScheduled || this.inFlight >= MAX_BATCHES_IN_FLIGHT || this.queue.length === 0) return;
-    this.flushScheduled = true;
-    setImmediate(() => {
-      this.flushScheduled = false;
-      this.flush();
-    });
-  }
-
-  private flush(): void {
-    while (this.inFlight < MAX_BATCHES_IN_FLIGHT) {
-      const batch = this.takeBatch();
-      if (batch.length === 0) return;
-      this.inFlight += 1;
-      for (const entry of batch) this.busy.add(entry.caseId);
-      void this.runBatch(batch).finally(() => {
-        for (const entry of batch) this.busy.delete(entry.caseId);
-        this.inFlight -= 1;
-        this.scheduleFlush();
-      });
-    }
+    return new Promise<T>((resolve, reject) => this.enqueue({ caseId, work, resolve: resolve as (value: unknown) => void, reject }));
   }
 
   /** The oldest queued work, one per case and none for a case under way, in case id order (the order the locks are taken in). */
-  private takeBatch(): Entry[] {
+  protected takeBatch(): Entry[] {
     const batch = new Map<number, Entry>();
     const left: Entry[] = [];
     for (const entry of this.queue) {
@@ -86,10 +59,19 @@ export class CaseBatches {
       else left.push(entry);
     }
     this.queue = left;
+    for (const caseId of batch.keys()) this.busy.add(caseId);
     return [...batch.values()].sort((a, b) => a.caseId - b.caseId);
   }
 
-  private async runBatch(batch: Entry[]): Promise<void> {
+  protected async runBatch(batch: Entry[]): Promise<void> {
+    try {
+      await this.store(batch);
+    } finally {
+      for (const entry of batch) this.busy.delete(entry.caseId);
+    }
+  }
+
+  private async store(batch: Entry[]): Promise<void> {
     let results: unknown[];
     try {
       results = await this.transactions.run((tx) => this.inTransaction(tx, batch));
@@ -97,7 +79,7 @@ export class CaseBatches {
       if (!(err instanceof WorkFailed)) return batch.forEach((entry) => entry.reject(err));
       for (const [entry, reason] of err.failures) entry.reject(reason);
       const others = batch.filter((entry) => !err.failures.has(entry));
-      if (others.length > 0) await this.runBatch(others);
+      if (others.length > 0) await this.store(others);
       return;
     }
     batch.forEach((entry, i) => entry.resolve(results[i]));

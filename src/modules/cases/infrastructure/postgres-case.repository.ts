@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
-import type { Transaction } from '../../../shared/database/transaction.js';
+import { StatementBatches } from '../../../shared/database/statement-batches.js';
+import { TransactionRunner, type Transaction } from '../../../shared/database/transaction.js';
 import { Case, type CaseDraft, type CaseProps } from '../domain/case.js';
 import { type CreateAnswer, type Created, CaseRepository, type CreateResult, type DeliveryKey, type IdempotencyClaim } from '../domain/case.repository.js';
 import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
@@ -105,16 +106,24 @@ const UNFINISHED_RUNS_SQL = `
 @Injectable()
 export class PostgresCaseRepository extends CaseRepository {
   private readonly prepared: PreparedStatements;
+  /** New cases without a delivery key (see `create`). */
+  private readonly intakes: StatementBatches;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly metrics: CaseMetrics) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly metrics: CaseMetrics, transactions: TransactionRunner) {
     super();
     this.prepared = new PreparedStatements(dataSource);
+    this.intakes = new StatementBatches(this.prepared, transactions);
   }
 
+  /**
+   * A plain new case shares a transaction with the others arriving at the same moment: its
+   * statement takes no lock another intake could wait for. One with a delivery key goes alone,
+   * as two batches claiming the same keys in different orders would deadlock.
+   */
   async create<A extends CreateAnswer>(draft: CaseDraft, answer: A, idempotency?: IdempotencyClaim, delivery?: DeliveryKey): Promise<CreateResult<A>> {
     const insert = insertCaseStatement(draft, answer, delivery);
     if (!idempotency && !draft.message) {
-      const [row] = await this.prepared.rows<InsertedRow>(insert.text, insert.values);
+      const [row] = await (delivery ? this.prepared : this.intakes).rows<InsertedRow>(insert.text, insert.values);
       return insertedFrom(row!, answer);
     }
     return this.dataSource

@@ -1,0 +1,65 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { PreparedStatements } from '../../src/shared/database/prepared-statements.js';
+import { StatementBatches } from '../../src/shared/database/statement-batches.js';
+import { TransactionRunner } from '../../src/shared/database/transaction.js';
+import { startIntegrationContext, type IntegrationContext } from '../support/integration-context.js';
+import { closeDb, db } from '../support/test-app.js';
+
+/** Stores a key and answers the transaction that stored it. */
+const INSERT_SQL = 'INSERT INTO batch_probe (key) VALUES ($1) RETURNING pg_current_xact_id()::text AS xact';
+
+describe('StatementBatches: independent statements arriving together share one transaction', () => {
+  let ctx: IntegrationContext;
+  let batches: StatementBatches;
+  before(async () => {
+    ctx = await startIntegrationContext();
+    const prepared = new PreparedStatements(ctx.get<DataSource>(getDataSourceToken()));
+    batches = new StatementBatches(prepared, ctx.get(TransactionRunner));
+    // Unique only at COMMIT: two statements that each succeed can still fail the transaction.
+    await db().query('CREATE TABLE batch_probe (key text UNIQUE DEFERRABLE INITIALLY DEFERRED)');
+  });
+  after(async () => {
+    await db().query('DROP TABLE batch_probe');
+    await ctx.close();
+    await closeDb();
+  });
+
+  const insert = (key: string) => batches.rows<{ xact: string }>(INSERT_SQL, [key]).then(([row]) => row!.xact);
+  const stored = async (keys: string[]) => (await db().query<{ key: string }>('SELECT key FROM batch_probe WHERE key = ANY($1) ORDER BY key', [keys])).rows.map((r) => r.key);
+
+  it('stores statements submitted in the same turn in one transaction, each answered with its own rows', async () => {
+    const keys = ['together-a', 'together-b', 'together-c'];
+    const answers = await Promise.all(keys.map((key) => batches.rows<{ key: string }>('INSERT INTO batch_probe (key) VALUES ($1) RETURNING key', [key])));
+    assert.deepEqual(answers, keys.map((key) => [{ key }]));
+    const xacts = await db().query<{ n: number }>('SELECT count(DISTINCT xmin::text)::int AS n FROM batch_probe WHERE key = ANY($1)', [keys]);
+    assert.equal(xacts.rows[0]!.n, 1);
+  });
+
+  it('runs a statement that arrives alone, later ones in a transaction of their own', async () => {
+    const first = await insert('alone-1');
+    const second = await insert('alone-2');
+    assert.notEqual(first, second);
+    assert.deepEqual(await stored(['alone-1', 'alone-2']), ['alone-1', 'alone-2']);
+  });
+
+  it('fails only the statement that failed: the others run again alone and are stored', async () => {
+    const outcomes = await Promise.allSettled([insert('kept-1'), batches.rows('SELECT 1/0', []), insert('kept-2')]);
+    assert.equal(outcomes[1].status, 'rejected');
+    assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /division by zero/);
+    const [kept, , keptToo] = outcomes as [PromiseFulfilledResult<string>, unknown, PromiseFulfilledResult<string>];
+    assert.notEqual(kept.value, keptToo.value, 'each ran alone');
+    assert.deepEqual(await stored(['kept-1', 'kept-2']), ['kept-1', 'kept-2']);
+  });
+
+  it('fails every statement when the transaction itself fails at COMMIT, and stores none of them', async () => {
+    const outcomes = await Promise.allSettled([insert('twice'), insert('twice'), insert('bystander')]);
+    for (const outcome of outcomes) {
+      assert.equal(outcome.status, 'rejected');
+      assert.match(String((outcome as PromiseRejectedResult).reason), /duplicate key/);
+    }
+    assert.deepEqual(await stored(['twice', 'bystander']), []);
+  });
+});
