@@ -17,7 +17,15 @@ function driverError(err: unknown): { code?: string; message?: string } | undefi
   return { code: typeof inner.code === 'string' ? inner.code : undefined, message: typeof inner.message === 'string' ? inner.message : undefined };
 }
 
+/** A statement that waited for its turn longer than a request waits for a pooled connection, and was never sent. */
+export class StatementWaitTimeoutError extends Error {
+  constructor() {
+    super('timed out waiting to send a statement');
+  }
+}
+
 export function isDatabaseUnavailable(err: unknown): boolean {
+  if (err instanceof StatementWaitTimeoutError) return true;
   const d = driverError(err);
   if (!d) return false;
   return (d.code !== undefined && (UNAVAILABLE_SQLSTATE.test(d.code) || UNAVAILABLE_ERRNO.has(d.code))) || UNAVAILABLE_MESSAGE.test(d.message ?? '');

@@ -1,10 +1,14 @@
+import { performance } from 'node:perf_hooks';
 import { BatchQueue } from '../concurrency/batch-queue.js';
+import { BatchWorkFailed, runTogether } from './batch-work.js';
+import { isDatabaseUnavailable, StatementWaitTimeoutError } from './database-errors.js';
 import { PreparedStatements } from './prepared-statements.js';
 import type { TransactionRunner } from './transaction.js';
 
 interface Entry {
   text: string;
   values: unknown[];
+  queuedAt: number;
   resolve: (rows: unknown[]) => void;
   reject: (reason: unknown) => void;
 }
@@ -13,6 +17,8 @@ interface Entry {
 const MAX_STATEMENTS_PER_BATCH = 32;
 /** Transactions under way at once: the next batch gathers while they are stored. */
 const MAX_BATCHES_IN_FLIGHT = 2;
+/** As long as a request waits for a pooled connection (DATABASE_CONNECT_TIMEOUT_MS' default): then a 503 it may retry. */
+const MAX_QUEUED_MS = 10_000;
 
 /**
  * Runs statements that do not depend on each other (each one atomic on its own, taking no lock
@@ -21,10 +27,10 @@ const MAX_BATCHES_IN_FLIGHT = 2;
  * commits and flushes its WAL once per batch instead of once per statement
  * (docs/benchmarks.md). A statement that arrives alone runs alone, without a transaction.
  *
- * When a statement in a batch fails, nothing of the batch is stored and every statement of it
- * runs again alone, each settling with its own outcome: a caller whose input Postgres refuses
- * costs the others one more attempt at most. When the transaction itself fails (its
- * connection, its `COMMIT`), every statement fails with that error, as it would have alone.
+ * When statements of a batch fail, nothing of it is stored: those fail, each with its own
+ * error, and the others run again together. When the database is unavailable, or the
+ * transaction itself fails (its `COMMIT`), every statement fails, as it would have alone; after
+ * a failed `COMMIT` nobody knows whether the batch was stored, so nothing is run again.
  */
 export class StatementBatches extends BatchQueue<Entry> {
   constructor(private readonly prepared: PreparedStatements, private readonly transactions: TransactionRunner) {
@@ -33,25 +39,35 @@ export class StatementBatches extends BatchQueue<Entry> {
 
   /** The statement's rows, once it is committed. */
   rows<T>(text: string, values: unknown[]): Promise<T[]> {
-    return new Promise<T[]>((resolve, reject) => this.enqueue({ text, values, resolve: resolve as (rows: unknown[]) => void, reject }));
+    return new Promise<T[]>((resolve, reject) => this.enqueue({ text, values, queuedAt: performance.now(), resolve: resolve as (rows: unknown[]) => void, reject }));
   }
 
+  /** The oldest statements; any that waited too long fail without being sent. */
   protected takeBatch(): Entry[] {
-    return this.queue.splice(0, MAX_STATEMENTS_PER_BATCH);
+    const now = performance.now();
+    let taken = 0;
+    const batch: Entry[] = [];
+    for (; taken < this.queue.length && batch.length < MAX_STATEMENTS_PER_BATCH; taken++) {
+      const entry = this.queue[taken]!;
+      if (now - entry.queuedAt > MAX_QUEUED_MS) entry.reject(new StatementWaitTimeoutError());
+      else batch.push(entry);
+    }
+    this.queue.splice(0, taken);
+    return batch;
   }
 
   protected async runBatch(batch: Entry[]): Promise<void> {
     if (batch.length === 1) return this.runAlone(batch[0]!);
     let results: unknown[][];
     try {
-      results = await this.transactions.run(async (tx) => {
-        const settled = await Promise.allSettled(batch.map((entry) => PreparedStatements.rowsIn(tx, entry.text, entry.values)));
-        if (settled.some((outcome) => outcome.status === 'rejected')) throw new StatementFailed();
-        return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown[]>).value);
-      });
+      results = await this.transactions.run((tx) => runTogether(batch, (entry) => PreparedStatements.rowsIn(tx, entry.text, entry.values)));
     } catch (err) {
-      if (err instanceof StatementFailed) await Promise.all(batch.map((entry) => this.runAlone(entry)));
-      else batch.forEach((entry) => entry.reject(err));
+      const failures = err instanceof BatchWorkFailed ? (err.failures as ReadonlyMap<Entry, unknown>) : undefined;
+      const unavailable = failures && [...failures.values()].find(isDatabaseUnavailable);
+      if (!failures || unavailable) return batch.forEach((entry) => entry.reject(unavailable ?? err));
+      for (const [entry, reason] of failures) entry.reject(reason);
+      const others = batch.filter((entry) => !failures.has(entry));
+      if (others.length > 0) await this.runBatch(others);
       return;
     }
     batch.forEach((entry, i) => entry.resolve(results[i]!));
@@ -63,12 +79,5 @@ export class StatementBatches extends BatchQueue<Entry> {
     } catch (err) {
       entry.reject(err);
     }
-  }
-}
-
-/** A statement of a batch failed, before its COMMIT was sent. */
-class StatementFailed extends Error {
-  constructor() {
-    super('a statement in a batch failed');
   }
 }

@@ -56,6 +56,13 @@ export class InvalidRequestError extends AppError {
   }
 }
 
+/** A value Postgres cannot store as sent, found before it was sent or refused by Postgres (database-errors.ts). */
+export class UnstorableValueError extends InvalidRequestError {
+  constructor() {
+    super('the request holds a value that cannot be stored (\\u0000, an unpaired surrogate, or a number out of range)');
+  }
+}
+
 /** 429: the answer carries `Retry-After` (see toErrorResponse). */
 export class RateLimitedError extends AppError {
   readonly code = 'request.rate_limited';

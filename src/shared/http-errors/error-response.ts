@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { AppError, InvalidRequestError, RateLimitedError, ServiceUnavailableError } from '../errors/app-error.js';
+import { AppError, RateLimitedError, ServiceUnavailableError, UnstorableValueError } from '../errors/app-error.js';
 import { isDatabaseUnavailable, isUnstorableInput } from '../database/database-errors.js';
 import { HTTP_STATUS } from './http-status.table.js';
 
@@ -45,9 +45,7 @@ export function toErrorResponse(err: unknown): ErrorResponse {
     return { status: HTTP_STATUS[err.code], body: { error: err.message, ...err.details }, unexpected: false, ...(headers && { headers }) };
   }
   if (isDatabaseUnavailable(err)) return toErrorResponse(new ServiceUnavailableError());
-  if (isUnstorableInput(err)) {
-    return toErrorResponse(new InvalidRequestError('the request holds a value that cannot be stored (\\u0000, an unpaired surrogate, or a number out of range)'));
-  }
+  if (isUnstorableInput(err)) return toErrorResponse(new UnstorableValueError());
   const e = (err ?? {}) as { code?: unknown; statusCode?: unknown; cause?: unknown; getStatus?: () => number };
   // Nest wraps Fastify's own errors (FST_ERR_*) in an HttpException whose cause is the original.
   const code = (e.cause as { code?: unknown } | undefined)?.code ?? e.code;

@@ -112,6 +112,29 @@ export function endOfString(text: string, start: number): number {
   return text.length;
 }
 
+/** `\u` escapes in valid JSON text; a backslash outside a string cannot occur, so every match is an escape. */
+const ESCAPE = /\\(?:u([0-9a-fA-F]{4})|.)/g;
+
+/**
+ * True when `text` (valid JSON) escapes a character Postgres' jsonb refuses: `\u0000`, or a
+ * surrogate escape without its pair (a high one not followed by a low one, or a low one alone).
+ * A scan of the escapes only; text without `\u` is not scanned.
+ */
+export function hasUnstorableEscape(text: string): boolean {
+  if (!text.includes('\\u')) return false;
+  let highAt = -1;
+  for (const match of text.matchAll(ESCAPE)) {
+    const code = match[1] === undefined ? -1 : parseInt(match[1], 16);
+    const pairsHigh = highAt >= 0 && match.index === highAt && code >= 0xdc00 && code <= 0xdfff;
+    if (highAt >= 0 && !pairsHigh) return true;
+    highAt = -1;
+    if (code === 0) return true;
+    if (code >= 0xd800 && code <= 0xdbff) highAt = match.index + match[0].length;
+    else if (code >= 0xdc00 && code <= 0xdfff && !pairsHigh) return true;
+  }
+  return highAt >= 0;
+}
+
 function skipToValue(text: string, from: number): number {
   let i = from;
   while (text.charCodeAt(i) !== COLON) i++;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BatchQueue } from '../../../shared/concurrency/batch-queue.js';
-import { isInFailedTransaction } from '../../../shared/database/database-errors.js';
+import { BatchWorkFailed, runTogether } from '../../../shared/database/batch-work.js';
 import { TransactionRunner, type Transaction } from '../../../shared/database/transaction.js';
 import type { Case } from '../../cases/domain/case.js';
 import { CaseRepository } from '../../cases/domain/case.repository.js';
@@ -76,9 +76,10 @@ export class CaseBatches extends BatchQueue<Entry> {
     try {
       results = await this.transactions.run((tx) => this.inTransaction(tx, batch));
     } catch (err) {
-      if (!(err instanceof WorkFailed)) return batch.forEach((entry) => entry.reject(err));
-      for (const [entry, reason] of err.failures) entry.reject(reason);
-      const others = batch.filter((entry) => !err.failures.has(entry));
+      if (!(err instanceof BatchWorkFailed)) return batch.forEach((entry) => entry.reject(err));
+      const failures = err.failures as ReadonlyMap<Entry, unknown>;
+      for (const [entry, reason] of failures) entry.reject(reason);
+      const others = batch.filter((entry) => !failures.has(entry));
       if (others.length > 0) await this.store(others);
       return;
     }
@@ -88,21 +89,6 @@ export class CaseBatches extends BatchQueue<Entry> {
   /** Every case's work runs to its end before the transaction ends, even when one of them failed. */
   private async inTransaction(tx: Transaction, batch: Entry[]): Promise<unknown[]> {
     const subjects = await this.cases.load(tx, batch.map((entry) => entry.caseId));
-    const settled = await Promise.allSettled(batch.map((entry) => entry.work(tx, subjects.get(entry.caseId) ?? null)));
-    const rejected = new Map<Entry, unknown>();
-    settled.forEach((outcome, i) => {
-      if (outcome.status === 'rejected') rejected.set(batch[i]!, outcome.reason);
-    });
-    if (rejected.size === 0) return settled.map((outcome) => (outcome as PromiseFulfilledResult<unknown>).value);
-    // Work whose statement was refused only because another's had failed is not at fault.
-    const failures = new Map([...rejected].filter(([, reason]) => !isInFailedTransaction(reason)));
-    throw new WorkFailed(failures.size > 0 ? failures : rejected);
-  }
-}
-
-/** Some of a batch's work failed (each with its reason), before its COMMIT was sent. */
-class WorkFailed extends Error {
-  constructor(readonly failures: ReadonlyMap<Entry, unknown>) {
-    super('work in a batch failed');
+    return runTogether(batch, (entry) => entry.work(tx, subjects.get(entry.caseId) ?? null));
   }
 }

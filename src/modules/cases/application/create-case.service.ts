@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppError } from '../../../shared/errors/app-error.js';
+import { AppError, UnstorableValueError } from '../../../shared/errors/app-error.js';
 import { unstorableNumber } from '../../../shared/json/json-numbers.js';
+import { hasUnstorableEscape } from '../../../shared/json/json-text.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { AttributesInvalidError } from '../domain/case.errors.js';
 import { type Actor, Case, type CaseMode, type CaseSource, type ReceivedMessage } from '../domain/case.js';
@@ -92,6 +93,8 @@ export class CreateCaseService {
    * several cases from one input and must refuse it whole, before the first is created.
    */
   check(command: Pick<CreateCaseCommand<CreateAnswer>, 'workflow' | 'attributes'>): void {
+    // Postgres would refuse them too, but only after the statement went out, with the others of its batch.
+    if (hasUnstorableEscape(command.attributes.text)) throw new UnstorableValueError();
     const tooLarge = unstorableNumber(command.attributes.text);
     if (tooLarge) throw new AttributesInvalidError([tooLarge]);
     const problems = command.workflow.attributeSchema.check(command.attributes.value);

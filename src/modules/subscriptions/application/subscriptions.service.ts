@@ -120,8 +120,9 @@ export class SubscriptionsService {
   async rotateSecret(organizationId: number, id: number): Promise<{ signing_secret: string }> {
     const secret = newSecret();
     await this.dataSource.transaction(async (manager) => {
+      // NO KEY: intakes writing this subscription's deliveries key-share its row, and a rotation must not hold them (and their batches) up.
       const [row] = (await manager.query(
-        `SELECT secret_ciphertext FROM subscriptions WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL FOR UPDATE`,
+        `SELECT secret_ciphertext FROM subscriptions WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL FOR NO KEY UPDATE`,
         [id, organizationId],
       )) as { secret_ciphertext: string }[];
       if (!row) throw new NotFoundError('subscription');
