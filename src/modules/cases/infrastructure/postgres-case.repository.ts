@@ -233,9 +233,15 @@ async function lockedWithRuns(tx: Transaction, lockSql: string, lockParams: unkn
     PreparedStatements.rowsIn<CaseRow>(tx, lockSql, lockParams),
     PreparedStatements.rowsIn<RunRow & { case_id: string }>(tx, UNFINISHED_RUNS_SQL, [caseIds]),
   ]);
+  const runsByCase = new Map<number, RunRow[]>();
+  for (const run of runs) {
+    const caseId = Number(run.case_id);
+    const own = runsByCase.get(caseId);
+    if (own) own.push(run);
+    else runsByCase.set(caseId, [run]);
+  }
   return rows.map((row) => {
     const props = toProps(row);
-    const own = runs.filter((run) => Number(run.case_id) === props.id);
-    return Case.restore(props, own.map((run) => toRunProps(props.id, run)));
+    return Case.restore(props, (runsByCase.get(props.id) ?? []).map((run) => toRunProps(props.id, run)));
   });
 }
