@@ -86,9 +86,7 @@ export class RunExecutor {
     let releaseLease: (() => void) | undefined;
     try {
       for (;;) {
-        const from = ref;
-        const comingBack = external;
-        const stretch = await this.batches.run(from.caseId, (tx, subject) => this.runStretch(tx, subject, from, version, comingBack));
+        const stretch = await this.batches.run(ref.caseId, (tx, subject) => this.runStretch(tx, subject, ref, version, external));
         for (const run of stretch.started) this.metrics.runStarted(run);
         for (const { run, state } of stretch.finished) this.reportFinished(run, state);
         if (stretch.kind === 'stopped') return await this.scheduleResumption(stretch.ref, stretch.resumeAt);
