@@ -136,6 +136,12 @@ describe('CreateCaseService (integration)', () => {
       assert.equal(stored.rows[0].n, 1);
     });
 
+    it('stores each keyed case in a transaction of its own, even when they arrive together', async () => {
+      const results = await Promise.all([1, 2, 3].map((n) => createCase.execute(apiCommand(body, `apart-${n}`))));
+      const xacts = await db().query<{ n: number }>('SELECT count(DISTINCT change_xid)::int AS n FROM cases WHERE id = ANY($1)', [results.map((r) => r.id)]);
+      assert.equal(xacts.rows[0]!.n, 3);
+    });
+
     it('creates one case when the same key races itself', async () => {
       const results = await Promise.all([1, 2, 3].map(() => createCase.execute(apiCommand(body, 'race-1'))));
       assert.equal(new Set(results.map((r) => r.id)).size, 1);

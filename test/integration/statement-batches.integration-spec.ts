@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../src/shared/database/prepared-statements.js';
+import { StatementWaitTimeoutError } from '../../src/shared/database/database-errors.js';
 import { StatementBatches } from '../../src/shared/database/statement-batches.js';
 import { TransactionRunner } from '../../src/shared/database/transaction.js';
 import { startIntegrationContext, type IntegrationContext } from '../support/integration-context.js';
@@ -14,9 +15,10 @@ const INSERT_SQL = 'INSERT INTO batch_probe (key) VALUES ($1) RETURNING pg_curre
 describe('StatementBatches: independent statements arriving together share one transaction', () => {
   let ctx: IntegrationContext;
   let batches: StatementBatches;
+  let prepared: PreparedStatements;
   before(async () => {
     ctx = await startIntegrationContext();
-    const prepared = new PreparedStatements(ctx.get<DataSource>(getDataSourceToken()));
+    prepared = new PreparedStatements(ctx.get<DataSource>(getDataSourceToken()));
     batches = new StatementBatches(prepared, ctx.get(TransactionRunner));
     // Unique only at COMMIT: two statements that each succeed can still fail the transaction.
     await db().query('CREATE TABLE batch_probe (key text UNIQUE DEFERRABLE INITIALLY DEFERRED)');
@@ -63,5 +65,18 @@ describe('StatementBatches: independent statements arriving together share one t
       assert.match(String((outcome as PromiseRejectedResult).reason), /duplicate key/);
     }
     assert.deepEqual(await stored(['twice', 'bystander']), []);
+  });
+
+  it('refuses a statement that waited too long to be sent (both transactions busy), without sending it', async () => {
+    const impatient = new StatementBatches(prepared, ctx.get(TransactionRunner), 100);
+    const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 20));
+    // Submitted in turns of their own, each sleep is a batch of one: both places are taken.
+    const busy = [impatient.rows('SELECT pg_sleep(0.5)', [])];
+    await nextTurn();
+    busy.push(impatient.rows('SELECT pg_sleep(0.5)', []));
+    await nextTurn();
+    await assert.rejects(impatient.rows(INSERT_SQL, ['too-late']), StatementWaitTimeoutError);
+    await Promise.all(busy);
+    assert.deepEqual(await stored(['too-late']), []);
   });
 });

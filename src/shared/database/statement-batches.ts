@@ -33,7 +33,11 @@ const MAX_QUEUED_MS = 10_000;
  * a failed `COMMIT` nobody knows whether the batch was stored, so nothing is run again.
  */
 export class StatementBatches extends BatchQueue<Entry> {
-  constructor(private readonly prepared: PreparedStatements, private readonly transactions: TransactionRunner) {
+  constructor(
+    private readonly prepared: PreparedStatements,
+    private readonly transactions: TransactionRunner,
+    private readonly maxQueuedMs = MAX_QUEUED_MS,
+  ) {
     super(MAX_BATCHES_IN_FLIGHT);
   }
 
@@ -49,7 +53,7 @@ export class StatementBatches extends BatchQueue<Entry> {
     const batch: Entry[] = [];
     for (; taken < this.queue.length && batch.length < MAX_STATEMENTS_PER_BATCH; taken++) {
       const entry = this.queue[taken]!;
-      if (now - entry.queuedAt > MAX_QUEUED_MS) entry.reject(new StatementWaitTimeoutError());
+      if (now - entry.queuedAt > this.maxQueuedMs) entry.reject(new StatementWaitTimeoutError());
       else batch.push(entry);
     }
     this.queue.splice(0, taken);
