@@ -164,6 +164,19 @@ describe('webhook de-duplication (webhook_dedup)', () => {
       assert.equal(await countRows('SELECT count(*)::int AS n FROM webhook_dedup_keys WHERE workflow_id = $1', w.workflowId), 0);
     });
 
+    it('stores deliveries with a key in transactions of their own, where plain ones arriving together share them', async () => {
+      const keyed = await givenWebhook(t, dedupDefinition());
+      const plain = await givenWebhook(t);
+      const together = async (w: WebhookWorkflow, prefix: string) =>
+        (await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map((n) => post(w, { delivery_id: `${prefix}${n}` })))).map(createdCaseId);
+      const transactions = async (caseIds: number[]) =>
+        (await db().query('SELECT count(DISTINCT change_xid)::int AS n FROM cases WHERE id = ANY($1)', [caseIds])).rows[0].n;
+      // Keyed deliveries claim their keys in their own transaction: two batches claiming the same keys in different orders could deadlock.
+      const plainTransactions = await transactions(await together(plain, 'plain-'));
+      assert.ok(plainTransactions < 8, `plain deliveries in ${plainTransactions} transactions`);
+      assert.equal(await transactions(await together(keyed, 'keyed-')), 8);
+    });
+
     it('scopes keys to their workflow', async () => {
       const w = await givenWebhook(t, dedupDefinition());
       const other = await givenWebhook(t, dedupDefinition());
