@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assertValidationError } from '../support/foundation-assertions.js';
-import { closeDb, db, startTestApp, type InjectResult, type TestApp } from '../support/test-app.js';
+import { closeDb, db, startTestApp, transactionsStoring, type InjectResult, type TestApp } from '../support/test-app.js';
 import { countCases, createdCaseId, directDefinition, fetchCase, givenWebhook, postWebhook, type WebhookWorkflow } from '../support/webhook-helpers.js';
 
 const WORKFLOWS = '/api/admin/v1/workflows';
@@ -169,12 +169,10 @@ describe('webhook de-duplication (webhook_dedup)', () => {
       const plain = await givenWebhook(t);
       const together = async (w: WebhookWorkflow, prefix: string) =>
         (await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map((n) => post(w, { delivery_id: `${prefix}${n}` })))).map(createdCaseId);
-      const transactions = async (caseIds: number[]) =>
-        (await db().query('SELECT count(DISTINCT change_xid)::int AS n FROM cases WHERE id = ANY($1)', [caseIds])).rows[0].n;
       // Keyed deliveries claim their keys in their own transaction: two batches claiming the same keys in different orders could deadlock.
-      const plainTransactions = await transactions(await together(plain, 'plain-'));
+      const plainTransactions = await transactionsStoring(await together(plain, 'plain-'));
       assert.ok(plainTransactions < 8, `plain deliveries in ${plainTransactions} transactions`);
-      assert.equal(await transactions(await together(keyed, 'keyed-')), 8);
+      assert.equal(await transactionsStoring(await together(keyed, 'keyed-')), 8);
     });
 
     it('scopes keys to their workflow', async () => {

@@ -16,7 +16,7 @@ import { NUMBER_TOO_LARGE } from '../../src/shared/json/json-numbers.js';
 import { MetricsRegistry } from '../../src/shared/metrics/metrics.module.js';
 import { type IntegrationContext, startIntegrationContext } from '../support/integration-context.js';
 import { givenOrganization, givenPublishedWorkflow, type IntegrationOrganization } from '../support/integration-scenario.js';
-import { closeDb, db } from '../support/test-app.js';
+import { closeDb, db, transactionsStoring } from '../support/test-app.js';
 
 describe('CreateCaseService (integration)', () => {
   let ctx: IntegrationContext;
@@ -112,8 +112,7 @@ describe('CreateCaseService (integration)', () => {
     );
     assert.deepEqual(rows.rows.map((r) => [Number(r.id), r.events]), ids.sort((a, b) => a - b).map((id) => [id, 1]));
     const together = await Promise.all([1, 2, 3].map((n) => createCase.execute(webhookCommand(`{"customer_email": "t${n}@b.co"}`))));
-    const xacts = await db().query<{ n: number }>('SELECT count(DISTINCT change_xid)::int AS n FROM cases WHERE id = ANY($1)', [together.map((c) => c.id)]);
-    assert.equal(xacts.rows[0]!.n, 1);
+    assert.equal(await transactionsStoring(together.map((c) => c.id)), 1);
   });
 
   it('counts live cases in cases_created_total, never test cases', async () => {
@@ -138,8 +137,7 @@ describe('CreateCaseService (integration)', () => {
 
     it('stores each keyed case in a transaction of its own, even when they arrive together', async () => {
       const results = await Promise.all([1, 2, 3].map((n) => createCase.execute(apiCommand(body, `apart-${n}`))));
-      const xacts = await db().query<{ n: number }>('SELECT count(DISTINCT change_xid)::int AS n FROM cases WHERE id = ANY($1)', [results.map((r) => r.id)]);
-      assert.equal(xacts.rows[0]!.n, 3);
+      assert.equal(await transactionsStoring(results.map((r) => r.id)), 3);
     });
 
     it('creates one case when the same key races itself', async () => {

@@ -83,6 +83,11 @@ export function db(): pg.Pool {
   return pool;
 }
 
+/** How many transactions stored these cases (intakes arriving together share one). */
+export async function transactionsStoring(caseIds: readonly number[]): Promise<number> {
+  return (await db().query<{ n: number }>('SELECT count(DISTINCT change_xid)::int AS n FROM cases WHERE id = ANY($1)', [caseIds])).rows[0]!.n;
+}
+
 export async function closeDb(): Promise<void> {
   await pool?.end();
   pool = undefined;
