@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { type LoadRequest, type LoadSpec, type Measurement, measure, runLoad } from './load.js';
+import { type CpuWatch, type LoadRequest, type LoadSpec, type Measurement, measure, runLoad } from './load.js';
 import type { NodeProcess } from './procs.js';
 import { flushRedisPrefix, type Fixtures } from './setup.js';
 
@@ -32,6 +32,9 @@ export interface BenchConfig {
   budgetPurgeIntervalMs: number;
   budgetBaselineSec: number;
   budgetDurationSec: number;
+  /** Noisy neighbour: tenant B's steady webhook rate, and the cases of tenant A's workflow that its list filters scan. */
+  noisyRate: number;
+  noisyCases: number;
   /** Which parts run (BENCH_SCENARIOS, comma-separated; all by default). */
   scenarios: Set<BenchPart>;
   /** Which HTTP scenarios the `http` part runs (BENCH_HTTP_SCENARIOS; all by default). */
@@ -52,7 +55,7 @@ function envNumber(name: string, fallback: number): number {
   return value;
 }
 
-const SCENARIOS = ['http', 'pgbench', 'bigbody', 'verified', 'automation', 'capacity', 'drain', 'budget', 'growth', 'sync', 'reports'] as const;
+const SCENARIOS = ['http', 'pgbench', 'bigbody', 'verified', 'automation', 'capacity', 'drain', 'budget', 'growth', 'sync', 'reports', 'noisy'] as const;
 export type BenchPart = (typeof SCENARIOS)[number];
 
 function scenarioSet(raw: string | undefined): BenchConfig['scenarios'] {
@@ -98,6 +101,8 @@ export function readConfig(repoRoot: string, benchDir: string): BenchConfig {
     budgetPurgeIntervalMs: envNumber('BENCH_BUDGET_PURGE_INTERVAL_MS', 10_000),
     budgetBaselineSec: envNumber('BENCH_BUDGET_BASELINE', 60),
     budgetDurationSec: envNumber('BENCH_BUDGET_DURATION', 300),
+    noisyRate: envNumber('BENCH_NOISY_RATE', 250),
+    noisyCases: Math.round(envNumber('BENCH_NOISY_CASES', 10_000)),
     scenarios: scenarioSet(process.env.BENCH_SCENARIOS),
     httpScenarios: process.env.BENCH_HTTP_SCENARIOS ? new Set(process.env.BENCH_HTTP_SCENARIOS.split(',').map((name) => name.trim())) : null,
     // To compare V8 settings (BENCH_NODE_FLAGS, space-separated); the default is what start:prod runs.
@@ -141,7 +146,7 @@ export function backendsOf(ctx: BenchContext, applicationName: string): () => Pr
 }
 
 /** One request by hand first, so a misconfigured scenario fails with the answer instead of 100% non-2xx. */
-async function probe(url: string, request: LoadRequest, expected: number): Promise<void> {
+export async function probe(url: string, request: LoadRequest, expected: number): Promise<void> {
   const res = await fetch(url + request.path, { method: request.method, headers: request.headers, body: request.body });
   const text = await res.text();
   if (res.status !== expected) throw new Error(`probe ${request.method} ${request.path.replace(/token=[^&]+/, 'token=…')}: ${res.status} ${text.slice(0, 300)}`);
@@ -162,13 +167,17 @@ export async function loadTarget(
   durationSec: number,
 ): Promise<Measurement> {
   await probe(target.url, requests[0]!, expectedStatus);
-  await checkpoint(ctx);
-  const spec: LoadSpec = { url: target.url, connections, durationSec, requests };
-  if (ctx.config.warmupSec > 0) await runLoad({ ...spec, durationSec: ctx.config.warmupSec });
   try {
-    return await measure(spec, { targetPid: target.process.pid, postgresBackends: backendsOf(ctx, target.applicationName), redisPid: ctx.redisPid });
+    return await warmThenMeasure(ctx, { url: target.url, connections, durationSec, requests }, { targetPid: target.process.pid, postgresBackends: backendsOf(ctx, target.applicationName), redisPid: ctx.redisPid });
   } finally {
     // The baseline programs' queue has no consumer: drop its jobs so Redis does not grow run after run.
     if (target.name !== 'service') await flushRedisPrefix(ctx.redisUrl, `${ctx.redisPrefix}:baseline`);
   }
+}
+
+/** A checkpoint, the warm-up (BENCH_WARMUP seconds, discarded), then the measured run of `spec`. */
+export async function warmThenMeasure(ctx: BenchContext, spec: LoadSpec, watch: CpuWatch): Promise<Measurement> {
+  await checkpoint(ctx);
+  if (ctx.config.warmupSec > 0) await runLoad({ ...spec, durationSec: ctx.config.warmupSec });
+  return measure(spec, watch);
 }

@@ -6,6 +6,7 @@
 import type { TargetName } from './context.js';
 import { type ScenarioKey, type ScenarioResult, spreadOf } from './http-scenarios.js';
 import type { Measurement } from './load.js';
+import { noisyChecks, noisySection } from './noisy-neighbour.js';
 import { reportsChecks, reportsSection } from './reports.js';
 import { bigBodiesSection, referenceChecks, pgbenchSection } from './report-references.js';
 import {
@@ -89,7 +90,7 @@ export function evaluateTargets(r: BenchResults): TargetCheck[] {
     measured: r.peakRssMb.service === null ? 'unknown' : `${r.peakRssMb.service.toFixed(0)} MB`,
     pass: r.peakRssMb.service === null ? null : r.peakRssMb.service <= 300,
   });
-  checks.push(...drainChecks(r), ...budgetChecks(r), ...growthChecks(r.growth), ...syncChecks(r.sync), ...reportsChecks(r), ...referenceChecks(r, ratio, p99Ratio));
+  checks.push(...drainChecks(r), ...budgetChecks(r), ...growthChecks(r.growth), ...syncChecks(r.sync), ...reportsChecks(r), ...referenceChecks(r, ratio, p99Ratio), ...noisyChecks(r));
   return checks;
 }
 
@@ -203,6 +204,7 @@ export function renderMarkdown(r: BenchResults): string {
     ...growthSection(r),
     ...syncSection(r),
     ...reportsSection(r),
+    ...noisySection(r),
   );
   if (r.failures.length) lines.push('## Failures during this run', '', ...r.failures.map((f) => `- ${f.replace(/\n/g, ' ')}`), '');
   lines.push(
@@ -214,13 +216,15 @@ export function renderMarkdown(r: BenchResults): string {
     'DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres REDIS_URL=redis://127.0.0.1:6379 npm run bench',
     '# a quick smoke run:',
     'BENCH_DURATION=3 BENCH_WARMUP=1 BENCH_AUTOMATION_DURATION=10 BENCH_DRAIN_CASES=2000 BENCH_DRAIN_STEADY=5 BENCH_SKIP_1M=1 npm run bench',
+    '# only the noisy neighbour (tenant B alone and beside tenant A\'s noise):',
+    'BENCH_SCENARIOS=noisy npm run bench',
     '```',
     '',
     'Settings (environment): `BENCH_DURATION` (measured seconds per run, 15), `BENCH_WARMUP` (5), `BENCH_ROUNDS` (alternated rounds per HTTP and pgbench figure, 3), `BENCH_AUTOMATION_RATE` (cases/s of the automation part, 820: just above issue 15\'s 800 target, so the completion rate can show it), ' +
       '`BENCH_STEADY_RATE` (cases/s of the drain and budget parts, 520), `BENCH_AUTOMATION_DURATION` (60), `BENCH_AUTOMATION_DRAIN` (longest wait for the runs to finish, 300), `BENCH_WORKER_CONCURRENCY` (the service\'s default), ' +
       '`BENCH_DRAIN_CASES` (cases that arrive while no worker runs, 100000), `BENCH_DRAIN_STEADY` (seconds of the steady window before, 30), `BENCH_DRAIN_MAX` (longest wait for the backlog to drain, 900), ' +
       '`BENCH_BUDGET_RETENTION_DAYS` (the shortened retention, decimal days, 0.0007), `BENCH_BUDGET_PURGE_INTERVAL_MS` (10000), `BENCH_BUDGET_BASELINE` (seconds without purges, 60), `BENCH_BUDGET_DURATION` (seconds with purges, 300), ' +
-      '`BENCH_GROWTH_DURATION` (10, also each window of `sync`), `BENCH_SKIP_1M=1` (growth and sync fill 10k cases only), `BENCH_SCENARIOS` (which parts run, comma-separated: `http`, `pgbench`, `bigbody`, `verified`, `automation`, `capacity` (needs `automation`), `drain`, `budget`, `growth`, `sync` (list and change-feed pages), `reports`; all by default), `BENCH_HTTP_SCENARIOS` (which of `webhook`, `post`, `get` the `http` part runs; `get` reads the cases `post` made), `BENCH_NODE_FLAGS` (node flags for the service and worker instead of those of `start:prod`, to compare V8 settings), `BENCH_REPORT` (where to write this file), `BENCH_CPU_PROF` (a folder: the service, the worker and the baseline write `node --cpu-prof` profiles there when they stop). The run uses a fresh database `cis_bench_<id>` and Redis prefix, and drops both at the end.',
+      '`BENCH_NOISY_RATE` (tenant B\'s steady webhooks per second in `noisy`, 250), `BENCH_NOISY_CASES` (cases of tenant A\'s listed workflow, 10000), `BENCH_GROWTH_DURATION` (10, also each window of `sync`), `BENCH_SKIP_1M=1` (growth and sync fill 10k cases only), `BENCH_SCENARIOS` (which parts run, comma-separated: `http`, `pgbench`, `bigbody`, `verified`, `automation`, `capacity` (needs `automation`), `drain`, `budget`, `growth`, `sync` (list and change-feed pages), `reports`, `noisy` (tenant B\'s steady webhooks alone and beside tenant A\'s noise); all by default), `BENCH_HTTP_SCENARIOS` (which of `webhook`, `post`, `get` the `http` part runs; `get` reads the cases `post` made), `BENCH_NODE_FLAGS` (node flags for the service and worker instead of those of `start:prod`, to compare V8 settings), `BENCH_REPORT` (where to write this file), `BENCH_CPU_PROF` (a folder: the service, the worker and the baseline write `node --cpu-prof` profiles there when they stop). The run uses a fresh database `cis_bench_<id>` and Redis prefix, and drops both at the end.',
     '',
   );
   return lines.join('\n');

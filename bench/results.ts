@@ -8,6 +8,7 @@ import type { DrainResult } from './drain.js';
 import type { GrowthStep } from './growth.js';
 import type { ScenarioResult } from './http-scenarios.js';
 import type { Measurement } from './load.js';
+import type { NoisyResult } from './noisy-neighbour.js';
 import type { PgbenchReference } from './pgbench-reference.js';
 import type { SyncStep } from './sync.js';
 import type { VerifiedWebhookResult } from './verified-webhook.js';
@@ -53,6 +54,8 @@ export interface BenchResults {
   syncFailure: string | null;
   reports: ReportsResult | null;
   reportsFailure: string | null;
+  noisy: NoisyResult | null;
+  noisyFailure: string | null;
   failures: string[];
   totalSec: number;
 }

@@ -22,6 +22,7 @@ import { type BenchContext, type BenchPart, readConfig } from './context.js';
 import { runDrain } from './drain.js';
 import { runGrowth } from './growth.js';
 import { runHttpScenarios } from './http-scenarios.js';
+import { runNoisyNeighbour } from './noisy-neighbour.js';
 import { runPgbenchReference } from './pgbench-reference.js';
 import { runSync } from './sync.js';
 import { runVerifiedWebhook, verifiedRatio } from './verified-webhook.js';
@@ -122,6 +123,8 @@ async function main(): Promise<number> {
       LOG_LEVEL: 'warn',
       HOST: '127.0.0.1',
       PUBLIC_BASE_URL: `http://127.0.0.1:${servicePort}`,
+      // A port of its own: the default 2525 may be taken on a shared machine (the noisy part sends mail to it).
+      SMTP_PORT: String(await freePort()),
       // One client from one address sends everything: limits high enough never to trip, so the
       // limiter still does its per-request work (its cost is part of what is measured).
       RATE_LIMIT_PER_ADDRESS: '1000000000',
@@ -208,6 +211,7 @@ async function main(): Promise<number> {
     const { result: syncSteps, failure: syncFailure } = await part('sync', 'list and change feed', () => runSync(ctx, log));
     const sync = syncSteps ?? [];
     failures.push(...sync.flatMap((s) => s.failures.map((f) => `sync: ${f}`)));
+    const { result: noisy, failure: noisyFailure } = await part('noisy', 'noisy neighbour', () => runNoisyNeighbour(ctx, log));
 
     for (const child of children) if (child.exited()) failures.push(`${child.name} exited during the run:\n${child.output()}`);
     const results: BenchResults = {
@@ -239,6 +243,8 @@ async function main(): Promise<number> {
       syncFailure,
       reports,
       reportsFailure,
+      noisy,
+      noisyFailure,
       failures,
       totalSec: (Date.now() - startedAt) / 1000,
     };

@@ -99,19 +99,31 @@ function definition(name: string, automations: Record<string, unknown[]>) {
 /** The HTTP scenarios' target: typed attributes and an Open run, so every intake also writes the pending run record. */
 export const intakeDefinition = (name: string) => definition(name, { Open: [{ set_attributes: { stage: 'received' } }] });
 
-export async function publishedWorkflow(base: string, adminToken: string, def: unknown): Promise<BenchWorkflow> {
+/** A workflow created and published; its id. */
+export async function publishWorkflow(base: string, adminToken: string, def: unknown): Promise<number> {
   const created = await call(base, 'POST', '/api/admin/v1/workflows', adminToken, def);
   const id: number = created.workflow.id;
   await call(base, 'POST', `/api/admin/v1/workflows/${id}/publish`, adminToken);
+  return id;
+}
+
+export async function publishedWorkflow(base: string, adminToken: string, def: unknown): Promise<BenchWorkflow> {
+  const id = await publishWorkflow(base, adminToken, def);
   const webhook = await call(base, 'POST', `/api/admin/v1/workflows/${id}/webhook`, adminToken);
   const url = new URL(webhook.webhook.url);
   return { id, webhookPath: url.pathname + url.search, casesPath: `/api/external/v1/workflows/${id}/cases` };
 }
 
-export async function createFixtures(base: string, operatorToken: string): Promise<Fixtures> {
-  const org = await call(base, 'POST', '/api/operator/v1/organizations', operatorToken, { name: 'Benchmark organization' });
+/** An organization (through the operator API) with its admin token and an API token. */
+export async function createOrganization(base: string, operatorToken: string, name: string): Promise<{ organizationId: number; adminToken: string; apiToken: string }> {
+  const org = await call(base, 'POST', '/api/operator/v1/organizations', operatorToken, { name });
   const adminToken: string = org.admin_token;
   const token = await call(base, 'POST', '/api/admin/v1/tokens', adminToken, { name: 'bench', scope: 'api' });
+  return { organizationId: org.organization.id, adminToken, apiToken: token.secret };
+}
+
+export async function createFixtures(base: string, operatorToken: string): Promise<Fixtures> {
+  const { organizationId, adminToken, apiToken } = await createOrganization(base, operatorToken, 'Benchmark organization');
   const intake = await publishedWorkflow(base, adminToken, intakeDefinition('Bench intake'));
   const automation = await publishedWorkflow(
     base,
@@ -121,5 +133,5 @@ export async function createFixtures(base: string, operatorToken: string): Promi
       Triage: [{ close: { outcome: 'Done' } }],
     }),
   );
-  return { organizationId: org.organization.id, adminToken, apiToken: token.secret, intake, automation };
+  return { organizationId, adminToken, apiToken, intake, automation };
 }

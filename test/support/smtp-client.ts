@@ -53,7 +53,8 @@ function dotStuffed(message: string | Buffer): Buffer {
   return Buffer.from(text.endsWith('\r\n') ? text.slice(0, -2) : text, 'latin1');
 }
 
-class SmtpConversation {
+/** One SMTP connection, answer by answer; `close` ends it, and any answer still awaited fails. */
+export class SmtpConversation {
   private buffer = '';
   private readonly waiting: ((answer: SmtpAnswer | Error) => void)[] = [];
   private readonly answers: (SmtpAnswer | Error)[] = [];
@@ -73,9 +74,10 @@ class SmtpConversation {
     socket.on('close', () => this.answer(new Error('the server closed the connection')));
   }
 
-  static open(port: number): Promise<SmtpConversation> {
+  /** A connection to 127.0.0.1:`port`, from `localAddress` when given (another loopback address: another sender). */
+  static open(port: number, localAddress?: string): Promise<SmtpConversation> {
     return new Promise((resolve, reject) => {
-      const socket = connect({ port, host: '127.0.0.1' }, () => resolve(new SmtpConversation(socket)));
+      const socket = connect({ port, host: '127.0.0.1', localAddress }, () => resolve(new SmtpConversation(socket)));
       socket.once('error', reject);
     });
   }
@@ -93,8 +95,13 @@ class SmtpConversation {
   }
 
   send(bytes: Buffer): Promise<SmtpAnswer> {
-    this.socket.write(bytes);
+    this.write(bytes);
     return this.expect();
+  }
+
+  /** Sends without awaiting an answer (part of a message, as a slow sender does). */
+  write(bytes: Buffer | string): void {
+    this.socket.write(bytes);
   }
 
   close(): void {
