@@ -134,9 +134,10 @@ class Attack {
     outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
   }
 
-  /** Runs `use` with a connection that the stop cuts. */
+  /** Runs `use` with a connection that the stop cuts (at once, when it came while the connection was being opened). */
   async holding<C extends { close(): void }, T>(connection: C, use: (connection: C) => Promise<T>): Promise<T> {
     this.open.add(connection);
+    if (this.stopped) connection.close();
     try {
       return await use(connection);
     } finally {
