@@ -250,7 +250,7 @@ describe('cases API: list and change feed', () => {
         assert.equal(res.status, 422, `${query}: ${res.status} ${res.text}`);
         assertErrorBody(res);
       }
-      for (const query of ['limit=1', 'limit=200', 'status=Open', 'created_after=2024-02-29T23:59:59.999999-14:00', 'updated_before=2999-12-31T23:59Z', `attributes=${encodeURIComponent(`${'{"a":'.repeat(63)}1${'}'.repeat(63)}`)}`]) {
+      for (const query of ['limit=1', 'limit=200', 'status=Open', 'created_after=2024-02-29T23:59:59.999999-14:00', 'updated_before=2999-12-31T23:59Z', `attributes=${encodeURIComponent('{"a":{"b":{"c":[1]}}}')}`]) {
         assert.equal((await get(f, `?${query}`)).status, 200, query);
       }
     });

@@ -24,7 +24,10 @@ const responses: Record<string, Schema> = {
     { oneOf: [schemaRef('Error'), schemaRef('ValidationError')] },
   ),
   TooManyRequests: { ...error('Too many requests; nothing was done. Ask again after `Retry-After` seconds.'), headers: { 'Retry-After': headerRef('RetryAfter') } },
-  ServiceUnavailable: error('Postgres (or, for /readyz, Redis) is unavailable right now; nothing was done. Retry shortly.'),
+  ServiceUnavailable: {
+    ...error('Postgres (or, for /readyz, Redis) is unavailable right now, or did not finish the request\'s statement within `DATABASE_STATEMENT_TIMEOUT_MS`; nothing was done. Ask again after `Retry-After` seconds.'),
+    headers: { 'Retry-After': headerRef('RetryAfter') },
+  },
 };
 
 const parameters: Record<string, Schema> = {

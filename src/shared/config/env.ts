@@ -79,6 +79,15 @@ export class Env {
   DATABASE_CONNECT_TIMEOUT_MS = 3000;
 
   /**
+   * How long Postgres lets one statement of the service run (lock waits included) before it
+   * cancels it (`statement_timeout` of every pooled connection): the request is answered 503 and
+   * its backend is free again. At most the client's own 30 s `query_timeout`, after which nobody
+   * waits for the answer. Migrations, retention purges and report folding are not bounded by it.
+   */
+  @Type(() => Number) @IsInt() @Min(100) @Max(30000)
+  DATABASE_STATEMENT_TIMEOUT_MS = 5000;
+
+  /**
    * Runs (and deliveries) a worker process keeps under way. Runs due together are stored in
    * batches (CaseBatches), which can only be as large as the runs under way allow: at 800
    * chains/s, 64 were too few to keep the lag under a second (docs/benchmarks.md).

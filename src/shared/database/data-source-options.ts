@@ -19,7 +19,7 @@ import { Digests1763870100000 } from './migrations/1763870100000-digests.js';
 import { LooseCaseForeignKeys1763880000000 } from './migrations/1763880000000-loose-case-foreign-keys.js';
 
 /** One definition of the Postgres connection, shared by the app and `ormconfig.ts` (migrations). */
-type DatabaseEnv = Pick<Env, 'DATABASE_URL'> & Partial<Pick<Env, 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS'>>;
+type DatabaseEnv = Pick<Env, 'DATABASE_URL'> & Partial<Pick<Env, 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS'>>;
 
 export function dataSourceOptions(env: DatabaseEnv): DataSourceOptions {
   return {
@@ -35,6 +35,11 @@ export function dataSourceOptions(env: DatabaseEnv): DataSourceOptions {
       connectionTimeoutMillis: env.DATABASE_CONNECT_TIMEOUT_MS ?? 10_000,
       // A statement stuck behind a dead server must not hold a request forever.
       query_timeout: 30_000,
+      // A slow statement (a list filter few cases match, a lock wait) is cancelled by Postgres
+      // itself, freeing its backend: the client's query_timeout only stops waiting for it. Set
+      // when connecting, so no request pays a statement for it; without the setting (migrations)
+      // statements are unbounded.
+      ...(env.DATABASE_STATEMENT_TIMEOUT_MS !== undefined && { statement_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS }),
       // A statement is sent without waiting for the one before it to be answered; code that awaits
       // each one sees no difference, and a transaction's first statements share a round trip
       // (TypeOrmTransactionRunner, the case locks of PostgresCaseRepository).

@@ -1,8 +1,9 @@
 /**
  * Postgres and driver failures the HTTP layer answers without a 500: an unreachable or
  * restarting database, or one that did not answer a statement within the client's query timeout
- * (data-source-options.ts), is a 503 the client can retry; JSON text Postgres refuses to store
- * (`\u0000`, unpaired surrogates, absurd nesting, NUL in text) is the client's input problem.
+ * (data-source-options.ts), is a 503 the client can retry, and so is a statement Postgres
+ * cancelled at its `statement_timeout`; JSON text Postgres refuses to store (`\u0000`, unpaired
+ * surrogates, absurd nesting, NUL in text) is the client's input problem.
  */
 const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-3]|53300)/;
 const UNAVAILABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -29,6 +30,20 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   const d = driverError(err);
   if (!d) return false;
   return (d.code !== undefined && (UNAVAILABLE_SQLSTATE.test(d.code) || UNAVAILABLE_ERRNO.has(d.code))) || UNAVAILABLE_MESSAGE.test(d.message ?? '');
+}
+
+/**
+ * Postgres cancelled the statement (`query_canceled`): it ran past the connection's
+ * statement_timeout, or an operator cancelled it. Only that statement failed: the database is
+ * there, so work batched with it may run again without it.
+ */
+function isStatementCanceled(err: unknown): boolean {
+  return driverError(err)?.code === '57014';
+}
+
+/** What the HTTP layer answers 503, to retry as it is: the database unavailable, or the statement cancelled. */
+export function isTransientDatabaseFailure(err: unknown): boolean {
+  return isDatabaseUnavailable(err) || isStatementCanceled(err);
 }
 
 export function isUnstorableInput(err: unknown): boolean {

@@ -71,8 +71,13 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/** As long as DATABASE_STATEMENT_TIMEOUT_MS' default: a client retrying sooner would mostly meet the same overload. */
+const SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS = 5;
+
+/** 503: the answer carries `Retry-After` (see toErrorResponse). */
 export class ServiceUnavailableError extends AppError {
   readonly code = 'service.unavailable';
+  readonly retryAfterSeconds = SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS;
   constructor() {
     super('service temporarily unavailable, retry shortly');
   }

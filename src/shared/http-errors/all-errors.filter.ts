@@ -1,6 +1,6 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Inject } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../database/database-errors.js';
+import { isTransientDatabaseFailure } from '../database/database-errors.js';
 import { LOGGER, type Logger } from '../logging/logger.js';
 import { sendError, toErrorResponse } from './error-response.js';
 
@@ -8,7 +8,8 @@ import { sendError, toErrorResponse } from './error-response.js';
  * Every error a handler throws becomes `{"error": ...}` with its status, or on a route that
  * draws its own error pages (a page for people, see `errorPage`) that page; unexpected ones are
  * logged, never shown. A 503 for an unreachable or unanswering database is logged too: a query
- * that timed out may mean lock waits or a slow statement, not only a database that is down.
+ * that timed out, or one Postgres cancelled at its statement_timeout, may mean lock waits or a
+ * slow statement, not only a database that is down.
  */
 @Catch()
 export class AllErrorsFilter implements ExceptionFilter {
@@ -19,7 +20,7 @@ export class AllErrorsFilter implements ExceptionFilter {
     const response = toErrorResponse(error);
     const request = http.getRequest<FastifyRequest>();
     if (response.unexpected) logUnexpected(this.logger, request, error);
-    else if (isDatabaseUnavailable(error)) {
+    else if (isTransientDatabaseFailure(error)) {
       this.logger.warn({ method: request.method, route: request.routeOptions?.url, err: error instanceof Error ? error.message : String(error) }, 'database unavailable; answered 503');
     }
     const errorPage = request.routeOptions?.config?.errorPage;

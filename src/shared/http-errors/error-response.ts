@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { AppError, RateLimitedError, ServiceUnavailableError, UnstorableValueError } from '../errors/app-error.js';
-import { isDatabaseUnavailable, isUnstorableInput } from '../database/database-errors.js';
+import { isTransientDatabaseFailure, isUnstorableInput } from '../database/database-errors.js';
 import { HTTP_STATUS } from './http-status.table.js';
 
 export interface ErrorResponse {
@@ -8,7 +8,7 @@ export interface ErrorResponse {
   body: Record<string, unknown>;
   /** Unexpected failures are logged with their stack; expected ones are not. */
   unexpected: boolean;
-  /** Headers the answer carries whatever its body (JSON or a page): `Retry-After` of a 429. */
+  /** Headers the answer carries whatever its body (JSON or a page): `Retry-After` of a 429 or a 503. */
   headers?: Record<string, string>;
 }
 
@@ -41,10 +41,10 @@ const STATUS_MESSAGES: Record<number, string> = {
 /** The one place that turns any thrown value into a status and a JSON body; internals never leak. */
 export function toErrorResponse(err: unknown): ErrorResponse {
   if (err instanceof AppError) {
-    const headers = err instanceof RateLimitedError ? { 'retry-after': String(err.retryAfterSeconds) } : undefined;
+    const headers = err instanceof RateLimitedError || err instanceof ServiceUnavailableError ? { 'retry-after': String(err.retryAfterSeconds) } : undefined;
     return { status: HTTP_STATUS[err.code], body: { error: err.message, ...err.details }, unexpected: false, ...(headers && { headers }) };
   }
-  if (isDatabaseUnavailable(err)) return toErrorResponse(new ServiceUnavailableError());
+  if (isTransientDatabaseFailure(err)) return toErrorResponse(new ServiceUnavailableError());
   if (isUnstorableInput(err)) return toErrorResponse(new UnstorableValueError());
   const e = (err ?? {}) as { code?: unknown; statusCode?: unknown; cause?: unknown; getStatus?: () => number };
   // Nest wraps Fastify's own errors (FST_ERR_*) in an HttpException whose cause is the original.

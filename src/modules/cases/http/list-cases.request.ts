@@ -1,9 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches, ValidateBy, type ValidationOptions } from 'class-validator';
-import { isPlainObject, nestsDeeperThan } from '../../../shared/json/json-text.js';
+import { InvalidRequestError, type ValidationProblem } from '../../../shared/errors/app-error.js';
+import { isPlainObject } from '../../../shared/json/json-text.js';
 import { unstorableNumber } from '../../../shared/json/json-numbers.js';
+import { pointer } from '../../../shared/json/json-pointer.js';
 import { isIsoTimestamp } from '../../../shared/http/iso-timestamp.js';
-import { MAX_NESTING_DEPTH } from '../../../shared/http/json-body-parser.js';
 import { resourceId } from '../../../shared/http/openapi-schema.js';
 import { isWellFormedText } from '../../../shared/http/well-formed-text.js';
 import { readFeedCursor, readListCursor } from '../application/case-cursors.js';
@@ -13,7 +14,17 @@ import { CASE_SOURCES } from '../domain/case.js';
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,15}$/;
 const MAX_STATUSES = 50;
 const MAX_STATUS_LENGTH = 200;
-const MAX_ATTRIBUTE_FILTER_CHARS = 8192;
+/**
+ * The shape of an `attributes` filter, bounded because Postgres pays for it on every case the
+ * list walks (docs/list-filters.md): each array item is compared with every item of the stored
+ * array it is matched against, each key and string by its length.
+ */
+const MAX_ATTRIBUTE_FILTER_CHARS = 2048;
+/** Objects and arrays, the filter itself being the first level. */
+const MAX_ATTRIBUTE_FILTER_DEPTH = 4;
+/** Array items in the whole filter. */
+const MAX_ATTRIBUTE_FILTER_ITEMS = 20;
+const ATTRIBUTE_FILTER_LIMITS = `at most ${MAX_ATTRIBUTE_FILTER_CHARS.toLocaleString('en')} characters, nested at most ${MAX_ATTRIBUTE_FILTER_DEPTH} levels, with at most ${MAX_ATTRIBUTE_FILTER_ITEMS} array items in all`;
 
 /** Page sizes as text, 1 to 100 and 1 to 200 (documented as integers: a pattern is for strings only). */
 const PAGE_SIZE_100 = /^([1-9][0-9]?|100)$/;
@@ -36,10 +47,30 @@ function attributeFilterProblem(text: string): string | undefined {
     return 'attributes must be a JSON object';
   }
   if (!isPlainObject(value)) return 'attributes must be a JSON object';
-  if (nestsDeeperThan(text, MAX_NESTING_DEPTH)) return `attributes nests deeper than ${MAX_NESTING_DEPTH} levels`;
   if (!allTextWellFormed(value)) return 'attributes must be well-formed text (no unpaired surrogate, no NUL character)';
   const number = unstorableNumber(text);
   return number && `attributes${number.path}: ${number.error}`;
+}
+
+/**
+ * Where an `attributes` filter (text the query's validation accepted) is shaped beyond the
+ * limits: the pointer of the first value nested too deep, or of the first array item past the
+ * last one allowed, below `/attributes`.
+ */
+function attributeFilterShapeProblem(text: string): ValidationProblem | undefined {
+  let items = 0;
+  const visit = (node: unknown, path: string, depth: number): ValidationProblem | undefined => {
+    const array = Array.isArray(node);
+    if (!array && !isPlainObject(node)) return undefined;
+    if (depth > MAX_ATTRIBUTE_FILTER_DEPTH) return { path, error: `attributes must nest at most ${MAX_ATTRIBUTE_FILTER_DEPTH} levels of objects and arrays` };
+    for (const [key, item] of array ? node.entries() : Object.entries(node)) {
+      if (array && ++items > MAX_ATTRIBUTE_FILTER_ITEMS) return { path: pointer(path, key), error: `attributes must hold at most ${MAX_ATTRIBUTE_FILTER_ITEMS} array items in all` };
+      const problem = visit(item, pointer(path, key), depth + 1);
+      if (problem) return problem;
+    }
+    return undefined;
+  };
+  return visit(JSON.parse(text), '/attributes', 1);
 }
 
 function allTextWellFormed(value: unknown): boolean {
@@ -96,7 +127,7 @@ export class CaseListQuery {
 
   @IsOptional() @textRule('isAttributeFilter', attributeFilterProblem)
   @ApiPropertyOptional({
-    description: `A JSON object (URL-encoded, at most ${MAX_ATTRIBUTE_FILTER_CHARS} characters): only cases whose attributes contain it. Nested objects match by containment too (\`{"customer":{"tier":"gold"}}\` matches a customer with more keys); an array matches an array holding those elements.`,
+    description: `A JSON object (URL-encoded; ${ATTRIBUTE_FILTER_LIMITS}, or a 422 at the offending value's pointer below \`/attributes\`): only cases whose attributes contain it. Nested objects match by containment too (\`{"customer":{"tier":"gold"}}\` matches a customer with more keys); an array matches an array holding those elements.`,
   })
   attributes?: string;
 
@@ -139,8 +170,10 @@ export class CaseChangesRequest {
   limit?: string;
 }
 
-/** The filters of a validated list query, as the read side takes them. */
+/** The filters of a validated list query, as the read side takes them; a 422 for an `attributes` filter shaped beyond the limits. */
 export function listFilter(query: CaseListQuery, limit: string | undefined, defaultLimit: number): ListRequest {
+  const shape = query.attributes === undefined ? undefined : attributeFilterShapeProblem(query.attributes);
+  if (shape) throw new InvalidRequestError('invalid query string', [shape]);
   return {
     statuses: query.status === undefined ? undefined : statusList(query.status),
     mode: query.mode,

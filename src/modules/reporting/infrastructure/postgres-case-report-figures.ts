@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
+import type { Transaction } from '../../../shared/database/transaction.js';
+import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { CASE_SOURCES, type CaseSource } from '../../cases/domain/case.js';
 import type { ReportRange } from '../domain/report-range.js';
 import { tileWithUtcPeriods } from '../domain/utc-periods.js';
@@ -65,17 +67,16 @@ function slotFigures([slot, ...counts]: SlotRow): SlotFigures {
   return { slot: slot!, createdBySource, closed: closed!, errored: errored!, reopened: reopened! };
 }
 
+/** A fold is not cut off by the pool's statement_timeout (withoutStatementTimeout): a backlog must drain, however large the rollups grew. */
 @Injectable()
 export class PostgresReportFold extends ReportFold {
-  private readonly prepared: PreparedStatements;
-
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     super();
-    this.prepared = new PreparedStatements(dataSource);
   }
 
   async fold(limit: number): Promise<number> {
-    const [row] = await this.prepared.rows<{ folded: number }>(FOLD_SQL, [limit]);
+    // The transaction's manager is what a Transaction is (typeorm-transaction-runner.ts).
+    const [row] = await withoutStatementTimeout(this.dataSource, (m) => PreparedStatements.rowsIn<{ folded: number }>(m as unknown as Transaction, FOLD_SQL, [limit]));
     return row!.folded;
   }
 }

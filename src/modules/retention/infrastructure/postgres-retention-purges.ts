@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
+import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { type ExpiringKind, type PurgeBatch, type PurgedCounts, type PurgeOwner, RetentionPurges } from '../application/retention.ports.js';
 import {
   DELETE_CASES_SQL,
@@ -26,7 +27,8 @@ const PURGE_EXPIRED_KEYS_SQL = Object.fromEntries(Object.entries(EXPIRING_KEYS).
 /**
  * The purge in Postgres (see purge.sql.ts). Statements are sent unnamed, planned with their
  * actual values each time: a pass runs a few of them a minute, and a generic plan made while a
- * table was small would walk it the wrong way once it is big.
+ * table was small would walk it the wrong way once it is big. None is cut off by the pool's
+ * statement_timeout (withoutStatementTimeout).
  */
 @Injectable()
 export class PostgresRetentionPurges extends RetentionPurges {
@@ -40,7 +42,7 @@ export class PostgresRetentionPurges extends RetentionPurges {
 
   /** The next batch starts at the creation time of the last run taken (a run skipped there is looked at again). */
   async purgeRuns(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>> {
-    const [row] = (await this.dataSource.query(PURGE_RUNS_SQL, [organization.id, organization.days, from, limit])) as
+    const [row] = (await this.query(PURGE_RUNS_SQL, [organization.id, organization.days, from, limit])) as
       { runs: number; taken: number; last: Date | null }[];
     return { purged: { runs: row!.runs }, next: row!.taken === limit ? row!.last : null };
   }
@@ -50,7 +52,7 @@ export class PostgresRetentionPurges extends RetentionPurges {
   }
 
   purgeClosedCases(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>> {
-    return this.dataSource.transaction(async (m) => {
+    return withoutStatementTimeout(this.dataSource, async (m) => {
       const locked = (await m.query(LOCK_CLOSED_CASES_SQL, [organization.id, organization.days, from, limit])) as { id: string; created_at: Date }[];
       if (!locked.length) return { purged: {}, next: null };
       const cases = ids(locked);
@@ -71,7 +73,7 @@ export class PostgresRetentionPurges extends RetentionPurges {
    * an event goes once all its deliveries ended long enough ago.
    */
   purgeDeliveries(subscription: PurgeOwner<number>, afterId: number, limit: number): Promise<PurgeBatch<number>> {
-    return this.dataSource.transaction(async (m) => {
+    return withoutStatementTimeout(this.dataSource, async (m) => {
       const window = (await m.query(DELIVERY_WINDOW_SQL, [subscription.id, subscription.days, afterId, limit])) as
         { id: string; event_id: string; old: boolean; ended_long_ago: boolean }[];
       const reachedRecent = window.length < limit || window.some((delivery) => !delivery.old);
@@ -83,19 +85,24 @@ export class PostgresRetentionPurges extends RetentionPurges {
   }
 
   async purgeExpiredKeys(kind: ExpiringKind, afterCaseId: number, limit: number): Promise<PurgeBatch<number>> {
-    const [row] = (await this.dataSource.query(PURGE_EXPIRED_KEYS_SQL[kind], [afterCaseId, limit])) as
+    const [row] = (await this.query(PURGE_EXPIRED_KEYS_SQL[kind], [afterCaseId, limit])) as
       { purged: number; seen: number; last: string | null; all_expired: boolean | null }[];
     const more = row!.seen === limit && row!.all_expired === true;
     return { purged: { [kind]: row!.purged }, next: more ? Number(row!.last) : null };
   }
 
   async purgeDigestSends(limit: number): Promise<PurgeBatch<number>> {
-    const [row] = (await this.dataSource.query(PURGE_DIGEST_SENDS_SQL, [limit])) as { purged: number }[];
+    const [row] = (await this.query(PURGE_DIGEST_SENDS_SQL, [limit])) as { purged: number }[];
     return { purged: { digest_sends: row!.purged }, next: row!.purged === limit ? 0 : null };
   }
 
+  /** One statement, unbounded like the transactions above. */
+  private query(sql: string, parameters: unknown[]): Promise<unknown> {
+    return withoutStatementTimeout(this.dataSource, (m) => m.query(sql, parameters));
+  }
+
   private async owners<P>(sql: string, defaultDays: number): Promise<PurgeOwner<P>[]> {
-    const rows = (await this.dataSource.query(sql, [defaultDays])) as { id: string; days: number; start: P }[];
+    const rows = (await this.query(sql, [defaultDays])) as { id: string; days: number; start: P }[];
     return rows.map((row) => ({ id: Number(row.id), days: Number(row.days), start: row.start }));
   }
 }

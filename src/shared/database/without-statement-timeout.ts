@@ -1,0 +1,15 @@
+import type { DataSource, EntityManager } from 'typeorm';
+
+/**
+ * Runs `work` in a transaction whose statements Postgres lets run past the pool's
+ * statement_timeout (data-source-options.ts). Only for the worker's maintenance (retention
+ * purges, report folding): each of its statements is bounded by its batch size, but one that
+ * meets a table grown large must finish, or the same batch would be cancelled on every pass and
+ * the work never done. No request waits for it.
+ */
+export function withoutStatementTimeout<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  return dataSource.transaction(async (manager) => {
+    await manager.query('SET LOCAL statement_timeout = 0');
+    return work(manager);
+  });
+}
