@@ -112,6 +112,26 @@ export class Env {
   RATE_LIMIT_PER_CREDENTIAL = 30000;
 
   /**
+   * Per-organization caps (organization-caps.ts): past them, creating one more is a 422. Each
+   * subscription is a delivery row per event of the organization's, written by the intake
+   * transaction other tenants' cases share, so its cap bounds that fan-out.
+   */
+  @Type(() => Number) @IsInt() @Min(1)
+  MAX_SUBSCRIPTIONS_PER_ORGANIZATION = 100;
+
+  @Type(() => Number) @IsInt() @Min(1)
+  MAX_WORKFLOWS_PER_ORGANIZATION = 500;
+
+  @Type(() => Number) @IsInt() @Min(1)
+  MAX_SECRETS_PER_ORGANIZATION = 200;
+
+  @Type(() => Number) @IsInt() @Min(1)
+  MAX_TOKENS_PER_ORGANIZATION = 200;
+
+  @Type(() => Number) @IsInt() @Min(1)
+  MAX_DIGESTS_PER_ORGANIZATION = 100;
+
+  /**
    * Retention defaults, in days (decimals allowed: tests and the bench shorten them to seconds);
    * an organization may override each (admin API). Finished runs, and ended deliveries with
    * their attempts, go this long after they finished.
