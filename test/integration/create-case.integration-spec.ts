@@ -131,6 +131,7 @@ describe('CreateCaseService (integration)', () => {
       assert.equal(await transactionsStoring(created.map((c) => c.id)), 1);
       const stored = await db().query<{ id: string; subject: string }>('SELECT id, subject FROM cases WHERE subject = ANY($1) ORDER BY subject', [subjects]);
       assert.deepEqual(stored.rows.map((r) => [Number(r.id), r.subject]), created.map((c) => [c.id, c.case.subject]));
+      for (const c of created) assert.deepEqual(await ctx.get(GetCaseService).execute(org.api, workflow.workflowId, c.id), c.case, 'the answer a COMMIT answered in time would have carried');
     } finally {
       await dropSlowCommits();
       await dataSource.destroy();
