@@ -2,11 +2,15 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CaseBatches, type CaseWork } from '../../src/modules/automation/application/case-batches.js';
 import { CaseRepository } from '../../src/modules/cases/domain/case.repository.js';
+import { CaseMetrics } from '../../src/modules/cases/infrastructure/case-metrics.js';
+import { PostgresCaseRepository } from '../../src/modules/cases/infrastructure/postgres-case.repository.js';
 import { PreparedStatements } from '../../src/shared/database/prepared-statements.js';
 import { TransactionRunner } from '../../src/shared/database/transaction.js';
+import { TypeOrmTransactionRunner } from '../../src/shared/database/typeorm-transaction-runner.js';
 import { startIntegrationContext, type IntegrationContext } from '../support/integration-context.js';
 import { givenCase, type WorkflowCase } from '../support/integration-fixtures.js';
 import { closeDb, db } from '../support/test-app.js';
+import { impatientDataSource, slowCommits } from '../support/unanswered-commits.js';
 
 const XACT_SQL = 'SELECT pg_current_xact_id()::text AS xact';
 
@@ -77,5 +81,26 @@ describe('CaseBatches: work on different cases due together shares one transacti
     assert.equal(kept.value.xact, keptToo.value.xact);
     assert.equal(await subjectOf(a.caseId), 'kept a');
     assert.equal(await subjectOf(c.caseId), 'kept c');
+  });
+
+  it('answers the work of a batch whose COMMIT went unanswered but committed, so it goes on without a retry', async () => {
+    const dataSource = await impatientDataSource();
+    await db().query('CREATE TABLE case_batch_probe (note text)');
+    const dropSlowCommits = await slowCommits('case_batch_probe', 'true');
+    try {
+      const transactions = new TypeOrmTransactionRunner(dataSource);
+      const impatient = new CaseBatches(new PostgresCaseRepository(dataSource, ctx.get(CaseMetrics), transactions), transactions);
+      const slowRename = (subject: string): CaseWork<Seen> => async (tx, found) => {
+        await PreparedStatements.rowsIn(tx, 'INSERT INTO case_batch_probe (note) VALUES ($1)', [subject]);
+        return rename(subject)(tx, found);
+      };
+      const seen = await Promise.all(sample.map((c, i) => impatient.run(c.caseId, slowRename(`unanswered ${i}`))));
+      assert.equal(new Set(seen.map((s) => s.xact)).size, 1);
+      for (const [i, c] of sample.entries()) assert.equal(await subjectOf(c.caseId), `unanswered ${i}`);
+    } finally {
+      await dropSlowCommits();
+      await db().query('DROP TABLE case_batch_probe');
+      await dataSource.destroy();
+    }
   });
 });

@@ -8,15 +8,19 @@ import { after, before, describe, it } from 'node:test';
 import { CreateCaseService, IdempotencyKeyReusedError } from '../../src/modules/cases/application/create-case.service.js';
 import { GetCaseService } from '../../src/modules/cases/application/get-case.service.js';
 import { AttributesInvalidError } from '../../src/modules/cases/domain/case.errors.js';
+import { CaseMetrics } from '../../src/modules/cases/infrastructure/case-metrics.js';
+import { PostgresCaseRepository } from '../../src/modules/cases/infrastructure/postgres-case.repository.js';
 import { apiCaseCommand, webhookCaseCommand } from '../../src/modules/cases/http/case-commands.js';
 import type { CreateCaseRequest } from '../../src/modules/cases/http/create-case.request.js';
 import type { WorkflowVersion } from '../../src/modules/workflows/domain/workflow-version.js';
 import { InvalidRequestError, UnstorableValueError } from '../../src/shared/errors/app-error.js';
 import { NUMBER_TOO_LARGE } from '../../src/shared/json/json-numbers.js';
+import { TypeOrmTransactionRunner } from '../../src/shared/database/typeorm-transaction-runner.js';
 import { MetricsRegistry } from '../../src/shared/metrics/metrics.module.js';
 import { type IntegrationContext, startIntegrationContext } from '../support/integration-context.js';
 import { givenOrganization, givenPublishedWorkflow, type IntegrationOrganization } from '../support/integration-scenario.js';
 import { closeDb, db, transactionsStoring } from '../support/test-app.js';
+import { impatientDataSource, slowCommits } from '../support/unanswered-commits.js';
 
 describe('CreateCaseService (integration)', () => {
   let ctx: IntegrationContext;
@@ -113,6 +117,25 @@ describe('CreateCaseService (integration)', () => {
     assert.deepEqual(rows.rows.map((r) => [Number(r.id), r.events]), ids.sort((a, b) => a - b).map((id) => [id, 1]));
     const together = await Promise.all([1, 2, 3].map((n) => createCase.execute(webhookCommand(`{"customer_email": "t${n}@b.co"}`))));
     assert.equal(await transactionsStoring(together.map((c) => c.id)), 1);
+  });
+
+  it('answers API cases arriving together with their case when their COMMIT went unanswered but committed, each stored once', async () => {
+    const dataSource = await impatientDataSource();
+    const dropSlowCommits = await slowCommits('cases', "NEW.subject LIKE 'unanswered-%'");
+    try {
+      const repository = new PostgresCaseRepository(dataSource, ctx.get(CaseMetrics), new TypeOrmTransactionRunner(dataSource));
+      const impatient = new CreateCaseService(repository, ctx.get(CaseMetrics));
+      const subjects = [1, 2, 3].map((n) => `unanswered-${n}`);
+      const created = await Promise.all(subjects.map((subject) => impatient.execute(apiCommand(`{"subject": "${subject}", "attributes": {"customer_email": "u@b.co"}}`))));
+      assert.deepEqual(created.map((c) => c.case.subject), subjects);
+      assert.equal(await transactionsStoring(created.map((c) => c.id)), 1);
+      const stored = await db().query<{ id: string; subject: string }>('SELECT id, subject FROM cases WHERE subject = ANY($1) ORDER BY subject', [subjects]);
+      assert.deepEqual(stored.rows.map((r) => [Number(r.id), r.subject]), created.map((c) => [c.id, c.case.subject]));
+      for (const c of created) assert.deepEqual(await ctx.get(GetCaseService).execute(org.api, workflow.workflowId, c.id), c.case, 'the answer a COMMIT answered in time would have carried');
+    } finally {
+      await dropSlowCommits();
+      await dataSource.destroy();
+    }
   });
 
   it('counts live cases in cases_created_total, never test cases', async () => {

@@ -6,8 +6,10 @@ import { PreparedStatements } from '../../src/shared/database/prepared-statement
 import { StatementWaitTimeoutError } from '../../src/shared/database/database-errors.js';
 import { StatementBatches } from '../../src/shared/database/statement-batches.js';
 import { TransactionRunner } from '../../src/shared/database/transaction.js';
+import { TypeOrmTransactionRunner } from '../../src/shared/database/typeorm-transaction-runner.js';
 import { startIntegrationContext, type IntegrationContext } from '../support/integration-context.js';
 import { closeDb, db } from '../support/test-app.js';
+import { impatientDataSource, slowCommits } from '../support/unanswered-commits.js';
 
 /** Stores a key and answers the transaction that stored it. */
 const INSERT_SQL = 'INSERT INTO batch_probe (key) VALUES ($1) RETURNING pg_current_xact_id()::text AS xact';
@@ -65,6 +67,21 @@ describe('StatementBatches: independent statements arriving together share one t
       assert.match(String((outcome as PromiseRejectedResult).reason), /duplicate key/);
     }
     assert.deepEqual(await stored(['twice', 'bystander']), []);
+  });
+
+  it('answers every statement with its rows when the COMMIT went unanswered but the batch committed, each stored once', async () => {
+    const dataSource = await impatientDataSource();
+    const dropSlowCommits = await slowCommits('batch_probe', "NEW.key LIKE 'unanswered-%'");
+    try {
+      const impatient = new StatementBatches(new PreparedStatements(dataSource), new TypeOrmTransactionRunner(dataSource));
+      const keys = ['unanswered-a', 'unanswered-b', 'unanswered-c'];
+      const xacts = await Promise.all(keys.map((key) => impatient.rows<{ xact: string }>(INSERT_SQL, [key]).then(([row]) => row!.xact)));
+      assert.equal(new Set(xacts).size, 1, 'one transaction stored them');
+      assert.deepEqual(await stored(keys), keys);
+    } finally {
+      await dropSlowCommits();
+      await dataSource.destroy();
+    }
   });
 
   it('refuses a statement that waited too long to be sent (both transactions busy), without sending it', async () => {

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../src/shared/database/prepared-statements.js';
-import { entityManager } from '../../src/shared/database/typeorm-transaction-runner.js';
+import { entityManager, TypeOrmTransactionRunner } from '../../src/shared/database/typeorm-transaction-runner.js';
 import { type Transaction, TransactionRunner } from '../../src/shared/database/transaction.js';
 import { startIntegrationContext, type IntegrationContext } from '../support/integration-context.js';
 import { closeDb, db } from '../support/test-app.js';
+import { impatientDataSource, slowCommits } from '../support/unanswered-commits.js';
 
 const XACT_SQL = 'SELECT pg_current_xact_id()::text AS xact';
 const INSERT_SQL = 'INSERT INTO organizations (name) VALUES ($1) RETURNING id';
@@ -70,4 +72,39 @@ describe('TransactionRunner: BEGIN sent with the work\'s first statement', () =>
     const many = await Promise.all(Array.from({ length: 12 }, (_, i) => transactions.run(async (tx) => (await PreparedStatements.rowsIn<{ v: number }>(tx, 'SELECT $1::int AS v', [i]))[0]!.v)));
     assert.deepEqual(many, Array.from({ length: 12 }, (_, i) => i));
   });
+});
+
+describe('TransactionRunner.runCheckingCommit: a COMMIT left unanswered', () => {
+  let dataSource: DataSource;
+  let transactions: TransactionRunner;
+  let dropSlowCommits: () => Promise<void>;
+  before(async () => {
+    dataSource = await impatientDataSource();
+    transactions = new TypeOrmTransactionRunner(dataSource);
+    await db().query('CREATE TABLE commit_probe (name text)');
+    dropSlowCommits = await slowCommits('commit_probe', "NEW.name LIKE 'slow-%'", "NEW.name LIKE 'slow-refused-%'");
+  });
+  after(async () => {
+    await dropSlowCommits();
+    await db().query('DROP TABLE commit_probe');
+    await dataSource.destroy();
+    await closeDb();
+  });
+
+  const insert = (tx: Transaction, name: string) => PreparedStatements.rowsIn<{ name: string }>(tx, 'INSERT INTO commit_probe (name) VALUES ($1) RETURNING name', [name]);
+  const stored = async (name: string) => (await db().query('SELECT count(*)::int AS n FROM commit_probe WHERE name = $1', [name])).rows[0].n as number;
+
+  it('answers the work\'s value when the transaction turns out to have committed, stored once', async () => {
+    const name = `slow-${randomUUID()}`;
+    const answered = await transactions.runCheckingCommit(async (tx) => (await insert(tx, name))[0]!.name);
+    assert.equal(answered, name);
+    assert.equal(await stored(name), 1);
+  });
+
+  it('fails with the unanswered COMMIT\'s error when the transaction turns out rolled back', async () => {
+    const name = `slow-refused-${randomUUID()}`;
+    await assert.rejects(transactions.runCheckingCommit((tx) => insert(tx, name)), /Query read timeout/);
+    assert.equal(await stored(name), 0);
+  });
+
 });

@@ -20,8 +20,8 @@ const responses: Record<string, Schema> = {
   UriTooLong: error('A path parameter longer than 200 characters (refused before the path is matched).'),
   UnsupportedMediaType: error('A request body whose `Content-Type` is not JSON (`application/json` or `application/*+json`).'),
   Unprocessable: error(
-    'The request was understood but refused; nothing was created or changed. Body errors (not valid JSON, empty, nested deeper than 64 levels, not a JSON object, text that cannot be stored such as U+0000) are `{"error"}`; rule violations list every problem in `validation_errors`.',
-    { oneOf: [schemaRef('Error'), schemaRef('ValidationError')] },
+    'The request was understood but refused; nothing was created or changed. Body errors (not valid JSON, empty, nested deeper than 64 levels, not a JSON object, text that cannot be stored such as U+0000) are `{"error"}`; rule violations list every problem in `validation_errors`; a per-organization cap reached names it in `cap` and `limit`.',
+    { oneOf: [schemaRef('Error'), schemaRef('ValidationError'), schemaRef('CapReachedError')] },
   ),
   TooManyRequests: { ...error('Too many requests; nothing was done. Ask again after `Retry-After` seconds.'), headers: { 'Retry-After': headerRef('RetryAfter') } },
   ServiceUnavailable: {

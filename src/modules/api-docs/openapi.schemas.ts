@@ -29,6 +29,15 @@ const errorSchemas: Record<string, Schema> = {
     path: { type: 'string', description: 'JSON Pointer (RFC 6901) to the offending value; `""` is the root object.' },
     error: { type: 'string', description: 'What is wrong with it.' },
   }),
+  CapReachedError: object(
+    {
+      error: { type: 'string', description: 'What went wrong, for people; not a stable code.' },
+      cap: { type: 'string', enum: ['MAX_SUBSCRIPTIONS_PER_ORGANIZATION', 'MAX_WORKFLOWS_PER_ORGANIZATION', 'MAX_SECRETS_PER_ORGANIZATION', 'MAX_TOKENS_PER_ORGANIZATION', 'MAX_DIGESTS_PER_ORGANIZATION'], description: 'The setting that caps what the organization may hold.' },
+      limit: { type: 'integer', minimum: 1, description: 'Its value: how many the organization may hold.' },
+    },
+    [],
+    'A 422: the organization already holds as many as the cap allows; nothing was created.',
+  ),
   ValidationError: object(
     {
       error: {

@@ -31,7 +31,7 @@ export class SecretsController {
     ],
     parameters: [nameParameter('`[A-Z][A-Z0-9_]{0,63}`; any other name is a 422.')],
     success: { status: 200, description: 'The secret, without its value.', schema: wrapped('secret', schemaRef('Secret')) },
-    errors: { 422: 'A name that is not `[A-Z][A-Z0-9_]{0,63}`; `value` missing, not a string, empty or over 8,192 bytes; an unsupported key; a body that is not a valid JSON object.' },
+    errors: { 422: 'A name that is not `[A-Z][A-Z0-9_]{0,63}`; `value` missing, not a string, empty or over 8,192 bytes; an unsupported key; a body that is not a valid JSON object. Or the organization already has as many secrets (a replaced one adds none) as `MAX_SECRETS_PER_ORGANIZATION` allows (`cap` and `limit` name it).' },
   })
   async put(@Principal() caller: Caller, @SecretName(true) name: string, @Body() body: PutSecretRequest) {
     return { secret: await this.secrets.put(caller.organizationId, name, body.value) };

@@ -22,7 +22,7 @@ export class TokensController {
     summary: 'Create an API or admin token',
     description: 'The secret (`api_...` for scope `api`, `adm_...` for scope `admin`) is in this answer only: the service keeps a hash. A token of one scope never works where the other is required.',
     success: { status: 201, description: 'The token and its secret.', schema: schemaRef('CreatedToken') },
-    errors: { 422: '`name` missing or not 1 to 200 characters, `scope` not `api` or `admin`, an unsupported key, or a body that is not a valid JSON object.' },
+    errors: { 422: '`name` missing or not 1 to 200 characters, `scope` not `api` or `admin`, an unsupported key, or a body that is not a valid JSON object. Or the organization already has as many tokens (deleted ones not counted) as `MAX_TOKENS_PER_ORGANIZATION` allows (`cap` and `limit` name it).' },
   })
   create(@Principal() caller: Caller, @Body() body: CreateTokenRequest) {
     return this.tokens.create(caller.organizationId, body.name, body.scope);

@@ -3,6 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type Repository } from 'typeorm';
 import { CacheGeneration } from '../../shared/cache/cache-generation.js';
 import { InvalidatedCache } from '../../shared/cache/invalidated-cache.js';
+import { Env } from '../../shared/config/env.js';
+import { type OrganizationCap, storeWithinCap } from '../../shared/database/organization-caps.js';
 import { NotFoundError, UnauthorizedError } from '../../shared/errors/app-error.js';
 import { AccessTokenOrmEntity, type TokenScope } from './access-token.orm-entity.js';
 import type { Principal } from './principal.js';
@@ -12,6 +14,8 @@ import { generateSecret } from './token-secrets.js';
 const PREFIX: Record<TokenScope, 'adm_' | 'api_'> = { admin: 'adm_', api: 'api_' };
 /** `last_used_at` is a hint for admins; writing it at most once a minute per token keeps it off the hot path. */
 const LAST_USED_RESOLUTION_MS = 60_000;
+
+const TOKENS_CAP: OrganizationCap = { what: 'tokens', table: 'access_tokens', live: 'deleted_at IS NULL', setting: 'MAX_TOKENS_PER_ORGANIZATION' };
 
 export interface TokenView {
   id: number;
@@ -26,14 +30,14 @@ export class TokensService {
   private readonly principals: InvalidatedCache<Principal>;
   private readonly lastUseWritten = new Map<number, number>();
 
-  constructor(@InjectRepository(AccessTokenOrmEntity) private readonly tokens: Repository<AccessTokenOrmEntity>, generations: CacheGeneration) {
+  constructor(@InjectRepository(AccessTokenOrmEntity) private readonly tokens: Repository<AccessTokenOrmEntity>, generations: CacheGeneration, private readonly env: Env) {
     this.principals = new InvalidatedCache(generations, 60_000);
   }
 
   async create(organizationId: number, name: string, scope: TokenScope): Promise<{ token: TokenView; secret: string }> {
     const secret = generateSecret(PREFIX[scope]);
-    const row = await this.tokens.save(this.tokens.create({ organizationId, name, scope, tokenHash: sha256(secret) }));
-    const stored = await this.tokens.findOneByOrFail({ id: row.id });
+    const id = await storeWithinCap(this.tokens.manager, this.env, organizationId, TOKENS_CAP, async (m) => (await m.save(m.create(AccessTokenOrmEntity, { organizationId, name, scope, tokenHash: sha256(secret) }))).id);
+    const stored = await this.tokens.findOneByOrFail({ id });
     return { token: toView(stored), secret };
   }
 

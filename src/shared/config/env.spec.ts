@@ -65,6 +65,9 @@ describe('validateEnv', () => {
       ['INBOUND_EMAIL_DOMAIN', 'mail..example'],
       ['SMTP_MAX_MESSAGE_BYTES', '12'],
       ['SMTP_TLS_CERT', '-----BEGIN CERTIFICATE----- zz9'],
+      ['MAX_SUBSCRIPTIONS_PER_ORGANIZATION', '0'],
+      ['MAX_WORKFLOWS_PER_ORGANIZATION', '2.5'],
+      ['MAX_TOKENS_PER_ORGANIZATION', 'zz9'],
     ];
     for (const [variable, value] of rows) it(`${variable}=${value}`, () => assertRefusedNaming(variable, value));
   });
@@ -108,6 +111,15 @@ describe('validateEnv', () => {
       [shortened.RETENTION_RUNS_DAYS, shortened.RETENTION_DELIVERIES_DAYS, shortened.RETENTION_CLOSED_CASES_DAYS, shortened.RETENTION_PURGE_INTERVAL_MS],
       [0.0007, 1.5, 0.0007, 1000],
     );
+  });
+
+  it('per-organization caps: 100 subscriptions, 500 workflows, 200 secrets, 200 tokens, 100 digests', () => {
+    const env = validateEnv(REQUIRED);
+    assert.deepEqual(
+      [env.MAX_SUBSCRIPTIONS_PER_ORGANIZATION, env.MAX_WORKFLOWS_PER_ORGANIZATION, env.MAX_SECRETS_PER_ORGANIZATION, env.MAX_TOKENS_PER_ORGANIZATION, env.MAX_DIGESTS_PER_ORGANIZATION],
+      [100, 500, 200, 200, 100],
+    );
+    assert.equal(validateEnv({ ...REQUIRED, MAX_SECRETS_PER_ORGANIZATION: '7' }).MAX_SECRETS_PER_ORGANIZATION, 7);
   });
 
   it('email intake: the listener on 2525 at HOST, addresses @localhost, 25 MiB messages, no TLS', () => {

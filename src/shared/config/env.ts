@@ -121,6 +121,17 @@ export class Env {
   RATE_LIMIT_PER_CREDENTIAL = 30000;
 
   /**
+   * Per-organization caps (organization-caps.ts): past them, creating one more is a 422. Each
+   * subscription is a delivery row per event of the organization's, written by the intake
+   * transaction other tenants' cases share, so its cap bounds that fan-out.
+   */
+  @IsCap() MAX_SUBSCRIPTIONS_PER_ORGANIZATION = 100;
+  @IsCap() MAX_WORKFLOWS_PER_ORGANIZATION = 500;
+  @IsCap() MAX_SECRETS_PER_ORGANIZATION = 200;
+  @IsCap() MAX_TOKENS_PER_ORGANIZATION = 200;
+  @IsCap() MAX_DIGESTS_PER_ORGANIZATION = 100;
+
+  /**
    * Retention defaults, in days (decimals allowed: tests and the bench shorten them to seconds);
    * an organization may override each (admin API). Finished runs, and ended deliveries with
    * their attempts, go this long after they finished.
@@ -184,6 +195,11 @@ export class Env {
   /** How long the process waits for in-flight requests and jobs on SIGTERM. */
   @Type(() => Number) @IsInt() @Min(0) @Max(600000)
   SHUTDOWN_GRACE_MS = 10000;
+}
+
+/** A count of something per organization: a whole number, at least 1. */
+function IsCap(): PropertyDecorator {
+  return (target, key) => [Type(() => Number), IsInt(), Min(1)].forEach((decorate) => decorate(target, key));
 }
 
 /** `10.0.0.0/8, 2001:db8::/32, 192.0.2.7`: addresses, each with an optional prefix length that fits its family. */

@@ -29,8 +29,10 @@ const MAX_QUEUED_MS = 10_000;
  *
  * When statements of a batch fail, nothing of it is stored: those fail, each with its own
  * error, and the others run again together. When the database is unavailable, or the
- * transaction itself fails (its `COMMIT`), every statement fails, as it would have alone; after
- * a failed `COMMIT` nobody knows whether the batch was stored, so nothing is run again.
+ * transaction itself fails (its `COMMIT`), every statement fails, as it would have alone, and
+ * nothing is run again. A `COMMIT` that goes unanswered is not such a failure when the batch
+ * turns out to have committed (TransactionRunner.runCheckingCommit): each statement is
+ * answered with its rows, so no sender is told to send again what is stored.
  */
 export class StatementBatches extends BatchQueue<Entry> {
   constructor(
@@ -64,7 +66,7 @@ export class StatementBatches extends BatchQueue<Entry> {
     if (batch.length === 1) return this.runAlone(batch[0]!);
     let results: unknown[][];
     try {
-      results = await this.transactions.run((tx) => runTogether(batch, (entry) => PreparedStatements.rowsIn(tx, entry.text, entry.values)));
+      results = await this.transactions.runCheckingCommit((tx) => runTogether(batch, (entry) => PreparedStatements.rowsIn(tx, entry.text, entry.values)));
     } catch (err) {
       const failures = err instanceof BatchWorkFailed ? (err.failures as ReadonlyMap<Entry, unknown>) : undefined;
       const unavailable = failures && [...failures.values()].find(isDatabaseUnavailable);

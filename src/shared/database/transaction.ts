@@ -8,4 +8,13 @@ export interface Transaction {
 
 export abstract class TransactionRunner {
   abstract run<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+
+  /**
+   * As `run`, for work whose callers cannot simply try again (they would store it twice) or
+   * share the transaction with others: when its `COMMIT` goes unanswered (the connection lost,
+   * the answer timed out), whether it committed is found out on another connection, and a
+   * transaction that did commit answers the work's value as if the `COMMIT` had been answered.
+   * It fails as `run` does when that cannot be found out in a few seconds.
+   */
+  abstract runCheckingCommit<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
 }

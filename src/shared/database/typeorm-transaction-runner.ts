@@ -1,8 +1,17 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type pg from 'pg';
 import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { isDatabaseUnavailable } from './database-errors.js';
 import { type Transaction, TransactionRunner } from './transaction.js';
+
+const CURRENT_XACT_SQL = 'SELECT pg_current_xact_id()::text AS xact';
+/** `committed`, `aborted`, `in progress`, or null for a transaction too old to tell. */
+const XACT_STATUS_SQL = 'SELECT pg_xact_status($1::xid8) AS status';
+/** A COMMIT still under way (a slow disk, a waiting synchronous standby) is waited for this long, then taken as failed. */
+const COMMIT_CHECK_MS = 5_000;
 
 /**
  * Transactions on a connection of TypeORM's pool, begun without a round trip of their own: the
@@ -15,11 +24,23 @@ export class TypeOrmTransactionRunner extends TransactionRunner {
     super();
   }
 
-  async run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+  run<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.transaction(work, false);
+  }
+
+  runCheckingCommit<T>(work: (tx: Transaction) => Promise<T>): Promise<T> {
+    return this.transaction(work, true);
+  }
+
+  private async transaction<T>(work: (tx: Transaction) => Promise<T>, checkCommit: boolean): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     try {
       const client = (await runner.connect()) as pg.PoolClient;
       const begun = client.query('BEGIN');
+      // Read ahead of the work's statements, so that it is known even when one of them fails;
+      // a failure of its own is the transaction's, answered by the work or COMMIT.
+      const xact = checkCommit ? client.query<{ xact: string }>(CURRENT_XACT_SQL) : undefined;
+      xact?.catch(() => undefined);
       markTransaction(runner, true);
       // Both are awaited whatever the other answered; COMMIT or ROLLBACK then goes out behind
       // anything the work left in flight, and the connection is idle once it is answered.
@@ -27,7 +48,10 @@ export class TypeOrmTransactionRunner extends TransactionRunner {
       try {
         if (began.status === 'rejected') throw began.reason;
         if (done.status === 'rejected') throw done.reason;
-        await client.query('COMMIT');
+        const xactId = xact && (await xact).rows[0]!.xact;
+        await client.query('COMMIT').catch(async (err: unknown) => {
+          if (!xactId || !isDatabaseUnavailable(err) || !(await this.committed(xactId))) throw err;
+        });
         return done.value;
       } catch (err) {
         await client.query('ROLLBACK').catch(() => undefined);
@@ -36,6 +60,21 @@ export class TypeOrmTransactionRunner extends TransactionRunner {
     } finally {
       markTransaction(runner, false);
       await runner.release();
+    }
+  }
+
+  /**
+   * Whether the transaction committed, asked on a connection of its own until Postgres knows
+   * (an unanswered COMMIT may still be under way) or COMMIT_CHECK_MS have passed.
+   */
+  private async committed(xact: string): Promise<boolean> {
+    const deadline = performance.now() + COMMIT_CHECK_MS;
+    for (let pause = 50; ; pause = Math.min(pause * 2, 1_000)) {
+      const status = await this.dataSource.query<{ status: string | null }[]>(XACT_STATUS_SQL, [xact]).then(([row]) => row!.status, () => 'unknown');
+      if (status === 'committed') return true;
+      if (status !== 'in progress' && status !== 'unknown') return false;
+      if (performance.now() + pause > deadline) return false;
+      await sleep(pause);
     }
   }
 }

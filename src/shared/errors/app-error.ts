@@ -20,6 +20,7 @@ export type AppErrorCode =
   | 'idempotency.key_reused'
   | 'feed.cursor_expired'
   | 'subscription.disabled'
+  | 'organization.cap_reached'
   | 'service.unavailable';
 
 export interface ValidationProblem {
@@ -60,6 +61,16 @@ export class InvalidRequestError extends AppError {
 export class UnstorableValueError extends InvalidRequestError {
   constructor() {
     super('the request holds a value that cannot be stored (\\u0000, an unpaired surrogate, or a number out of range)');
+  }
+}
+
+/** The organization already has as many of something as its cap (a setting) allows; the body names both. */
+export class OrganizationCapReachedError extends AppError {
+  readonly code = 'organization.cap_reached';
+  constructor(what: string, setting: string, limit: number) {
+    super(`an organization has at most ${limit} ${what} (${setting})`);
+    this.details.cap = setting;
+    this.details.limit = limit;
   }
 }
 

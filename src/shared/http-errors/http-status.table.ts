@@ -17,5 +17,6 @@ export const HTTP_STATUS: Record<AppErrorCode, number> = {
   'idempotency.key_reused': 422,
   'feed.cursor_expired': 410,
   'subscription.disabled': 422,
+  'organization.cap_reached': 422,
   'service.unavailable': 503,
 };

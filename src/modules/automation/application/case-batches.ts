@@ -34,7 +34,8 @@ const MAX_BATCHES_IN_FLIGHT = 2;
  * When a case's work fails, only that work fails; the batch's other work runs again in a new
  * batch, as nothing of the first one was committed. When the transaction itself fails (its
  * connection, its lock or runs statement, its `COMMIT`), every work in it fails, to be retried
- * by its caller: after a failed `COMMIT` nobody knows whether it was stored.
+ * by its caller; a `COMMIT` left unanswered fails it only when the transaction did not commit
+ * (TransactionRunner.runCheckingCommit), so the work that was stored goes on without a retry.
  */
 @Injectable()
 export class CaseBatches extends BatchQueue<Entry> {
@@ -74,7 +75,7 @@ export class CaseBatches extends BatchQueue<Entry> {
   private async store(batch: Entry[]): Promise<void> {
     let results: unknown[];
     try {
-      results = await this.transactions.run((tx) => this.inTransaction(tx, batch));
+      results = await this.transactions.runCheckingCommit((tx) => this.inTransaction(tx, batch));
     } catch (err) {
       if (!(err instanceof BatchWorkFailed)) return batch.forEach((entry) => entry.reject(err));
       const failures = err.failures as ReadonlyMap<Entry, unknown>;

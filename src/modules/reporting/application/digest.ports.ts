@@ -48,11 +48,11 @@ export type ManualSendAnswer = { queued: true } | { queued: false; retryAfterSec
 
 export abstract class DigestStore {
   /**
-   * Null when the organization already has MAX_DIGESTS_PER_ORGANIZATION. Addresses the
+   * Refused (OrganizationCapReachedError) past MAX_DIGESTS_PER_ORGANIZATION. Addresses the
    * organization never named get a confirmation mail (the next pass sends it), and so do those
    * that neither confirmed nor unsubscribed and were last asked more than `invitationSpacingMs` ago.
    */
-  abstract create(organizationId: number, digest: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): Promise<Digest | null>;
+  abstract create(organizationId: number, digest: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): Promise<Digest>;
   abstract list(organizationId: number): Promise<Digest[]>;
   abstract find(organizationId: number, id: number): Promise<Digest | null>;
   abstract delete(organizationId: number, id: number): Promise<boolean>;

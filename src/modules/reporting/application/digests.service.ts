@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError, NotFoundError, RateLimitedError } from '../../../shared/errors/app-error.js';
-import { type Digest, INVITATION_SPACING_MS, MANUAL_SEND_SPACING_MS, MAX_DIGESTS_PER_ORGANIZATION, periodEndingNow } from '../domain/digest.js';
+import { type Digest, INVITATION_SPACING_MS, MANUAL_SEND_SPACING_MS, periodEndingNow } from '../domain/digest.js';
 import { DigestMailer, DigestStore, type NewDigest } from './digest.ports.js';
 import { RecipientTokens } from './recipient-tokens.js';
 
@@ -18,9 +18,7 @@ export class DigestsService {
     // One recipient per address whatever its case: a token is issued for each, kept only for addresses new to the organization.
     const addresses = [...new Map(digest.recipients.map((address) => [address.toLowerCase(), address])).values()];
     const recipients = addresses.map((address) => this.tokens.issue(organizationId, address));
-    const created = await this.store.create(organizationId, digest, recipients, INVITATION_SPACING_MS);
-    if (!created) throw new InvalidRequestError(`an organization has at most ${MAX_DIGESTS_PER_ORGANIZATION} digests`);
-    return created;
+    return this.store.create(organizationId, digest, recipients, INVITATION_SPACING_MS);
   }
 
   list(organizationId: number): Promise<Digest[]> {

@@ -32,7 +32,6 @@ export interface Period {
   end: Date;
 }
 
-export const MAX_DIGESTS_PER_ORGANIZATION = 100;
 export const MAX_RECIPIENTS = 20;
 /** A digest whose service was down this many periods or more is sent for the last ones only. */
 export const MAX_CATCH_UP_PERIODS = 7;

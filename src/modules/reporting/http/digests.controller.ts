@@ -7,7 +7,7 @@ import { RequiresToken } from '../../tokens/bearer-token.guard.js';
 import type { Principal as Caller } from '../../tokens/principal.js';
 import { Principal } from '../../tokens/principal.decorator.js';
 import { DigestsService } from '../application/digests.service.js';
-import { type Digest, MANUAL_SEND_SPACING_MS, MAX_DIGESTS_PER_ORGANIZATION, MAX_SEND_ATTEMPTS } from '../domain/digest.js';
+import { type Digest, MANUAL_SEND_SPACING_MS, MAX_SEND_ATTEMPTS } from '../domain/digest.js';
 import { CreateDigestRequest } from './create-digest.request.js';
 
 const DigestId = () => Param('digestId', new IdParamPipe('digest'));
@@ -28,7 +28,7 @@ export class DigestsController {
     summary: 'Schedule a digest',
     description: `An email with the case report of each period (daily: the 24 hours up to \`hour_utc\`; weekly: the 7 days up to \`hour_utc\` on \`weekday\`), in plain text and HTML with a chart of cases created and closed per day as an inline image and a link to the dashboard's report page. Each period is sent once whatever the number of workers, within \`DIGEST_CHECK_INTERVAL_MS\` of its end; periods that ended while no worker ran are sent when one comes back (the last 7 at most). Test cases never appear in a digest. Recipients must confirm first: an address the organization never named gets one email with a link to a page where it confirms (asked again, by a later digest naming it, a week after at the earliest, unless it unsubscribed), and the digest goes only to confirmed addresses, one message each, with a link and List-Unsubscribe headers (RFC 8058 one-click) that take the address out of every digest of the organization. A period that ends while no recipient is confirmed is skipped. A send the relay refuses ${MAX_SEND_ATTEMPTS} times (retried after 5, 10, 20 and 40 minutes) is given up: the digest shows \`last_error\` and \`last_failed_at\`.`,
     success: { status: 201, description: 'The digest.', schema: wrapped('digest', schemaRef('Digest')) },
-    errors: { 422: `${NOT_CONFIGURED_422} Or: an unknown key, a bad \`schedule\`, \`hour_utc\` or \`weekday\`, \`weekday\` missing on a weekly digest or given on a daily one, 0 or more than 20 recipients or one that is not an email address, bad \`workflow_ids\`, or the organization already has ${MAX_DIGESTS_PER_ORGANIZATION} digests.` },
+    errors: { 422: `${NOT_CONFIGURED_422} Or: an unknown key, a bad \`schedule\`, \`hour_utc\` or \`weekday\`, \`weekday\` missing on a weekly digest or given on a daily one, 0 or more than 20 recipients or one that is not an email address, bad \`workflow_ids\`, or the organization already has as many digests as \`MAX_DIGESTS_PER_ORGANIZATION\` allows (\`cap\` and \`limit\` name it).` },
   })
   async create(@Principal() caller: Caller, @Body() body: CreateDigestRequest) {
     const digest = await this.digests.create(caller.organizationId, {

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { Env } from '../../../shared/config/env.js';
+import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
-import { type Digest, MAX_DIGESTS_PER_ORGANIZATION, type Period, type ScheduledDigest } from '../domain/digest.js';
+import type { Digest, Period, ScheduledDigest } from '../domain/digest.js';
 import { type ClaimedSend, DigestStore, type ManualSendAnswer, type NewDigest, type NewRecipient, type SendRecipient } from '../application/digest.ports.js';
 
 interface ScheduledDigestRow {
@@ -50,22 +52,20 @@ const DIGEST_COLUMNS = `${SCHEDULED_DIGEST_COLUMNS},
   ${addressesWhere('r.confirmed_at IS NOT NULL')} AS confirmed_recipients,
   ${addressesWhere('r.unsubscribed_at IS NOT NULL')} AS unsubscribed_recipients`;
 
+const DIGESTS_CAP: OrganizationCap = { what: 'digests', table: 'digests', setting: 'MAX_DIGESTS_PER_ORGANIZATION' };
+
 /**
- * Run after the organization's row is locked, so it sees the digests of a creation that held
- * the lock before (a statement's snapshot is taken when it starts). Addresses new to the
- * organization are invited; so are those that never answered, when they were last asked long
+ * Addresses new to the organization are invited; so are those that never answered, when they were last asked long
  * enough ago ($10 ms) and are not being asked right now.
  */
 const CREATE_SQL = `
   WITH inserted AS (
     INSERT INTO digests (organization_id, schedule, hour_utc, weekday, recipients, workflow_ids)
-    SELECT $1, $2, $3, $4, $5, $6
-    WHERE (SELECT count(*) FROM digests WHERE organization_id = $1) < ${MAX_DIGESTS_PER_ORGANIZATION}
+    VALUES ($1, $2, $3, $4, $5, $6)
     RETURNING id
   ), invited AS (
     INSERT INTO digest_recipients AS r (organization_id, address, token_hash, token_ciphertext)
     SELECT $1, n.address, n.token_hash, n.token_ciphertext FROM unnest($7::text[], $8::bytea[], $9::text[]) AS n(address, token_hash, token_ciphertext)
-    WHERE EXISTS (SELECT 1 FROM inserted)
     ON CONFLICT (organization_id, lower(address)) DO UPDATE
     SET invited_at = now(), invitation_state = 'pending', invitation_claimed_at = NULL, invitation_attempts = 0, invitation_error = NULL
     WHERE r.confirmed_at IS NULL AND r.unsubscribed_at IS NULL AND r.invitation_state <> 'pending'
@@ -100,21 +100,20 @@ const UNSENT_RETRY_AFTER_S = 60;
 export class PostgresDigestStore extends DigestStore {
   private readonly prepared: PreparedStatements;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly env: Env) {
     super();
     this.prepared = new PreparedStatements(dataSource);
   }
 
-  async create(organizationId: number, d: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): Promise<Digest | null> {
-    const id = await this.dataSource.transaction(async (m) => {
-      await m.query('SELECT id FROM organizations WHERE id = $1 FOR UPDATE', [organizationId]);
+  async create(organizationId: number, d: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): Promise<Digest> {
+    const id = await storeWithinCap(this.dataSource.manager, this.env, organizationId, DIGESTS_CAP, async (m) => {
       const [row] = (await m.query(CREATE_SQL, [
         organizationId, d.schedule, d.hourUtc, d.weekday, d.recipients, d.workflowIds,
         recipients.map((r) => r.address), recipients.map((r) => r.tokenHash), recipients.map((r) => r.tokenCiphertext), invitationSpacingMs,
       ])) as { id: string }[];
-      return row ? Number(row.id) : null;
+      return Number(row!.id);
     });
-    return id === null ? null : this.find(organizationId, id);
+    return (await this.find(organizationId, id))!;
   }
 
   async list(organizationId: number): Promise<Digest[]> {

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, type Repository } from 'typeorm';
+import { Env } from '../../../shared/config/env.js';
+import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
 import { InvalidRequestError, NotFoundError } from '../../../shared/errors/app-error.js';
 import { SecretBox } from '../../../shared/crypto/secret-box.js';
 import { previousSubscriptionSecretBinding, subscriptionSecretBinding } from '../../../shared/crypto/stored-secrets.js';
@@ -12,6 +14,9 @@ import { SubscriptionDisabledError } from '../domain/subscription.errors.js';
 
 /** After a rotation, the replaced secret signs beside the new one this long (integrations.md §4). */
 const PREVIOUS_SECRET_SIGNS_FOR = `interval '24 hours'`;
+
+/** Disabled ones count: they can be enabled again. */
+const SUBSCRIPTIONS_CAP: OrganizationCap = { what: 'subscriptions', table: 'subscriptions', live: 'deleted_at IS NULL', setting: 'MAX_SUBSCRIPTIONS_PER_ORGANIZATION' };
 
 /** A new subscription, as the HTTP layer validated it; no `workflow_ids`: every workflow. */
 export interface NewSubscription {
@@ -61,6 +66,7 @@ export class SubscriptionsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly secrets: SecretBox,
     private readonly workflows: WorkflowDraftsService,
+    private readonly env: Env,
   ) {}
 
   /** The signing secret is returned this once; it is stored sealed, like webhook tokens. */
@@ -68,7 +74,7 @@ export class SubscriptionsService {
     if (request.workflow_ids) await this.checkWorkflows(organizationId, request.workflow_ids);
     const secret = newSecret();
     // The secret is sealed bound to its row, so only once the row has its id; in one transaction, nobody sees the row without it.
-    const id = await this.dataSource.transaction(async (manager) => {
+    const id = await storeWithinCap(this.dataSource.manager, this.env, organizationId, SUBSCRIPTIONS_CAP, async (manager) => {
       const row = await manager.save(
         manager.create(SubscriptionOrmEntity, {
           organizationId,

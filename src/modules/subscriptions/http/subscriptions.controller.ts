@@ -34,7 +34,7 @@ export class SubscriptionsController {
     ],
     success: { status: 201, description: 'The subscription and its signing secret.', schema: schemaRef('CreatedSubscription') },
     errors: {
-      422: '`url` not an http(s) URL; `events` missing, empty, repeated or unknown; `workflow_ids` empty, repeated, not positive integers, more than 1,000, or naming a workflow outside the organization; an unsupported key; a body that is not a valid JSON object.',
+      422: '`url` not an http(s) URL; `events` missing, empty, repeated or unknown; `workflow_ids` empty, repeated, not positive integers, more than 1,000, or naming a workflow outside the organization; an unsupported key; a body that is not a valid JSON object. Or the organization already has as many subscriptions as `MAX_SUBSCRIPTIONS_PER_ORGANIZATION` allows (`cap` and `limit` name it).',
     },
   })
   create(@Principal() caller: Caller, @Body() body: CreateSubscriptionRequest) {

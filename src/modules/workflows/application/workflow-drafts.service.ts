@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
+import { Env } from '../../../shared/config/env.js';
+import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
 import { NotFoundError } from '../../../shared/errors/app-error.js';
 import { allStatuses, parseWorkflowDefinition, type WorkflowDefinition } from '../domain/workflow-definition.js';
 import type { WebhookDedupSetting } from '../domain/webhook-dedup.js';
 import { WorkflowDefinitionInvalidError } from '../domain/workflow.errors.js';
 import { asJsonColumn, WorkflowOrmEntity } from '../infrastructure/workflow.orm-entity.js';
+
+/** Each workflow has at most one form and one inbound mail address, which this cap therefore bounds too. */
+const WORKFLOWS_CAP: OrganizationCap = { what: 'workflows', table: 'workflows', setting: 'MAX_WORKFLOWS_PER_ORGANIZATION' };
 
 export interface WorkflowView {
   id: number;
@@ -26,12 +31,12 @@ export interface WorkflowView {
 /** An organization's workflows and their drafts; publishing freezes a draft (WorkflowPublishingService). */
 @Injectable()
 export class WorkflowDraftsService {
-  constructor(@InjectRepository(WorkflowOrmEntity) private readonly workflows: Repository<WorkflowOrmEntity>) {}
+  constructor(@InjectRepository(WorkflowOrmEntity) private readonly workflows: Repository<WorkflowOrmEntity>, private readonly env: Env) {}
 
   async create(organizationId: number, input: unknown): Promise<WorkflowView> {
     const draft = parseOrThrow(input);
-    const row = await this.workflows.save(this.workflows.create({ organizationId, draft }));
-    return toView(await this.workflows.findOneByOrFail({ id: row.id }));
+    const id = await storeWithinCap(this.workflows.manager, this.env, organizationId, WORKFLOWS_CAP, async (m) => (await m.save(m.create(WorkflowOrmEntity, { organizationId, draft }))).id);
+    return toView(await this.workflows.findOneByOrFail({ id }));
   }
 
   async list(organizationId: number): Promise<WorkflowView[]> {

@@ -35,7 +35,7 @@ export class WorkflowsController {
     summary: 'Create a workflow',
     description: 'Stores the definition as the draft of a new, unpublished workflow. Defaults are filled in (`sensitive_data` false, no custom statuses, `default_outcome` null, no attributes, no automations).',
     success: workflowAnswer(201, 'The new workflow.'),
-    errors: { 422: DEFINITION_REFUSED },
+    errors: { 422: `${DEFINITION_REFUSED} Or the organization already has as many workflows as \`MAX_WORKFLOWS_PER_ORGANIZATION\` allows (\`cap\` and \`limit\` name it).` },
   })
   @DefinitionBody()
   async create(@Principal() caller: Caller, @Body() definition: unknown) {
