@@ -53,7 +53,7 @@ function dotStuffed(message: string | Buffer): Buffer {
   return Buffer.from(text.endsWith('\r\n') ? text.slice(0, -2) : text, 'latin1');
 }
 
-class SmtpConversation {
+export class SmtpConversation {
   private buffer = '';
   private readonly waiting: ((answer: SmtpAnswer | Error) => void)[] = [];
   private readonly answers: (SmtpAnswer | Error)[] = [];
@@ -90,6 +90,11 @@ class SmtpConversation {
   command(line: string, code?: number): Promise<SmtpAnswer> {
     this.socket.write(`${line}\r\n`);
     return this.expect(code);
+  }
+
+  /** Bytes with no reply awaited (a message trickled in). */
+  write(bytes: string | Buffer): void {
+    this.socket.write(bytes);
   }
 
   send(bytes: Buffer): Promise<SmtpAnswer> {
