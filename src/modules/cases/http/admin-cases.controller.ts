@@ -4,7 +4,7 @@ import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { ATTACHMENT_DOWNLOAD, AttachmentId, sendAttachment } from '../../../shared/http/attachment-download.js';
-import { object, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
+import { pageOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import { RequiresToken } from '../../tokens/bearer-token.guard.js';
 import type { Principal as Caller } from '../../tokens/principal.js';
 import { Principal } from '../../tokens/principal.decorator.js';
@@ -34,10 +34,7 @@ export class AdminCasesController {
     success: {
       status: 200,
       description: 'One page of cases.',
-      schema: object({
-        cases: { type: 'array', items: schemaRef('CaseWithSource') },
-        next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null when there is none.' },
-      }),
+      schema: pageOf('cases', 'CaseWithSource'),
     },
     errors: { 422: 'An unknown query parameter, or a value that is not valid for it (`validation_errors` names each).' },
   })
@@ -83,10 +80,7 @@ export class AdminCasesController {
     success: {
       status: 200,
       description: 'One page of events.',
-      schema: object({
-        events: { type: 'array', items: schemaRef('TimelineEvent') },
-        next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null when there is none.' },
-      }),
+      schema: pageOf('events', 'TimelineEvent'),
     },
     errors: { 404: CASE_NOT_FOUND, 422: 'An unknown query parameter, or a value that is not valid for it (`validation_errors` names each).' },
   })
