@@ -184,6 +184,12 @@ export interface CasePage {
   next_cursor: string | null;
 }
 
+/** A page of a case's timeline, oldest first. */
+export interface TimelinePage {
+  events: TimelineEvent[];
+  next_cursor: string | null;
+}
+
 export interface TimelineEvent {
   id: number;
   type: string;

@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { assertNoPageProblems, checkAtEachWidth, expectHttpError, focused, launchChromium, newContext, openPage, pageProblems, sessionStorageLength } from '../support/browser.js';
 import { clipboard, detail, fillDefinition, givenSignedIn, goToSection, heading, listenOnLoopback, signIn, tableRows, workflowIdFromUrl } from '../support/browser-dashboard.js';
+import { createdCaseId, givenCasesWorkflow, patchCase } from '../support/cases-api.js';
 import { createOrganization, createToken, createWorkflow, generateWebhook, givenDirectWorkflow, sampleDefinition, type Organization } from '../support/scenario.js';
 import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -415,6 +416,25 @@ describe('admin dashboard in the browser', () => {
       [String(ids[4]), 'API', 'Open', 'Live'],
     );
     assert.equal(await page.locator('section', { hasText: 'Attributes' }).locator('pre').textContent(), JSON.stringify({ customer_email: 'c4@example.com' }, null, 2));
+    assertNoPageProblems(page);
+    await context.close();
+  });
+
+  it('shows a long timeline a page at a time: later events on demand, in order', async () => {
+    const f = await givenCasesWorkflow(t);
+    const caseId = await createdCaseId(f);
+    for (let i = 0; i < 100; i++) assert.equal((await patchCase(f, caseId, { status: i % 2 ? 'Open' : 'Triage' })).status, 200);
+    const { page, context } = await givenSignedIn(t, browser, baseUrl, f.org);
+    await page.goto(`/dashboard/cases/${caseId}`);
+    await heading(page, `Case #${caseId}`).waitFor();
+    const events = page.locator('.timeline__event');
+    await events.nth(99).waitFor();
+    assert.equal(await events.count(), 100, 'the first page');
+    await page.getByRole('button', { name: 'Show later events' }).click();
+    await events.nth(100).waitFor();
+    assert.equal(await events.count(), 101);
+    assert.equal(await page.getByRole('button', { name: 'Show later events' }).count(), 0, 'nothing more to show');
+    assert.deepEqual((await page.locator('.timeline__type').allTextContents()).slice(0, 2), ['Created', 'Status changed']);
     assertNoPageProblems(page);
     await context.close();
   });

@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DigestPass } from '../../src/modules/reporting/application/digest-pass.service.js';
+import { isServiceMessageId } from '../../src/shared/mail/service-message-id.js';
 import { eventually, givenAutomation } from '../support/automation-helpers.js';
 import { DIGESTS as ROUTE, type DigestWorld, linkIn, startDigestWorld } from '../support/digest-helpers.js';
 import { HOUR_MS } from '../support/report-helpers.js';
@@ -85,6 +86,12 @@ describe('digests', () => {
     assert.ok(headers.includes(`\r\nList-Unsubscribe: <https://cases.example${unsubscribe}>\r\n`), `List-Unsubscribe names the same URL: ${headers}`);
     assert.ok(headers.includes('\r\nList-Unsubscribe-Post: List-Unsubscribe=One-Click\r\n'));
     assert.notEqual(linkIn(d.digestsTo('lead@acme.example')[0]!, 'digests/unsubscribe'), unsubscribe, 'each recipient has its own');
+  });
+
+  it('is marked as mail a machine sent (Auto-Submitted), with a Message-ID the listener knows answers to (so they start no run)', () => {
+    const { parsed, raw } = d.digestsTo('ops@acme.example')[0]!;
+    assert.match(raw.slice(0, raw.indexOf('\r\n\r\n')), /(^|\r\n)Auto-Submitted: auto-generated(\r\n|$)/);
+    assert.ok(isServiceMessageId(parsed.messageId ?? ''), String(parsed.messageId));
   });
 
   it('catches up on the periods that ended while no scheduler ran', async () => {

@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { wholeTimeline } from './cases-api.js';
 import { createWorkflow, givenDirectWorkflow, sampleDefinition, type DirectWorkflow } from './scenario.js';
 import { db, startTestApp, type InjectResult, type TestApp } from './test-app.js';
 import { createTestDatabase, dropTestDatabase } from './test-infra.js';
@@ -63,10 +64,8 @@ export interface TimelineEvent {
   [field: string]: any;
 }
 
-export async function timelineOf(w: Automated, caseId: number): Promise<TimelineEvent[]> {
-  const res = await w.r.request('GET', `/api/admin/v1/cases/${caseId}/timeline`, { token: w.org.adminToken });
-  assert.equal(res.status, 200, res.text);
-  return res.body.events;
+export function timelineOf(w: Automated, caseId: number): Promise<TimelineEvent[]> {
+  return wholeTimeline<TimelineEvent>(w.r, w.org.adminToken, caseId);
 }
 
 export const ofType = (events: TimelineEvent[], type: string) => events.filter((e) => e.type === type);

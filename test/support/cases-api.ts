@@ -126,10 +126,21 @@ export interface TimelineEntry {
 }
 
 export async function timeline(t: TestApp, org: Organization, caseId: number): Promise<TimelineEntry[]> {
-  const res = await t.request('GET', `/api/admin/v1/cases/${caseId}/timeline`, { token: org.adminToken });
-  assert.equal(res.status, 200, res.text);
-  assert.deepEqual(Object.keys(res.body), ['events']);
-  return res.body.events;
+  return wholeTimeline(t, org.adminToken, caseId);
+}
+
+/** Every event of a case's timeline, oldest first, page after page. */
+export async function wholeTimeline<E = TimelineEntry>(r: Pick<TestApp, 'request'>, adminToken: string, caseId: number): Promise<E[]> {
+  const events: E[] = [];
+  let cursor: string | null = null;
+  do {
+    const res: InjectResult = await r.request('GET', `/api/admin/v1/cases/${caseId}/timeline${cursor ? `?cursor=${cursor}` : ''}`, { token: adminToken });
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(Object.keys(res.body), ['events', 'next_cursor']);
+    events.push(...res.body.events);
+    cursor = res.body.next_cursor;
+  } while (cursor);
+  return events;
 }
 
 export async function statusChanges(t: TestApp, org: Organization, caseId: number): Promise<TimelineEntry[]> {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { SmtpListener } from '../../src/modules/email/infrastructure/smtp-listener.js';
+import { wholeTimeline } from './cases-api.js';
 import { createOrganization, createToken, createWorkflow, type Organization } from './scenario.js';
 import { deliver, type DeliveryResult, type MailDelivery } from './smtp-client.js';
 import { db, startTestApp, type TestApp } from './test-app.js';
@@ -64,10 +65,8 @@ export async function adminCase(t: TestApp, w: EmailWorkflow, caseId: number): P
   return res.body.case;
 }
 
-export async function timeline(t: TestApp, w: EmailWorkflow, caseId: number): Promise<any[]> {
-  const res = await t.request('GET', `/api/admin/v1/cases/${caseId}/timeline`, { token: w.org.adminToken });
-  assert.equal(res.status, 200, res.text);
-  return res.body.events;
+export function timeline(t: TestApp, w: EmailWorkflow, caseId: number): Promise<any[]> {
+  return wholeTimeline<any>(t, w.org.adminToken, caseId);
 }
 
 /** The one case a message created on the workflow. */

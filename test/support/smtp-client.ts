@@ -94,14 +94,14 @@ export class SmtpConversation {
     return this.expect(code);
   }
 
+  /** Bytes with no reply awaited (a message trickled in). */
+  write(bytes: string | Buffer): void {
+    this.socket.write(bytes);
+  }
+
   send(bytes: Buffer): Promise<SmtpAnswer> {
     this.write(bytes);
     return this.expect();
-  }
-
-  /** Sends without awaiting an answer (part of a message, as a slow sender does). */
-  write(bytes: Buffer | string): void {
-    this.socket.write(bytes);
   }
 
   close(): void {

@@ -1,8 +1,8 @@
-import { api, type TimelineEvent, type Workflow } from '../api.ts';
+import { api, errorMessage, type TimelineEvent, type TimelinePage, type Workflow } from '../api.ts';
 import { findCase } from '../case-lookup.ts';
 import { Alert, DateTime, DetailList, Loading, PageHeader } from '../components.tsx';
 import { formatActor, humanize } from '../format.ts';
-import { useLoad, useTitle } from '../hooks.ts';
+import { useAction, useLoad, useTitle } from '../hooks.ts';
 import { compactJson, prettyJson } from '../json.ts';
 import { Link } from '../router.tsx';
 import { EMAIL_FIELDS, EmailThread, emailMessageOf, formatMailbox, subjectOf } from './case-email.tsx';
@@ -70,10 +70,21 @@ function Timeline({ events }: { events: TimelineEvent[] }) {
   );
 }
 
+/** A page of the case's timeline: the first, or the one after `cursor`. */
+function timelinePage(id: number, cursor?: string): Promise<TimelinePage> {
+  return api.get<TimelinePage>(`/cases/${id}/timeline${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`);
+}
+
 export function CasePage({ id }: { id: number }) {
   useTitle(`Case ${id}`);
   const found = useLoad(() => findCase(id), [id]);
-  const timeline = useLoad(() => api.get<{ events: TimelineEvent[] }>(`/cases/${id}/timeline`).then((r) => r.events), [id]);
+  const timeline = useLoad(() => timelinePage(id), [id]);
+  // Later pages are added to the ones shown: the timeline reads as one list, oldest first.
+  const more = useAction(async (cursor: string) => {
+    const page = await timelinePage(id, cursor);
+    timeline.setData({ events: [...(timeline.data?.events ?? []), ...page.events], next_cursor: page.next_cursor });
+  });
+  const events = timeline.data?.events;
   const workflowId = found.data?.workflow_id;
   const workflow = useLoad(() => (workflowId ? api.get<{ workflow: Workflow }>(`/workflows/${workflowId}`).then((r) => r.workflow) : Promise.resolve(null)), [workflowId]);
   const c = found.data;
@@ -122,7 +133,7 @@ export function CasePage({ id }: { id: number }) {
             </section>
           </div>
         )}
-        {c && <EmailThread c={c} events={timeline.data ?? []} />}
+        {c && <EmailThread c={c} events={events ?? []} />}
         <section class="card" aria-labelledby="case-timeline">
           <div class="card__header">
             <h2 id="case-timeline" class="card__title">
@@ -134,7 +145,13 @@ export function CasePage({ id }: { id: number }) {
           </div>
           {timeline.error && <Alert tone="error">{timeline.error}</Alert>}
           {timeline.loading && !timeline.data && <Loading label="Loading the timeline…" />}
-          {timeline.data && <Timeline events={timeline.data} />}
+          {events && <Timeline events={events} />}
+          {more.error !== null && <Alert tone="error">{errorMessage(more.error)}</Alert>}
+          {timeline.data?.next_cursor && (
+            <button type="button" class="button button--ghost" onClick={() => void more.run(timeline.data!.next_cursor!)} disabled={more.pending}>
+              Show later events
+            </button>
+          )}
         </section>
       </div>
     </>

@@ -64,7 +64,7 @@ const caseSchemas: Record<string, Schema> = {
       '`attributes_changed`: `keys`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`.',
       '`run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status).',
       '`http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`.',
-      '`email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email.',
+      '`email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service\'s own mail), which reopens nothing.',
     ].join(' '),
     properties: {
       id: resourceId('Event id; events are listed in the order they happened.'),
@@ -86,6 +86,7 @@ const caseSchemas: Record<string, Schema> = {
       method: { type: 'string' },
       url: { type: 'string' },
       ...emailEventFields,
+      automatic: { type: 'boolean', const: true, description: '`email_received` only, and only when a machine sent the reply: the case did not reopen.' },
       from: { type: ['string', 'object', 'null'], description: '`status_changed`: the status left. `email_received`: the sender (`address`, `name`), or null.' },
     },
     required: ['id', 'type', 'by', 'at'],

@@ -167,6 +167,32 @@ export class Env {
   SMTP_MAX_MESSAGE_BYTES = 26214400;
 
   /**
+   * How long a message may take from DATA to its end, waiting for one of the messages in progress
+   * included, whatever its byte rate (each byte resets the idle timeout): then `421 4.4.2` and
+   * the connection closes. 25 MiB at 2 Mbit/s take about 100 s.
+   */
+  @Type(() => Number) @IsInt() @Min(1000) @Max(3_600_000)
+  SMTP_DATA_TIMEOUT_MS = 120_000;
+
+  /** Connections open at once from one address (an IPv6 /64 counts as one), per process; past it `421 4.7.0` at the greeting. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  SMTP_CONNECTIONS_PER_ADDRESS = 10;
+
+  /** Recipients refused (`550 5.1.1`) on one connection before its next RCPT TO gets `421 4.5.3` and the connection closes. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(1000)
+  SMTP_MAX_REFUSED_RECIPIENTS = 5;
+
+  /**
+   * Replies one case takes by email, and the bytes they may add to it (their stored fields and
+   * the case's files together); past either a reply is refused with `552 5.2.2`.
+   */
+  @Type(() => Number) @IsInt() @Min(1) @Max(100_000)
+  EMAIL_MAX_REPLIES_PER_CASE = 200;
+
+  @Type(() => Number) @IsInt() @Min(1024) @Max(10_737_418_240)
+  EMAIL_MAX_REPLY_BYTES_PER_CASE = 104_857_600;
+
+  /**
    * STARTTLS certificate chain and private key, each a PEM text or the path of a PEM file
    * (a value starting with `-----BEGIN` is the PEM itself). Both or neither.
    */

@@ -37,6 +37,11 @@ export function object(properties: Record<string, Schema>, optional: string[] = 
 /** `{"<key>": <schema>}`, the one-key wrapper every resource travels in. */
 export const wrapped = (key: string, schema: Schema): Schema => object({ [key]: schema });
 export const listOf = (key: string, schemaName: string): Schema => wrapped(key, { type: 'array', items: schemaRef(schemaName) });
+/** One page of a list paged by cursor: `{"<key>": [...], "next_cursor": ...}`. */
+export const pageOf = (key: string, schemaName: string): Schema => object({
+  [key]: { type: 'array', items: schemaRef(schemaName) },
+  next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
+});
 
 export const jsonContent = (schema: Schema): Record<string, { schema: Schema }> => ({ 'application/json': { schema } });
 

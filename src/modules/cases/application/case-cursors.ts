@@ -7,6 +7,7 @@ import type { FeedCursor, FeedPosition, ListPosition } from './case-queries.js';
  */
 
 const LIST = /^l\.(-?[0-9]{1,19})\.([0-9]{1,19})$/;
+const TIMELINE = /^t\.([0-9]{1,19})$/;
 const FEED = /^f\.([0-9]{1,20})\.([0-9]{1,19})\.([0-9]{1,20})$/;
 const MAX_INT8 = 2n ** 63n - 1n;
 const MAX_XID8 = 2n ** 64n - 1n;
@@ -31,6 +32,17 @@ export function readListCursor(cursor: string): ListPosition | undefined {
   if (!match || !canonical(match[1]!, MIN_MICROS, MAX_MICROS) || !canonical(match[2]!, 0n, MAX_INT8)) return undefined;
   const position = { createdAtMicros: match[1]!, id: match[2]! };
   return listCursor(position) === cursor ? position : undefined;
+}
+
+/** A timeline page starts after the event `afterId` (decimal text). */
+export function timelineCursor(afterId: string): string {
+  return encode(`t.${afterId}`);
+}
+
+/** The event id a timeline cursor names, or undefined when it is not one this service made. */
+export function readTimelineCursor(cursor: string): string | undefined {
+  const match = TIMELINE.exec(decode(cursor));
+  return match && canonical(match[1]!, 0n, MAX_INT8) && timelineCursor(match[1]!) === cursor ? match[1] : undefined;
 }
 
 /** What a feed cursor holds, or undefined when it is not one this service made. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppError, NotFoundError } from '../../../shared/errors/app-error.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { CaseProps } from '../domain/case.js';
-import { FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor } from './case-cursors.js';
+import { FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor, readTimelineCursor, timelineCursor } from './case-cursors.js';
 import { type CaseFilter, CaseQueries, type StoredAttachment } from './case-queries.js';
 
 export class FeedCursorExpiredError extends AppError {
@@ -85,11 +85,20 @@ export class CaseQueriesService {
     return found;
   }
 
-  /** Oldest first: creation, status changes, runs and their steps. */
-  async timeline(organizationId: number, caseId: number): Promise<TimelineEvent[]> {
-    const events = await this.queries.timeline(organizationId, caseId);
-    if (!events) throw new NotFoundError('case');
-    return events.map((event) => ({ id: event.id, type: event.type, by: actorView(event.actor), at: event.createdAt.toISOString(), ...event.data }));
+  /**
+   * Oldest first: creation, status changes, runs and their steps, replies; a page of `limit`
+   * events after the cursor's (a case's events only ever grow at the end, so pages never repeat
+   * or skip one).
+   */
+  async timeline(organizationId: number, caseId: number, page: { cursor?: string; limit: number }): Promise<{ events: TimelineEvent[]; nextCursor: string | null }> {
+    const afterId = page.cursor === undefined ? '0' : decoded(readTimelineCursor(page.cursor));
+    const found = await this.queries.timeline(organizationId, caseId, afterId, page.limit + 1);
+    if (!found) throw new NotFoundError('case');
+    const events = found.slice(0, page.limit);
+    return {
+      events: events.map((event) => ({ id: event.id, type: event.type, by: actorView(event.actor), at: event.createdAt.toISOString(), ...event.data })),
+      nextCursor: found.length > page.limit ? timelineCursor(String(events.at(-1)!.id)) : null,
+    };
   }
 }
 

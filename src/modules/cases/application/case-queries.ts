@@ -92,6 +92,6 @@ export abstract class CaseQueries {
   /** One of the case's files; with `workflowId`, only when the case belongs to that workflow. */
   abstract attachment(organizationId: number, caseId: number, attachmentId: string, workflowId?: number): Promise<StoredAttachment | null>;
 
-  /** Oldest first; null when the organization has no such case. */
-  abstract timeline(organizationId: number, caseId: number): Promise<StoredCaseEvent[] | null>;
+  /** Oldest first, the events after `afterId` (decimal text, '0' from the start), at most `limit`; null when the organization has no such case. */
+  abstract timeline(organizationId: number, caseId: number, afterId: string, limit: number): Promise<StoredCaseEvent[] | null>;
 }

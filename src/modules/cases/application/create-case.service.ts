@@ -26,6 +26,8 @@ export interface CreateCaseCommand<A extends CreateAnswer> {
   actor: Actor;
   /** The message the case comes from (email): its attachments and Message-ID are kept with the case. */
   message?: ReceivedMessage;
+  /** The case opens without Open's run (mail a machine sent). */
+  withoutRun?: boolean;
   /** What the caller answers with: the whole case, or its id only (nothing read back). */
   answer: A;
 }
@@ -71,6 +73,7 @@ export class CreateCaseService {
         attributes: command.attributes.text,
         actor: command.actor,
         message: command.message,
+        withoutRun: command.withoutRun,
       },
       workflow,
       new Date(),

@@ -23,6 +23,11 @@ export type CreateResult<A extends CreateAnswer> =
   /** A delivery whose key a case of the workflow took within the window: nothing was stored. */
   | { duplicateOf: number };
 
+export interface ReplyUsage {
+  replies: number;
+  bytes: number;
+}
+
 /** Persistence port of the Case aggregate; the Postgres implementation chooses the statements. */
 export abstract class CaseRepository {
   /**
@@ -38,6 +43,9 @@ export abstract class CaseRepository {
 
   /** Which cases of the workflow hold messages with these Message-IDs (by Message-ID; unknown ones are absent). */
   abstract casesByMessageId(workflowId: number, messageIds: readonly string[]): Promise<Map<string, number>>;
+
+  /** What the case's email replies hold: how many, and their stored bytes with the bytes of every file of the case. */
+  abstract replyUsage(caseId: number): Promise<ReplyUsage>;
 
   abstract findClaim(organizationId: number, key: string): Promise<{ caseId: number; requestHash: Buffer } | null>;
 

@@ -64,6 +64,8 @@ export interface NewCase {
   actor: Actor;
   /** The message the case came from, for the channels that receive messages. */
   message?: ReceivedMessage;
+  /** Opened without Open's run (mail a machine sent, see the email module's isAutomatic). */
+  withoutRun?: boolean;
 }
 
 /** A case not yet stored: what the repository inserts, with the events of its creation. */
@@ -115,7 +117,7 @@ export class Case {
         source: input.source,
         attributes: input.attributes,
       },
-      events: [{ type: 'created', actor: input.actor, source: input.source, mode: input.mode, status: OPEN, startsRun: rules.hasRun(OPEN) }],
+      events: [{ type: 'created', actor: input.actor, source: input.source, mode: input.mode, status: OPEN, startsRun: !input.withoutRun && rules.hasRun(OPEN) }],
       ...(input.message ? { message: input.message } : {}),
     };
   }
@@ -202,12 +204,13 @@ export class Case {
 
   /**
    * A reply to a message on the case arrived by email: recorded with its fields and files, and a
-   * `Closed` case reopens (recorded as a move to `Open`, whose run starts).
+   * `Closed` case reopens (recorded as a move to `Open`, whose run starts), unless `reopens` is
+   * false (mail a machine sent).
    */
-  receiveEmail(email: Record<string, unknown>, message: ReceivedMessage, rules: StatusRules): void {
+  receiveEmail(email: Record<string, unknown>, message: ReceivedMessage, rules: StatusRules, reopens = true): void {
     const actor: Actor = { kind: 'email' };
     this.events.push({ type: 'email_received', actor, email, message });
-    if (this.props.status === CLOSED) this.moveTo(OPEN, rules, actor);
+    if (reopens && this.props.status === CLOSED) this.moveTo(OPEN, rules, actor);
   }
 
   /** The engine parks a case whose run failed. */

@@ -4,15 +4,16 @@ import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { ATTACHMENT_DOWNLOAD, AttachmentId, sendAttachment } from '../../../shared/http/attachment-download.js';
-import { listOf, object, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
+import { pageOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import { RequiresToken } from '../../tokens/bearer-token.guard.js';
 import type { Principal as Caller } from '../../tokens/principal.js';
 import { Principal } from '../../tokens/principal.decorator.js';
 import { CaseQueriesService } from '../application/case-queries.service.js';
 import { caseJson, casePageJson, JSON_CONTENT_TYPE } from './case.response.js';
-import { ListCasesRequest, listFilter } from './list-cases.request.js';
+import { ListCasesRequest, listFilter, TimelineRequest } from './list-cases.request.js';
 
 const DEFAULT_PAGE_SIZE = 25;
+const DEFAULT_TIMELINE_PAGE_SIZE = 100;
 const CaseId = () => Param('caseId', new IdParamPipe('case'));
 const CASE_NOT_FOUND = 'The case does not exist or belongs to another organization.';
 
@@ -33,10 +34,7 @@ export class AdminCasesController {
     success: {
       status: 200,
       description: 'One page of cases.',
-      schema: object({
-        cases: { type: 'array', items: schemaRef('CaseWithSource') },
-        next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null when there is none.' },
-      }),
+      schema: pageOf('cases', 'CaseWithSource'),
     },
     errors: { 422: 'An unknown query parameter, or a value that is not valid for it (`validation_errors` names each).' },
   })
@@ -78,11 +76,17 @@ export class AdminCasesController {
   @ApiEndpoint({
     operationId: 'getCaseTimeline',
     summary: 'Get a case\'s timeline',
-    description: 'Everything that happened to the case, oldest first: its creation (with source and mode), every status change (from, to, by whom: API token, automation or engine) and the runs it superseded.',
-    success: { status: 200, description: 'The events.', schema: listOf('events', 'TimelineEvent') },
-    errors: { 404: CASE_NOT_FOUND },
+    description: 'Everything that happened to the case, oldest first: its creation (with source and mode), every status change (from, to, by whom: API token, automation or engine), the runs it superseded and the replies it received, a page at a time: pass `next_cursor` back as `cursor`; it is null on the last page. Events are only ever added at the end, so pages never repeat or skip one.',
+    success: {
+      status: 200,
+      description: 'One page of events.',
+      schema: pageOf('events', 'TimelineEvent'),
+    },
+    errors: { 404: CASE_NOT_FOUND, 422: 'An unknown query parameter, or a value that is not valid for it (`validation_errors` names each).' },
   })
-  async timeline(@Principal() caller: Caller, @CaseId() caseId: number) {
-    return { events: await this.queries.timeline(caller.organizationId, caseId) };
+  async timeline(@Principal() caller: Caller, @CaseId() caseId: number, @Query() query: TimelineRequest) {
+    const limit = query.limit === undefined ? DEFAULT_TIMELINE_PAGE_SIZE : Number(query.limit);
+    const page = await this.queries.timeline(caller.organizationId, caseId, { cursor: query.cursor, limit });
+    return { events: page.events, next_cursor: page.nextCursor };
   }
 }

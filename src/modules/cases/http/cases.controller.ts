@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { jsonText } from '../../../shared/http/json-body-parser.js';
-import { headerRef, object, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
+import { headerRef, object, pageOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import { ATTACHMENT_DOWNLOAD, AttachmentId, sendAttachment } from '../../../shared/http/attachment-download.js';
 import { RequiresToken } from '../../tokens/bearer-token.guard.js';
 import type { Principal as Caller } from '../../tokens/principal.js';
@@ -92,10 +92,7 @@ export class CasesController {
     success: {
       status: 200,
       description: 'One page of cases.',
-      schema: object({
-        cases: { type: 'array', items: schemaRef('Case') },
-        next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last page.' },
-      }),
+      schema: pageOf('cases', 'Case'),
     },
     errors: {
       404: WORKFLOW_NOT_FOUND,

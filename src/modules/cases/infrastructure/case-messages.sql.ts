@@ -1,6 +1,7 @@
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import type { ReceivedMessage } from '../domain/case.js';
+import type { ReplyUsage } from '../domain/case.repository.js';
 
 /** One attachment per statement: its bytes go as one binary parameter, never as text. */
 const INSERT_ATTACHMENT_SQL = `
@@ -15,6 +16,14 @@ const INSERT_MESSAGE_ID_SQL = `
 const CASES_BY_MESSAGE_ID_SQL = `
   SELECT message_id, case_id FROM case_message_ids WHERE workflow_id = $1 AND message_id = ANY($2::text[])`;
 
+/**
+ * The stored size of the replies' fields (as Postgres keeps them: pg_column_size reads no
+ * TOASTed value, where the text would be read whole) and the files' sizes, from their columns.
+ */
+const REPLY_USAGE_SQL = `
+  SELECT r.replies, r.bytes + (SELECT coalesce(sum(size), 0) FROM case_attachments WHERE case_id = $1) AS bytes
+  FROM (SELECT count(*) AS replies, coalesce(sum(pg_column_size(data)), 0) AS bytes FROM case_events WHERE case_id = $1 AND type = 'email_received') r`;
+
 /** Stores what a case keeps of a message it received, inside the transaction that stores the case's change. */
 export async function storeReceivedMessage(tx: Transaction, caseId: number, workflowId: number, message: ReceivedMessage): Promise<void> {
   for (const a of message.attachments) {
@@ -26,4 +35,9 @@ export async function storeReceivedMessage(tx: Transaction, caseId: number, work
 export async function casesByMessageId(prepared: PreparedStatements, workflowId: number, messageIds: readonly string[]): Promise<Map<string, number>> {
   const rows = await prepared.rows<{ message_id: string; case_id: string }>(CASES_BY_MESSAGE_ID_SQL, [workflowId, messageIds]);
   return new Map(rows.map((row) => [row.message_id, Number(row.case_id)]));
+}
+
+export async function replyUsage(prepared: PreparedStatements, caseId: number): Promise<ReplyUsage> {
+  const [row] = await prepared.rows<{ replies: string; bytes: string }>(REPLY_USAGE_SQL, [caseId]);
+  return { replies: Number(row!.replies), bytes: Number(row!.bytes) };
 }

@@ -9,10 +9,15 @@ import { CASE_COLUMNS, type CaseRow, toProps } from './case.mapper.js';
 
 const GET_CASE_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND organization_id = $2`;
 
-/** The case's events, or one row of nulls when it has none: no row at all means no such case. */
+/**
+ * A page of the case's events after the event $3, at most $4, or one row of nulls when there is
+ * none: no row at all means no such case. The page walks case_events_case (case_id, id).
+ */
 const TIMELINE_SQL = `
   SELECT e.id, e.type, e.actor, e.data, e.created_at
-  FROM cases c LEFT JOIN case_events e ON e.case_id = c.id
+  FROM cases c LEFT JOIN LATERAL (
+    SELECT * FROM case_events WHERE case_id = c.id AND id > $3::bigint ORDER BY id LIMIT $4
+  ) e ON true
   WHERE c.id = $1 AND c.organization_id = $2
   ORDER BY e.id`;
 
@@ -95,9 +100,9 @@ export class PostgresCaseQueries extends CaseQueries {
     return row ? { filename: row.filename, contentType: row.content_type, content: row.content } : null;
   }
 
-  async timeline(organizationId: number, caseId: number): Promise<StoredCaseEvent[] | null> {
+  async timeline(organizationId: number, caseId: number, afterId: string, limit: number): Promise<StoredCaseEvent[] | null> {
     type EventRow = { id: string | null; type: string; actor: string; data: Record<string, unknown>; created_at: Date };
-    const rows = await this.prepared.rows<EventRow>(TIMELINE_SQL, [caseId, organizationId]);
+    const rows = await this.prepared.rows<EventRow>(TIMELINE_SQL, [caseId, organizationId, afterId, limit]);
     if (!rows.length) return null;
     return rows.flatMap((row) => (row.id === null ? [] : [{ id: Number(row.id), type: row.type, actor: row.actor, data: row.data, createdAt: row.created_at }]));
   }

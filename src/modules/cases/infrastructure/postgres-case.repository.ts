@@ -5,14 +5,14 @@ import { PreparedStatements } from '../../../shared/database/prepared-statements
 import { StatementBatches } from '../../../shared/database/statement-batches.js';
 import { TransactionRunner, type Transaction } from '../../../shared/database/transaction.js';
 import { Case, type CaseDraft, type CaseProps } from '../domain/case.js';
-import { type CreateAnswer, type Created, CaseRepository, type CreateResult, type DeliveryKey, type IdempotencyClaim } from '../domain/case.repository.js';
+import { type CreateAnswer, type Created, CaseRepository, type CreateResult, type DeliveryKey, type IdempotencyClaim, type ReplyUsage } from '../domain/case.repository.js';
 import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
 import { CaseMetrics } from './case-metrics.js';
 import { changeBatches, changeParams, STORE_CHANGES_SQL, type StoredChangesRow } from './case-changes.sql.js';
 import { CASE_COLUMNS, type CaseRow, type RunRow, toProps, toRunProps } from './case.mapper.js';
 import { outboxSql } from './case-outbox.sql.js';
 import { createdReportSql } from './case-report-changes.sql.js';
-import { casesByMessageId, storeReceivedMessage } from './case-messages.sql.js';
+import { casesByMessageId, replyUsage, storeReceivedMessage } from './case-messages.sql.js';
 import { creationRow } from './case-timeline.js';
 
 /**
@@ -153,6 +153,10 @@ export class PostgresCaseRepository extends CaseRepository {
 
   casesByMessageId(workflowId: number, messageIds: readonly string[]): Promise<Map<string, number>> {
     return casesByMessageId(this.prepared, workflowId, messageIds);
+  }
+
+  replyUsage(caseId: number): Promise<ReplyUsage> {
+    return replyUsage(this.prepared, caseId);
   }
 
   async findClaim(organizationId: number, key: string): Promise<{ caseId: number; requestHash: Buffer } | null> {

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { Env } from '../../../shared/config/env.js';
 import { CaseEmailsService } from '../../cases/application/case-emails.service.js';
 import { CreateCaseService, type CreateCaseCommand } from '../../cases/application/create-case.service.js';
 import { AttributesInvalidError } from '../../cases/domain/case.errors.js';
 import type { ValidationProblem } from '../../../shared/errors/app-error.js';
-import { bodyTooLarge, caseSubject, emailFields, holdsNul, identifyAttachments, type InboundMessage, replyCandidates } from '../domain/inbound-message.js';
+import { isAutomatic } from '../domain/automatic-mail.js';
+import { bodyTooLarge, caseSubject, emailFields, holdsNul, type IdentifiedAttachment, identifyAttachments, type InboundMessage, replyCandidates } from '../domain/inbound-message.js';
 import { MAIL_LIMITS } from '../domain/mail-limits.js';
 import { MailRefusedError, SMTP_REPLIES } from '../domain/smtp-reply.js';
 import type { EmailTarget } from './email-addresses.service.js';
@@ -17,7 +19,7 @@ export type EmailOutcome =
 
 type Plan =
   | { kind: 'create'; command: CreateCaseCommand<'id'> }
-  | { kind: 'reply'; target: EmailTarget; caseId: number }
+  | { kind: 'reply'; target: EmailTarget; caseId: number; attachments: IdentifiedAttachment[]; email: Record<string, unknown>; automatic: boolean }
   | { kind: 'duplicate'; target: EmailTarget; caseId: number };
 
 /**
@@ -25,10 +27,15 @@ type Plan =
  * the workflow's cases is added to that case; otherwise it becomes a new case, created through
  * CreateCaseService like every other case. The message is checked against every workflow before
  * anything is stored, so a refusal stores nothing.
+ *
+ * Mail a machine sent (isAutomatic) is kept too, but reopens no case and starts no run: a reply
+ * is marked `automatic` on the timeline, a new case opens without Open's run. A case takes
+ * EMAIL_MAX_REPLIES_PER_CASE replies and EMAIL_MAX_REPLY_BYTES_PER_CASE bytes of them and its
+ * files; a reply past either is refused (552 5.2.2), for good: a sender retrying cannot help.
  */
 @Injectable()
 export class ReceiveEmailService {
-  constructor(private readonly createCase: CreateCaseService, private readonly caseEmails: CaseEmailsService) {}
+  constructor(private readonly createCase: CreateCaseService, private readonly caseEmails: CaseEmailsService, private readonly env: Env) {}
 
   async receive(targets: readonly EmailTarget[], message: InboundMessage): Promise<EmailOutcome[]> {
     if (holdsNul(message)) throw new MailRefusedError(SMTP_REPLIES.unreadable('it holds a NUL character, which cannot be stored'));
@@ -46,8 +53,14 @@ export class ReceiveEmailService {
     const sameMessage = message.messageId ? known.get(message.messageId) : undefined;
     if (sameMessage !== undefined) return { kind: 'duplicate', target, caseId: sameMessage };
     const repliedTo = candidates.find((id) => known.has(id));
-    if (repliedTo !== undefined) return { kind: 'reply', target, caseId: known.get(repliedTo)! };
+    const automatic = isAutomatic(message);
     const attachments = identifyAttachments(message);
+    if (repliedTo !== undefined) {
+      const email = { ...emailFields(message, attachments), ...(automatic ? { automatic: true } : {}) };
+      const caseId = known.get(repliedTo)!;
+      await this.checkRoomFor(caseId, email, attachments);
+      return { kind: 'reply', target, caseId, attachments, email, automatic };
+    }
     const attributes = { email: emailFields(message, attachments) };
     const command: CreateCaseCommand<'id'> = {
       source: 'Email',
@@ -58,6 +71,7 @@ export class ReceiveEmailService {
       attributes: { value: attributes, text: JSON.stringify(attributes) },
       actor: { kind: 'email' },
       message: { attachments, messageId: message.messageId },
+      withoutRun: automatic,
       answer: 'id',
     };
     try {
@@ -77,13 +91,21 @@ export class ReceiveEmailService {
       }
       case 'reply': {
         const { organizationId, version } = plan.target;
-        const attachments = identifyAttachments(message);
-        await this.caseEmails.addReply(organizationId, version.workflowId, plan.caseId, emailFields(message, attachments), { attachments, messageId: message.messageId });
+        const { attachments, email, automatic } = plan;
+        await this.caseEmails.addReply(organizationId, version.workflowId, plan.caseId, email, { attachments, messageId: message.messageId }, !automatic);
         return { workflowId: version.workflowId, kind: 'replied', caseId: plan.caseId };
       }
       case 'duplicate':
         return { workflowId: plan.target.version.workflowId, kind: 'duplicate', caseId: plan.caseId };
     }
+  }
+
+  private async checkRoomFor(caseId: number, email: Record<string, unknown>, attachments: readonly IdentifiedAttachment[]): Promise<void> {
+    const { EMAIL_MAX_REPLIES_PER_CASE: maxReplies, EMAIL_MAX_REPLY_BYTES_PER_CASE: maxBytes } = this.env;
+    const usage = await this.caseEmails.replyUsage(caseId);
+    if (usage.replies >= maxReplies) throw new MailRefusedError(SMTP_REPLIES.caseFull(`${maxReplies} replies`));
+    const bytes = Buffer.byteLength(JSON.stringify(email)) + attachments.reduce((sum, a) => sum + a.content.length, 0);
+    if (usage.bytes + bytes > maxBytes) throw new MailRefusedError(SMTP_REPLIES.caseFull(`${maxBytes} bytes of replies and files`));
   }
 }
 

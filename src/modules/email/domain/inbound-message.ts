@@ -26,6 +26,9 @@ export interface InboundMessage {
   inReplyTo: string | null;
   references: string[];
   date: Date | null;
+  /** The `Auto-Submitted` and `Precedence` headers as sent (see isAutomatic). */
+  autoSubmitted: string | null;
+  precedence: string | null;
   attachments: InboundAttachment[];
 }
 

@@ -17,6 +17,14 @@ export const SMTP_REPLIES = {
   }),
   /** A message the parser refuses (a limit of docs/security.md, a broken structure): retrying cannot help. */
   unreadable: (reason: string): SmtpReply => ({ code: 554, text: `5.6.0 Message refused: ${reason}` }),
+  /** Replies to one case past EMAIL_MAX_REPLIES_PER_CASE or EMAIL_MAX_REPLY_BYTES_PER_CASE: the case takes no more mail. */
+  caseFull: (limit: string): SmtpReply => ({ code: 552, text: `5.2.2 Message refused: the case it answers holds ${limit}, as many as it takes` }),
+  /** The client's address group holds SMTP_CONNECTIONS_PER_ADDRESS connections already. */
+  tooManyConnections: { code: 421, text: '4.7.0 Too many connections from your address, try again later' },
+  /** SMTP_MAX_REFUSED_RECIPIENTS recipients were refused on the connection: it is closed. */
+  tooManyRefusedRecipients: { code: 421, text: '4.5.3 Too many unknown recipients, closing connection' },
+  /** The message did not arrive within SMTP_DATA_TIMEOUT_MS of DATA, whatever its byte rate: the connection is closed. */
+  dataTimeout: (ms: number): SmtpReply => ({ code: 421, text: `4.4.2 Message not received within ${ms / 1000} seconds, closing connection` }),
   /** The database did not answer: the sender keeps the message and tries again later. */
   unavailable: { code: 451, text: '4.3.0 Temporary failure, try again later' },
 } as const;

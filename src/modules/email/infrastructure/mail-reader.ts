@@ -107,6 +107,8 @@ function inboundMessage(parser: MailParser, text: MessageText | undefined, attac
     inReplyTo: messageIdsIn(parser.inReplyTo)[0] ?? null,
     references: messageIdsIn(parser.references),
     date: headerDate(parser),
+    autoSubmitted: headerText(parser, 'auto-submitted'),
+    precedence: headerText(parser, 'precedence'),
     attachments,
   };
 }
@@ -116,6 +118,12 @@ function addresses(header: AddressObject | AddressObject[] | undefined): MailAdd
   const flatten = (entries: EmailAddress[]): MailAddress[] =>
     entries.flatMap((e) => (e.group ? flatten(e.group) : e.address ? [{ address: e.address, name: e.name }] : []));
   return [header ?? []].flat().flatMap((h) => flatten(h.value));
+}
+
+/** A header's first value as text, or null when the message has none. */
+function headerText(parser: MailParser, name: string): string | null {
+  const value = [(parser.headers || undefined)?.get(name) ?? []].flat()[0];
+  return typeof value === 'string' ? value : null;
 }
 
 /** The Date header as sent; mailparser puts the time of parsing in place of one that does not parse, which is not the sender's. */

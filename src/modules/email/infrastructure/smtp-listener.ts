@@ -9,6 +9,7 @@ import { ReceiveEmailService } from '../application/receive-email.service.js';
 import { MAIL_LIMITS } from '../domain/mail-limits.js';
 import { MailRefusedError, SMTP_REPLIES, type SmtpReply } from '../domain/smtp-reply.js';
 import { Semaphore } from '../../../shared/concurrency/semaphore.js';
+import { SmtpSessionLimits } from './smtp-session-limits.js';
 
 const ACCEPTED = '2.6.0 Message accepted';
 
@@ -17,6 +18,12 @@ const ACCEPTED = '2.6.0 Message accepted';
  * a published email workflow's current address), the size while the message streams in
  * (552 5.3.4), the message against each workflow's attributes before anything is stored
  * (550 5.7.1). Only a database that does not answer is a temporary failure (451).
+ *
+ * What one client may hold is bounded: SMTP_CONNECTIONS_PER_ADDRESS connections per address
+ * group (421 at the greeting), SMTP_MAX_REFUSED_RECIPIENTS refused recipients per connection (the
+ * next RCPT TO is a 421 and the connection closes) and SMTP_DATA_TIMEOUT_MS from DATA to the end
+ * of the message (421, closed), so a message trickled a byte at a time, each resetting the idle
+ * timer, cannot hold one of the messages in progress for longer.
  *
  * Enhanced status codes are written into the reply texts, not left to smtp-server, whose
  * mapping would answer 550 5.1.1 for every 550; for the same reason the SIZE limit is enforced
@@ -32,13 +39,16 @@ export class SmtpListener implements BeforeApplicationShutdown {
    */
   private reader: Promise<typeof import('./mail-reader.js')> | undefined;
   private readonly inProgress = new Semaphore(MAIL_LIMITS.messagesInProgress);
+  private readonly limits: SmtpSessionLimits;
 
   constructor(
     private readonly env: Env,
     private readonly addresses: EmailAddressesService,
     private readonly intake: ReceiveEmailService,
     @Inject(LOGGER) private readonly logger: Logger,
-  ) {}
+  ) {
+    this.limits = new SmtpSessionLimits(env.SMTP_CONNECTIONS_PER_ADDRESS, env.SMTP_MAX_REFUSED_RECIPIENTS);
+  }
 
   /** Starts listening on `port` (0: any free port) at SMTP_HOST; resolves with the port bound. */
   listen(port: number): Promise<number> {
@@ -55,10 +65,18 @@ export class SmtpListener implements BeforeApplicationShutdown {
       maxRecipients: MAIL_LIMITS.recipients,
       disableReverseLookup: true,
       closeTimeout: Math.max(1_000, this.env.SHUTDOWN_GRACE_MS / 2),
+      onConnect: (session, callback) => callback(this.limits.admit(session) ? null : smtpError(SMTP_REPLIES.tooManyConnections)),
+      onClose: (session) => this.limits.leave(session),
       onMailFrom: (address, _session, callback) => callback(this.checkDeclaredSize(address)),
-      onRcptTo: (address, _session, callback) => void this.checkRecipient(address).then(callback),
+      onRcptTo: (address, session, callback) => void this.checkRecipient(address, session).then(callback),
       onData: (stream, session, callback) => {
-        void this.receive(stream, session).then((reply) => (reply ? callback(smtpError(reply)) : callback(null, ACCEPTED)));
+        const deadline = new AbortController();
+        const timer = setTimeout(() => deadline.abort(), this.env.SMTP_DATA_TIMEOUT_MS);
+        deadline.signal.addEventListener('abort', () => this.cut(session, SMTP_REPLIES.dataTimeout(this.env.SMTP_DATA_TIMEOUT_MS)));
+        const stop = () => clearTimeout(timer);
+        void this.receive(stream, session, deadline.signal, stop)
+          .finally(stop)
+          .then((reply) => (reply ? callback(smtpError(reply)) : callback(null, ACCEPTED)));
       },
     });
     // A connection's socket error (a client gone mid-transfer) is not the listener's.
@@ -85,24 +103,39 @@ export class SmtpListener implements BeforeApplicationShutdown {
     return declared > this.env.SMTP_MAX_MESSAGE_BYTES ? smtpError(SMTP_REPLIES.tooLarge(this.env.SMTP_MAX_MESSAGE_BYTES)) : null;
   }
 
-  private async checkRecipient(address: SMTPServerAddress): Promise<Error | null> {
+  private async checkRecipient(address: SMTPServerAddress, session: SMTPServerSession): Promise<Error | null> {
+    if (this.limits.refusedEnough(session)) return smtpError(SMTP_REPLIES.tooManyRefusedRecipients);
     try {
-      return (await this.addresses.resolve(address.address)) ? null : smtpError(SMTP_REPLIES.unknownRecipient);
+      if (await this.addresses.resolve(address.address)) return null;
+      this.limits.recipientRefused(session);
+      return smtpError(SMTP_REPLIES.unknownRecipient);
     } catch (err) {
       this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'smtp recipient look-up failed');
       return smtpError(SMTP_REPLIES.unavailable);
     }
   }
 
-  /** The refusal to answer, or null when the message was taken. The stream is always read to its end. */
-  private async receive(stream: SMTPServerDataStream, session: SMTPServerSession): Promise<SmtpReply | null> {
-    const release = await this.inProgress.acquire();
+  /**
+   * The refusal to answer, or null when the message was taken. The stream is always read to its
+   * end, unless `deadline` aborts first (the connection is cut then): waiting for a slot and
+   * reading count against it, storing does not (`received` is called when the message is in).
+   */
+  private async receive(stream: SMTPServerDataStream, session: SMTPServerSession, deadline: AbortSignal, received: () => void): Promise<SmtpReply | null> {
+    const timedOut = SMTP_REPLIES.dataTimeout(this.env.SMTP_DATA_TIMEOUT_MS);
+    let release: () => void;
+    try {
+      release = await this.inProgress.acquire(1, deadline);
+    } catch {
+      return timedOut;
+    }
     try {
       // Resolved again: an address rotated since RCPT TO no longer reaches its workflow.
       const targets = (await Promise.all(session.envelope.rcptTo.map((r) => this.addresses.resolve(r.address)))).filter((t): t is EmailTarget => t !== null);
       if (!targets.length) return SMTP_REPLIES.unknownRecipient;
       const { readMail } = await (this.reader ??= import('./mail-reader.js'));
-      const reading = await readMail(stream, this.env.SMTP_MAX_MESSAGE_BYTES);
+      const reading = await untilAborted(readMail(stream, this.env.SMTP_MAX_MESSAGE_BYTES), deadline);
+      received();
+      if (!reading) return timedOut;
       if (reading.kind === 'too_large') return SMTP_REPLIES.tooLarge(this.env.SMTP_MAX_MESSAGE_BYTES);
       if (reading.kind === 'unreadable') return SMTP_REPLIES.unreadable(reading.reason);
       const outcomes = await this.intake.receive(targets, reading.message);
@@ -115,6 +148,13 @@ export class SmtpListener implements BeforeApplicationShutdown {
     } finally {
       release();
     }
+  }
+
+  /** Answers `reply` (a 421) on the session's connection, which closes it: the end of a message that never came. */
+  private cut(session: SMTPServerSession, reply: SmtpReply): void {
+    const connection = [...(this.server?.connections ?? [])].find((c) => c.session === session);
+    this.logger.info({ session: session.id }, 'smtp message not received in time; connection closed');
+    connection?.send(reply.code, reply.text);
   }
 
   /** STARTTLS when SMTP_TLS_CERT and SMTP_TLS_KEY are set: each a PEM text, or the path of a PEM file. */
@@ -130,6 +170,16 @@ export class SmtpListener implements BeforeApplicationShutdown {
 export function listenForMail(app: INestApplicationContext, env: Env): Promise<number | null> {
   if (env.ROLE === 'worker' || env.SMTP_PORT === 0) return Promise.resolve(null);
   return app.get(SmtpListener).listen(env.SMTP_PORT);
+}
+
+/** What `work` resolves with, or undefined once `signal` aborted first. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const aborted = () => resolve(undefined);
+    signal.addEventListener('abort', aborted, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', aborted));
+  });
 }
 
 function smtpError(reply: SmtpReply): Error & { responseCode: number } {

@@ -2,6 +2,7 @@ import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Transporter } from 'nodemailer';
 import { parseConnectionUrl } from 'nodemailer/lib/shared';
 import { Env } from '../../../shared/config/env.js';
+import { serviceMessageId } from '../../../shared/mail/service-message-id.js';
 import { DigestMailer, MailNotSentError, type OutgoingMail } from '../application/digest.ports.js';
 
 const MAX_ERROR_LENGTH = 200;
@@ -49,7 +50,9 @@ export class NodemailerDigestMailer extends DigestMailer implements OnApplicatio
         text: message.text,
         html: message.html,
         attachments: image ? [{ filename: 'chart.png', content: image.png, contentType: 'image/png', cid: image.cid, contentDisposition: 'inline' }] : [],
-        headers: unsubscribeUrl ? { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {},
+        // Answers to it come back recognisable, and auto-responders that follow RFC 3834 do not answer at all.
+        messageId: serviceMessageId(this.env.DIGEST_FROM),
+        headers: { 'Auto-Submitted': 'auto-generated', ...(unsubscribeUrl ? { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}) },
       });
     } catch (err) {
       throw new MailNotSentError(this.safeText(err));

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Repository } from 'typeorm';
 import { CacheGeneration } from '../../../shared/cache/cache-generation.js';
 import { InvalidatedCache } from '../../../shared/cache/invalidated-cache.js';
+import { RecentMisses } from '../../../shared/cache/recent-misses.js';
 import { SecretBox, type SecretBinding } from '../../../shared/crypto/secret-box.js';
 import { AppError, NotFoundError } from '../../../shared/errors/app-error.js';
 import type { WorkflowVersion } from '../domain/workflow-version.js';
@@ -45,8 +46,16 @@ export class ChannelSecretKeeping {
   ) {}
 }
 
+/**
+ * How long a secret no row has is remembered: a stranger trying made-up secrets (unknown
+ * recipients at RCPT TO, form URLs) costs a look-up per new guess, not per try. A secret a row
+ * gets (generated, rotated) is random, so it was never missed; this instance forgets it anyway.
+ */
+const MISS_TTL_MS = 5_000;
+
 export abstract class WorkflowChannelSecrets {
   private readonly workflowByHash: InvalidatedCache<number>;
+  private readonly unknownHashes: RecentMisses;
 
   constructor(
     private readonly channel: WorkflowChannel,
@@ -54,6 +63,7 @@ export abstract class WorkflowChannelSecrets {
     private readonly keeping: ChannelSecretKeeping,
   ) {
     this.workflowByHash = new InvalidatedCache(keeping.generations, 60_000);
+    this.unknownHashes = new RecentMisses(keeping.generations, MISS_TTL_MS);
   }
 
   /** The secret as its users see it: the address, the URL. */
@@ -64,7 +74,9 @@ export abstract class WorkflowChannelSecrets {
     const state = await this.keeping.published.state(workflowId);
     if (!state || state.organizationId !== organizationId) throw new NotFoundError('workflow');
     if (!state.published || !state.current || !this.channel.takes(state.current)) throw this.channel.unavailable();
-    await this.rows.createQueryBuilder().insert().values({ workflowId, ...this.secretColumns(workflowId, this.channel.newSecret()) }).orIgnore().execute();
+    const columns = this.secretColumns(workflowId, this.channel.newSecret());
+    await this.rows.createQueryBuilder().insert().values({ workflowId, ...columns }).orIgnore().execute();
+    this.unknownHashes.forget(columns.secretHash.toString('hex'));
     return this.get(organizationId, workflowId);
   }
 
@@ -80,21 +92,29 @@ export abstract class WorkflowChannelSecrets {
     const current = await this.rows.findOneBy({ workflowId });
     if (!current) throw new NotFoundError(this.channel.noun);
     const secret = this.channel.newSecret();
+    const columns = this.secretColumns(workflowId, secret);
     await this.workflowByHash.change(current.secretHash.toString('hex'), async (manager) => {
-      const result = await manager.update(this.rows.target, { workflowId }, { ...this.secretColumns(workflowId, secret), rotatedAt: () => 'now()' });
+      const result = await manager.update(this.rows.target, { workflowId }, { ...columns, rotatedAt: () => 'now()' });
       if (!result.affected) throw new NotFoundError(this.channel.noun);
     });
+    this.unknownHashes.forget(columns.secretHash.toString('hex'));
     return this.shown(secret);
   }
 
   /** The workflow `secret` reaches: null unless it is the current secret of a workflow published to take cases this way right now. */
   protected async resolveSecret(secret: string): Promise<ChannelTarget | null> {
     const hash = this.channel.hash(secret);
-    const workflowId = await this.workflowByHash.get(hash.toString('hex'), async () => {
+    const key = hash.toString('hex');
+    const missed = this.unknownHashes.check(key);
+    if (missed.known) return null;
+    const workflowId = await this.workflowByHash.get(key, async () => {
       const row = await this.rows.findOne({ select: { workflowId: true }, where: { secretHash: hash } });
       return row?.workflowId;
     });
-    if (workflowId === undefined) return null;
+    if (workflowId === undefined) {
+      this.unknownHashes.missed(key, missed.generation);
+      return null;
+    }
     const state = await this.keeping.published.state(workflowId);
     if (!state?.published || !state.current || !this.channel.takes(state.current)) return null;
     return { organizationId: state.organizationId, version: state.current };

@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type EmailWorkflow, givenEmailWorkflow, mail, type MailApp, send, sendAccepted, startMailApp } from '../support/email-helpers.js';
+import { type SmtpAnswer, SmtpConversation } from '../support/smtp-client.js';
+import { closeDb } from '../support/test-app.js';
+
+const DATA_TIMEOUT_MS = 2_000;
+const CONNECTIONS_PER_ADDRESS = 6;
+
+/** A connection that said EHLO and was greeted. */
+async function greeted(t: MailApp): Promise<SmtpConversation> {
+  const conversation = await SmtpConversation.open(t.smtpPort);
+  await conversation.expect(220);
+  await conversation.command('EHLO tests.example', 250);
+  return conversation;
+}
+
+/** What comes next on the connection: a reply, or `closed` once the server closed it. */
+async function next(conversation: SmtpConversation): Promise<SmtpAnswer | 'closed'> {
+  try {
+    return await conversation.expect();
+  } catch {
+    return 'closed';
+  }
+}
+
+/** Fails instead of waiting for ever: on the code before these limits, the listener never answers. */
+function within<T>(ms: number, work: Promise<T>, what: string): Promise<T> {
+  return Promise.race([work, sleep(ms, undefined, { ref: false }).then(() => { throw new Error(`${what}: no answer within ${ms} ms`); })]);
+}
+
+describe('SMTP: what one client may hold', () => {
+  let t: MailApp;
+  let w: EmailWorkflow;
+  before(async () => {
+    t = await startMailApp({ SMTP_DATA_TIMEOUT_MS: String(DATA_TIMEOUT_MS), SMTP_CONNECTIONS_PER_ADDRESS: String(CONNECTIONS_PER_ADDRESS) });
+    w = await givenEmailWorkflow(t);
+  });
+  after(async () => { await t.close(); await closeDb(); });
+
+  it('four messages trickled a byte at a time are cut at SMTP_DATA_TIMEOUT_MS (421 4.4.2, closed) and mail flows again', async () => {
+    const tricklers = await Promise.all([0, 1, 2, 3].map(async () => {
+      const c = await greeted(t);
+      await c.command('MAIL FROM:<slow@example.com>', 250);
+      await c.command(`RCPT TO:<${w.address}>`, 250);
+      await c.command('DATA', 354);
+      c.write('Subject: slow\r\n\r\n');
+      return c;
+    }));
+    let trickling = true;
+    // Each byte comes well within the idle timeout, so only a deadline on the whole message ends them.
+    const trickle = (async () => { while (trickling) { for (const c of tricklers) c.write('x'); await sleep(100); } })();
+    try {
+      await within(30_000, sendAccepted(t, w.address, mail({ Subject: 'on time' }, 'hello\n')), 'a normal message behind four trickled ones');
+      for (const c of tricklers) {
+        assert.deepEqual(await within(5_000, next(c), 'a trickled message'), { code: 421, text: `4.4.2 Message not received within ${DATA_TIMEOUT_MS / 1000} seconds, closing connection` });
+        assert.equal(await within(5_000, next(c), 'the closing'), 'closed');
+      }
+    } finally {
+      trickling = false;
+      await trickle;
+      for (const c of tricklers) c.close();
+    }
+  });
+
+  it(`connections from one address past SMTP_CONNECTIONS_PER_ADDRESS get 421 4.7.0 and are closed; a freed one is taken again`, async () => {
+    const open = await Promise.all(Array.from({ length: CONNECTIONS_PER_ADDRESS }, () => greeted(t)));
+    try {
+      const refused = await SmtpConversation.open(t.smtpPort);
+      assert.deepEqual(await within(5_000, next(refused), 'the refused greeting'), { code: 421, text: '4.7.0 Too many connections from your address, try again later' });
+      assert.equal(await within(5_000, next(refused), 'the closing'), 'closed');
+      await open.pop()!.command('QUIT', 221);
+      await sleep(200);
+      (await greeted(t)).close();
+    } finally {
+      for (const c of open) c.close();
+    }
+  });
+
+  it('after SMTP_MAX_REFUSED_RECIPIENTS (5) refused recipients the next RCPT TO gets 421 4.5.3 and the connection closes', async () => {
+    const c = await greeted(t);
+    try {
+      await c.command('MAIL FROM:<guess@example.com>', 250);
+      for (let i = 0; i < 5; i++) {
+        assert.deepEqual(await c.command(`RCPT TO:<case-${'abcde'[i]!.repeat(52)}@localhost>`), { code: 550, text: '5.1.1 Recipient address rejected: no such mailbox' });
+      }
+      assert.deepEqual(await c.command(`RCPT TO:<${w.address}>`), { code: 421, text: '4.5.3 Too many unknown recipients, closing connection' });
+      assert.equal(await within(5_000, next(c), 'the closing'), 'closed');
+    } finally {
+      c.close();
+    }
+    const result = await send(t, { to: [w.address], message: mail({ Subject: 'another connection' }, 'x\n') });
+    assert.equal(result.data?.code, 250, JSON.stringify(result));
+  });
+});
