@@ -364,7 +364,7 @@ describe('hosted request form: per-form window', () => {
   before(async () => { t = await startTestApp({ env: { RATE_LIMIT_PER_ADDRESS: '0', FORM_POSTS_PER_MINUTE: '3', ROLE: 'api' } }); });
   after(async () => { await t.close(); await closeDb(); });
 
-  it('posts to one form count in its window, from every address together: past it, a 429 page with Retry-After, and no case; other forms and the pages are not limited', async () => {
+  it('posts to one form count in its window, from every address together: past it, a 429 page with Retry-After and no case, while other forms and the form page are not limited', async () => {
     const [w, other] = [await givenFormWorkflow(t), await givenFormWorkflow(t)];
     const fastify = t.app.getHttpAdapter().getInstance();
     const post = (path: string, i: number) =>

@@ -19,16 +19,21 @@ import { alteredToken, givenWebhook, objectOfBytes, webhookPath } from '../suppo
 const MAX_BODY_BYTES = 1_048_576;
 const OVER_LIMIT = objectOfBytes(MAX_BODY_BYTES + 1024);
 
-/** A socket to the app, listening on a port of its own. */
-async function connectTo(t: TestApp): Promise<Socket> {
+/**
+ * A socket to the app, listening on a port of its own; destroyed when the test ends by its
+ * timeout, so a service that waits for the body fails the test instead of holding the app open.
+ */
+async function connectTo(t: TestApp, ended: AbortSignal): Promise<Socket> {
   if (!t.app.getHttpServer().listening) await t.app.listen(0, '127.0.0.1');
   const { port } = t.app.getHttpServer().address() as AddressInfo;
-  return connect(port, '127.0.0.1');
+  const socket = connect(port, '127.0.0.1');
+  ended.addEventListener('abort', () => socket.destroy(), { once: true });
+  return socket;
 }
 
 /** The status line the app answers to `head` and `firstBytes` of a body that never finishes arriving. */
-async function statusLineOfUnfinishedBody(t: TestApp, head: string, firstBytes: string): Promise<string> {
-  const socket = await connectTo(t);
+async function statusLineOfUnfinishedBody(t: TestApp, ended: AbortSignal, head: string, firstBytes: string): Promise<string> {
+  const socket = await connectTo(t, ended);
   try {
     const statusLine = new Promise<string>((resolve, reject) => {
       let received = '';
@@ -37,6 +42,7 @@ async function statusLineOfUnfinishedBody(t: TestApp, head: string, firstBytes: 
         if (received.includes('\r\n')) resolve(received.split('\r\n')[0]!);
       });
       socket.on('error', reject);
+      socket.on('close', () => reject(new Error('closed without an answer')));
     });
     socket.write(`${head}\r\n\r\n${firstBytes}`);
     return await statusLine;
@@ -81,36 +87,36 @@ describe('unauthenticated work', () => {
       assertJsonError(await t.request('POST', '/api/operator/v1/organizations', { token: operatorToken(), rawBody: OVER_LIMIT }), 413);
     });
 
-    it('a bad webhook token whose body never finishes arriving gets its 401 without the service waiting for the body', { timeout: 15_000 }, async () => {
+    it('a bad webhook token whose body never finishes arriving gets its 401 without the service waiting for the body', { timeout: 15_000 }, async ({ signal }) => {
       const w = await givenWebhook(t);
       // The headers promise a full megabyte; only its first bytes are ever sent.
       const head = `POST ${webhookPath(w.workflowId, alteredToken(w.token))} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${MAX_BODY_BYTES}`;
-      assert.equal(await statusLineOfUnfinishedBody(t, head, '{"a":"'), 'HTTP/1.1 401 Unauthorized');
+      assert.equal(await statusLineOfUnfinishedBody(t, signal, head, '{"a":"'), 'HTTP/1.1 401 Unauthorized');
     });
 
-    it('a post to an unknown form whose body never finishes arriving gets its 404 page without the service waiting for the body', { timeout: 15_000 }, async () => {
+    it('a post to an unknown form whose body never finishes arriving gets its 404 page without the service waiting for the body', { timeout: 15_000 }, async ({ signal }) => {
       const w = await givenFormWorkflow(t);
       const head = (path: string) => `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 60000`;
       for (const path of [`/forms/${alteredToken(w.path.split('/').pop()!)}`, '/forms/not-a-secret']) {
-        assert.equal(await statusLineOfUnfinishedBody(t, head(path), 'subject='), 'HTTP/1.1 404 Not Found', path);
+        assert.equal(await statusLineOfUnfinishedBody(t, signal, head(path), 'subject='), 'HTTP/1.1 404 Not Found', path);
       }
     });
   });
 
   describe('a public page reads no more than it takes, and no form post holds the large-body budget', () => {
-    it('a body declared over 64 KB to a form or a digest recipient page gets its 413 page before any of it is read', { timeout: 15_000 }, async () => {
+    it('a body declared over 64 KB to a form or a digest recipient page gets its 413 page before any of it is read', { timeout: 15_000 }, async ({ signal }) => {
       const w = await givenFormWorkflow(t);
       for (const path of [w.path, `/digests/unsubscribe/${'A'.repeat(43)}`, `/digests/confirm/${'A'.repeat(43)}`]) {
         const head = `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${MAX_BODY_BYTES}`;
-        assert.equal(await statusLineOfUnfinishedBody(t, head, 'subject='), 'HTTP/1.1 413 Payload Too Large', path);
+        assert.equal(await statusLineOfUnfinishedBody(t, signal, head, 'subject='), 'HTTP/1.1 413 Payload Too Large', path);
       }
     });
 
-    it('form posts whose chunked bodies trickle in hold no share of the large-body budget: a 1 MB webhook body is taken meanwhile', { timeout: 20_000 }, async () => {
+    it('form posts whose chunked bodies trickle in hold no share of the large-body budget: a 1 MB webhook body is taken meanwhile', { timeout: 20_000 }, async ({ signal }) => {
       const form = await givenFormWorkflow(t);
       const w = await givenWebhook(t);
       // More trickling posts than the budget's 1 MiB holds if each were charged the 1 MB any body may have.
-      const tricklers = await Promise.all(Array.from({ length: 4 }, () => connectTo(t)));
+      const tricklers = await Promise.all(Array.from({ length: 4 }, () => connectTo(t, signal)));
       const answered: string[] = [];
       const server = t.app.getHttpServer();
       let arrived = 0;
