@@ -70,10 +70,9 @@ const isFormPost = (request: FastifyRequest) => request.method === 'POST' && req
  * process counts in memory and settles with Redis every RATE_LIMIT_SETTLE_MS (WindowCounters), so
  * a request costs no Redis round trip; across N instances a limit lets in at most N times its
  * value in the worst case, and about one settle interval of the other instances' requests more in
- * practice.
- * A limited caller gets 429 with Retry-After and is let in again when its window ends; nothing
- * blocks for longer. While Redis is unavailable, callers it never counted are not limited:
- * intake does not depend on Redis.
+ * practice. A limited caller gets 429 with Retry-After and is let in again when its window ends;
+ * nothing blocks for longer. While Redis is unavailable, callers it never counted are not
+ * limited: intake does not depend on Redis.
  */
 export async function registerRateLimits(fastify: FastifyInstance, env: Env, redis: RedisConnection): Promise<void> {
   redis.defineCommand('settleRateLimit', { numberOfKeys: 1, lua: SETTLE_LUA });
