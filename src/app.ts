@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
 import { serveApiDocs } from './modules/api-docs/api-docs.js';
 import { serveDashboard } from './modules/dashboard/serve-dashboard.js';
+import { FormSecretGuard } from './modules/forms/http/form-secret.guard.js';
 import { BearerTokenGuard } from './modules/tokens/bearer-token.guard.js';
 import { OperatorGuard } from './modules/tokens/operator.guard.js';
 import { WebhookTokenGuard } from './modules/cases/http/webhook-token.guard.js';
@@ -31,7 +32,7 @@ export async function createApp(env: Env, logger: Logger): Promise<NestFastifyAp
     abortOnError: false,
   });
   // After the rate limits and before any route exists: credentials are checked before bodies are read.
-  registerCredentialChecks(fastify, { bearer: app.get(BearerTokenGuard), webhook: app.get(WebhookTokenGuard), operator: app.get(OperatorGuard) });
+  registerCredentialChecks(fastify, { bearer: app.get(BearerTokenGuard), webhook: app.get(WebhookTokenGuard), operator: app.get(OperatorGuard), form: app.get(FormSecretGuard) });
   await serveApiDocs(app, env.PUBLIC_BASE_URL!);
   await serveDashboard(app);
   await app.init();

@@ -177,6 +177,15 @@ describe('rate limits', () => {
     }
   });
 
+  it('all addresses of one IPv6 /64 share one address window; the next /64 has its own', async () => {
+    const subnet = `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+    const fromSubnet = (i: number) => call(api, `${subnet}:${randomBytes(2).toString('hex')}:${i.toString(16)}::1`, 'GET', '/api/admin/v1/tokens');
+    assert.deepEqual(await statuses(20, fromSubnet), times(20, 401));
+    assertLimited(await fromSubnet(20));
+    assertLimited(await call(api, `${subnet}::ffff`, 'GET', '/api/admin/v1/tokens'));
+    assert.equal((await call(api, `${subnet.replace(/[0-9a-f]+$/, (last) => ((parseInt(last, 16) + 1) % 0x10000).toString(16))}::1`, 'GET', '/api/admin/v1/tokens')).status, 401);
+  });
+
   it('/healthz and /readyz are never limited and do not count', async () => {
     const address = freshAddress();
     const probes = (n: number) => statuses(n, (i) => call(api, address, 'GET', i % 2 ? '/readyz' : '/healthz'));

@@ -358,3 +358,26 @@ describe('hosted request form: per-address rate limit', () => {
     assert.equal((await casesOf(w.workflowId)).length, 5);
   });
 });
+
+describe('hosted request form: per-form window', () => {
+  let t: TestApp;
+  before(async () => { t = await startTestApp({ env: { RATE_LIMIT_PER_ADDRESS: '0', FORM_POSTS_PER_MINUTE: '3', ROLE: 'api' } }); });
+  after(async () => { await t.close(); await closeDb(); });
+
+  it('posts to one form count in its window, from every address together: past it, a 429 page with Retry-After and no case, while other forms and the form page are not limited', async () => {
+    const [w, other] = [await givenFormWorkflow(t), await givenFormWorkflow(t)];
+    const fastify = t.app.getHttpAdapter().getInstance();
+    const post = (path: string, i: number) =>
+      fastify.inject({ method: 'POST', url: path, remoteAddress: `10.92.${i}.${Math.floor(Math.random() * 200) + 1}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams(validFields()).toString() });
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await post(w.path, i));
+    assert.deepEqual(answers.map((a) => a.statusCode), [303, 303, 303, 429, 429]);
+    const limited = answers.at(-1)!;
+    assert.match(String(limited.headers['content-type']), /^text\/html/);
+    assert.ok(Number(limited.headers['retry-after']) >= 1 && Number(limited.headers['retry-after']) <= 60);
+    assert.match(limited.body, /<h1>Too many requests<\/h1>/);
+    assert.equal((await casesOf(w.workflowId)).length, 3);
+    assert.equal((await t.request('GET', w.path)).status, 200, 'the form page itself is not a post');
+    assert.equal((await post(other.path, 0)).statusCode, 303, "another form has a window of its own");
+  });
+});

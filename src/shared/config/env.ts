@@ -132,6 +132,13 @@ export class Env {
   @IsCap() MAX_DIGESTS_PER_ORGANIZATION = 100;
 
   /**
+   * Posts per minute to one hosted request form, from all addresses together, across all
+   * instances (0: off): what a form URL passed around can cost its organization, whoever posts.
+   */
+  @Type(() => Number) @IsInt() @Min(0)
+  FORM_POSTS_PER_MINUTE = 60;
+
+  /**
    * Retention defaults, in days (decimals allowed: tests and the bench shorten them to seconds);
    * an organization may override each (admin API). Finished runs, and ended deliveries with
    * their attempts, go this long after they finished.

@@ -30,8 +30,8 @@ function server(capacity: number) {
   return { fastify, budget, seen, holdWith: (p: Promise<void>) => (hold = p) };
 }
 
-const post = (fastify: FastifyInstance, bytes: number) =>
-  fastify.inject({ method: 'POST', url: '/', headers: { 'content-type': 'application/json' }, payload: `"${'x'.repeat(bytes - 2)}"` });
+const post = (fastify: FastifyInstance, bytes: number, url = '/') =>
+  fastify.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: `"${'x'.repeat(bytes - 2)}"` });
 
 describe('body budget', () => {
   it('reads and handles large bodies only as many at once as the budget holds, and answers every one', async () => {
@@ -95,6 +95,43 @@ describe('body budget', () => {
     open();
     assert.deepEqual((await Promise.all(large)).map((a) => a.statusCode), [200, 200]);
     await fastify.close();
+  });
+
+  it('charges a body what its route can accept: a chunked or an over-declared post to a route that takes 64 KB costs nothing', async () => {
+    const charged: number[] = [];
+    const budget = new (class extends Semaphore {
+      override acquire(weight?: number, abandoned?: AbortSignal) {
+        charged.push(weight ?? 1);
+        return super.acquire(weight, abandoned);
+      }
+    })(MB);
+    const fastify = Fastify({ bodyLimit: MB });
+    registerBodyBudget(fastify, { budget, collectGarbage: () => undefined });
+    fastify.post('/form', { bodyLimit: LARGE_BODY_BYTES }, async () => ({ ok: true }));
+    fastify.post('/', async () => ({ ok: true }));
+    await fastify.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = fastify.server.address() as AddressInfo;
+    /** A post without Content-Length: Node sends it chunked. */
+    const chunked = (path: string, bytes: number) =>
+      new Promise<number>((resolve, reject) => {
+        const sending = httpRequest({ port, host: '127.0.0.1', method: 'POST', path, agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        });
+        sending.on('error', reject);
+        // Written before the end, so Node cannot know the length and sends the body chunked.
+        sending.write(`"${'x'.repeat(bytes - 2)}"`);
+        sending.end();
+      });
+    try {
+      assert.equal(await chunked('/form', LARGE_BODY_BYTES - 100), 200);
+      assert.equal((await post(fastify, MB - 100, '/form')).statusCode, 413);
+      assert.deepEqual(charged, [], 'nothing charged for the route that takes 64 KB');
+      assert.equal(await chunked('/', LARGE_BODY_BYTES - 100), 200);
+      assert.deepEqual(charged, [MB], 'a chunked body to a route that takes 1 MB is charged 1 MB');
+    } finally {
+      await fastify.close();
+    }
   });
 
   it('drops a waiting request whose sender hangs up, and gives its place to the next', async () => {

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { AcquireAbandonedError, Semaphore } from '../concurrency/semaphore.js';
-import { jsonText, MAX_BODY_BYTES } from './json-body-parser.js';
+import { jsonText } from './json-body-parser.js';
 
-/** A body this large or larger is read only within the budget; smaller ones (nearly all) pass freely. */
+/**
+ * A body larger than this is read only within the budget; others (nearly all) pass freely, and so
+ * does every body of a route that takes no more (the form routes' 64 KB).
+ */
 export const LARGE_BODY_BYTES = 65_536;
 
 /**
@@ -34,8 +37,10 @@ export interface BodyBudgetOptions {
 }
 
 /**
- * Holds back a request with a large body (by its Content-Length; a chunked one counts as the
- * largest allowed) before its body is read, until the bytes in flight leave room. It runs as the
+ * Holds back a request with a large body before its body is read, until the bytes in flight leave
+ * room. A body is charged what its route can accept of it: its Content-Length up to the route's
+ * body limit (a longer one is a 413 before it is read), or that limit when it is chunked; so a
+ * post to a route that takes 64 KB never holds the budget large webhook bodies need. It runs as the
  * body is about to be read, after the rate limits and credential checks (onRequest hooks), so a
  * request refused there never holds a share. Waiting costs nothing but the open connection: the
  * bytes stay in the socket. A sender who gives up is dropped from the queue; one who waits past
@@ -52,8 +57,8 @@ export function registerBodyBudget(fastify: FastifyInstance, options: BodyBudget
     collectGarbage();
   };
   fastify.addHook('preParsing', (request, reply, payload, done) => {
-    const bytes = declaredBodyBytes(request.headers['content-length'], request.headers['transfer-encoding']);
-    if (bytes < LARGE_BODY_BYTES) return done(null, payload);
+    const bytes = declaredBodyBytes(request.headers['content-length'], request.headers['transfer-encoding'], request.routeOptions.bodyLimit);
+    if (bytes <= LARGE_BODY_BYTES) return done(null, payload);
     const gone = new AbortController();
     const giveUp = () => gone.abort();
     reply.raw.once('close', giveUp);
@@ -84,11 +89,11 @@ function collectWithV8(): void {
   void globalThis.gc?.({ type: 'major', execution: 'async' });
 }
 
-/** What a body will cost at most: its declared length, or the limit when it is chunked. */
-function declaredBodyBytes(contentLength: string | undefined, transferEncoding: string | undefined): number {
+/** What a body will cost at most: its declared length, or the route's limit when it is chunked. */
+function declaredBodyBytes(contentLength: string | undefined, transferEncoding: string | undefined, limit: number): number {
   if (contentLength !== undefined) {
     const length = Number(contentLength);
-    return Number.isFinite(length) ? Math.min(length, MAX_BODY_BYTES) : 0;
+    return Number.isFinite(length) ? Math.min(length, limit) : 0;
   }
-  return transferEncoding === undefined ? 0 : MAX_BODY_BYTES;
+  return transferEncoding === undefined ? 0 : limit;
 }

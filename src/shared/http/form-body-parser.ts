@@ -1,4 +1,4 @@
-import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { MAX_BODY_BYTES, UnsupportedMediaTypeError } from './json-body-parser.js';
 
 /** Far more than any person types into a form, far less than the 1 MB of a JSON body. */
@@ -21,14 +21,19 @@ declare module 'fastify' {
 }
 
 /**
- * What a form post says, by name; of a name posted twice, the first counts. Read up to the 1 MB
- * every body may have (413 past it, while streaming), then refused with 413 past
- * MAX_FORM_BODY_BYTES on a form route and with 415 on any other route, as a JSON route refuses
- * every type it does not read. Only requests that send these media types pay for the check.
+ * What a form post says, by name; of a name posted twice, the first counts. A route that declares
+ * `formBody` takes at most MAX_FORM_BODY_BYTES, whatever the media type: its route body limit, so
+ * a larger declared body is a 413 before any of it is read, and a larger chunked one while
+ * streaming (and the body budget charges no more than that). Other routes read these types up to
+ * the 1 MB every body may have, then refuse them with 415, as a JSON route refuses every type it
+ * does not read. Only requests that send these media types pay for the check.
  */
 export function registerFormBodyParser(fastify: FastifyInstance): void {
+  fastify.addHook('onRoute', (route) => {
+    if (route.config?.formBody) route.bodyLimit ??= MAX_FORM_BODY_BYTES;
+  });
   fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (request, body, done) => {
-    const refused = refusal(request, body as string, [true, 'ignored']);
+    const refused = refusal(request, [true, 'ignored']);
     if (refused || request.routeOptions.config?.formBody === 'ignored') {
       done(refused, undefined);
       return;
@@ -38,13 +43,11 @@ export function registerFormBodyParser(fastify: FastifyInstance): void {
     done(null, fields);
   });
   fastify.addContentTypeParser('multipart/form-data', { parseAs: 'string', bodyLimit: MAX_BODY_BYTES }, (request, body, done) => {
-    done(refusal(request, body as string, ['ignored']), undefined);
+    done(refusal(request, ['ignored']), undefined);
   });
 }
 
-/** 415 unless the route takes the body (`formBody` one of `takes`), 413 past MAX_FORM_BODY_BYTES; null when it is taken. */
-function refusal(request: FastifyRequest, body: string, takes: readonly (boolean | 'ignored' | undefined)[]): Error | null {
-  if (!takes.includes(request.routeOptions.config?.formBody)) return new UnsupportedMediaTypeError();
-  if (Buffer.byteLength(body) > MAX_FORM_BODY_BYTES) return new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
-  return null;
+/** 415 unless the route takes the body (`formBody` one of `takes`); null when it is taken. */
+function refusal(request: FastifyRequest, takes: readonly (boolean | 'ignored' | undefined)[]): Error | null {
+  return takes.includes(request.routeOptions.config?.formBody) ? null : new UnsupportedMediaTypeError();
 }

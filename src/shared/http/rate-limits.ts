@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import type { Env } from '../config/env.js';
 import { RateLimitedError } from '../errors/app-error.js';
+import { clientAddressGroup } from '../net/ip-address.js';
 import type { RedisConnection } from '../redis/redis.client.js';
 import { type Count, WindowCounters } from './rate-limit-counters.js';
 import { presentedSecret } from './route-credentials.js';
@@ -58,16 +59,20 @@ function counterStore(counters: WindowCounters) {
   };
 }
 
+/** A post to a hosted request form: besides its sender's windows, it counts in its form's. */
+const isFormPost = (request: FastifyRequest) => request.method === 'POST' && request.routeOptions.config?.credential?.kind === 'form';
+
 /**
- * Two fixed one-minute windows shared through Redis, so limits hold across instances: one per
+ * Fixed one-minute windows shared through Redis, so limits hold across instances: one per
  * source address (`request.ip`: behind TRUST_PROXY, the right-most untrusted X-Forwarded-For
- * entry; also stops anyone spraying random tokens) and one per credential. Each process counts
- * in memory and settles with Redis every RATE_LIMIT_SETTLE_MS (WindowCounters), so a request
- * costs no Redis round trip; across N instances a limit lets in at most N times its value in the
- * worst case, and about one settle interval of the other instances' requests more in practice.
- * A limited caller gets 429 with Retry-After and is let in again when its window ends; nothing
- * blocks for longer. While Redis is unavailable, callers it never counted are not limited:
- * intake does not depend on Redis.
+ * entry; an IPv6 client's whole /64; also stops anyone spraying random tokens), one per
+ * credential, and one per hosted request form for the posts to it (whoever sends them). Each
+ * process counts in memory and settles with Redis every RATE_LIMIT_SETTLE_MS (WindowCounters), so
+ * a request costs no Redis round trip; across N instances a limit lets in at most N times its
+ * value in the worst case, and about one settle interval of the other instances' requests more in
+ * practice. A limited caller gets 429 with Retry-After and is let in again when its window ends;
+ * nothing blocks for longer. While Redis is unavailable, callers it never counted are not
+ * limited: intake does not depend on Redis.
  */
 export async function registerRateLimits(fastify: FastifyInstance, env: Env, redis: RedisConnection): Promise<void> {
   redis.defineCommand('settleRateLimit', { numberOfKeys: 1, lua: SETTLE_LUA });
@@ -90,13 +95,16 @@ export async function registerRateLimits(fastify: FastifyInstance, env: Env, red
   });
   const checks: ReturnType<FastifyInstance['createRateLimit']>[] = [];
   if (env.RATE_LIMIT_PER_ADDRESS > 0) {
-    checks.push(fastify.createRateLimit({ max: env.RATE_LIMIT_PER_ADDRESS, keyGenerator: (r) => `address:${r.ip}` }));
+    checks.push(fastify.createRateLimit({ max: env.RATE_LIMIT_PER_ADDRESS, keyGenerator: (r) => `address:${clientAddressGroup(r.ip)}` }));
   }
   if (env.RATE_LIMIT_PER_CREDENTIAL > 0) {
     checks.push(fastify.createRateLimit({ max: env.RATE_LIMIT_PER_CREDENTIAL, keyGenerator: (r) => `credential:${credentialKey(r)}`, allowList: (r) => credentialKey(r) === undefined }));
   }
+  if (env.FORM_POSTS_PER_MINUTE > 0) {
+    checks.push(fastify.createRateLimit({ max: env.FORM_POSTS_PER_MINUTE, keyGenerator: (r) => `form-posts:${credentialKey(r)}`, allowList: (r) => !isFormPost(r) }));
+  }
   if (!checks.length) return;
-  // Both windows are counted at once; only the first request of a key in a window waits for Redis.
+  // All windows are counted at once; only the first request of a key in a window waits for Redis.
   fastify.addHook('onRequest', async (request) => {
     if (UNLIMITED.has(request.url.split('?')[0]!)) return;
     const verdicts = await Promise.all(checks.map((check) => check(request)));

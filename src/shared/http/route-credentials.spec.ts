@@ -17,8 +17,8 @@ class Controller {
   rotate() {}
 }
 
-function request(credential: RouteCredential | undefined, headers: Record<string, string>, query: Record<string, unknown> = {}): FastifyRequest {
-  return { routeOptions: { config: credential ? { credential } : {} }, headers, query } as unknown as FastifyRequest;
+function request(credential: RouteCredential | undefined, headers: Record<string, string>, query: Record<string, unknown> = {}, params: Record<string, unknown> = {}): FastifyRequest {
+  return { routeOptions: { config: credential ? { credential } : {} }, headers, query, params } as unknown as FastifyRequest;
 }
 
 describe('RequiresCredential', () => {
@@ -43,6 +43,11 @@ describe('presentedSecret: the credential the route authenticates with, not whic
     assert.equal(presentedSecret(request({ kind: 'webhook' }, { authorization: 'Bearer api_random' }, { token: 'whk_y' })), 'whk_y');
     assert.equal(presentedSecret(request({ kind: 'webhook' }, { authorization: 'Bearer api_random' })), undefined);
     assert.equal(presentedSecret(request({ kind: 'webhook' }, {}, { token: ['whk_a', 'whk_b'] })), undefined);
+  });
+
+  it("takes the form's secret from its path, ignoring ?token= and the Authorization header", () => {
+    assert.equal(presentedSecret(request({ kind: 'form' }, { authorization: 'Bearer api_x' }, { token: 'whk_y' }, { secret: 'form-secret' })), 'form-secret');
+    assert.equal(presentedSecret(request({ kind: 'form' }, { authorization: 'Bearer api_x' }, { token: 'whk_y' })), undefined);
   });
 
   it('is nothing on a route that declares no credential', () => {

@@ -3,11 +3,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /**
  * The credential a route authenticates with. Controllers declare it (`@RequiresToken`,
- * `@RequiresWebhookToken`, `@RequiresOperatorToken`), which puts it in the Fastify route
- * config, so that both the credential check and the per-credential rate limit can read it
- * before the body is read.
+ * `@RequiresWebhookToken`, `@RequiresOperatorToken`, `@RequiresFormSecret`), which puts it in
+ * the Fastify route config, so that both the credential check and the per-credential rate limit
+ * can read it before the body is read.
  */
-export type RouteCredential = { kind: 'bearer'; scope: string } | { kind: 'webhook' } | { kind: 'operator' };
+export type RouteCredential = { kind: 'bearer'; scope: string } | { kind: 'webhook' } | { kind: 'operator' } | { kind: 'form' };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -21,7 +21,8 @@ declare module 'fastify' {
 
 /**
  * Checks one kind of credential and stores what it found on the request (the principal, the
- * webhook's workflow); every failure throws the route's error (401, or 404 for a disabled API).
+ * webhook's or the form's workflow); every failure throws the route's error (401, or 404 for a
+ * disabled API or an unknown form).
  */
 export interface CredentialCheck<C extends RouteCredential> {
   authenticate(request: FastifyRequest, credential: C): Promise<void> | void;
@@ -83,9 +84,16 @@ export function webhookSecret(request: FastifyRequest): string | undefined {
   return typeof token === 'string' && token !== '' ? token : undefined;
 }
 
+/** The secret of a form route's own path (`/forms/<secret>`). */
+export function formSecret(request: FastifyRequest): string | undefined {
+  const secret = (request.params as { secret?: unknown } | undefined)?.secret;
+  return typeof secret === 'string' && secret !== '' ? secret : undefined;
+}
+
 /** The secret the request's route authenticates with, whatever other credential-like headers it carries. */
 export function presentedSecret(request: FastifyRequest): string | undefined {
   const credential = request.routeOptions.config?.credential;
   if (!credential) return undefined;
+  if (credential.kind === 'form') return formSecret(request);
   return credential.kind === 'webhook' ? webhookSecret(request) : bearerSecret(request);
 }

@@ -1,4 +1,5 @@
-import { BlockList, isIP } from 'node:net';
+import { BlockList } from 'node:net';
+import { parseIpAddress } from '../net/ip-address.js';
 
 /**
  * Addresses an outbound request must not reach unless OUTBOUND_ALLOW_PRIVATE=true: loopback,
@@ -38,28 +39,7 @@ for (const [net, prefix] of [
 
 /** True when `address` is not an IP address, or is one in a refused range. */
 export function isBlockedAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return BLOCKED.check(address, 'ipv4');
-  if (family !== 6) return true;
-  // A zone (`fe80::1%eth0`) only says which interface; the address alone decides.
-  const canonical = canonicalIpv6(address.replace(/%.*$/, ''));
-  if (canonical === undefined) return true;
-  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
-  if (mapped) return BLOCKED.check(ipv4FromWords(mapped[1]!, mapped[2]!), 'ipv4');
-  return BLOCKED.check(canonical, 'ipv6');
-}
-
-/** The URL parser's form of an IPv6 address: lower case, `::` compressed, dotted tails in hex. */
-function canonicalIpv6(address: string): string | undefined {
-  try {
-    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
-  } catch {
-    return undefined;
-  }
-}
-
-function ipv4FromWords(high: string, low: string): string {
-  const h = parseInt(high, 16);
-  const l = parseInt(low, 16);
-  return `${h >> 8}.${h & 255}.${l >> 8}.${l & 255}`;
+  const ip = parseIpAddress(address);
+  if (!ip) return true;
+  return BLOCKED.check(ip.address, ip.family === 4 ? 'ipv4' : 'ipv6');
 }

@@ -1,9 +1,9 @@
 import type { SMTPServerSession } from 'smtp-server';
-import { addressGroup } from '../../../shared/net/address-group.js';
+import { clientAddressGroup } from '../../../shared/net/ip-address.js';
 
 /**
  * What one client may hold of the listener: connections at once per address group (an IPv6 /64
- * is one client, see addressGroup), and refused recipients per connection. Sessions are the
+ * is one client, see clientAddressGroup), and refused recipients per connection. Sessions are the
  * keys, so a connection smtp-server closes before `admit` (over maxClients) is never counted.
  */
 export class SmtpSessionLimits {
@@ -15,7 +15,7 @@ export class SmtpSessionLimits {
 
   /** Counts the connection in, or false when its address group holds all it may. */
   admit(session: SMTPServerSession): boolean {
-    const group = addressGroup(session.remoteAddress);
+    const group = clientAddressGroup(session.remoteAddress);
     const open = this.connectionsByGroup.get(group) ?? 0;
     if (open >= this.connectionsPerAddress) return false;
     this.connectionsByGroup.set(group, open + 1);

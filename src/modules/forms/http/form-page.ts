@@ -97,7 +97,7 @@ const formErrors = errorPages({
   byStatus: {
     404: { title: 'Page not found', text: 'There is no request form at this address. The address may be mistyped, or the form may have moved: ask whoever gave it to you for the current one.' },
     413: { title: 'Request too large', text: 'What you sent is larger than this form accepts (64 KB). Shorten the longest fields and send it again.' },
-    429: { title: 'Too many requests', text: 'Too many requests came from your network in the last minute. Wait a minute, then send the form again.' },
+    429: { title: 'Too many requests', text: 'Too many requests came from your network, or to this form, in the last minute. Wait a minute, then send the form again.' },
   },
   notAccepted: 'This request could not be read. Go back to the form and send it again.',
   unavailable: 'The request could not be handled right now; nothing was saved. Try again in a moment.',

@@ -4,32 +4,32 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UnsupportedMediaTypeError } from '../../../shared/http/json-body-parser.js';
 import { setSecurityHeaders } from '../../../shared/http/security-headers.js';
-import { RequestFormsService } from '../application/request-forms.service.js';
 import { SubmitFormService } from '../application/submit-form.service.js';
 import type { PostedForm } from '../domain/form-submission.js';
 import { requestForm } from '../domain/request-form.js';
 import { PAGE_CSP, sendPage } from '../../../shared/http/html-page.js';
 import { errorPage, formPage, receivedPage, sendErrorPage } from './form-page.js';
+import { RequiresFormSecret } from './form-secret.guard.js';
 
 const CASE_ID = /^[1-9][0-9]{0,17}$/;
 
 /**
  * The hosted request form of ticketing workflows: pages for people, not API operations (they are
- * not in the OpenAPI document, like the dashboard). No credential: the secret in the URL says
- * which workflow, and the per-address rate limit holds. Every answer is an HTML page, errors
- * included; no cookie or session is ever set, so there is nothing for a forged post to ride on.
+ * not in the OpenAPI document, like the dashboard). The secret in the URL is the one credential:
+ * it says which workflow, and is looked up before any body is read (FormSecretGuard); the
+ * per-address and per-form rate limits hold. Every answer is an HTML page, errors included; no
+ * cookie or session is ever set, so there is nothing for a forged post to ride on.
  */
 @Controller('forms')
 @ApiExcludeController()
+@RequiresFormSecret()
 export class FormPagesController {
-  constructor(private readonly forms: RequestFormsService, private readonly submissions: SubmitFormService) {}
+  constructor(private readonly submissions: SubmitFormService) {}
 
   @Get(':secret')
   @RouteConfig({ errorPage: sendErrorPage })
-  async show(@Param('secret') secret: string, @Res() reply: FastifyReply) {
-    const target = await this.forms.resolve(secret);
-    if (!target) return sendPage(reply, 404, errorPage(404));
-    return sendPage(reply, 200, formPage(requestForm(target.version.definition)));
+  async show(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return sendPage(reply, 200, formPage(requestForm(request.formTarget!.version.definition)));
   }
 
   /**
@@ -39,8 +39,7 @@ export class FormPagesController {
   @Post(':secret')
   @RouteConfig({ formBody: true, errorPage: sendErrorPage })
   async submit(@Param('secret') secret: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const target = await this.forms.resolve(secret);
-    if (!target) return sendPage(reply, 404, errorPage(404));
+    const target = request.formTarget!;
     if (request.body !== undefined && !(request.body instanceof Map)) throw new UnsupportedMediaTypeError();
     const posted: PostedForm = (request.body as PostedForm | undefined) ?? new Map();
     const outcome = await this.submissions.submit(target, posted);
@@ -54,10 +53,8 @@ export class FormPagesController {
   /** The page after a post caught by the honeypot: received, as a robot expects, with no case id. */
   @Get(':secret/received')
   @RouteConfig({ errorPage: sendErrorPage })
-  async receivedWithoutCase(@Param('secret') secret: string, @Res() reply: FastifyReply) {
-    const target = await this.forms.resolve(secret);
-    if (!target) return sendPage(reply, 404, errorPage(404));
-    return sendPage(reply, 200, receivedPage(target.version.name, null, `../${secret}`));
+  async receivedWithoutCase(@Param('secret') secret: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return sendPage(reply, 200, receivedPage(request.formTarget!.version.name, null, `../${secret}`));
   }
 
   /**
@@ -66,9 +63,8 @@ export class FormPagesController {
    */
   @Get(':secret/received/:caseId')
   @RouteConfig({ errorPage: sendErrorPage })
-  async received(@Param('secret') secret: string, @Param('caseId') caseId: string, @Res() reply: FastifyReply) {
-    const target = CASE_ID.test(caseId) ? await this.forms.resolve(secret) : null;
-    if (!target) return sendPage(reply, 404, errorPage(404));
-    return sendPage(reply, 200, receivedPage(target.version.name, caseId, `../../${secret}`));
+  async received(@Param('secret') secret: string, @Param('caseId') caseId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    if (!CASE_ID.test(caseId)) return sendPage(reply, 404, errorPage(404));
+    return sendPage(reply, 200, receivedPage(request.formTarget!.version.name, caseId, `../../${secret}`));
   }
 }
