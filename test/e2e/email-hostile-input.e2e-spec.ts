@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
 import { after, before, describe, it } from 'node:test';
-import { caseIdsOf, type EmailWorkflow, givenEmailWorkflow, mail, type MailApp, onlyCase, send, sendAccepted, startMailApp } from '../support/email-helpers.js';
+import { caseIdsOf, type EmailWorkflow, givenEmailWorkflow, mail, type MailApp, onlyCase, send, sendAccepted, startMailApp, timeline } from '../support/email-helpers.js';
 import { closeDb, db } from '../support/test-app.js';
 
 /** What docs/security.md promises for a hostile message: a permanent refusal, quickly, with nothing stored. */
@@ -21,6 +21,16 @@ function nested(depth: number): string {
     close = `\r\n--level${i}--\r\n${close}`;
   }
   return `${HEAD}${open}Content-Type: text/plain\r\n\r\nat the bottom${close}`;
+}
+
+const OVER_THE_BOUND = '5.6.0 Message refused: it would store more than the 1048576 bytes a case keeps';
+/** A text part of 998,400 bytes: under CASE_STORAGE_BYTES alone. */
+const NEAR_THE_BOUND = `${'x'.repeat(76)}\r\n`.repeat(12_800);
+
+/** A text part and one small attachment per name. */
+function withAttachments(text: string, names: string[], headers = ''): string {
+  const files = names.map((name) => `--b\r\nContent-Type: application/octet-stream\r\nContent-Disposition: attachment; filename="${name}"\r\n\r\nfile\r\n`).join('');
+  return `${HEAD}${headers}Content-Type: multipart/mixed; boundary="b"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n${text}\r\n${files}--b--\r\n`;
 }
 
 describe('hostile mail', () => {
@@ -71,7 +81,31 @@ describe('hostile mail', () => {
     const text = `${'x'.repeat(76)}\r\n`.repeat(8_000);
     const html = `<p>${'y'.repeat(72)}</p>\r\n`.repeat(6_000);
     const message = `${HEAD}Content-Type: multipart/alternative; boundary="b"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\n${text}--b\r\nContent-Type: text/html\r\n\r\n${html}--b--\r\n`;
-    await assertRefused(message, '5.6.0 Message refused: its text and HTML parts are over 1048576 bytes, more than a case keeps');
+    await assertRefused(message, OVER_THE_BOUND);
+  });
+
+  it('150 attachments with 16,000-character names: each name is stored cut to 255 characters, its extension kept', async () => {
+    const names = Array.from({ length: 150 }, (_, i) => `${i}-${'n'.repeat(16_000)}.txt`);
+    const other = await givenEmailWorkflow(t);
+    await sendAccepted(t, other.address, withAttachments('', names));
+    const email = (await onlyCase(t, other)).attributes.email;
+    assert.deepEqual(email.attachments.map((a: { filename: string }) => a.filename), names.map((name) => `${name.slice(0, 251)}.txt`));
+    assert.ok(Buffer.byteLength(JSON.stringify({ email })) < 100_000);
+  });
+
+  it('the bound counts everything a case stores: text under 1 MiB is refused (554 5.6.0) when attachment names and headers take the attributes past it', async () => {
+    await assertRefused(withAttachments(NEAR_THE_BOUND, Array.from({ length: 150 }, (_, i) => `${i}-${'n'.repeat(300)}.pdf`)), OVER_THE_BOUND);
+  });
+
+  it('a reply counts the same: one that would store more than the bound in the timeline is refused (554 5.6.0) and leaves the case as it was', async () => {
+    const other = await givenEmailWorkflow(t);
+    await sendAccepted(t, other.address, mail({ Subject: 'first', 'Message-ID': '<first@example.com>' }, 'hello\n'));
+    const { id } = await onlyCase(t, other);
+    const before = await timeline(t, other, id);
+    const reply = withAttachments(NEAR_THE_BOUND, Array.from({ length: 150 }, (_, i) => `${i}-${'n'.repeat(300)}.pdf`), 'In-Reply-To: <first@example.com>\r\n');
+    const result = await send(t, { to: [other.address], message: reply });
+    assert.deepEqual([result.data?.code, result.data?.text], [554, OVER_THE_BOUND]);
+    assert.deepEqual(await timeline(t, other, id), before);
   });
 
   it('several connections of hostile mail at once leave the listener answering normal mail', async () => {

@@ -85,7 +85,7 @@ export const workflowSchemas: Record<string, Schema> = {
     'De-duplication of webhook deliveries by a key in the posted object.',
   ),
   Step: { oneOf: STEP_KINDS.map(schemaRef), description: 'One step of a run.' },
-  SetAttributesStep: object({ set_attributes: { type: 'object', minProperties: 1, description: 'Merged into the case\'s attributes (validated against the schema; a violation fails the run, and so does a number, possibly from a template, that the attributes\' number rule refuses). Strings may hold `{{ path }}` templates (not `{{ secrets.NAME }}`).' } }),
+  SetAttributesStep: object({ set_attributes: { type: 'object', minProperties: 1, description: 'Merged into the case\'s attributes (validated against the schema; a violation fails the run, and so does a number, possibly from a template, that the attributes\' number rule refuses, or attributes that would take more than the 1,048,576 bytes a case keeps). Strings may hold `{{ path }}` templates (not `{{ secrets.NAME }}`).' } }),
   SetStatusStep: object({ set_status: { type: 'string', not: { const: 'Error' }, description: 'Moves the case to this declared status; that status\'s run starts.' } }),
   CloseStep: object({ close: object({ outcome: { type: 'string', minLength: 1, pattern: '\\S' } }, ['outcome'], 'Moves the case to `Closed` with this outcome (the workflow\'s default when omitted).') }),
   IfStep: object(
@@ -126,7 +126,7 @@ export const workflowSchemas: Record<string, Schema> = {
         body: { description: 'Any JSON value; templates, `{{ secrets.NAME }}` included, are resolved in its strings.' },
         timeout_ms: { type: 'integer', minimum: 1, maximum: 60000 },
         retries: { type: 'integer', minimum: 0, maximum: 10, default: 3, description: 'Retries with exponential backoff from 1 second on network errors and non-2xx answers.' },
-        save_response_as: { type: 'string', minLength: 1, description: 'Attribute that receives the JSON answer. An answer holding a number the attributes\' number rule refuses fails the run, and nothing is stored.' },
+        save_response_as: { type: 'string', minLength: 1, description: 'Attribute that receives the JSON answer. An answer holding a number the attributes\' number rule refuses, or one that would take the attributes past the 1,048,576 bytes a case keeps, fails the run, and nothing is stored.' },
       },
       ['url_from_attribute', 'headers', 'body', 'timeout_ms', 'retries', 'save_response_as'],
       'Calls an outside system; 2xx succeeds, anything else fails the run once the retries are spent. A secret\'s value never reaches the case, the timeline, an event, a log line or an error message (a failing step shows `[secret NAME]` in its place); what `save_response_as` stores is what the receiver answered.',

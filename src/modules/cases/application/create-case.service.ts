@@ -4,7 +4,8 @@ import { AppError, UnstorableValueError } from '../../../shared/errors/app-error
 import { unstorableNumber } from '../../../shared/json/json-numbers.js';
 import { hasUnstorableEscape } from '../../../shared/json/json-text.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
-import { AttributesInvalidError } from '../domain/case.errors.js';
+import { tooLargeToStore } from '../domain/case-storage.js';
+import { AttributesInvalidError, CaseTooLargeError } from '../domain/case.errors.js';
 import { type Actor, Case, type CaseMode, type CaseSource, type ReceivedMessage } from '../domain/case.js';
 import { type CreateAnswer, type Created, CaseRepository, type DeliveryKey, type IdempotencyClaim } from '../domain/case.repository.js';
 import { IntakeMetrics } from './intake-metrics.js';
@@ -96,6 +97,7 @@ export class CreateCaseService {
    * several cases from one input and must refuse it whole, before the first is created.
    */
   check(command: Pick<CreateCaseCommand<CreateAnswer>, 'workflow' | 'attributes'>): void {
+    if (tooLargeToStore(command.attributes.text)) throw new CaseTooLargeError();
     // Postgres would refuse them too, but only after the statement went out, with the others of its batch.
     if (hasUnstorableEscape(command.attributes.text)) throw new UnstorableValueError();
     const tooLarge = unstorableNumber(command.attributes.text);

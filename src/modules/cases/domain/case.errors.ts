@@ -1,4 +1,5 @@
 import { AppError, type ValidationProblem } from '../../../shared/errors/app-error.js';
+import { TOO_LARGE_TO_STORE } from './case-storage.js';
 
 export class StatusNotDeclaredError extends AppError {
   readonly code = 'case.status_not_allowed';
@@ -19,5 +20,13 @@ export class AttributesInvalidError extends AppError {
   constructor(problems: ValidationProblem[]) {
     super('attributes_validation_failed');
     this.details.validation_errors = problems;
+  }
+}
+
+/** Attributes over CASE_STORAGE_BYTES: refused like a body over the limit (413). */
+export class CaseTooLargeError extends AppError {
+  readonly code = 'request.body_too_large';
+  constructor() {
+    super(`the attributes take ${TOO_LARGE_TO_STORE}`);
   }
 }

@@ -3,10 +3,10 @@ import { Env } from '../../../shared/config/env.js';
 import { CaseEmailsService } from '../../cases/application/case-emails.service.js';
 import { CreateCaseService, type CreateCaseCommand } from '../../cases/application/create-case.service.js';
 import { AttributesInvalidError } from '../../cases/domain/case.errors.js';
+import { TOO_LARGE_TO_STORE, tooLargeToStore } from '../../cases/domain/case-storage.js';
 import type { ValidationProblem } from '../../../shared/errors/app-error.js';
 import { isAutomatic } from '../domain/automatic-mail.js';
-import { bodyTooLarge, caseSubject, emailFields, holdsNul, type IdentifiedAttachment, identifyAttachments, type InboundMessage, replyCandidates } from '../domain/inbound-message.js';
-import { MAIL_LIMITS } from '../domain/mail-limits.js';
+import { caseSubject, emailAttributes, emailFields, holdsNul, type IdentifiedAttachment, identifyAttachments, type InboundMessage, replyCandidates } from '../domain/inbound-message.js';
 import { MailRefusedError, SMTP_REPLIES } from '../domain/smtp-reply.js';
 import type { EmailTarget } from './email-addresses.service.js';
 
@@ -39,7 +39,8 @@ export class ReceiveEmailService {
 
   async receive(targets: readonly EmailTarget[], message: InboundMessage): Promise<EmailOutcome[]> {
     if (holdsNul(message)) throw new MailRefusedError(SMTP_REPLIES.unreadable('it holds a NUL character, which cannot be stored'));
-    if (bodyTooLarge(message)) throw new MailRefusedError(SMTP_REPLIES.unreadable(`its text and HTML parts are over ${MAIL_LIMITS.bodyBytes} bytes, more than a case keeps`));
+    // Measured once for every workflow: a new case stores these attributes, a reply the same fields in its timeline entry.
+    if (tooLargeToStore(emailAttributes(message, identifyAttachments(message)).text)) throw new MailRefusedError(SMTP_REPLIES.unreadable(`it would store ${TOO_LARGE_TO_STORE}`));
     const plans: Plan[] = [];
     for (const target of uniqueWorkflows(targets)) plans.push(await this.plan(target, message));
     const outcomes: EmailOutcome[] = [];
@@ -61,14 +62,13 @@ export class ReceiveEmailService {
       await this.checkRoomFor(caseId, email, attachments);
       return { kind: 'reply', target, caseId, attachments, email, automatic };
     }
-    const attributes = { email: emailFields(message, attachments) };
     const command: CreateCaseCommand<'id'> = {
       source: 'Email',
       organizationId: target.organizationId,
       workflow: target.version,
       subject: caseSubject(message),
       mode: 'live',
-      attributes: { value: attributes, text: JSON.stringify(attributes) },
+      attributes: emailAttributes(message, attachments),
       actor: { kind: 'email' },
       message: { attachments, messageId: message.messageId },
       withoutRun: automatic,

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { MAIL_LIMITS } from './mail-limits.js';
 
 export interface MailAddress {
   address: string;
@@ -62,9 +61,34 @@ export function safeContentType(value: string | undefined): string {
   return CONTENT_TYPE.test(lower) ? lower : 'application/octet-stream';
 }
 
-/** The case subject: the message's Subject, trimmed; null when there is none (the case then gets the default subject). */
+/** Characters of a case subject, as the cases API and forms allow; the whole Subject stays in the `email` attribute. */
+const MAX_SUBJECT_CHARS = 1000;
+
+/** The case subject: the message's Subject, trimmed and cut to 1,000 characters; null when there is none (the case then gets the default subject). */
 export function caseSubject(message: InboundMessage): string | null {
-  return message.subject?.trim() || null;
+  const subject = message.subject?.trim();
+  return subject ? cutToChars(subject, MAX_SUBJECT_CHARS) : null;
+}
+
+/** Characters an attachment's name keeps: what file systems allow, while a MIME header could carry 128 KiB. */
+export const MAX_FILENAME_CHARS = 255;
+/** Longer than this, what follows the last dot is no extension a program would go by. */
+const MAX_EXTENSION_CHARS = 16;
+
+/** An attachment's name as stored: at most MAX_FILENAME_CHARS characters, a longer one cut before its extension. */
+export function storableFilename(name: string | null): string | null {
+  if (name === null) return null;
+  const chars = Array.from(name);
+  if (chars.length <= MAX_FILENAME_CHARS) return name;
+  const dot = chars.lastIndexOf('.');
+  const extension = dot > 0 && chars.length - dot <= MAX_EXTENSION_CHARS ? chars.slice(dot) : [];
+  return [...chars.slice(0, MAX_FILENAME_CHARS - extension.length), ...extension].join('');
+}
+
+/** The first `max` characters (code points, so a surrogate pair is never split). */
+function cutToChars(text: string, max: number): string {
+  const chars = Array.from(text);
+  return chars.length <= max ? text : chars.slice(0, max).join('');
 }
 
 /** The Message-IDs a reply names, the most telling first: In-Reply-To, then References from the latest back. */
@@ -95,9 +119,10 @@ export function emailFields(message: InboundMessage, attachments: readonly Ident
   };
 }
 
-/** Whether the text and HTML parts are too large to be kept in a case (MAIL_LIMITS.bodyBytes). */
-export function bodyTooLarge(message: InboundMessage): boolean {
-  return Buffer.byteLength(message.text ?? '') + Buffer.byteLength(message.html ?? '') > MAIL_LIMITS.bodyBytes;
+/** The attributes of a case the message creates, as parsed and as the text that is stored. */
+export function emailAttributes(message: InboundMessage, attachments: readonly IdentifiedAttachment[]): { value: Record<string, unknown>; text: string } {
+  const value = { email: emailFields(message, attachments) };
+  return { value, text: JSON.stringify(value) };
 }
 
 /** Postgres text cannot hold U+0000, so a message with one anywhere in its text cannot be kept as it is. */

@@ -13,13 +13,6 @@ export const MAIL_LIMITS = {
   depth: 32,
   /** The header block of one part, in bytes. */
   headerBytes: 128 * 1024,
-  /**
-   * The text and HTML parts together, in UTF-8 bytes: they are stored in the case's attributes (or
-   * a reply's timeline entry), which every read of the case and every event about it carries, so
-   * they get the webhook body's bound; attachments are stored apart and count only against
-   * SMTP_MAX_MESSAGE_BYTES.
-   */
-  bodyBytes: 1_048_576,
   /** RCPT TO commands in one transaction. */
   recipients: 100,
   /** Connections open at once, per process. */

@@ -31,6 +31,15 @@ describe('readMail', () => {
       ['a.bin', 'application/octet-stream', [0, 1, 2], 'ae4b3280e56e2faf83f414a6e3dabe9d5fbe18976544c05fed121accb85b53fc']);
   });
 
+  it('keeps at most 255 characters of an attachment name, whatever the header held', async () => {
+    // RFC 2231 continuations: one name of 5,000 characters outside the BMP over 100 header lines.
+    const name = Array.from({ length: 100 }, (_, i) => ` filename*${i}*=${i === 0 ? "utf-8''" : ''}${'%F0%9F%93%8E'.repeat(50)};`).join('\r\n');
+    const reading = await read(`${HEAD}Content-Type: multipart/mixed; boundary=x\r\n\r\n--x\r\nContent-Type: application/pdf\r\nContent-Disposition: attachment;\r\n${name}\r\n\r\nfile\r\n--x--\r\n`);
+    assert.equal(reading.kind, 'read', JSON.stringify(reading));
+    if (reading.kind !== 'read') return;
+    assert.equal(reading.message.attachments[0]!.filename, '📎'.repeat(255));
+  });
+
   it('takes multiparts nested as deep as the limit allows and refuses one level more', async () => {
     const deepest = await read(nested(MAIL_LIMITS.depth));
     assert.equal(deepest.kind, 'read', JSON.stringify(deepest));

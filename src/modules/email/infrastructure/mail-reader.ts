@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { type AddressObject, type AttachmentStream, type EmailAddress, MailParser, type MessageText } from 'mailparser';
-import { type InboundAttachment, type InboundMessage, type MailAddress, messageIdOrNull, messageIdsIn, safeContentType } from '../domain/inbound-message.js';
+import { type InboundAttachment, type InboundMessage, type MailAddress, messageIdOrNull, messageIdsIn, safeContentType, storableFilename } from '../domain/inbound-message.js';
 import { MAIL_LIMITS } from '../domain/mail-limits.js';
 
 export type MailReading = { kind: 'read'; message: InboundMessage } | { kind: 'too_large' } | { kind: 'unreadable'; reason: string };
@@ -75,7 +75,7 @@ export function readMail(source: Readable, maxBytes: number): Promise<MailReadin
       part.content.on('data', (chunk: Buffer) => chunks.push(chunk));
       part.content.on('end', () => {
         const content = Buffer.concat(chunks);
-        attachments.push({ filename: part.filename ?? null, contentType: safeContentType(part.contentType), content, sha256: createHash('sha256').update(content).digest() });
+        attachments.push({ filename: storableFilename(part.filename ?? null), contentType: safeContentType(part.contentType), content, sha256: createHash('sha256').update(content).digest() });
         part.release?.();
       });
     });
