@@ -27,7 +27,7 @@ export class TokensService {
   private readonly lastUseWritten = new Map<number, number>();
 
   constructor(@InjectRepository(AccessTokenOrmEntity) private readonly tokens: Repository<AccessTokenOrmEntity>, generations: CacheGeneration) {
-    this.principals = new InvalidatedCache(generations, 60_000);
+    this.principals = new InvalidatedCache(generations, 'access-tokens', 60_000);
   }
 
   async create(organizationId: number, name: string, scope: TokenScope): Promise<{ token: TokenView; secret: string }> {

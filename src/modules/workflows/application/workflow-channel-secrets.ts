@@ -53,7 +53,7 @@ export abstract class WorkflowChannelSecrets {
     private readonly rows: Repository<ChannelSecretColumns>,
     private readonly keeping: ChannelSecretKeeping,
   ) {
-    this.workflowByHash = new InvalidatedCache(keeping.generations, 60_000);
+    this.workflowByHash = new InvalidatedCache(keeping.generations, `${channel.noun} secrets`, 60_000);
   }
 
   /** The secret as its users see it: the address, the URL. */
