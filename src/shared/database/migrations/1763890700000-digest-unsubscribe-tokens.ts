@@ -33,7 +33,8 @@ export class DigestUnsubscribeTokens1763890700000 implements MigrationInterface 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`
       UPDATE digest_recipients SET token_hash = unsubscribe_token_hash, token_ciphertext = unsubscribe_token_ciphertext WHERE token_hash IS NULL AND unsubscribe_token_hash IS NOT NULL;
-      DELETE FROM digest_recipients WHERE token_hash IS NULL;
+      -- An address with neither token keeps its row (its opt-out), with a token no one holds.
+      UPDATE digest_recipients SET token_hash = sha256(convert_to(random()::text || id::text, 'UTF8')), token_ciphertext = '' WHERE token_hash IS NULL;
       ALTER TABLE digest_recipients
         DROP COLUMN unsubscribe_token_hash,
         DROP COLUMN unsubscribe_token_ciphertext,
