@@ -145,6 +145,23 @@ describe('credentials across instances', () => {
     assert.ok(ms < WITHIN_MS, `refused on B after ${ms} ms`);
   });
 
+  it('another organization\'s token deletions and publishes on A, heard by B, leave this organization\'s token in B\'s cache', async () => {
+    const token = await givenToken();
+    const other = await createOrganization(a as unknown as TestApp);
+    const otherTokens = [await createToken(a as unknown as TestApp, other, 'api'), await createToken(a as unknown as TestApp, other, 'admin')];
+    await cachedOnB(token);
+    const generation = async () => BigInt((await database.pool.query('SELECT generation FROM cache_generation')).rows[0].generation);
+    const before = await generation();
+    for (const { id } of otherTokens) assert.equal((await a.request('DELETE', `/api/admin/v1/tokens/${id}`, { token: other.adminToken })).status, 204);
+    await createWorkflow(a as unknown as TestApp, other, directDefinition());
+    assert.equal(await generation(), before + 3n, 'each change was one an instance must hear of');
+    await nextPollOfB(); // started after the changes...
+    await nextPollOfB(); // ...and answered
+    const sent = requestBytesFromB();
+    assert.equal(await tokenStatus(b, token.secret, token.workflowId), 422);
+    assert.equal(requestBytesFromB(), sent, 'B answered from its cache, with no look-up');
+  });
+
   it('a webhook rotated on A: the old URL is refused on B within 1 s, also when B\'s look-up raced the rotation', async () => {
     const workflowId = await createWorkflow(a as unknown as TestApp, org, directDefinition());
     const { token } = await generateWebhook(a as unknown as TestApp, org, workflowId);

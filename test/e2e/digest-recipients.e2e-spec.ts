@@ -110,13 +110,39 @@ describe('digest recipients', () => {
     await d.create(daily(['ana@acme.example']));
     await d.pass(t(), 2 * DAY_MS);
     assert.equal(d.invitationsTo('ana@acme.example').length, 1, 'a new digest naming an unsubscribed address mails it nothing');
+  });
 
-    // The page after unsubscribing subscribes again with its button (a form posting to the confirm URL).
-    const again = /<form method="post" action="([^"]+)"><button type="submit">Subscribe again<\/button>/.exec(bob.text);
-    assert.ok(again, bob.text);
-    const confirmed = await postForm(t(), new URL(again[1]!, `https://cases.example${bobsLink}`).pathname, '');
-    assert.equal(confirmed.status, 200, confirmed.text);
-    assert.ok((await d.list()).find((listedDigest) => listedDigest.recipients.includes('bob@acme.example'))!.confirmed_recipients.includes('bob@acme.example'));
+  it('a digest\'s unsubscribe link never confirms, and is dead once used: whoever holds a forwarded digest cannot bring back an address that opted out; its confirmation mail can, with a new unsubscribe link', async () => {
+    const address = 'cara@acme.example';
+    const digest = await d.create(daily([address]));
+    await d.pass();
+    await d.confirm(address);
+    await d.backdate(digest.id, new Date(d.periodEnd.getTime() - 23 * HOUR_MS));
+    await d.pass();
+    const [forwarded] = d.digestsTo(address);
+    const link = linkIn(forwarded!, 'digests/unsubscribe');
+    const asConfirm = link.replace('/digests/unsubscribe/', '/digests/confirm/');
+    assert.notEqual(asConfirm, linkIn(d.invitationsTo(address)[0]!, 'digests/confirm'), 'the digest carries a token of its own');
+    const status = async (method: 'GET' | 'POST', path: string) => (method === 'GET' ? await t().request('GET', path) : await postForm(t(), path, '')).status;
+    assert.deepEqual([await status('GET', asConfirm), await status('POST', asConfirm)], [404, 404], 'the unsubscribe token is no confirm token');
+
+    const unsubscribed = await postForm(t(), link, 'List-Unsubscribe=One-Click');
+    assert.equal(unsubscribed.status, 200, unsubscribed.text);
+    assert.match(unsubscribed.text, /<h1>Unsubscribed<\/h1>/);
+    assert.doesNotMatch(unsubscribed.text, /<form/, 'no button on the page confirms again');
+    assert.deepEqual([await status('POST', asConfirm), await status('GET', link), await status('POST', link)], [404, 404, 404], 'used up, and still no confirm token');
+    assert.deepEqual((await listed(digest.id)).unsubscribed_recipients, [address]);
+    await d.pass(t(), DAY_MS);
+    assert.equal(d.digestsTo(address).length, 1, 'nothing sent after unsubscribing');
+
+    await d.confirm(address);
+    await d.pass(t(), 2 * DAY_MS);
+    const [, next] = d.digestsTo(address);
+    assert.ok(next, 'digests again once confirmed through the confirmation mail');
+    const newLink = linkIn(next, 'digests/unsubscribe');
+    assert.notEqual(newLink, link);
+    assert.equal(await status('GET', newLink), 200);
+    assert.equal(await status('GET', link), 404);
   });
 
   it('answers a 404 page for an unknown or malformed token, to GET and POST alike', async () => {

@@ -303,6 +303,29 @@ describe('http_request templates and organization secrets', () => {
       }
     });
 
+    it('is a 422 at save in a step whose url comes from an attribute, where it stands; another step of the workflow may use it', async () => {
+      const { adminToken } = await createOrganization(t);
+      const toAttribute = { method: 'POST', url: '{{ attributes.raw }}', url_from_attribute: true };
+      const rows: [Record<string, unknown>, string[]][] = [
+        [{ ...toAttribute, headers: { authorization: 'Bearer {{ secrets.CRM_KEY }}' } }, ['/automations/Open/0/http_request/headers/authorization']],
+        [{ ...toAttribute, body: { nested: ['x', 'key={{ secrets.CRM_KEY }}'] } }, ['/automations/Open/0/http_request/body/nested/1']],
+        [{ ...toAttribute, headers: { 'x-a': '{{ secrets.A }}' }, body: '{{ secrets.B }}' }, ['/automations/Open/0/http_request/headers/x-a', '/automations/Open/0/http_request/body']],
+      ];
+      for (const [step, paths] of rows) {
+        const res = remember(await saveDefinition(t, adminToken, { Open: [{ http_request: step }] }));
+        assert.equal(res.status, 422, `${JSON.stringify(step)}: ${res.text}`);
+        assert.deepEqual(res.body.validation_errors.map((p: { path: string }) => p.path), paths);
+        assert.match(res.body.validation_errors[0].error, /url_from_attribute/);
+      }
+      const separate = remember(await saveDefinition(t, adminToken, {
+        Open: [
+          { http_request: { ...toAttribute, headers: { 'x-case': '{{ case.id }}' } } },
+          { http_request: { method: 'POST', url: 'https://crm.example/hooks?key={{ secrets.CRM_KEY }}', headers: { authorization: 'Bearer {{ secrets.CRM_KEY }}' } } },
+        ],
+      }));
+      assert.equal(separate.status, 201, separate.text);
+    });
+
     it('no secret value is in any API answer, stored case data, event, error or log line', async () => {
       assert.ok(secretValues.length >= 4 && answers.length > 20, 'the tests above ran and collected their answers');
       await eventually('the app to have written its log lines', async () => (t.logs.length > 0 ? true : undefined));

@@ -86,6 +86,15 @@ describe('workflows application services (integration)', () => {
       await publishing.publish(org.id, id);
       assert.deepEqual([(await published.state(id))!.published, (await published.state(id))!.current!.version], [true, 2]);
     });
+
+    it('a change names the key it invalidated with the number it made, and the log keeps the newest 10,000 rows', async () => {
+      const { workflowId: id } = await givenPublishedWorkflow(ctx, org.id);
+      const { rows: [{ generation }] } = await db().query('SELECT generation FROM cache_generation');
+      await db().query(`INSERT INTO cache_invalidations (generation, cache, key) VALUES ($1::bigint - 9999, 'old', 'pruned'), ($1::bigint - 9998, 'old', 'kept')`, [generation]);
+      await publishing.unpublish(org.id, id);
+      const { rows } = await db().query(`SELECT cache, key FROM cache_invalidations WHERE cache = 'old' OR generation > $1 ORDER BY generation`, [generation]);
+      assert.deepEqual(rows, [{ cache: 'old', key: 'kept' }, { cache: 'workflow-states', key: String(id) }]);
+    });
   });
 
   describe('webhook URLs', () => {

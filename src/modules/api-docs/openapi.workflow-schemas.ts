@@ -117,7 +117,7 @@ export const workflowSchemas: Record<string, Schema> = {
           pattern: '^([hH][tT][tT][pP][sS]?://[^/?#{}]+([/?#].*)?|\\{\\{[^{}]+\\}\\})$',
           description: 'An http(s) URL. Templates may stand only after the host (in the path, query or fragment): each value is percent-encoded as one URL component (`/ ? # @ : % &` included), so it can never change the scheme, host, port or the path above it, and a value that would make a `.` or `..` path segment fails the run. A template in the scheme, host, user or port is a 422. `{{ secrets.NAME }}` may stand only in a query value (`?key={{ secrets.CRM_KEY }}`). A url that is exactly one template (`{{ attributes.link }}`) needs `url_from_attribute`. Loopback, private, link-local and metadata addresses are refused unless the service allows them.',
         },
-        url_from_attribute: { type: 'boolean', default: false, description: 'The url is exactly one template, and its value (an http(s) URL, else the run fails) is the whole url. The address checks apply to it as to every url.' },
+        url_from_attribute: { type: 'boolean', default: false, description: 'The url is exactly one template, and its value (an http(s) URL, else the run fails) is the whole url. The address checks apply to it as to every url. Such a step may not use `{{ secrets.NAME }}` in its headers or body (422): whoever sets the attribute chooses where the request goes.' },
         headers: {
           type: 'object',
           additionalProperties: { type: 'string' },

@@ -31,7 +31,7 @@ export class TokensService {
   private readonly lastUseWritten = new Map<number, number>();
 
   constructor(@InjectRepository(AccessTokenOrmEntity) private readonly tokens: Repository<AccessTokenOrmEntity>, generations: CacheGeneration, private readonly env: Env) {
-    this.principals = new InvalidatedCache(generations, 60_000);
+    this.principals = new InvalidatedCache(generations, 'access-tokens', 60_000);
   }
 
   async create(organizationId: number, name: string, scope: TokenScope): Promise<{ token: TokenView; secret: string }> {

@@ -11,18 +11,45 @@ import { CacheTrust } from './cache-trust.js';
 const POLL_EVERY_MS = 200;
 /** A poll (or its connection) not answered by then is given up and the connection replaced. */
 const POLL_TIMEOUT_MS = 1_000;
+/**
+ * Rows of cache_invalidations kept: far more than the changes of one poll interval (they queue
+ * on cache_generation's row lock), so only an instance that fell this far behind finds rows
+ * missing, and it empties its caches.
+ */
+const KEPT_INVALIDATIONS = 10_000;
+
+/** One statement, so the number and its rows come from one snapshot. */
+const POLL_SQL = `
+  SELECT g.generation, i.generation AS changed, i.cache, i.key
+  FROM cache_generation g
+  LEFT JOIN cache_invalidations i ON i.generation > $1 AND i.generation <= g.generation`;
+
+/** The bump takes cache_generation's row lock until COMMIT, so numbers commit in order and a poll never sees one before a smaller one. */
+const INVALIDATE_SQL = `
+  WITH bumped AS (UPDATE cache_generation SET generation = generation + 1 RETURNING generation),
+  logged AS (INSERT INTO cache_invalidations (generation, cache, key) SELECT generation, $1, $2 FROM bumped)
+  DELETE FROM cache_invalidations WHERE generation <= (SELECT generation FROM bumped) - ${KEPT_INVALIDATIONS}`;
+
+export interface PollRow {
+  generation: string;
+  changed: string | null;
+  cache: string | null;
+  key: string | null;
+}
 
 export interface GenerationConnection {
-  query(sql: string): Promise<{ rows: { generation: string }[] }>;
+  query(sql: string, values: unknown[]): Promise<{ rows: PollRow[] }>;
   end(): Promise<void>;
 }
 
 /**
- * Tells every instance when to empty its in-memory caches (revoked tokens, unpublished
+ * Tells every instance what to drop from its in-memory caches (revoked tokens, unpublished
  * workflows, rotated webhook tokens), through Postgres alone: a change bumps the one-row
- * table cache_generation in its own transaction (`commit`), and every process polls it.
- * Nothing can be lost between the change and its news, and an instance that cannot poll stops
- * trusting its caches (see CacheTrust for the timing).
+ * table cache_generation and records the key it invalidated in cache_invalidations, in its
+ * own transaction (`commit`), and every process polls both. Nothing can be lost between the
+ * change and its news; an instance drops the changed keys only, so one tenant's changes never
+ * empty another tenant's entries; and an instance that cannot poll stops trusting its caches
+ * (see CacheTrust for the timing).
  *
  * The poll has a connection of its own, outside the pool, so busy requests never delay it.
  */
@@ -53,14 +80,14 @@ export class CacheGeneration extends CacheTrust implements OnModuleInit, OnAppli
   }
 
   /**
-   * Runs `change` and the bump of cache_generation in one transaction: the only way to make a
-   * change other instances' caches must hear of. The bump comes last, so writers wait on that
-   * one row only for the end of these rare admin transactions.
+   * Runs `change` and the invalidation of `key` in the cache named `cache` in one transaction:
+   * the only way to make a change other instances' caches must hear of. The bump comes last,
+   * so writers wait on that one row only for the end of these rare admin transactions.
    */
-  commit<T>(change: (manager: EntityManager) => Promise<T>): Promise<T> {
+  commit<T>(cache: string, key: string, change: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(async (manager) => {
       const result = await change(manager);
-      await manager.query('UPDATE cache_generation SET generation = generation + 1');
+      await manager.query(INVALIDATE_SQL, [cache, key]);
       return result;
     });
   }
@@ -72,8 +99,9 @@ export class CacheGeneration extends CacheTrust implements OnModuleInit, OnAppli
     const startedAt = performance.now();
     try {
       this.connection ??= this.connect();
-      const { rows } = await (await this.connection).query('SELECT generation FROM cache_generation');
-      this.heard(String(rows[0]!.generation), startedAt);
+      const { rows } = await (await this.connection).query(POLL_SQL, [this.since(startedAt)]);
+      const invalidations = rows.flatMap((row) => (row.changed === null ? [] : [{ cache: row.cache!, key: row.key! }]));
+      this.heard(String(rows[0]!.generation), invalidations, startedAt);
       this.failing = false;
     } catch (err) {
       this.disconnect();

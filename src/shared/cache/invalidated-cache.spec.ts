@@ -11,14 +11,14 @@ class FakeGenerations extends CacheTrust implements Generations {
   override isTrusted(): boolean {
     return this.trusted;
   }
-  async commit<T>(change: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async commit<T>(_cache: string, _key: string, change: (manager: EntityManager) => Promise<T>): Promise<T> {
     this.commits++;
     return change({} as EntityManager);
   }
 }
 
 function cacheOn(generations: FakeGenerations): InvalidatedCache<string> {
-  return new InvalidatedCache<string>(generations, 60_000);
+  return new InvalidatedCache<string>(generations, 'tokens', 60_000);
 }
 
 /** A loader that answers when the test says so, counting its calls. */
@@ -59,6 +59,20 @@ describe('InvalidatedCache', () => {
     stale.release();
     await racing;
     assert.equal(await loadsOfNextGet(cache), 1, 'the next look-up goes to the database');
+  });
+
+  it('a key another instance changed is dropped, with a look-up of it under way; the other keys stay', async () => {
+    const generations = new FakeGenerations();
+    const cache = cacheOn(generations);
+    generations.heard('1', [], 0, 0);
+    await cache.get('other', async () => 'kept');
+    const stale = slowLoader('principal');
+    const racing = cache.get('k', stale.load);
+    generations.heard('3', [{ cache: 'tokens', key: 'k' }, { cache: 'workflows', key: 'other' }], 0, 0);
+    stale.release();
+    await racing;
+    assert.equal(await loadsOfNextGet(cache), 1, 'the next look-up of the changed key goes to the database');
+    assert.equal(await cache.get('other', async () => 'reloaded'), 'kept', 'another key, and the same key of another cache, stay');
   });
 
   it('a change goes through the generation bump, and answers what the change answered', async () => {

@@ -2,26 +2,32 @@ import type { EntityManager } from 'typeorm';
 import type { CacheGeneration } from './cache-generation.js';
 
 /** What a cache needs of CacheGeneration (a test can stand in for it). */
-export type Generations = Pick<CacheGeneration, 'isTrusted' | 'onReset' | 'commit'>;
+export type Generations = Pick<CacheGeneration, 'isTrusted' | 'listen' | 'commit'>;
 
 /**
- * A small in-memory cache whose entries every instance drops together (see CacheGeneration).
+ * A small in-memory cache whose changed entries every instance drops (see CacheGeneration).
  * Only found values are cached; while the caches are not trusted every read goes to the loader.
  */
 export class InvalidatedCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
   /**
-   * Bumped by every change and every reset. A load that ran while it changed may have read
-   * the database before the change committed, so its answer is not kept.
+   * Bumped by every change, drop and reset. A load that ran while it changed may have read
+   * the database before the change committed, so its answer is not kept (a load of another
+   * key is read again next time: cheaper than following loads by key, and no entry is lost).
    */
   private generation = 0;
 
+  /** `name` is what the cache_invalidations rows of this cache's changes say, on every instance. */
   constructor(
     private readonly generations: Generations,
+    private readonly name: string,
     private readonly ttlMs: number,
     private readonly maxEntries = 10_000,
   ) {
-    generations.onReset(() => { this.generation++; this.entries.clear(); });
+    generations.listen(name, {
+      reset: () => { this.generation++; this.entries.clear(); },
+      drop: (key) => this.forget(key),
+    });
   }
 
   async get(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
@@ -37,16 +43,20 @@ export class InvalidatedCache<V> {
   }
 
   /**
-   * Runs `change` in a transaction that also bumps cache_generation, so every instance drops
-   * its caches at its next poll; this instance drops `key` at once after the commit, and after
-   * a failure too (a connection lost during COMMIT leaves the outcome unknown).
+   * Runs `change` in a transaction that also invalidates `key`, so every instance drops it at
+   * its next poll; this instance drops it at once after the commit, and after a failure too (a
+   * connection lost during COMMIT leaves the outcome unknown).
    */
   async change<T>(key: string, change: (manager: EntityManager) => Promise<T>): Promise<T> {
     try {
-      return await this.generations.commit(change);
+      return await this.generations.commit(this.name, key, change);
     } finally {
-      this.generation++;
-      this.entries.delete(key);
+      this.forget(key);
     }
+  }
+
+  private forget(key: string): void {
+    this.generation++;
+    this.entries.delete(key);
   }
 }

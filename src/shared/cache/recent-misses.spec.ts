@@ -21,7 +21,7 @@ function miss(misses: RecentMisses, key: string): boolean {
 describe('RecentMisses', () => {
   it('remembers a miss for its time to live, and only while the caches are trusted', async () => {
     const trust = new Trusted();
-    const misses = new RecentMisses(trust, 50);
+    const misses = new RecentMisses(trust, 'test', 50);
     assert.equal(miss(misses, 'k'), false, 'the first look-up goes to the database');
     assert.equal(miss(misses, 'k'), true, 'the second does not');
     trust.trusted = false;
@@ -33,7 +33,7 @@ describe('RecentMisses', () => {
 
   it('forgets a key at once, and does not keep a miss whose look-up ran across the change; a reset forgets everything', () => {
     const trust = new Trusted();
-    const misses = new RecentMisses(trust, 60_000);
+    const misses = new RecentMisses(trust, 'test', 60_000);
     miss(misses, 'a');
     const racing = misses.check('b');
     misses.forget('a');
@@ -47,7 +47,7 @@ describe('RecentMisses', () => {
   });
 
   it('holds at most maxEntries keys, the oldest going first', () => {
-    const misses = new RecentMisses(new Trusted(), 60_000, 2);
+    const misses = new RecentMisses(new Trusted(), 'test', 60_000, 2);
     for (const key of ['a', 'b', 'c']) miss(misses, key);
     assert.deepEqual(['a', 'b', 'c'].map((key) => misses.check(key).known), [false, true, true]);
   });

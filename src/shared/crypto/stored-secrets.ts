@@ -21,7 +21,7 @@ export const organizationSecretBinding = (organizationId: number | string, name:
   purpose: 'organization-secret',
   row: `organization:${organizationId}:secret:${name}`,
 });
-/** A digest recipient's token, bound to its address in its organization (whatever the case it was typed in). */
+/** A digest recipient's confirm or unsubscribe token, bound to its address in its organization (whatever the case it was typed in). */
 export const digestRecipientBinding = (organizationId: number | string, address: string): SecretBinding => ({
   purpose: 'digest-recipient-token',
   row: `organization:${organizationId}:digest-recipient:${address.toLowerCase()}`,
@@ -60,4 +60,11 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
     binding: (row) => organizationSecretBinding(row.organization_id!, row.name!),
   },
   { table: 'digest_recipients', key: ['id'], ciphertext: 'token_ciphertext', binding: (row) => digestRecipientBinding(row.organization_id!, row.address!) },
+  {
+    table: 'digest_recipients',
+    label: 'digest_recipients (unsubscribe tokens)',
+    key: ['id'],
+    ciphertext: 'unsubscribe_token_ciphertext',
+    binding: (row) => digestRecipientBinding(row.organization_id!, row.address!),
+  },
 ];

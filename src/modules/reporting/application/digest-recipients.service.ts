@@ -1,21 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { isUrlSecretShaped, urlSecretHash } from '../../../shared/crypto/url-secret.js';
-import { RecipientStore, type RecipientStatus } from './digest.ports.js';
+import { RecipientStore, type RecipientStatus, type RecipientToken } from './digest.ports.js';
+import { RecipientTokens } from './recipient-tokens.js';
 
 /**
- * What a recipient's confirm and unsubscribe pages do, found by the token in their URL. A token
- * of the wrong shape is refused without a look-up; an unknown one finds nothing.
+ * What a recipient's confirm and unsubscribe pages do, found by the token in their URL: the
+ * confirm page by the confirmation mail's token, the unsubscribe page by the digests' one. A
+ * token of the wrong shape is refused without a look-up; an unknown one finds nothing.
  */
 @Injectable()
 export class DigestRecipientsService {
-  constructor(private readonly recipients: RecipientStore) {}
+  constructor(private readonly recipients: RecipientStore, private readonly tokens: RecipientTokens) {}
 
-  find(token: string): Promise<RecipientStatus | null> {
-    return this.byToken(token, (hash) => this.recipients.find(hash));
+  find(kind: RecipientToken, token: string): Promise<RecipientStatus | null> {
+    return this.byToken(token, (hash) => this.recipients.find(kind, hash));
   }
 
+  /** The address's digests from now on carry an unsubscribe token it never had before, unless it has one. */
   confirm(token: string): Promise<RecipientStatus | null> {
-    return this.byToken(token, (hash) => this.recipients.confirm(hash));
+    return this.byToken(token, async (hash) => {
+      const recipient = await this.recipients.find('confirm', hash);
+      return recipient && this.recipients.confirm(hash, this.tokens.issueUnsubscribe(recipient));
+    });
   }
 
   unsubscribe(token: string): Promise<RecipientStatus | null> {

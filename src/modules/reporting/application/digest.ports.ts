@@ -5,21 +5,25 @@ export interface NewDigest extends DigestSchedule {
   workflowIds: number[] | null;
 }
 
-/** An address as a new digest names it: its token, hashed to find it and sealed to mail it (kept if the organization knows the address). */
-export interface NewRecipient {
-  address: string;
+/** A recipient's token, hashed to find the recipient and sealed to mail it. */
+export interface IssuedToken {
   tokenHash: Buffer;
   tokenCiphertext: string;
 }
 
-/** Where a recipient's token is sealed: its organization and address. */
+/** An address as a new digest names it, with its confirm token (kept if the organization knows the address). */
+export interface NewRecipient extends IssuedToken {
+  address: string;
+}
+
+/** Where a recipient's token (confirm or unsubscribe) is sealed: its organization and address. */
 export interface RecipientRef {
   organizationId: number;
   address: string;
   tokenCiphertext: string;
 }
 
-/** A confirmed recipient a send has yet to reach. */
+/** A confirmed recipient a send has yet to reach, with its unsubscribe token. */
 export interface SendRecipient extends RecipientRef {
   id: number;
 }
@@ -36,7 +40,7 @@ export interface ClaimedSend {
   lastError: string | null;
 }
 
-/** A confirmation mail, claimed by the worker that sends it. */
+/** A confirmation mail, claimed by the worker that sends it, with the recipient's confirm token. */
 export interface ClaimedInvitation extends RecipientRef {
   recipientId: number;
   organizationName: string;
@@ -82,10 +86,17 @@ export abstract class DigestStore {
 
 /** A recipient as its own pages show it. */
 export interface RecipientStatus {
+  organizationId: number;
   organizationName: string;
   address: string;
   confirmed: boolean;
 }
+
+/**
+ * Which of a recipient's two tokens: the confirmation mail carries the confirm one, digests the
+ * unsubscribe one, so a forwarded digest cannot confirm an address that opted out.
+ */
+export type RecipientToken = 'confirm' | 'unsubscribe';
 
 /** Recipients: their confirmation mails, and what their confirm and unsubscribe pages do. */
 export abstract class RecipientStore {
@@ -93,11 +104,15 @@ export abstract class RecipientStore {
   abstract claimInvitations(leaseMs: number, limit: number): Promise<ClaimedInvitation[]>;
   abstract markInvited(recipientId: number): Promise<void>;
   abstract markInvitationFailed(recipientId: number, error: string, final: boolean): Promise<void>;
-  abstract find(tokenHash: Buffer): Promise<RecipientStatus | null>;
-  /** Confirms the address for every digest of its organization that names it, also after it unsubscribed. */
-  abstract confirm(tokenHash: Buffer): Promise<RecipientStatus | null>;
-  /** Takes the address out of every digest of its organization, until it confirms again. */
-  abstract unsubscribe(tokenHash: Buffer): Promise<RecipientStatus | null>;
+  /** The recipient whose confirm or unsubscribe token this is. */
+  abstract find(token: RecipientToken, tokenHash: Buffer): Promise<RecipientStatus | null>;
+  /**
+   * Confirms the address for every digest of its organization that names it, also after it
+   * unsubscribed; `unsubscribe` becomes its unsubscribe token unless it has one.
+   */
+  abstract confirm(tokenHash: Buffer, unsubscribe: IssuedToken): Promise<RecipientStatus | null>;
+  /** Takes the address out of every digest of its organization, until it confirms again; the unsubscribe token is used up. */
+  abstract unsubscribe(unsubscribeTokenHash: Buffer): Promise<RecipientStatus | null>;
 }
 
 export interface OutgoingMail {

@@ -29,11 +29,11 @@ export function unsubscribePage(r: RecipientStatus): Markup {
 <form method="post"><button type="submit">Unsubscribe</button></form>`);
 }
 
-/** The address can confirm again from here: the unsubscribe URL's token is its confirm URL's too. */
-export function unsubscribedPage(r: RecipientStatus, token: string): Markup {
+/** No button to subscribe again: a digest's link must not confirm, or whoever it was forwarded to could undo this. */
+export function unsubscribedPage(r: RecipientStatus): Markup {
   return layout('Unsubscribed', html`<h1>Unsubscribed</h1>
 <p>No more of ${what(r)} will be sent.</p>
-<form method="post" action="../confirm/${token}"><button type="submit">Subscribe again</button></form>`);
+<p>To get them again, open the link of the mail that asked you to confirm them.</p>`);
 }
 
 const recipientErrors = errorPages({

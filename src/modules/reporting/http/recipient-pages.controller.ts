@@ -26,7 +26,7 @@ export class RecipientPagesController {
   @Get(`${CONFIRM_PATH}/:token`)
   @RouteConfig({ errorPage: sendRecipientErrorPage })
   async showConfirm(@Param('token') token: string, @Res() reply: FastifyReply) {
-    return page(reply, await this.recipients.find(token), confirmPage);
+    return page(reply, await this.recipients.find('confirm', token), confirmPage);
   }
 
   @Post(`${CONFIRM_PATH}/:token`)
@@ -38,12 +38,12 @@ export class RecipientPagesController {
   @Get(`${UNSUBSCRIBE_PATH}/:token`)
   @RouteConfig({ errorPage: sendRecipientErrorPage })
   async showUnsubscribe(@Param('token') token: string, @Res() reply: FastifyReply) {
-    return page(reply, await this.recipients.find(token), unsubscribePage);
+    return page(reply, await this.recipients.find('unsubscribe', token), unsubscribePage);
   }
 
   @Post(`${UNSUBSCRIBE_PATH}/:token`)
   @RouteConfig({ formBody: 'ignored', errorPage: sendRecipientErrorPage })
   async unsubscribe(@Param('token') token: string, @Res() reply: FastifyReply) {
-    return page(reply, await this.recipients.unsubscribe(token), (r) => unsubscribedPage(r, token));
+    return page(reply, await this.recipients.unsubscribe(token), unsubscribedPage);
   }
 }

@@ -167,7 +167,7 @@ export class PostgresDigestStore extends DigestStore {
     if (ids.length === 0) return [];
     const rows = await this.rows<SendRow>(
       `SELECT s.id AS send_id, s.attempts, s.last_error AS send_error, s.period_start, s.period_end, ${SCHEDULED_DIGEST_COLUMNS},
-         (SELECT coalesce(json_agg(json_build_object('id', r.id, 'address', r.address, 'token', r.token_ciphertext) ORDER BY r.id), '[]'::json)
+         (SELECT coalesce(json_agg(json_build_object('id', r.id, 'address', r.address, 'token', r.unsubscribe_token_ciphertext) ORDER BY r.id), '[]'::json)
           FROM (${recipientsOf('r.confirmed_at IS NOT NULL AND r.id <> ALL (s.delivered_to)')}) r) AS pending_recipients
        FROM digest_sends s JOIN digests d ON d.id = s.digest_id WHERE s.id = ANY($1::bigint[]) ORDER BY s.id`,
       [ids],

@@ -2,22 +2,34 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
-import { type ClaimedInvitation, RecipientStore, type RecipientStatus } from '../application/digest.ports.js';
+import { type ClaimedInvitation, type IssuedToken, RecipientStore, type RecipientStatus, type RecipientToken } from '../application/digest.ports.js';
 
 interface StatusRow {
+  organization_id: string;
   address: string;
   confirmed: boolean;
   organization_name: string;
 }
 
 /** What a recipient's page shows, from the recipient row `r` and its organization `o`. */
-const STATUS = 'r.address, r.confirmed_at IS NOT NULL AS confirmed, o.name AS organization_name';
+const STATUS = 'r.organization_id, r.address, r.confirmed_at IS NOT NULL AS confirmed, o.name AS organization_name';
+
+/** Where each token's hash is. */
+const HASH_COLUMN: Record<RecipientToken, string> = { confirm: 'token_hash', unsubscribe: 'unsubscribe_token_hash' };
 
 /** Confirming and unsubscribing each undo the other: the recipient's own choice, whichever came last. */
-const setByToken = (assignments: string) => `
+const setByToken = (token: RecipientToken, assignments: string) => `
   UPDATE digest_recipients r SET ${assignments} FROM organizations o
-  WHERE r.token_hash = $1 AND o.id = r.organization_id
+  WHERE r.${HASH_COLUMN[token]} = $1 AND o.id = r.organization_id
   RETURNING ${STATUS}`;
+
+/** The unsubscribe token a digest carried is used up (a confirm issues the next one), so a link that unsubscribed does nothing again. */
+const UNSUBSCRIBE_SQL = setByToken('unsubscribe', `confirmed_at = NULL, unsubscribed_at = coalesce(r.unsubscribed_at, now()),
+  unsubscribe_token_hash = NULL, unsubscribe_token_ciphertext = NULL`);
+
+/** An address that has an unsubscribe token keeps it: digests already sent must keep unsubscribing. */
+const CONFIRM_SQL = setByToken('confirm', `confirmed_at = coalesce(r.confirmed_at, now()), unsubscribed_at = NULL,
+  unsubscribe_token_hash = coalesce(r.unsubscribe_token_hash, $2), unsubscribe_token_ciphertext = coalesce(r.unsubscribe_token_ciphertext, $3)`);
 
 @Injectable()
 export class PostgresRecipientStore extends RecipientStore {
@@ -63,20 +75,20 @@ export class PostgresRecipientStore extends RecipientStore {
     );
   }
 
-  async find(tokenHash: Buffer): Promise<RecipientStatus | null> {
-    return this.status(`SELECT ${STATUS} FROM digest_recipients r JOIN organizations o ON o.id = r.organization_id WHERE r.token_hash = $1`, tokenHash);
+  async find(token: RecipientToken, tokenHash: Buffer): Promise<RecipientStatus | null> {
+    return this.status(`SELECT ${STATUS} FROM digest_recipients r JOIN organizations o ON o.id = r.organization_id WHERE r.${HASH_COLUMN[token]} = $1`, [tokenHash]);
   }
 
-  confirm(tokenHash: Buffer): Promise<RecipientStatus | null> {
-    return this.status(setByToken('confirmed_at = coalesce(r.confirmed_at, now()), unsubscribed_at = NULL'), tokenHash);
+  confirm(tokenHash: Buffer, unsubscribe: IssuedToken): Promise<RecipientStatus | null> {
+    return this.status(CONFIRM_SQL, [tokenHash, unsubscribe.tokenHash, unsubscribe.tokenCiphertext]);
   }
 
-  unsubscribe(tokenHash: Buffer): Promise<RecipientStatus | null> {
-    return this.status(setByToken('confirmed_at = NULL, unsubscribed_at = coalesce(r.unsubscribed_at, now())'), tokenHash);
+  unsubscribe(unsubscribeTokenHash: Buffer): Promise<RecipientStatus | null> {
+    return this.status(UNSUBSCRIBE_SQL, [unsubscribeTokenHash]);
   }
 
-  private async status(sql: string, tokenHash: Buffer): Promise<RecipientStatus | null> {
-    const [row] = await this.prepared.rows<StatusRow>(sql, [tokenHash]);
-    return row ? { address: row.address, confirmed: row.confirmed, organizationName: row.organization_name } : null;
+  private async status(sql: string, values: unknown[]): Promise<RecipientStatus | null> {
+    const [row] = await this.prepared.rows<StatusRow>(sql, values);
+    return row ? { organizationId: Number(row.organization_id), address: row.address, confirmed: row.confirmed, organizationName: row.organization_name } : null;
   }
 }

@@ -31,7 +31,7 @@ export class PublishedWorkflowsService {
     private readonly secrets: SecretBox,
     generations: CacheGeneration,
   ) {
-    this.states = new InvalidatedCache(generations, 60_000);
+    this.states = new InvalidatedCache(generations, 'workflow-states', 60_000);
   }
 
   /** The workflow as intake sees it (cached on every instance, dropped everywhere on change). */

@@ -62,8 +62,9 @@ export abstract class WorkflowChannelSecrets {
     private readonly rows: Repository<ChannelSecretColumns>,
     private readonly keeping: ChannelSecretKeeping,
   ) {
-    this.workflowByHash = new InvalidatedCache(keeping.generations, 60_000);
-    this.unknownHashes = new RecentMisses(keeping.generations, MISS_TTL_MS);
+    const cacheName = `${channel.noun} secrets`;
+    this.workflowByHash = new InvalidatedCache(keeping.generations, cacheName, 60_000);
+    this.unknownHashes = new RecentMisses(keeping.generations, cacheName, MISS_TTL_MS);
   }
 
   /** The secret as its users see it: the address, the URL. */

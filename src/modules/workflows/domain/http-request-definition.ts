@@ -6,7 +6,9 @@ import { templatesIn, wholeTemplatePath } from './template-syntax.js';
  * The shape of an http_request step, and where its templates may stand: a url value is
  * percent-encoded at run time, but only a definition can make sure no value lands in the
  * scheme, host or port, and that `{{ secrets.NAME }}` stands only where the request carries
- * it to the receiver (headers, url query values, body) and never in case data.
+ * it to the receiver (headers, url query values, body) and never in case data. A step whose
+ * url comes from an attribute sends to whatever host the case's sender names, so none of
+ * that step's request may carry a secret.
  */
 
 type Report = (path: string, error: string) => void;
@@ -16,6 +18,7 @@ const HTTP_REQUEST_KEYS = new Set(['method', 'url', 'url_from_attribute', 'heade
 const SECRET_TEMPLATE = /^secrets\./;
 const SECRET_NAME = /^secrets\.[A-Z][A-Z0-9_]{0,63}$/;
 const SECRETS_ONLY_IN = '{{ secrets.NAME }} may be used only in http_request headers, url query values and body';
+const NO_SECRETS_TO_ATTRIBUTE_URL = '{{ secrets.NAME }} must not be used in a step with "url_from_attribute": true (the case\'s sender chooses where its request goes)';
 /** Scheme and authority (user, host, port): up to the start of the path, query or fragment. */
 const ORIGIN = /^https?:\/\/([^/?#]*)/i;
 
@@ -44,7 +47,10 @@ export function checkHttpRequest(arg: unknown, path: string, report: Report): vo
   forEachString(arg.headers, pointer(path, 'headers'), (value, at) => {
     if (/[\r\n\0]/.test(value)) report(at, 'a header value must not contain CR, LF or NUL');
   });
-  for (const key of ['headers', 'body'] as const) checkSecretNames(arg[key], pointer(path, key), report);
+  for (const key of ['headers', 'body'] as const) {
+    if (arg.url_from_attribute === true) reportSecretTemplates(arg[key], pointer(path, key), report, NO_SECRETS_TO_ATTRIBUTE_URL);
+    else checkSecretNames(arg[key], pointer(path, key), report);
+  }
   for (const key of ['method', 'save_response_as'] as const) reportSecretTemplates(arg[key], pointer(path, key), report);
 }
 
@@ -85,9 +91,9 @@ function checkSecretNames(value: unknown, path: string, report: Report): void {
 }
 
 /** A secret anywhere else would be written into the case, the timeline or an error. */
-export function reportSecretTemplates(value: unknown, path: string, report: Report): void {
+export function reportSecretTemplates(value: unknown, path: string, report: Report, error = SECRETS_ONLY_IN): void {
   forEachString(value, path, (text, at) => {
-    if (templatesIn(text).some((t) => SECRET_TEMPLATE.test(t.path))) report(at, SECRETS_ONLY_IN);
+    if (templatesIn(text).some((t) => SECRET_TEMPLATE.test(t.path))) report(at, error);
   });
 }
 

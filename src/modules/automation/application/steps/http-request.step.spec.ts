@@ -64,6 +64,14 @@ describe('HttpRequestStep and secrets', () => {
     assert.equal(sent.length, 0);
   });
 
+  it('a step whose url comes from an attribute (a version published before definitions refused it) fails, looks no secret up and sends nothing', async () => {
+    const { step, sent, asked } = stepWith(async () => ({ status: 200, text: '' }));
+    const toSender = { ...context, scope: { ...context.scope, attributes: { link: 'https://sender.example/collect' } } } as StepContext;
+    const outcome = await step.execute({ method: 'POST', url: '{{ attributes.link }}', url_from_attribute: true, headers: request.headers, retries: 0 }, toSender);
+    assert.deepEqual(outcome, { kind: 'fail', error: 'http_request: a url taken from an attribute cannot carry secrets; nothing was sent' });
+    assert.deepEqual([sent.length, asked.length], [0, 0]);
+  });
+
   it('asks for no secret when the step uses none', async () => {
     const { step, asked } = stepWith(async () => ({ status: 200, text: '' }));
     await step.execute({ method: 'GET', url: 'https://crm.example/{{ case.id }}' }, context);

@@ -43,6 +43,8 @@ export class HttpRequestStep implements StepHandler {
     const spec = arg as HttpRequestArg;
     // Definitions allow secrets only in headers, url query values and body (http-request-definition.ts).
     const names = [...secretNamesIn([spec.url, spec.headers, spec.body])];
+    // Refused at save since, but a version published before stays as it was.
+    if (spec.url_from_attribute === true && names.length) return { kind: 'fail', error: `${this.type}: a url taken from an attribute cannot carry secrets; nothing was sent` };
     const { found, missing } = await this.secrets.resolve(context.case.organizationId, names);
     if (missing.length) {
       const which = missing.length === 1 ? `secret ${missing[0]} does` : `secrets ${missing.join(', ')} do`;
