@@ -8,6 +8,7 @@
  * added up over the rounds. The target: B's p99 with A's noise within 1.5x of its p99 alone, and
  * not one error for B.
  */
+import { MAX_ATTRIBUTE_FILTER_ITEMS } from '../src/modules/cases/http/list-cases.request.js';
 import { serviceCpuWatch } from './automation.js';
 import { type BenchContext, probe, warmThenMeasure } from './context.js';
 import { medianOf, rotated, spreadOf, webhookRequests } from './http-scenarios.js';
@@ -123,7 +124,7 @@ export function noisySection(r: BenchResults): string[] {
     '',
     `Tenant B (the bench's organization) sends the webhook scenario's 2 KB tickets at a steady ${x.rate} req/s over ${CONNECTIONS} connections from 127.0.0.1, first alone, then while tenant A, ` +
       'another organization with only its own tokens, inbound address and form URL, sends from 127.0.0.2 (bench/noisy-tenant.ts): ' +
-      `${NOISE.listClients} clients listing its workflow of ${int(x.cases)} cases, each storing a ${NOISE.storedTags}-element array, with the costliest \`attributes\` filter the cases API takes (${int(x.filterChars)} characters: the array's last element again and again, then one it lacks), one request per ${NOISE.listPaceMs} ms at most each; ` +
+      `${NOISE.listClients} clients listing its workflow of ${int(x.cases)} cases, each storing a ${NOISE.storedTags}-element array, with the costliest \`attributes\` filter the cases API takes (${MAX_ATTRIBUTE_FILTER_ITEMS} array items, ${int(x.filterChars)} characters: the array's last element again and again, then one it lacks), one request per ${NOISE.listPaceMs} ms at most each; ` +
       `${NOISE.mailFlooders} SMTP connections sending a message to A's address every ${NOISE.mailPaceMs} ms at most (each after ${NOISE.refusedRecipients} refused recipients, ${NOISE.attachments} attachments with ${int(NOISE.attachmentNameChars)}-character names) and ${NOISE.mailTricklers} sending DATA a byte every ${NOISE.trickleEveryMs} ms; ` +
       `${NOISE.formTricklers} connections posting to A's form with a declared body of ${int(NOISE.formDeclaredBytes)} bytes (after a 413, the most a form takes) sent ${NOISE.formChunkBytes} bytes every ${NOISE.trickleEveryMs} ms. ` +
       `A connection refused or closed opens again after ${NOISE.reconnectPauseMs} ms. A's noise starts before B's warm-up and stops, every connection cut, when B's measured run ends; list queries Postgres still runs for A then are counted and cancelled. ` +

@@ -10,11 +10,11 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import pg from 'pg';
 import { PostgresReportFold } from '../../src/modules/reporting/infrastructure/postgres-case-report-figures.js';
 import { PostgresRetentionPurges } from '../../src/modules/retention/infrastructure/postgres-retention-purges.js';
 import { assertErrorBody, caseCount, type CasesFixture, createdCaseId, givenCasesWorkflow, postCase } from '../support/cases-api.js';
-import { closeDb, db, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
+import { whileLocked, waitingBackends } from '../support/table-locks.js';
+import { closeDb, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
 
 const STATEMENT_TIMEOUT_MS = 1000;
 
@@ -28,29 +28,6 @@ describe('database time bounded for every request', () => {
     caseId = await createdCaseId(f, { attributes: { tier: 'gold' } });
   });
   after(async () => { await t.close(); await closeDb(); });
-
-  /** Runs `work` while another connection holds `tables` locked against every reader and writer, then lets go. */
-  async function whileLocked<T>(tables: string[], work: () => Promise<T>): Promise<T> {
-    const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await holder.connect();
-    try {
-      await holder.query('BEGIN');
-      await holder.query(`LOCK TABLE ${tables.join(', ')} IN ACCESS EXCLUSIVE MODE`);
-      return await work();
-    } finally {
-      await holder.query('ROLLBACK').catch(() => undefined);
-      await holder.end();
-    }
-  }
-
-  /** The service's statements waiting for a lock in this run's database right now. */
-  async function waitingBackends(): Promise<number> {
-    const { rows } = await db().query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-       WHERE datname = current_database() AND application_name = 'case-intake' AND wait_event_type = 'Lock'`,
-    );
-    return rows[0]!.n;
-  }
 
   function assertRetryLater(res: InjectResult, what: string): void {
     assert.equal(res.status, 503, `${what}: ${res.status} ${res.text}`);

@@ -88,6 +88,15 @@ export class Env {
   DATABASE_STATEMENT_TIMEOUT_MS = 5000;
 
   /**
+   * Case list reads (the cases API's list and change feed, the admin case list) one organization
+   * has under way at once on an instance; a few more wait up to a second, and the rest are
+   * answered 429. A filtered list can cost Postgres seconds of a core (docs/list-filters.md), so
+   * this bounds the backends one tenant's lists hold, whatever its rate limit lets through.
+   */
+  @Type(() => Number) @IsInt() @Min(1) @Max(100)
+  LIST_READS_PER_ORGANIZATION = 2;
+
+  /**
    * Runs (and deliveries) a worker process keeps under way. Runs due together are stored in
    * batches (CaseBatches), which can only be as large as the runs under way allow: at 800
    * chains/s, 64 were too few to keep the lag under a second (docs/benchmarks.md).

@@ -42,6 +42,10 @@ export function dataSourceOptions(env: DatabaseEnv): DataSourceOptions {
       // when connecting, so no request pays a statement for it; without the setting (migrations)
       // statements are unbounded.
       ...(env.DATABASE_STATEMENT_TIMEOUT_MS !== undefined && { statement_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS }),
+      // One statement is one backend: a parallel plan takes the same CPU in 2 more processes at
+      // once, so a tenant's expensive list would take three cores for the statement timeout's
+      // length instead of one (docs/list-filters.md, measured).
+      options: '-c max_parallel_workers_per_gather=0',
       // A statement is sent without waiting for the one before it to be answered; code that awaits
       // each one sees no difference, and a transaction's first statements share a round trip
       // (TypeOrmTransactionRunner, the case locks of PostgresCaseRepository).

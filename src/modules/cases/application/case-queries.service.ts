@@ -1,9 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { AppError, NotFoundError } from '../../../shared/errors/app-error.js';
+import { Env } from '../../../shared/config/env.js';
+import { KeyedSemaphore } from '../../../shared/concurrency/keyed-semaphore.js';
+import { AppError, NotFoundError, RateLimitedError } from '../../../shared/errors/app-error.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { CaseProps } from '../domain/case.js';
 import { FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor, readTimelineCursor, timelineCursor } from './case-cursors.js';
 import { type CaseFilter, CaseQueries, type StoredAttachment } from './case-queries.js';
+
+/**
+ * How long a list read past LIST_READS_PER_ORGANIZATION waits for one of its organization's to
+ * finish; as many may wait as run. Long enough to smooth a burst of cheap pages, short against
+ * the seconds an expensive filter can take: a client whose reads are slow is told to come back.
+ */
+const LIST_READ_WAIT_MS = 1000;
+const LIST_READ_RETRY_AFTER_SECONDS = 1;
 
 export class FeedCursorExpiredError extends AppError {
   readonly code = 'feed.cursor_expired';
@@ -28,42 +38,71 @@ export interface TimelineEvent {
   [field: string]: unknown;
 }
 
-/** Read side: the case list, a case's timeline and files, always within one organization. */
+/**
+ * Read side: the case list, a case's timeline and files, always within one organization. The
+ * lists and the change feed, whose filters and pages can cost Postgres seconds, take one of
+ * their organization's LIST_READS_PER_ORGANIZATION shares on this instance first (429 when none
+ * comes within LIST_READ_WAIT_MS), so one tenant's reads hold a few of the backends every
+ * tenant shares, never all of them.
+ */
 @Injectable()
 export class CaseQueriesService {
-  constructor(private readonly queries: CaseQueries, private readonly workflows: PublishedWorkflowsService) {}
+  private readonly listReads: KeyedSemaphore<number>;
+
+  constructor(private readonly queries: CaseQueries, private readonly workflows: PublishedWorkflowsService, env: Env) {
+    const perOrganization = env.LIST_READS_PER_ORGANIZATION;
+    this.listReads = new KeyedSemaphore({ capacity: perOrganization, maxWaiting: perOrganization, waitMs: LIST_READ_WAIT_MS });
+  }
 
   /**
    * Newest first by (created_at, id), keyset-paginated: a page starts strictly after the last
    * case of the one before, so a case that existed when the first page was read is never
    * repeated or skipped, whatever comes in meanwhile.
    */
-  async list(organizationId: number, request: ListRequest): Promise<CasePage> {
-    const { cursor, ...filter } = request;
-    const found = await this.queries.list(organizationId, { ...filter, after: cursor === undefined ? undefined : decoded(readListCursor(cursor)) });
-    const page = found.slice(0, filter.limit);
-    return { cases: page.map((c) => c.case), nextCursor: found.length > filter.limit ? listCursor(page.at(-1)!.position) : null };
+  list(organizationId: number, request: ListRequest): Promise<CasePage> {
+    return this.fairly(organizationId, () => this.page(organizationId, request));
   }
 
   /** The cases API's list: one workflow of the caller's organization (404 otherwise). */
-  async listWorkflow(organizationId: number, workflowId: number, request: Omit<ListRequest, 'workflowId' | 'source'>): Promise<CasePage> {
-    await this.workflowOf(organizationId, workflowId);
-    return this.list(organizationId, { ...request, workflowId });
+  listWorkflow(organizationId: number, workflowId: number, request: Omit<ListRequest, 'workflowId' | 'source'>): Promise<CasePage> {
+    return this.fairly(organizationId, async () => {
+      await this.workflowOf(organizationId, workflowId);
+      return this.page(organizationId, { ...request, workflowId });
+    });
   }
 
   /**
    * One page of the workflow's change feed (docs/change-feed.md). The next cursor is the last
    * change delivered, or `after` itself when there was none: it always moves forward only.
    */
-  async changes(organizationId: number, workflowId: number, after: string | undefined, limit: number): Promise<CasePage & { nextCursor: string }> {
-    await this.workflowOf(organizationId, workflowId);
-    const page = await this.queries.changes(organizationId, workflowId, after === undefined ? null : decoded(readFeedCursor(after)), limit);
-    if (page.expired) throw new FeedCursorExpiredError();
-    const last = page.changed.at(-1);
-    const nextCursor = last
-      ? feedCursor({ after: last.position, readBelow: page.readBelow })
-      : (after ?? feedCursor({ after: FEED_START, readBelow: page.readBelow }));
-    return { cases: page.changed.map((c) => c.case), nextCursor };
+  changes(organizationId: number, workflowId: number, after: string | undefined, limit: number): Promise<CasePage & { nextCursor: string }> {
+    return this.fairly(organizationId, async () => {
+      await this.workflowOf(organizationId, workflowId);
+      const page = await this.queries.changes(organizationId, workflowId, after === undefined ? null : decoded(readFeedCursor(after)), limit);
+      if (page.expired) throw new FeedCursorExpiredError();
+      const last = page.changed.at(-1);
+      const nextCursor = last
+        ? feedCursor({ after: last.position, readBelow: page.readBelow })
+        : (after ?? feedCursor({ after: FEED_START, readBelow: page.readBelow }));
+      return { cases: page.changed.map((c) => c.case), nextCursor };
+    });
+  }
+
+  private async fairly<T>(organizationId: number, read: () => Promise<T>): Promise<T> {
+    const release = await this.listReads.tryAcquire(organizationId);
+    if (!release) throw new RateLimitedError(LIST_READ_RETRY_AFTER_SECONDS, `too many case list reads of this organization under way; retry in ${LIST_READ_RETRY_AFTER_SECONDS} s`);
+    try {
+      return await read();
+    } finally {
+      release();
+    }
+  }
+
+  private async page(organizationId: number, request: ListRequest): Promise<CasePage> {
+    const { cursor, ...filter } = request;
+    const found = await this.queries.list(organizationId, { ...filter, after: cursor === undefined ? undefined : decoded(readListCursor(cursor)) });
+    const page = found.slice(0, filter.limit);
+    return { cases: page.map((c) => c.case), nextCursor: found.length > filter.limit ? listCursor(page.at(-1)!.position) : null };
   }
 
   private async workflowOf(organizationId: number, workflowId: number): Promise<void> {

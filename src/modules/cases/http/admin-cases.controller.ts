@@ -10,7 +10,7 @@ import type { Principal as Caller } from '../../tokens/principal.js';
 import { Principal } from '../../tokens/principal.decorator.js';
 import { CaseQueriesService } from '../application/case-queries.service.js';
 import { caseJson, casePageJson, JSON_CONTENT_TYPE } from './case.response.js';
-import { ListCasesRequest, listFilter, TimelineRequest } from './list-cases.request.js';
+import { LIST_READS_REFUSED, ListCasesRequest, listFilter, TimelineRequest } from './list-cases.request.js';
 
 const DEFAULT_PAGE_SIZE = 25;
 const DEFAULT_TIMELINE_PAGE_SIZE = 100;
@@ -36,7 +36,7 @@ export class AdminCasesController {
       description: 'One page of cases.',
       schema: pageOf('cases', 'CaseWithSource'),
     },
-    errors: { 422: 'An unknown query parameter, or a value that is not valid for it (`validation_errors` names each).' },
+    errors: { 422: 'An unknown query parameter, or a value that is not valid for it (`validation_errors` names each).', 429: LIST_READS_REFUSED },
   })
   async list(@Principal() caller: Caller, @Query() query: ListCasesRequest) {
     const page = await this.queries.list(caller.organizationId, {

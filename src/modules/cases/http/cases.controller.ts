@@ -19,7 +19,7 @@ import { casePageJson, caseResponse, JSON_CONTENT_TYPE } from './case.response.j
 import { ChangeStatusRequest } from './change-status.request.js';
 import { CreateCaseRequest } from './create-case.request.js';
 import { IdempotencyKey } from './idempotency-key.decorator.js';
-import { CaseChangesRequest, listFilter, ListWorkflowCasesRequest } from './list-cases.request.js';
+import { CaseChangesRequest, LIST_READS_REFUSED, listFilter, ListWorkflowCasesRequest } from './list-cases.request.js';
 
 const WorkflowId = () => Param('workflowId', new IdParamPipe('workflow'));
 const CaseId = () => Param('caseId', new IdParamPipe('case'));
@@ -97,6 +97,7 @@ export class CasesController {
     errors: {
       404: WORKFLOW_NOT_FOUND,
       422: 'An unknown query parameter, or a value that is not valid for it (`validation_errors` names each): a status list, mode, timestamp, `attributes` object, limit (1 to 200) or cursor.',
+      429: LIST_READS_REFUSED,
     },
   })
   async list(@Principal() caller: Caller, @WorkflowId() workflowId: number, @Query() query: ListWorkflowCasesRequest) {
@@ -124,6 +125,7 @@ export class CasesController {
       404: WORKFLOW_NOT_FOUND,
       410: 'The cursor is older than what retention keeps: a case changed after it has since been purged. List the cases again and follow the feed from its start.',
       422: 'An unknown query parameter, an `after` that is not a `next_cursor` of this feed, or a limit outside 1 to 200.',
+      429: LIST_READS_REFUSED,
     },
   })
   async changes(@Principal() caller: Caller, @WorkflowId() workflowId: number, @Query() query: CaseChangesRequest) {

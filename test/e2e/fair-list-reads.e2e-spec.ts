@@ -1,0 +1,79 @@
+/**
+ * One tenant's expensive list reads cannot take the database from every other tenant (issue 16):
+ * an organization has at most LIST_READS_PER_ORGANIZATION case list reads (cases API list and
+ * change feed, admin list) under way on an instance, as many more wait a second, and the rest
+ * are answered 429; another organization's reads meanwhile are let in. And a statement of the
+ * service is never run with parallel workers, so a read is at most one backend.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { getDataSourceToken } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { eventually } from '../support/automation-helpers.js';
+import { assertErrorBody, type CasesFixture, createdCaseId, givenCasesWorkflow } from '../support/cases-api.js';
+import { waitingBackends, whileLocked } from '../support/table-locks.js';
+import { closeDb, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
+
+const READS_PER_ORGANIZATION = 2;
+
+describe('list reads bounded per organization', () => {
+  let t: TestApp;
+  let a: CasesFixture;
+  let b: CasesFixture;
+  before(async () => {
+    // Reads wait for the test's lock as long as the test needs, not the default statement timeout.
+    t = await startTestApp({ env: { LIST_READS_PER_ORGANIZATION: String(READS_PER_ORGANIZATION), DATABASE_STATEMENT_TIMEOUT_MS: '30000', RATE_LIMIT_PER_ADDRESS: '0', RATE_LIMIT_PER_CREDENTIAL: '0', ROLE: 'api' } });
+    a = await givenCasesWorkflow(t);
+    b = await givenCasesWorkflow(t);
+    await createdCaseId(a, { attributes: { tags: ['x'] } });
+    await createdCaseId(b, { attributes: { tags: ['x'] } });
+  });
+  after(async () => { await t.close(); await closeDb(); });
+
+  const filtered = (f: CasesFixture) => t.request('GET', `${f.casesPath}?attributes=${encodeURIComponent('{"tags":["x","absent"]}')}`, { token: f.apiToken });
+  const adminList = (f: CasesFixture) => t.request('GET', `/api/admin/v1/cases?attributes=${encodeURIComponent('{"tags":["absent"]}')}`, { token: f.org.adminToken });
+  const feed = (f: CasesFixture) => t.request('GET', `${f.casesPath}/changes`, { token: f.apiToken });
+
+  async function backendsWaiting(n: number): Promise<void> {
+    await eventually(`${n} reads waiting for the lock`, async () => ((await waitingBackends()) === n ? true : undefined), { timeoutMs: 10_000 });
+  }
+
+  function assertRefused(res: InjectResult, what: string): void {
+    assert.equal(res.status, 429, `${what}: ${res.status} ${res.text}`);
+    assertErrorBody(res);
+    assert.deepEqual(Object.keys(res.body), ['error']);
+    assert.match(res.body.error, /list reads of this organization/);
+    assert.equal(res.headers['retry-after'], '1', `${what}: Retry-After`);
+  }
+
+  it('refuses an organization\'s list reads past its share with 429 while another organization\'s read goes through', async () => {
+    const { held, extra, other } = await whileLocked(['cases'], async () => {
+      // A's first two reads (the cases API's list and the admin list) take its shares and wait in Postgres.
+      const held = [filtered(a), adminList(a)];
+      await backendsWaiting(READS_PER_ORGANIZATION);
+      // Two more of A's wait for a share that does not come in time; a fifth finds the queue full.
+      const extra = await Promise.all([feed(a), filtered(a), adminList(a)]);
+      assert.equal(await waitingBackends(), READS_PER_ORGANIZATION, 'none of A\'s extra reads reached Postgres');
+      // B's read at the same moment is let in: it reaches Postgres beside A's two.
+      const other = filtered(b);
+      await backendsWaiting(READS_PER_ORGANIZATION + 1);
+      return { held, extra, other };
+    });
+    extra.forEach((res, i) => assertRefused(res, `A's extra read ${i}`));
+    for (const res of await Promise.all(held)) assert.equal(res.status, 200, res.text);
+    assert.equal((await other).status, 200, 'B was served');
+    const after = await Promise.all([filtered(a), feed(a)]);
+    for (const res of after) assert.equal(res.status, 200, `A's shares came back: ${res.text}`);
+  });
+
+  it('serves an organization\'s reads past its share once one of its shares comes back within the wait', async () => {
+    const many = await Promise.all(Array.from({ length: READS_PER_ORGANIZATION * 2 }, () => feed(a)));
+    for (const res of many) assert.equal(res.status, 200, res.text);
+  });
+
+  it('runs the service\'s statements without parallel workers: one read is one backend', async () => {
+    const dataSource = t.app.get<DataSource>(getDataSourceToken());
+    const [{ max_parallel_workers_per_gather: workers }] = await dataSource.query('SHOW max_parallel_workers_per_gather');
+    assert.equal(workers, '0');
+  });
+});
