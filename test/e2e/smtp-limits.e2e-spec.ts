@@ -94,3 +94,43 @@ describe('SMTP: what one client may hold', () => {
     assert.equal(result.data?.code, 250, JSON.stringify(result));
   });
 });
+
+describe('SMTP: one client holds one message in progress', () => {
+  const LONG_DATA_TIMEOUT_MS = 60_000;
+  let t: MailApp;
+  let w: EmailWorkflow;
+  before(async () => {
+    t = await startMailApp({ SMTP_DATA_TIMEOUT_MS: String(LONG_DATA_TIMEOUT_MS) });
+    w = await givenEmailWorkflow(t);
+  });
+  after(async () => { await t.close(); await closeDb(); });
+
+  it('four messages trickled from one address hold one of the four slots: another address’s mail is taken meanwhile', async () => {
+    const tricklers = await Promise.all([0, 1, 2, 3].map(async () => {
+      const c = await greeted(t);
+      await c.command('MAIL FROM:<slow@example.com>', 250);
+      await c.command(`RCPT TO:<${w.address}>`, 250);
+      await c.command('DATA', 354);
+      c.write('Subject: slow\r\n\r\n');
+      return c;
+    }));
+    let trickling = true;
+    const trickle = (async () => { while (trickling) { for (const c of tricklers) c.write('x'); await sleep(100); } })();
+    const other = await SmtpConversation.open(t.smtpPort, '127.0.0.2');
+    try {
+      await other.expect(220);
+      await other.command('EHLO other.example', 250);
+      await other.command('MAIL FROM:<someone@other.example>', 250);
+      await other.command(`RCPT TO:<${w.address}>`, 250);
+      await other.command('DATA', 354);
+      // On the code before, the four trickled messages held every slot until their 60 s deadline.
+      const answer = await within(20_000, other.send(Buffer.from(`${mail({ Subject: 'from elsewhere' }, 'hello\n')}.\r\n`, 'latin1')), 'mail from another address');
+      assert.equal(answer.code, 250, JSON.stringify(answer));
+    } finally {
+      trickling = false;
+      await trickle;
+      other.close();
+      for (const c of tricklers) c.close();
+    }
+  });
+});

@@ -19,4 +19,9 @@ export const MAIL_LIMITS = {
   connections: 50,
   /** Messages read and stored at once, per process; the others wait, their senders held by TCP back-pressure. */
   messagesInProgress: 4,
+  /**
+   * Of those, what one client (an address group: an IPv6 /64 is one) may hold at once: a sender
+   * trickling its messages holds one slot until SMTP_DATA_TIMEOUT_MS, never every sender's.
+   */
+  messagesInProgressPerAddress: 1,
 } as const;

@@ -20,7 +20,8 @@ const ACCEPTED = '2.6.0 Message accepted';
  * (550 5.7.1). Only a database that does not answer is a temporary failure (451).
  *
  * What one client may hold is bounded: SMTP_CONNECTIONS_PER_ADDRESS connections per address
- * group (421 at the greeting), SMTP_MAX_REFUSED_RECIPIENTS refused recipients per connection (the
+ * group (421 at the greeting), one of the messages in progress per address group (its other
+ * messages wait for it, under the same deadline), SMTP_MAX_REFUSED_RECIPIENTS refused recipients per connection (the
  * next RCPT TO is a 421 and the connection closes) and SMTP_DATA_TIMEOUT_MS from DATA to the end
  * of the message (421, closed), so a message trickled a byte at a time, each resetting the idle
  * timer, cannot hold one of the messages in progress for longer.
@@ -47,7 +48,7 @@ export class SmtpListener implements BeforeApplicationShutdown {
     private readonly intake: ReceiveEmailService,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.limits = new SmtpSessionLimits(env.SMTP_CONNECTIONS_PER_ADDRESS, env.SMTP_MAX_REFUSED_RECIPIENTS);
+    this.limits = new SmtpSessionLimits(env.SMTP_CONNECTIONS_PER_ADDRESS, env.SMTP_MAX_REFUSED_RECIPIENTS, MAIL_LIMITS.messagesInProgressPerAddress);
   }
 
   /** Starts listening on `port` (0: any free port) at SMTP_HOST; resolves with the port bound. */
@@ -124,7 +125,16 @@ export class SmtpListener implements BeforeApplicationShutdown {
     const timedOut = SMTP_REPLIES.dataTimeout(this.env.SMTP_DATA_TIMEOUT_MS);
     let release: () => void;
     try {
-      release = await this.inProgress.acquire(1, deadline);
+      // The client's own slot first: its messages waiting here hold none of the process's.
+      const releaseOwn = await this.limits.messageSlot(session, deadline);
+      const releaseShared = await this.inProgress.acquire(1, deadline).catch((err: unknown) => {
+        releaseOwn();
+        throw err;
+      });
+      release = () => {
+        releaseShared();
+        releaseOwn();
+      };
     } catch {
       return timedOut;
     }
