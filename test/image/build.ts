@@ -4,17 +4,16 @@
  * this machine's npm settings (registry, proxies, the CAs it trusts) handed to the build's
  * `npm ci` as build secrets, so no layer keeps them.
  */
-import { execFile, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
 import { promisify } from 'node:util';
-import { docker, DOCKER_ENV, ensureDebianPackages } from './docker.js';
+import { docker, DOCKER_ENV, ensureDebianPackages, logged } from './docker.js';
 
 const run = promisify(execFile);
-const LOG_TAIL_LINES = 40;
 
 /** The images the Dockerfile's stages start from, with its ARG defaults filled in. */
 export function baseImages(dockerfile: string): string[] {
@@ -95,17 +94,4 @@ export async function buildImage(cli: string, root: string, tag: string, logFile
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-}
-
-/** Runs a command with its output in `logFile`; a failure names the command and quotes the log's last lines. */
-async function logged(file: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }, logFile: string): Promise<void> {
-  const log = openSync(logFile, 'w');
-  const code = await new Promise<number | null>((resolve, reject) => {
-    const child = spawn(file, args, { ...options, stdio: ['ignore', log, log] });
-    child.once('error', reject);
-    child.once('exit', (exitCode, signal) => resolve(signal ? null : exitCode));
-  }).finally(() => closeSync(log));
-  if (code === 0) return;
-  const tail = readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-LOG_TAIL_LINES).join('\n');
-  throw new Error(`${file} ${args[0]} failed (${code === null ? 'killed' : `exit ${code}`}); the end of ${logFile}:\n${tail}`);
 }

@@ -4,12 +4,13 @@
  * docker CLI that builds with BuildKit, which the Dockerfile's secret mounts need.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, openSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { eventually } from '../support/automation-helpers.js';
 
 const run = promisify(execFile);
 const ENGINE_START_MS = 60_000;
+const LOG_TAIL_LINES = 40;
 
 export const isRoot = () => process.getuid?.() === 0;
 
@@ -46,6 +47,26 @@ export async function buildKitCli(): Promise<string> {
     if (version !== undefined && Number(version) < 23) return cli;
   }
   throw new Error('no docker CLI here builds with BuildKit: install the buildx plugin (Debian: docker-buildx; Docker\'s packages: docker-buildx-plugin)');
+}
+
+/** The last lines of a log file, for a failure to quote. */
+export function lastLines(logFile: string, count = LOG_TAIL_LINES): string {
+  return readFileSync(logFile, 'utf8').trimEnd().split('\n').slice(-count).join('\n');
+}
+
+/**
+ * Runs a command with its output, stdout and stderr in the order written, in `logFile`; a failure
+ * names the command and quotes the log's last lines.
+ */
+export async function logged(file: string, args: string[], options: { cwd?: string; env: NodeJS.ProcessEnv }, logFile: string): Promise<void> {
+  const log = openSync(logFile, 'w');
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(file, args, { ...options, stdio: ['ignore', log, log] });
+    child.once('error', reject);
+    child.once('exit', (exitCode, signal) => resolve(signal ? null : exitCode));
+  }).finally(() => closeSync(log));
+  if (code === 0) return;
+  throw new Error(`${file} ${args[0]} failed (${code === null ? 'killed' : `exit ${code}`}); the end of ${logFile}:\n${lastLines(logFile)}`);
 }
 
 /** Env for every docker command: BuildKit for builds (a no-op with buildx). */

@@ -8,7 +8,7 @@
  *
  * Environment: DATABASE_URL (a database of the Postgres server to use; default
  * postgres://postgres@127.0.0.1:5432/postgres), REDIS_URL (default redis://127.0.0.1:6379),
- * IMAGE_TAG (default case-intake:test), IMAGE_CACHE_DIR (logs, and the base image's Debian
+ * IMAGE_TAG (default case-intake:test), IMAGE_CACHE_DIR (logs, the containers' output, and the base image's Debian
  * packages and npm; default ${XDG_CACHE_HOME:-~/.cache}/case-intake-image).
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -69,6 +69,7 @@ async function main(): Promise<number> {
       nodeVersion: readFileSync(join(root, '.node-version'), 'utf8').trim(),
       postgresUrl: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
       redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+      logDir: cache,
     }, steps, cleanups);
   } catch (err) {
     failed = true;
