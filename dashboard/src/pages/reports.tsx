@@ -5,7 +5,7 @@ import { Alert, EmptyState, Loading, PageHeader, TableScroll } from '../componen
 import { dayStart, lastDays, localIso } from '../days.ts';
 import { formatCount, formatDay, formatLocalDateTime } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
-import { navigate } from '../router.tsx';
+import { Link, navigate } from '../router.tsx';
 import { TimeChart, type TimeSeries } from '../time-chart.tsx';
 
 const HOUR_MS = 3_600_000;
@@ -194,7 +194,7 @@ export function ReportsPage({ query }: { query: URLSearchParams }) {
   const workflows = useLoad(() => api.get<{ workflows: Workflow[] }>('/workflows').then((r) => r.workflows), []);
   return (
     <>
-      <PageHeader title="Reports">
+      <PageHeader title="Reports" actions={<Link href="/reports/digests" class="button button--secondary">Email digests</Link>}>
         <p class="page-header__lead">Live cases over time: created by source, closed, errored and reopened, time to close, open cases and the most frequent run failures. Test cases never count.</p>
       </PageHeader>
       <Pickers query={query} range={range} workflows={workflows.data ?? []} />
