@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks';
-import { api, type Digest, errorMessage } from '../api.ts';
-import { Alert, ConfirmDialog, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
+import { api, type Digest } from '../api.ts';
+import { Alert, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
+import { DeleteDialog, NewItemCard } from '../crud-parts.tsx';
 import { FieldError, FormError, formProblems, useFocusFirstProblem } from '../form-problems.tsx';
 import { useAction, useLoad, useTitle } from '../hooks.ts';
 import { Link } from '../router.tsx';
@@ -92,11 +93,10 @@ export function DigestsPage() {
   const digests = useLoad(() => api.get<{ digests: Digest[] }>('/digests').then((r) => r.digests), []);
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<Digest | null>(null);
-  const remove = useAction(async (digest: Digest) => {
+  const remove = async (digest: Digest) => {
     await api.delete(`/digests/${digest.id}`);
-    setDeleting(null);
     digests.setData((digests.data ?? []).filter((d) => d.id !== digest.id));
-  });
+  };
   return (
     <>
       <PageHeader
@@ -114,22 +114,14 @@ export function DigestsPage() {
       </PageHeader>
       <div class="stack">
         {creating && (
-          <section class="card" aria-labelledby="new-digest">
-            <h2 id="new-digest" class="card__title">
-              New digest
-            </h2>
+          <NewItemCard id="new-digest" title="New digest" onCancel={() => setCreating(false)}>
             <DigestForm
               onCreated={(digest) => {
                 setCreating(false);
                 digests.setData([...(digests.data ?? []), digest]);
               }}
             />
-            <div>
-              <button type="button" class="button button--secondary" onClick={() => setCreating(false)}>
-                Cancel
-              </button>
-            </div>
-          </section>
+          </NewItemCard>
         )}
         {digests.error && <Alert tone="error">{digests.error}</Alert>}
         {digests.loading && !digests.data && <Loading />}
@@ -169,23 +161,11 @@ export function DigestsPage() {
           </TableScroll>
         )}
       </div>
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Delete this digest?"
-        confirmLabel="Delete digest"
-        danger
-        pending={remove.pending}
-        error={remove.error !== null ? errorMessage(remove.error) : null}
-        onConfirm={() => deleting && remove.run(deleting)}
-        onCancel={() => {
-          setDeleting(null);
-          remove.clearError();
-        }}
-      >
+      <DeleteDialog target={deleting} title="Delete this digest?" confirmLabel="Delete digest" remove={remove} onClose={() => setDeleting(null)}>
         <p>
           <strong>{deleting && describe(deleting)}</strong> to {deleting?.recipients.join(', ')}: no period is sent for it any more. This cannot be undone.
         </p>
-      </ConfirmDialog>
+      </DeleteDialog>
     </>
   );
 }

@@ -1,8 +1,9 @@
 import { useState } from 'preact/hooks';
 import { api, type DeliveryAttempt, errorMessage, type Subscription } from '../api.ts';
-import { Alert, Badge, ConfirmDialog, DateTime, DetailList, EmptyState, Field, Loading, PageHeader, TableScroll } from '../components.tsx';
+import { Alert, Badge, DateTime, DetailList, EmptyState, Field, Loading, PageHeader, TableScroll } from '../components.tsx';
 import { useAction, useLoad, useTitle } from '../hooks.ts';
 import { Link, navigate } from '../router.tsx';
+import { DeleteDialog } from '../crud-parts.tsx';
 import { SubscriptionForm } from './subscription-form.tsx';
 import { StatusBadge } from './subscriptions.tsx';
 
@@ -154,10 +155,10 @@ function DeliveriesCard({ subscription, attempts, onChanged }: { subscription: S
 function EditCard({ subscription, onSaved }: { subscription: Subscription; onSaved: (subscription: Subscription) => void }) {
   const [deleting, setDeleting] = useState(false);
   const [saved, setSaved] = useState(false);
-  const remove = useAction(async () => {
-    await api.delete(`/subscriptions/${subscription.id}`);
+  const remove = async (gone: Subscription) => {
+    await api.delete(`/subscriptions/${gone.id}`);
     navigate('/subscriptions');
-  });
+  };
   return (
     <section class="card" aria-labelledby="edit-subscription">
       <h2 id="edit-subscription" class="card__title">
@@ -177,23 +178,11 @@ function EditCard({ subscription, onSaved }: { subscription: Subscription; onSav
           Delete subscription
         </button>
       </div>
-      <ConfirmDialog
-        open={deleting}
-        title="Delete this subscription?"
-        confirmLabel="Delete subscription"
-        danger
-        pending={remove.pending}
-        error={remove.error !== null ? errorMessage(remove.error) : null}
-        onConfirm={() => void remove.run()}
-        onCancel={() => {
-          setDeleting(false);
-          remove.clearError();
-        }}
-      >
+      <DeleteDialog target={deleting ? subscription : null} title="Delete this subscription?" confirmLabel="Delete subscription" remove={remove} onClose={() => setDeleting(false)}>
         <p>
           Nothing more is sent to <strong>{subscription.url}</strong>, pending retries included. This cannot be undone.
         </p>
-      </ConfirmDialog>
+      </DeleteDialog>
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { api, type Subscription } from '../api.ts';
 import { Alert, Badge, CopyField, DateTime, EmptyState, Loading, PageHeader, TableScroll } from '../components.tsx';
 import { useLoad, useTitle } from '../hooks.ts';
 import { Link } from '../router.tsx';
+import { NewItemCard } from '../crud-parts.tsx';
 import { SubscriptionForm } from './subscription-form.tsx';
 
 export function StatusBadge({ subscription }: { subscription: Subscription }) {
@@ -30,10 +31,7 @@ export function SubscriptionsPage() {
         <p class="page-header__lead">Where case events are sent (outbound webhooks), with their delivery log.</p>
       </PageHeader>
       {creating && (
-        <section class="card" aria-labelledby="new-subscription">
-          <h2 id="new-subscription" class="card__title">
-            New subscription
-          </h2>
+        <NewItemCard id="new-subscription" title="New subscription" onCancel={() => setCreating(false)}>
           <SubscriptionForm
             onSaved={(saved) => {
               setCreating(false);
@@ -41,12 +39,7 @@ export function SubscriptionsPage() {
               subscriptions.setData([...(subscriptions.data ?? []), saved.subscription]);
             }}
           />
-          <div>
-            <button type="button" class="button button--secondary" onClick={() => setCreating(false)}>
-              Cancel
-            </button>
-          </div>
-        </section>
+        </NewItemCard>
       )}
       {created && (
         <section class="card card--highlight" aria-labelledby="new-signing-secret">
