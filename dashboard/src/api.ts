@@ -14,6 +14,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly validationErrors: ValidationProblem[] = [],
+    /** Set when the organization already holds as many as a cap allows (`MAX_..._PER_ORGANIZATION`). */
+    readonly cap: { setting: string; limit: number } | null = null,
   ) {
     super(message);
   }
@@ -45,10 +47,11 @@ async function call(method: string, path: string, options: RequestOptions, accep
     throw new ApiError(0, 'The service could not be reached. Check your connection and try again.');
   }
   if (response.ok) return response;
-  const payload = (parsedOrUndefined(await response.text()) ?? {}) as { error?: unknown; validation_errors?: ValidationProblem[] };
+  const payload = (parsedOrUndefined(await response.text()) ?? {}) as { error?: unknown; validation_errors?: ValidationProblem[]; cap?: unknown; limit?: unknown };
   const message = typeof payload.error === 'string' ? payload.error : `The service answered ${response.status}.`;
   if (response.status === 401 && options.signOutOn401 !== false) signOut(SIGNED_OUT_NOTICE);
-  throw new ApiError(response.status, message, Array.isArray(payload.validation_errors) ? payload.validation_errors : []);
+  const cap = typeof payload.cap === 'string' && typeof payload.limit === 'number' ? { setting: payload.cap, limit: payload.limit } : null;
+  throw new ApiError(response.status, message, Array.isArray(payload.validation_errors) ? payload.validation_errors : [], cap);
 }
 
 function parsedOrUndefined(text: string): unknown {
@@ -74,6 +77,7 @@ export const api = {
   get: <T>(path: string) => request<T>('GET', path),
   post: <T>(path: string, options?: RequestOptions) => request<T>('POST', path, options),
   put: <T>(path: string, options?: RequestOptions) => request<T>('PUT', path, options),
+  patch: <T>(path: string, options?: RequestOptions) => request<T>('PATCH', path, options),
   delete: (path: string) => request<void>('DELETE', path),
 };
 
@@ -223,6 +227,26 @@ export interface Subscription {
   status: 'active' | 'disabled';
   disabled_at: string | null;
   disabled_reason: string | null;
+}
+
+/** What a subscription can be sent (integrations.md). */
+export const SUBSCRIPTION_EVENTS = ['case.created', 'case.status_changed', 'case.closed', 'case.reopened', 'case.errored', 'case.email_received'] as const;
+
+/** A scheduled report digest by email (reporting.md). */
+export interface Digest {
+  id: number;
+  schedule: 'daily' | 'weekly';
+  hour_utc: number;
+  /** ISO weekday, 1 (Monday) to 7; null on a daily digest. */
+  weekday: number | null;
+  recipients: string[];
+  confirmed_recipients: string[];
+  unsubscribed_recipients: string[];
+  workflow_ids: number[] | null;
+  created_at: string;
+  last_sent_at: string | null;
+  last_failed_at: string | null;
+  last_error: string | null;
 }
 
 /** One attempt to deliver one event; `delivery_id` is what a retry names. */

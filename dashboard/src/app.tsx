@@ -10,6 +10,7 @@ import { SubscriptionsPage } from './pages/subscriptions.tsx';
 import { TokensPage } from './pages/tokens.tsx';
 import { UsagePage } from './pages/usage.tsx';
 import { ReportsPage } from './pages/reports.tsx';
+import { DigestsPage } from './pages/digests.tsx';
 import { NewWorkflowPage } from './pages/new-workflow.tsx';
 import { WorkflowPage } from './pages/workflow.tsx';
 import { WorkflowsPage } from './pages/workflows.tsx';
@@ -32,6 +33,7 @@ function route(location: Location) {
   if ((match = path.match(/^\/cases\/([1-9][0-9]*)$/))) return <CasePage key={match[1]} id={Number(match[1])} />;
   if (path === '/usage') return <UsagePage />;
   if (path === '/reports') return <ReportsPage query={query} />;
+  if (path === '/reports/digests') return <DigestsPage />;
   if (path === '/tokens') return <TokensPage />;
   if (path === '/subscriptions') return <SubscriptionsPage />;
   if ((match = path.match(/^\/subscriptions\/([1-9][0-9]*)$/))) return <SubscriptionPage key={match[1]} id={Number(match[1])} />;

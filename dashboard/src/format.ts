@@ -9,21 +9,38 @@ const dateTime = new Intl.DateTimeFormat('en-GB', {
   timeZoneName: 'short',
 });
 
-const day = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' });
-
 /** Timestamps are shown in UTC, like the API writes them, so every admin sees the same time. */
 export function formatDateTime(iso: string): string {
   return dateTime.format(new Date(iso));
 }
 
+/*
+ * Reports and usage count calendar days in the browser's time zone (see days.ts), so their days
+ * and times are written in it too, in the browser's language: "Fr., 27. Nov." in German.
+ */
+const day = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short' });
+const localDateTime = new Intl.DateTimeFormat(undefined, { weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
+const numericDay = new Intl.DateTimeFormat(undefined, { day: 'numeric', month: 'numeric' });
+const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'short' });
+
 export function formatDay(date: Date): string {
   return day.format(date);
 }
 
-const weekday = new Intl.DateTimeFormat('en-GB', { weekday: 'short', timeZone: 'UTC' });
+export function formatLocalDateTime(date: Date): string {
+  return localDateTime.format(date);
+}
+
+/** A chart axis tick: the day ("27.11." or "11/27" by the browser's language) at midnight, else the time of day. */
+export function formatTick(date: Date): string {
+  const midnight = date.getHours() === 0 && date.getMinutes() === 0;
+  return (midnight ? numericDay : time).format(date);
+}
+
 /** A day on two short lines for a chart axis (narrow enough for a phone): ["Sun", "15"]. */
 export function formatDayLines(date: Date): string[] {
-  return [weekday.format(date), String(date.getUTCDate())];
+  return [weekday.format(date), String(date.getDate())];
 }
 
 const integer = new Intl.NumberFormat('en-GB');

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { assertNoPageProblems, checkAtEachWidth, launchChromium } from '../support/browser.js';
+import { assertNoPageProblems, checkAtEachWidth, expectHttpError, focused, launchChromium } from '../support/browser.js';
 import { givenSignedIn, goToSection, heading, listenOnLoopback, tableRows } from '../support/browser-dashboard.js';
 import { createdCaseId, givenCasesWorkflow } from '../support/cases-api.js';
 import { Receiver, subscribe, SUBSCRIPTIONS, waitFor } from '../support/subscription-helpers.js';
@@ -20,8 +20,8 @@ describe('admin dashboard: a subscription’s deliveries, retry, recover and ena
   let receiver: Receiver;
 
   before(async () => {
-    // Short retries, and disabling after one second of failures instead of three days.
-    t = await startTestApp({ env: { DELIVERY_RETRY_BASE_MS: '100', DELIVERY_DISABLE_AFTER_MS: '1000' } });
+    // Short retries, disabling after one second of failures instead of three days, and two subscriptions at most.
+    t = await startTestApp({ env: { DELIVERY_RETRY_BASE_MS: '100', DELIVERY_DISABLE_AFTER_MS: '1000', MAX_SUBSCRIPTIONS_PER_ORGANIZATION: '2' } });
     baseUrl = await listenOnLoopback(t);
     browser = await launchChromium();
     receiver = await Receiver.start();
@@ -80,6 +80,73 @@ describe('admin dashboard: a subscription’s deliveries, retry, recover and ena
     await page.getByRole('button', { name: 'Refresh' }).click();
     await waitFor('three delivered attempts listed', async () => (await tableRows(page, 'Delivery attempts')).filter((row) => row[3]!.startsWith('Delivered 200')).length === 3);
     await checkAtEachWidth(page, 'subscription-recovered');
+    assertNoPageProblems(page);
+    await context.close();
+  });
+
+  it('creates, changes and deletes subscriptions, refusals shown at their fields and the cap stated', async () => {
+    const f = await givenCasesWorkflow(t);
+    const workflowName = (await t.request('GET', `/api/admin/v1/workflows/${f.workflowId}`, { token: f.org.adminToken })).body.workflow.name;
+    const listed = async () => (await t.request('GET', SUBSCRIPTIONS, { token: f.org.adminToken })).body.subscriptions;
+    const { context, page } = await givenSignedIn(t, browser, baseUrl, f.org);
+    expectHttpError(page, { status: 422, url: /\/api\/admin\/v1\/subscriptions$/ });
+    await goToSection(page, 'Subscriptions');
+    await page.getByText('No subscriptions').waitFor();
+
+    await page.getByRole('button', { name: 'New subscription' }).click();
+    await page.getByLabel('URL').fill('not a url');
+    await page.getByRole('checkbox', { name: 'case.created' }).uncheck();
+    await page.getByRole('button', { name: 'Create subscription' }).click();
+    await page.locator('#subscription-url-error').waitFor();
+    assert.match(await page.locator('#subscription-url-error').innerText(), /url/);
+    assert.match(await page.locator('#subscription-events-error').innerText(), /events/);
+    assert.equal((await focused(page)).id, 'subscription-url', 'the keyboard is taken to the first field to correct');
+    assert.equal(await page.getByLabel('URL').getAttribute('aria-invalid'), 'true');
+    assert.deepEqual(await listed(), [], 'nothing created');
+
+    await page.getByLabel('URL').fill(`${receiver.url}/first`);
+    await page.getByRole('checkbox', { name: 'case.closed' }).check();
+    await page.getByLabel('URL').press('Enter');
+    const secret = page.getByLabel('Signing secret');
+    await secret.waitFor();
+    assert.match(await secret.inputValue(), /^whsec_/);
+    assert.deepEqual((await tableRows(page, 'Subscriptions')).map((row) => [row[0], row[1]]), [[`${receiver.url}/first`, 'case.closed']]);
+    await checkAtEachWidth(page, 'subscription-created');
+
+    await subscribe(t, f.org, { url: `${receiver.url}/second`, events: ['case.created'] });
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    await page.getByRole('button', { name: 'New subscription' }).click();
+    await page.getByLabel('URL').fill(`${receiver.url}/third`);
+    await page.getByRole('button', { name: 'Create subscription' }).click();
+    const cap = page.getByRole('alert').filter({ hasText: 'Limit reached: at most 2 subscriptions' });
+    await cap.waitFor();
+    assert.match(await cap.innerText(), /MAX_SUBSCRIPTIONS_PER_ORGANIZATION/);
+    assert.equal((await listed()).length, 2);
+
+    const [first] = await listed();
+    await page.getByRole('link', { name: `${receiver.url}/first` }).click();
+    await heading(page, `Subscription ${first.id}`).waitFor();
+    await page.getByLabel('URL').fill(`${receiver.url}/changed`);
+    await page.getByRole('checkbox', { name: workflowName }).check();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved. Events from now on follow the change.').waitFor();
+    const changed = (await listed()).find((s: { id: number }) => s.id === first.id);
+    assert.deepEqual([changed.url, changed.events, changed.workflow_ids], [`${receiver.url}/changed`, ['case.closed'], [f.workflowId]]);
+    assert.equal(await page.locator('dt:text-is("Workflows") + dd').innerText(), `#${f.workflowId}`);
+
+    const remove = page.getByRole('button', { name: 'Delete subscription' });
+    await remove.focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Delete this subscription?' });
+    await dialog.waitFor();
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    assert.equal((await listed()).length, 2, 'cancelled: nothing deleted');
+    await remove.click();
+    await dialog.getByRole('button', { name: 'Delete subscription' }).click();
+    await heading(page, 'Subscriptions').waitFor();
+    assert.deepEqual((await listed()).map((s: { url: string }) => s.url), [`${receiver.url}/second`]);
+    assert.deepEqual((await tableRows(page, 'Subscriptions')).map((row) => row[0]), [`${receiver.url}/second`]);
     assertNoPageProblems(page);
     await context.close();
   });

@@ -38,9 +38,9 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
 }
 
-/** A fresh browser profile for one test: no shared session storage, clipboard allowed for the app's origin. */
-export async function newContext(browser: Browser, baseUrl: string): Promise<BrowserContext> {
-  const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: WIDTHS[0].width, height: WIDTHS[0].height } });
+/** A fresh browser profile for one test: no shared session storage, clipboard allowed for the app's origin; `where` sets its time zone and language. */
+export async function newContext(browser: Browser, baseUrl: string, where: { timezoneId?: string; locale?: string } = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ ...where, baseURL: baseUrl, viewport: { width: WIDTHS[0].width, height: WIDTHS[0].height } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseUrl });
   return context;
 }

@@ -2,9 +2,10 @@ import { useMemo } from 'preact/hooks';
 import { api, CASE_SOURCES, type CaseReport, type Workflow } from '../api.ts';
 import { HorizontalBars } from '../chart.tsx';
 import { Alert, EmptyState, Loading, PageHeader, TableScroll } from '../components.tsx';
-import { formatCount, formatDateTime } from '../format.ts';
+import { dayStart, lastDays, localIso } from '../days.ts';
+import { formatCount, formatDay, formatLocalDateTime } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
-import { navigate } from '../router.tsx';
+import { Link, navigate } from '../router.tsx';
 import { TimeChart, type TimeSeries } from '../time-chart.tsx';
 
 const HOUR_MS = 3_600_000;
@@ -29,9 +30,11 @@ function reportQuery(params: URLSearchParams): { range: Range | null; search: UR
     search.set('interval', (Date.parse(params.get('to')!) - Date.parse(params.get('from')!)) <= 48 * HOUR_MS ? 'hour' : 'day');
   } else {
     const [range, , hours, interval] = named ?? RANGES[2]!;
-    const to = Math.ceil(Date.now() / HOUR_MS) * HOUR_MS;
-    search.set('from', new Date(to - hours * HOUR_MS).toISOString());
-    search.set('to', new Date(to).toISOString());
+    // Whole calendar days in the browser's time zone, like Usage; the last 24 hours by the hour.
+    const end = new Date(Math.ceil(Date.now() / HOUR_MS) * HOUR_MS);
+    const { from, to } = interval === 'hour' ? { from: new Date(end.getTime() - hours * HOUR_MS), to: end } : lastDays(hours / 24, new Date());
+    search.set('from', localIso(from));
+    search.set('to', localIso(to));
     search.set('interval', interval);
     for (const id of params.getAll('workflow_id')) search.append('workflow_id', id);
     return { range, search };
@@ -88,13 +91,19 @@ function Pickers({ query, range, workflows }: { query: URLSearchParams; range: R
   );
 }
 
+/** A day or week by its first day; an hour by its time. */
+function intervalLabel(report: CaseReport, start: string): string {
+  const at = new Date(start);
+  return report.interval === 'hour' || dayStart(at).getTime() !== at.getTime() ? formatLocalDateTime(at) : formatDay(at);
+}
+
 function SeriesTable({ report }: { report: CaseReport }) {
   return (
     <TableScroll label="Cases per interval">
       <table class="table table--compact">
         <thead>
           <tr>
-            <th scope="col">Start (UTC)</th>
+            <th scope="col">Start</th>
             {['Created', 'Closed', 'Errored', ...CASE_SOURCES.map((s) => `From ${s}`)].map((c) => (
               <th key={c} scope="col" class="num">{c}</th>
             ))}
@@ -103,7 +112,7 @@ function SeriesTable({ report }: { report: CaseReport }) {
         <tbody>
           {report.series.map((s) => (
             <tr key={s.start}>
-              <th scope="row">{formatDateTime(s.start)}</th>
+              <th scope="row">{intervalLabel(report, s.start)}</th>
               {[s.created, s.closed, s.errored, ...CASE_SOURCES.map((source) => s.created_by_source[source])].map((n, i) => (
                 <td key={i} class="num">{formatCount(n)}</td>
               ))}
@@ -131,7 +140,7 @@ function Report({ report }: { report: CaseReport }) {
   return (
     <div class="stack">
       <section class="card" aria-labelledby="report-totals">
-        <h2 id="report-totals" class="card__title">Totals <span class="card__subtitle">{formatDateTime(report.from)} – {formatDateTime(report.to)}</span></h2>
+        <h2 id="report-totals" class="card__title">Totals <span class="card__subtitle">{formatLocalDateTime(new Date(report.from))} – {formatLocalDateTime(new Date(report.to))}</span></h2>
         <dl class="stats">
           {stats.map(([label, value]) => (
             <div key={label} class="stat"><dt class="stat__label">{label}</dt><dd class="stat__value">{value}</dd></div>
@@ -185,7 +194,7 @@ export function ReportsPage({ query }: { query: URLSearchParams }) {
   const workflows = useLoad(() => api.get<{ workflows: Workflow[] }>('/workflows').then((r) => r.workflows), []);
   return (
     <>
-      <PageHeader title="Reports">
+      <PageHeader title="Reports" actions={<Link href="/reports/digests" class="button button--secondary">Email digests</Link>}>
         <p class="page-header__lead">Live cases over time: created by source, closed, errored and reopened, time to close, open cases and the most frequent run failures. Test cases never count.</p>
       </PageHeader>
       <Pickers query={query} range={range} workflows={workflows.data ?? []} />

@@ -2,7 +2,9 @@ import { useState } from 'preact/hooks';
 import { api, type DeliveryAttempt, errorMessage, type Subscription } from '../api.ts';
 import { Alert, Badge, DateTime, DetailList, EmptyState, Field, Loading, PageHeader, TableScroll } from '../components.tsx';
 import { useAction, useLoad, useTitle } from '../hooks.ts';
-import { Link } from '../router.tsx';
+import { Link, navigate } from '../router.tsx';
+import { DeleteDialog } from '../crud-parts.tsx';
+import { SubscriptionForm } from './subscription-form.tsx';
 import { StatusBadge } from './subscriptions.tsx';
 
 const DAY_MS = 86_400_000;
@@ -150,6 +152,41 @@ function DeliveriesCard({ subscription, attempts, onChanged }: { subscription: S
   );
 }
 
+function EditCard({ subscription, onSaved }: { subscription: Subscription; onSaved: (subscription: Subscription) => void }) {
+  const [deleting, setDeleting] = useState(false);
+  const [saved, setSaved] = useState(false);
+  const remove = async (gone: Subscription) => {
+    await api.delete(`/subscriptions/${gone.id}`);
+    navigate('/subscriptions');
+  };
+  return (
+    <section class="card" aria-labelledby="edit-subscription">
+      <h2 id="edit-subscription" class="card__title">
+        Change or delete
+      </h2>
+      <SubscriptionForm
+        key={subscription.id}
+        existing={subscription}
+        onSaved={(result) => {
+          setSaved(true);
+          onSaved(result.subscription);
+        }}
+      />
+      {saved && <Alert tone="success">Saved. Events from now on follow the change.</Alert>}
+      <div>
+        <button type="button" class="button button--danger-ghost" onClick={() => setDeleting(true)}>
+          Delete subscription
+        </button>
+      </div>
+      <DeleteDialog target={deleting ? subscription : null} title="Delete this subscription?" confirmLabel="Delete subscription" remove={remove} onClose={() => setDeleting(false)}>
+        <p>
+          Nothing more is sent to <strong>{subscription.url}</strong>, pending retries included. This cannot be undone.
+        </p>
+      </DeleteDialog>
+    </section>
+  );
+}
+
 export function SubscriptionPage({ id }: { id: number }) {
   useTitle(`Subscription ${id}`);
   // The list is the only read of a subscription the API has (there is no GET by id).
@@ -188,6 +225,7 @@ export function SubscriptionPage({ id }: { id: number }) {
               ]}
             />
           </section>
+          <EditCard subscription={shown} onSaved={subscription.setData} />
           <RecoverCard subscription={shown} onRecovered={attempts.reload} />
           {attempts.error && <Alert tone="error">{attempts.error}</Alert>}
           {attempts.loading && !attempts.data && <Loading />}

@@ -3,10 +3,9 @@ import { useState } from 'preact/hooks';
 import { api, query, type Counts, type Usage, type Workflow } from '../api.ts';
 import { ColumnBars, HorizontalBars, type Series } from '../chart.tsx';
 import { Alert, EmptyState, Loading, PageHeader, TableScroll } from '../components.tsx';
+import { dayStart, lastDays, monthStart } from '../days.ts';
 import { formatCount, formatDay, formatDayLines } from '../format.ts';
 import { useLoad, useTitle } from '../hooks.ts';
-
-const DAY_MS = 86_400_000;
 
 type Period = 'month' | '30d';
 const PERIODS: [Period, string][] = [
@@ -14,18 +13,16 @@ const PERIODS: [Period, string][] = [
   ['30d', 'Last 30 days'],
 ];
 
-/** Periods are whole UTC days, like the service's billing. */
+/** Periods are whole calendar days in the browser's time zone, as on the Reports page. */
 function periodRange(period: Period, now: Date): { from: Date; to: Date } {
-  if (period === 'month') return { from: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)), to: now };
-  return { from: new Date(now.getTime() - 30 * DAY_MS), to: now };
+  return { from: period === 'month' ? monthStart(now) : lastDays(30, now).from, to: now };
 }
 
-/** The last 7 UTC days, today (so far) last. */
+/** The last 7 calendar days, today (so far) last. */
 function lastSevenDays(now: Date): { day: Date; from: Date; to: Date }[] {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   return Array.from({ length: 7 }, (_, i) => {
-    const start = today - (6 - i) * DAY_MS;
-    return { day: new Date(start), from: new Date(start), to: new Date(Math.min(start + DAY_MS, now.getTime())) };
+    const start = dayStart(now, i - 6);
+    return { day: start, from: start, to: new Date(Math.min(dayStart(now, i - 5).getTime(), now.getTime())) };
   });
 }
 
@@ -148,7 +145,7 @@ function PerDay() {
       <ColumnBars title="Live cases and runs per day, last 7 days" series={LIVE} groups={days.data.map((d) => ({ label: d.label, axis: d.axis, values: { cases: d.usage.live.cases, runs: d.usage.live.runs } }))} />
       <details class="disclosure">
         <summary>Show as a table</summary>
-        <UsageTable label="Usage per day" rowHeader="Day (UTC)" rows={days.data.map((d) => ({ name: d.label, live: d.usage.live, test: d.usage.test }))} />
+        <UsageTable label="Usage per day" rowHeader="Day" rows={days.data.map((d) => ({ name: d.label, live: d.usage.live, test: d.usage.test }))} />
       </details>
     </>
   );
@@ -164,7 +161,7 @@ export function UsagePage() {
   const workflows = useLoad(() => api.get<{ workflows: Workflow[] }>('/workflows').then((r) => r.workflows), []);
   const names = new Map((workflows.data ?? []).map((w) => [w.id, w.name]));
   const report = usage.data;
-  const range = report && `${formatDay(new Date(report.from))} – ${formatDay(new Date(report.to))} (UTC)`;
+  const range = report && `${formatDay(new Date(report.from))} – ${formatDay(new Date(report.to))}`;
 
   return (
     <>
