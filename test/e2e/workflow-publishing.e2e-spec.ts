@@ -53,6 +53,16 @@ describe('admin workflows: definitions as saved, publishing only what changed', 
     assert.deepEqual(Object.keys(rows[0]!.attributes), Object.keys(reversed), 'the published version keeps the order too');
   });
 
+  it('still refuses, with a 422 and nothing stored, a definition holding \\u0000 or an unpaired surrogate, which json (unlike jsonb) would store', async () => {
+    const before = (await db().query<{ n: number }>('SELECT count(*)::int AS n FROM workflows WHERE organization_id = $1', [org.id])).rows[0]!.n;
+    for (const name of ['a\\u0000b', 'a\\ud800b', 'a\\udc00b']) {
+      const res = await t.request('POST', '/api/admin/v1/workflows', { token: org.adminToken, rawBody: JSON.stringify(definition()).replace('"Ordered intake"', `"${name}"`) });
+      assert.equal(res.status, 422, `${name}: ${res.text}`);
+      assert.match(res.body.error, /cannot be stored/);
+    }
+    assert.equal((await db().query<{ n: number }>('SELECT count(*)::int AS n FROM workflows WHERE organization_id = $1', [org.id])).rows[0]!.n, before);
+  });
+
   it('publishes a draft that is the latest version as that version: no new version, again after an unpublish', async () => {
     const created = await call('POST', '', definition());
     assert.deepEqual([created.version, created.draft_changed], [null, true]);
