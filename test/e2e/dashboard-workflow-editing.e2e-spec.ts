@@ -4,15 +4,13 @@
  * happened, and Case Configuration offering only what fits the workflow's case source.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import type { Browser } from 'playwright-core';
-import { assertNoPageProblems, expectHttpError, launchChromium } from '../support/browser.js';
-import { fillDefinition, givenSignedIn, heading, listenOnLoopback, tableRows } from '../support/browser-dashboard.js';
+import { describe, it } from 'node:test';
+import { assertNoPageProblems, expectHttpError } from '../support/browser.js';
+import { dashboardSuite, fillDefinition, givenSignedIn, heading, tableRows } from '../support/browser-dashboard.js';
 import { createdCaseId, givenCasesWorkflow, wholeTimeline } from '../support/cases-api.js';
 import { emailDefinition } from '../support/email-helpers.js';
 import { formDefinition } from '../support/form-helpers.js';
 import { createOrganization, createWorkflow } from '../support/scenario.js';
-import { closeDb, startTestApp, type TestApp } from '../support/test-app.js';
 
 /** Attribute names in an order jsonb would change (it orders keys by length, then bytes). */
 const ATTRIBUTES = {
@@ -33,27 +31,20 @@ const definition = (overrides: Record<string, unknown> = {}) => ({
 });
 
 describe('admin dashboard: workflow editing and the case timeline in the browser', () => {
-  let t: TestApp;
-  let baseUrl: string;
-  let browser: Browser;
+  const suite = dashboardSuite();
 
-  before(async () => {
-    t = await startTestApp();
-    baseUrl = await listenOnLoopback(t);
-    browser = await launchChromium();
-  });
-  after(async () => {
-    await browser?.close();
-    await t.close();
-    await closeDb();
-  });
-
-  it('offers "Publish draft" only while the draft differs from the published version, saying why when it does not', async () => {
-    const org = await createOrganization(t);
-    const workflowId = await createWorkflow(t, org, definition(), false);
-    const { context, page } = await givenSignedIn(t, browser, baseUrl, org);
+  /** A new organization's unpublished workflow, open on its page. */
+  async function givenDraftShown() {
+    const org = await createOrganization(suite.t);
+    const workflowId = await createWorkflow(suite.t, org, definition(), false);
+    const { context, page } = await givenSignedIn(suite.t, suite.browser, suite.baseUrl, org);
     await page.goto(`/dashboard/workflows/${workflowId}`);
     await heading(page, 'Orders').waitFor();
+    return { org, workflowId, context, page };
+  }
+
+  it('offers "Publish draft" only while the draft differs from the published version, saying why when it does not', async () => {
+    const { org, workflowId, context, page } = await givenDraftShown();
     await page.getByText('Publishing freezes the draft as version 1.').waitFor();
     await page.getByRole('button', { name: 'Publish', exact: true }).click();
     await page.getByText('Published version 1.').waitFor();
@@ -72,18 +63,14 @@ describe('admin dashboard: workflow editing and the case timeline in the browser
     await publishDraft.click();
     await page.getByText('Published version 2.').waitFor();
     assert.equal(await publishDraft.isDisabled(), true);
-    const versions = await t.request('GET', `/api/admin/v1/workflows/${workflowId}`, { token: org.adminToken });
+    const versions = await suite.t.request('GET', `/api/admin/v1/workflows/${workflowId}`, { token: org.adminToken });
     assert.deepEqual([versions.body.workflow.version, versions.body.workflow.draft_changed], [2, false]);
     assertNoPageProblems(page);
     await context.close();
   });
 
   it('shows a definition with its attributes in the order saved, on the Overview and in the editor', async () => {
-    const org = await createOrganization(t);
-    const workflowId = await createWorkflow(t, org, definition(), false);
-    const { context, page } = await givenSignedIn(t, browser, baseUrl, org);
-    await page.goto(`/dashboard/workflows/${workflowId}`);
-    await heading(page, 'Orders').waitFor();
+    const { context, page } = await givenDraftShown();
     assert.deepEqual((await tableRows(page, 'Attribute schema')).map((row) => row[0]), Object.keys(ATTRIBUTES));
     await page.getByRole('tab', { name: 'Definition' }).click();
     assert.deepEqual(Object.keys(JSON.parse(await page.getByLabel('Definition (JSON)').inputValue()).attributes), Object.keys(ATTRIBUTES));
@@ -92,25 +79,25 @@ describe('admin dashboard: workflow editing and the case timeline in the browser
   });
 
   it('lists a case’s timeline in the order things happened: a run’s status change before the run’s end', async () => {
-    const f = await givenCasesWorkflow(t, definition());
+    const f = await givenCasesWorkflow(suite.t, definition());
     const caseId = await createdCaseId(f, { attributes: { b: 1 } });
     let events: { id: number; type: string }[] = [];
     for (let attempt = 0; attempt < 200 && !events.some((e) => e.type === 'run_succeeded'); attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      events = await wholeTimeline(t, f.org.adminToken, caseId);
+      events = await wholeTimeline(suite.t, f.org.adminToken, caseId);
     }
     const happened = ['created', 'run_started', 'attributes_changed', 'status_changed', 'run_succeeded'];
     assert.deepEqual(events.map((e) => e.type), happened);
     // Pages of one event follow the same order.
     const paged: string[] = [];
     for (let cursor: string | null = null, first = true; first || cursor; first = false) {
-      const res = await t.request('GET', `/api/admin/v1/cases/${caseId}/timeline?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { token: f.org.adminToken });
+      const res = await suite.t.request('GET', `/api/admin/v1/cases/${caseId}/timeline?limit=1${cursor ? `&cursor=${cursor}` : ''}`, { token: f.org.adminToken });
       paged.push(...res.body.events.map((e: { type: string }) => e.type));
       cursor = res.body.next_cursor;
     }
     assert.deepEqual(paged, happened);
 
-    const { context, page } = await givenSignedIn(t, browser, baseUrl, f.org);
+    const { context, page } = await givenSignedIn(suite.t, suite.browser, suite.baseUrl, f.org);
     await page.goto(`/dashboard/cases/${caseId}`);
     await heading(page, `Case #${caseId}`).waitFor();
     await page.locator('.timeline__event').nth(4).waitFor();
@@ -120,10 +107,10 @@ describe('admin dashboard: workflow editing and the case timeline in the browser
   });
 
   it('shows an email or ticketing workflow’s own way in on Case Configuration, and asks for no webhook URL', async () => {
-    const org = await createOrganization(t);
-    const emailId = await createWorkflow(t, org, emailDefinition());
-    const formId = await createWorkflow(t, org, formDefinition({ name: 'IT requests' }));
-    const { context, page } = await givenSignedIn(t, browser, baseUrl, org);
+    const org = await createOrganization(suite.t);
+    const emailId = await createWorkflow(suite.t, org, emailDefinition());
+    const formId = await createWorkflow(suite.t, org, formDefinition({ name: 'IT requests' }));
+    const { context, page } = await givenSignedIn(suite.t, suite.browser, suite.baseUrl, org);
     expectHttpError(page, { status: 404, url: /\/api\/admin\/v1\/workflows\/[0-9]+\/(email_address|form)$/ }); // none generated yet
     const asked: string[] = [];
     page.on('request', (request) => {

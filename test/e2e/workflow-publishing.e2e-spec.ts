@@ -24,11 +24,9 @@ const definition = (overrides: Record<string, unknown> = {}) => ({
 
 describe('admin workflows: definitions as saved, publishing only what changed', () => {
   let t: TestApp;
+  /** One organization for all: each test makes workflows of its own. */
   let org: Organization;
-  before(async () => {
-    t = await startTestApp();
-    org = await createOrganization(t);
-  });
+  before(async () => { t = await startTestApp(); org = await createOrganization(t); });
   after(async () => { await t.close(); await closeDb(); });
 
   async function call(method: string, path: string, body?: unknown) {
