@@ -107,6 +107,8 @@ export interface Workflow {
   webhook_dedup: { key: string; window_seconds: number } | null;
   published: boolean;
   version: number | null;
+  /** Whether the draft differs from the latest published version: publishing makes a new version only then. */
+  draft_changed: boolean;
   created_at: string;
   updated_at: string;
 }

@@ -29,7 +29,7 @@ const OPERATOR = '/api/operator/v1';
 const ADMIN = '/api/admin/v1';
 const NOT_IDS = ['abc', '0', '-1', '1.5', '1e3', '99999999999999999999'];
 // The contract's fields, and `webhook_dedup` (workflows-and-automation.md, added later): null unless set.
-const WORKFLOW_KEYS = ['id', 'name', 'case_source', 'sensitive_data', 'statuses', 'attributes', 'automations', 'default_outcome', 'webhook_dedup', 'published', 'version', 'created_at', 'updated_at'];
+const WORKFLOW_KEYS = ['id', 'name', 'case_source', 'sensitive_data', 'statuses', 'attributes', 'automations', 'default_outcome', 'webhook_dedup', 'published', 'version', 'draft_changed', 'created_at', 'updated_at'];
 const TOKEN_KEYS = ['id', 'name', 'scope', 'created_at', 'last_used_at'];
 const VALID_ATTRIBUTES = { customer_email: 'a@b.co' };
 
@@ -350,14 +350,15 @@ describe('admin and operator API', () => {
       assertWorkflow(res.body.workflows[1], sampleDefinition({ name: 'Second' }), { published: true, version: 1 });
     });
 
-    it('publish freezes the draft as version 1, then 2', async () => {
+    it('publish freezes the draft as version 1, then the changed draft as 2', async () => {
       const org = await createOrganization(t);
       const id = await createWorkflow(t, org, sampleDefinition(), false);
-      for (const version of [1, 2]) {
+      for (const [i, definition] of [sampleDefinition(), sampleDefinition({ name: 'Renamed' })].entries()) {
+        assert.equal((await t.request('PUT', `${ADMIN}/workflows/${id}`, { token: org.adminToken, body: definition })).status, 200);
         const res = await t.request('POST', `${ADMIN}/workflows/${id}/publish`, { token: org.adminToken });
         assert.equal(res.status, 200, res.text);
         assertKeys(res.body, ['workflow'], 'response');
-        assertWorkflow(res.body.workflow, sampleDefinition(), { published: true, version });
+        assertWorkflow(res.body.workflow, definition, { published: true, version: i + 1 });
       }
       const { rows } = await db().query('SELECT version FROM workflow_versions WHERE workflow_id = $1 ORDER BY version', [id]);
       assert.deepEqual(rows.map((r) => r.version), [1, 2]);
@@ -460,7 +461,7 @@ describe('admin and operator API', () => {
       assert.equal(assertWebhook(stillShown, 200, t, w.workflowId).url, hook.url);
 
       const republished = await t.request('POST', `${ADMIN}/workflows/${w.workflowId}/publish`, { token: w.org.adminToken });
-      assert.equal(republished.body.workflow.version, 2);
+      assert.deepEqual([republished.body.workflow.published, republished.body.workflow.version], [true, 1], 'the unchanged draft is published again as the version it is');
       assert.equal((await postWebhook(t, hook.url)).status, 201, 'the webhook URL stays the same across versions');
     });
   });

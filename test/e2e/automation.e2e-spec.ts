@@ -63,11 +63,11 @@ describe('automation engine (in-process worker)', () => {
       'created api_token Open',
       'run_started engine Open',
       'attributes_changed automation',
-      'run_succeeded engine Open',
       'status_changed automation Open->Triage',
+      'run_succeeded engine Open',
       'run_started engine Triage',
-      'run_succeeded engine Triage',
       'status_changed automation Triage->Closed',
+      'run_succeeded engine Triage',
     ]);
     const [openRun, triageRun] = settled.runs;
     findEvent(events, 'run_started', { run_id: openRun!.id, status: 'Open', mode: 'live' });
@@ -207,8 +207,8 @@ describe('automation engine (in-process worker)', () => {
       'created api_token Open',
       'run_started engine Open',
       'run_waiting engine',
-      'run_succeeded engine Open',
       'status_changed automation Open->Closed',
+      'run_succeeded engine Open',
     ]);
     const started = Date.parse(findEvent(events, 'run_started').at);
     const until = Date.parse(findEvent(events, 'run_waiting').until);

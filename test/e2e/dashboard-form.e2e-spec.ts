@@ -32,7 +32,7 @@ describe('admin dashboard: ticketing workflows’ request form in the browser', 
     const org = await createOrganization(t);
     const workflowId = await createWorkflow(t, org, formDefinition({ name: 'IT requests', attributes: { room: { type: 'string' } } }));
     const { context, page } = await givenSignedIn(t, browser, baseUrl, org);
-    expectHttpError(page, { status: 404, url: /\/api\/admin\/v1\/workflows\/[0-9]+\/(webhook|form)$/ });
+    expectHttpError(page, { status: 404, url: /\/api\/admin\/v1\/workflows\/[0-9]+\/form$/ });
     await page.goto(`/dashboard/workflows/${workflowId}?tab=case-configuration`);
     await heading(page, 'IT requests').waitFor();
     const card = page.getByRole('region', { name: 'Request Form' });

@@ -58,8 +58,8 @@ describe('RunExecutor', () => {
     assert.deepEqual(await caseRow(w.caseId), { status: 'Closed', outcome: 'Auto-resolved', attributes: { customer_email: 'ada@example.com', priority: 2, vip: true } });
     assert.deepEqual(await runStates(w.caseId), [['Open', 'succeeded', 0, null], ['Triage', 'succeeded', 1, null]]);
     assert.deepEqual(await timeline(w.caseId), [
-      'created', 'run_started', 'attributes_changed', 'run_succeeded', 'Open->Triage',
-      'run_started', 'attributes_changed', 'run_succeeded', 'Triage->Closed',
+      'created', 'run_started', 'attributes_changed', 'Open->Triage', 'run_succeeded',
+      'run_started', 'attributes_changed', 'Triage->Closed', 'run_succeeded',
     ]);
     assert.equal((await writingTransactions(w.caseId)).length, 1, 'one transaction wrote the whole chain');
   });
@@ -89,6 +89,6 @@ describe('RunExecutor', () => {
     assert.deepEqual(await caseRow(w.caseId), { status: 'Closed', outcome: 'After waiting', attributes: { customer_email: 'ada@example.com' } });
     const { rows: [run] } = await db().query(`SELECT state, attempts FROM workflow_runs WHERE case_id = $1`, [w.caseId]);
     assert.deepEqual(run, { state: 'succeeded', attempts: 2 });
-    assert.deepEqual(await timeline(w.caseId), ['created', 'run_started', 'run_waiting', 'run_succeeded', 'Open->Closed']);
+    assert.deepEqual(await timeline(w.caseId), ['created', 'run_started', 'run_waiting', 'Open->Closed', 'run_succeeded']);
   });
 });

@@ -1,15 +1,38 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
+import { after, before } from 'node:test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { newContext, openPage } from './browser.js';
+import { launchChromium, newContext, openPage } from './browser.js';
 import { createOrganization, type Organization } from './scenario.js';
-import type { TestApp } from './test-app.js';
+import { closeDb, startTestApp, type TestApp } from './test-app.js';
 
 /** The test app also listening on a real loopback port, for the browser. */
 export async function listenOnLoopback(t: TestApp): Promise<string> {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.getHttpServer().address() as AddressInfo;
   return `http://127.0.0.1:${port}`;
+}
+
+export interface DashboardSuite {
+  t: TestApp;
+  baseUrl: string;
+  browser: Browser;
+}
+
+/** For a describe block: the test app on loopback and a Chromium, there for its tests and closed after them. */
+export function dashboardSuite(): DashboardSuite {
+  const suite = {} as DashboardSuite;
+  before(async () => {
+    suite.t = await startTestApp();
+    suite.baseUrl = await listenOnLoopback(suite.t);
+    suite.browser = await launchChromium();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.t?.close();
+    await closeDb();
+  });
+  return suite;
 }
 
 export interface SignedIn {

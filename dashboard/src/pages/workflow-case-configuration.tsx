@@ -24,12 +24,7 @@ function curlExample(url: string, body: Record<string, unknown>): string {
 }
 
 function IncomingWebhook({ workflow, onUrl }: { workflow: Workflow; onUrl: (url: string) => void }) {
-  const blocker =
-    workflow.case_source !== 'direct'
-      ? `Only workflows whose case source is “direct” take cases from a webhook (this one is “${workflow.case_source}”).`
-      : !workflow.published
-        ? 'Publish the workflow first: only a published workflow can have an incoming webhook.'
-        : null;
+  const blocker = workflow.published ? null : 'Publish the workflow first: only a published workflow can have an incoming webhook.';
   return (
     <ChannelSecret<Webhook> workflowId={workflow.id} resource="webhook" noun="webhook URL" blocker={blocker} onValue={(webhook) => onUrl(webhook.url)}>
       {(webhook) => (
@@ -58,10 +53,6 @@ function SourceCard({ id, title, intro, children }: { id: string; title: string;
 }
 
 export function CaseConfiguration({ workflow }: { workflow: Workflow }) {
-  // The service's public address (PUBLIC_BASE_URL) shows in the webhook URL; until there is one, this page's.
-  const [webhookUrl, setWebhookUrl] = useState<string | null>(null);
-  const base = webhookUrl ? new URL(webhookUrl).origin : window.location.origin;
-  const casesUrl = `${base}/api/external/v1/workflows/${workflow.id}/cases`;
   return (
     <section class="stack" aria-labelledby="case-sources">
       <div>
@@ -80,6 +71,19 @@ export function CaseConfiguration({ workflow }: { workflow: Workflow }) {
           <RequestForm workflow={workflow} />
         </SourceCard>
       )}
+      {/* Only direct workflows take cases from a webhook or the cases API: the others are not offered (nor asked for) them. */}
+      {workflow.case_source === 'direct' && <DirectSources workflow={workflow} />}
+    </section>
+  );
+}
+
+function DirectSources({ workflow }: { workflow: Workflow }) {
+  // The service's public address (PUBLIC_BASE_URL) shows in the webhook URL; until there is one, this page's.
+  const [webhookUrl, setWebhookUrl] = useState<string | null>(null);
+  const base = webhookUrl ? new URL(webhookUrl).origin : window.location.origin;
+  const casesUrl = `${base}/api/external/v1/workflows/${workflow.id}/cases`;
+  return (
+    <>
       <SourceCard id="incoming-webhook" title="Incoming Webhook" intro="Any system that can send an HTTP POST with a JSON body can create cases here, with no token to manage: the secret is part of the URL.">
         <IncomingWebhook workflow={workflow} onUrl={setWebhookUrl} />
       </SourceCard>
@@ -97,6 +101,6 @@ export function CaseConfiguration({ workflow }: { workflow: Workflow }) {
           Cases sent with <code>"mode": "test"</code> run the workflow but are never billed.
         </p>
       </section>
-    </section>
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useId, useState } from 'preact/hooks';
 import { api, BUILT_IN_STATUSES, errorMessage, type Workflow } from '../api.ts';
 import { Alert, ConfirmDialog, Loading, PageHeader } from '../components.tsx';
 import { DefinitionEditor } from '../definition-editor.tsx';
@@ -46,6 +46,9 @@ export function WorkflowPage({ id, tab }: { id: number; tab: string | null }) {
     setNotice(action === 'publish' ? `Published version ${next.version}. New cases use it from now on.` : 'Unpublished. The workflow takes no new cases and its webhook URL answers 401 until you publish it again.');
   });
 
+  // Publishing a draft that is the live version would make nothing new; republishing an unpublished one takes it live again.
+  const upToDate = workflow?.published === true && !workflow.draft_changed;
+  const publishStateId = useId();
   const actions = workflow && (
     <>
       {workflow.published && (
@@ -53,7 +56,7 @@ export function WorkflowPage({ id, tab }: { id: number; tab: string | null }) {
           Unpublish
         </button>
       )}
-      <button type="button" class="button button--primary" onClick={() => change.run('publish')} disabled={change.pending}>
+      <button type="button" class="button button--primary" onClick={() => change.run('publish')} disabled={change.pending || upToDate} aria-describedby={upToDate ? publishStateId : undefined}>
         {workflow.published ? 'Publish draft' : 'Publish'}
       </button>
     </>
@@ -66,7 +69,13 @@ export function WorkflowPage({ id, tab }: { id: number; tab: string | null }) {
           <p class="page-header__meta">
             <PublishedBadge workflow={workflow} />
             <span>ID {workflow.id}</span>
-            <span>Publishing freezes the draft as version {(workflow.version ?? 0) + 1}.</span>
+            <span id={publishStateId}>
+              {upToDate
+                ? `The draft is the published version ${workflow.version}: change it to publish a new version.`
+                : workflow.draft_changed
+                  ? `Publishing freezes the draft as version ${(workflow.version ?? 0) + 1}.`
+                  : `The draft is version ${workflow.version}: publishing takes it live again.`}
+            </span>
           </p>
         )}
       </PageHeader>

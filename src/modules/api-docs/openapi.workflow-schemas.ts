@@ -17,7 +17,7 @@ const definitionFields: Record<string, Schema> = {
     default: {},
     propertyNames: { type: 'string', minLength: 1, maxLength: 200 },
     additionalProperties: schemaRef('AttributeDeclaration'),
-    description: 'Attribute name -> declaration.',
+    description: 'Attribute name -> declaration, answered in the order saved (the request form shows its fields in that order).',
   },
   automations: {
     type: 'object',
@@ -61,6 +61,7 @@ export const workflowSchemas: Record<string, Schema> = {
       statuses: { type: 'array', items: { type: 'string' }, description: 'All statuses of the draft: `Open`, `Closed`, `Error`, then the custom ones.' },
       published: { type: 'boolean', description: 'Whether the workflow takes cases right now.' },
       version: { type: ['integer', 'null'], minimum: 1, description: 'The latest published version; null until the first publish.' },
+      draft_changed: { type: 'boolean', description: 'Whether the draft differs from the latest published version (always true before the first publish). While false, publishing makes no new version.' },
       created_at: timestamp('Creation time'),
       updated_at: timestamp('Time of the last change'),
     },

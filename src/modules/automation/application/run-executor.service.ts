@@ -168,9 +168,9 @@ export class RunExecutor {
           pc += 1;
           continue;
         case 'move': {
+          outcome.apply(subject);
           run.finish('succeeded');
           finished.push({ run, state: 'succeeded' });
-          outcome.apply(subject);
           const next = subject.takeStartedRun();
           if (!next) return { run, finished };
           run = next;

@@ -165,7 +165,8 @@ export class Case {
     const from = this.props.status;
     this.props = { ...this.props, status: next, outcome };
     this.dropStartedRun();
-    for (const run of this.runs) if (run.unfinished) run.supersede();
+    // The run making the move is not superseded: it ends after its move, as things happen.
+    for (const run of this.runs) if (run.unfinished && run !== this.executing) run.supersede();
     const startsRun = rules.hasRun(next);
     const event: CaseEvent = { type: 'status_changed', actor, from, to: next, outcome, startsRun, ...(options.reason ? { reason: options.reason } : {}) };
     this.events.push(event);

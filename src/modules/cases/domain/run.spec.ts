@@ -94,14 +94,15 @@ describe('Case moves and its runs', () => {
     assert.deepEqual([started.isStored, started.state, started.status, started.chainDepth], [false, 'pending', 'Triage', 0]);
   });
 
-  it('lets the mover\'s worker take the run its move started, one deeper in the chain', () => {
-    const subject = Case.restore(CASE, [run({ chainDepth: 4 })]);
+  it('lets the mover\'s worker take the run its move started, one deeper in the chain; the mover ends after its move, not superseded', () => {
+    const subject = Case.restore(CASE, [run({ chainDepth: 4 }), run({ id: 6, state: 'waiting', due: false })]);
     const mover = subject.takeRun(5)!;
-    mover.finish('succeeded');
     subject.moveTo('Triage', RULES, { kind: 'automation' });
+    assert.equal(mover.state, 'running');
+    mover.finish('succeeded');
     const next = subject.takeStartedRun()!;
     assert.deepEqual([next.state, next.attempts, next.chainDepth], ['running', 1, 5]);
-    assert.deepEqual(brief(subject.pullEvents()), ['run_started:5', 'run_finished:5', 'status_changed', 'run_started:new']);
+    assert.deepEqual(brief(subject.pullEvents()), ['run_started:5', 'run_superseded:6', 'status_changed', 'run_finished:5', 'run_started:new']);
     assert.equal(subject.takeStartedRun(), null);
   });
 

@@ -3,11 +3,13 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
 import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
-import { NotFoundError } from '../../../shared/errors/app-error.js';
-import { allStatuses, parseWorkflowDefinition, type WorkflowDefinition } from '../domain/workflow-definition.js';
+import { NotFoundError, UnstorableValueError } from '../../../shared/errors/app-error.js';
+import { hasUnstorableEscape } from '../../../shared/json/json-text.js';
+import { allStatuses, parseWorkflowDefinition, sameDefinition, type WorkflowDefinition } from '../domain/workflow-definition.js';
 import type { WebhookDedupSetting } from '../domain/webhook-dedup.js';
 import { WorkflowDefinitionInvalidError } from '../domain/workflow.errors.js';
 import { asJsonColumn, WorkflowOrmEntity } from '../infrastructure/workflow.orm-entity.js';
+import { WorkflowVersionOrmEntity } from '../infrastructure/workflow-version.orm-entity.js';
 
 /** Each workflow has at most one form and one inbound mail address, which this cap therefore bounds too. */
 const WORKFLOWS_CAP: OrganizationCap = { what: 'workflows', table: 'workflows', setting: 'MAX_WORKFLOWS_PER_ORGANIZATION' };
@@ -24,6 +26,7 @@ export interface WorkflowView {
   webhook_dedup: WebhookDedupSetting | null;
   published: boolean;
   version: number | null;
+  draft_changed: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -36,15 +39,15 @@ export class WorkflowDraftsService {
   async create(organizationId: number, input: unknown): Promise<WorkflowView> {
     const draft = parseOrThrow(input);
     const id = await storeWithinCap(this.workflows.manager, this.env, organizationId, WORKFLOWS_CAP, async (m) => (await m.save(m.create(WorkflowOrmEntity, { organizationId, draft }))).id);
-    return toView(await this.workflows.findOneByOrFail({ id }));
+    return this.view(await this.workflows.findOneByOrFail({ id }));
   }
 
   async list(organizationId: number): Promise<WorkflowView[]> {
-    return (await this.workflows.find({ where: { organizationId }, order: { id: 'ASC' } })).map(toView);
+    return this.views(await this.workflows.find({ where: { organizationId }, order: { id: 'ASC' } }));
   }
 
   async get(organizationId: number, id: number): Promise<WorkflowView> {
-    return toView(await this.findOwned(organizationId, id));
+    return this.view(await this.findOwned(organizationId, id));
   }
 
   /** Replaces the draft; published versions and running cases are not affected. */
@@ -66,15 +69,29 @@ export class WorkflowDraftsService {
     if (!row) throw new NotFoundError('workflow');
     return row;
   }
+
+  private async view(row: WorkflowOrmEntity): Promise<WorkflowView> {
+    return (await this.views([row]))[0]!;
+  }
+
+  /** The rows as views, each compared with its latest published version (one query for all). */
+  private async views(rows: WorkflowOrmEntity[]): Promise<WorkflowView[]> {
+    const published = rows.flatMap((row) => (row.version === null ? [] : [{ workflowId: row.id, version: row.version }]));
+    const versions = published.length === 0 ? [] : await this.workflows.manager.find(WorkflowVersionOrmEntity, { where: published });
+    const latest = new Map(versions.map((v) => [v.workflowId, v.definition]));
+    return rows.map((row) => toView(row, latest.get(row.id)));
+  }
 }
 
 function parseOrThrow(input: unknown): WorkflowDefinition {
   const result = parseWorkflowDefinition(input);
   if (!result.ok) throw new WorkflowDefinitionInvalidError(result.problems);
+  // The json column (unlike jsonb) would store them, and intake copies a definition's text into text columns.
+  if (hasUnstorableEscape(JSON.stringify(result.definition))) throw new UnstorableValueError();
   return result.definition;
 }
 
-function toView(row: WorkflowOrmEntity): WorkflowView {
+function toView(row: WorkflowOrmEntity, latest: WorkflowDefinition | undefined): WorkflowView {
   const d = row.draft;
   return {
     id: row.id,
@@ -88,6 +105,7 @@ function toView(row: WorkflowOrmEntity): WorkflowView {
     webhook_dedup: d.webhook_dedup ?? null,
     published: row.published,
     version: row.version,
+    draft_changed: latest === undefined || !sameDefinition(row.draft, latest),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -106,6 +106,11 @@ export function parseWorkflowDefinition(input: unknown): DefinitionResult {
   };
 }
 
+/** Whether two definitions are the same, key order included: the order of the attributes is the order of a form's fields. */
+export function sameDefinition(a: WorkflowDefinition, b: WorkflowDefinition): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 type Report = (path: string, error: string) => void;
 
 /**

@@ -83,7 +83,7 @@ export class WorkflowsController {
   @ApiEndpoint({
     operationId: 'publishWorkflow',
     summary: 'Publish a workflow',
-    description: `Freezes the draft as the next version (\`version\` + 1) and sets \`published\`; new cases use it from the next request on. Publishing again makes another version. ${BODY_IGNORED}`,
+    description: `Freezes the draft as the next version (\`version\` + 1) and sets \`published\`; new cases use it from the next request on. A draft that is the latest version as it was published (\`draft_changed\` false) makes no new version: the answer is the same version, published again if it was unpublished, so a retried publish changes nothing. ${BODY_IGNORED}`,
     success: workflowAnswer(200, 'The published workflow.'),
     errors: { 404: WORKFLOW_NOT_FOUND, 503: CHANGE_NOT_SAVED },
   })

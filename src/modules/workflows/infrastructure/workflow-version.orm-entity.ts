@@ -11,7 +11,8 @@ export class WorkflowVersionOrmEntity {
   @PrimaryColumn({ type: 'integer' })
   version: number;
 
-  @Column({ type: 'jsonb' })
+  /** json, not jsonb: it keeps the definition's keys in the order saved. */
+  @Column({ type: 'json' })
   definition: WorkflowDefinition;
 
   @Column({ name: 'created_at', type: 'timestamptz', insert: false, update: false })

@@ -10,7 +10,8 @@ export class WorkflowOrmEntity {
   @Column({ name: 'organization_id', type: 'bigint', transformer: bigintId })
   organizationId: number;
 
-  @Column({ type: 'jsonb' })
+  /** json, not jsonb: it keeps the definition's keys in the order saved. */
+  @Column({ type: 'json' })
   draft: WorkflowDefinition;
 
   @Column({ type: 'boolean', default: false })
@@ -33,7 +34,7 @@ export class WorkflowOrmEntity {
   updatedAt: Date;
 }
 
-/** TypeORM's deep-partial type cannot follow `unknown` inside a jsonb document; the value is stored whole. */
+/** TypeORM's deep-partial type cannot follow `unknown` inside a json document; the value is stored whole. */
 export function asJsonColumn(definition: WorkflowDefinition): QueryDeepPartialEntity<WorkflowDefinition> {
   return definition as QueryDeepPartialEntity<WorkflowDefinition>;
 }
