@@ -1,4 +1,5 @@
 import { ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { CLEARABLE_WORKFLOW_IDS } from '../../../shared/http/openapi-schema.js';
 import { CreateDigestRequest } from './create-digest.request.js';
 
 /**
@@ -16,13 +17,6 @@ export class UpdateDigestRequest extends PartialType(CreateDigestRequest) {
   })
   override weekday?: number;
 
-  @ApiPropertyOptional({
-    type: 'integer',
-    isArray: true,
-    minimum: 1,
-    maximum: Number.MAX_SAFE_INTEGER,
-    nullable: true,
-    description: 'Only these workflows\' cases; `null`: every workflow of the organization again.',
-  })
+  @ApiPropertyOptional(CLEARABLE_WORKFLOW_IDS)
   override workflow_ids?: number[];
 }
