@@ -3,7 +3,7 @@ import { errorMessage } from './api.ts';
 import { ConfirmDialog } from './components.tsx';
 import { useAction } from './hooks.ts';
 
-/** The form of a new item in a card, with its own Cancel (subscriptions, digests). */
+/** The form of a new item, or of one being changed, in a card with its own Cancel (subscriptions, digests). */
 export function NewItemCard({ id, title, onCancel, children }: { id: string; title: string; onCancel: () => void; children: ComponentChildren }) {
   return (
     <section class="card" aria-labelledby={id}>

@@ -1,7 +1,7 @@
 /**
  * The dashboard's digests page in headless Chromium, with a local SMTP sink as the relay:
- * digests created from a form (refusals shown at their fields, the organization's cap stated)
- * and deleted after a confirmation, reached from the Reports page by keyboard.
+ * digests created and changed from a form (refusals shown at their fields, the organization's cap
+ * stated) and deleted after a confirmation, reached from the Reports page by keyboard.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -31,10 +31,11 @@ describe('admin dashboard: digests in the browser', () => {
     await closeDb();
   });
 
-  it('creates a digest from a form, refusals at their fields, states the cap, and deletes it after a confirmation', async () => {
+  it('creates a digest from a form, refusals at their fields, states the cap, changes it from the same form prefilled, and deletes it after a confirmation', async () => {
     const { org, context, page } = await givenSignedIn(t, browser, baseUrl);
     const listed = async () => (await t.request('GET', DIGESTS, { token: org.adminToken })).body.digests;
     expectHttpError(page, { status: 422, url: /\/api\/admin\/v1\/digests$/ });
+    expectHttpError(page, { status: 422, url: /\/api\/admin\/v1\/digests\/\d+$/ });
     await goToSection(page, 'Reports');
     await page.getByRole('link', { name: 'Email digests' }).focus();
     await page.keyboard.press('Enter');
@@ -69,7 +70,31 @@ describe('admin dashboard: digests in the browser', () => {
     assert.match(await cap.innerText(), /MAX_DIGESTS_PER_ORGANIZATION/);
     await page.getByRole('button', { name: 'Cancel' }).click();
 
-    await page.getByRole('button', { name: 'Delete digest Weekly, Friday at 08:00 UTC' }).click();
+    await page.getByRole('button', { name: 'Edit digest Weekly, Friday at 08:00 UTC' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('region', { name: 'Change digest' }).waitFor();
+    assert.equal((await focused(page)).id, 'digest-schedule', 'the keyboard is taken to the form');
+    assert.deepEqual(
+      [await page.getByLabel('Schedule').inputValue(), await page.getByLabel('On').inputValue(), await page.getByLabel('At').inputValue(), await page.getByLabel('Recipients').inputValue()],
+      ['weekly', '5', '8', 'ops@acme.example\nlead@acme.example'],
+      'prefilled with the digest',
+    );
+    await page.getByLabel('Recipients').fill('ops@acme.example\nnot-an-address');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await error.waitFor();
+    assert.match(await error.innerText(), /email address/);
+    assert.equal((await focused(page)).id, 'digest-recipients');
+    assert.deepEqual((await listed())[0].recipients, ['ops@acme.example', 'lead@acme.example'], 'nothing changed');
+    await page.getByLabel('Schedule').selectOption('daily');
+    await page.getByLabel('At').selectOption({ label: '09:00 UTC' });
+    await page.getByLabel('Recipients').fill('ops@acme.example\nnew@acme.example');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('region', { name: 'Change digest' }).waitFor({ state: 'detached' });
+    assert.deepEqual((await tableRows(page, 'Digests')).map((row) => [row[0], row[1]]), [['Daily at 09:00 UTC', 'ops@acme.example, new@acme.example (0 confirmed)']]);
+    const [changed] = await listed();
+    assert.deepEqual([changed.id, changed.schedule, changed.weekday, changed.hour_utc, changed.recipients], [digest.id, 'daily', null, 9, ['ops@acme.example', 'new@acme.example']]);
+
+    await page.getByRole('button', { name: 'Delete digest Daily at 09:00 UTC' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete this digest?' });
     await dialog.waitFor();
     await dialog.getByRole('button', { name: 'Delete digest' }).click();

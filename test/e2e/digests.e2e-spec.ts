@@ -12,6 +12,7 @@ import { DigestPass } from '../../src/modules/reporting/application/digest-pass.
 import { isServiceMessageId } from '../../src/shared/mail/service-message-id.js';
 import { eventually, givenAutomation } from '../support/automation-helpers.js';
 import { DIGESTS as ROUTE, type DigestWorld, linkIn, startDigestWorld } from '../support/digest-helpers.js';
+import { postForm } from '../support/form-helpers.js';
 import { HOUR_MS } from '../support/report-helpers.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -153,6 +154,87 @@ describe('digests', () => {
     assert.ok(!(await d.list()).some((listed) => listed.id === created.id));
   });
 
+  describe('changes a digest (PATCH)', () => {
+    const patch = (id: number | string, body: unknown, token = admin()) => d.apps[0]!.request('PATCH', `${ROUTE}/${id}`, { token, body });
+    let digest: { id: number; [key: string]: unknown };
+    const otherHour = () => (d.periodEnd.getUTCHours() + 12) % 24;
+
+    before(async () => {
+      digest = await d.create({ schedule: 'daily', hour_utc: otherHour(), recipients: ['keep@acme.example', 'drop@acme.example'] });
+      await d.pass();
+    });
+
+    it('applies any of the fields and reads them back; an added address is asked to confirm, one that unsubscribed is mailed nothing', async () => {
+      const unsubscribed = await postForm(d.apps[0]!, linkIn(d.digestsTo('ops@acme.example')[0]!, 'digests/unsubscribe'), 'List-Unsubscribe=One-Click');
+      assert.equal(unsubscribed.status, 200, unsubscribed.text);
+      const opsInvitations = d.invitationsTo('ops@acme.example').length;
+      const res = await patch(digest.id, { schedule: 'weekly', weekday: 3, hour_utc: 9, recipients: ['keep@acme.example', 'new@acme.example', 'ops@acme.example'], workflow_ids: [d.w.workflowId] });
+      assert.equal(res.status, 200, res.text);
+      const expected = {
+        ...digest,
+        schedule: 'weekly',
+        weekday: 3,
+        hour_utc: 9,
+        recipients: ['keep@acme.example', 'new@acme.example', 'ops@acme.example'],
+        unsubscribed_recipients: ['ops@acme.example'],
+        workflow_ids: [d.w.workflowId],
+      };
+      assert.deepEqual(res.body, { digest: expected });
+      assert.deepEqual((await d.list()).find((listed) => listed.id === digest.id), expected);
+      await d.pass();
+      assert.equal(d.invitationsTo('new@acme.example').length, 1, 'the added address is asked to confirm');
+      assert.equal(d.invitationsTo('ops@acme.example').length, opsInvitations, 'the address that unsubscribed is not mailed');
+      assert.equal(d.invitationsTo('keep@acme.example').length, 1, 'an address it had already is not asked again');
+
+      const daily = await patch(digest.id, { schedule: 'daily', workflow_ids: null });
+      assert.equal(daily.status, 200, daily.text);
+      assert.deepEqual([daily.body.digest.schedule, daily.body.digest.weekday, daily.body.digest.hour_utc, daily.body.digest.workflow_ids], ['daily', null, 9, null], 'becoming daily drops the weekday; null workflow_ids is every workflow');
+    });
+
+    it('starts a new schedule with its next period: no period that ended before the change is sent', async () => {
+      await d.confirm('keep@acme.example');
+      await d.backdate(digest.id, new Date(d.periodEnd.getTime() - 3 * 24 * HOUR_MS));
+      const res = await patch(digest.id, { hour_utc: d.periodEnd.getUTCHours(), recipients: ['keep@acme.example'] });
+      assert.equal(res.status, 200, res.text);
+      await d.pass();
+      assert.equal(d.digestsTo('keep@acme.example').length, 0, 'no catch-up of the periods the new hour would have had');
+      await d.pass(undefined, 24 * HOUR_MS);
+      assert.equal(d.digestsTo('keep@acme.example').length, 1, 'the next period is sent');
+    });
+
+    it('answers 404 for another organization\'s digest or an unknown one, and changes nothing', async () => {
+      const stranger = await givenAutomation(d.apps[0]!, {});
+      const before = (await d.list()).find((listed) => listed.id === digest.id);
+      for (const res of [await patch(digest.id, { hour_utc: 1 }, stranger.org.adminToken), await patch(999_999, { hour_utc: 1 }), await patch('abc', { hour_utc: 1 })]) {
+        assert.equal(res.status, 404, res.text);
+        assert.equal(typeof res.body.error, 'string');
+      }
+      assert.deepEqual((await d.list()).find((listed) => listed.id === digest.id), before);
+    });
+
+    const refused: [string, unknown, string][] = [
+      ['an empty body', {}, ''],
+      ['hour_utc 24', { hour_utc: 24 }, '/hour_utc'],
+      ['schedule null', { schedule: null }, '/schedule'],
+      ['recipients null', { recipients: null }, '/recipients'],
+      ['a monthly schedule', { schedule: 'monthly' }, '/schedule'],
+      ['weekly without a weekday', { schedule: 'weekly' }, '/weekday'],
+      ['a weekday on a daily digest', { weekday: 2 }, '/weekday'],
+      ['no recipient', { recipients: [] }, '/recipients'],
+      ['a recipient that is not an address', { recipients: ['not an address'] }, '/recipients'],
+      ['21 recipients', { recipients: Array.from({ length: 21 }, (_, i) => `r${i}@acme.example`) }, '/recipients'],
+      ['workflow ids that are not integers', { workflow_ids: ['1'] }, '/workflow_ids'],
+    ];
+    for (const [what, body, pointer] of refused) {
+      it(`refuses with 422 at its pointer: ${what}`, async () => {
+        const res = await patch(digest.id, body);
+        assert.equal(res.status, 422, res.text);
+        assert.equal(typeof res.body.error, 'string');
+        assert.ok(res.body.validation_errors?.some((e: { path: string }) => e.path === pointer), res.text);
+      });
+    }
+  });
+
   it('is sent by the workers\' own schedule (a repeatable Bull job), confirmation mail included', async () => {
     for (const app of d.apps.splice(0)) await app.close();
     const t = await d.startWorker(1000);
@@ -202,6 +284,7 @@ describe('digests without SMTP_RELAY_URL', () => {
     const answers = [
       await t.request('POST', ROUTE, { token: admin, body: { schedule: 'daily', hour_utc: 1, recipients: ['a@acme.example'] } }),
       await t.request('GET', ROUTE, { token: admin }),
+      await t.request('PATCH', `${ROUTE}/1`, { token: admin, body: { hour_utc: 1 } }),
       await t.request('DELETE', `${ROUTE}/1`, { token: admin }),
       await t.request('POST', `${ROUTE}/1/send`, { token: admin }),
     ];

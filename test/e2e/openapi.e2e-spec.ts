@@ -265,6 +265,7 @@ describe('OpenAPI document', () => {
       const digest = await api.call('post', '/api/admin/v1/digests', { token: admin, body: { schedule: 'weekly', weekday: 1, hour_utc: 6, recipients: ['ops@acme.example'], workflow_ids: [workflowId] } });
       const digestParams = { digestId: digest.body.digest.id };
       await api.call('get', '/api/admin/v1/digests', { token: admin });
+      await api.call('patch', '/api/admin/v1/digests/{digestId}', { token: admin, params: digestParams, body: { schedule: 'daily', recipients: ['ops@acme.example', 'lead@acme.example'], workflow_ids: null } });
       await api.call('post', '/api/admin/v1/digests/{digestId}/send', { token: admin, params: digestParams });
       await api.call('delete', '/api/admin/v1/digests/{digestId}', { token: admin, params: digestParams });
       const subscriptionsPath = '/api/admin/v1/subscriptions';
@@ -374,6 +375,7 @@ describe('OpenAPI document', () => {
       const validBodies: [string, Json][] = [
         ['/webhook/verification', { scheme: 'github', secret: 's' }],
         ['/subscriptions/{subscriptionId}', { events: ['case.closed'] }],
+        ['/digests/{digestId}', { hour_utc: 6 }],
         ['/recover', { since: '2026-01-01T00:00:00Z' }],
       ];
       for (const operation of operations.filter((o) => o.op.responses['404'] && o.path.includes('{'))) {
@@ -451,7 +453,8 @@ describe('OpenAPI document', () => {
         ['put', '/api/admin/v1/secrets/{name}', { token: org.admin, params: { name: 'crm_key' }, body: { value: 'x' } }, 422, 'invalid secret name: it must match [A-Z][A-Z0-9_]{0,63}'],
         ['put', '/api/admin/v1/retention', { token: org.admin, body: { runs_days: 0, keep: true } }, 422, 'invalid request body'],
         ['get', '/api/admin/v1/reports/cases', { token: org.admin, query: '?from=2025-01-01&to=2026-06-01' }, 422, 'the range must not be longer than 366 days'],
-        ['post', '/api/admin/v1/digests', { token: org.admin, body: { schedule: 'weekly', hour_utc: 6, recipients: ['ops@acme.example'] } }, 422, '"weekday" is required for a weekly digest, and only for one'],
+        ['post', '/api/admin/v1/digests', { token: org.admin, body: { schedule: 'weekly', hour_utc: 6, recipients: ['ops@acme.example'] } }, 422, 'invalid request body'],
+        ['patch', '/api/admin/v1/digests/{digestId}', { token: org.admin, params: { digestId: 1 }, body: {} }, 422, 'invalid request body'],
         ['put', '/api/admin/v1/workflows/{workflowId}/webhook/verification', { token: org.admin, params, body: { scheme: 'hmac', secret: 's' } }, 422, 'invalid request body'],
         ['post', webhookPath, { ...webhook, body: [1] }, 422, 'the request body must be a JSON object'],
         ['post', webhookPath, { ...webhook, body: { customer_email: 'nope' } }, 422, 'attributes_validation_failed'],

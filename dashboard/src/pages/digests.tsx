@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { api, type Digest } from '../api.ts';
 import { Alert, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
 import { DeleteDialog, NewItemCard } from '../crud-parts.tsx';
@@ -21,24 +21,32 @@ const inputId = (field: (typeof FIELDS)[number]) => `digest-${field}`;
 const describedBy = (field: (typeof FIELDS)[number], error: string | undefined, hint = false) =>
   [error && `${inputId(field)}-error`, hint && `${inputId(field)}-hint`].filter(Boolean).join(' ') || undefined;
 
-function DigestForm({ onCreated }: { onCreated: (digest: Digest) => void }) {
-  const [schedule, setSchedule] = useState<Digest['schedule']>('daily');
-  const [hour, setHour] = useState('7');
-  const [weekday, setWeekday] = useState('1');
-  const [recipients, setRecipients] = useState('');
-  const [workflowIds, setWorkflowIds] = useState<number[]>([]);
-  const create = useAction(async () => {
+/** Creates a digest, or changes one (`existing`, its fields prefilled): the same fields, validated by the API. */
+function DigestForm({ existing, onSaved }: { existing?: Digest; onSaved: (digest: Digest) => void }) {
+  const [schedule, setSchedule] = useState<Digest['schedule']>(existing?.schedule ?? 'daily');
+  const [hour, setHour] = useState(String(existing?.hour_utc ?? 7));
+  const [weekday, setWeekday] = useState(String(existing?.weekday ?? 1));
+  const [recipients, setRecipients] = useState(existing?.recipients.join('\n') ?? '');
+  const [workflowIds, setWorkflowIds] = useState<number[]>(existing?.workflow_ids ?? []);
+  // The edit form opens above the table: the keyboard is taken to it rather than left on the row's button.
+  useEffect(() => {
+    if (existing) document.getElementById(inputId('schedule'))?.focus();
+  }, []);
+  const save = useAction(async () => {
+    // A change names every field, so a weekday or workflows left out are cleared (null) rather than kept.
+    const cleared = existing ? null : undefined;
     const body = {
       schedule,
       hour_utc: Number(hour),
-      weekday: schedule === 'weekly' ? Number(weekday) : undefined,
+      weekday: schedule === 'weekly' ? Number(weekday) : cleared,
       recipients: recipients.split(/[\s,;]+/).filter(Boolean),
-      workflow_ids: workflowIds.length > 0 ? workflowIds : undefined,
+      workflow_ids: workflowIds.length > 0 ? workflowIds : cleared,
     };
-    onCreated((await api.post<{ digest: Digest }>('/digests', { body })).digest);
+    const saved = existing ? await api.patch<{ digest: Digest }>(`/digests/${existing.id}`, { body }) : await api.post<{ digest: Digest }>('/digests', { body });
+    onSaved(saved.digest);
   });
-  const problems = formProblems(create.error, FIELDS);
-  useFocusFirstProblem(create.error, problems, 'digest', FIELDS);
+  const problems = formProblems(save.error, FIELDS);
+  useFocusFirstProblem(save.error, problems, 'digest', FIELDS);
   const { fields } = problems;
   return (
     <form
@@ -46,7 +54,7 @@ function DigestForm({ onCreated }: { onCreated: (digest: Digest) => void }) {
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        void create.run();
+        void save.run();
       }}
     >
       <div class="form-row">
@@ -80,8 +88,8 @@ function DigestForm({ onCreated }: { onCreated: (digest: Digest) => void }) {
       <WorkflowPicker id={inputId('workflow_ids')} chosen={workflowIds} onChange={setWorkflowIds} error={fields.workflow_ids} />
       <FormError error={problems.error} what="digests" />
       <div>
-        <button type="submit" class="button button--primary" disabled={create.pending}>
-          {create.pending ? 'Creating…' : 'Create digest'}
+        <button type="submit" class="button button--primary" disabled={save.pending}>
+          {save.pending ? 'Saving…' : existing ? 'Save changes' : 'Create digest'}
         </button>
       </div>
     </form>
@@ -92,6 +100,7 @@ export function DigestsPage() {
   useTitle('Digests');
   const digests = useLoad(() => api.get<{ digests: Digest[] }>('/digests').then((r) => r.digests), []);
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<Digest | null>(null);
   const [deleting, setDeleting] = useState<Digest | null>(null);
   const remove = async (digest: Digest) => {
     await api.delete(`/digests/${digest.id}`);
@@ -104,7 +113,14 @@ export function DigestsPage() {
         eyebrow={<Link href="/reports">Reports</Link>}
         actions={
           !creating && (
-            <button type="button" class="button button--primary" onClick={() => setCreating(true)}>
+            <button
+              type="button"
+              class="button button--primary"
+              onClick={() => {
+                setEditing(null);
+                setCreating(true);
+              }}
+            >
               New digest
             </button>
           )
@@ -116,9 +132,21 @@ export function DigestsPage() {
         {creating && (
           <NewItemCard id="new-digest" title="New digest" onCancel={() => setCreating(false)}>
             <DigestForm
-              onCreated={(digest) => {
+              onSaved={(digest) => {
                 setCreating(false);
                 digests.setData([...(digests.data ?? []), digest]);
+              }}
+            />
+          </NewItemCard>
+        )}
+        {editing && (
+          <NewItemCard id="edit-digest" title="Change digest" onCancel={() => setEditing(null)}>
+            <DigestForm
+              key={editing.id}
+              existing={editing}
+              onSaved={(digest) => {
+                setEditing(null);
+                digests.setData((digests.data ?? []).map((d) => (d.id === digest.id ? digest : d)));
               }}
             />
           </NewItemCard>
@@ -150,6 +178,16 @@ export function DigestsPage() {
                       <DateTime iso={digest.last_sent_at} />
                     </td>
                     <td class="actions">
+                      <button
+                        type="button"
+                        class="button button--ghost button--small"
+                        onClick={() => {
+                          setCreating(false);
+                          setEditing(digest);
+                        }}
+                      >
+                        Edit<span class="visually-hidden"> digest {describe(digest)}</span>
+                      </button>{' '}
                       <button type="button" class="button button--danger-ghost button--small" onClick={() => setDeleting(digest)}>
                         Delete<span class="visually-hidden"> digest {describe(digest)}</span>
                       </button>

@@ -46,4 +46,13 @@ export const pageOf = (key: string, schemaName: string): Schema => object({
 export const jsonContent = (schema: Schema): Record<string, { schema: Schema }> => ({ 'application/json': { schema } });
 
 export const resourceId = (description: string): Schema => ({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
+/** `workflow_ids` of a PATCH (subscriptions, digests): null clears the restriction. */
+export const CLEARABLE_WORKFLOW_IDS = {
+  type: 'integer',
+  isArray: true,
+  minimum: 1,
+  maximum: Number.MAX_SAFE_INTEGER,
+  nullable: true,
+  description: 'Only these workflows\' cases; `null`: every workflow of the organization again.',
+} as const;
 export const timestamp = (description: string): Schema => ({ type: 'string', format: 'date-time', description: `${description} (ISO 8601, UTC)` });

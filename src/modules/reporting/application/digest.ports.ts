@@ -57,6 +57,12 @@ export abstract class DigestStore {
    * that neither confirmed nor unsubscribed and were last asked more than `invitationSpacingMs` ago.
    */
   abstract create(organizationId: number, digest: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): Promise<Digest>;
+  /**
+   * Writes the digest's fields as `digest` has them; null if the organization has no such digest.
+   * `recipients` are invited as by create. The `passed` periods are never sent: they ended
+   * before a change of schedule.
+   */
+  abstract update(organizationId: number, id: number, digest: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number, passed: readonly Period[]): Promise<Digest | null>;
   abstract list(organizationId: number): Promise<Digest[]>;
   abstract find(organizationId: number, id: number): Promise<Digest | null>;
   abstract delete(organizationId: number, id: number): Promise<boolean>;

@@ -1,10 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError, NotFoundError, RateLimitedError } from '../../../shared/errors/app-error.js';
-import { type Digest, INVITATION_SPACING_MS, MANUAL_SEND_SPACING_MS, periodEndingNow } from '../domain/digest.js';
-import { DigestMailer, DigestStore, type NewDigest } from './digest.ports.js';
+import { type Digest, duePeriods, INVITATION_SPACING_MS, MANUAL_SEND_SPACING_MS, periodEndingNow } from '../domain/digest.js';
+import { DigestMailer, DigestStore, type NewDigest, type NewRecipient } from './digest.ports.js';
 import { RecipientTokens } from './recipient-tokens.js';
 
 export const NOT_CONFIGURED = 'digests are not configured: SMTP_RELAY_URL is not set';
+
+/** Any of a digest's fields, as sent: null `weekday` or `workflowIds` clears it; the others may not be null. */
+export type DigestChanges = { [K in keyof NewDigest]?: NewDigest[K] | null };
+
+/** Where each field is in the request body, for the pointers of its errors. */
+const POINTERS: Record<keyof NewDigest, string> = { schedule: '/schedule', hourUtc: '/hour_utc', weekday: '/weekday', recipients: '/recipients', workflowIds: '/workflow_ids' };
 
 /** The digest API: schedules per organization, and a send by hand. */
 @Injectable()
@@ -14,11 +20,41 @@ export class DigestsService {
   /** Addresses the organization does not know yet are asked to confirm (see DigestStore.create); none gets a digest before it does. */
   async create(organizationId: number, digest: NewDigest): Promise<Digest> {
     this.requireRelay();
-    if ((digest.schedule === 'weekly') !== (digest.weekday !== null)) throw new InvalidRequestError('"weekday" is required for a weekly digest, and only for one');
-    // One recipient per address whatever its case: a token is issued for each, kept only for addresses new to the organization.
-    const addresses = [...new Map(digest.recipients.map((address) => [address.toLowerCase(), address])).values()];
-    const recipients = addresses.map((address) => this.tokens.issue(organizationId, address));
-    return this.store.create(organizationId, digest, recipients, INVITATION_SPACING_MS);
+    checkWeekday(digest);
+    return this.store.create(organizationId, digest, this.newRecipients(organizationId, digest.recipients), INVITATION_SPACING_MS);
+  }
+
+  /**
+   * The digest after the change must be one create would take. Switching to daily drops the
+   * weekday unless the change names one. Addresses added are invited as by create; removed ones
+   * are simply no longer sent to. A new schedule starts with its next period: the ones it would
+   * have had before the change are never sent.
+   */
+  async update(organizationId: number, id: number, changes: DigestChanges, now: Date): Promise<Digest> {
+    this.requireRelay();
+    const problems = [
+      ...(['schedule', 'hourUtc', 'recipients'] as const).filter((key) => changes[key] === null).map((key) => ({ path: POINTERS[key], error: `${POINTERS[key].slice(1)} cannot be null` })),
+      ...(Object.keys(changes).length === 0 ? [{ path: '', error: 'give at least one of schedule, hour_utc, weekday, recipients, workflow_ids' }] : []),
+    ];
+    if (problems.length) throw new InvalidRequestError('invalid request body', problems);
+    const digest = await this.store.find(organizationId, id);
+    if (!digest) throw new NotFoundError('digest');
+    const schedule = changes.schedule ?? digest.schedule;
+    const changed: NewDigest = {
+      schedule,
+      hourUtc: changes.hourUtc ?? digest.hourUtc,
+      weekday: changes.weekday !== undefined ? changes.weekday : schedule === 'daily' ? null : digest.weekday,
+      recipients: changes.recipients ?? digest.recipients,
+      workflowIds: changes.workflowIds !== undefined ? changes.workflowIds : digest.workflowIds,
+    };
+    checkWeekday(changed);
+    const known = new Set(digest.recipients.map((address) => address.toLowerCase()));
+    const added = this.newRecipients(organizationId, changed.recipients.filter((address) => !known.has(address.toLowerCase())));
+    const rescheduled = changed.schedule !== digest.schedule || changed.hourUtc !== digest.hourUtc || changed.weekday !== digest.weekday;
+    const passed = rescheduled ? duePeriods(changed, digest.createdAt, now) : [];
+    const updated = await this.store.update(organizationId, id, changed, added, INVITATION_SPACING_MS, passed);
+    if (!updated) throw new NotFoundError('digest');
+    return updated;
   }
 
   list(organizationId: number): Promise<Digest[]> {
@@ -47,7 +83,19 @@ export class DigestsService {
     }
   }
 
+  /** One recipient per address whatever its case: a token is issued for each, kept only for addresses new to the organization. */
+  private newRecipients(organizationId: number, addresses: readonly string[]): NewRecipient[] {
+    const distinct = [...new Map(addresses.map((address) => [address.toLowerCase(), address])).values()];
+    return distinct.map((address) => this.tokens.issue(organizationId, address));
+  }
+
   private requireRelay(): void {
     if (!this.mailer.configured) throw new InvalidRequestError(NOT_CONFIGURED);
+  }
+}
+
+function checkWeekday(digest: NewDigest): void {
+  if ((digest.schedule === 'weekly') !== (digest.weekday !== null)) {
+    throw new InvalidRequestError('invalid request body', [{ path: POINTERS.weekday, error: '"weekday" is required for a weekly digest, and only for one' }]);
   }
 }

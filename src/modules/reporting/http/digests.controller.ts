@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
@@ -6,12 +6,14 @@ import { listOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.
 import { RequiresToken } from '../../tokens/bearer-token.guard.js';
 import type { Principal as Caller } from '../../tokens/principal.js';
 import { Principal } from '../../tokens/principal.decorator.js';
-import { DigestsService } from '../application/digests.service.js';
+import { type DigestChanges, DigestsService } from '../application/digests.service.js';
 import { type Digest, MANUAL_SEND_SPACING_MS, MAX_SEND_ATTEMPTS } from '../domain/digest.js';
 import { CreateDigestRequest } from './create-digest.request.js';
+import { UpdateDigestRequest } from './update-digest.request.js';
 
 const DigestId = () => Param('digestId', new IdParamPipe('digest'));
 const NOT_CONFIGURED_422 = '`SMTP_RELAY_URL` is not set: digests are not configured.';
+const BAD_FIELDS_422 = 'an unknown key, a bad `schedule`, `hour_utc` or `weekday`, `weekday` missing on a weekly digest or given on a daily one, 0 or more than 20 recipients or one that is not an email address, bad `workflow_ids`';
 
 /** Report digests by email: schedules per organization, sent by the worker role. */
 @Controller('api/admin/v1/digests')
@@ -28,7 +30,7 @@ export class DigestsController {
     summary: 'Schedule a digest',
     description: `An email with the case report of each period (daily: the 24 hours up to \`hour_utc\`; weekly: the 7 days up to \`hour_utc\` on \`weekday\`), in plain text and HTML with a chart of cases created and closed per day as an inline image and a link to the dashboard's report page. Each period is sent once whatever the number of workers, within \`DIGEST_CHECK_INTERVAL_MS\` of its end; periods that ended while no worker ran are sent when one comes back (the last 7 at most). Test cases never appear in a digest. Recipients must confirm first: an address the organization never named gets one email with a link to a page where it confirms (asked again, by a later digest naming it, a week after at the earliest, unless it unsubscribed), and the digest goes only to confirmed addresses, one message each, with a link and List-Unsubscribe headers (RFC 8058 one-click) that take the address out of every digest of the organization. A period that ends while no recipient is confirmed is skipped. A send the relay refuses ${MAX_SEND_ATTEMPTS} times (retried after 5, 10, 20 and 40 minutes) is given up: the digest shows \`last_error\` and \`last_failed_at\`.`,
     success: { status: 201, description: 'The digest.', schema: wrapped('digest', schemaRef('Digest')) },
-    errors: { 422: `${NOT_CONFIGURED_422} Or: an unknown key, a bad \`schedule\`, \`hour_utc\` or \`weekday\`, \`weekday\` missing on a weekly digest or given on a daily one, 0 or more than 20 recipients or one that is not an email address, bad \`workflow_ids\`, or the organization already has as many digests as \`MAX_DIGESTS_PER_ORGANIZATION\` allows (\`cap\` and \`limit\` name it).` },
+    errors: { 422: `${NOT_CONFIGURED_422} Or: ${BAD_FIELDS_422}, or the organization already has as many digests as \`MAX_DIGESTS_PER_ORGANIZATION\` allows (\`cap\` and \`limit\` name it).` },
   })
   async create(@Principal() caller: Caller, @Body() body: CreateDigestRequest) {
     const digest = await this.digests.create(caller.organizationId, {
@@ -51,6 +53,28 @@ export class DigestsController {
   })
   async list(@Principal() caller: Caller) {
     return { digests: (await this.digests.list(caller.organizationId)).map(render) };
+  }
+
+  @Patch(':digestId')
+  @ApiEndpoint({
+    operationId: 'updateDigest',
+    summary: 'Change a digest',
+    description: 'Any of the keys of `createDigest`, validated as when creating, the digest after the change included (a digest becoming `weekly` needs a `weekday`; one becoming `daily` drops it). `workflow_ids: null` means every workflow again. Addresses added to `recipients` are asked to confirm as on create (never one that unsubscribed); those removed get no more digests. A new schedule, hour or weekday starts with the next period it ends: no period that ended before the change is sent for it.',
+    success: { status: 200, description: 'The digest after the change.', schema: wrapped('digest', schemaRef('Digest')) },
+    errors: {
+      404: 'No such digest in the organization.',
+      422: `${NOT_CONFIGURED_422} Or nothing changed: an empty body; \`schedule\`, \`hour_utc\` or \`recipients\` null; ${BAD_FIELDS_422}. \`validation_errors\` points at the keys.`,
+    },
+  })
+  async update(@Principal() caller: Caller, @DigestId() id: number, @Body() body: UpdateDigestRequest) {
+    const changes: DigestChanges = {
+      ...(body.schedule !== undefined && { schedule: body.schedule }),
+      ...(body.hour_utc !== undefined && { hourUtc: body.hour_utc }),
+      ...(body.weekday !== undefined && { weekday: body.weekday }),
+      ...(body.recipients !== undefined && { recipients: body.recipients }),
+      ...(body.workflow_ids !== undefined && { workflowIds: body.workflow_ids }),
+    };
+    return { digest: render(await this.digests.update(caller.organizationId, id, changes, new Date())) };
   }
 
   @Delete(':digestId')

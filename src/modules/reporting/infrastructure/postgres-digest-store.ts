@@ -56,22 +56,42 @@ const DIGESTS_CAP: OrganizationCap = { what: 'digests', table: 'digests', settin
 
 /**
  * Addresses new to the organization are invited; so are those that never answered, when they were last asked long
- * enough ago ($10 ms) and are not being asked right now.
+ * enough ago ($10 ms) and are not being asked right now. Only if the digest's row (`digest`, a CTE answering its
+ * `id`) was written.
  */
+const inviteSql = (digest: string) => `
+    INSERT INTO digest_recipients AS r (organization_id, address, token_hash, token_ciphertext)
+    SELECT $1, n.address, n.token_hash, n.token_ciphertext FROM ${digest}, unnest($7::text[], $8::bytea[], $9::text[]) AS n(address, token_hash, token_ciphertext)
+    ON CONFLICT (organization_id, lower(address)) DO UPDATE
+    SET invited_at = now(), invitation_state = 'pending', invitation_claimed_at = NULL, invitation_attempts = 0, invitation_error = NULL
+    WHERE r.confirmed_at IS NULL AND r.unsubscribed_at IS NULL AND r.invitation_state <> 'pending'
+      AND r.invited_at < now() - $10 * interval '1 millisecond'`;
+
 const CREATE_SQL = `
   WITH inserted AS (
     INSERT INTO digests (organization_id, schedule, hour_utc, weekday, recipients, workflow_ids)
     VALUES ($1, $2, $3, $4, $5, $6)
     RETURNING id
-  ), invited AS (
-    INSERT INTO digest_recipients AS r (organization_id, address, token_hash, token_ciphertext)
-    SELECT $1, n.address, n.token_hash, n.token_ciphertext FROM unnest($7::text[], $8::bytea[], $9::text[]) AS n(address, token_hash, token_ciphertext)
-    ON CONFLICT (organization_id, lower(address)) DO UPDATE
-    SET invited_at = now(), invitation_state = 'pending', invitation_claimed_at = NULL, invitation_attempts = 0, invitation_error = NULL
-    WHERE r.confirmed_at IS NULL AND r.unsubscribed_at IS NULL AND r.invitation_state <> 'pending'
-      AND r.invited_at < now() - $10 * interval '1 millisecond'
+  ), invited AS (${inviteSql('inserted')}
   )
   SELECT id FROM inserted`;
+
+/**
+ * Periods that ended under the new schedule before the change ($12, $13) are recorded as skipped: claimed by no
+ * worker, so the change sends no catch-up of periods the digest never had.
+ */
+const UPDATE_SQL = `
+  WITH updated AS (
+    UPDATE digests SET schedule = $2, hour_utc = $3, weekday = $4, recipients = $5, workflow_ids = $6
+    WHERE organization_id = $1 AND id = $11
+    RETURNING id
+  ), invited AS (${inviteSql('updated')}
+  ), passed AS (
+    INSERT INTO digest_sends (digest_id, kind, period_start, period_end, state, claimed_at, attempts, sent_at)
+    SELECT updated.id, 'scheduled', p.start, p.end_, 'skipped', NULL, 0, now() FROM updated, unnest($12::timestamptz[], $13::timestamptz[]) AS p(start, end_)
+    ON CONFLICT (digest_id, period_end) WHERE kind = 'scheduled' DO NOTHING
+  )
+  SELECT id FROM updated`;
 
 /**
  * Refused while a manual send of the digest is unsent, or within the spacing ($4 ms) of the last
@@ -107,13 +127,17 @@ export class PostgresDigestStore extends DigestStore {
 
   async create(organizationId: number, d: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): Promise<Digest> {
     const id = await storeWithinCap(this.dataSource.manager, this.env, organizationId, DIGESTS_CAP, async (m) => {
-      const [row] = (await m.query(CREATE_SQL, [
-        organizationId, d.schedule, d.hourUtc, d.weekday, d.recipients, d.workflowIds,
-        recipients.map((r) => r.address), recipients.map((r) => r.tokenHash), recipients.map((r) => r.tokenCiphertext), invitationSpacingMs,
-      ])) as { id: string }[];
+      const [row] = (await m.query(CREATE_SQL, digestParams(organizationId, d, recipients, invitationSpacingMs))) as { id: string }[];
       return Number(row!.id);
     });
     return (await this.find(organizationId, id))!;
+  }
+
+  async update(organizationId: number, id: number, d: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number, passed: readonly Period[]): Promise<Digest | null> {
+    const updated = await this.rows(UPDATE_SQL, [
+      ...digestParams(organizationId, d, recipients, invitationSpacingMs), id, passed.map((p) => p.start), passed.map((p) => p.end),
+    ]);
+    return updated.length > 0 ? this.find(organizationId, id) : null;
   }
 
   async list(organizationId: number): Promise<Digest[]> {
@@ -206,6 +230,14 @@ export class PostgresDigestStore extends DigestStore {
   private rows<T>(sql: string, params: unknown[]): Promise<T[]> {
     return this.prepared.rows<T>(sql, params);
   }
+}
+
+/** $1 to $10 of CREATE_SQL and UPDATE_SQL: the digest's fields and the recipients to invite. */
+function digestParams(organizationId: number, d: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): unknown[] {
+  return [
+    organizationId, d.schedule, d.hourUtc, d.weekday, d.recipients, d.workflowIds,
+    recipients.map((r) => r.address), recipients.map((r) => r.tokenHash), recipients.map((r) => r.tokenCiphertext), invitationSpacingMs,
+  ];
 }
 
 function toDigest(row: DigestRow): Digest {

@@ -1,4 +1,5 @@
 import { ApiPropertyOptional, PartialType } from '@nestjs/swagger';
+import { CLEARABLE_WORKFLOW_IDS } from '../../../shared/http/openapi-schema.js';
 import { CreateSubscriptionRequest } from './create-subscription.request.js';
 
 /**
@@ -7,13 +8,6 @@ import { CreateSubscriptionRequest } from './create-subscription.request.js';
  * empty body changes nothing (both 422, from the service).
  */
 export class UpdateSubscriptionRequest extends PartialType(CreateSubscriptionRequest) {
-  @ApiPropertyOptional({
-    type: 'integer',
-    isArray: true,
-    minimum: 1,
-    maximum: Number.MAX_SAFE_INTEGER,
-    nullable: true,
-    description: 'Only these workflows\' cases; `null`: every workflow of the organization again.',
-  })
+  @ApiPropertyOptional(CLEARABLE_WORKFLOW_IDS)
   override workflow_ids?: number[];
 }
