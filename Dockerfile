@@ -13,7 +13,7 @@ COPY package.json package-lock.json ./
 RUN --mount=type=secret,id=npmrc,target=/root/.npmrc --mount=type=secret,id=npm-ca \
     npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json vite.config.ts ./
-COPY scripts/generate-api-metadata.ts ./scripts/
+COPY scripts/pinned-node.sh scripts/generate-api-metadata.ts ./scripts/
 COPY src ./src
 COPY dashboard ./dashboard
 RUN npm run build

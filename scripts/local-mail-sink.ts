@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Server as NetServer } from 'node:net';
 import { join } from 'node:path';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
@@ -20,8 +20,8 @@ export interface MailSink {
 
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
-/** Port 0 takes any free port (tests). */
-export async function startMailSink(dir: string, smtpPort: number, httpPort: number): Promise<MailSink> {
+/** Port 0 takes any free port (tests); with `elseFree`, so does a port that is taken (start:local prints where it is). */
+export async function startMailSink(dir: string, smtpPort: number, httpPort: number, { elseFree = false } = {}): Promise<MailSink> {
   mkdirSync(dir, { recursive: true });
   const smtp = new SMTPServer({
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -36,14 +36,17 @@ export async function startMailSink(dir: string, smtpPort: number, httpPort: num
       });
     },
   });
+  // SMTPServer repeats its socket's errors as its own: listen() below answers a port taken, and a
+  // client's broken connection concerns that connection only.
+  smtp.on('error', () => undefined);
   const page = createServer((req, res) => {
     void answer(dir, req.url ?? '/').then(({ status, type, body }) => {
       res.writeHead(status, { 'content-type': type, 'content-security-policy': "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-src 'self'" });
       res.end(body);
     });
   });
-  await new Promise<void>((resolve) => smtp.listen(smtpPort, '127.0.0.1', resolve));
-  await new Promise<void>((resolve) => page.listen(httpPort, '127.0.0.1', resolve));
+  await listen(smtp.server, smtpPort, elseFree);
+  await listen(page, httpPort, elseFree);
   return {
     smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
     pageUrl: `http://localhost:${(page.address() as AddressInfo).port}/`,
@@ -71,6 +74,21 @@ async function answer(dir: string, url: string): Promise<{ status: number; type:
     return `<li><a href="/messages/${file}">${escapeHtml(mail.subject ?? '(no subject)')}</a> (${escapeHtml(mail.date?.toISOString() ?? '')})</li>`;
   }));
   return html(`<h1>Local mail (${files.length})</h1><ul>${rows.join('') || '<li>Nothing yet.</li>'}</ul>`);
+}
+
+async function listen(server: NetServer, port: number, elseFree: boolean): Promise<void> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    if (!elseFree || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+    await listen(server, 0, false);
+  }
 }
 
 const closeServer = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));

@@ -4,8 +4,9 @@
  * the service and its SMTP listener, creates (once) a demo organization, workflows, API token,
  * webhook URL and inbound email address through the public APIs, and prints curl lines to try
  * them (one sends a test message over SMTP). Without SMTP_RELAY_URL it also starts a local mail
- * sink (SMTP on 1025, a page on http://localhost:1080) that digests are sent to. Ctrl-C stops
- * everything it started.
+ * sink (SMTP on 1025, a page on http://localhost:1080, or free ports when those are taken) that
+ * digests are sent to. It listens on 127.0.0.1 unless HOST says otherwise: the demo's secrets are
+ * printed, and the operator token is the one from .data/. Ctrl-C stops everything it started.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -118,10 +119,11 @@ function sendMailCommand(demo: Demo, smtpPort: number | null): string {
   return `printf '${message}' | curl -s smtp://localhost:${smtpPort} --mail-from ada@example.com --mail-rcpt '${demo.emailAddress}' -T -`;
 }
 
-function printWelcome(base: string, demo: Demo, operatorToken: string, smtpPort: number | null, mailPage: string | undefined): void {
+function printWelcome(base: string, host: string, demo: Demo, operatorToken: string, smtpPort: number | null, mailPage: string | undefined): void {
   const cases = `${base}/api/external/v1/workflows/${demo.workflowId}/cases`;
   console.log(`
-Case intake service is running at ${base}  (API docs: ${base}/docs)
+Case intake service is running at ${base}  (API docs: ${base}/docs), listening on ${host}${host === '127.0.0.1' ? ' only (HOST=0.0.0.0 to open it to other machines)' : ''}
+Dashboard: ${base}/dashboard/  sign in with the demo admin token ${demo.adminToken}
 
 Demo organization ${demo.organizationId}, workflow ${demo.workflowId} ("Customer escalations", published, direct).
 Secrets are kept in .data/ for this machine only.
@@ -166,12 +168,13 @@ async function main(): Promise<void> {
     await servers.stop();
   };
   try {
-    mail = process.env.SMTP_RELAY_URL ? undefined : await startMailSink(join(DATA, 'mail'), 1025, 1080);
+    mail = process.env.SMTP_RELAY_URL ? undefined : await startMailSink(join(DATA, 'mail'), 1025, 1080, { elseFree: true });
     const redisUrl = servers.redisUrl;
     const databaseUrl = process.env.DATABASE_URL ?? (await ensureDatabase(servers.postgresUrl));
     await runMigrations(databaseUrl);
     const env = validateEnv({
       ...process.env,
+      HOST: process.env.HOST ?? '127.0.0.1',
       DATABASE_URL: databaseUrl,
       REDIS_URL: redisUrl,
       TOKEN_ENCRYPTION_KEY: process.env.TOKEN_ENCRYPTION_KEY ?? persistentSecret('token-encryption.key', () => randomBytes(32).toString('hex')),
@@ -184,7 +187,7 @@ async function main(): Promise<void> {
     await app.listen({ port: env.PORT, host: env.HOST });
     const smtpPort = await listenForMail(app, env);
     const base = env.PUBLIC_BASE_URL!;
-    printWelcome(base, await ensureDemo(base, env.OPERATOR_TOKEN!), env.OPERATOR_TOKEN!, smtpPort, mail?.pageUrl);
+    printWelcome(base, env.HOST, await ensureDemo(base, env.OPERATOR_TOKEN!), env.OPERATOR_TOKEN!, smtpPort, mail?.pageUrl);
 
     let stopping = false;
     const stop = async () => {

@@ -18,8 +18,15 @@ if [ ! -x "$dir/bin/node" ]; then
   mkdir -p "$home"
   scratch="$(mktemp -d "$home/.fetch-XXXXXX")"
   trap 'rm -rf "$scratch"' EXIT
-  echo "with-node: fetching node-$os-$arch@$version from the npm registry into $home" >&2
-  (cd "$scratch" && npm pack "node-$os-$arch@$version" --silent >/dev/null)
+  # One line, finished when npm is. No retries: without a registry (offline, a proxy refusing)
+  # the answer comes at once, not after a minute of npm's retries.
+  printf 'with-node: fetching node-%s-%s@%s from the npm registry into %s: ' "$os" "$arch" "$version" "$home" >&2
+  if ! (cd "$scratch" && npm pack "node-$os-$arch@$version" --loglevel=error --fetch-retries=0 >/dev/null 2>.npm-error); then
+    reason="$(sed -n 's/^npm error code //p' "$scratch/.npm-error" | head -n 1)"
+    echo "failed (${reason:-npm pack failed}). This project needs Node $version: run \`scripts/with-node.sh node --version\` once the registry is reachable, or install Node $version yourself" >&2
+    exit 1
+  fi
+  echo done >&2
   tar -xzf "$scratch"/*.tgz -C "$scratch"
   [ "$("$scratch/package/bin/node" --version)" = "v$version" ] || { echo "with-node: the fetched binary is not v$version" >&2; exit 1; }
   # A rename is atomic: a parallel run sees either no directory or a complete one.

@@ -141,6 +141,19 @@ describe('digests', () => {
     await d.apps[0]!.app.get(DigestPass).run();
   });
 
+  it('refuses a manual send with 409 while no recipient has confirmed, and holds nothing back: the send after the first confirmation goes out', async () => {
+    const digest = await d.create({ schedule: 'daily', hour_utc: 6, recipients: ['first@acme.example'] });
+    const refused = await sendNow(digest.id);
+    assert.equal(refused.status, 409, refused.text);
+    assert.deepEqual(refused.body, { error: 'no recipient of this digest has confirmed yet: each gets a confirmation email, and the digest goes to those who confirm' });
+    await d.pass();
+    await d.confirm('first@acme.example');
+    const before = d.digestsTo('first@acme.example').length;
+    assert.equal((await sendNow(digest.id)).status, 202, 'no 10-minute wait after the refused send');
+    await d.apps[0]!.app.get(DigestPass).run();
+    assert.equal(d.digestsTo('first@acme.example').length, before + 1);
+  });
+
   it('deletes a digest; 404 for one that is not the organization\'s', async () => {
     const t = d.apps[0]!;
     const created = await d.create({ schedule: 'weekly', weekday: 1, hour_utc: 6, recipients: ['x@acme.example'], workflow_ids: [d.w.workflowId] });

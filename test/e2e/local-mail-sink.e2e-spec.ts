@@ -1,6 +1,7 @@
 /** The local stack's mail sink: what a digest sent through it looks like on its page. */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -36,5 +37,24 @@ describe('local mail sink', () => {
     assert.match(page, /<iframe sandbox srcdoc="[^"]*data:image\/png;base64,/);
     assert.match(page, /<pre>Cases created: 3/);
     assert.equal((await fetch(new URL('/messages/../../etc/passwd', sink.pageUrl))).status, 404);
+  });
+
+  it('takes free ports when asked for taken ones with elseFree (start:local), and fails on them otherwise', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      await assert.rejects(startMailSink(join(dir, 'strict'), port, 0), { code: 'EADDRINUSE' });
+      const moved = await startMailSink(join(dir, 'moved'), port, port, { elseFree: true });
+      try {
+        assert.notEqual(new URL(moved.smtpUrl).port, String(port));
+        assert.notEqual(new URL(moved.pageUrl).port, String(port));
+        assert.match(await (await fetch(moved.pageUrl)).text(), /Local mail \(0\)/);
+      } finally {
+        await moved.stop();
+      }
+    } finally {
+      await new Promise((resolve) => taken.close(resolve));
+    }
   });
 });

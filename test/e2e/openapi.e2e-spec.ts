@@ -16,7 +16,7 @@ import {
 } from '../support/openapi-conformance.js';
 import { createOrganization, createToken, createWorkflow, generateWebhook, operatorToken, sampleDefinition } from '../support/scenario.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
-import { closeDb, startTestApp, type TestApp } from '../support/test-app.js';
+import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
 import { SmtpListener } from '../../src/modules/email/infrastructure/smtp-listener.js';
 import { deliver } from '../support/smtp-client.js';
 import { eventOf, Receiver, verifySignature, waitFor } from '../support/subscription-helpers.js';
@@ -266,6 +266,10 @@ describe('OpenAPI document', () => {
       const digestParams = { digestId: digest.body.digest.id };
       await api.call('get', '/api/admin/v1/digests', { token: admin });
       await api.call('patch', '/api/admin/v1/digests/{digestId}', { token: admin, params: digestParams, body: { schedule: 'daily', recipients: ['ops@acme.example', 'lead@acme.example'], workflow_ids: null } });
+      await api.call('post', '/api/admin/v1/digests/{digestId}/send', { token: admin, params: digestParams });
+      // As if ops@ had pressed Confirm on its invitation's page (digest-recipients.e2e-spec.ts does it for real).
+      await db().query(`UPDATE digest_recipients r SET confirmed_at = now() FROM digests d
+                        WHERE d.id = $1 AND r.organization_id = d.organization_id AND r.address = 'ops@acme.example'`, [digestParams.digestId]);
       await api.call('post', '/api/admin/v1/digests/{digestId}/send', { token: admin, params: digestParams });
       await api.call('delete', '/api/admin/v1/digests/{digestId}', { token: admin, params: digestParams });
       const subscriptionsPath = '/api/admin/v1/subscriptions';

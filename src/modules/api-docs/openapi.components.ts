@@ -15,6 +15,7 @@ const responses: Record<string, Schema> = {
   BadRequest: error('Malformed request: the body does not match its `Content-Length` header, or the URL has invalid percent-encoding.'),
   Unauthorized: error('Missing or invalid credential. Every credential problem (absent, malformed, unknown, deleted, or of the wrong kind) is the same 401.'),
   NotFound: error('Not found, or outside the caller\'s organization.'),
+  Conflict: error('What the request names is not in a state that allows it yet; nothing was done.'),
   Gone: error('What the request names is no longer kept (retention).'),
   PayloadTooLarge: error('Request body larger than 1 MB (1,048,576 bytes); refused while streaming, before anything is read further.'),
   UriTooLong: error('A path parameter longer than 200 characters (refused before the path is matched).'),

@@ -8,6 +8,7 @@ const ERROR_RESPONSES: Record<ErrorStatus, string> = {
   400: 'BadRequest',
   401: 'Unauthorized',
   404: 'NotFound',
+  409: 'Conflict',
   410: 'Gone',
   413: 'PayloadTooLarge',
   414: 'UriTooLong',

@@ -11,7 +11,8 @@ export const DASHBOARD_DIR = fileURLToPath(new URL('../../dashboard/', import.me
 /**
  * Serves the admin dashboard at /dashboard: its built assets, and index.html for every other
  * path under it (the dashboard routes in the browser, e.g. /dashboard/workflows/12). It talks
- * to the admin API only, with the admin token the user signs in with.
+ * to the admin API only, with the admin token the user signs in with. `/` leads there: it is the
+ * address people type first.
  */
 export async function serveDashboard(app: NestFastifyApplication): Promise<void> {
   if (!existsSync(`${DASHBOARD_DIR}/index.html`)) return;
@@ -28,6 +29,7 @@ export async function serveDashboard(app: NestFastifyApplication): Promise<void>
     return reply.type('text/html; charset=utf-8').sendFile('index.html', DASHBOARD_DIR);
   };
   const fastify = app.getHttpAdapter().getInstance();
+  fastify.get('/', (_request: FastifyRequest, reply: FastifyReply) => reply.redirect('/dashboard/', 302));
   fastify.get('/dashboard', page);
   fastify.get('/dashboard/*', page);
 }

@@ -20,6 +20,7 @@ export type AppErrorCode =
   | 'idempotency.key_reused'
   | 'feed.cursor_expired'
   | 'subscription.disabled'
+  | 'digest.no_confirmed_recipient'
   | 'organization.cap_reached'
   | 'service.unavailable';
 

@@ -17,6 +17,7 @@ export const HTTP_STATUS: Record<AppErrorCode, number> = {
   'idempotency.key_reused': 422,
   'feed.cursor_expired': 410,
   'subscription.disabled': 422,
+  'digest.no_confirmed_recipient': 409,
   'organization.cap_reached': 422,
   'service.unavailable': 503,
 };

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError, NotFoundError, RateLimitedError } from '../../../shared/errors/app-error.js';
+import { DigestUnconfirmedError } from '../domain/digest.errors.js';
 import { type Digest, duePeriods, INVITATION_SPACING_MS, MANUAL_SEND_SPACING_MS, periodEndingNow } from '../domain/digest.js';
 import { DigestMailer, DigestStore, type NewDigest, type NewRecipient } from './digest.ports.js';
 import { RecipientTokens } from './recipient-tokens.js';
@@ -71,11 +72,14 @@ export class DigestsService {
    * Queues a send of the period ending now; a worker sends it (see DigestPass). Refused (429)
    * while the digest's last manual send is unsent or was asked for less than
    * MANUAL_SEND_SPACING_MS ago, so an admin cannot have the relay mail its recipients in a loop.
+   * Refused (409) while no recipient has confirmed: such a send would mail nobody yet hold the
+   * spacing, so the send after the first confirmation would wait.
    */
   async sendNow(organizationId: number, id: number, now: Date): Promise<void> {
     this.requireRelay();
     const digest = await this.store.find(organizationId, id);
     if (!digest) throw new NotFoundError('digest');
+    if (digest.confirmedRecipients.length === 0) throw new DigestUnconfirmedError();
     const answer = await this.store.addManualSend(digest.id, periodEndingNow(digest, now), MANUAL_SEND_SPACING_MS);
     if (!answer.queued) {
       const minutes = MANUAL_SEND_SPACING_MS / 60_000;

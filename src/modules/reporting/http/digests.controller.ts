@@ -99,6 +99,7 @@ export class DigestsController {
     success: { status: 202, description: 'The send is queued.' },
     errors: {
       404: 'No such digest in the organization.',
+      409: 'No recipient of the digest has confirmed yet (`confirmed_recipients` is empty): nothing is queued, and the next send is not held back.',
       422: NOT_CONFIGURED_422,
       429: `An earlier manual send of the digest is still waiting, or was asked for less than ${MANUAL_SEND_SPACING_MS / 60_000} minutes ago. \`Retry-After\` says when to ask again (60 s while a send is waiting past that).`,
     },
