@@ -175,8 +175,8 @@ describe('OpenAPI document', () => {
 
     it('documents every route the app serves, but for the documents themselves, the dashboard\'s files, the hosted form\'s pages and the digest recipients\' pages', () => {
       const fastify = t.app.getHttpAdapter().getInstance();
-      // The hosted request form's pages and the digest recipients' pages are HTML for people, like the dashboard: not API operations.
-      const notApi = /^\/(docs|dashboard)([/*]|$)|^\/(forms|digests)\/|^\/openapi\.(json|yaml)$/;
+      // The hosted request form's pages and the digest recipients' pages are HTML for people, like the dashboard (and `/`, which leads to it): not API operations.
+      const notApi = /^\/$|^\/(docs|dashboard)([/*]|$)|^\/(forms|digests)\/|^\/openapi\.(json|yaml)$/;
       const served = servedRoutes(fastify).filter((r) => r.method !== 'HEAD' && !notApi.test(r.url));
       assert.ok(served.some((r) => r.url === '/metrics') && served.length >= 20, `parsed only ${served.length} routes`);
       const undocumented = served.filter(({ method, url }) => !doc.paths[toTemplate(url)]?.[method.toLowerCase()]);
