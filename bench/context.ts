@@ -65,10 +65,14 @@ function scenarioSet(raw: string | undefined): BenchConfig['scenarios'] {
   return new Set(names as BenchPart[]);
 }
 
-/** Splits `[NAME=value ...] node <flags> <entry>`, the `start:prod` script, so the bench runs exactly what production runs. */
+/**
+ * Splits `[NAME=value ...] node <flags> <entry>`, the `start:prod` script, so the bench runs exactly
+ * what production runs. The script's leading `. scripts/pinned-node.sh &&` only picks the Node
+ * release, which the bench already runs on.
+ */
 function startProdCommand(repoRoot: string): { env: Record<string, string>; flags: string[]; entry: string } {
   const script = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start:prod'] ?? '';
-  const words = script.trim().split(/\s+/);
+  const words = script.trim().replace(/^\. scripts\/pinned-node\.sh && /, '').split(/\s+/);
   const env: Record<string, string> = {};
   while (/^[A-Z_][A-Z0-9_]*=/.test(words[0] ?? '')) {
     const [name, value] = words.shift()!.split(/=(.*)/);
