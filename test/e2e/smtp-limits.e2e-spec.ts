@@ -16,6 +16,24 @@ async function greeted(t: MailApp): Promise<SmtpConversation> {
   return conversation;
 }
 
+/**
+ * Four connections from 127.0.0.1 that start a message and send it a byte every 100 ms, each byte
+ * well within the idle timeout, so only a deadline on the whole message ends them.
+ */
+async function trickleFour(t: MailApp, w: EmailWorkflow): Promise<{ tricklers: SmtpConversation[]; stop: () => Promise<void> }> {
+  const tricklers = await Promise.all([0, 1, 2, 3].map(async () => {
+    const c = await greeted(t);
+    await c.command('MAIL FROM:<slow@example.com>', 250);
+    await c.command(`RCPT TO:<${w.address}>`, 250);
+    await c.command('DATA', 354);
+    c.write('Subject: slow\r\n\r\n');
+    return c;
+  }));
+  let trickling = true;
+  const trickle = (async () => { while (trickling) { for (const c of tricklers) c.write('x'); await sleep(100); } })();
+  return { tricklers, stop: async () => { trickling = false; await trickle; } };
+}
+
 /** What comes next on the connection: a reply, or `closed` once the server closed it. */
 async function next(conversation: SmtpConversation): Promise<SmtpAnswer | 'closed'> {
   try {
@@ -40,17 +58,7 @@ describe('SMTP: what one client may hold', () => {
   after(async () => { await t.close(); await closeDb(); });
 
   it('four messages trickled a byte at a time are cut at SMTP_DATA_TIMEOUT_MS (421 4.4.2, closed) and mail flows again', async () => {
-    const tricklers = await Promise.all([0, 1, 2, 3].map(async () => {
-      const c = await greeted(t);
-      await c.command('MAIL FROM:<slow@example.com>', 250);
-      await c.command(`RCPT TO:<${w.address}>`, 250);
-      await c.command('DATA', 354);
-      c.write('Subject: slow\r\n\r\n');
-      return c;
-    }));
-    let trickling = true;
-    // Each byte comes well within the idle timeout, so only a deadline on the whole message ends them.
-    const trickle = (async () => { while (trickling) { for (const c of tricklers) c.write('x'); await sleep(100); } })();
+    const { tricklers, stop } = await trickleFour(t, w);
     try {
       await within(30_000, sendAccepted(t, w.address, mail({ Subject: 'on time' }, 'hello\n')), 'a normal message behind four trickled ones');
       for (const c of tricklers) {
@@ -58,8 +66,7 @@ describe('SMTP: what one client may hold', () => {
         assert.equal(await within(5_000, next(c), 'the closing'), 'closed');
       }
     } finally {
-      trickling = false;
-      await trickle;
+      await stop();
       for (const c of tricklers) c.close();
     }
   });
@@ -106,16 +113,7 @@ describe('SMTP: one client holds one message in progress', () => {
   after(async () => { await t.close(); await closeDb(); });
 
   it('four messages trickled from one address hold one of the four slots: another address’s mail is taken meanwhile', async () => {
-    const tricklers = await Promise.all([0, 1, 2, 3].map(async () => {
-      const c = await greeted(t);
-      await c.command('MAIL FROM:<slow@example.com>', 250);
-      await c.command(`RCPT TO:<${w.address}>`, 250);
-      await c.command('DATA', 354);
-      c.write('Subject: slow\r\n\r\n');
-      return c;
-    }));
-    let trickling = true;
-    const trickle = (async () => { while (trickling) { for (const c of tricklers) c.write('x'); await sleep(100); } })();
+    const { tricklers, stop } = await trickleFour(t, w);
     const other = await SmtpConversation.open(t.smtpPort, '127.0.0.2');
     try {
       await other.expect(220);
@@ -127,8 +125,7 @@ describe('SMTP: one client holds one message in progress', () => {
       const answer = await within(20_000, other.send(Buffer.from(`${mail({ Subject: 'from elsewhere' }, 'hello\n')}.\r\n`, 'latin1')), 'mail from another address');
       assert.equal(answer.code, 250, JSON.stringify(answer));
     } finally {
-      trickling = false;
-      await trickle;
+      await stop();
       other.close();
       for (const c of tricklers) c.close();
     }
