@@ -1,4 +1,4 @@
-import { useEffect } from 'preact/hooks';
+import { useLayoutEffect } from 'preact/hooks';
 import { ApiError, errorMessage } from './api.ts';
 import { Alert } from './components.tsx';
 
@@ -28,7 +28,8 @@ export function formProblems(error: unknown, fieldNames: readonly string[]): For
 
 /** After a refused save (`refusal`), takes the keyboard to the first field to correct (`${prefix}-${name}`). */
 export function useFocusFirstProblem(refusal: unknown, problems: FormProblems, prefix: string, fieldNames: readonly string[]): void {
-  useEffect(() => {
+  // In the commit that shows the errors, so whoever sees them finds the keyboard there already.
+  useLayoutEffect(() => {
     const first = fieldNames.find((name) => problems.fields[name]);
     if (first) document.getElementById(`${prefix}-${first}`)?.focus();
   }, [refusal]);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { api, type Digest } from '../api.ts';
 import { Alert, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
 import { DeleteDialog, NewItemCard } from '../crud-parts.tsx';
@@ -28,8 +28,9 @@ function DigestForm({ existing, onSaved }: { existing?: Digest; onSaved: (digest
   const [weekday, setWeekday] = useState(String(existing?.weekday ?? 1));
   const [recipients, setRecipients] = useState(existing?.recipients.join('\n') ?? '');
   const [workflowIds, setWorkflowIds] = useState<number[]>(existing?.workflow_ids ?? []);
-  // The edit form opens above the table: the keyboard is taken to it rather than left on the row's button.
-  useEffect(() => {
+  // The edit form opens above the table: the keyboard is taken to it rather than left on the row's
+  // button, in the same commit that shows the form (a plain effect would run a frame later).
+  useLayoutEffect(() => {
     if (existing) document.getElementById(inputId('schedule'))?.focus();
   }, []);
   const save = useAction(async () => {
