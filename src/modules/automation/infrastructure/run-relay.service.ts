@@ -1,6 +1,7 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Queue } from 'bull';
+import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { Relay } from '../../../shared/queue/relay.js';
 import { AUTOMATION_QUEUE, RUN_JOB, runJobOptions } from './automation.queue.js';
@@ -21,14 +22,13 @@ export const REENQUEUE_AFTER_MS = 15_000;
 export class RunRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly relay: Relay<DueRun>;
 
-  constructor(runs: RunRepository, @InjectQueue(AUTOMATION_QUEUE) queue: Queue, @Inject(LOGGER) logger: Logger) {
+  constructor(runs: RunRepository, @InjectQueue(AUTOMATION_QUEUE) queue: Queue, transactions: TransactionRunner, @Inject(LOGGER) logger: Logger) {
     this.relay = new Relay<DueRun>(
       'run relay',
       {
-        takeNew: (limit) => runs.takeNew(limit),
-        takeExpired: (limit) => runs.takeExpired(limit),
-        takeStale: (limit, graceMs) => runs.takeStale(limit, graceMs),
-        untake: (due) => runs.untake(due.map((run) => run.runId)),
+        takeNew: (tx, limit) => runs.takeNew(tx, limit),
+        takeExpired: (tx, limit) => runs.takeExpired(tx, limit),
+        takeStale: (tx, limit, graceMs) => runs.takeStale(tx, limit, graceMs),
         job: ({ runId, caseId, workflowId, workflowVersion, ...run }) => ({
           name: RUN_JOB,
           data: { runId, caseId, workflowId, workflowVersion },
@@ -36,6 +36,7 @@ export class RunRelay implements OnApplicationBootstrap, OnApplicationShutdown {
         }),
       },
       queue,
+      transactions,
       BATCH,
       REENQUEUE_AFTER_MS,
       logger,

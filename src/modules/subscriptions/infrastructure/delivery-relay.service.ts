@@ -2,6 +2,7 @@ import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { Env } from '../../../shared/config/env.js';
+import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { Relay } from '../../../shared/queue/relay.js';
 import { DELIVER_JOB, type DeliverJob, deliverJobOptions, DELIVERIES_QUEUE } from './deliveries.queue.js';
@@ -25,18 +26,19 @@ export class DeliveryRelay implements OnApplicationBootstrap, OnApplicationShutd
     private readonly sender: DeliverySender,
     private readonly env: Env,
     @InjectQueue(DELIVERIES_QUEUE) private readonly queue: Queue,
+    transactions: TransactionRunner,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.relay = new Relay(
       'delivery relay',
       {
-        takeNew: (limit) => deliveries.takeNew(limit),
-        takeExpired: (limit) => deliveries.takeExpired(limit),
-        takeStale: (limit, graceMs) => deliveries.takeStale(limit, graceMs),
-        untake: (due) => deliveries.untake(due.map((d) => d.id)),
+        takeNew: (tx, limit) => deliveries.takeNew(tx, limit),
+        takeExpired: (tx, limit) => deliveries.takeExpired(tx, limit),
+        takeStale: (tx, limit, graceMs) => deliveries.takeStale(tx, limit, graceMs),
         job: (d) => ({ name: DELIVER_JOB, data: { deliveryId: d.id }, opts: deliverJobOptions(d.id, d.attempts) }),
       },
       queue,
+      transactions,
       BATCH,
       REENQUEUE_AFTER_MS,
       logger,
