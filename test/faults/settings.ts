@@ -15,8 +15,8 @@ export const SETTINGS = {
   soakRate: positiveNumber('FAULTS_SOAK_RATE', 50),
   /**
    * How long the runs and deliveries of a scenario may take to catch up once its load stopped:
-   * the longest legitimate wait is a delivery whose job was lost (Redis restarted), taken again
-   * by the relay 60 s after it was enqueued.
+   * generous against the relays' few seconds before they take lost work again, and a delivery's
+   * retry after a refused attempt.
    */
   catchUpMs: positiveNumber('FAULTS_CATCH_UP_SECONDS', 65) * 1000,
 };

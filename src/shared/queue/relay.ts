@@ -1,30 +1,22 @@
 import type { JobOptions, Queue } from 'bull';
 import type { Logger } from 'pino';
-import type { Transaction, TransactionRunner } from '../database/transaction.js';
 import { PollingLoop } from './polling-loop.js';
 
 /** How often a relay looks for work whose holder's lease ran out: part of the takeover bound (see Relay). */
 export const LEASE_CHECK_EVERY_MS = 1_000;
-const STALE_CHECK_EVERY_MS = 5_000;
-/**
- * How long Redis may take to accept a batch while its items stay locked: rows that a worker's
- * claim or a case's move waits for are not held through a Redis outage. Jobs that Redis takes
- * after the pass gave up are harmless: their items are taken again, and Bull ignores a job id it holds.
- */
-const QUEUE_ADD_TIMEOUT_MS = 2_000;
+/** How often a relay looks for lost work: with the relays' grace (a few seconds), part of the takeover bound too (see Relay). */
+const STALE_CHECK_EVERY_MS = 3_000;
 
-/**
- * Where a relay finds work that Postgres holds and Bull should run. Each take marks the items
- * it returns as handed over, in `tx`, and locks them until `tx` ends (SKIP LOCKED lets other
- * relays pass them by).
- */
+/** Where a relay finds work that Postgres holds and Bull should run. */
 export interface RelaySource<T> {
-  /** Up to `limit` items never handed to the queue. */
-  takeNew(tx: Transaction, limit: number): Promise<T[]>;
+  /** Marks up to `limit` items never handed to the queue as handed over, and returns them. */
+  takeNew(limit: number): Promise<T[]>;
   /** The same for items whose worker's lease ran out (it died) and that were not handed over since. */
-  takeExpired(tx: Transaction, limit: number): Promise<T[]>;
+  takeExpired(limit: number): Promise<T[]>;
   /** The same for items handed over more than `graceMs` ago that never ran (their job was lost). */
-  takeStale(tx: Transaction, limit: number, graceMs: number): Promise<T[]>;
+  takeStale(limit: number, graceMs: number): Promise<T[]>;
+  /** Redis refused them: they become new again. */
+  untake(items: T[]): Promise<void>;
   job(item: T): { name: string; data: unknown; opts: JobOptions };
 }
 
@@ -49,14 +41,12 @@ class Every {
  * worker held every second (indexed by lease), lost work every few seconds (that look scans
  * every unfinished item).
  *
- * Items are marked as handed over in the transaction that puts their jobs on the queue, and
- * that commits only once Redis has them: a relay that dies (or whose Redis refuses the jobs)
- * between the two leaves its items as they were, free for the next pass of any relay at once,
- * instead of marked and waiting out the grace period for lost jobs.
- *
  * The work of a worker killed outright is taken over within RUN_LEASE_MS (or a delivery's
- * lease) plus LEASE_CHECK_EVERY_MS for what it held under a lease, and within Bull's lock
- * duration plus its stalled check (QueueModule) for jobs it had taken and not yet claimed.
+ * lease) plus LEASE_CHECK_EVERY_MS for what it held under a lease, within Bull's lock duration
+ * plus its stalled check (QueueModule) for jobs it had taken and not yet claimed, and within the
+ * relay's grace plus STALE_CHECK_EVERY_MS for items its relay had marked as handed over and died
+ * before Redis had their jobs. That last grace is short (seconds) because taking an item again
+ * whose job is still on the queue costs only the add that Bull ignores.
  */
 export class Relay<T> {
   private readonly loop: PollingLoop;
@@ -67,7 +57,6 @@ export class Relay<T> {
     name: string,
     private readonly source: RelaySource<T>,
     private readonly queue: Queue,
-    private readonly transactions: TransactionRunner,
     private readonly batch: number,
     private readonly graceMs: number,
     logger: Logger,
@@ -84,21 +73,22 @@ export class Relay<T> {
   }
 
   /** One pass; returns how many items it handed to the queue. */
-  relayOnce(): Promise<number> {
-    return this.transactions.run(async (tx) => {
-      const due = await this.source.takeNew(tx, this.batch);
-      if (this.leaseCheck.due()) due.push(...(await this.source.takeExpired(tx, this.batch)));
-      const stale = this.staleCheck.due() ? await this.source.takeStale(tx, this.batch, this.graceMs) : [];
-      due.push(...stale);
-      if (!due.length) return 0;
-      const jobs = due.map((item) => this.source.job(item));
+  async relayOnce(): Promise<number> {
+    const due = await this.source.takeNew(this.batch);
+    if (this.leaseCheck.due()) due.push(...(await this.source.takeExpired(this.batch)));
+    const stale = this.staleCheck.due() ? await this.source.takeStale(this.batch, this.graceMs) : [];
+    due.push(...stale);
+    if (!due.length) return 0;
+    const jobs = due.map((item) => this.source.job(item));
+    try {
       // The stale items are the last ones taken.
-      await within(QUEUE_ADD_TIMEOUT_MS, async () => {
-        if (stale.length) await this.dropJobsWithoutData(jobs.slice(-stale.length));
-        await this.queue.addBulk(jobs);
-      });
-      return due.length;
-    });
+      if (stale.length) await this.dropJobsWithoutData(jobs.slice(-stale.length));
+      await this.queue.addBulk(jobs);
+    } catch (err) {
+      await this.source.untake(due);
+      throw err;
+    }
+    return due.length;
   }
 
   /**
@@ -118,18 +108,3 @@ const DROP_JOBS_WITHOUT_DATA = `
     if redis.call('HEXISTS', key, 'data') == 0 then redis.call('DEL', key) end
   end
   return 0`;
-
-/** `work`'s outcome, or a failure once `ms` have passed without one. */
-async function within(ms: number, work: () => Promise<void>): Promise<void> {
-  const done = work();
-  done.catch(() => undefined); // answered by the race below, or too late to matter
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the queue did not accept the jobs within ${ms} ms`)), ms);
-  });
-  try {
-    await Promise.race([done, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

@@ -1,7 +1,6 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { Relay } from '../../../shared/queue/relay.js';
 import { AUTOMATION_QUEUE, RUN_JOB, runJobOptions } from './automation.queue.js';
@@ -9,10 +8,12 @@ import { type DueRun, RunRepository } from './run.repository.js';
 
 const BATCH = 500;
 /**
- * A run marked enqueued that has not started after this long is enqueued again (its job was
- * lost, e.g. with a Redis restart). A dead worker's runs do not wait for this: see Relay.
+ * A run marked enqueued that has not started after this long is enqueued again: its job was
+ * lost (Redis restarted, or the relay that marked it died before Redis had it), or it still
+ * waits on the queue, and then Bull ignores the add. Runs a dead worker held do not wait for
+ * this: see Relay.
  */
-export const REENQUEUE_AFTER_MS = 15_000;
+export const REENQUEUE_AFTER_MS = 4_000;
 
 /**
  * Hands runs to the automation queue (see Relay): new ones as soon as they are written, and
@@ -22,13 +23,14 @@ export const REENQUEUE_AFTER_MS = 15_000;
 export class RunRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly relay: Relay<DueRun>;
 
-  constructor(runs: RunRepository, @InjectQueue(AUTOMATION_QUEUE) queue: Queue, transactions: TransactionRunner, @Inject(LOGGER) logger: Logger) {
+  constructor(runs: RunRepository, @InjectQueue(AUTOMATION_QUEUE) queue: Queue, @Inject(LOGGER) logger: Logger) {
     this.relay = new Relay<DueRun>(
       'run relay',
       {
-        takeNew: (tx, limit) => runs.takeNew(tx, limit),
-        takeExpired: (tx, limit) => runs.takeExpired(tx, limit),
-        takeStale: (tx, limit, graceMs) => runs.takeStale(tx, limit, graceMs),
+        takeNew: (limit) => runs.takeNew(limit),
+        takeExpired: (limit) => runs.takeExpired(limit),
+        takeStale: (limit, graceMs) => runs.takeStale(limit, graceMs),
+        untake: (due) => runs.untake(due.map((run) => run.runId)),
         job: ({ runId, caseId, workflowId, workflowVersion, ...run }) => ({
           name: RUN_JOB,
           data: { runId, caseId, workflowId, workflowVersion },
@@ -36,7 +38,6 @@ export class RunRelay implements OnApplicationBootstrap, OnApplicationShutdown {
         }),
       },
       queue,
-      transactions,
       BATCH,
       REENQUEUE_AFTER_MS,
       logger,

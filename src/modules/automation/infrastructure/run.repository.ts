@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
-import type { Transaction } from '../../../shared/database/transaction.js';
 import type { RunState } from '../../cases/domain/run.js';
 import { RunLeases, type RunRef } from '../application/run-engine.ports.js';
 
@@ -49,16 +48,16 @@ export class RunRepository implements RunLeases {
   }
 
   /**
-   * Marks up to `limit` new runs as enqueued in `tx` and returns them, oldest first. Several
-   * relays may run at once: each takes different rows (SKIP LOCKED).
+   * Marks up to `limit` new runs as enqueued and returns them, oldest first. Several relays may
+   * run at once: each takes different rows (SKIP LOCKED).
    */
-  takeNew(tx: Transaction, limit: number): Promise<DueRun[]> {
-    return this.take(tx, NEW_RUNS, limit);
+  takeNew(limit: number): Promise<DueRun[]> {
+    return this.take(NEW_RUNS, limit);
   }
 
   /** The same for runs whose worker's lease ran out (see EXPIRED_LEASES): the relay looks every second. */
-  takeExpired(tx: Transaction, limit: number): Promise<DueRun[]> {
-    return this.take(tx, EXPIRED_LEASES, limit);
+  takeExpired(limit: number): Promise<DueRun[]> {
+    return this.take(EXPIRED_LEASES, limit);
   }
 
   /**
@@ -66,14 +65,13 @@ export class RunRepository implements RunLeases {
    * lost, their worker died, their resumption is overdue). This scans every unfinished run, so
    * the relay does it seldom; new runs come through `takeNew`.
    */
-  takeStale(tx: Transaction, limit: number, graceMs: number): Promise<DueRun[]> {
-    return this.take(tx, STALE_RUNS, limit, graceMs);
+  takeStale(limit: number, graceMs: number): Promise<DueRun[]> {
+    return this.take(STALE_RUNS, limit, graceMs);
   }
 
   /** `graceMs` is $2 when `condition` uses it (an unused parameter has no type Postgres can infer). */
-  private async take(tx: Transaction, condition: string, limit: number, graceMs?: number): Promise<DueRun[]> {
-    const rows = (await PreparedStatements.rowsIn(
-      tx,
+  private async take(condition: string, limit: number, graceMs?: number): Promise<DueRun[]> {
+    const rows = (await this.prepared.rows(
       `WITH taken AS (
          UPDATE workflow_runs SET enqueued_at = now()
          WHERE id IN (SELECT id FROM workflow_runs WHERE ${condition} ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
@@ -84,5 +82,10 @@ export class RunRepository implements RunLeases {
     return rows
       .map((r) => ({ runId: Number(r.id), caseId: Number(r.case_id), workflowId: Number(r.workflow_id), workflowVersion: r.workflow_version, state: r.state, attempts: r.attempts, resumeAt: r.resume_at }))
       .sort((a, b) => a.runId - b.runId);
+  }
+
+  /** Redis refused the batch: make the runs due again at once rather than after the grace period. */
+  async untake(ids: number[]): Promise<void> {
+    await this.prepared.rows(`UPDATE workflow_runs SET enqueued_at = NULL WHERE id = ANY($1::bigint[])`, [ids]);
   }
 }

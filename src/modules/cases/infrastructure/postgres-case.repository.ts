@@ -93,8 +93,8 @@ const LOCK_CASES_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = ANY($1::big
  * The unfinished runs of cases, read once the cases are locked: by a statement of its own, as
  * a statement that waited for a lock still sees the runs as they were before it waited.
  * Whether a worker may take a run is read on the database's clock: pending, held by a worker
- * whose lease ran out, or its pause over. Locked in id order (the relays
- * lock runs without their cases, and never wait for a lock).
+ * whose lease ran out, or its pause over. Locked in id order, as the relay's untake locks runs
+ * (without their cases).
  */
 const UNFINISHED_RUNS_SQL = `
   SELECT case_id, id, status, mode, chain_depth, state, current_step, step_attempts, attempts, created_at,

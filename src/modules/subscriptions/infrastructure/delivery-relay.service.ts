@@ -2,7 +2,6 @@ import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { Env } from '../../../shared/config/env.js';
-import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { Relay } from '../../../shared/queue/relay.js';
 import { DELIVER_JOB, type DeliverJob, deliverJobOptions, DELIVERIES_QUEUE } from './deliveries.queue.js';
@@ -10,7 +9,8 @@ import { DeliveryRepository } from './delivery.repository.js';
 import { DeliverySender } from '../application/delivery-sender.service.js';
 
 const BATCH = 200;
-const REENQUEUE_AFTER_MS = 60_000;
+/** A delivery marked enqueued that was not attempted after this long is enqueued again (see RunRelay's REENQUEUE_AFTER_MS). */
+const REENQUEUE_AFTER_MS = 4_000;
 
 /**
  * In worker roles: hands due deliveries (in order per case and subscription) to Bull (see
@@ -26,19 +26,18 @@ export class DeliveryRelay implements OnApplicationBootstrap, OnApplicationShutd
     private readonly sender: DeliverySender,
     private readonly env: Env,
     @InjectQueue(DELIVERIES_QUEUE) private readonly queue: Queue,
-    transactions: TransactionRunner,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.relay = new Relay(
       'delivery relay',
       {
-        takeNew: (tx, limit) => deliveries.takeNew(tx, limit),
-        takeExpired: (tx, limit) => deliveries.takeExpired(tx, limit),
-        takeStale: (tx, limit, graceMs) => deliveries.takeStale(tx, limit, graceMs),
+        takeNew: (limit) => deliveries.takeNew(limit),
+        takeExpired: (limit) => deliveries.takeExpired(limit),
+        takeStale: (limit, graceMs) => deliveries.takeStale(limit, graceMs),
+        untake: (due) => deliveries.untake(due.map((d) => d.id)),
         job: (d) => ({ name: DELIVER_JOB, data: { deliveryId: d.id }, opts: deliverJobOptions(d.id, d.attempts) }),
       },
       queue,
-      transactions,
       BATCH,
       REENQUEUE_AFTER_MS,
       logger,

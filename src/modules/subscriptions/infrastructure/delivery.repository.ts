@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { Transaction } from '../../../shared/database/transaction.js';
-import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { type AttemptResult, type ClaimedDelivery, DeliveryAttempts } from '../domain/delivery-attempts.js';
 import { disabledReason } from '../domain/delivery-schedule.js';
 
@@ -18,26 +16,26 @@ export class DeliveryRepository extends DeliveryAttempts {
   }
 
   /** Up to `limit` deliveries due now and not yet handed to the queue, oldest first. */
-  takeNew(tx: Transaction, limit: number): Promise<{ id: number; attempts: number }[]> {
-    return this.take(tx, 'd.enqueued_at IS NULL', limit);
+  takeNew(limit: number): Promise<{ id: number; attempts: number }[]> {
+    return this.take('d.enqueued_at IS NULL', limit);
   }
 
   /**
    * Deliveries whose sender's lease ran out (it died mid-send) and that were not handed to the
    * queue since (found through the partial index `event_deliveries_leased`).
    */
-  takeExpired(tx: Transaction, limit: number): Promise<{ id: number; attempts: number }[]> {
-    return this.take(tx, 'd.locked_until < now() AND d.enqueued_at < d.locked_until', limit);
+  takeExpired(limit: number): Promise<{ id: number; attempts: number }[]> {
+    return this.take('d.locked_until < now() AND d.enqueued_at < d.locked_until', limit);
   }
 
   /** Deliveries handed to the queue more than `graceMs` ago that were never attempted (their job was lost). */
-  takeStale(tx: Transaction, limit: number, graceMs: number): Promise<{ id: number; attempts: number }[]> {
-    return this.take(tx, `d.enqueued_at < now() - $2 * interval '1 millisecond' AND (d.locked_until IS NULL OR d.locked_until < now())`, limit, graceMs);
+  takeStale(limit: number, graceMs: number): Promise<{ id: number; attempts: number }[]> {
+    return this.take(`d.enqueued_at < now() - $2 * interval '1 millisecond' AND (d.locked_until IS NULL OR d.locked_until < now())`, limit, graceMs);
   }
 
   /** `graceMs` is $2 when `condition` uses it (an unused parameter has no type Postgres can infer). */
-  private async take(tx: Transaction, condition: string, limit: number, graceMs?: number): Promise<{ id: number; attempts: number }[]> {
-    const rows = (await entityManager(tx).query(
+  private async take(condition: string, limit: number, graceMs?: number): Promise<{ id: number; attempts: number }[]> {
+    const rows = (await this.dataSource.query(
       `WITH taken AS (
          UPDATE event_deliveries SET enqueued_at = now()
          WHERE id IN (
@@ -52,6 +50,10 @@ export class DeliveryRepository extends DeliveryAttempts {
       graceMs === undefined ? [limit] : [limit, graceMs],
     )) as { id: string; attempts: number }[];
     return rows.map((r) => ({ id: Number(r.id), attempts: r.attempts }));
+  }
+
+  async untake(ids: number[]): Promise<void> {
+    await this.dataSource.query(`UPDATE event_deliveries SET enqueued_at = NULL WHERE id = ANY($1::bigint[])`, [ids]);
   }
 
   /**
