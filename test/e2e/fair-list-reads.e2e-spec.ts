@@ -2,13 +2,15 @@
  * One tenant's expensive list reads cannot take the database from every other tenant (issue 16):
  * an organization has at most LIST_READS_PER_ORGANIZATION case list reads (cases API list and
  * change feed, admin list) under way on an instance, as many more wait a second, and the rest
- * are answered 429; another organization's reads meanwhile are let in. And a statement of the
- * service is never run with parallel workers, so a read is at most one backend.
+ * are answered 429; another organization's reads meanwhile are let in. Its reads are charged
+ * what they lasted to its budget of database time, and refused with 429 once it is spent. And a
+ * statement of the service is never run with parallel workers, so a read is at most one backend.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { eventually } from '../support/automation-helpers.js';
 import { assertErrorBody, type CasesFixture, createdCaseId, givenCasesWorkflow } from '../support/cases-api.js';
 import { waitingBackends, whileLocked } from '../support/table-locks.js';
@@ -22,7 +24,8 @@ describe('list reads bounded per organization', () => {
   let b: CasesFixture;
   before(async () => {
     // Reads wait for the test's lock as long as the test needs, not the default statement timeout.
-    t = await startTestApp({ env: { LIST_READS_PER_ORGANIZATION: String(READS_PER_ORGANIZATION), DATABASE_STATEMENT_TIMEOUT_MS: '30000', RATE_LIMIT_PER_ADDRESS: '0', RATE_LIMIT_PER_CREDENTIAL: '0', ROLE: 'api' } });
+    // Reads held by the lock are charged what they waited: a budget that never runs out keeps this part about the shares.
+    t = await startTestApp({ env: { LIST_READS_PER_ORGANIZATION: String(READS_PER_ORGANIZATION), LIST_READ_DATABASE_MS_PER_SECOND: '100000', DATABASE_STATEMENT_TIMEOUT_MS: '30000', RATE_LIMIT_PER_ADDRESS: '0', RATE_LIMIT_PER_CREDENTIAL: '0', ROLE: 'api' } });
     a = await givenCasesWorkflow(t);
     b = await givenCasesWorkflow(t);
     await createdCaseId(a, { attributes: { tags: ['x'] } });
@@ -75,5 +78,50 @@ describe('list reads bounded per organization', () => {
     const dataSource = t.app.get<DataSource>(getDataSourceToken());
     const [{ max_parallel_workers_per_gather: workers }] = await dataSource.query('SHOW max_parallel_workers_per_gather');
     assert.equal(workers, '0');
+  });
+});
+
+describe('list reads charged to their organization\'s budget of database time', () => {
+  /** 1 ms earned per second, 100 ms saved up at most: one read held 400 ms leaves some 300 ms of debt. */
+  const MS_PER_SECOND = 1;
+  const BURST_MS = 100;
+  const HELD_MS = 400;
+  let t: TestApp;
+  let a: CasesFixture;
+  let b: CasesFixture;
+  before(async () => {
+    t = await startTestApp({
+      env: { LIST_READ_DATABASE_MS_PER_SECOND: String(MS_PER_SECOND), LIST_READ_DATABASE_BURST_MS: String(BURST_MS), DATABASE_STATEMENT_TIMEOUT_MS: '30000', RATE_LIMIT_PER_ADDRESS: '0', RATE_LIMIT_PER_CREDENTIAL: '0', ROLE: 'api' },
+    });
+    a = await givenCasesWorkflow(t);
+    b = await givenCasesWorkflow(t);
+    await createdCaseId(a, { attributes: { tags: ['x'] } });
+  });
+  after(async () => { await t.close(); await closeDb(); });
+
+  const list = (f: CasesFixture) => t.request('GET', `${f.casesPath}?attributes=${encodeURIComponent('{"tags":["x"]}')}`, { token: f.apiToken });
+
+  it('refuses an organization\'s reads with 429 and the time its debt takes to earn back once a slow read spent its budget, while another organization\'s read goes through', async () => {
+    const { read } = await whileLocked(['cases'], async () => {
+      const read = list(a);
+      await eventually('the read waits for the lock', async () => ((await waitingBackends()) === 1 ? true : undefined), { timeoutMs: 10_000 });
+      await sleep(HELD_MS);
+      return { read };
+    });
+    const slow = await read;
+    assert.equal(slow.status, 200, 'the slow read itself was served');
+    assert.equal(slow.body.cases.length, 1);
+
+    const refused = await Promise.all([list(a), t.request('GET', `${a.casesPath}/changes`, { token: a.apiToken }), t.request('GET', '/api/admin/v1/cases', { token: a.org.adminToken })]);
+    for (const res of refused) {
+      assert.equal(res.status, 429, `${res.status} ${res.text}`);
+      assertErrorBody(res);
+      assert.deepEqual(Object.keys(res.body), ['error']);
+      assert.match(res.body.error, /spent their share of database time/);
+      const retryAfter = Number(res.headers['retry-after']);
+      // The debt is at least HELD_MS - BURST_MS, earned back at MS_PER_SECOND.
+      assert.ok(retryAfter >= ((HELD_MS - BURST_MS) * 0.9) / MS_PER_SECOND && retryAfter <= 3_600, `Retry-After ${retryAfter}`);
+    }
+    assert.equal((await list(b)).status, 200, 'another organization\'s budget is its own');
   });
 });

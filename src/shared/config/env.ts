@@ -97,6 +97,21 @@ export class Env {
   LIST_READS_PER_ORGANIZATION = 2;
 
   /**
+   * Database time one organization's list reads earn per second on an instance, in ms, saved up
+   * to LIST_READ_DATABASE_BURST_MS: each read is charged what it lasted, and once an
+   * organization's balance is spent its reads are answered 429 until it has earned the debt
+   * back. The concurrency bound above caps how many backends a tenant's reads hold; this caps
+   * how much of the time, so the costliest filters get a fraction of a core however they are
+   * shaped, while ordinary pages (a millisecond or less each) never come near it.
+   */
+  @Type(() => Number) @IsInt() @Min(1) @Max(100000)
+  LIST_READ_DATABASE_MS_PER_SECOND = 25;
+
+  /** See LIST_READ_DATABASE_MS_PER_SECOND: at least one read as long as DATABASE_STATEMENT_TIMEOUT_MS lets a statement run. */
+  @Type(() => Number) @IsInt() @Min(1) @Max(600000)
+  LIST_READ_DATABASE_BURST_MS = 5000;
+
+  /**
    * Runs (and deliveries) a worker process keeps under way. Runs due together are stored in
    * batches (CaseBatches), which can only be as large as the runs under way allow: at 800
    * chains/s, 64 were too few to keep the lag under a second (docs/benchmarks.md).

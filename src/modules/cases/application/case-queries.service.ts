@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Env } from '../../../shared/config/env.js';
 import { KeyedSemaphore } from '../../../shared/concurrency/keyed-semaphore.js';
+import { TimeBudgets } from '../../../shared/concurrency/time-budgets.js';
 import { AppError, NotFoundError, RateLimitedError } from '../../../shared/errors/app-error.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { CaseProps } from '../domain/case.js';
@@ -43,15 +44,19 @@ export interface TimelineEvent {
  * lists and the change feed, whose filters and pages can cost Postgres seconds, take one of
  * their organization's LIST_READS_PER_ORGANIZATION shares on this instance first (429 when none
  * comes within LIST_READ_WAIT_MS), so one tenant's reads hold a few of the backends every
- * tenant shares, never all of them.
+ * tenant shares, never all of them; and each is charged to the organization's budget of
+ * database time (LIST_READ_DATABASE_MS_PER_SECOND, 429 once spent), so they hold them only a
+ * share of the time.
  */
 @Injectable()
 export class CaseQueriesService {
   private readonly listReads: KeyedSemaphore<number>;
+  private readonly listReadTime: TimeBudgets<number>;
 
   constructor(private readonly queries: CaseQueries, private readonly workflows: PublishedWorkflowsService, env: Env) {
     const perOrganization = env.LIST_READS_PER_ORGANIZATION;
     this.listReads = new KeyedSemaphore({ capacity: perOrganization, maxWaiting: perOrganization, waitMs: LIST_READ_WAIT_MS });
+    this.listReadTime = new TimeBudgets({ msPerSecond: env.LIST_READ_DATABASE_MS_PER_SECOND, burstMs: env.LIST_READ_DATABASE_BURST_MS });
   }
 
   /**
@@ -89,11 +94,18 @@ export class CaseQueriesService {
   }
 
   private async fairly<T>(organizationId: number, read: () => Promise<T>): Promise<T> {
+    const waitMs = this.listReadTime.waitMs(organizationId);
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      throw new RateLimitedError(seconds, `this organization's case list reads have spent their share of database time; retry in ${seconds} s`);
+    }
     const release = await this.listReads.tryAcquire(organizationId);
     if (!release) throw new RateLimitedError(LIST_READ_RETRY_AFTER_SECONDS, `too many case list reads of this organization under way; retry in ${LIST_READ_RETRY_AFTER_SECONDS} s`);
+    const started = performance.now();
     try {
       return await read();
     } finally {
+      this.listReadTime.charge(organizationId, performance.now() - started);
       release();
     }
   }

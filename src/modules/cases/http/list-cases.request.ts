@@ -27,7 +27,7 @@ export const MAX_ATTRIBUTE_FILTER_ITEMS = 20;
 const ATTRIBUTE_FILTER_LIMITS = `at most ${MAX_ATTRIBUTE_FILTER_CHARS.toLocaleString('en')} characters, nested at most ${MAX_ATTRIBUTE_FILTER_DEPTH} levels, with at most ${MAX_ATTRIBUTE_FILTER_ITEMS} array items in all`;
 
 /** The 429 of every case list read (CaseQueriesService), as the API documents it. */
-export const LIST_READS_REFUSED = 'The organization already has `LIST_READS_PER_ORGANIZATION` (2 by default) list reads (lists and change feeds, cases API and admin API together) under way on this instance, and as many waiting: nothing was read. Ask again after `Retry-After` seconds.';
+export const LIST_READS_REFUSED = 'The organization already has `LIST_READS_PER_ORGANIZATION` (2 by default) list reads (lists and change feeds, cases API and admin API together) under way on this instance, and as many waiting, or its list reads have spent their share of database time on this instance (`LIST_READ_DATABASE_MS_PER_SECOND`): nothing was read. Ask again after `Retry-After` seconds.';
 
 /** Page sizes as text, 1 to 100 and 1 to 200 (documented as integers: a pattern is for strings only). */
 const PAGE_SIZE_100 = /^([1-9][0-9]?|100)$/;
