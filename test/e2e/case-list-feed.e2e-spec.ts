@@ -14,7 +14,7 @@ import { PostgresRetentionPurges } from '../../src/modules/retention/infrastruct
 import { RetentionMetrics } from '../../src/modules/retention/infrastructure/retention.metrics.js';
 import { CaseRepository } from '../../src/modules/cases/domain/case.repository.js';
 import { PublishedWorkflowsService } from '../../src/modules/workflows/application/published-workflows.service.js';
-import type { Transaction } from '../../src/shared/database/transaction.js';
+import { type Transaction, TransactionRunner } from '../../src/shared/database/transaction.js';
 import { LOGGER } from '../../src/shared/logging/logger.js';
 import { createMetricsRegistry } from '../../src/shared/metrics/metrics.module.js';
 import {
@@ -412,8 +412,7 @@ describe('cases API: list and change feed', () => {
       await db().query(`UPDATE cases SET created_at = now() - interval '3 days', updated_at = now() - interval '2 days' WHERE id = $1`, [purged]);
       await db().query(`UPDATE workflow_runs SET state = 'succeeded', finished_at = now() - interval '2 days' WHERE case_id = $1 AND state IN ('pending', 'running', 'waiting')`, [purged]);
 
-      const dataSource = t.app.get<DataSource>(getDataSourceToken());
-      const pass = new PurgePass(new PostgresRetentionPurges(dataSource), new RetentionMetrics(createMetricsRegistry()), t.env, t.app.get(LOGGER));
+      const pass = new PurgePass(new PostgresRetentionPurges(t.app.get(TransactionRunner)), new RetentionMetrics(createMetricsRegistry()), t.env, t.app.get(LOGGER));
       assert.equal((await pass.run()).cases, 1);
       assert.equal((await db().query('SELECT 1 FROM cases WHERE id = $1', [purged])).rowCount, 0);
 

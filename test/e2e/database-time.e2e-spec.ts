@@ -8,10 +8,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { getDataSourceToken } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { PostgresReportFold } from '../../src/modules/reporting/infrastructure/postgres-case-report-figures.js';
 import { PostgresRetentionPurges } from '../../src/modules/retention/infrastructure/postgres-retention-purges.js';
+import { TransactionRunner } from '../../src/shared/database/transaction.js';
 import { assertErrorBody, caseCount, type CasesFixture, createdCaseId, givenCasesWorkflow, postCase } from '../support/cases-api.js';
 import { whileLocked, waitingBackends } from '../support/table-locks.js';
 import { closeDb, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
@@ -66,9 +65,8 @@ describe('database time bounded for every request', () => {
   });
 
   it('lets the worker\'s maintenance (report folding, retention purges) wait past the timeout instead of failing every pass', async () => {
-    const dataSource = t.app.get<DataSource>(getDataSourceToken());
-    const fold = new PostgresReportFold(dataSource);
-    const purges = new PostgresRetentionPurges(dataSource);
+    const fold = new PostgresReportFold(t.app.get(TransactionRunner));
+    const purges = new PostgresRetentionPurges(t.app.get(TransactionRunner));
     const { done } = await whileLocked(['report_changes', 'digest_sends'], async () => {
       const done = Promise.allSettled([fold.fold(10), purges.purgeDigestSends(10)]);
       await sleep(STATEMENT_TIMEOUT_MS * 2);

@@ -1,9 +1,8 @@
-import { getDataSourceToken } from '@nestjs/typeorm';
 import type pg from 'pg';
-import type { DataSource } from 'typeorm';
 import { UsageService } from '../../src/modules/automation/application/usage.service.js';
 import { CreateCaseService } from '../../src/modules/cases/application/create-case.service.js';
 import { PurgePass } from '../../src/modules/retention/application/purge-pass.service.js';
+import { TransactionRunner } from '../../src/shared/database/transaction.js';
 import { RetentionOverridesStore } from '../../src/modules/retention/application/retention.ports.js';
 import type { RetentionOverrides } from '../../src/modules/retention/domain/retention.js';
 import { PostgresRetentionPurges } from '../../src/modules/retention/infrastructure/postgres-retention-purges.js';
@@ -43,7 +42,7 @@ export async function startRetentionContext(): Promise<RetentionContext> {
     pool: database.pool,
     pass: () => {
       const registry = createMetricsRegistry();
-      const purges = new PostgresRetentionPurges(ctx.get<DataSource>(getDataSourceToken()));
+      const purges = new PostgresRetentionPurges(ctx.get(TransactionRunner));
       return { pass: new PurgePass(purges, new RetentionMetrics(registry), ctx.env, ctx.get(LOGGER)), registry };
     },
     setOverrides: (organizationId, overrides) =>

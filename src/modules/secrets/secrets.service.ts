@@ -4,6 +4,7 @@ import { In, type Repository } from 'typeorm';
 import { Env } from '../../shared/config/env.js';
 import { SecretBox } from '../../shared/crypto/secret-box.js';
 import { type OrganizationCap, storeWithinCap } from '../../shared/database/organization-caps.js';
+import { TransactionRunner } from '../../shared/database/transaction.js';
 import { NotFoundError } from '../../shared/errors/app-error.js';
 import { OrganizationSecretOrmEntity } from './organization-secret.orm-entity.js';
 import { SecretCipher } from './secret-cipher.js';
@@ -23,6 +24,7 @@ export class SecretsService {
   constructor(
     @InjectRepository(OrganizationSecretOrmEntity) private readonly secrets: Repository<OrganizationSecretOrmEntity>,
     box: SecretBox,
+    private readonly transactions: TransactionRunner,
     private readonly env: Env,
   ) {
     this.cipher = new SecretCipher(box);
@@ -30,7 +32,7 @@ export class SecretsService {
 
   /** Creates or replaces a secret (a replacement passes at the cap); `created_at` stays that of its first version. */
   async put(organizationId: number, name: string, value: string): Promise<SecretView> {
-    const rows: { created_at: Date; updated_at: Date }[] = await storeWithinCap(this.secrets.manager, this.env, organizationId, SECRETS_CAP, (m) => m.query(
+    const rows: { created_at: Date; updated_at: Date }[] = await storeWithinCap(this.transactions, this.env, organizationId, SECRETS_CAP, (m) => m.query(
       `INSERT INTO organization_secrets (organization_id, name, value_ciphertext) VALUES ($1, $2, $3)
        ON CONFLICT (organization_id, name) DO UPDATE SET value_ciphertext = EXCLUDED.value_ciphertext, updated_at = now()
        RETURNING created_at, updated_at`,

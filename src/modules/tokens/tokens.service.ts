@@ -5,6 +5,7 @@ import { CacheGeneration } from '../../shared/cache/cache-generation.js';
 import { InvalidatedCache } from '../../shared/cache/invalidated-cache.js';
 import { Env } from '../../shared/config/env.js';
 import { type OrganizationCap, storeWithinCap } from '../../shared/database/organization-caps.js';
+import { TransactionRunner } from '../../shared/database/transaction.js';
 import { NotFoundError, UnauthorizedError } from '../../shared/errors/app-error.js';
 import { AccessTokenOrmEntity, type TokenScope } from './access-token.orm-entity.js';
 import type { Principal } from './principal.js';
@@ -30,13 +31,18 @@ export class TokensService {
   private readonly principals: InvalidatedCache<Principal>;
   private readonly lastUseWritten = new Map<number, number>();
 
-  constructor(@InjectRepository(AccessTokenOrmEntity) private readonly tokens: Repository<AccessTokenOrmEntity>, generations: CacheGeneration, private readonly env: Env) {
+  constructor(
+    @InjectRepository(AccessTokenOrmEntity) private readonly tokens: Repository<AccessTokenOrmEntity>,
+    generations: CacheGeneration,
+    private readonly transactions: TransactionRunner,
+    private readonly env: Env,
+  ) {
     this.principals = new InvalidatedCache(generations, 'access-tokens', 60_000);
   }
 
   async create(organizationId: number, name: string, scope: TokenScope): Promise<{ token: TokenView; secret: string }> {
     const secret = generateSecret(PREFIX[scope]);
-    const id = await storeWithinCap(this.tokens.manager, this.env, organizationId, TOKENS_CAP, async (m) => (await m.save(m.create(AccessTokenOrmEntity, { organizationId, name, scope, tokenHash: sha256(secret) }))).id);
+    const id = await storeWithinCap(this.transactions, this.env, organizationId, TOKENS_CAP, async (m) => (await m.save(m.create(AccessTokenOrmEntity, { organizationId, name, scope, tokenHash: sha256(secret) }))).id);
     const stored = await this.tokens.findOneByOrFail({ id });
     return { token: toView(stored), secret };
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { DataSource } from 'typeorm';
 import type { Env } from '../config/env.js';
+import type { TransactionRunner } from '../database/transaction.js';
 import type { Logger } from '../logging/logger.js';
 import { CacheGeneration, type GenerationConnection } from './cache-generation.js';
 import { CacheTrust, TRUST_MS } from './cache-trust.js';
@@ -68,7 +68,7 @@ class ScriptedGeneration extends CacheGeneration {
   connects = 0;
   ended = 0;
   constructor(private readonly answers: (() => Promise<string>)[]) {
-    super({} as DataSource, { DATABASE_URL: 'postgres://unused' } as Env, { warn: () => undefined } as unknown as Logger);
+    super({} as TransactionRunner, { DATABASE_URL: 'postgres://unused' } as Env, { warn: () => undefined } as unknown as Logger);
   }
   protected override async connect(): Promise<GenerationConnection> {
     this.connects++;

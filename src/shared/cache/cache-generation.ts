@@ -1,9 +1,10 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { Env } from '../config/env.js';
+import { TransactionRunner } from '../database/transaction.js';
+import { entityManager } from '../database/typeorm-transaction-runner.js';
 import { LOGGER, type Logger } from '../logging/logger.js';
 import { CacheTrust } from './cache-trust.js';
 
@@ -61,7 +62,7 @@ export class CacheGeneration extends CacheTrust implements OnModuleInit, OnAppli
   private failing = false;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
     private readonly env: Env,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
@@ -85,7 +86,8 @@ export class CacheGeneration extends CacheTrust implements OnModuleInit, OnAppli
    * so writers wait on that one row only for the end of these rare admin transactions.
    */
   commit<T>(cache: string, key: string, change: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.transactions.run(async (tx) => {
+      const manager = entityManager(tx);
       const result = await change(manager);
       await manager.query(INVALIDATE_SQL, [cache, key]);
       return result;

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { DataSource, type EntityManager } from 'typeorm';
 import { validateEnv } from '../config/env.js';
 import { dataSourceOptions } from '../database/data-source-options.js';
+import { entityManager, TypeOrmTransactionRunner } from '../database/typeorm-transaction-runner.js';
 import { secretBoxFor } from './crypto.module.js';
 import { SealedSecretError, type SecretBox } from './secret-box.js';
 import { SEALED_COLUMNS, type SealedColumn } from './stored-secrets.js';
@@ -28,11 +29,12 @@ export async function rotateEncryptionKey(
   { columns = SEALED_COLUMNS, batchSize = BATCH_SIZE }: { columns?: readonly SealedColumn[]; batchSize?: number } = {},
 ): Promise<RotationCounts[]> {
   const counts: RotationCounts[] = [];
+  const transactions = new TypeOrmTransactionRunner(source);
   for (const column of columns) {
     const count: RotationCounts = { table: column.label ?? column.table, rewritten: 0, current: 0, unopenable: [] };
     let after: string[] | undefined;
     do {
-      after = await source.transaction((manager) => rotateBatch(manager, box, column, after, batchSize, count));
+      after = await transactions.run((tx) => rotateBatch(entityManager(tx), box, column, after, batchSize, count));
     } while (after);
     counts.push(count);
   }

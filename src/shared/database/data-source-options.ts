@@ -49,7 +49,7 @@ export function dataSourceOptions(env: DatabaseEnv): DataSourceOptions {
       options: '-c max_parallel_workers_per_gather=0',
       // A statement is sent without waiting for the one before it to be answered; code that awaits
       // each one sees no difference, and a transaction's first statements share a round trip
-      // (TypeOrmTransactionRunner, the case locks of PostgresCaseRepository).
+      // (the transaction id TypeOrmTransactionRunner reads, the case locks of PostgresCaseRepository).
       pipeline: true,
       application_name: 'case-intake',
     },

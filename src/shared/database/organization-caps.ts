@@ -1,6 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { Env } from '../config/env.js';
 import { OrganizationCapReachedError } from '../errors/app-error.js';
+import type { TransactionRunner } from './transaction.js';
+import { entityManager } from './typeorm-transaction-runner.js';
 
 type CapSetting = 'MAX_SUBSCRIPTIONS_PER_ORGANIZATION' | 'MAX_WORKFLOWS_PER_ORGANIZATION' | 'MAX_SECRETS_PER_ORGANIZATION' | 'MAX_TOKENS_PER_ORGANIZATION' | 'MAX_DIGESTS_PER_ORGANIZATION';
 
@@ -13,15 +15,16 @@ export interface OrganizationCap {
 }
 
 /**
- * Stores what `cap` counts: `store` runs in a transaction (a savepoint inside one) holding the
+ * Stores what `cap` counts: `store` runs in a transaction holding the
  * organization's row, so an organization's creations are counted one after the other (FOR NO
  * KEY UPDATE: rows that only reference the organization go on), and is undone when the count
  * is then past the cap. Counted after the store, so one that replaces a row (an upsert) passes
  * at the cap.
  */
-export function storeWithinCap<T>(manager: EntityManager, limits: Pick<Env, CapSetting>, organizationId: number, cap: OrganizationCap, store: (manager: EntityManager) => Promise<T>): Promise<T> {
+export function storeWithinCap<T>(transactions: TransactionRunner, limits: Pick<Env, CapSetting>, organizationId: number, cap: OrganizationCap, store: (manager: EntityManager) => Promise<T>): Promise<T> {
   const limit = limits[cap.setting];
-  return manager.transaction(async (m) => {
+  return transactions.run(async (tx) => {
+    const m = entityManager(tx);
     await m.query('SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE', [organizationId]);
     const stored = await store(m);
     const [counted] = (await m.query(`SELECT count(*)::int AS n FROM ${cap.table} WHERE organization_id = $1${cap.live ? ` AND ${cap.live}` : ''}`, [organizationId])) as { n: number }[];

@@ -2,8 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type pg from 'pg';
-import type { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { isDatabaseUnavailable } from './database-errors.js';
 import { type Transaction, TransactionRunner } from './transaction.js';
 
@@ -14,9 +13,10 @@ const XACT_STATUS_SQL = 'SELECT pg_xact_status($1::xid8) AS status';
 const COMMIT_CHECK_MS = 5_000;
 
 /**
- * Transactions on a connection of TypeORM's pool, begun without a round trip of their own: the
- * pool's connections are pipelined (data-source-options.ts), so `BEGIN` goes out with the work's
- * first statement, where TypeORM's `transaction()` waits for its `START TRANSACTION` to come back.
+ * Transactions on a connection of TypeORM's pool, through its public QueryRunner API
+ * (`startTransaction`, `commitTransaction`, `rollbackTransaction`): TypeORM keeps the runner's
+ * transaction state itself, so its own code on the runner joins the transaction and a
+ * transaction opened inside one is a savepoint. The only way the service opens a transaction.
  */
 @Injectable()
 export class TypeOrmTransactionRunner extends TransactionRunner {
@@ -35,30 +35,25 @@ export class TypeOrmTransactionRunner extends TransactionRunner {
   private async transaction<T>(work: (tx: Transaction) => Promise<T>, checkCommit: boolean): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     try {
-      const client = (await runner.connect()) as pg.PoolClient;
-      const begun = client.query('BEGIN');
-      // Read ahead of the work's statements, so that it is known even when one of them fails;
-      // a failure of its own is the transaction's, answered by the work or COMMIT.
-      const xact = checkCommit ? client.query<{ xact: string }>(CURRENT_XACT_SQL) : undefined;
+      await runner.startTransaction();
+      // Sent ahead of the work's statements (the connection is pipelined), so that it is known
+      // even when one of them fails; a failure of its own is the transaction's, answered by the
+      // work or COMMIT.
+      const xact = checkCommit ? (runner.query(CURRENT_XACT_SQL) as Promise<{ xact: string }[]>) : undefined;
       xact?.catch(() => undefined);
-      markTransaction(runner, true);
-      // Both are awaited whatever the other answered; COMMIT or ROLLBACK then goes out behind
-      // anything the work left in flight, and the connection is idle once it is answered.
-      const [began, done] = await Promise.allSettled([begun, Promise.resolve().then(() => work(runner.manager as unknown as Transaction))]);
       try {
-        if (began.status === 'rejected') throw began.reason;
-        if (done.status === 'rejected') throw done.reason;
-        const xactId = xact && (await xact).rows[0]!.xact;
-        await client.query('COMMIT').catch(async (err: unknown) => {
+        const value = await work(runner.manager as unknown as Transaction);
+        const xactId = xact && (await xact)[0]!.xact;
+        await runner.commitTransaction().catch(async (err: unknown) => {
           if (!xactId || !isDatabaseUnavailable(err) || !(await this.committed(xactId))) throw err;
         });
-        return done.value;
+        return value;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => undefined);
+        // ROLLBACK goes out behind anything the work left in flight on the connection.
+        if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
         throw err;
       }
     } finally {
-      markTransaction(runner, false);
       await runner.release();
     }
   }
@@ -77,17 +72,6 @@ export class TypeOrmTransactionRunner extends TransactionRunner {
       await sleep(pause);
     }
   }
-}
-
-/**
- * The state TypeORM's own `startTransaction()` leaves on its runner (typed read-only and
- * protected): while it is set, TypeORM-level code on the runner joins this transaction, a
- * transaction nested in it is a savepoint, and PreparedStatements.rowsIn accepts the runner.
- */
-function markTransaction(runner: QueryRunner, active: boolean): void {
-  const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
-  state.isTransactionActive = active;
-  state.transactionDepth = active ? 1 : 0;
 }
 
 /** The EntityManager behind a Transaction handed out by TypeOrmTransactionRunner. */

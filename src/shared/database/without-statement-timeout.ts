@@ -1,4 +1,6 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import type { TransactionRunner } from './transaction.js';
+import { entityManager } from './typeorm-transaction-runner.js';
 
 /**
  * Runs `work` in a transaction whose statements Postgres lets run past the pool's
@@ -7,8 +9,9 @@ import type { DataSource, EntityManager } from 'typeorm';
  * meets a table grown large must finish, or the same batch would be cancelled on every pass and
  * the work never done. No request waits for it.
  */
-export function withoutStatementTimeout<T>(dataSource: DataSource, work: (manager: EntityManager) => Promise<T>): Promise<T> {
-  return dataSource.transaction(async (manager) => {
+export function withoutStatementTimeout<T>(transactions: TransactionRunner, work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  return transactions.run(async (tx) => {
+    const manager = entityManager(tx);
     await manager.query('SET LOCAL statement_timeout = 0');
     return work(manager);
   });

@@ -109,7 +109,7 @@ export class PostgresCaseRepository extends CaseRepository {
   /** New cases without a delivery key (see `create`). */
   private readonly intakes: StatementBatches;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly metrics: CaseMetrics, transactions: TransactionRunner) {
+  constructor(@InjectDataSource() dataSource: DataSource, private readonly metrics: CaseMetrics, private readonly transactions: TransactionRunner) {
     super();
     this.prepared = new PreparedStatements(dataSource);
     this.intakes = new StatementBatches(this.prepared, transactions);
@@ -126,9 +126,8 @@ export class PostgresCaseRepository extends CaseRepository {
       const [row] = await (delivery ? this.prepared : this.intakes).rows<InsertedRow>(insert.text, insert.values);
       return insertedFrom(row!, answer);
     }
-    return this.dataSource
-      .transaction(async (manager) => {
-        const tx = manager as unknown as Transaction;
+    return this.transactions
+      .run(async (tx) => {
         const [row] = await PreparedStatements.rowsIn<InsertedRow>(tx, insert.text, insert.values);
         if (row!.id === null) return insertedFrom(row!, answer);
         const stored = row as CaseRow;
@@ -165,8 +164,7 @@ export class PostgresCaseRepository extends CaseRepository {
   }
 
   async change(organizationId: number, workflowId: number, caseId: number, change: (subject: Case) => void): Promise<CaseProps | null> {
-    return this.dataSource.transaction(async (manager) => {
-      const tx = manager as unknown as Transaction;
+    return this.transactions.run(async (tx) => {
       const [subject] = await lockedWithRuns(tx, `${FIND_CASE_SQL} FOR UPDATE`, [caseId, workflowId, organizationId], [caseId]);
       if (!subject) return null;
       change(subject);

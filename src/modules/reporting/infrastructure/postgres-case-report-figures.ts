@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
-import type { Transaction } from '../../../shared/database/transaction.js';
+import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { CASE_SOURCES, type CaseSource } from '../../cases/domain/case.js';
 import type { ReportRange } from '../domain/report-range.js';
@@ -70,13 +70,13 @@ function slotFigures([slot, ...counts]: SlotRow): SlotFigures {
 /** A fold is not cut off by the pool's statement_timeout (withoutStatementTimeout): a backlog must drain, however large the rollups grew. */
 @Injectable()
 export class PostgresReportFold extends ReportFold {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(private readonly transactions: TransactionRunner) {
     super();
   }
 
   async fold(limit: number): Promise<number> {
     // The transaction's manager is what a Transaction is (typeorm-transaction-runner.ts).
-    const [row] = await withoutStatementTimeout(this.dataSource, (m) => PreparedStatements.rowsIn<{ folded: number }>(m as unknown as Transaction, FOLD_SQL, [limit]));
+    const [row] = await withoutStatementTimeout(this.transactions, (m) => PreparedStatements.rowsIn<{ folded: number }>(m as unknown as Transaction, FOLD_SQL, [limit]));
     return row!.folded;
   }
 }

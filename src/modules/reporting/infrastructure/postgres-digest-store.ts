@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
 import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
+import { TransactionRunner } from '../../../shared/database/transaction.js';
 import type { Digest, Period, ScheduledDigest } from '../domain/digest.js';
 import { type ClaimedSend, DigestStore, type ManualSendAnswer, type NewDigest, type NewRecipient, type SendRecipient } from '../application/digest.ports.js';
 
@@ -120,13 +121,13 @@ const UNSENT_RETRY_AFTER_S = 60;
 export class PostgresDigestStore extends DigestStore {
   private readonly prepared: PreparedStatements;
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly env: Env) {
+  constructor(@InjectDataSource() dataSource: DataSource, private readonly transactions: TransactionRunner, private readonly env: Env) {
     super();
     this.prepared = new PreparedStatements(dataSource);
   }
 
   async create(organizationId: number, d: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): Promise<Digest> {
-    const id = await storeWithinCap(this.dataSource.manager, this.env, organizationId, DIGESTS_CAP, async (m) => {
+    const id = await storeWithinCap(this.transactions, this.env, organizationId, DIGESTS_CAP, async (m) => {
       const [row] = (await m.query(CREATE_SQL, digestParams(organizationId, d, recipients, invitationSpacingMs))) as { id: string }[];
       return Number(row!.id);
     });

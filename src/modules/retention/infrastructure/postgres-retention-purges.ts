@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
+import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { type ExpiringKind, type PurgeBatch, type PurgedCounts, type PurgeOwner, RetentionPurges } from '../application/retention.ports.js';
 import {
@@ -32,7 +32,7 @@ const PURGE_EXPIRED_KEYS_SQL = Object.fromEntries(Object.entries(EXPIRING_KEYS).
  */
 @Injectable()
 export class PostgresRetentionPurges extends RetentionPurges {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(private readonly transactions: TransactionRunner) {
     super();
   }
 
@@ -52,7 +52,7 @@ export class PostgresRetentionPurges extends RetentionPurges {
   }
 
   purgeClosedCases(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>> {
-    return withoutStatementTimeout(this.dataSource, async (m) => {
+    return withoutStatementTimeout(this.transactions, async (m) => {
       const locked = (await m.query(LOCK_CLOSED_CASES_SQL, [organization.id, organization.days, from, limit])) as { id: string; created_at: Date }[];
       if (!locked.length) return { purged: {}, next: null };
       const cases = ids(locked);
@@ -73,7 +73,7 @@ export class PostgresRetentionPurges extends RetentionPurges {
    * an event goes once all its deliveries ended long enough ago.
    */
   purgeDeliveries(subscription: PurgeOwner<number>, afterId: number, limit: number): Promise<PurgeBatch<number>> {
-    return withoutStatementTimeout(this.dataSource, async (m) => {
+    return withoutStatementTimeout(this.transactions, async (m) => {
       const window = (await m.query(DELIVERY_WINDOW_SQL, [subscription.id, subscription.days, afterId, limit])) as
         { id: string; event_id: string; old: boolean; ended_long_ago: boolean }[];
       const reachedRecent = window.length < limit || window.some((delivery) => !delivery.old);
@@ -98,7 +98,7 @@ export class PostgresRetentionPurges extends RetentionPurges {
 
   /** One statement, unbounded like the transactions above. */
   private query(sql: string, parameters: unknown[]): Promise<unknown> {
-    return withoutStatementTimeout(this.dataSource, (m) => m.query(sql, parameters));
+    return withoutStatementTimeout(this.transactions, (m) => m.query(sql, parameters));
   }
 
   private async owners<P>(sql: string, defaultDays: number): Promise<PurgeOwner<P>[]> {

@@ -4,6 +4,8 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
 import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
+import { TransactionRunner } from '../../../shared/database/transaction.js';
+import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { InvalidRequestError, NotFoundError } from '../../../shared/errors/app-error.js';
 import { SecretBox } from '../../../shared/crypto/secret-box.js';
 import { previousSubscriptionSecretBinding, subscriptionSecretBinding } from '../../../shared/crypto/stored-secrets.js';
@@ -64,6 +66,7 @@ export class SubscriptionsService {
   constructor(
     @InjectRepository(SubscriptionOrmEntity) private readonly subscriptions: Repository<SubscriptionOrmEntity>,
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: TransactionRunner,
     private readonly secrets: SecretBox,
     private readonly workflows: WorkflowDraftsService,
     private readonly env: Env,
@@ -74,7 +77,7 @@ export class SubscriptionsService {
     if (request.workflow_ids) await this.checkWorkflows(organizationId, request.workflow_ids);
     const secret = newSecret();
     // The secret is sealed bound to its row, so only once the row has its id; in one transaction, nobody sees the row without it.
-    const id = await storeWithinCap(this.dataSource.manager, this.env, organizationId, SUBSCRIPTIONS_CAP, async (manager) => {
+    const id = await storeWithinCap(this.transactions, this.env, organizationId, SUBSCRIPTIONS_CAP, async (manager) => {
       const row = await manager.save(
         manager.create(SubscriptionOrmEntity, {
           organizationId,
@@ -125,7 +128,8 @@ export class SubscriptionsService {
    */
   async rotateSecret(organizationId: number, id: number): Promise<{ signing_secret: string }> {
     const secret = newSecret();
-    await this.dataSource.transaction(async (manager) => {
+    await this.transactions.run(async (tx) => {
+      const manager = entityManager(tx);
       // NO KEY: intakes writing this subscription's deliveries key-share its row, and a rotation must not hold them (and their batches) up.
       const [row] = (await manager.query(
         `SELECT secret_ciphertext FROM subscriptions WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL FOR NO KEY UPDATE`,

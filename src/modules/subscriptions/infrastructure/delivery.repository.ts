@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { TransactionRunner } from '../../../shared/database/transaction.js';
+import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { type AttemptResult, type ClaimedDelivery, DeliveryAttempts } from '../domain/delivery-attempts.js';
 import { disabledReason } from '../domain/delivery-schedule.js';
 
@@ -11,7 +13,7 @@ import { disabledReason } from '../domain/delivery-schedule.js';
  */
 @Injectable()
 export class DeliveryRepository extends DeliveryAttempts {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly transactions: TransactionRunner) {
     super();
   }
 
@@ -122,7 +124,8 @@ export class DeliveryRepository extends DeliveryAttempts {
    * fails, and is disabled once that is longer ago than `disableAfterMs`.
    */
   async recordAttempt(delivery: ClaimedDelivery, result: AttemptResult, retryInMs: number, disableAfterMs: number): Promise<void> {
-    await this.dataSource.transaction(async (m) => {
+    await this.transactions.run(async (tx) => {
+      const m = entityManager(tx);
       const [attempt] = (await m.query(
         `INSERT INTO delivery_attempts (delivery_id, attempt, status_code, error, delivered) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (delivery_id, attempt) DO NOTHING RETURNING id`,

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
 import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
+import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { NotFoundError, UnstorableValueError } from '../../../shared/errors/app-error.js';
 import { hasUnstorableEscape } from '../../../shared/json/json-text.js';
 import { allStatuses, parseWorkflowDefinition, sameDefinition, type WorkflowDefinition } from '../domain/workflow-definition.js';
@@ -34,11 +35,15 @@ export interface WorkflowView {
 /** An organization's workflows and their drafts; publishing freezes a draft (WorkflowPublishingService). */
 @Injectable()
 export class WorkflowDraftsService {
-  constructor(@InjectRepository(WorkflowOrmEntity) private readonly workflows: Repository<WorkflowOrmEntity>, private readonly env: Env) {}
+  constructor(
+    @InjectRepository(WorkflowOrmEntity) private readonly workflows: Repository<WorkflowOrmEntity>,
+    private readonly transactions: TransactionRunner,
+    private readonly env: Env,
+  ) {}
 
   async create(organizationId: number, input: unknown): Promise<WorkflowView> {
     const draft = parseOrThrow(input);
-    const id = await storeWithinCap(this.workflows.manager, this.env, organizationId, WORKFLOWS_CAP, async (m) => (await m.save(m.create(WorkflowOrmEntity, { organizationId, draft }))).id);
+    const id = await storeWithinCap(this.transactions, this.env, organizationId, WORKFLOWS_CAP, async (m) => (await m.save(m.create(WorkflowOrmEntity, { organizationId, draft }))).id);
     return this.view(await this.workflows.findOneByOrFail({ id }));
   }
 
