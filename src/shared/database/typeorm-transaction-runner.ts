@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type pg from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
 import { isDatabaseUnavailable } from './database-errors.js';
 import { type Transaction, TransactionRunner } from './transaction.js';
@@ -39,7 +40,9 @@ export class TypeOrmTransactionRunner extends TransactionRunner {
       // Sent ahead of the work's statements (the connection is pipelined), so that it is known
       // even when one of them fails; a failure of its own is the transaction's, answered by the
       // work or COMMIT.
-      const xact = checkCommit ? (runner.query(CURRENT_XACT_SQL) as Promise<{ xact: string }[]>) : undefined;
+      // Straight on the runner's pg client (`connect()` hands out the one it holds): this is on
+      // every intake batch's path, and TypeORM's own query() adds its bookkeeping to a statement.
+      const xact = checkCommit ? ((await runner.connect()) as pg.PoolClient).query<{ xact: string }>(CURRENT_XACT_SQL).then((r) => r.rows) : undefined;
       xact?.catch(() => undefined);
       try {
         const value = await work(runner.manager as unknown as Transaction);

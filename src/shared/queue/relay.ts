@@ -4,6 +4,12 @@ import { PollingLoop } from './polling-loop.js';
 
 /** How often a relay looks for work whose holder's lease ran out: part of the takeover bound (see Relay). */
 export const LEASE_CHECK_EVERY_MS = 1_000;
+/**
+ * How long an item marked as handed over may go without running before a relay takes it again:
+ * its job was lost (Redis restarted, or the relay that marked it died before Redis had it), or
+ * it still waits on the queue, and then Bull ignores the add. Short, as that add costs nothing.
+ */
+export const LOST_JOB_GRACE_MS = 4_000;
 /** How often a relay looks for lost work: with the relays' grace (a few seconds), part of the takeover bound too (see Relay). */
 const STALE_CHECK_EVERY_MS = 3_000;
 

@@ -2,18 +2,13 @@ import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Queue } from 'bull';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
-import { Relay } from '../../../shared/queue/relay.js';
+import { LOST_JOB_GRACE_MS, Relay } from '../../../shared/queue/relay.js';
 import { AUTOMATION_QUEUE, RUN_JOB, runJobOptions } from './automation.queue.js';
 import { type DueRun, RunRepository } from './run.repository.js';
 
 const BATCH = 500;
-/**
- * A run marked enqueued that has not started after this long is enqueued again: its job was
- * lost (Redis restarted, or the relay that marked it died before Redis had it), or it still
- * waits on the queue, and then Bull ignores the add. Runs a dead worker held do not wait for
- * this: see Relay.
- */
-export const REENQUEUE_AFTER_MS = 4_000;
+/** A run marked enqueued that has not started after this long is enqueued again (runs a dead worker held do not wait for this: see Relay). */
+export const REENQUEUE_AFTER_MS = LOST_JOB_GRACE_MS;
 
 /**
  * Hands runs to the automation queue (see Relay): new ones as soon as they are written, and

@@ -3,14 +3,12 @@ import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShut
 import type { Job, Queue } from 'bull';
 import { Env } from '../../../shared/config/env.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
-import { Relay } from '../../../shared/queue/relay.js';
+import { LOST_JOB_GRACE_MS, Relay } from '../../../shared/queue/relay.js';
 import { DELIVER_JOB, type DeliverJob, deliverJobOptions, DELIVERIES_QUEUE } from './deliveries.queue.js';
 import { DeliveryRepository } from './delivery.repository.js';
 import { DeliverySender } from '../application/delivery-sender.service.js';
 
 const BATCH = 200;
-/** A delivery marked enqueued that was not attempted after this long is enqueued again (see RunRelay's REENQUEUE_AFTER_MS). */
-const REENQUEUE_AFTER_MS = 4_000;
 
 /**
  * In worker roles: hands due deliveries (in order per case and subscription) to Bull (see
@@ -39,7 +37,7 @@ export class DeliveryRelay implements OnApplicationBootstrap, OnApplicationShutd
       },
       queue,
       BATCH,
-      REENQUEUE_AFTER_MS,
+      LOST_JOB_GRACE_MS,
       logger,
     );
   }
