@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import type { Logger } from 'pino';
+import type { ExtensionModule } from './extension-api/extensions.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { OrganizationsModule } from './modules/organizations/organizations.module.js';
 import { TokensModule } from './modules/tokens/tokens.module.js';
@@ -28,7 +29,8 @@ import { RedisModule } from './shared/redis/redis.module.js';
 
 @Module({})
 export class AppModule {
-  static forRoot(env: Env, logger: Logger, metrics: MetricsRegistry): DynamicModule {
+  /** `extensions` are imported after the built-in modules, whose registries find their providers at start. */
+  static forRoot(env: Env, logger: Logger, metrics: MetricsRegistry, extensions: ExtensionModule[] = []): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -53,6 +55,7 @@ export class AppModule {
         EmailModule,
         FormsModule,
         ReportingModule.forRoot(env),
+        ...extensions,
       ],
       providers: [
         { provide: APP_FILTER, useClass: AllErrorsFilter },

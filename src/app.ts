@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
+import type { CaseIntakeOptions } from './extension-api/extensions.js';
 import { serveApiDocs } from './modules/api-docs/api-docs.js';
 import { serveDashboard } from './modules/dashboard/serve-dashboard.js';
 import { FormSecretGuard } from './modules/forms/http/form-secret.guard.js';
@@ -18,7 +19,7 @@ import { PinoNestLogger } from './shared/logging/logger.js';
 import { createMetricsRegistry, httpLatencyHistogram } from './shared/metrics/metrics.module.js';
 
 /** Builds the whole service without listening, so tests and main.ts boot exactly the same app. */
-export async function createApp(env: Env, logger: Logger): Promise<NestFastifyApplication> {
+export async function createApp(env: Env, logger: Logger, options: CaseIntakeOptions = {}): Promise<NestFastifyApplication> {
   const metrics = createMetricsRegistry();
   const adapter = new FastifyAdapter(fastifyOptions(env));
   const fastify = adapter.getInstance();
@@ -26,7 +27,7 @@ export async function createApp(env: Env, logger: Logger): Promise<NestFastifyAp
   const rateLimitRedis = createRedisClient(env);
   fastify.addHook('onClose', async () => rateLimitRedis.disconnect());
   await registerRateLimits(fastify, env, rateLimitRedis);
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(env, logger, metrics), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(env, logger, metrics, options.extensions), adapter, {
     bodyParser: false,
     logger: new PinoNestLogger(logger),
     abortOnError: false,

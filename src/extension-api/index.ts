@@ -1,0 +1,7 @@
+/**
+ * The public extension API: the one import path an extension needs (see docs/extending.md).
+ * Everything it exports is typed and documented; everything else in src/ is private to the
+ * service and may change in any release. Versioned by EXTENSION_API_VERSION.
+ */
+export { EXTENSION_API_VERSION } from './version.js';
+export type { CaseIntakeOptions, ExtensionModule } from './extensions.js';
