@@ -225,6 +225,9 @@ describe('OpenAPI document', () => {
       await api.call('get', '/api/admin/v1/workflows/{workflowId}', { token: admin, params });
       await api.call('put', '/api/admin/v1/workflows/{workflowId}', { token: admin, params, body: { ...everyStepDefinition('Renamed'), webhook_dedup: { key: '/delivery_id' } } });
       await api.call('post', '/api/admin/v1/workflows/{workflowId}/publish', { token: admin, params });
+      await api.call('get', '/api/admin/v1/workflows/{workflowId}/versions', { token: admin, params });
+      await api.call('get', '/api/admin/v1/workflows/{workflowId}/versions/{version}', { token: admin, params: { ...params, version: 1 } });
+      await api.call('post', '/api/admin/v1/workflows/{workflowId}/versions/{version}/restore', { token: admin, params: { ...params, version: 1 } });
       await api.call('post', '/api/admin/v1/workflows/{workflowId}/webhook', { token: admin, params });
       await api.call('get', '/api/admin/v1/workflows/{workflowId}/webhook', { token: admin, params });
       const hook = await api.call('post', '/api/operator/v1/workflows/{workflowId}/webhook/rotate', { token: operatorToken(), params });

@@ -110,7 +110,7 @@ describe('cases after intake (integration)', () => {
       const onFirst = await givenApiCase(versioned);
       const statuses = ['Triage', 'Waiting on customer', 'Escalated'];
       await ctx.get(WorkflowDraftsService).replaceDraft(org.id, versioned.workflowId, sampleDefinition({ statuses }));
-      await ctx.get(WorkflowPublishingService).publish(org.id, versioned.workflowId);
+      await ctx.get(WorkflowPublishingService).publish(org.id, versioned.workflowId, 'an admin token');
       const onSecond = await givenApiCase(await ctx.get(WorkflowIntake).forApi(org.id, versioned.workflowId));
       const change = ctx.get(ChangeCaseStatusService);
       await assert.rejects(change.execute(org.api, versioned.workflowId, onFirst, 'Escalated'), StatusNotDeclaredError);

@@ -140,7 +140,7 @@ describe('credential checks (integration)', () => {
 
       const ticketing = await givenWebhook();
       await ctx.get(WorkflowDraftsService).replaceDraft(org.id, ticketing.id, sampleDefinition({ case_source: 'ticketing' }));
-      await ctx.get(WorkflowPublishingService).publish(org.id, ticketing.id);
+      await ctx.get(WorkflowPublishingService).publish(org.id, ticketing.id, 'an admin token');
       await assert.rejects(guard.authenticate(webhookRequest(ticketing.id, ticketing.token)), UnauthorizedError);
 
       const rotating = await givenWebhook();

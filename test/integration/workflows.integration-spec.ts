@@ -54,7 +54,7 @@ describe('workflows application services (integration)', () => {
       const { id } = await drafts.create(org.id, sampleDefinition());
       await assert.rejects(drafts.get(stranger.id, id), notFound('workflow'));
       await assert.rejects(drafts.replaceDraft(stranger.id, id, sampleDefinition({ name: 'Taken' })), notFound('workflow'));
-      await assert.rejects(publishing.publish(stranger.id, id), notFound('workflow'));
+      await assert.rejects(publishing.publish(stranger.id, id, 'an admin token'), notFound('workflow'));
       await assert.rejects(publishing.unpublish(stranger.id, id), notFound('workflow'));
       assert.deepEqual([(await drafts.get(org.id, id)).name, (await drafts.get(org.id, id)).published], ['Customer escalations', false]);
       assert.deepEqual(await drafts.existingIds(stranger.id, [id]), []);
@@ -67,7 +67,7 @@ describe('workflows application services (integration)', () => {
       const id = first.workflowId;
       await drafts.replaceDraft(org.id, id, sampleDefinition({ name: 'Renamed' }));
       assert.equal((await published.state(id))!.current!.name, 'Customer escalations');
-      const view = await publishing.publish(org.id, id);
+      const view = await publishing.publish(org.id, id, 'an admin token');
       assert.deepEqual([view.version, view.name], [2, 'Renamed']);
       assert.equal((await published.state(id))!.current!.version, 2);
       assert.equal((await published.version(id, 1)).name, 'Customer escalations');
@@ -83,7 +83,7 @@ describe('workflows application services (integration)', () => {
       await publishing.unpublish(org.id, id);
       assert.equal((await published.state(id))!.published, false);
       assert.ok((await generation()) > before);
-      await publishing.publish(org.id, id);
+      await publishing.publish(org.id, id, 'an admin token');
       assert.deepEqual([(await published.state(id))!.published, (await published.state(id))!.current!.version], [true, 1], 'the unchanged draft is published again as the version it is');
     });
 

@@ -22,13 +22,13 @@ export interface IntegrationOrganization {
 export async function givenOrganization(ctx: IntegrationContext): Promise<IntegrationOrganization> {
   const { organization } = await ctx.get(OrganizationsService).create(`Org ${randomBytes(3).toString('hex')}`);
   const { token, secret } = await ctx.get(TokensService).create(organization.id, 'api token', 'api');
-  return { id: organization.id, api: { organizationId: organization.id, tokenId: token.id, scope: 'api', secret } };
+  return { id: organization.id, api: { organizationId: organization.id, tokenId: token.id, scope: 'api', name: token.name, secret } };
 }
 
 /** A workflow of the organization, published: the version intake uses. */
 export async function givenPublishedWorkflow(ctx: IntegrationContext, organizationId: number, definition = sampleDefinition()): Promise<WorkflowVersion> {
   const { id } = await ctx.get(WorkflowDraftsService).create(organizationId, definition);
-  await ctx.get(WorkflowPublishingService).publish(organizationId, id);
+  await ctx.get(WorkflowPublishingService).publish(organizationId, id, 'an admin token');
   return (await ctx.get(PublishedWorkflowsService).state(id))!.current!;
 }
 

@@ -33,6 +33,13 @@ const responses: Record<string, Schema> = {
 
 const parameters: Record<string, Schema> = {
   WorkflowId: idParameter('workflowId', 'workflow'),
+  WorkflowVersion: {
+    name: 'version',
+    in: 'path',
+    required: true,
+    description: 'A version number of the workflow. Anything but a positive integer below 2^31 names nothing and is answered 404.',
+    schema: { type: 'integer', minimum: 1, maximum: 2147483647 },
+  },
   CaseId: idParameter('caseId', 'case'),
   TokenId: idParameter('tokenId', 'token'),
   SubscriptionId: idParameter('subscriptionId', 'subscription'),

@@ -68,6 +68,25 @@ export const workflowSchemas: Record<string, Schema> = {
     [],
     'A workflow: its draft definition (what `name` ... `automations` show) and its publication state. Cases run on the latest published version.',
   ),
+  WorkflowVersionSummary: object(
+    {
+      version: { type: 'integer', minimum: 1, description: 'The version number, counted from 1 per workflow.' },
+      published_at: timestamp('When it was published'),
+      published_by: { type: ['string', 'null'], description: 'Who published it: the admin token\'s name; null for versions published before this was recorded.' },
+    },
+    [],
+    'A published version, without its definition.',
+  ),
+  WorkflowVersion: object(
+    {
+      version: { type: 'integer', minimum: 1, description: 'The version number, counted from 1 per workflow.' },
+      published_at: timestamp('When it was published'),
+      published_by: { type: ['string', 'null'], description: 'Who published it: the admin token\'s name; null for versions published before this was recorded.' },
+      definition: schemaRef('WorkflowDefinition'),
+    },
+    [],
+    'A published version with its definition as it was published.',
+  ),
   AttributeDeclaration: object(
     {
       type: { type: 'string', enum: [...ATTRIBUTE_TYPES] },

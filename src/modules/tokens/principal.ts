@@ -4,6 +4,8 @@ import type { TokenScope } from './access-token.orm-entity.js';
 export interface Principal {
   organizationId: number;
   tokenId: number;
+  /** Who to name in records such as a version's `published_by`: the token's name. */
+  name: string;
   scope: TokenScope;
 }
 

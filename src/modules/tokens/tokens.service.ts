@@ -63,8 +63,8 @@ export class TokensService {
     if (!secret?.startsWith(PREFIX[scope])) throw new UnauthorizedError();
     const hash = sha256(secret);
     const principal = await this.principals.get(hash.toString('hex'), async () => {
-      const row = await this.tokens.findOne({ where: { tokenHash: hash, deletedAt: IsNull() }, select: { id: true, organizationId: true, scope: true } });
-      return row ? { tokenId: row.id, organizationId: row.organizationId, scope: row.scope } : undefined;
+      const row = await this.tokens.findOne({ where: { tokenHash: hash, deletedAt: IsNull() }, select: { id: true, organizationId: true, scope: true, name: true } });
+      return row ? { tokenId: row.id, organizationId: row.organizationId, scope: row.scope, name: row.name } : undefined;
     });
     if (!principal || principal.scope !== scope) throw new UnauthorizedError();
     this.recordUse(principal.tokenId);

@@ -10,14 +10,16 @@ import { WorkflowPublishingService } from './application/workflow-publishing.ser
 import { OperatorWebhooksController } from './http/operator-webhooks.controller.js';
 import { WebhookVerificationController } from './http/webhook-verification.controller.js';
 import { WorkflowsController } from './http/workflows.controller.js';
+import { WorkflowVersionsController } from './http/workflow-versions.controller.js';
+import { WorkflowVersionsService } from './application/workflow-versions.service.js';
 import { WebhookVerificationOrmEntity } from './infrastructure/webhook-verification.orm-entity.js';
 import { WorkflowOrmEntity } from './infrastructure/workflow.orm-entity.js';
 import { WorkflowVersionOrmEntity } from './infrastructure/workflow-version.orm-entity.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([WorkflowOrmEntity, WorkflowVersionOrmEntity, WebhookVerificationOrmEntity]), TokensModule],
-  controllers: [WorkflowsController, WebhookVerificationController, OperatorWebhooksController],
-  providers: [WorkflowDraftsService, WorkflowPublishingService, WebhookUrlsService, WebhookVerificationService, PublishedWorkflowsService, ChannelSecretKeeping],
+  controllers: [WorkflowsController, WorkflowVersionsController, WebhookVerificationController, OperatorWebhooksController],
+  providers: [WorkflowDraftsService, WorkflowVersionsService, WorkflowPublishingService, WebhookUrlsService, WebhookVerificationService, PublishedWorkflowsService, ChannelSecretKeeping],
   exports: [PublishedWorkflowsService, WorkflowDraftsService, ChannelSecretKeeping],
 })
 export class WorkflowsModule {}

@@ -7,11 +7,12 @@ import { NotFoundError } from '../errors/app-error.js';
  */
 @Injectable()
 export class IdParamPipe implements PipeTransform<string, number> {
-  constructor(private readonly resource: string) {}
+  /** `max`: the largest id the resource's column can hold, when it is narrower than 2^53. */
+  constructor(private readonly resource: string, private readonly max = Number.MAX_SAFE_INTEGER) {}
 
   transform(value: string): number {
     const id = /^[1-9][0-9]{0,15}$/.test(value) ? Number(value) : NaN;
-    if (!Number.isSafeInteger(id)) throw new NotFoundError(this.resource);
+    if (!Number.isSafeInteger(id) || id > this.max) throw new NotFoundError(this.resource);
     return id;
   }
 }

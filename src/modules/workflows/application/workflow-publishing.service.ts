@@ -15,7 +15,7 @@ export class WorkflowPublishingService {
    * that is the latest version makes none: publishing is then idempotent (a retry changes
    * nothing) and republishes an unpublished workflow as it was.
    */
-  async publish(organizationId: number, id: number): Promise<WorkflowView> {
+  async publish(organizationId: number, id: number, publishedBy: string): Promise<WorkflowView> {
     await this.published.change(id, async (manager) => {
       const row = await manager.findOne(WorkflowOrmEntity, { where: { id, organizationId }, lock: { mode: 'pessimistic_write' } });
       if (!row) throw new NotFoundError('workflow');
@@ -25,7 +25,7 @@ export class WorkflowPublishingService {
         return;
       }
       const version = (row.version ?? 0) + 1;
-      await manager.insert(WorkflowVersionOrmEntity, { workflowId: id, version, definition: asJsonColumn(row.draft) });
+      await manager.insert(WorkflowVersionOrmEntity, { workflowId: id, version, definition: asJsonColumn(row.draft), publishedBy });
       await manager.update(WorkflowOrmEntity, { id }, { published: true, version, updatedAt: () => 'now()' });
     });
     return this.drafts.get(organizationId, id);

@@ -88,7 +88,7 @@ export class WorkflowsController {
     errors: { 404: WORKFLOW_NOT_FOUND, 503: CHANGE_NOT_SAVED },
   })
   async publish(@Principal() caller: Caller, @WorkflowId() id: number) {
-    return { workflow: await this.publishing.publish(caller.organizationId, id) };
+    return { workflow: await this.publishing.publish(caller.organizationId, id, caller.name) };
   }
 
   @Post(':workflowId/unpublish')

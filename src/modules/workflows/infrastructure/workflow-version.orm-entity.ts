@@ -15,6 +15,10 @@ export class WorkflowVersionOrmEntity {
   @Column({ type: 'json' })
   definition: WorkflowDefinition;
 
+  /** The name of whoever published it; null for versions published before it was recorded. */
+  @Column({ name: 'published_by', type: 'text', nullable: true })
+  publishedBy: string | null;
+
   @Column({ name: 'created_at', type: 'timestamptz', insert: false, update: false })
   createdAt: Date;
 }
