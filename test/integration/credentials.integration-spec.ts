@@ -41,9 +41,9 @@ describe('credential checks (integration)', () => {
   const bearer = (secret: string) => credentialRequest({ authorization: `Bearer ${secret}` });
 
   describe('TokensService', () => {
-    it('authenticates a token for its own scope only, and keeps only its hash', async () => {
+    it('authenticates a token for its own scope only, and keeps only its hash (and names it by the token\'s name)', async () => {
       const admin = await tokens.create(org.id, 'admin token', 'admin');
-      assert.deepEqual(await tokens.authenticate(admin.secret, 'admin'), { tokenId: admin.token.id, organizationId: org.id, scope: 'admin' });
+      assert.deepEqual(await tokens.authenticate(admin.secret, 'admin'), { tokenId: admin.token.id, organizationId: org.id, scope: 'admin', name: 'admin token' });
       await assert.rejects(tokens.authenticate(admin.secret, 'api'), UnauthorizedError);
       await assert.rejects(tokens.authenticate(org.api.secret, 'admin'), UnauthorizedError);
       const { rows } = await db().query('SELECT token_hash FROM access_tokens WHERE id = $1', [admin.token.id]);
@@ -77,7 +77,7 @@ describe('credential checks (integration)', () => {
       const guard = ctx.get(BearerTokenGuard);
       const request = bearer(org.api.secret);
       await guard.authenticate(request, { scope: 'api' });
-      assert.deepEqual(request.principal, { tokenId: org.api.tokenId, organizationId: org.id, scope: 'api' });
+      assert.deepEqual(request.principal, { tokenId: org.api.tokenId, organizationId: org.id, scope: 'api', name: 'api token' });
       request.authenticatedBy = 'bearer';
       assert.equal(guard.canActivate(routeContext(request, CasesController, 'create')), true);
       assert.throws(() => guard.canActivate(routeContext(request, TokensController, 'list')), UnauthorizedError);
