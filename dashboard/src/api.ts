@@ -1,3 +1,4 @@
+import type { components } from './api-schema.generated.ts';
 import { parseJson } from './json.ts';
 import { currentSession, signOut } from './session.ts';
 
@@ -92,83 +93,41 @@ export function query(params: Record<string, string | number | undefined | null>
   return text ? `?${text}` : '';
 }
 
-/* Shapes of the admin API's answers (admin-api.md). */
+/*
+ * Shapes of the admin API's answers, generated from the service's OpenAPI document
+ * (api-schema.generated.ts): a field the service changes shows up here as a type error.
+ */
+type Schemas = components['schemas'];
 
-export interface Workflow {
-  id: number;
-  name: string;
-  case_source: 'direct' | 'ticketing' | 'email';
-  sensitive_data: boolean;
-  statuses: string[];
-  attributes: Record<string, { type: string; required?: boolean; enum?: unknown[]; format?: string }>;
-  automations: Record<string, unknown[]>;
-  default_outcome: string | null;
-  /** One case per delivery key on the webhook; null: a case per POST. */
-  webhook_dedup: { key: string; window_seconds: number } | null;
-  published: boolean;
-  version: number | null;
-  /** Whether the draft differs from the latest published version: publishing makes a new version only then. */
-  draft_changed: boolean;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface Webhook {
-  url: string;
-  token: string;
-}
-
+export type Workflow = Schemas['Workflow'];
+export type Webhook = Schemas['Webhook'];
 /** An email workflow's secret inbound address (channels.md). */
-export interface EmailAddress {
-  address: string;
-}
-
+export type EmailAddress = Schemas['EmailAddress'];
 /** A ticketing workflow's hosted request form (channels.md). */
-export interface HostedForm {
-  url: string;
-}
-
-export interface Token {
-  id: number;
-  name: string;
-  scope: 'api' | 'admin';
-  created_at: string;
-  last_used_at: string | null;
-}
-
+export type HostedForm = Schemas['RequestForm'];
+export type Token = Schemas['Token'];
+export type Case = Schemas['CaseWithSource'];
+export type CaseSource = Case['source_type'];
 /** Where a case came in: the cases API, the incoming webhook, the inbound email address or the hosted request form. */
-export const CASE_SOURCES = ['API', 'Webhook', 'Email', 'Form'] as const;
-export type CaseSource = (typeof CASE_SOURCES)[number];
+export const CASE_SOURCES = ['API', 'Webhook', 'Email', 'Form'] as const satisfies readonly CaseSource[];
 
-export interface Case {
-  id: number;
-  workflow_id: number;
-  subject: string;
-  status: string;
-  outcome: string | null;
-  mode: 'live' | 'test';
-  source_type: CaseSource;
-  attributes: Record<string, unknown>;
-  created_at: string;
-  updated_at: string;
+export interface CasePage {
+  cases: Case[];
+  next_cursor: string | null;
 }
 
-export interface Mailbox {
-  address: string;
-  /** Empty when the header gave an address only. */
-  name: string;
+/** A page of a case's timeline, oldest first. */
+export interface TimelinePage {
+  events: TimelineEvent[];
+  next_cursor: string | null;
 }
+export type TimelineEvent = Schemas['TimelineEvent'];
+export type EmailAttachment = Schemas['EmailAttachment'];
 
-export interface EmailAttachment {
-  id: string;
-  filename: string | null;
-  content_type: string;
-  size: number;
-  /** Hex. */
-  sha256: string;
-}
-
-/** The `email` attribute of a case that came by email, and the fields of an `email_received` timeline event (channels.md). */
+/**
+ * The `email` attribute of a case that came by email, and the fields of an `email_received`
+ * timeline event (channels.md): attribute content, which the OpenAPI document leaves open.
+ */
 export interface EmailMessage {
   from: Mailbox | null;
   to: Mailbox[];
@@ -185,112 +144,27 @@ export interface EmailMessage {
   attachments: EmailAttachment[];
 }
 
-export interface CasePage {
-  cases: Case[];
-  next_cursor: string | null;
+export interface Mailbox {
+  address: string;
+  /** Empty when the header gave an address only. */
+  name: string;
 }
 
-/** A page of a case's timeline, oldest first. */
-export interface TimelinePage {
-  events: TimelineEvent[];
-  next_cursor: string | null;
-}
-
-export interface TimelineEvent {
-  id: number;
-  type: string;
-  by: { type: string; id?: number };
-  at: string;
-  [detail: string]: unknown;
-}
-
-export interface Counts {
-  cases: number;
-  runs: number;
-}
-
-export interface Usage {
-  from: string;
-  to: string;
-  live: Counts;
-  test: Counts;
-  workflows: { workflow_id: number; live: Counts; test: Counts }[];
-}
-
-/** An event subscription (outbound webhooks, admin-api.md; recovery: integrations.md §4). */
-export interface Subscription {
-  id: number;
-  url: string;
-  events: string[];
-  /** Null: every workflow of the organization. */
-  workflow_ids: number[] | null;
-  created_at: string;
-  failing_since: string | null;
-  status: 'active' | 'disabled';
-  disabled_at: string | null;
-  disabled_reason: string | null;
-}
-
+export type Usage = Schemas['Usage'];
+export type Counts = Usage['live'];
+/** An event subscription (outbound webhooks, admin-api.md; recovery: integrations.md section 4). */
+export type Subscription = Schemas['Subscription'];
 /** What a subscription can be sent (integrations.md). */
-export const SUBSCRIPTION_EVENTS = ['case.created', 'case.status_changed', 'case.closed', 'case.reopened', 'case.errored', 'case.email_received'] as const;
-
+export const SUBSCRIPTION_EVENTS = ['case.created', 'case.status_changed', 'case.closed', 'case.reopened', 'case.errored', 'case.email_received'] as const satisfies readonly Subscription['events'][number][];
 /** A scheduled report digest by email (reporting.md). */
-export interface Digest {
-  id: number;
-  schedule: 'daily' | 'weekly';
-  hour_utc: number;
-  /** ISO weekday, 1 (Monday) to 7; null on a daily digest. */
-  weekday: number | null;
-  recipients: string[];
-  confirmed_recipients: string[];
-  unsubscribed_recipients: string[];
-  workflow_ids: number[] | null;
-  created_at: string;
-  last_sent_at: string | null;
-  last_failed_at: string | null;
-  last_error: string | null;
-}
-
+export type Digest = Schemas['Digest'];
 /** One attempt to deliver one event; `delivery_id` is what a retry names. */
-export interface DeliveryAttempt {
-  delivery_id: number;
-  event_id: string;
-  event_type: string;
-  case_id: number;
-  attempt: number;
-  status_code: number | null;
-  error: string | null;
-  delivered: boolean;
-  attempted_at: string;
-}
-
+export type DeliveryAttempt = Schemas['DeliveryAttempt'];
 /** GET /reports/cases: live cases only. */
-export interface CaseReport {
-  from: string;
-  to: string;
-  interval: 'hour' | 'day' | 'week';
-  series: { start: string; created: number; closed: number; errored: number; created_by_source: Record<CaseSource, number> }[];
-  totals: { created: number; closed: number; errored: number; reopened: number };
-  time_to_close_seconds: { p50: number | null; p90: number | null; count: number };
-  open_by_status: Record<string, number>;
-  top_errors: { message: string; count: number }[];
-}
-
+export type CaseReport = Schemas['CaseReport'];
+export type RetentionSettings = Schemas['Retention'];
 /** Days kept, per kind of finished work; `closed_cases_days` 0 keeps closed cases. */
-export interface RetentionPeriods {
-  runs_days: number;
-  deliveries_days: number;
-  closed_cases_days: number;
-}
-
-export interface RetentionSettings {
-  /** In force: the organization's own period where it set one, the deployment's default otherwise. */
-  retention: RetentionPeriods;
-  /** What the organization set; null follows the default. */
-  overrides: { [K in keyof RetentionPeriods]: number | null };
-  /** The deployment's defaults (they may be fractions of a day). */
-  defaults: RetentionPeriods;
-}
+export type RetentionPeriods = RetentionSettings['retention'];
 
 /** Open, Closed and Error exist in every workflow and are not declared in a definition. */
 export const BUILT_IN_STATUSES = ['Open', 'Closed', 'Error'];

@@ -5,6 +5,13 @@ import { Alert, CodeBlock, CopyField } from '../components.tsx';
 import { Link } from '../router.tsx';
 import { ChannelSecret, InboundEmail, RequestForm } from './workflow-channel-secret.tsx';
 
+const FORMAT_SAMPLES: Record<NonNullable<Workflow['attributes'][string]['format']>, string> = {
+  email: 'customer@example.com',
+  uri: 'https://example.com/order/42',
+  'date-time': '2025-01-31T09:30:00Z',
+  date: '2025-01-31',
+};
+
 /** An example body for the curl line: the required attributes (or a few), with plausible values. */
 export function sampleAttributes(attributes: Workflow['attributes']): Record<string, unknown> {
   const entries = Object.entries(attributes);
@@ -12,7 +19,7 @@ export function sampleAttributes(attributes: Workflow['attributes']): Record<str
   const sample: Record<string, unknown> = {};
   for (const [name, declaration] of chosen) {
     if (declaration.enum?.length) sample[name] = declaration.enum[0];
-    else if (declaration.type === 'string') sample[name] = { email: 'customer@example.com', uri: 'https://example.com/order/42', 'date-time': '2025-01-31T09:30:00Z', date: '2025-01-31' }[declaration.format ?? ''] ?? 'Example text';
+    else if (declaration.type === 'string') sample[name] = declaration.format ? FORMAT_SAMPLES[declaration.format] : 'Example text';
     else sample[name] = { integer: 1, number: 9.5, boolean: true, object: {}, array: [], any: 'anything' }[declaration.type] ?? null;
   }
   if (chosen.length === 0) sample.summary = 'Printer on floor 3 is jammed';

@@ -1,0 +1,4148 @@
+// Generated from the service's OpenAPI document by openapi-typescript: do not edit.
+// `npm run generate:dashboard-types` writes it anew; test/e2e/dashboard-api-types.e2e-spec.ts checks it.
+
+export interface paths {
+    "/api/admin/v1/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List cases
+         * @description The organization's cases, newest first (by `created_at`, then `id`), filtered by every parameter given (the same filters as the cases API's list, plus `workflow_id` and `source`), with how each came in (`source_type`). Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor`; it is null on the last page. Any other query parameter is a 422.
+         */
+        get: operations["listCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/cases/{caseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a case of the organization
+         * @description The case as the cases API shows it, plus its `source_type`, whatever workflow it belongs to.
+         */
+        get: operations["getAdminCase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/cases/{caseId}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file of a case of the organization
+         * @description As the cases API's attachment download, whatever workflow the case belongs to.
+         */
+        get: operations["getAdminCaseAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/cases/{caseId}/timeline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a case's timeline
+         * @description Everything that happened to the case, oldest first: its creation (with source and mode), every status change (from, to, by whom: API token, automation or engine), the runs it superseded and the replies it received, a page at a time: pass `next_cursor` back as `cursor`; it is null on the last page. Events are only ever added at the end, so pages never repeat or skip one.
+         */
+        get: operations["getCaseTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/digests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List digests
+         * @description The organization's digests, oldest first, with which recipients confirmed or unsubscribed, when each was last sent, and the last send given up. Takes no body (one that is sent is ignored).
+         */
+        get: operations["listDigests"];
+        put?: never;
+        /**
+         * Schedule a digest
+         * @description An email with the case report of each period (daily: the 24 hours up to `hour_utc`; weekly: the 7 days up to `hour_utc` on `weekday`), in plain text and HTML with a chart of cases created and closed per day as an inline image and a link to the dashboard's report page. Each period is sent once whatever the number of workers, within `DIGEST_CHECK_INTERVAL_MS` of its end; periods that ended while no worker ran are sent when one comes back (the last 7 at most). Test cases never appear in a digest. Recipients must confirm first: an address the organization never named gets one email with a link to a page where it confirms (asked again, by a later digest naming it, a week after at the earliest, unless it unsubscribed), and the digest goes only to confirmed addresses, one message each, with a link and List-Unsubscribe headers (RFC 8058 one-click) that take the address out of every digest of the organization. A period that ends while no recipient is confirmed is skipped. A send the relay refuses 5 times (retried after 5, 10, 20 and 40 minutes) is given up: the digest shows `last_error` and `last_failed_at`.
+         */
+        post: operations["createDigest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/digests/{digestId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a digest
+         * @description No period is sent for it any more, including one being sent at that moment if it had not gone out yet.
+         */
+        delete: operations["deleteDigest"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a digest
+         * @description Any of the keys of `createDigest`, validated as when creating, the digest after the change included (a digest becoming `weekly` needs a `weekday`; one becoming `daily` drops it). `workflow_ids: null` means every workflow again. Addresses added to `recipients` are asked to confirm as on create (never one that unsubscribed); those removed get no more digests. A new schedule, hour or weekday starts with the next period it ends: no period that ended before the change is sent for it.
+         */
+        patch: operations["updateDigest"];
+        trace?: never;
+    };
+    "/api/admin/v1/digests/{digestId}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a digest now
+         * @description Sends the digest for the period of its length that ends with the current hour, apart from its schedule, to its confirmed recipients: a worker sends it within `DIGEST_CHECK_INTERVAL_MS`. Takes no body (one that is sent is ignored).
+         */
+        post: operations["sendDigest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/reports/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the case report
+         * @description Live cases over a range, per interval and in total: created (by source), closed, entering `Error`, reopened (leaving `Closed`), the time from creation to close of the cases closed in the range (p50 and p90, null when none closed), the live cases not `Closed` by status now, and the most frequent run failure messages (at most 10, each cut to 200 characters). Test cases never count.
+         *
+         *     Figures are kept per UTC hour as cases move and never read from the cases themselves, so retention purges do not change them and a year costs the same as a day. `from` is moved back and `to` forward to whole hours; intervals last exactly 1, 24 or 168 hours from `from` (the last one may be shorter), so days start at the hour of day `from` names in its own offset, and every timestamp of the answer is written in that offset. An offset that is not a whole number of hours starts the intervals at the whole UTC hour before. Time to close is answered from a histogram with buckets 9% wide, as the upper bound of the bucket the percentile falls in.
+         */
+        get: operations["getCaseReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/retention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get retention
+         * @description How long the organization's finished runs, ended deliveries and closed cases are kept: `retention` is what is in force, `overrides` what the organization set (null follows the default), `defaults` the deployment's `RETENTION_*_DAYS`. Usage answers never change when rows are purged (see getUsage). Takes no body (one that is sent is ignored).
+         */
+        get: operations["getRetention"];
+        /**
+         * Replace retention overrides
+         * @description Replaces all three overrides at once: a key left out or null follows the deployment's default. Acts from the next purge pass on (the worker role purges every `RETENTION_PURGE_INTERVAL_MS`); rows already purged do not come back.
+         */
+        put: operations["putRetention"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/secrets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List secrets
+         * @description The organization's secrets by name; never a value.
+         */
+        get: operations["listSecrets"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/secrets/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Create or replace a secret
+         * @description Stores a credential for automation, such as a CRM API key, so that workflow definitions hold `{{ secrets.NAME }}` instead of the credential itself (definitions are plain JSON, shown to every admin). A definition may use it in http_request `headers`, url query values and `body` only; anywhere else it is a 422 when the definition is saved.
+         *
+         *     Runs read the value when their request is sent: replacing a secret acts on the next request, deleting one makes runs that need it fail with an error naming the secret.
+         */
+        put: operations["putSecret"];
+        post?: never;
+        /**
+         * Delete a secret
+         * @description Runs that need it fail from then on, naming it. Takes no body (one that is sent is ignored).
+         */
+        delete: operations["deleteSecret"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List subscriptions
+         * @description The organization's subscriptions, oldest first, with their health; never a secret. Deleted ones are not listed.
+         */
+        get: operations["listSubscriptions"];
+        put?: never;
+        /**
+         * Subscribe to case events
+         * @description Lifecycle events of the organization's live cases are POSTed to `url` (test cases never produce events); the request is described under `webhooks` (`caseEvent`). Every move is a `case.status_changed`; entering `Closed` is also a `case.closed`, leaving it a `case.reopened`, being parked in `Error` a `case.errored`.
+         *
+         *     Deliveries are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`: HMAC-SHA256 with the `whsec_` secret of this answer, shown this once). A 2xx answer delivers; anything else, a network error or a 10-second timeout is retried with exponential backoff (from 5 seconds by default, 4 times longer each time, at most 6 hours apart) for 26 hours. Events of one case reach a subscription in order. A subscription failing for more than 3 days without one success is disabled (see `enable` and `recover`). Loopback, private, link-local and metadata addresses are refused unless the service allows them.
+         */
+        post: operations["createSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/subscriptions/{subscriptionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a subscription
+         * @description Nothing more is sent to it, pending retries included. Takes no body (one that is sent is ignored).
+         */
+        delete: operations["deleteSubscription"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a subscription
+         * @description Any of `url`, `events` and `workflow_ids`, validated as when creating; `workflow_ids: null` means every workflow again. Events written from now on follow the change; deliveries already written keep their event and go to the new `url`.
+         */
+        patch: operations["updateSubscription"];
+        trace?: never;
+    };
+    "/api/admin/v1/subscriptions/{subscriptionId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List delivery attempts
+         * @description The subscription's delivery attempts, newest first: event id and type, case, attempt number, status code or error, and when. Any other query parameter is a 422.
+         */
+        get: operations["listDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/subscriptions/{subscriptionId}/deliveries/{deliveryId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description The delivery's event is sent once more, with the same `webhook-id` and body, by a worker shortly after this answer, and logged as a new attempt. A delivery still being retried is sent now instead of at its next retry. `deliveryId` is the `delivery_id` of the deliveries log. Takes no body (one that is sent is ignored).
+         */
+        post: operations["retryDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/subscriptions/{subscriptionId}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled subscription
+         * @description Deliveries resume for events from now on; the events it missed while disabled are sent only through `recover`. Enabling an active subscription changes nothing. Takes no body (one that is sent is ignored).
+         */
+        post: operations["enableSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/subscriptions/{subscriptionId}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send again every delivery that failed since a time
+         * @description Every delivery of this subscription that ended failed at or after `since` (its retries ran out, or it was written while the subscription was disabled) is sent again by the workers, with the same `webhook-id`, each case's events in their order, and retried as a new delivery would be.
+         */
+        post: operations["recoverDeliveries"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/subscriptions/{subscriptionId}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description A new `whsec_` secret, shown this once. For 24 hours every delivery carries two `v1,` signatures in `webhook-signature` (space-separated), one with the new secret and one with the replaced one, so the receiver can switch at its own pace; a second rotation within that day drops the oldest secret. Takes no body (one that is sent is ignored).
+         */
+        post: operations["rotateSubscriptionSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tokens
+         * @description The organization's live tokens, oldest first; never a secret. Deleted tokens are not listed.
+         */
+        get: operations["listTokens"];
+        put?: never;
+        /**
+         * Create an API or admin token
+         * @description The secret (`api_...` for scope `api`, `adm_...` for scope `admin`) is in this answer only: the service keeps a hash. A token of one scope never works where the other is required.
+         */
+        post: operations["createToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/tokens/{tokenId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a token
+         * @description The token is refused (401) from then on: at once on this instance, within 1 s on every other one. Takes no body (one that is sent is ignored).
+         */
+        delete: operations["deleteToken"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get usage
+         * @description Cases created and workflow runs started in `[from, to)`, per workflow and in total. Live figures are what is billed; test cases and their runs are reported apart and never billed. Any other query parameter is a 422.
+         *
+         *     Purged cases and runs still count (see getRetention): before their rows go, their counts are rolled up per UTC hour of creation, and an hour's rolled-up counts belong to the period when the hour starts in `[from, to)`. On whole hours (every billing period) the answer is therefore exact and never changes; a period that starts or ends mid-hour counts the purged rows of that hour entirely on the side where the hour starts.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/workflows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List workflows
+         * @description The organization's workflows, oldest first, each with its draft definition.
+         */
+        get: operations["listWorkflows"];
+        put?: never;
+        /**
+         * Create a workflow
+         * @description Stores the definition as the draft of a new, unpublished workflow. Defaults are filled in (`sensitive_data` false, no custom statuses, `default_outcome` null, no attributes, no automations).
+         */
+        post: operations["createWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/workflows/{workflowId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workflow
+         * @description The draft definition with every status (defaults included), and whether and at which version it is published.
+         */
+        get: operations["getWorkflow"];
+        /**
+         * Replace a workflow's draft
+         * @description Replaces the whole draft definition. Published versions, and the cases running on them, are not affected until the next publish.
+         */
+        put: operations["replaceWorkflowDraft"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/workflows/{workflowId}/email_address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the workflow's inbound email address
+         * @description The address generated earlier (as rotated by the operator, if it was).
+         */
+        get: operations["getEmailAddress"];
+        put?: never;
+        /**
+         * Generate the workflow's inbound email address
+         * @description Generates the secret address of an email workflow once, `<secret>@<INBOUND_EMAIL_DOMAIN>`: calling again answers 201 with the same address. Every message the service's SMTP listener accepts for it becomes a case (or, for a reply, is added to its case). The address belongs to the workflow, not to a version; its secret part is stored hashed and encrypted. Takes no body (one that is sent is ignored).
+         */
+        post: operations["generateEmailAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/workflows/{workflowId}/form": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the workflow's request form URL
+         * @description The URL generated earlier (as rotated by the operator, if it was).
+         */
+        get: operations["getRequestForm"];
+        put?: never;
+        /**
+         * Generate the workflow's request form URL
+         * @description Generates the secret URL of a ticketing workflow's hosted request form once, `<PUBLIC_BASE_URL>/forms/<secret>`: calling again answers 201 with the same URL. The page there is a form drawn from the published version's attributes; every valid post becomes a live case with `source_type` `Form`. The URL belongs to the workflow, not to a version; its secret is stored hashed and encrypted. Takes no body (one that is sent is ignored).
+         */
+        post: operations["generateRequestForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/workflows/{workflowId}/publish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Publish a workflow
+         * @description Freezes the draft as the next version (`version` + 1) and sets `published`; new cases use it from the next request on. A draft that is the latest version as it was published (`draft_changed` false) makes no new version: the answer is the same version, published again if it was unpublished, so a retried publish changes nothing. Takes no body (one that is sent is ignored).
+         */
+        post: operations["publishWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/workflows/{workflowId}/unpublish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unpublish a workflow
+         * @description Stops intake at once (within 1 s on the other instances): its webhook URL answers 401 and the cases API refuses new cases (422). Existing cases carry on. Takes no body (one that is sent is ignored).
+         */
+        post: operations["unpublishWorkflow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/workflows/{workflowId}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a workflow's versions
+         * @description Every version the workflow was published as, newest first, with when and by whom (a token's name where a token published it; null for versions published before this was recorded). Definitions are read one version at a time.
+         */
+        get: operations["listWorkflowVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/workflows/{workflowId}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workflow version
+         * @description A published version with its definition, exactly as it was published. Cases keep running on the version they started with.
+         */
+        get: operations["getWorkflowVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/workflows/{workflowId}/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version into the draft
+         * @description The draft becomes that version's definition; nothing is published. The definition is checked by today's rules like any draft, so a version published under older rules can be refused with `workflow_definition_invalid`. Takes no body (one that is sent is ignored).
+         */
+        post: operations["restoreWorkflowVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/workflows/{workflowId}/webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the workflow's webhook URL
+         * @description The webhook URL generated earlier (as rotated by the operator, if it was).
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        /**
+         * Generate the workflow's webhook URL
+         * @description Generates the workflow's webhook token once: calling again answers 201 with the same URL. The token belongs to the workflow, not to a version, and is stored encrypted. Takes no body (one that is sent is ignored).
+         */
+        post: operations["generateWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/workflows/{workflowId}/webhook/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the incoming webhook's signature requirement
+         * @description The scheme and its options (defaults filled in); never the secret.
+         */
+        get: operations["getWebhookVerification"];
+        /**
+         * Require a signature on the incoming webhook
+         * @description Sets (or replaces) how the workflow's webhook senders sign: from then on a webhook POST with a valid token is also checked against the signature headers of `scheme`, over the exact bytes of the body, before it is parsed. A missing, malformed, wrong or stale signature is a 401 `signature verification failed`: no case, no run, nothing metered. Any one of several signatures passing is enough.
+         *
+         *     Schemes: `github` (`X-Hub-Signature-256: sha256=<hex>` of HMAC-SHA256 over the body); `stripe` (`Stripe-Signature: t=<unix>,v1=<hex>[,v1=...]` over `<t>.<body>`); `slack` (`X-Slack-Request-Timestamp` and `X-Slack-Signature: v0=<hex>` over `v0:<timestamp>:<body>`); `standard_webhooks` (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64> ...` over `<id>.<timestamp>.<body>` with the base64-decoded `whsec_` key); `hmac` (the configured `header`: `prefix` then the HMAC-`algorithm` of the body as `encoding`).
+         *
+         *     The verification belongs to the workflow: publishing new versions and rotating the webhook token keep it. A change acts at once on this instance and within 1 s on every other one. The secret is stored encrypted and never shown or logged.
+         */
+        put: operations["putWebhookVerification"];
+        post?: never;
+        /**
+         * Stop requiring a signature on the incoming webhook
+         * @description The webhook takes its token alone again, at once on this instance and within 1 s on every other one. Takes no body (one that is sent is ignored).
+         */
+        delete: operations["deleteWebhookVerification"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/workflows/{workflowId}/case_webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a case from an incoming webhook
+         * @description The URL is the credential: the `token` query parameter must be the webhook token of the workflow in the path, and that workflow must be published with case source `direct`. No `Authorization` header is needed; any header sent for authorization is ignored.
+         *
+         *     The body is read as JSON whatever its `Content-Type` says (senders get it wrong), so this endpoint never answers 415. It must be a JSON object of at most 1 MB (1,048,576 bytes) and at most 1,000 top-level keys (413 otherwise), nested at most 64 levels. Each top-level key becomes a case attribute of the same name, value kept as sent; undeclared keys are kept, except on workflows with `sensitive_data`, where they are validation errors.
+         *
+         *     When the workflow requires a signature (putWebhookVerification), the signature headers of its scheme are checked over the exact bytes of the body before it is parsed; a request that fails is a 401, whatever its body.
+         *
+         *     The case is live (no test mode here), `Open`, with subject `<workflow name> via Webhook - <YYYY-MM-DD HH:MM:SS> UTC`; it exists when the 201 is sent and its run starts afterwards. By default every request creates a new case, retries included.
+         *
+         *     A workflow whose published version sets `webhook_dedup` (`{"key": "<JSON Pointer>", "window_seconds": N}`) makes one case per delivery key: when the value at `key` in the posted object, a string or an integer compared as its exact JSON text (`"7"` and `7` differ, and so do `"A"` and `"\u0041"`), equals that of a case this webhook created on the workflow in the last `window_seconds`, the answer is 200 with that case's id and `"duplicate": true`, and nothing is created, started, counted or emitted. Concurrent deliveries of one key create one case. A body without a value at `key`, or with another type there (a fraction, a boolean, null, an object, an array), creates a case as usual. The body is checked as for a new case first: a duplicate that fails validation is a 422.
+         */
+        post: operations["receiveWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/workflows/{workflowId}/cases": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a workflow's cases
+         * @description The workflow's cases, newest first (by `created_at`, then `id`), filtered by every parameter given; any other query parameter is a 422. Each case is shown as `getCase` shows it.
+         *
+         *     Paging is by keyset: pass `next_cursor` back as `cursor` (with the same filters) until it is null. A case that existed when the first page was read is never repeated or skipped, whatever is created meanwhile.
+         */
+        get: operations["listWorkflowCases"];
+        put?: never;
+        /**
+         * Create a case
+         * @description Creates a case on a published direct workflow of the caller's organization, on its latest published version: status `Open`, outcome null. The workflow's `Open` run (if any) starts asynchronously, after the answer.
+         *
+         *     Only the top-level keys `subject`, `attributes` and `mode` are accepted: any other key is a 422 before anything is created. `attributes` is validated against the workflow's attribute schema (required attributes present and not null, declared types, enums and formats; undeclared keys are kept, except on workflows with `sensitive_data`) and stored exactly as sent.
+         *
+         *     The body is JSON of at most 1 MB (1,048,576 bytes) nested at most 64 levels deep. Send an `Idempotency-Key` to make retries safe: a replay answers 201 with the original case and `Idempotent-Replayed: true`.
+         */
+        post: operations["createCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/workflows/{workflowId}/cases/{caseId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a case
+         * @description The case's current status, outcome and attributes, as the latest automation step left them.
+         */
+        get: operations["getCase"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a case's status
+         * @description Moves the case to `status`, which must be declared on the workflow version the case runs on and may not be `Error` (only the engine parks a case there). `status` is the only accepted key: any other key is a 422.
+         *
+         *     The move is recorded on the timeline and starts the run attached to the new status (counted toward usage); a run still going in the previous status is superseded. PATCH to the current status re-enters it: it is recorded and that status's run starts again. `Closed` sets the outcome to the workflow's `default_outcome` (`Resolved` when none); any other status sets it to null. This is also how a case in `Error` is recovered.
+         */
+        patch: operations["changeCaseStatus"];
+        trace?: never;
+    };
+    "/api/external/v1/workflows/{workflowId}/cases/{caseId}/attachments/{attachmentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a file of a case
+         * @description A file the case received (an attachment of its email, or of a reply added to it), by the id its `email.attachments` (or the `email_received` event) gives. Sent as a download: `Content-Disposition: attachment`, `X-Content-Type-Options: nosniff`.
+         */
+        get: operations["getCaseAttachment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/external/v1/workflows/{workflowId}/cases/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow the changes of a workflow's cases
+         * @description The change feed for incremental sync: the cases changed after the cursor `after`, in the order their changes committed, each case at most once per page and at its state when the page was read. Without `after` the feed starts at the oldest change still kept.
+         *
+         *     Store `next_cursor` and call again (until `cases` is empty, then from time to time): every change is delivered, including those of transactions still in flight when an earlier page was read. A cursor is a commit-order position, not a timestamp: a page reaches only changes of transactions older than every transaction still running, so a long transaction makes the feed wait, never skip. `next_cursor` is always present; it equals `after` when nothing changed.
+         */
+        get: operations["listCaseChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/v1/organizations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List organizations
+         * @description Every organization, oldest first.
+         */
+        get: operations["listOrganizations"];
+        put?: never;
+        /**
+         * Create an organization
+         * @description A new organization with its first admin token, shown in this answer only.
+         */
+        post: operations["createOrganization"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/v1/workflows/{workflowId}/email_address/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a workflow's inbound email address
+         * @description Replaces the inbound address of any organization's workflow: the old one is refused at `RCPT TO` (`550 5.1.1`) at once on this instance and within 1 s on every other one. Takes no body (one that is sent is ignored).
+         */
+        post: operations["rotateEmailAddress"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/v1/workflows/{workflowId}/form/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a workflow's request form URL
+         * @description Replaces the form URL of any organization's workflow: the old one (the form, its posts and its confirmation pages) answers 404 at once on this instance and within 1 s on every other one. Takes no body (one that is sent is ignored).
+         */
+        post: operations["rotateRequestForm"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/v1/workflows/{workflowId}/webhook/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a workflow's webhook token
+         * @description Replaces the webhook token of any organization's workflow: the old URL answers 401 at once on this instance and within 1 s on every other one. Takes no body (one that is sent is ignored).
+         */
+        post: operations["rotateWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness probe
+         * @description The process is up and serving HTTP. Checks nothing else and needs no credential.
+         */
+        get: operations["liveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The process's metrics in the Prometheus text format: Node.js runtime figures, workflow runs started and finished (live and test apart, `mode` label), and in worker roles the rows the retention purge deleted (`purged_rows_total`, `kind` label). With `METRICS_TOKEN` set, needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); without it, needs no credential: expose it to the scraper only.
+         */
+        get: operations["metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Postgres and Redis both answer within 2 seconds: the instance can take traffic. Needs no credential. One check a second serves every probe (concurrent probes share it), so the answer can be up to a second old.
+         */
+        get: operations["readiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    caseEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A case lifecycle event, POSTed to a subscription's URL
+         * @description Sent with `Content-Type: application/json` and the Standard Webhooks headers; verify the signature over the raw body before trusting it.
+         */
+        post: operations["caseEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        /** @description Who made the change. */
+        Actor: {
+            /** @description The API token's id, for `api_token` only. */
+            id?: number;
+            /** @enum {string} */
+            type: "api_token" | "webhook" | "email" | "form" | "automation" | "engine";
+        };
+        AttributeDeclaration: {
+            /** @description The allowed values. */
+            enum?: unknown[];
+            /**
+             * @description For `string` attributes only.
+             * @enum {string}
+             */
+            format?: "email" | "uri" | "date-time" | "date";
+            /**
+             * @description Present and not null. An attribute that is not required accepts null.
+             * @default false
+             */
+            required: boolean;
+            /** @enum {string} */
+            type: "string" | "integer" | "number" | "boolean" | "object" | "array" | "any";
+        };
+        /** @description A 422: the organization already holds as many as the cap allows; nothing was created. */
+        CapReachedError: {
+            /**
+             * @description The setting that caps what the organization may hold.
+             * @enum {string}
+             */
+            cap: "MAX_SUBSCRIPTIONS_PER_ORGANIZATION" | "MAX_WORKFLOWS_PER_ORGANIZATION" | "MAX_SECRETS_PER_ORGANIZATION" | "MAX_TOKENS_PER_ORGANIZATION" | "MAX_DIGESTS_PER_ORGANIZATION";
+            /** @description What went wrong, for people; not a stable code. */
+            error: string;
+            /** @description Its value: how many the organization may hold. */
+            limit: number;
+        };
+        /** @description A case as the cases API shows it. */
+        Case: {
+            /** @description The current attribute values, exactly as sent (JSON types, nested objects and arrays kept). Numbers: Postgres stores a JSON number exactly and returns it in plain decimal form (no exponent), so a number is accepted only when that form is at most 40 characters long, or no longer than the number as sent. Long mantissas and every int64 or double a normal sender writes pass (`6.02e23`, `1e-30`, `-0`, a 200-digit integer); `1e41`, `5e-324` and `1.7976931348623157e308` are refused with 422 `attributes_validation_failed` at the number's JSON Pointer (`number is too large to store exactly: at most 40 characters written out without an exponent`). A case that came by email has its message under `email`: the fields of an `email_received` timeline event (see `TimelineEvent`). */
+            attributes: Record<string, unknown>;
+            /**
+             * Format: date-time
+             * @description Creation time (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description Case id. */
+            id: number;
+            /**
+             * @description Test cases run the workflow but are never billed and never produce events.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /** @description Disposition of a `Closed` case (for example `Resolved`); null in every other status. */
+            outcome: string | null;
+            /** @description One of the statuses declared on the workflow version the case runs on. New cases are `Open`. */
+            status: string;
+            /** @description Case title; when none was given, `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC` (or `via Webhook`, `via Email`, `via Form`). An email case's is the message's `Subject`, trimmed. */
+            subject: string;
+            /**
+             * Format: date-time
+             * @description Time of the last change (ISO 8601, UTC)
+             */
+            updated_at: string;
+            /** @description Workflow the case belongs to. */
+            workflow_id: number;
+        };
+        /** @description The body of a delivery. */
+        CaseEvent: {
+            /** @description The case as the change left it. */
+            data: {
+                case: components["schemas"]["Case"];
+            };
+            /**
+             * Format: uuid
+             * @description The event's id, also sent as `webhook-id`: the same on every attempt, so receivers can drop a repeat.
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the change happened (ISO 8601, UTC)
+             */
+            timestamp: string;
+            /** @enum {string} */
+            type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received";
+        };
+        /** @description Figures of live cases over a range. */
+        CaseReport: {
+            /**
+             * Format: date-time
+             * @description Start of the range, moved back to a whole hour (ISO 8601, in the offset `from` was given in)
+             */
+            from: string;
+            /** @enum {string} */
+            interval: "hour" | "day" | "week";
+            /** @description Live cases not Closed, by status, now (whatever the range); statuses with none are left out. */
+            open_by_status: {
+                [key: string]: number;
+            };
+            /** @description Every interval of the range in order, zeros included. */
+            series: {
+                /** @description Moves into Closed. */
+                closed: number;
+                /** @description Live cases created. */
+                created: number;
+                /** @description Live cases created, by how they came in. */
+                created_by_source: {
+                    /** @description Created through API. */
+                    API: number;
+                    /** @description Created through Email. */
+                    Email: number;
+                    /** @description Created through Form. */
+                    Form: number;
+                    /** @description Created through Webhook. */
+                    Webhook: number;
+                };
+                /** @description Moves into Error. */
+                errored: number;
+                /**
+                 * Format: date-time
+                 * @description Start of the interval (ISO 8601, in the offset `from` was given in)
+                 */
+                start: string;
+            }[];
+            /** @description Of the closes in the range, as the upper bound of the histogram bucket (9% wide) the percentile falls in. */
+            time_to_close_seconds: {
+                /** @description Closes counted. */
+                count: number;
+                /** @description Median time from creation to close; null when no case closed in the range. */
+                p50: number | null;
+                /** @description 90th percentile of the time from creation to close; null when no case closed in the range. */
+                p90: number | null;
+            };
+            /**
+             * Format: date-time
+             * @description End of the range (exclusive), moved forward to a whole hour (ISO 8601, in the offset `from` was given in)
+             */
+            to: string;
+            /** @description The most frequent run failure messages in the range, most frequent first (each cut to 200 characters; beyond 20 distinct messages per workflow and hour, the rest count as "(other errors)"). */
+            top_errors: {
+                /** @description Failed runs with this message. */
+                count: number;
+                message: string;
+            }[];
+            totals: {
+                /** @description Moves into Closed in the range. */
+                closed: number;
+                /** @description Live cases created in the range. */
+                created: number;
+                /** @description Moves into Error in the range. */
+                errored: number;
+                /** @description Moves out of Closed in the range. */
+                reopened: number;
+            };
+        };
+        /** @description A case in the admin case list: a Case plus its `source_type`. */
+        CaseWithSource: {
+            /** @description The current attribute values, exactly as sent (JSON types, nested objects and arrays kept). Numbers: Postgres stores a JSON number exactly and returns it in plain decimal form (no exponent), so a number is accepted only when that form is at most 40 characters long, or no longer than the number as sent. Long mantissas and every int64 or double a normal sender writes pass (`6.02e23`, `1e-30`, `-0`, a 200-digit integer); `1e41`, `5e-324` and `1.7976931348623157e308` are refused with 422 `attributes_validation_failed` at the number's JSON Pointer (`number is too large to store exactly: at most 40 characters written out without an exponent`). A case that came by email has its message under `email`: the fields of an `email_received` timeline event (see `TimelineEvent`). */
+            attributes: Record<string, unknown>;
+            /**
+             * Format: date-time
+             * @description Creation time (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description Case id. */
+            id: number;
+            /**
+             * @description Test cases run the workflow but are never billed and never produce events.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /** @description Disposition of a `Closed` case (for example `Resolved`); null in every other status. */
+            outcome: string | null;
+            /**
+             * @description How the case came in: the cases API, the incoming webhook, an email to the workflow's inbound address, or the hosted request form.
+             * @enum {string}
+             */
+            source_type: "API" | "Webhook" | "Email" | "Form";
+            /** @description One of the statuses declared on the workflow version the case runs on. New cases are `Open`. */
+            status: string;
+            /** @description Case title; when none was given, `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC` (or `via Webhook`, `via Email`, `via Form`). An email case's is the message's `Subject`, trimmed. */
+            subject: string;
+            /**
+             * Format: date-time
+             * @description Time of the last change (ISO 8601, UTC)
+             */
+            updated_at: string;
+            /** @description Workflow the case belongs to. */
+            workflow_id: number;
+        };
+        /** @description `status` is the only accepted key. */
+        ChangeStatusRequest: {
+            /** @description A status declared on the case's workflow, other than `Error`. */
+            status: string;
+        };
+        CloseStep: {
+            /** @description Moves the case to `Closed` with this outcome (the workflow's default when omitted). */
+            close: {
+                outcome?: string;
+            };
+        };
+        /** @description A test on one field, with exactly one operator. Fields: `case.id`, `case.subject`, `case.status`, `case.mode`, `case.workflow_id`, `attributes.<name>` (dots go into nested objects). */
+        Condition: {
+            /** @description Any JSON value. */
+            equals?: unknown;
+            exists?: boolean;
+            field: string;
+            in?: unknown[];
+            /** @description Any JSON value. */
+            not_equals?: unknown;
+        };
+        /** @description Only these top-level keys are accepted; any other key is a 422 before anything is created. */
+        CreateCaseRequest: {
+            /**
+             * @description Validated against the workflow's attribute schema. Must be an object when present (null, arrays and strings are refused). Numbers: Postgres stores a JSON number exactly and returns it in plain decimal form (no exponent), so a number is accepted only when that form is at most 40 characters long, or no longer than the number as sent. Long mantissas and every int64 or double a normal sender writes pass (`6.02e23`, `1e-30`, `-0`, a 200-digit integer); `1e41`, `5e-324` and `1.7976931348623157e308` are refused with 422 `attributes_validation_failed` at the number's JSON Pointer (`number is too large to store exactly: at most 40 characters written out without an exponent`).
+             * @default {}
+             */
+            attributes: {
+                [key: string]: unknown;
+            };
+            /**
+             * @default live
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /** @description Title. Omitted, null or blank: `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC`. */
+            subject?: string | null;
+        };
+        CreateDigestRequest: {
+            /** @description The UTC hour each period ends and its digest is sent. */
+            hour_utc: number;
+            /** @description Who gets the digest. */
+            recipients: string[];
+            /**
+             * @description A daily digest covers the 24 hours up to `hour_utc`; a weekly one the 7 days up to `hour_utc` on `weekday`.
+             * @enum {string}
+             */
+            schedule: "daily" | "weekly";
+            /** @description ISO weekday the weekly period ends on, 1 (Monday) to 7 (Sunday). Required for weekly digests, refused for daily ones. */
+            weekday?: number;
+            /** @description Only these workflows' cases; all of the organization's when absent. */
+            workflow_ids?: number[];
+        };
+        CreatedOrganization: {
+            /** @description The organization's first admin token, shown this once. */
+            admin_token: string;
+            organization: components["schemas"]["Organization"];
+        };
+        CreatedSubscription: {
+            /** @description The Standard Webhooks signing secret, shown this once (stored sealed). */
+            signing_secret: string;
+            subscription: components["schemas"]["Subscription"];
+        };
+        CreatedToken: {
+            /** @description The bearer secret (`api_...` or `adm_...`), shown this once; only its hash is stored. */
+            secret: string;
+            token: components["schemas"]["Token"];
+        };
+        CreateOrganizationRequest: {
+            /** @description The organization's name. */
+            name: string;
+        };
+        CreateSubscriptionRequest: {
+            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received")[];
+            /**
+             * Format: uri
+             * @description An `http` or `https` URL.
+             */
+            url: string;
+            /** @description Only these workflows' cases; all of the organization's when absent. */
+            workflow_ids?: number[];
+        };
+        CreateTokenRequest: {
+            /** @description A label for people. */
+            name: string;
+            /** @enum {string} */
+            scope: "api" | "admin";
+        };
+        /** @description One attempt to deliver one event. */
+        DeliveryAttempt: {
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description When the attempt was made (ISO 8601, UTC)
+             */
+            attempted_at: string;
+            /** @description The case the event is about. */
+            case_id: number;
+            delivered: boolean;
+            /** @description The delivery (this event to this subscription) the attempt belongs to; what `retry` takes. */
+            delivery_id: number;
+            /** @description Why the attempt failed (a non-2xx answer, a network error, a timeout); null when delivered. */
+            error: string | null;
+            /**
+             * Format: uuid
+             * @description The event's id, also sent as `webhook-id`: the same on every attempt, so receivers can drop a repeat.
+             */
+            event_id: string;
+            /** @enum {string} */
+            event_type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received";
+            /** @description What the subscriber answered; null when no answer came. */
+            status_code: number | null;
+        };
+        /** @description A report digest sent by email on a schedule. */
+        Digest: {
+            /** @description Those of `recipients` that confirmed (on the page their confirmation email links to) and did not unsubscribe since; confirming holds for every digest of the organization naming the address. */
+            confirmed_recipients: string[];
+            /** Format: date-time */
+            created_at: string;
+            /** @description The UTC hour each period ends. */
+            hour_utc: number;
+            id: number;
+            /** @description The relay's last answer to that send (never the relay URL or its credentials); null if none was given up. */
+            last_error: string | null;
+            /**
+             * Format: date-time
+             * @description When a send of it was last given up, the relay having refused it 5 times; null if none was. Kept after later sends succeed: compare with `last_sent_at`.
+             */
+            last_failed_at: string | null;
+            /**
+             * Format: date-time
+             * @description When a digest of it last reached a recipient (scheduled or by hand); null before the first.
+             */
+            last_sent_at: string | null;
+            /** @description The addresses as given; only the confirmed ones get the digest. */
+            recipients: string[];
+            /** @enum {string} */
+            schedule: "daily" | "weekly";
+            /** @description Those of `recipients` that unsubscribed from the organization's digests (they get none, and no confirmation email, until they confirm again themselves). The rest are waiting for the recipient to confirm. */
+            unsubscribed_recipients: string[];
+            /** @description ISO weekday a weekly period ends on; null for daily digests. */
+            weekday: number | null;
+            /** @description Only these workflows; null: all of the organization's. */
+            workflow_ids: number[] | null;
+        };
+        EmailAddress: {
+            /** @description The workflow's secret inbound address, `<secret>@<INBOUND_EMAIL_DOMAIN>`; whoever knows it can open cases. */
+            address: string;
+        };
+        EmailAttachment: {
+            /** @description As sent; `application/octet-stream` when that was not a valid media type. */
+            content_type: string;
+            filename: string | null;
+            /**
+             * Format: uuid
+             * @description Download it at `.../cases/{case_id}/attachments/{id}`.
+             */
+            id: string;
+            /** @description SHA-256 of the decoded bytes, hex. */
+            sha256: string;
+            /** @description Bytes, decoded. */
+            size: number;
+        };
+        /** @description Every error body. */
+        Error: {
+            /** @description What went wrong, for people; not a stable code. */
+            error: string;
+        };
+        FailStep: {
+            /** @description Fails the run on purpose with this message: the case is parked in `Error`. */
+            fail: string;
+        };
+        Health: {
+            /** @constant */
+            status: "ok";
+        };
+        HttpRequestStep: {
+            /** @description Calls an outside system; 2xx succeeds, anything else fails the run once the retries are spent. A secret's value never reaches the case, the timeline, an event, a log line or an error message (a failing step shows `[secret NAME]` in its place); what `save_response_as` stores is what the receiver answered. */
+            http_request: {
+                /** @description Any JSON value; templates, `{{ secrets.NAME }}` included, are resolved in its strings. */
+                body?: unknown;
+                /** @description Templates allowed in values, `{{ secrets.NAME }}` included: put credentials such as an API key in an organization secret (`PUT /api/admin/v1/secrets/{name}`), never in the definition, which every admin can read. A value written with CR, LF or NUL is a 422; one that holds them once filled in fails the run (`header <name> contains a line break`), and nothing is sent. */
+                headers?: {
+                    [key: string]: string;
+                };
+                /** @enum {string} */
+                method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                /**
+                 * @description Retries with exponential backoff from 1 second on network errors and non-2xx answers.
+                 * @default 3
+                 */
+                retries: number;
+                /** @description Attribute that receives the JSON answer. An answer holding a number the attributes' number rule refuses, or one that would take the attributes past the 1,048,576 bytes a case keeps, fails the run, and nothing is stored. */
+                save_response_as?: string;
+                timeout_ms?: number;
+                /** @description An http(s) URL. Templates may stand only after the host (in the path, query or fragment): each value is percent-encoded as one URL component (`/ ? # @ : % &` included), so it can never change the scheme, host, port or the path above it, and a value that would make a `.` or `..` path segment fails the run. A template in the scheme, host, user or port is a 422. `{{ secrets.NAME }}` may stand only in a query value (`?key={{ secrets.CRM_KEY }}`). A url that is exactly one template (`{{ attributes.link }}`) needs `url_from_attribute`. Loopback, private, link-local and metadata addresses are refused unless the service allows them. */
+                url: string;
+                /**
+                 * @description The url is exactly one template, and its value (an http(s) URL, else the run fails) is the whole url. The address checks apply to it as to every url. Such a step may not use `{{ secrets.NAME }}` in its headers or body (422): whoever sets the attribute chooses where the request goes.
+                 * @default false
+                 */
+                url_from_attribute: boolean;
+            };
+        };
+        IfStep: {
+            /** @description Steps run otherwise. */
+            else?: components["schemas"]["Step"][];
+            if: components["schemas"]["Condition"];
+            /** @description Steps run when the condition holds. */
+            then: components["schemas"]["Step"][];
+        };
+        Organization: {
+            /**
+             * Format: date-time
+             * @description Creation time (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description Organization id. */
+            id: number;
+            name: string;
+        };
+        PutRetentionRequest: {
+            /** @description Days a case stays Closed (unchanged) before it is deleted with its timeline, runs and deliveries; `0` keeps closed cases forever. `null` or left out: the deployment's default applies. */
+            closed_cases_days?: number | null;
+            /** @description Days ended deliveries (delivered, or given up) and their attempts are kept after they ended. `null` or left out: the deployment's default applies. */
+            deliveries_days?: number | null;
+            /** @description Days finished runs are kept after they finished. `null` or left out: the deployment's default applies. */
+            runs_days?: number | null;
+        };
+        PutSecretRequest: {
+            /** @description The value: 1 to 8,192 bytes of UTF-8. Stored encrypted (AES-256-GCM); never shown, logged or written to a case, the timeline or an error. */
+            value: string;
+        };
+        /** @description Only these keys are accepted, and of the options only those of the chosen scheme; anything else is a 422. */
+        PutWebhookVerificationRequest: {
+            /**
+             * @description `hmac` only: the HMAC's hash function.
+             * @default sha256
+             * @enum {string}
+             */
+            algorithm: "sha256" | "sha512" | "sha1";
+            /**
+             * @description `hmac` only: how the MAC is written in the header (base64 is the standard alphabet, padded).
+             * @default hex
+             * @enum {string}
+             */
+            encoding: "hex" | "base64";
+            /** @description `hmac` only, and required there: the request header that carries the signature (any case). */
+            header?: string;
+            /**
+             * @description `hmac` only: text before the encoded MAC in the header, such as `sha256=`.
+             * @default
+             */
+            prefix: string;
+            /**
+             * @description How the sender signs: GitHub, Stripe, Slack, Standard Webhooks, or a generic HMAC in a header of your choice.
+             * @enum {string}
+             */
+            scheme: "github" | "stripe" | "slack" | "standard_webhooks" | "hmac";
+            /** @description The signing secret the sender was given, 1 to 1024 bytes; for `standard_webhooks`, `whsec_` followed by the base64 key. Stored encrypted (AES-256-GCM); never shown or logged. */
+            secret: string;
+            /**
+             * @description `stripe`, `slack` and `standard_webhooks` only: how far the signed timestamp may be from the service's clock, in either direction.
+             * @default 300
+             */
+            tolerance_seconds: number;
+        };
+        Readiness: {
+            /** @constant */
+            postgres: "ok";
+            /** @constant */
+            redis: "ok";
+            /** @constant */
+            status: "ready";
+        };
+        RecoverDeliveriesRequest: {
+            /**
+             * @description Deliveries that ended failed at or after this time are sent again; ISO 8601 with its offset (`2026-11-24T08:00:00Z`).
+             * @example 2026-11-24T08:00:00Z
+             */
+            since: string;
+        };
+        RequestForm: {
+            /**
+             * Format: uri
+             * @description The workflow's secret form URL, `<PUBLIC_BASE_URL>/forms/<secret>`: a page for people, drawn from the attributes; whoever knows it can open cases.
+             */
+            url: string;
+        };
+        /** @description How long the organization's data is kept. */
+        Retention: {
+            /** @description The deployment's RETENTION_*_DAYS (decimal days allowed). */
+            defaults: {
+                /** @description Deployment default: days a case stays Closed before it goes; 0 keeps closed cases. */
+                closed_cases_days: number;
+                /** @description Deployment default: days ended deliveries and their attempts are kept after they ended. */
+                deliveries_days: number;
+                /** @description Deployment default: days finished runs are kept after they finished. */
+                runs_days: number;
+            };
+            /** @description The organization's overrides; null follows the default. */
+            overrides: {
+                /** @description Set by the organization: days a case stays Closed before it goes; 0 keeps closed cases. */
+                closed_cases_days: number | null;
+                /** @description Set by the organization: days ended deliveries and their attempts are kept after they ended. */
+                deliveries_days: number | null;
+                /** @description Set by the organization: days finished runs are kept after they finished. */
+                runs_days: number | null;
+            };
+            /** @description What the purge applies to the organization: its override, or the default. */
+            retention: {
+                /** @description In force: days a case stays Closed before it goes; 0 keeps closed cases. */
+                closed_cases_days: number;
+                /** @description In force: days ended deliveries and their attempts are kept after they ended. */
+                deliveries_days: number;
+                /** @description In force: days finished runs are kept after they finished. */
+                runs_days: number;
+            };
+        };
+        /** @description An organization secret; its value is never shown. */
+        Secret: {
+            /**
+             * Format: date-time
+             * @description When the secret was first stored (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description Used as `{{ secrets.NAME }}` in http_request headers, url query values and body. */
+            name: string;
+            /**
+             * Format: date-time
+             * @description When its value was last replaced (ISO 8601, UTC)
+             */
+            updated_at: string;
+        };
+        SetAttributesStep: {
+            /** @description Merged into the case's attributes (validated against the schema; a violation fails the run, and so does a number, possibly from a template, that the attributes' number rule refuses, or attributes that would take more than the 1,048,576 bytes a case keeps). Strings may hold `{{ path }}` templates (not `{{ secrets.NAME }}`). */
+            set_attributes: Record<string, unknown>;
+        };
+        SetStatusStep: {
+            /** @description Moves the case to this declared status; that status's run starts. */
+            set_status: string;
+        };
+        /** @description One step of a run. */
+        Step: components["schemas"]["SetAttributesStep"] | components["schemas"]["SetStatusStep"] | components["schemas"]["CloseStep"] | components["schemas"]["IfStep"] | components["schemas"]["HttpRequestStep"] | components["schemas"]["WaitStep"] | components["schemas"]["FailStep"];
+        /** @description Where and which case events are sent. */
+        Subscription: {
+            /**
+             * Format: date-time
+             * @description Creation time (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description `status` is `disabled`. */
+            disabled: boolean;
+            /**
+             * Format: date-time
+             * @description When it was disabled; null while active.
+             */
+            disabled_at: string | null;
+            /** @description Why it was disabled; null while active. */
+            disabled_reason: string | null;
+            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received")[];
+            /**
+             * Format: date-time
+             * @description Since when deliveries fail without a success in between; null while healthy.
+             */
+            failing_since: string | null;
+            /** @description Subscription id. */
+            id: number;
+            /**
+             * @description `disabled` after failing for more than 3 days without one success: nothing is sent to it until it is enabled.
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /** Format: uri */
+            url: string;
+            /** @description Only these workflows' cases; null: every workflow of the organization. */
+            workflow_ids: number[] | null;
+        };
+        /** @description One entry of a case's timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields: `created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case. `attributes_changed`: `keys`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`. `run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status). `http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`. `email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service's own mail), which reopens nothing. */
+        TimelineEvent: {
+            /**
+             * Format: date-time
+             * @description When it happened (ISO 8601, UTC)
+             */
+            at: string;
+            attachments?: components["schemas"]["EmailAttachment"][];
+            attempt?: number;
+            /**
+             * @description `email_received` only, and only when a machine sent the reply: the case did not reopen.
+             * @constant
+             */
+            automatic?: true;
+            by: components["schemas"]["Actor"];
+            cc?: {
+                address: string;
+                /** @description The display name; empty when none was given. */
+                name: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description The `Date` header in UTC; null when absent or unreadable.
+             */
+            date?: string | null;
+            error?: string;
+            /** @description `status_changed`: the status left. `email_received`: the sender (`address`, `name`), or null. */
+            from?: string | Record<string, unknown> | null;
+            /** @description The `text/html` part(s) as sent (decoded to UTF-8; `cid:` links kept). Never render it unescaped. */
+            html?: string | null;
+            /** @description Event id; events are listed in the order they happened. */
+            id: number;
+            /** @description A Message-ID with its angle brackets; null when there is none (or it is not one). */
+            in_reply_to?: string | null;
+            /** @description The attributes a step set. */
+            keys?: string[];
+            /** @description A Message-ID with its angle brackets; null when there is none (or it is not one). */
+            message_id?: string | null;
+            method?: string;
+            /** @enum {string} */
+            mode?: "live" | "test";
+            outcome?: string | null;
+            reason?: string;
+            /** @description The Message-IDs of `References`, in order (at most the last 100). */
+            references?: string[];
+            /**
+             * Format: date-time
+             * @description When the step is tried again (ISO 8601, UTC)
+             */
+            retry_at?: string;
+            /** @description The run concerned. */
+            run_id?: number;
+            /**
+             * @description How the case came in: the cases API, the incoming webhook, an email to the workflow's inbound address, or the hosted request form.
+             * @enum {string}
+             */
+            source?: "API" | "Webhook" | "Email" | "Form";
+            /** @description The case status concerned; for `http_request`, the HTTP status answered. */
+            status?: string | number;
+            /** @description The `Subject` header, decoded. */
+            subject?: string | null;
+            /** @description The `text/plain` part(s), decoded to UTF-8 exactly from their charset and transfer encoding, line ends as LF; null when the message has only HTML. */
+            text?: string | null;
+            /** @description `status_changed`: the new status. `email_received`: the `To` recipients. */
+            to?: string | {
+                address: string;
+                /** @description The display name; empty when none was given. */
+                name: string;
+            }[];
+            /** @description What happened (see above). */
+            type: string;
+            /**
+             * Format: date-time
+             * @description When the run resumes (ISO 8601, UTC)
+             */
+            until?: string;
+            url?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An API or admin token; its secret is never shown again after creation. */
+        Token: {
+            /**
+             * Format: date-time
+             * @description Creation time (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description Token id. */
+            id: number;
+            /**
+             * Format: date-time
+             * @description Last successful use, to the minute; null if never used.
+             */
+            last_used_at: string | null;
+            name: string;
+            /**
+             * @description `api`: the cases API. `admin`: the admin API.
+             * @enum {string}
+             */
+            scope: "api" | "admin";
+        };
+        UpdateDigestRequest: {
+            /** @description The UTC hour each period ends and its digest is sent. */
+            hour_utc?: number;
+            /** @description Who gets the digest. */
+            recipients?: string[];
+            /**
+             * @description A daily digest covers the 24 hours up to `hour_utc`; a weekly one the 7 days up to `hour_utc` on `weekday`.
+             * @enum {string}
+             */
+            schedule?: "daily" | "weekly";
+            /** @description ISO weekday the weekly period ends on, 1 (Monday) to 7 (Sunday). Required when the digest becomes weekly; left out when it becomes daily, it is dropped. */
+            weekday?: number | null;
+            /** @description Only these workflows' cases; `null`: every workflow of the organization again. */
+            workflow_ids?: number[] | null;
+        };
+        UpdateSubscriptionRequest: {
+            events?: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received")[];
+            /**
+             * Format: uri
+             * @description An `http` or `https` URL.
+             */
+            url?: string;
+            /** @description Only these workflows' cases; `null`: every workflow of the organization again. */
+            workflow_ids?: number[] | null;
+        };
+        /** @description Usage of an organization over a period. */
+        Usage: {
+            /**
+             * Format: date-time
+             * @description Start of the period, inclusive (ISO 8601, UTC)
+             */
+            from: string;
+            /** @description Live cases and runs: what is billed. */
+            live: {
+                cases: number;
+                runs: number;
+            };
+            /** @description Test cases and runs, reported apart and never billed. */
+            test: {
+                cases: number;
+                runs: number;
+            };
+            /**
+             * Format: date-time
+             * @description End of the period, exclusive (ISO 8601, UTC)
+             */
+            to: string;
+            /** @description The same counts per workflow that had any, by workflow id. */
+            workflows: {
+                /** @description Cases created and workflow runs started in the period. */
+                live: {
+                    cases: number;
+                    runs: number;
+                };
+                /** @description Cases created and workflow runs started in the period. */
+                test: {
+                    cases: number;
+                    runs: number;
+                };
+                /** @description Workflow id. */
+                workflow_id: number;
+            }[];
+        };
+        /** @description A 422 listing each problem with the JSON Pointer of the value at fault. */
+        ValidationError: {
+            /**
+             * @description `attributes_validation_failed`: case attributes do not match the workflow's attribute schema. `workflow_definition_invalid`: a workflow definition was refused. `invalid request body`: a request body (or the admin case list's query string) broke the endpoint's rules, such as an unsupported key.
+             * @enum {string}
+             */
+            error: "attributes_validation_failed" | "workflow_definition_invalid" | "invalid request body" | "invalid query string";
+            /** @description Every problem found, not only the first. */
+            validation_errors: components["schemas"]["ValidationProblem"][];
+        };
+        ValidationProblem: {
+            /** @description What is wrong with it. */
+            error: string;
+            /** @description JSON Pointer (RFC 6901) to the offending value; `""` is the root object. */
+            path: string;
+        };
+        WaitStep: {
+            /** @description Resumes the run after this many seconds (at most 30 days). */
+            wait: {
+                seconds: number;
+            };
+        };
+        Webhook: {
+            /** @description The webhook token alone. */
+            token: string;
+            /**
+             * Format: uri
+             * @description The incoming webhook URL, token included: `{base}/api/external/v1/workflows/{id}/case_webhooks?token=...`.
+             */
+            url: string;
+        };
+        /** @description What the incoming webhook answers; nothing else is shown to a webhook sender. */
+        WebhookCaseReceipt: {
+            /** @description The new case's id. */
+            id: number;
+            /** @constant */
+            source_type: "Webhook";
+        };
+        /** @description De-duplication of webhook deliveries by a key in the posted object. */
+        WebhookDedup: {
+            /** @description A JSON Pointer into the posted object, such as `/delivery_id` or `/event/id`. Its value, a string or an integer, is compared as its exact JSON text. */
+            key: string;
+            /**
+             * @description How long a key keeps its case, counted from the delivery that created it.
+             * @default 86400
+             */
+            window_seconds: number;
+        };
+        /** @description The signature the workflow's webhook requires, with the options of its scheme (defaults filled in); the secret is never shown. */
+        WebhookVerification: {
+            /**
+             * @description `hmac` only.
+             * @enum {string}
+             */
+            algorithm?: "sha256" | "sha512" | "sha1";
+            /**
+             * Format: date-time
+             * @description When a verification was first set on the workflow (ISO 8601, UTC)
+             */
+            created_at: string;
+            /**
+             * @description `hmac` only.
+             * @enum {string}
+             */
+            encoding?: "hex" | "base64";
+            /** @description `hmac` only: the header carrying the signature, in lower case. */
+            header?: string;
+            /** @description `hmac` only: text before the encoded MAC (may be empty). */
+            prefix?: string;
+            /** @enum {string} */
+            scheme: "github" | "stripe" | "slack" | "standard_webhooks" | "hmac";
+            /** @description How far the signed timestamp may be from the service's clock, either way (`stripe`, `slack`, `standard_webhooks`). */
+            tolerance_seconds?: number;
+            /**
+             * Format: date-time
+             * @description When it was last replaced (ISO 8601, UTC)
+             */
+            updated_at: string;
+        };
+        /** @description A workflow: its draft definition (what `name` ... `automations` show) and its publication state. Cases run on the latest published version. */
+        Workflow: {
+            /**
+             * @description Attribute name -> declaration, answered in the order saved (the request form shows its fields in that order).
+             * @default {}
+             */
+            attributes: {
+                [key: string]: components["schemas"]["AttributeDeclaration"];
+            };
+            /**
+             * @description Status name -> the steps of the run that starts each time a case enters that status. Every key must be a declared status other than `Error`; each step is checked (a `set_status` must name a declared status).
+             * @default {}
+             */
+            automations: {
+                [key: string]: components["schemas"]["Step"][];
+            };
+            /**
+             * @description Only `direct` workflows take cases from the cases API and the incoming webhook.
+             * @enum {string}
+             */
+            case_source: "direct" | "ticketing" | "email";
+            /**
+             * Format: date-time
+             * @description Creation time (ISO 8601, UTC)
+             */
+            created_at: string;
+            /**
+             * @description Outcome of a case closed through the API; `Resolved` when null.
+             * @default null
+             */
+            default_outcome: string | null;
+            /** @description Whether the draft differs from the latest published version (always true before the first publish). While false, publishing makes no new version. */
+            draft_changed: boolean;
+            /** @description Workflow id (the last segment of its dashboard address). */
+            id: number;
+            /** @description The intake name, used in default subjects (`<name> via API - ...`). */
+            name: string;
+            /** @description Whether the workflow takes cases right now. */
+            published: boolean;
+            /**
+             * @description When true, undeclared attribute keys are refused (each is a validation error at its own path) instead of kept.
+             * @default false
+             */
+            sensitive_data: boolean;
+            /** @description All statuses of the draft: `Open`, `Closed`, `Error`, then the custom ones. */
+            statuses: string[];
+            /**
+             * Format: date-time
+             * @description Time of the last change (ISO 8601, UTC)
+             */
+            updated_at: string;
+            /** @description The latest published version; null until the first publish. */
+            version: number | null;
+            /**
+             * @description Direct workflows only. When set, webhook deliveries carrying the same value at `key` within `window_seconds` make one case (see receiveWebhook); null (the default) makes a case of every delivery. Like every definition change it takes effect when published.
+             * @default null
+             */
+            webhook_dedup: components["schemas"]["WebhookDedup"] | null;
+        };
+        /** @description A whole workflow definition (workflows-and-automation.md). Unknown keys, at any level, are refused with `workflow_definition_invalid`. */
+        WorkflowDefinition: {
+            /**
+             * @description Attribute name -> declaration, answered in the order saved (the request form shows its fields in that order).
+             * @default {}
+             */
+            attributes: {
+                [key: string]: components["schemas"]["AttributeDeclaration"];
+            };
+            /**
+             * @description Status name -> the steps of the run that starts each time a case enters that status. Every key must be a declared status other than `Error`; each step is checked (a `set_status` must name a declared status).
+             * @default {}
+             */
+            automations: {
+                [key: string]: components["schemas"]["Step"][];
+            };
+            /**
+             * @description Only `direct` workflows take cases from the cases API and the incoming webhook.
+             * @enum {string}
+             */
+            case_source: "direct" | "ticketing" | "email";
+            /**
+             * @description Outcome of a case closed through the API; `Resolved` when null.
+             * @default null
+             */
+            default_outcome: string | null;
+            /** @description The intake name, used in default subjects (`<name> via API - ...`). */
+            name: string;
+            /**
+             * @description When true, undeclared attribute keys are refused (each is a validation error at its own path) instead of kept.
+             * @default false
+             */
+            sensitive_data: boolean;
+            /**
+             * @description Custom statuses only: `Open`, `Closed` and `Error` are always present and may not be declared again.
+             * @default []
+             */
+            statuses: string[];
+            /**
+             * @description Direct workflows only. When set, webhook deliveries carrying the same value at `key` within `window_seconds` make one case (see receiveWebhook); null (the default) makes a case of every delivery. Like every definition change it takes effect when published.
+             * @default null
+             */
+            webhook_dedup: components["schemas"]["WebhookDedup"] | null;
+        };
+        /** @description A published version with its definition as it was published. */
+        WorkflowVersion: {
+            definition: components["schemas"]["WorkflowDefinition"];
+            /**
+             * Format: date-time
+             * @description When it was published (ISO 8601, UTC)
+             */
+            published_at: string;
+            /** @description Who published it: the admin token's name; null for versions published before this was recorded. */
+            published_by: string | null;
+            /** @description The version number, counted from 1 per workflow. */
+            version: number;
+        };
+        /** @description A published version, without its definition. */
+        WorkflowVersionSummary: {
+            /**
+             * Format: date-time
+             * @description When it was published (ISO 8601, UTC)
+             */
+            published_at: string;
+            /** @description Who published it: the admin token's name; null for versions published before this was recorded. */
+            published_by: string | null;
+            /** @description The version number, counted from 1 per workflow. */
+            version: number;
+        };
+    };
+    responses: {
+        /** @description Malformed request: the body does not match its `Content-Length` header, or the URL has invalid percent-encoding. */
+        BadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description What the request names is not in a state that allows it yet; nothing was done. */
+        Conflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description What the request names is no longer kept (retention). */
+        Gone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not found, or outside the caller's organization. */
+        NotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Request body larger than 1 MB (1,048,576 bytes); refused while streaming, before anything is read further. */
+        PayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Postgres (or, for /readyz, Redis) is unavailable right now, or did not finish the request's statement within `DATABASE_STATEMENT_TIMEOUT_MS`; nothing was done. Ask again after `Retry-After` seconds. */
+        ServiceUnavailable: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Too many requests; nothing was done. Ask again after `Retry-After` seconds. */
+        TooManyRequests: {
+            headers: {
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Missing or invalid credential. Every credential problem (absent, malformed, unknown, deleted, or of the wrong kind) is the same 401. */
+        Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request was understood but refused; nothing was created or changed. Body errors (not valid JSON, empty, nested deeper than 64 levels, not a JSON object, text that cannot be stored such as U+0000) are `{"error"}`; rule violations list every problem in `validation_errors`; a per-organization cap reached names it in `cap` and `limit`. */
+        Unprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"] | components["schemas"]["ValidationError"] | components["schemas"]["CapReachedError"];
+            };
+        };
+        /** @description A request body whose `Content-Type` is not JSON (`application/json` or `application/*+json`). */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A path parameter longer than 200 characters (refused before the path is matched). */
+        UriTooLong: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: {
+        /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+        CaseId: number;
+        /** @description The delivery's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+        DeliveryId: number;
+        /** @description Makes retries safe: within 24 hours, a request with the same key (per organization), the same workflow and the byte-identical body creates nothing and answers 201 with the case the first one created, plus `Idempotent-Replayed: true`. The same key with a different body or workflow is a 422. */
+        IdempotencyKey: string;
+        /** @description The subscription's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+        SubscriptionId: number;
+        /** @description The token's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+        TokenId: number;
+        /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+        WorkflowId: number;
+        /** @description A version number of the workflow. Anything but a positive integer below 2^31 names nothing and is answered 404. */
+        WorkflowVersion: number;
+    };
+    requestBodies: never;
+    headers: {
+        /** @description `attachment`, with the file name as sent in `filename*` (RFC 8187, UTF-8) and an ASCII stand-in in `filename`; never shown inline. */
+        AttachmentDisposition: string;
+        /** @description Present (`true`) only when the answer replays the case an earlier request with the same `Idempotency-Key` created. */
+        IdempotentReplayed: "true";
+        /** @description Always `nosniff`: the content type is not guessed from the bytes. */
+        NoSniff: "nosniff";
+        /** @description Seconds to wait before asking again. */
+        RetryAfter: string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listCases: {
+        parameters: {
+            query?: {
+                /** @description A JSON object (URL-encoded; at most 2,048 characters, nested at most 4 levels, with at most 20 array items in all, or a 422 at the offending value's pointer below `/attributes`): only cases whose attributes contain it. Nested objects match by containment too (`{"customer":{"tier":"gold"}}` matches a customer with more keys); an array matches an array holding those elements. */
+                attributes?: string;
+                /** @description Only cases created after this instant (ISO 8601 with offset; excluded itself). */
+                created_after?: string;
+                /** @description Only cases created before this instant (excluded itself). */
+                created_before?: string;
+                /** @description The `next_cursor` of the previous page (opaque). */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+                /** @description Only live or only test cases. */
+                mode?: "live" | "test";
+                /** @description Only cases that came in this way. */
+                source?: "API" | "Webhook" | "Email" | "Form";
+                /** @description Only cases in this status, or in any of several comma-separated ones (`Open,Triage`). */
+                status?: string;
+                /** @description Only cases last changed after this instant (excluded itself). */
+                updated_after?: string;
+                /** @description Only cases last changed before this instant (excluded itself). */
+                updated_before?: string;
+                /** @description Only this workflow's cases. */
+                workflow_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of cases. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cases: components["schemas"]["CaseWithSource"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description An unknown query parameter, or a value that is not valid for it (`validation_errors` names each). */
+            422: components["responses"]["Unprocessable"];
+            /** @description The organization already has `LIST_READS_PER_ORGANIZATION` (2 by default) list reads (lists and change feeds, cases API and admin API together) under way on this instance, and as many waiting, or its list reads have spent their share of database time on this instance (`LIST_READ_DATABASE_MS_PER_SECOND`): nothing was read. Ask again after `Retry-After` seconds. */
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdminCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The case. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        case: components["schemas"]["CaseWithSource"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAdminCaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attachmentId: string;
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["AttachmentDisposition"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The case or the attachment does not exist, or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCaseTimeline: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the previous page (opaque). */
+                cursor?: string;
+                /** @description At most this many events per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of events. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        events: components["schemas"]["TimelineEvent"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            /** @description An unknown query parameter, or a value that is not valid for it (`validation_errors` names each). */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDigests: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The digests. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        digests: components["schemas"]["Digest"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `SMTP_RELAY_URL` is not set: digests are not configured. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createDigest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateDigestRequest"];
+            };
+        };
+        responses: {
+            /** @description The digest. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        digest: components["schemas"]["Digest"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `SMTP_RELAY_URL` is not set: digests are not configured. Or: an unknown key, a bad `schedule`, `hour_utc` or `weekday`, `weekday` missing on a weekly digest or given on a daily one, 0 or more than 20 recipients or one that is not an email address, bad `workflow_ids`, or the organization already has as many digests as `MAX_DIGESTS_PER_ORGANIZATION` allows (`cap` and `limit` name it). */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteDigest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                digestId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such digest in the organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `SMTP_RELAY_URL` is not set: digests are not configured. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateDigest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                digestId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDigestRequest"];
+            };
+        };
+        responses: {
+            /** @description The digest after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        digest: components["schemas"]["Digest"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such digest in the organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `SMTP_RELAY_URL` is not set: digests are not configured. Or nothing changed: an empty body; `schedule`, `hour_utc` or `recipients` null; an unknown key, a bad `schedule`, `hour_utc` or `weekday`, `weekday` missing on a weekly digest or given on a daily one, 0 or more than 20 recipients or one that is not an email address, bad `workflow_ids`. `validation_errors` points at the keys. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendDigest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                digestId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The send is queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such digest in the organization. */
+            404: components["responses"]["NotFound"];
+            /** @description No recipient of the digest has confirmed yet (`confirmed_recipients` is empty): nothing is queued, and the next send is not held back. */
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `SMTP_RELAY_URL` is not set: digests are not configured. */
+            422: components["responses"]["Unprocessable"];
+            /** @description An earlier manual send of the digest is still waiting, or was asked for less than 10 minutes ago. `Retry-After` says when to ask again (60 s while a send is waiting past that). */
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCaseReport: {
+        parameters: {
+            query?: {
+                /** @description Start of the range (inclusive), ISO 8601 with or without offset (none: UTC); moved back to a whole hour. Intervals start here, and the answer is written in this offset. Default: 30 days before `to`. */
+                from?: string;
+                /** @description Length of each interval of the series: 1, 24 or 168 hours from `from`. */
+                interval?: "hour" | "day" | "week";
+                /** @description End of the range (exclusive), ISO 8601; moved forward to a whole hour. Default: the end of the current hour. */
+                to?: string;
+                /** @description Only these workflows (repeat the parameter for several, at most 100). Default: every workflow of the organization. */
+                workflow_id?: string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        report: components["schemas"]["CaseReport"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `from` or `to` not an ISO 8601 date or date-time, `from` not before `to`, a range over 366 days or over 2000 intervals, an `interval` other than hour, day or week, a `workflow_id` that is not a positive integer or more than 100 of them, or an unknown query parameter. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The retention in force for the organization, its overrides and the deployment's defaults. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Retention"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putRetention: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutRetentionRequest"];
+            };
+        };
+        responses: {
+            /** @description The retention in force for the organization, its overrides and the deployment's defaults. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Retention"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A key other than `runs_days`, `deliveries_days` and `closed_cases_days`; a value that is not an integer or null; `runs_days` or `deliveries_days` outside 1..36500, `closed_cases_days` outside 0..36500; a body that is not a valid JSON object. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSecrets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The secrets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        secrets: components["schemas"]["Secret"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description `[A-Z][A-Z0-9_]{0,63}`; any other name is a 422. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutSecretRequest"];
+            };
+        };
+        responses: {
+            /** @description The secret, without its value. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        secret: components["schemas"]["Secret"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A name that is not `[A-Z][A-Z0-9_]{0,63}`; `value` missing, not a string, empty or over 8,192 bytes; an unsupported key; a body that is not a valid JSON object. Or the organization already has as many secrets (a replaced one adds none) as `MAX_SECRETS_PER_ORGANIZATION` allows (`cap` and `limit` name it). */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The secret's name; a malformed one names nothing (404). */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No secret of this name in the organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscriptions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscriptions: components["schemas"]["Subscription"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSubscriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription and its signing secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `url` not an http(s) URL; `events` missing, empty, repeated or unknown; `workflow_ids` empty, repeated, not positive integers, more than 1,000, or naming a workflow outside the organization; an unsupported key; a body that is not a valid JSON object. Or the organization already has as many subscriptions as `MAX_SUBSCRIPTIONS_PER_ORGANIZATION` allows (`cap` and `limit` name it). */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The subscription does not exist, belongs to another organization, or was deleted. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateSubscriptionRequest"];
+            };
+        };
+        responses: {
+            /** @description The subscription after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscription: components["schemas"]["Subscription"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The subscription does not exist, belongs to another organization, or was deleted. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Nothing changed: an empty body; `url` null or not an http(s) URL; `events` null, empty, repeated or unknown; `workflow_ids` empty, repeated, not positive integers, more than 1,000, or naming a workflow outside the organization; an unsupported key; a body that is not a valid JSON object. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listDeliveries: {
+        parameters: {
+            query?: {
+                /** @description How many attempts. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The subscription's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: components["schemas"]["DeliveryAttempt"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The subscription does not exist, belongs to another organization, or was deleted. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            /** @description `limit` is not an integer from 1 to 1000, or an unknown query parameter was given. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retryDelivery: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The delivery's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                deliveryId: components["parameters"]["DeliveryId"];
+                /** @description The subscription's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Queued; no body. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The subscription does not exist, belongs to another organization, or was deleted. Or the delivery is not one of this subscription's. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The subscription is disabled: enable it first (nothing was sent). */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    enableSubscription: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription, active. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        subscription: components["schemas"]["Subscription"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The subscription does not exist, belongs to another organization, or was deleted. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    recoverDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverDeliveriesRequest"];
+            };
+        };
+        responses: {
+            /** @description How many deliveries are being sent again. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recovering: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The subscription does not exist, belongs to another organization, or was deleted. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `since` missing or not a strict ISO 8601 timestamp; an unsupported key; a body that is not a valid JSON object. The subscription is disabled: enable it first (nothing was sent). */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateSubscriptionSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                subscriptionId: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new signing secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        signing_secret: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The subscription does not exist, belongs to another organization, or was deleted. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tokens. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tokens: components["schemas"]["Token"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTokenRequest"];
+            };
+        };
+        responses: {
+            /** @description The token and its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedToken"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `name` missing or not 1 to 200 characters, `scope` not `api` or `admin`, an unsupported key, or a body that is not a valid JSON object. Or the organization already has as many tokens (deleted ones not counted) as `MAX_TOKENS_PER_ORGANIZATION` allows (`cap` and `limit` name it). */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                tokenId: components["parameters"]["TokenId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The token does not exist, belongs to another organization, or was already deleted. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description Start of the period (inclusive), strict ISO 8601 (`2026-11-01`, `2026-11-01T00:00:00Z`). Default: the first day of the current month, 00:00 UTC. */
+                from?: string;
+                /** @description End of the period (exclusive), strict ISO 8601 (`2026-11-01`, `2026-11-01T00:00:00Z`). Default: now. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage of the period. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        usage: components["schemas"]["Usage"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description `from` or `to` is not an ISO 8601 timestamp, `from` is not before `to`, or an unknown query parameter was given. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWorkflows: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workflows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workflows: components["schemas"]["Workflow"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkflowDefinition"];
+            };
+        };
+        responses: {
+            /** @description The new workflow. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workflow: components["schemas"]["Workflow"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Nothing was stored: `workflow_definition_invalid` with every problem in `validation_errors` (unknown keys, a bad attribute type, a default status declared again, duplicate statuses, an automation on an undeclared status or on `Error`, a malformed step, a number the attribute number rule refuses, ...); or a body that is not a valid JSON object, or holds text that cannot be stored. Or the organization already has as many workflows as `MAX_WORKFLOWS_PER_ORGANIZATION` allows (`cap` and `limit` name it). */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workflow. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workflow: components["schemas"]["Workflow"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replaceWorkflowDraft: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkflowDefinition"];
+            };
+        };
+        responses: {
+            /** @description The workflow with its new draft. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workflow: components["schemas"]["Workflow"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Nothing was stored: `workflow_definition_invalid` with every problem in `validation_errors` (unknown keys, a bad attribute type, a default status declared again, duplicate statuses, an automation on an undeclared status or on `Error`, a malformed step, a number the attribute number rule refuses, ...); or a body that is not a valid JSON object, or holds text that cannot be stored. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEmailAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inbound address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email_address: components["schemas"]["EmailAddress"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist, belongs to another organization, or has no email address yet. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    generateEmailAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inbound address. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email_address: components["schemas"]["EmailAddress"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The workflow is not published, or its case source is not `email`. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRequestForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form URL. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        form: components["schemas"]["RequestForm"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist, belongs to another organization, or has no form URL yet. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    generateRequestForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The form URL. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        form: components["schemas"]["RequestForm"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The workflow is not published, or its case source is not `ticketing`. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    publishWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The published workflow. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workflow: components["schemas"]["Workflow"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unpublishWorkflow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The unpublished workflow. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workflow: components["schemas"]["Workflow"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWorkflowVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The versions. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        versions: components["schemas"]["WorkflowVersionSummary"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWorkflowVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A version number of the workflow. Anything but a positive integer below 2^31 names nothing and is answered 404. */
+                version: components["parameters"]["WorkflowVersion"];
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The version. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        version: components["schemas"]["WorkflowVersion"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist, belongs to another organization, or was never published as that version. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    restoreWorkflowVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A version number of the workflow. Anything but a positive integer below 2^31 names nothing and is answered 404. */
+                version: components["parameters"]["WorkflowVersion"];
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workflow with its restored draft. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workflow: components["schemas"]["Workflow"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist, belongs to another organization, or was never published as that version. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The version's definition does not pass today's rules (`workflow_definition_invalid` with every problem); the draft is unchanged. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook URL and token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist, belongs to another organization, or has no webhook URL yet. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    generateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook URL and token. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The workflow is not published, or its case source is not `direct`. */
+            422: components["responses"]["Unprocessable"];
+            /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The verification, without its secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        verification: components["schemas"]["WebhookVerification"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist, belongs to another organization, or its webhook requires no signature. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putWebhookVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutWebhookVerificationRequest"];
+            };
+        };
+        responses: {
+            /** @description The verification, without its secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        verification: components["schemas"]["WebhookVerification"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Nothing was stored: `validation_errors` lists every problem (an unknown scheme; a missing, empty or oversized secret; a Standard Webhooks secret that is not `whsec_` + base64; an option the scheme does not take; `hmac` without `header`; a bad option value, such as `tolerance_seconds` outside 1 to 3,600); or a body that is not a valid JSON object. */
+            422: components["responses"]["Unprocessable"];
+            /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist, belongs to another organization, or its webhook requires no signature. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    receiveWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "*/*": Record<string, unknown>;
+                "application/json": Record<string, unknown>;
+            };
+        };
+        responses: {
+            /** @description A duplicate delivery (`webhook_dedup`): the case an earlier delivery with the same key created within the window; nothing was created. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        case: components["schemas"]["WebhookCaseReceipt"];
+                        /** @constant */
+                        duplicate: true;
+                    };
+                };
+            };
+            /** @description The case was created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        case: components["schemas"]["WebhookCaseReceipt"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The workflow id or token is wrong, or the workflow is no longer a published direct workflow (all the same 401, `invalid webhook URL`); or the workflow requires a signature (putWebhookVerification) and the request's is missing, malformed, wrong or stale (`signature verification failed`, checked before the body is parsed). No case is created. */
+            401: components["responses"]["Unauthorized"];
+            /** @description Body larger than 1 MB (1,048,576 bytes), or a JSON object with more than 1,000 top-level keys. No case is created. */
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            /** @description No case was created: the body is missing, empty, not valid JSON, nested deeper than 64 levels, not a JSON object, or holds text that cannot be stored (U+0000); or `attributes_validation_failed` with `validation_errors`, including a number too long written out (see the body). */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWorkflowCases: {
+        parameters: {
+            query?: {
+                /** @description A JSON object (URL-encoded; at most 2,048 characters, nested at most 4 levels, with at most 20 array items in all, or a 422 at the offending value's pointer below `/attributes`): only cases whose attributes contain it. Nested objects match by containment too (`{"customer":{"tier":"gold"}}` matches a customer with more keys); an array matches an array holding those elements. */
+                attributes?: string;
+                /** @description Only cases created after this instant (ISO 8601 with offset; excluded itself). */
+                created_after?: string;
+                /** @description Only cases created before this instant (excluded itself). */
+                created_before?: string;
+                /** @description The `next_cursor` of the previous page (opaque). */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+                /** @description Only live or only test cases. */
+                mode?: "live" | "test";
+                /** @description Only cases in this status, or in any of several comma-separated ones (`Open,Triage`). */
+                status?: string;
+                /** @description Only cases last changed after this instant (excluded itself). */
+                updated_after?: string;
+                /** @description Only cases last changed before this instant (excluded itself). */
+                updated_before?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of cases. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cases: components["schemas"]["Case"][];
+                        /** @description Pass as `cursor` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            /** @description An unknown query parameter, or a value that is not valid for it (`validation_errors` names each): a status list, mode, timestamp, `attributes` object, limit (1 to 200) or cursor. */
+            422: components["responses"]["Unprocessable"];
+            /** @description The organization already has `LIST_READS_PER_ORGANIZATION` (2 by default) list reads (lists and change feeds, cases API and admin API together) under way on this instance, and as many waiting, or its list reads have spent their share of database time on this instance (`LIST_READ_DATABASE_MS_PER_SECOND`): nothing was read. Ask again after `Retry-After` seconds. */
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCase: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes retries safe: within 24 hours, a request with the same key (per organization), the same workflow and the byte-identical body creates nothing and answers 201 with the case the first one created, plus `Idempotent-Replayed: true`. The same key with a different body or workflow is a 422. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        /** @description No body, or `{}`, is a case with the default subject and no attributes. */
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateCaseRequest"];
+            };
+        };
+        responses: {
+            /** @description The case was created (or, for a replayed `Idempotency-Key`, created earlier). */
+            201: {
+                headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        case: components["schemas"]["Case"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Nothing was created: an unsupported top-level key, `attributes` not an object, `mode` not `live`/`test`, `subject` over 1,000 characters; a body that is not valid JSON, empty, nested deeper than 64 levels, not a JSON object, or holds text that cannot be stored (U+0000); the workflow is not published or its case source is not `direct`; `attributes_validation_failed` with `validation_errors` (including a number in `attributes` too long written out, see `CreateCaseRequest`); an `Idempotency-Key` that is malformed or was used within 24 hours with a different body or workflow. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The case. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        case: components["schemas"]["Case"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow or the case does not exist, belongs to another organization, or the case belongs to another workflow. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeCaseStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeStatusRequest"];
+            };
+        };
+        responses: {
+            /** @description The case after the move. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        case: components["schemas"]["Case"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow or the case does not exist, belongs to another organization, or the case belongs to another workflow. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Nothing changed: `status` missing, not a string, or not 1 to 200 characters; an unsupported key; a body that is not a valid JSON object; a status the workflow does not declare; `Error`. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCaseAttachment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                attachmentId: string;
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    "Content-Disposition": components["headers"]["AttachmentDisposition"];
+                    "X-Content-Type-Options": components["headers"]["NoSniff"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow, the case or the attachment does not exist, belongs to another organization, or the case belongs to another workflow. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCaseChanges: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the previous page (opaque); without it the feed starts at the oldest change still kept. */
+                after?: string;
+                /** @description At most this many cases per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of changed cases. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cases: components["schemas"]["Case"][];
+                        /** @description Pass as `after` for the next page. */
+                        next_cursor: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            /** @description The cursor is older than what retention keeps: a case changed after it has since been purged. List the cases again and follow the feed from its start. */
+            410: components["responses"]["Gone"];
+            414: components["responses"]["UriTooLong"];
+            /** @description An unknown query parameter, an `after` that is not a `next_cursor` of this feed, or a limit outside 1 to 200. */
+            422: components["responses"]["Unprocessable"];
+            /** @description The organization already has `LIST_READS_PER_ORGANIZATION` (2 by default) list reads (lists and change feeds, cases API and admin API together) under way on this instance, and as many waiting, or its list reads have spent their share of database time on this instance (`LIST_READ_DATABASE_MS_PER_SECOND`): nothing was read. Ask again after `Retry-After` seconds. */
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrganizations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The organizations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        organizations: components["schemas"]["Organization"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description The operator API is disabled: the service was started without `OPERATOR_TOKEN`. */
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createOrganization: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateOrganizationRequest"];
+            };
+        };
+        responses: {
+            /** @description The organization and its admin token. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedOrganization"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operator API is disabled: the service was started without `OPERATOR_TOKEN`. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `name` missing or not 1 to 200 characters, an unsupported key, or a body that is not a valid JSON object. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateEmailAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new inbound address. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        email_address: components["schemas"]["EmailAddress"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operator API is disabled (no `OPERATOR_TOKEN`), or the workflow does not exist or has no email address yet. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateRequestForm: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new form URL. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        form: components["schemas"]["RequestForm"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operator API is disabled (no `OPERATOR_TOKEN`), or the workflow does not exist or has no form URL yet. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new webhook URL and token. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: components["schemas"]["Webhook"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operator API is disabled (no `OPERATOR_TOKEN`), or the workflow does not exist or has no webhook URL yet. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    liveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Alive. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    readiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Postgres or Redis did not answer within 2 seconds: take this instance out of rotation. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    caseEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (the same on every attempt). */
+                "webhook-id": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the subscription's `whsec_` secret; for 24 hours after a rotation, two of them, space-separated (new secret, then the replaced one). */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt. */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CaseEvent"];
+            };
+        };
+        responses: {
+            /** @description Delivered. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Anything else (or no answer within 10 seconds) is retried. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}
