@@ -1,14 +1,8 @@
 import type { TokenScope } from './access-token.orm-entity.js';
 
-/** Who is calling, once a guard has checked the credential. */
+/** Who is calling, once the route's bearer token was checked. */
 export interface Principal {
   organizationId: number;
   tokenId: number;
   scope: TokenScope;
-}
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    principal?: Principal;
-  }
 }
