@@ -1,6 +1,7 @@
 import { type CanActivate, createParamDecorator, type ExecutionContext, Injectable } from '@nestjs/common';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isDeepStrictEqual } from 'node:util';
 import { type AppError, NotFoundError, UnauthorizedError } from '../errors/app-error.js';
 import { checkBodylessRequest } from './json-body-parser.js';
 import type { CredentialCheck, RouteCredential } from './route-credentials.js';
@@ -37,11 +38,6 @@ export function declaredCredential(handler: object): RouteCredential | undefined
   return (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as { credential?: RouteCredential } | undefined)?.credential;
 }
 
-/** The same declaration, compared by value: a request authenticated for one scope is not in for another. */
-function sameCredential(a: RouteCredential, b: RouteCredential): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
 /** What a route answers a caller it does not let in: a form that does not exist is a page that does not. */
 function refusal(kind: RouteCredential['kind'] | undefined): AppError {
   if (kind === 'form') return new NotFoundError('form');
@@ -61,7 +57,8 @@ export class CredentialGuard implements CanActivate {
     const declared = declaredCredential(context.getHandler());
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const found = proofs.get(request);
-    if (!declared || !found || !sameCredential(found.credential, declared)) throw refusal(declared?.kind);
+    // Compared by value: a request authenticated for one scope is not in on a route of another.
+    if (!declared || !found || !isDeepStrictEqual(found.credential, declared)) throw refusal(declared?.kind);
     checkBodylessRequest(request);
     return true;
   }
