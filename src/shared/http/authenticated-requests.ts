@@ -10,8 +10,8 @@ export type CredentialChecks = { [K in RouteCredential['kind']]: CredentialCheck
 
 /**
  * What the credential hook proved about each request, kept here rather than on the request
- * object: controllers get it only through the typed parameter decorators of `proofParameter`,
- * and nothing else can forge or read it. A WeakMap, so a finished request takes its entry along.
+ * object: controllers get it through the typed parameter decorators of `proofParameter`, never
+ * from a request field. A WeakMap, so a finished request takes its entry along.
  */
 const proofs = new WeakMap<FastifyRequest, { credential: RouteCredential; proof: unknown }>();
 
