@@ -6,17 +6,17 @@ import { AppModule } from './app.module.js';
 import type { CaseIntakeOptions } from './extension-api/extensions.js';
 import { serveApiDocs } from './modules/api-docs/api-docs.js';
 import { serveDashboard } from './modules/dashboard/serve-dashboard.js';
-import { FormSecretGuard } from './modules/forms/http/form-secret.guard.js';
-import { BearerTokenGuard } from './modules/tokens/bearer-token.guard.js';
-import { OperatorGuard } from './modules/tokens/operator.guard.js';
-import { WebhookTokenGuard } from './modules/cases/http/webhook-token.guard.js';
+import { FormSecretCheck } from './modules/forms/http/form-secret.check.js';
+import { BearerTokenCheck } from './modules/tokens/bearer-token.check.js';
+import { OperatorTokenCheck } from './modules/tokens/operator-token.check.js';
+import { WebhookTokenCheck } from './modules/cases/http/webhook-token.check.js';
 import type { Env } from './shared/config/env.js';
 import { fastifyOptions, setUpFastify } from './shared/http/http-setup.js';
 import { registerRateLimits } from './shared/http/rate-limits.js';
-import { registerCredentialChecks } from './shared/http/route-credentials.js';
+import { registerCredentialChecks } from './shared/http/authenticated-requests.js';
 import { createRedisClient } from './shared/redis/redis.client.js';
 import { PinoNestLogger } from './shared/logging/logger.js';
-import { createMetricsRegistry, httpLatencyHistogram } from './shared/metrics/metrics.module.js';
+import { createMetricsRegistry, httpLatencyHistogram, MetricsTokenCheck } from './shared/metrics/metrics.module.js';
 
 /** Builds the whole service without listening, so tests and main.ts boot exactly the same app. */
 export async function createApp(env: Env, logger: Logger, options: CaseIntakeOptions = {}): Promise<NestFastifyApplication> {
@@ -33,7 +33,13 @@ export async function createApp(env: Env, logger: Logger, options: CaseIntakeOpt
     abortOnError: false,
   });
   // After the rate limits and before any route exists: credentials are checked before bodies are read.
-  registerCredentialChecks(fastify, { bearer: app.get(BearerTokenGuard), webhook: app.get(WebhookTokenGuard), operator: app.get(OperatorGuard), form: app.get(FormSecretGuard) });
+  registerCredentialChecks(fastify, {
+    bearer: app.get(BearerTokenCheck),
+    webhook: app.get(WebhookTokenCheck),
+    operator: app.get(OperatorTokenCheck),
+    form: app.get(FormSecretCheck),
+    metrics: app.get(MetricsTokenCheck),
+  });
   await serveApiDocs(app, env.PUBLIC_BASE_URL!);
   await serveDashboard(app);
   await app.init();

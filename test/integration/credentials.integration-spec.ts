@@ -1,16 +1,18 @@
 /**
- * The credential checks each route declares, called as the credential hook and the guards call
- * them (see src/shared/http/route-credentials.ts), and the TokensService behind the bearer
+ * The credential checks each route declares, called as the credential hook and the route's guard
+ * call them (see src/shared/http/authenticated-requests.ts), and the TokensService behind the bearer
  * check: one 401 for every bad credential, and revocation acting on the next request.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { CasesController } from '../../src/modules/cases/http/cases.controller.js';
-import { WebhookTokenGuard } from '../../src/modules/cases/http/webhook-token.guard.js';
+import { WebhookCasesController } from '../../src/modules/cases/http/webhook-cases.controller.js';
+import { type WebhookTarget, WebhookTokenCheck } from '../../src/modules/cases/http/webhook-token.check.js';
 import { HealthController } from '../../src/modules/health/health.controller.js';
-import { BearerTokenGuard } from '../../src/modules/tokens/bearer-token.guard.js';
-import { OperatorGuard } from '../../src/modules/tokens/operator.guard.js';
+import { OperatorOrganizationsController } from '../../src/modules/organizations/operator-organizations.controller.js';
+import { BearerTokenCheck } from '../../src/modules/tokens/bearer-token.check.js';
+import { OperatorTokenCheck } from '../../src/modules/tokens/operator-token.check.js';
 import { TokensController } from '../../src/modules/tokens/tokens.controller.js';
 import { TokensService } from '../../src/modules/tokens/tokens.service.js';
 import { WebhookUrlsService } from '../../src/modules/workflows/application/webhook-urls.service.js';
@@ -18,6 +20,7 @@ import { WorkflowDraftsService } from '../../src/modules/workflows/application/w
 import { WorkflowPublishingService } from '../../src/modules/workflows/application/workflow-publishing.service.js';
 import { validateEnv } from '../../src/shared/config/env.js';
 import { NotFoundError, UnauthorizedError } from '../../src/shared/errors/app-error.js';
+import { authenticateRequest, CredentialGuard, proofOf } from '../../src/shared/http/authenticated-requests.js';
 import { type IntegrationContext, startIntegrationContext } from '../support/integration-context.js';
 import { credentialRequest, givenOrganization, givenPublishedWorkflow, type IntegrationOrganization, routeContext } from '../support/integration-scenario.js';
 import { operatorToken, sampleDefinition } from '../support/scenario.js';
@@ -72,29 +75,30 @@ describe('credential checks (integration)', () => {
     });
   });
 
-  describe('BearerTokenGuard', () => {
-    it('puts the principal on the request, and lets it through only to a route of its scope', async () => {
-      const guard = ctx.get(BearerTokenGuard);
+  const guard = new CredentialGuard();
+
+  describe('BearerTokenCheck', () => {
+    it('proves the principal of the request, and lets it through only to a route of its scope', async () => {
+      const check = ctx.get(BearerTokenCheck);
       const request = bearer(org.api.secret);
-      await guard.authenticate(request, { scope: 'api' });
-      assert.deepEqual(request.principal, { tokenId: org.api.tokenId, organizationId: org.id, scope: 'api', name: 'api token' });
-      request.authenticatedBy = 'bearer';
+      await authenticateRequest(request, { kind: 'bearer', scope: 'api' }, check);
+      assert.deepEqual(proofOf(request, 'bearer'), { tokenId: org.api.tokenId, organizationId: org.id, scope: 'api', name: 'api token' });
       assert.equal(guard.canActivate(routeContext(request, CasesController, 'create')), true);
       assert.throws(() => guard.canActivate(routeContext(request, TokensController, 'list')), UnauthorizedError);
     });
 
     it('fails closed: a route that names no scope, or a request its hook did not authenticate', async () => {
-      const guard = ctx.get(BearerTokenGuard);
+      const check = ctx.get(BearerTokenCheck);
       const request = bearer(org.api.secret);
-      await guard.authenticate(request, { scope: 'api' });
+      await check.authenticate(request, { scope: 'api' });
       assert.throws(() => guard.canActivate(routeContext(request, CasesController, 'create')), UnauthorizedError, 'not marked authenticated by the hook');
-      request.authenticatedBy = 'bearer';
+      await authenticateRequest(request, { kind: 'bearer', scope: 'api' }, check);
       assert.throws(() => guard.canActivate(routeContext(request, HealthController, 'healthz')), UnauthorizedError);
-      await assert.rejects(guard.authenticate(credentialRequest({ authorization: `Basic ${org.api.secret}` }), { scope: 'api' }), UnauthorizedError);
+      await assert.rejects(check.authenticate(credentialRequest({ authorization: `Basic ${org.api.secret}` }), { scope: 'api' }), UnauthorizedError);
     });
   });
 
-  describe('WebhookTokenGuard', () => {
+  describe('WebhookTokenCheck', () => {
     async function givenWebhook(definition = sampleDefinition()) {
       const workflow = await givenPublishedWorkflow(ctx, org.id, definition);
       const { token } = await ctx.get(WebhookUrlsService).generate(org.id, workflow.workflowId);
@@ -105,18 +109,17 @@ describe('credential checks (integration)', () => {
 
     it('finds the published version for the workflow\'s own token, whatever the Authorization header says', async () => {
       const hook = await givenWebhook();
-      const guard = ctx.get(WebhookTokenGuard);
       const request = webhookRequest(hook.id, hook.token);
       request.headers.authorization = 'Bearer nonsense';
-      await guard.authenticate(request);
-      assert.deepEqual([request.webhookWorkflow!.organizationId, request.webhookWorkflow!.version.workflowId], [org.id, hook.id]);
-      request.authenticatedBy = 'webhook';
-      assert.equal(guard.canActivate(routeContext(request, CasesController, 'create')), true);
+      await authenticateRequest(request, { kind: 'webhook' }, ctx.get(WebhookTokenCheck));
+      const workflow = proofOf<WebhookTarget>(request, 'webhook');
+      assert.deepEqual([workflow!.organizationId, workflow!.version.workflowId], [org.id, hook.id]);
+      assert.equal(guard.canActivate(routeContext(request, WebhookCasesController, 'receive')), true);
     });
 
     it('refuses with one 401 a missing or wrong token, another workflow\'s token, and a malformed workflow id', async () => {
       const [hook, other] = [await givenWebhook(), await givenWebhook()];
-      const guard = ctx.get(WebhookTokenGuard);
+      const check = ctx.get(WebhookTokenCheck);
       const refused = [
         webhookRequest(hook.id),
         webhookRequest(hook.id, ''),
@@ -126,52 +129,52 @@ describe('credential checks (integration)', () => {
         webhookRequest('99999999999999999', hook.token),
       ];
       for (const request of refused) {
-        await assert.rejects(guard.authenticate(request), (err: unknown) => err instanceof UnauthorizedError && err.message === 'invalid webhook URL');
-        assert.equal(request.webhookWorkflow, undefined);
+        await assert.rejects(authenticateRequest(request, { kind: 'webhook' }, check), (err: unknown) => err instanceof UnauthorizedError && err.message === 'invalid webhook URL');
+        assert.equal(proofOf(request, 'webhook'), undefined);
       }
     });
 
     it('refuses the token at once once its workflow is unpublished, republished as not direct, or its token rotated', async () => {
-      const guard = ctx.get(WebhookTokenGuard);
+      const check = ctx.get(WebhookTokenCheck);
       const hook = await givenWebhook();
-      await guard.authenticate(webhookRequest(hook.id, hook.token));
+      await check.authenticate(webhookRequest(hook.id, hook.token));
       await ctx.get(WorkflowPublishingService).unpublish(org.id, hook.id);
-      await assert.rejects(guard.authenticate(webhookRequest(hook.id, hook.token)), UnauthorizedError);
+      await assert.rejects(check.authenticate(webhookRequest(hook.id, hook.token)), UnauthorizedError);
 
       const ticketing = await givenWebhook();
       await ctx.get(WorkflowDraftsService).replaceDraft(org.id, ticketing.id, sampleDefinition({ case_source: 'ticketing' }));
       await ctx.get(WorkflowPublishingService).publish(org.id, ticketing.id, 'an admin token');
-      await assert.rejects(guard.authenticate(webhookRequest(ticketing.id, ticketing.token)), UnauthorizedError);
+      await assert.rejects(check.authenticate(webhookRequest(ticketing.id, ticketing.token)), UnauthorizedError);
 
       const rotating = await givenWebhook();
       const { token } = await ctx.get(WebhookUrlsService).rotate(rotating.id);
-      await assert.rejects(guard.authenticate(webhookRequest(rotating.id, rotating.token)), UnauthorizedError);
-      await guard.authenticate(webhookRequest(rotating.id, token));
+      await assert.rejects(check.authenticate(webhookRequest(rotating.id, rotating.token)), UnauthorizedError);
+      await check.authenticate(webhookRequest(rotating.id, token));
     });
 
     it('lets in only a request its hook authenticated', async () => {
       const hook = await givenWebhook();
       const request = webhookRequest(hook.id, hook.token);
-      await ctx.get(WebhookTokenGuard).authenticate(request);
-      assert.throws(() => ctx.get(WebhookTokenGuard).canActivate(routeContext(request, CasesController, 'create')), UnauthorizedError);
+      await ctx.get(WebhookTokenCheck).authenticate(request);
+      assert.throws(() => guard.canActivate(routeContext(request, WebhookCasesController, 'receive')), UnauthorizedError);
     });
   });
 
-  describe('OperatorGuard', () => {
-    it('takes only OPERATOR_TOKEN, and only from the hook', () => {
-      const guard = ctx.get(OperatorGuard);
+  describe('OperatorTokenCheck', () => {
+    it('takes only OPERATOR_TOKEN, and only from the hook', async () => {
+      const check = ctx.get(OperatorTokenCheck);
       const request = bearer(operatorToken());
-      guard.authenticate(request);
+      check.authenticate(request);
       for (const wrong of [bearer(`${operatorToken()}x`), bearer(org.api.secret), credentialRequest({})]) {
-        assert.throws(() => guard.authenticate(wrong), UnauthorizedError);
+        assert.throws(() => check.authenticate(wrong), UnauthorizedError);
       }
-      assert.throws(() => guard.canActivate(routeContext(request, CasesController, 'create')), UnauthorizedError);
-      request.authenticatedBy = 'operator';
-      assert.equal(guard.canActivate(routeContext(request, CasesController, 'create')), true);
+      assert.throws(() => guard.canActivate(routeContext(request, OperatorOrganizationsController, 'create')), UnauthorizedError);
+      await authenticateRequest(request, { kind: 'operator' }, check);
+      assert.equal(guard.canActivate(routeContext(request, OperatorOrganizationsController, 'create')), true);
     });
 
     it('hides the operator API (not found) when OPERATOR_TOKEN is not set', () => {
-      const withoutOperator = new OperatorGuard(validateEnv({ ...process.env, OPERATOR_TOKEN: undefined }));
+      const withoutOperator = new OperatorTokenCheck(validateEnv({ ...process.env, OPERATOR_TOKEN: undefined }));
       assert.throws(() => withoutOperator.authenticate(bearer(operatorToken())), NotFoundError);
     });
   });

@@ -13,7 +13,7 @@ import { CaseRepository } from './domain/case.repository.js';
 import { AdminCasesController } from './http/admin-cases.controller.js';
 import { CasesController } from './http/cases.controller.js';
 import { WebhookCasesController } from './http/webhook-cases.controller.js';
-import { WebhookTokenGuard } from './http/webhook-token.guard.js';
+import { WebhookTokenCheck } from './http/webhook-token.check.js';
 import { CaseMetrics } from './infrastructure/case-metrics.js';
 import { PostgresCaseQueries } from './infrastructure/postgres-case-queries.js';
 import { PostgresCaseRepository } from './infrastructure/postgres-case.repository.js';
@@ -30,7 +30,7 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     WorkflowIntake,
     CaseMetrics,
     { provide: IntakeMetrics, useExisting: CaseMetrics },
-    WebhookTokenGuard,
+    WebhookTokenCheck,
     { provide: CaseRepository, useClass: PostgresCaseRepository },
     { provide: CaseQueries, useClass: PostgresCaseQueries },
   ],

@@ -7,13 +7,13 @@ import { RequestFormsService } from './application/request-forms.service.js';
 import { SubmitFormService } from './application/submit-form.service.js';
 import { OperatorRequestFormController, RequestFormController } from './http/form.controllers.js';
 import { FormPagesController } from './http/form-pages.controller.js';
-import { FormSecretGuard } from './http/form-secret.guard.js';
+import { FormSecretCheck } from './http/form-secret.check.js';
 import { WorkflowFormOrmEntity } from './infrastructure/workflow-form.orm-entity.js';
 
 /** The hosted request form of ticketing workflows: per-workflow secret URLs and the pages that turn posts into cases. */
 @Module({
   imports: [TypeOrmModule.forFeature([WorkflowFormOrmEntity]), TokensModule, WorkflowsModule, CasesModule],
   controllers: [RequestFormController, OperatorRequestFormController, FormPagesController],
-  providers: [RequestFormsService, SubmitFormService, FormSecretGuard],
+  providers: [RequestFormsService, SubmitFormService, FormSecretCheck],
 })
 export class FormsModule {}

@@ -2,6 +2,7 @@ import { Controller, Get, HttpCode, Inject } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ApiEndpoint } from '../../shared/http/api-endpoint.decorator.js';
+import { Public } from '../../shared/http/route-credentials.js';
 import { schemaRef } from '../../shared/http/openapi-schema.js';
 import type { DataSource } from 'typeorm';
 import { ServiceUnavailableError } from '../../shared/errors/app-error.js';
@@ -11,7 +12,9 @@ const CHECK_TIMEOUT_MS = 2000;
 /** How long one readiness check answers every probe: a flood of /readyz costs one check a second. */
 const CHECK_REUSE_MS = 1000;
 
+/** Probes for load balancers and orchestrators, which hold no credential. */
 @Controller()
+@Public()
 @ApiTags('Health')
 export class HealthController {
   /** The latest check (still running or done) and when it started; concurrent probes share it. */

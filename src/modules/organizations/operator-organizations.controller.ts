@@ -2,7 +2,7 @@ import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint } from '../../shared/http/api-endpoint.decorator.js';
 import { listOf, schemaRef } from '../../shared/http/openapi-schema.js';
-import { RequiresOperatorToken } from '../tokens/operator.guard.js';
+import { RequiresOperatorToken } from '../tokens/operator-token.check.js';
 import { CreateOrganizationRequest } from './create-organization.request.js';
 import { OrganizationsService } from './organizations.service.js';
 

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/com
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED } from '../../shared/http/api-endpoint.decorator.js';
 import { listOf, type Schema, schemaRef, wrapped } from '../../shared/http/openapi-schema.js';
-import { RequiresToken } from '../tokens/bearer-token.guard.js';
+import { RequiresToken } from '../tokens/bearer-token.check.js';
 import type { Principal as Caller } from '../tokens/principal.js';
 import { Principal } from '../tokens/principal.decorator.js';
 import { PutSecretRequest } from './put-secret.request.js';

@@ -3,7 +3,7 @@ import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED, CHANGE_NOT_SAVED } from '../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../shared/http/id-param.pipe.js';
 import { listOf, schemaRef } from '../../shared/http/openapi-schema.js';
-import { RequiresToken } from './bearer-token.guard.js';
+import { RequiresToken } from './bearer-token.check.js';
 import { CreateTokenRequest } from './create-token.request.js';
 import type { Principal as Caller } from './principal.js';
 import { Principal } from './principal.decorator.js';

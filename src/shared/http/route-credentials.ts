@@ -1,46 +1,55 @@
+import { SetMetadata, UseGuards } from '@nestjs/common';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants.js';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
+import { CredentialGuard } from './authenticated-requests.js';
 
 /**
  * The credential a route authenticates with. Controllers declare it (`@RequiresToken`,
- * `@RequiresWebhookToken`, `@RequiresOperatorToken`, `@RequiresFormSecret`), which puts it in
- * the Fastify route config, so that both the credential check and the per-credential rate limit
- * can read it before the body is read.
+ * `@RequiresWebhookToken`, `@RequiresOperatorToken`, `@RequiresFormSecret`, or
+ * RequiresCredential itself), which puts it in the Fastify route config, so that the credential
+ * check, the per-credential rate limit and the route's guard all read the one declaration.
  */
-export type RouteCredential = { kind: 'bearer'; scope: string } | { kind: 'webhook' } | { kind: 'operator' } | { kind: 'form' };
+export type RouteCredential = { kind: 'bearer'; scope: string } | { kind: 'webhook' } | { kind: 'operator' } | { kind: 'form' } | { kind: 'metrics' };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     credential?: RouteCredential;
   }
-  interface FastifyRequest {
-    /** Set once the route's credential was checked; the route's guard lets nothing else in. */
-    authenticatedBy?: RouteCredential['kind'];
-  }
 }
 
 /**
- * Checks one kind of credential and stores what it found on the request (the principal, the
- * webhook's or the form's workflow); every failure throws the route's error (401, or 404 for a
- * disabled API or an unknown form).
+ * Checks one kind of credential and answers what it proved (the caller, the webhook's or the
+ * form's workflow; nothing for a shared secret); every failure throws the route's error (401, or
+ * 404 for a disabled API or an unknown form). The answer reaches handlers through the typed
+ * parameter decorators of `proofParameter`, never through the request object.
  */
-export interface CredentialCheck<C extends RouteCredential> {
-  authenticate(request: FastifyRequest, credential: C): Promise<void> | void;
+export interface CredentialCheck<C extends RouteCredential, P = void> {
+  authenticate(request: FastifyRequest, credential: C): Promise<P> | P;
 }
 
-export type CredentialChecks = { [K in RouteCredential['kind']]: CredentialCheck<Extract<RouteCredential, { kind: K }>> };
+/** Marks a controller or handler that takes no credential at all, so that it says so. */
+export const PUBLIC_ROUTE = 'public-route';
 
 /**
- * Records `credential` in the route config of the decorated handler, or of every handler of the
- * decorated controller (a handler's own declaration wins). Nest copies route config only from
+ * `@Public()`: the route is open to anyone, on purpose. Every route either declares a
+ * credential or this (test/architecture/route-credentials.spec.ts).
+ */
+export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
+
+/**
+ * The one declaration of a route's credential: records `credential` in the route config of the
+ * decorated handler, or of every handler of the decorated controller (a handler's own
+ * declaration wins), and applies the guard that enforces it. Nest copies route config only from
  * handlers, so a class-level declaration is spread onto its methods here.
  */
 export function RequiresCredential(credential: RouteCredential): ClassDecorator & MethodDecorator {
   return (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => {
     if (descriptor) {
       declare(descriptor.value as object, credential, true);
+      UseGuards(CredentialGuard)(target, key!, descriptor);
       return;
     }
+    UseGuards(CredentialGuard)(target as () => void);
     const prototype = (target as { prototype: Record<string, unknown> }).prototype;
     for (const name of Object.getOwnPropertyNames(prototype)) {
       const method = prototype[name];
@@ -53,21 +62,6 @@ function declare(handler: object, credential: RouteCredential, override: boolean
   const config = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) ?? {}) as { credential?: RouteCredential };
   if (config.credential && !override) return;
   Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, credential }, handler);
-}
-
-/**
- * Authenticates every request whose route declares a credential, in an onRequest hook: it runs
- * before the body is read (Nest guards run only after Fastify parsed it), so a caller with a bad
- * credential gets its 401 without the service reading or parsing up to 1 MB. Registered after the
- * rate limits, so a sprayer of random tokens is limited before it costs a look-up.
- */
-export function registerCredentialChecks(fastify: FastifyInstance, checks: CredentialChecks): void {
-  fastify.addHook('onRequest', async (request) => {
-    const credential = request.routeOptions.config?.credential;
-    if (!credential) return;
-    await (checks[credential.kind] as CredentialCheck<RouteCredential>).authenticate(request, credential);
-    request.authenticatedBy = credential.kind;
-  });
 }
 
 /** Reads `Authorization: Bearer <secret>`; anything else is treated as no credential. */

@@ -1,4 +1,4 @@
-import { type CanActivate, Controller, type ExecutionContext, Get, Global, Header, Injectable, Module, UseGuards } from '@nestjs/common';
+import { Controller, Get, Global, Header, Injectable, Module } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
 import { ApiEndpoint } from '../http/api-endpoint.decorator.js';
@@ -6,7 +6,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { Env } from '../config/env.js';
 import { UnauthorizedError } from '../errors/app-error.js';
-import { bearerSecret } from '../http/route-credentials.js';
+import { bearerSecret, type CredentialCheck, RequiresCredential } from '../http/route-credentials.js';
 
 /** One Prometheus registry per process; each module registers its own metrics in it. */
 export abstract class MetricsRegistry extends Registry {}
@@ -30,22 +30,21 @@ export function httpLatencyHistogram(registry: MetricsRegistry): Histogram<'meth
 
 /** With METRICS_TOKEN set, only `Authorization: Bearer <METRICS_TOKEN>` may scrape; unset, /metrics is open. */
 @Injectable()
-class MetricsTokenGuard implements CanActivate {
+export class MetricsTokenCheck implements CredentialCheck<{ kind: 'metrics' }> {
   constructor(private readonly env: Env) {}
 
-  canActivate(context: ExecutionContext): boolean {
+  authenticate(request: FastifyRequest): void {
     const expected = this.env.METRICS_TOKEN;
-    if (expected === undefined) return true;
-    const presented = bearerSecret(context.switchToHttp().getRequest<FastifyRequest>());
+    if (expected === undefined) return;
+    const presented = bearerSecret(request);
     // Digests have one length whatever was sent, so the comparison time tells nothing about the token.
     const digest = (text: string) => createHash('sha256').update(text).digest();
     if (presented === undefined || !timingSafeEqual(digest(presented), digest(expected))) throw new UnauthorizedError();
-    return true;
   }
 }
 
 @Controller()
-@UseGuards(MetricsTokenGuard)
+@RequiresCredential({ kind: 'metrics' })
 @ApiTags('Health')
 // METRICS_TOKEN, or nothing when the service has none (decorators apply bottom-up: this order lists METRICS_TOKEN first).
 @ApiSecurity({})
@@ -73,7 +72,7 @@ export class MetricsModule {
     return {
       module: MetricsModule,
       controllers: [MetricsController],
-      providers: [{ provide: MetricsRegistry, useValue: registry }],
+      providers: [{ provide: MetricsRegistry, useValue: registry }, MetricsTokenCheck],
       exports: [MetricsRegistry],
     };
   }

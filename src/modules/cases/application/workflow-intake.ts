@@ -4,7 +4,7 @@ import { WorkflowNotDirectError, WorkflowNotPublishedError } from '../../workflo
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 
-/** Which published workflow version a source may create cases on (webhooks: see WebhookTokenGuard). */
+/** Which published workflow version a source may create cases on (webhooks: see WebhookTokenCheck). */
 @Injectable()
 export class WorkflowIntake {
   constructor(private readonly workflows: PublishedWorkflowsService) {}

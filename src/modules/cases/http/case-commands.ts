@@ -30,7 +30,7 @@ export function apiCaseCommand(
 }
 
 /**
- * A webhook delivery as a command: a live case on the version WebhookTokenGuard found, answered
+ * A webhook delivery as a command: a live case on the version WebhookTokenCheck found, answered
  * with its id; de-duplicated by its key when the version says so and the body holds one.
  */
 export function webhookCaseCommand(target: { organizationId: number; version: WorkflowVersion }, body: unknown): CreateCaseCommand<'id'> {

@@ -6,7 +6,7 @@ import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { jsonText } from '../../../shared/http/json-body-parser.js';
 import { headerRef, object, pageOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import { ATTACHMENT_DOWNLOAD, AttachmentId, sendAttachment } from '../../../shared/http/attachment-download.js';
-import { RequiresToken } from '../../tokens/bearer-token.guard.js';
+import { RequiresToken } from '../../tokens/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/principal.js';
 import { Principal } from '../../tokens/principal.decorator.js';
 import { CaseQueriesService } from '../application/case-queries.service.js';

@@ -7,7 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CreateCaseService } from '../application/create-case.service.js';
 import { JSON_CONTENT_TYPE } from './case.response.js';
 import { webhookCaseCommand } from './case-commands.js';
-import { RequiresWebhookToken } from './webhook-token.guard.js';
+import { RequiresWebhookToken, type WebhookTarget, WebhookWorkflow } from './webhook-token.check.js';
 
 @Controller('api/external/v1/workflows/:workflowId/case_webhooks')
 @RequiresWebhookToken()
@@ -46,8 +46,8 @@ export class WebhookCasesController {
       422: 'No case was created: the body is missing, empty, not valid JSON, nested deeper than 64 levels, not a JSON object, or holds text that cannot be stored (U+0000); or `attributes_validation_failed` with `validation_errors`, including a number too long written out (see the body).',
     },
   })
-  async receive(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
-    const { id, replayed } = await this.createCase.execute(webhookCaseCommand(request.webhookWorkflow!, request.body));
+  async receive(@WebhookWorkflow() workflow: WebhookTarget, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { id, replayed } = await this.createCase.execute(webhookCaseCommand(workflow, request.body));
     reply.status(replayed ? 200 : 201);
     return replayed ? `{"case":{"id":${id},"source_type":"Webhook"},"duplicate":true}` : `{"case":{"id":${id},"source_type":"Webhook"}}`;
   }

@@ -4,19 +4,20 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UnsupportedMediaTypeError } from '../../../shared/http/json-body-parser.js';
 import { setSecurityHeaders } from '../../../shared/http/security-headers.js';
+import type { FormTarget } from '../application/request-forms.service.js';
 import { SubmitFormService } from '../application/submit-form.service.js';
 import type { PostedForm } from '../domain/form-submission.js';
 import { requestForm } from '../domain/request-form.js';
 import { PAGE_CSP, sendPage } from '../../../shared/http/html-page.js';
 import { errorPage, formPage, receivedPage, sendErrorPage } from './form-page.js';
-import { RequiresFormSecret } from './form-secret.guard.js';
+import { FormWorkflow, RequiresFormSecret } from './form-secret.check.js';
 
 const CASE_ID = /^[1-9][0-9]{0,17}$/;
 
 /**
  * The hosted request form of ticketing workflows: pages for people, not API operations (they are
  * not in the OpenAPI document, like the dashboard). The secret in the URL is the one credential:
- * it says which workflow, and is looked up before any body is read (FormSecretGuard); the
+ * it says which workflow, and is looked up before any body is read (FormSecretCheck); the
  * per-address and per-form rate limits hold. Every answer is an HTML page, errors included; no
  * cookie or session is ever set, so there is nothing for a forged post to ride on.
  */
@@ -28,8 +29,8 @@ export class FormPagesController {
 
   @Get(':secret')
   @RouteConfig({ errorPage: sendErrorPage })
-  async show(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return sendPage(reply, 200, formPage(requestForm(request.formTarget!.version.definition)));
+  async show(@FormWorkflow() target: FormTarget, @Res() reply: FastifyReply) {
+    return sendPage(reply, 200, formPage(requestForm(target.version.definition)));
   }
 
   /**
@@ -38,8 +39,7 @@ export class FormPagesController {
    */
   @Post(':secret')
   @RouteConfig({ formBody: true, errorPage: sendErrorPage })
-  async submit(@Param('secret') secret: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const target = request.formTarget!;
+  async submit(@Param('secret') secret: string, @FormWorkflow() target: FormTarget, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     if (request.body !== undefined && !(request.body instanceof Map)) throw new UnsupportedMediaTypeError();
     const posted: PostedForm = (request.body as PostedForm | undefined) ?? new Map();
     const outcome = await this.submissions.submit(target, posted);
@@ -53,8 +53,8 @@ export class FormPagesController {
   /** The page after a post caught by the honeypot: received, as a robot expects, with no case id. */
   @Get(':secret/received')
   @RouteConfig({ errorPage: sendErrorPage })
-  async receivedWithoutCase(@Param('secret') secret: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    return sendPage(reply, 200, receivedPage(request.formTarget!.version.name, null, `../${secret}`));
+  async receivedWithoutCase(@Param('secret') secret: string, @FormWorkflow() target: FormTarget, @Res() reply: FastifyReply) {
+    return sendPage(reply, 200, receivedPage(target.version.name, null, `../${secret}`));
   }
 
   /**
@@ -63,8 +63,8 @@ export class FormPagesController {
    */
   @Get(':secret/received/:caseId')
   @RouteConfig({ errorPage: sendErrorPage })
-  async received(@Param('secret') secret: string, @Param('caseId') caseId: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+  async received(@Param('secret') secret: string, @Param('caseId') caseId: string, @FormWorkflow() target: FormTarget, @Res() reply: FastifyReply) {
     if (!CASE_ID.test(caseId)) return sendPage(reply, 404, errorPage(404));
-    return sendPage(reply, 200, receivedPage(request.formTarget!.version.name, caseId, `../../${secret}`));
+    return sendPage(reply, 200, receivedPage(target.version.name, caseId, `../../${secret}`));
   }
 }

@@ -4,6 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import type { Markup } from '../../../shared/http/html.js';
 import { sendPage } from '../../../shared/http/html-page.js';
+import { Public } from '../../../shared/http/route-credentials.js';
 import type { RecipientStatus } from '../application/digest.ports.js';
 import { DigestRecipientsService } from '../application/digest-recipients.service.js';
 import { CONFIRM_PATH, UNSUBSCRIBE_PATH } from '../application/recipient-tokens.js';
@@ -14,11 +15,13 @@ const page = (reply: FastifyReply, recipient: RecipientStatus | null, draw: (r: 
 
 /**
  * A digest recipient's confirm and unsubscribe pages: HTML for people, not API operations (not
- * in the OpenAPI document, like the request form). No credential but the token in the URL; the
+ * in the OpenAPI document, like the request form). Public: the token in the URL names what the
+ * page acts on and is looked up by the service, not checked as a credential; the
  * per-address rate limit holds. GET only shows; POST acts. The unsubscribe POST is also the
  * one-click unsubscribe of RFC 8058 (List-Unsubscribe-Post), whatever form body it carries.
  */
 @Controller()
+@Public()
 @ApiExcludeController()
 export class RecipientPagesController {
   constructor(private readonly recipients: DigestRecipientsService) {}

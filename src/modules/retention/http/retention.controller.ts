@@ -2,7 +2,7 @@ import { Body, Controller, Get, HttpCode, Put } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED } from '../../../shared/http/api-endpoint.decorator.js';
 import { schemaRef } from '../../../shared/http/openapi-schema.js';
-import { RequiresToken } from '../../tokens/bearer-token.guard.js';
+import { RequiresToken } from '../../tokens/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/principal.js';
 import { Principal } from '../../tokens/principal.decorator.js';
 import type { OrganizationRetention } from '../domain/retention.js';

@@ -1,17 +1,13 @@
-import { applyDecorators, type CanActivate, type ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { Env } from '../../shared/config/env.js';
 import { NotFoundError, UnauthorizedError } from '../../shared/errors/app-error.js';
 import { bearerSecret, type CredentialCheck, RequiresCredential } from '../../shared/http/route-credentials.js';
 import { secretsEqual } from './token-secrets.js';
 
-/**
- * The operator API exists only when OPERATOR_TOKEN is set (404 otherwise) and takes only that
- * token. The comparison runs in the credential hook, before the body is read; the guard lets in
- * only a request that hook authenticated.
- */
+/** The operator API exists only when OPERATOR_TOKEN is set (404 otherwise) and takes only that token. */
 @Injectable()
-export class OperatorGuard implements CanActivate, CredentialCheck<{ kind: 'operator' }> {
+export class OperatorTokenCheck implements CredentialCheck<{ kind: 'operator' }> {
   constructor(private readonly env: Env) {}
 
   authenticate(request: FastifyRequest): void {
@@ -20,12 +16,7 @@ export class OperatorGuard implements CanActivate, CredentialCheck<{ kind: 'oper
     const presented = bearerSecret(request);
     if (presented === undefined || !secretsEqual(presented, expected)) throw new UnauthorizedError();
   }
-
-  canActivate(context: ExecutionContext): boolean {
-    if (context.switchToHttp().getRequest<FastifyRequest>().authenticatedBy !== 'operator') throw new UnauthorizedError();
-    return true;
-  }
 }
 
 /** `@RequiresOperatorToken()` on a controller: only `Authorization: Bearer <OPERATOR_TOKEN>` gets in. */
-export const RequiresOperatorToken = () => applyDecorators(RequiresCredential({ kind: 'operator' }), UseGuards(OperatorGuard));
+export const RequiresOperatorToken = () => RequiresCredential({ kind: 'operator' });

@@ -1,0 +1,84 @@
+import { type CanActivate, createParamDecorator, type ExecutionContext, Injectable } from '@nestjs/common';
+import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { isDeepStrictEqual } from 'node:util';
+import { type AppError, NotFoundError, UnauthorizedError } from '../errors/app-error.js';
+import { checkBodylessRequest } from './json-body-parser.js';
+import type { CredentialCheck, RouteCredential } from './route-credentials.js';
+
+export type CredentialChecks = { [K in RouteCredential['kind']]: CredentialCheck<Extract<RouteCredential, { kind: K }>, unknown> };
+
+/**
+ * What the credential hook proved about each request, kept here rather than on the request
+ * object: controllers get it through the typed parameter decorators of `proofParameter`, never
+ * from a request field. A WeakMap, so a finished request takes its entry along.
+ */
+const proofs = new WeakMap<FastifyRequest, { credential: RouteCredential; proof: unknown }>();
+
+/** Runs the route's check and remembers what it proved for `credential`; a failed check remembers nothing. */
+export async function authenticateRequest<C extends RouteCredential>(request: FastifyRequest, credential: C, check: CredentialCheck<NoInfer<C>, unknown>): Promise<void> {
+  proofs.set(request, { credential, proof: await check.authenticate(request, credential) });
+}
+
+/**
+ * Authenticates every request whose route declares a credential, in an onRequest hook: it runs
+ * before the body is read (Nest guards run only after Fastify parsed it), so a caller with a bad
+ * credential gets its 401 without the service reading or parsing up to 1 MB. Registered after the
+ * rate limits, so a sprayer of random tokens is limited before it costs a look-up.
+ */
+export function registerCredentialChecks(fastify: FastifyInstance, checks: CredentialChecks): void {
+  fastify.addHook('onRequest', async (request) => {
+    const credential = request.routeOptions.config?.credential;
+    if (credential) await authenticateRequest(request, credential, checks[credential.kind] as CredentialCheck<RouteCredential, unknown>);
+  });
+}
+
+/** The credential a handler declares (RequiresCredential), read from the route config Fastify is given. */
+export function declaredCredential(handler: object): RouteCredential | undefined {
+  return (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as { credential?: RouteCredential } | undefined)?.credential;
+}
+
+/** What a route answers a caller it does not let in: a form that does not exist is a page that does not. */
+function refusal(kind: RouteCredential['kind'] | undefined): AppError {
+  if (kind === 'form') return new NotFoundError('form');
+  return kind === 'webhook' ? new UnauthorizedError('invalid webhook URL') : new UnauthorizedError();
+}
+
+/**
+ * The one guard of every route that declares a credential (RequiresCredential applies it): it
+ * lets in only a request the hook authenticated for exactly the credential this handler
+ * declares, and fails closed on a handler that declares none. The place where anything added to
+ * a declaration later (a role, a permission) is enforced. A pending signature check of a request
+ * that sent no body runs here, since no parser ran for it.
+ */
+@Injectable()
+export class CredentialGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
+    const declared = declaredCredential(context.getHandler());
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const found = proofs.get(request);
+    // Compared by value: a request authenticated for one scope is not in on a route of another.
+    if (!declared || !found || !isDeepStrictEqual(found.credential, declared)) throw refusal(declared?.kind);
+    checkBodylessRequest(request);
+    return true;
+  }
+}
+
+/** What the hook proved about `request` with a credential of `kind`; undefined when it proved nothing. */
+export function proofOf<P>(request: FastifyRequest, kind: RouteCredential['kind']): P | undefined {
+  const found = proofs.get(request);
+  return found?.credential.kind === kind ? (found.proof as P) : undefined;
+}
+
+/**
+ * A parameter decorator giving the handler what its credential proved (the caller, the webhook's
+ * workflow, the form's target), typed as `P`. A handler whose route was not authenticated with
+ * `kind` gets the route's refusal, never an undefined value.
+ */
+export function proofParameter<P>(kind: RouteCredential['kind']): () => ParameterDecorator {
+  return createParamDecorator((_: unknown, context: ExecutionContext): P => {
+    const proof = proofOf<P>(context.switchToHttp().getRequest<FastifyRequest>(), kind);
+    if (proof === undefined) throw refusal(kind);
+    return proof;
+  });
+}
