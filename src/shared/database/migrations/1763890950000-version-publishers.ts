@@ -5,8 +5,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * before this column existed never recorded it, so it stays null for them rather than
  * pretending to know.
  */
-export class VersionPublishers1763890900000 implements MigrationInterface {
-  name = 'VersionPublishers1763890900000';
+export class VersionPublishers1763890950000 implements MigrationInterface {
+  name = 'VersionPublishers1763890950000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query('ALTER TABLE workflow_versions ADD COLUMN published_by text');
