@@ -36,6 +36,10 @@ export async function createApp(env: Env, logger: Logger, options: CaseIntakeOpt
   registerCredentialChecks(fastify, { bearer: app.get(BearerTokenGuard), webhook: app.get(WebhookTokenGuard), operator: app.get(OperatorGuard), form: app.get(FormSecretGuard) });
   await serveApiDocs(app, env.PUBLIC_BASE_URL!);
   await serveDashboard(app);
-  await app.init();
+  // A start that fails (an extension's name clash) closes what it opened, or its connections keep the process alive.
+  await app.init().catch(async (err: unknown) => {
+    await app.close();
+    throw err;
+  });
   return app;
 }
