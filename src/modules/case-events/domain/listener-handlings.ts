@@ -26,8 +26,9 @@ export abstract class ListenerHandlings {
    */
   abstract claim(ref: HandlingRef, leaseMs: number, listeners: readonly string[]): Promise<ClaimedHandling | null>;
   abstract renewLease(handling: ClaimedHandling, leaseMs: number): Promise<void>;
+  /** The handling is done and forgotten. */
   abstract recordHandled(handling: ClaimedHandling): Promise<void>;
-  /** Keeps the error (also once a later attempt succeeds); the handling stays pending for the next attempt unless `forGood`. */
+  /** Keeps the error; the handling stays pending for the next attempt unless `forGood`. */
   abstract recordFailure(handling: ClaimedHandling, error: string, forGood: boolean): Promise<void>;
 }
 

@@ -4,6 +4,9 @@ import type { DataSource } from 'typeorm';
 import type { CaseEventCase, CaseEventType } from '../../../extension-api/case-events.js';
 import { type ClaimedHandling, type HandlingRef, ListenerHandlings } from '../domain/listener-handlings.js';
 
+/** The handling ($1, $2) as the attempt ($3) that claimed it left it. */
+const THIS_ATTEMPT = `organization_id = $1 AND id = $2 AND attempts = $3 AND state = 'pending'`;
+
 interface ClaimedRow {
   organization_id: string;
   id: string;
@@ -122,20 +125,24 @@ export class ListenerHandlingRepository extends ListenerHandlings {
     );
   }
 
+  /**
+   * A handled event's row goes: nothing reads it again, so the table holds only what is still
+   * to do and what failed. Unless another worker took it over since (its lease ran out): then
+   * that worker's attempt ends it.
+   */
   async recordHandled(handling: ClaimedHandling): Promise<void> {
-    await this.finish(handling, `state = 'handled', finished_at = now()`, []);
+    await this.dataSource.query(
+      `DELETE FROM case_event_handlings WHERE ${THIS_ATTEMPT}`,
+      [handling.organizationId, handling.id, handling.event.attempt],
+    );
   }
 
   async recordFailure(handling: ClaimedHandling, error: string, forGood: boolean): Promise<void> {
-    await this.finish(handling, `last_error = $4, state = CASE WHEN $5 THEN 'failed' ELSE 'pending' END, finished_at = CASE WHEN $5 THEN now() END`, [error, forGood]);
-  }
-
-  /** Ends this attempt, unless another worker took the handling over since (its lease ran out). */
-  private async finish(handling: ClaimedHandling, set: string, params: unknown[]): Promise<void> {
     await this.dataSource.query(
-      `UPDATE case_event_handlings SET ${set}, locked_until = NULL
-       WHERE organization_id = $1 AND id = $2 AND attempts = $3 AND state = 'pending'`,
-      [handling.organizationId, handling.id, handling.event.attempt, ...params],
+      `UPDATE case_event_handlings
+       SET last_error = $4, state = CASE WHEN $5 THEN 'failed' ELSE 'pending' END, finished_at = CASE WHEN $5 THEN now() END, locked_until = NULL
+       WHERE ${THIS_ATTEMPT}`,
+      [handling.organizationId, handling.id, handling.event.attempt, error, forGood],
     );
   }
 }

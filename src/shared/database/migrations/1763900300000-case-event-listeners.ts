@@ -5,7 +5,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * listener wants, so the statement that stores a change writes one row per event and listener
  * into `case_event_handlings` (that listener's outbox) in the same round trip; it is the
  * service's own registry, not a tenant's data, hence no organization. A handling is pending
- * until its listener handled it or it failed its last attempt. Relays take pending rows of the
+ * until its listener handled it (the row is deleted) or it failed its last attempt. Relays take pending rows of the
  * listeners their process runs (`case_event_handlings_due`), a case's rows in order
  * (`case_event_handlings_order`), and those whose worker died (`case_event_handlings_leased`).
  */
@@ -30,7 +30,7 @@ export class CaseEventListeners1763900300000 implements MigrationInterface {
         status_from     text,
         payload         jsonb NOT NULL,
         occurred_at     timestamptz NOT NULL DEFAULT now(),
-        state           text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'handled', 'failed')),
+        state           text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'failed')),
         attempts        integer NOT NULL DEFAULT 0,
         last_error      text,
         enqueued_at     timestamptz,
