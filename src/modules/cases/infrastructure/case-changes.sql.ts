@@ -16,7 +16,8 @@ import { timelineRow } from './case-timeline.js';
  * which may have waited for the case's lock), the new status's run ($6, at chain depth $7), the
  * timeline rows in the order the events happened ($15-$20), the outbox and the case-event
  * listeners' events ($21: the events subscribers and listeners may follow, such as a move or a
- * received email, which also counts as a change of the case), and what reports count ($2, $3, $9, $13: the move from the status `before` the
+ * received email, which also counts as a change of the case; listeners are told the status
+ * `before` too), and what reports count ($2, $3, $9, $13: the move from the status `before` the
  * statement, which the case's lock keeps current, and the failed runs' errors; see
  * case-report-changes.sql.ts). A status change needs a statement of its own: the outbox tells subscribers the
  * case as it was right after it.
