@@ -9,6 +9,7 @@ import { WorkflowsModule } from './modules/workflows/workflows.module.js';
 import { CasesModule } from './modules/cases/cases.module.js';
 import { AutomationModule } from './modules/automation/automation.module.js';
 import { SubscriptionsModule } from './modules/subscriptions/subscriptions.module.js';
+import { CaseEventsModule } from './modules/case-events/case-events.module.js';
 import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { RetentionModule } from './modules/retention/retention.module.js';
 import { EmailModule } from './modules/email/email.module.js';
@@ -50,6 +51,7 @@ export class AppModule {
         CasesModule,
         AutomationModule.forRoot(env),
         SubscriptionsModule.forRoot(env),
+        CaseEventsModule.forRoot(env),
         SecretsModule,
         RetentionModule.forRoot(env),
         EmailModule,

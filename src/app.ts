@@ -42,6 +42,10 @@ export async function createApp(env: Env, logger: Logger, options: CaseIntakeOpt
   });
   await serveApiDocs(app, env.PUBLIC_BASE_URL!);
   await serveDashboard(app);
-  await app.init();
+  // A start that fails (an extension's name clash) closes what it opened, or its connections keep the process alive.
+  await app.init().catch(async (err: unknown) => {
+    await app.close();
+    throw err;
+  });
   return app;
 }

@@ -5,3 +5,5 @@
  */
 export { EXTENSION_API_VERSION } from './version.js';
 export type { CaseIntakeOptions, ExtensionModule } from './extensions.js';
+export { CASE_EVENT_TYPES, CaseEventListener } from './case-events.js';
+export type { CaseEvent, CaseEventCase, CaseEventHandler, CaseEventType } from './case-events.js';

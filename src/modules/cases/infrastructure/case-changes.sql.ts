@@ -3,6 +3,8 @@ import type { Case, CaseEvent } from '../domain/case.js';
 import type { Run } from '../domain/run.js';
 import { CASE_COLUMNS, type CaseRow } from './case.mapper.js';
 import { outboxSql } from './case-outbox.sql.js';
+import { casePayloadSql } from './case-payload.sql.js';
+import { caseEventListenersSql } from '../../case-events/case-event-outbox.sql.js';
 import { changedReportSql } from './case-report-changes.sql.js';
 import { timelineRow } from './case-timeline.js';
 
@@ -12,9 +14,10 @@ import { timelineRow } from './case-timeline.js';
  * as they now stand ($8-$14: the run that made the move ended, the others superseded, a held
  * run's lease counted from now on the database clock, not from the start of the transaction,
  * which may have waited for the case's lock), the new status's run ($6, at chain depth $7), the
- * timeline rows in the order the events happened ($15-$20), and the outbox ($21: the events
- * subscribers may follow, such as a move or a received email, which also counts as a change of
- * the case), and what reports count ($2, $3, $9, $13: the move from the status `before` the
+ * timeline rows in the order the events happened ($15-$20), the outbox and the case-event
+ * listeners' events ($21: the events subscribers and listeners may follow, such as a move or a
+ * received email, which also counts as a change of the case; listeners are told the status
+ * `before` too), and what reports count ($2, $3, $9, $13: the move from the status `before` the
  * statement, which the case's lock keeps current, and the failed runs' errors; see
  * case-report-changes.sql.ts). A status change needs a statement of its own: the outbox tells subscribers the
  * case as it was right after it.
@@ -79,7 +82,7 @@ export const STORE_CHANGES_SQL = `
     INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode, chain_depth)
     SELECT id, organization_id, workflow_id, workflow_version, status, mode, $7 FROM changed WHERE $6::boolean
     RETURNING id
-  )${changedReportSql('before', '$2', '$3', '$9', '$13')}${outboxSql('changed', '$21')}
+  )${changedReportSql('before', '$2', '$3', '$9', '$13')}${outboxSql('changed', '$21')}${caseEventListenersSql('changed', '$21', '(SELECT status FROM before)', casePayloadSql)}
   SELECT ${CASE_COLUMNS}, (SELECT id FROM next_run) AS started_run_id,
          (SELECT resume_at FROM runs_updated WHERE state = 'waiting') AS resume_at
   FROM (SELECT * FROM changed UNION ALL SELECT * FROM cases WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM changed)) c`;

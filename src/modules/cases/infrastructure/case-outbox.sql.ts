@@ -1,3 +1,5 @@
+import { casePayloadSql } from './case-payload.sql.js';
+
 /**
  * The part of a case statement that writes lifecycle events to the outbox, with one delivery
  * per interested subscription, in the same statement as the change. A test-mode case, or an
@@ -14,11 +16,7 @@ export function outboxSql(caseRow: string, types: string): string {
       AND ${t} = ANY (s.events) AND (s.workflow_ids IS NULL OR ${c}.workflow_id = ANY (s.workflow_ids))`;
   return `, outbox AS (
       INSERT INTO outbox_events (organization_id, workflow_id, case_id, type, payload)
-      SELECT c.organization_id, c.workflow_id, c.id, t.type, jsonb_build_object(
-               'id', c.id, 'workflow_id', c.workflow_id, 'subject', c.subject, 'status', c.status,
-               'outcome', c.outcome, 'mode', c.mode, 'attributes', c.attributes,
-               'created_at', to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-               'updated_at', to_char(c.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+      SELECT c.organization_id, c.workflow_id, c.id, t.type, ${casePayloadSql('c')}
       FROM ${caseRow} c CROSS JOIN unnest(${types}::text[]) WITH ORDINALITY AS t(type, n)
       WHERE c.mode = 'live' AND EXISTS (SELECT 1 FROM subscriptions s WHERE ${wants('c', 't.type')})
       ORDER BY t.n

@@ -11,6 +11,8 @@ import { CaseMetrics } from './case-metrics.js';
 import { changeBatches, changeParams, STORE_CHANGES_SQL, type StoredChangesRow } from './case-changes.sql.js';
 import { CASE_COLUMNS, type CaseRow, type RunRow, toProps, toRunProps } from './case.mapper.js';
 import { outboxSql } from './case-outbox.sql.js';
+import { casePayloadSql } from './case-payload.sql.js';
+import { caseEventListenersSql } from '../../case-events/case-event-outbox.sql.js';
 import { createdReportSql } from './case-report-changes.sql.js';
 import { casesByMessageId, replyUsage, storeReceivedMessage } from './case-messages.sql.js';
 import { creationRow } from './case-timeline.js';
@@ -29,14 +31,14 @@ function insertCaseSql(returning: string): string {
     SELECT ${returning} FROM new_case`;
 }
 
-/** What goes with a new case (`new_case`, which may be empty): its creation event, its pending run, its outbox events. */
+/** What goes with a new case (`new_case`, which may be empty): its creation event, its pending run, its outbox and listeners' events. */
 const caseHoldingsSql = `, created_event AS (
       INSERT INTO case_events (case_id, type, actor, data)
       SELECT id, $10, $11, $12::jsonb FROM new_case
     ), first_run AS (
       INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode)
       SELECT id, $1, $2, $3, $5, $7 FROM new_case WHERE $13::boolean
-    )${createdReportSql('new_case')}${outboxSql('new_case', '$14')}`;
+    )${createdReportSql('new_case')}${outboxSql('new_case', '$14')}${caseEventListenersSql('new_case', '$14', 'NULL', casePayloadSql)}`;
 
 /**
  * The same statement for a webhook delivery with a de-duplication key ($15, its hash; $16, the

@@ -1,0 +1,41 @@
+import { BullModule } from '@nestjs/bull';
+import { type DynamicModule, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import type { Env } from '../../shared/config/env.js';
+import { CaseEventDispatcher } from './application/case-event-dispatcher.js';
+import { CaseEventListenerRegistry } from './application/case-event-listener.registry.js';
+import { ListenerHandlings, ListenerMetrics } from './domain/listener-handlings.js';
+import { CaseEventMetrics } from './infrastructure/case-event.metrics.js';
+import { CaseEventRelay } from './infrastructure/case-event-relay.service.js';
+import { CASE_EVENTS_QUEUE } from './infrastructure/case-events.queue.js';
+import { ListenerHandlingRepository } from './infrastructure/listener-handling.repository.js';
+import { ListenerRegistration } from './infrastructure/listener-registration.service.js';
+
+/**
+ * Case-event listeners (extension API: `@CaseEventListener()`): their registry and registration
+ * everywhere; handing their events to Bull and running them in worker roles. The events are
+ * written by the cases repository's statements, through `case-event-outbox.sql.ts`.
+ */
+@Module({})
+export class CaseEventsModule {
+  static forRoot(env: Env): DynamicModule {
+    const worker = env.ROLE !== 'api';
+    return {
+      module: CaseEventsModule,
+      imports: [DiscoveryModule, BullModule.registerQueue({ name: CASE_EVENTS_QUEUE })],
+      providers: [
+        CaseEventListenerRegistry,
+        ListenerHandlingRepository,
+        ListenerRegistration,
+        ...(worker
+          ? [
+              { provide: ListenerHandlings, useExisting: ListenerHandlingRepository },
+              { provide: ListenerMetrics, useClass: CaseEventMetrics },
+              CaseEventDispatcher,
+              CaseEventRelay,
+            ]
+          : []),
+      ],
+    };
+  }
+}
