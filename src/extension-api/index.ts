@@ -5,3 +5,5 @@
  */
 export { EXTENSION_API_VERSION } from './version.js';
 export type { CaseIntakeOptions, ExtensionModule } from './extensions.js';
+export { CaseIntake, CaseSource, type CaseSourceDefinition, type IntakeWorkflow, type JsonText, type SourceCaseReceipt, type SourceCaseRequest } from './case-sources.js';
+export { SenderScheme, type SenderSchemeDefinition, type SenderSchemeOption, type SenderSchemeOptions, type SettingProblem, type SignatureVerifier, type SignedRequest } from './sender-schemes.js';
