@@ -36,6 +36,12 @@ export async function createApp(env: Env, logger: Logger, options: CaseIntakeOpt
   registerCredentialChecks(fastify, { bearer: app.get(BearerTokenGuard), webhook: app.get(WebhookTokenGuard), operator: app.get(OperatorGuard), form: app.get(FormSecretGuard) });
   await serveApiDocs(app, env.PUBLIC_BASE_URL!);
   await serveDashboard(app);
-  await app.init();
+  try {
+    await app.init();
+  } catch (error) {
+    // A start refused at init (an extension's name clash) must not leave the pools and clients it opened behind.
+    await app.close();
+    throw error;
+  }
   return app;
 }
