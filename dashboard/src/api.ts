@@ -97,7 +97,8 @@ export function query(params: Record<string, string | number | undefined | null>
 export interface Workflow {
   id: number;
   name: string;
-  case_source: 'direct' | 'ticketing' | 'email';
+  /** `direct`, `ticketing`, `email`, or an extension's case source (docs/extending.md). */
+  case_source: string;
   sensitive_data: boolean;
   statuses: string[];
   attributes: Record<string, { type: string; required?: boolean; enum?: unknown[]; format?: string }>;
@@ -147,7 +148,8 @@ export interface Case {
   status: string;
   outcome: string | null;
   mode: 'live' | 'test';
-  source_type: CaseSource;
+  /** One of CASE_SOURCES, or an extension's source type. */
+  source_type: string;
   attributes: Record<string, unknown>;
   created_at: string;
   updated_at: string;

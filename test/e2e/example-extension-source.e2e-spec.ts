@@ -63,6 +63,10 @@ describe('the example extension\'s case source and sender scheme, loaded into th
     // Every digit of a number JavaScript cannot hold is kept (jsonb orders the keys its own way).
     assert.match(shown.text, /"attributes":\{[^}]*"serial": 12345678901234567890123[,}]/);
 
+    const timeline = await t.request('GET', `/api/admin/v1/cases/${caseId}/timeline`, { token: org.adminToken });
+    const created = timeline.body.events.find((event: { type: string }) => event.type === 'created');
+    assert.deepEqual([created.by, created.source], [{ type: 'case_source', source_type: 'ticket_bus' }, 'ticket_bus'], timeline.text);
+
     const again = await postTicket(t, workflowId, text, { headers: { 'x-ticket-bus-message-id': 'msg-1' } });
     assert.equal(again.status, 200, again.text);
     assert.deepEqual(again.body, { case: { id: caseId, source_type: 'ticket_bus' }, replayed: true });

@@ -36,8 +36,9 @@ function attributesProblem(text: string): string | null {
 
 const SOURCE_TONES = { API: 'blue', Webhook: 'violet', Email: 'teal', Form: 'neutral' } as const satisfies Record<CaseSource, string>;
 
-export function SourceBadge({ source }: { source: CaseSource }) {
-  return <Badge tone={SOURCE_TONES[source] ?? 'neutral'}>{source}</Badge>;
+/** A built-in source in its colour; an extension's source type in neutral. */
+export function SourceBadge({ source }: { source: string }) {
+  return <Badge tone={(SOURCE_TONES as Record<string, (typeof SOURCE_TONES)[CaseSource]>)[source] ?? 'neutral'}>{source}</Badge>;
 }
 
 export function ModeBadge({ mode }: { mode: Case['mode'] }) {
