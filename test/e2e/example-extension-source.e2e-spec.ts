@@ -67,6 +67,13 @@ describe('the example extension\'s case source and sender scheme, loaded into th
     const created = timeline.body.events.find((event: { type: string }) => event.type === 'created');
     assert.deepEqual([created.by, created.source], [{ type: 'case_source', source_type: 'ticket_bus' }, 'ticket_bus'], timeline.text);
 
+    const hour = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+    const range = `from=${new Date(hour).toISOString()}&to=${new Date(hour + 3_600_000).toISOString()}&interval=hour`;
+    const report = await t.request('GET', `/api/admin/v1/reports/cases?${range}`, { token: org.adminToken });
+    assert.equal(report.status, 200, report.text);
+    assert.equal(report.body.report.totals.created, 1, 'reports count it among the created cases');
+    assert.deepEqual(report.body.report.series[0].created_by_source, { API: 0, Webhook: 0, Email: 0, Form: 0 });
+
     const again = await postTicket(t, workflowId, text, { headers: { 'x-ticket-bus-message-id': 'msg-1' } });
     assert.equal(again.status, 200, again.text);
     assert.deepEqual(again.body, { case: { id: caseId, source_type: 'ticket_bus' }, replayed: true });
