@@ -160,6 +160,6 @@ describe('names an extension shares with the service', () => {
 
   it('stop the start with a message naming both providers', async () => {
     await assert.rejects(startTestApp({ extensions: [ClashingSourceModule] }), /two case sources are named "Webhook": WebhookCaseSource and AnotherWebhookSource/);
-    await assert.rejects(startTestApp({ extensions: [ClashingSchemeModule] }), /two sender schemes are named "github": GithubSenderScheme and AnotherGithubScheme/);
+    await assert.rejects(startTestApp({ extensions: [ClashingSchemeModule] }), /two sender schemes are named "github": githubSenderScheme and AnotherGithubScheme/);
   });
 });

@@ -1,11 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { CaseSource, type CaseSourceDefinition } from '../../../extension-api/index.js';
+import { builtInCaseSource } from '../../cases/application/built-in-case-sources.js';
 
 /** Cases created by mail to the inbound address of `email` workflows. */
-@CaseSource()
-@Injectable()
-export class EmailCaseSource implements CaseSourceDefinition {
-  readonly sourceType = 'Email';
-  readonly label = 'Email';
-  readonly caseSource = 'email';
-}
+export const EmailCaseSource = builtInCaseSource('Email', 'email');

@@ -1,11 +1,4 @@
-import { Injectable } from '@nestjs/common';
-import { CaseSource, type CaseSourceDefinition } from '../../../extension-api/index.js';
+import { builtInCaseSource } from '../../cases/application/built-in-case-sources.js';
 
 /** Cases created by the hosted request form of `ticketing` workflows. */
-@CaseSource()
-@Injectable()
-export class FormCaseSource implements CaseSourceDefinition {
-  readonly sourceType = 'Form';
-  readonly label = 'Form';
-  readonly caseSource = 'ticketing';
-}
+export const FormCaseSource = builtInCaseSource('Form', 'ticketing');

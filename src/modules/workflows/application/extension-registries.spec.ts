@@ -3,7 +3,8 @@ import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Injectable, Module, type Type } from '@nestjs/common';
 import { DiscoveryModule, NestFactory } from '@nestjs/core';
-import { CaseSource, type CaseSourceDefinition, SenderScheme, type SenderSchemeDefinition, type SenderSchemeOptions } from '../../../extension-api/index.js';
+import { SenderScheme, type SenderSchemeDefinition, type SenderSchemeOptions } from '../../../extension-api/index.js';
+import { builtInCaseSource } from '../../cases/application/built-in-case-sources.js';
 import { BUILT_IN_SENDER_SCHEMES } from './built-in-sender-schemes.js';
 import { CaseSourceRegistry } from './case-source-registry.js';
 import { SenderSchemeRegistry } from './sender-scheme-registry.js';
@@ -14,35 +15,14 @@ import { SenderSchemeRegistry } from './sender-scheme-registry.js';
 class InHouseScheme implements SenderSchemeDefinition {
   readonly name = 'in_house';
   readonly options = ['tolerance_seconds'] as const;
-  settle(options: SenderSchemeOptions) {
-    return { options, problems: [] };
-  }
-  verifier(_options: SenderSchemeOptions, secret: string) {
-    return (request: { header(name: string): string | undefined }) => request.header('x-in-house') === secret;
-  }
+  readonly settle = (options: SenderSchemeOptions) => ({ options, problems: [] });
+  readonly verifier = (_options: SenderSchemeOptions, secret: string) => (request: { header(name: string): string | undefined }) => request.header('x-in-house') === secret;
 }
 
-@CaseSource()
-@Injectable()
-class ChatSource implements CaseSourceDefinition {
-  readonly sourceType = 'chat';
-  readonly label = 'Chat';
-}
-
-@CaseSource()
-@Injectable()
-class ChatOpsSource implements CaseSourceDefinition {
-  readonly sourceType = 'chat_ops';
-  readonly label = 'Chat ops';
-  readonly caseSource = 'chat';
-}
-
-@CaseSource()
-@Injectable()
-class BadlyNamedSource implements CaseSourceDefinition {
-  readonly sourceType = 'chat ops';
-  readonly label = 'Chat ops';
-}
+// Made as the built-in sources are: the registry cannot tell them apart from an extension's.
+const ChatSource = builtInCaseSource('chat', 'chat');
+const ChatOpsSource = builtInCaseSource('chat_ops', 'chat');
+const BadlyNamedSource = builtInCaseSource('chat ops', 'chat');
 
 async function started<T>(registry: Type<T>, providers: Type[]): Promise<{ registry: T; get<P>(provider: Type<P>): P; close(): Promise<void> }> {
   @Module({ imports: [DiscoveryModule], providers: [registry, ...providers] })
@@ -95,6 +75,6 @@ describe('the case source registry', () => {
   });
 
   it('stops the start on a source type that cannot be shown, filtered on or counted', async () => {
-    await assert.rejects(started(CaseSourceRegistry, [BadlyNamedSource]), /BadlyNamedSource has the source type "chat ops"/);
+    await assert.rejects(started(CaseSourceRegistry, [BadlyNamedSource]), /chat opsCaseSource has the source type "chat ops"/);
   });
 });
