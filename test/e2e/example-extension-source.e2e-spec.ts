@@ -4,6 +4,7 @@ import { Injectable, Module } from '@nestjs/common';
 import { CaseSource, SenderScheme, type CaseSourceDefinition, type SenderSchemeDefinition } from '../../src/extension-api/index.js';
 import { signTicketBusMessage } from '../../examples/ticket-extension/src/ticket-bus-signature.js';
 import { TicketExtensionModule } from '../../examples/ticket-extension/src/ticket-extension.module.js';
+import { isolatedRedisPrefix } from '../support/automation-helpers.js';
 import { assertJsonError, assertValidationError } from '../support/foundation-assertions.js';
 import { createOrganization, createWorkflow, type Organization } from '../support/scenario.js';
 import { db, startTestApp, type TestApp } from '../support/test-app.js';
@@ -127,6 +128,21 @@ describe('the example extension\'s case source and sender scheme, loaded into th
     for (const headers of refusals) {
       const res = await postWebhook(t, w.workflowId, w.token, text, { headers });
       assert.equal(assertJsonError(res, 401).error, 'signature verification failed');
+    }
+  });
+});
+
+describe('the example extension\'s route under the service\'s rate limits', () => {
+  it('answers 429 with Retry-After once its caller\'s address spent its window, like every route', async () => {
+    const limited = await startTestApp({ extensions: [TicketExtensionModule], env: { RATE_LIMIT_PER_ADDRESS: '3', REDIS_PREFIX: isolatedRedisPrefix() } });
+    try {
+      const answers = [];
+      for (let i = 0; i < 4; i++) answers.push(await postTicket(limited, 1, '{"title":"x"}'));
+      assert.deepEqual(answers.map((res) => res.status), [401, 401, 401, 429]);
+      assertJsonError(answers[3]!, 429);
+      assert.match(String(answers[3]!.headers['retry-after']), /^[0-9]+$/);
+    } finally {
+      await limited.close();
     }
   });
 });

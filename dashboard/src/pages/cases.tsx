@@ -36,6 +36,11 @@ function attributesProblem(text: string): string | null {
 
 const SOURCE_TONES = { API: 'blue', Webhook: 'violet', Email: 'teal', Form: 'neutral' } as const satisfies Record<CaseSource, string>;
 
+/** The built-in sources, and an extension's source type when the filter names one (a link from elsewhere). */
+function sourceOptions(current: string): string[] {
+  return current === '' || (CASE_SOURCES as readonly string[]).includes(current) ? [...CASE_SOURCES] : [...CASE_SOURCES, current];
+}
+
 /** A built-in source in its colour; an extension's source type in neutral. */
 export function SourceBadge({ source }: { source: string }) {
   return <Badge tone={(SOURCE_TONES as Record<string, (typeof SOURCE_TONES)[CaseSource]>)[source] ?? 'neutral'}>{source}</Badge>;
@@ -82,7 +87,7 @@ function FilterForm({ initial, workflows }: { initial: Filters; workflows: Workf
         <Select id="filter-mode" value={filters.mode} onChange={set('mode')} options={[['', 'Live and test'], ['live', 'Live'], ['test', 'Test']]} />
       </Field>
       <Field label="Source" id="filter-source">
-        <Select id="filter-source" value={filters.source} onChange={set('source')} options={[['', 'Any source'], ...CASE_SOURCES.map((source): [string, string] => [source, source])]} />
+        <Select id="filter-source" value={filters.source} onChange={set('source')} options={[['', 'Any source'], ...sourceOptions(filters.source).map((source): [string, string] => [source, source])]} />
       </Field>
       <Field label="Created from (UTC)" id="filter-created-from">
         <input id="filter-created-from" class="input" type="date" value={filters.created_from} max={filters.created_to || undefined} onInput={(e) => set('created_from')(e.currentTarget.value)} />
