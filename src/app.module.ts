@@ -7,6 +7,7 @@ import { OrganizationsModule } from './modules/organizations/organizations.modul
 import { TokensModule } from './modules/tokens/tokens.module.js';
 import { WorkflowsModule } from './modules/workflows/workflows.module.js';
 import { CasesModule } from './modules/cases/cases.module.js';
+import { CaseIntakeModule } from './modules/cases/case-intake.module.js';
 import { AutomationModule } from './modules/automation/automation.module.js';
 import { SubscriptionsModule } from './modules/subscriptions/subscriptions.module.js';
 import { CaseEventsModule } from './modules/case-events/case-events.module.js';
@@ -49,6 +50,7 @@ export class AppModule {
         OrganizationsModule,
         WorkflowsModule,
         CasesModule,
+        CaseIntakeModule,
         AutomationModule.forRoot(env),
         SubscriptionsModule.forRoot(env),
         CaseEventsModule.forRoot(env),

@@ -694,7 +694,7 @@ export interface paths {
          * Require a signature on the incoming webhook
          * @description Sets (or replaces) how the workflow's webhook senders sign: from then on a webhook POST with a valid token is also checked against the signature headers of `scheme`, over the exact bytes of the body, before it is parsed. A missing, malformed, wrong or stale signature is a 401 `signature verification failed`: no case, no run, nothing metered. Any one of several signatures passing is enough.
          *
-         *     Schemes: `github` (`X-Hub-Signature-256: sha256=<hex>` of HMAC-SHA256 over the body); `stripe` (`Stripe-Signature: t=<unix>,v1=<hex>[,v1=...]` over `<t>.<body>`); `slack` (`X-Slack-Request-Timestamp` and `X-Slack-Signature: v0=<hex>` over `v0:<timestamp>:<body>`); `standard_webhooks` (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64> ...` over `<id>.<timestamp>.<body>` with the base64-decoded `whsec_` key); `hmac` (the configured `header`: `prefix` then the HMAC-`algorithm` of the body as `encoding`).
+         *     Schemes: `github` (`X-Hub-Signature-256: sha256=<hex>` of HMAC-SHA256 over the body); `stripe` (`Stripe-Signature: t=<unix>,v1=<hex>[,v1=...]` over `<t>.<body>`); `slack` (`X-Slack-Request-Timestamp` and `X-Slack-Signature: v0=<hex>` over `v0:<timestamp>:<body>`); `standard_webhooks` (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64> ...` over `<id>.<timestamp>.<body>` with the base64-decoded `whsec_` key); `hmac` (the configured `header`: `prefix` then the HMAC-`algorithm` of the body as `encoding`). Extensions may add schemes of their own (docs/extending.md); their names are accepted here like these.
          *
          *     The verification belongs to the workflow: publishing new versions and rotating the webhook token keep it. A change acts at once on this instance and within 1 s on every other one. The secret is stored encrypted and never shown or logged.
          */
@@ -1009,8 +1009,10 @@ export interface components {
         Actor: {
             /** @description The API token's id, for `api_token` only. */
             id?: number;
+            /** @description The source type of an extension's case source, for `case_source` only. */
+            source_type?: string;
             /** @enum {string} */
-            type: "api_token" | "webhook" | "email" | "form" | "automation" | "engine";
+            type: "api_token" | "webhook" | "email" | "form" | "case_source" | "automation" | "engine";
         };
         AttributeDeclaration: {
             /** @description The allowed values. */
@@ -1176,11 +1178,8 @@ export interface components {
             mode: "live" | "test";
             /** @description Disposition of a `Closed` case (for example `Resolved`); null in every other status. */
             outcome: string | null;
-            /**
-             * @description How the case came in: the cases API, the incoming webhook, an email to the workflow's inbound address, or the hosted request form.
-             * @enum {string}
-             */
-            source_type: "API" | "Webhook" | "Email" | "Form";
+            /** @description How the case came in: `API` (the cases API), `Webhook` (the incoming webhook), `Email` (an email to the workflow's inbound address), `Form` (the hosted request form), or the source type of an extension's case source (docs/extending.md). */
+            source_type: string;
             /** @description One of the statuses declared on the workflow version the case runs on. New cases are `Open`. */
             status: string;
             /** @description Case title; when none was given, `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC` (or `via Webhook`, `via Email`, `via Form`). An email case's is the message's `Subject`, trimmed. */
@@ -1447,15 +1446,12 @@ export interface components {
              * @default
              */
             prefix: string;
-            /**
-             * @description How the sender signs: GitHub, Stripe, Slack, Standard Webhooks, or a generic HMAC in a header of your choice.
-             * @enum {string}
-             */
-            scheme: "github" | "stripe" | "slack" | "standard_webhooks" | "hmac";
+            /** @description How the sender signs: `github`, `stripe`, `slack`, `standard_webhooks`, `hmac` (GitHub, Stripe, Slack, Standard Webhooks, a generic HMAC in a header of your choice), or a scheme an extension registered. */
+            scheme: string;
             /** @description The signing secret the sender was given, 1 to 1024 bytes; for `standard_webhooks`, `whsec_` followed by the base64 key. Stored encrypted (AES-256-GCM); never shown or logged. */
             secret: string;
             /**
-             * @description `stripe`, `slack` and `standard_webhooks` only: how far the signed timestamp may be from the service's clock, in either direction.
+             * @description `stripe`, `slack`, `standard_webhooks` and the extension schemes that take it only: how far the signed timestamp may be from the service's clock, in either direction.
              * @default 300
              */
             tolerance_seconds: number;
@@ -1623,11 +1619,8 @@ export interface components {
             retry_at?: string;
             /** @description The run concerned. */
             run_id?: number;
-            /**
-             * @description How the case came in: the cases API, the incoming webhook, an email to the workflow's inbound address, or the hosted request form.
-             * @enum {string}
-             */
-            source?: "API" | "Webhook" | "Email" | "Form";
+            /** @description How the case came in: `API` (the cases API), `Webhook` (the incoming webhook), `Email` (an email to the workflow's inbound address), `Form` (the hosted request form), or the source type of an extension's case source (docs/extending.md). */
+            source?: string;
             /** @description The case status concerned; for `http_request`, the HTTP status answered. */
             status?: string | number;
             /** @description The `Subject` header, decoded. */
@@ -1804,8 +1797,8 @@ export interface components {
             header?: string;
             /** @description `hmac` only: text before the encoded MAC (may be empty). */
             prefix?: string;
-            /** @enum {string} */
-            scheme: "github" | "stripe" | "slack" | "standard_webhooks" | "hmac";
+            /** @description `github`, `stripe`, `slack`, `standard_webhooks`, `hmac`, or a scheme an extension registered. */
+            scheme: string;
             /** @description How far the signed timestamp may be from the service's clock, either way (`stripe`, `slack`, `standard_webhooks`). */
             tolerance_seconds?: number;
             /**
@@ -1830,11 +1823,8 @@ export interface components {
             automations: {
                 [key: string]: components["schemas"]["Step"][];
             };
-            /**
-             * @description Only `direct` workflows take cases from the cases API and the incoming webhook.
-             * @enum {string}
-             */
-            case_source: "direct" | "ticketing" | "email";
+            /** @description Where the workflow's cases come from: `direct`, `ticketing`, `email`, or a case source an extension registered (its source type, docs/extending.md); anything else is a 422. Only `direct` workflows take cases from the cases API and the incoming webhook. */
+            case_source: string;
             /**
              * Format: date-time
              * @description Creation time (ISO 8601, UTC)
@@ -1889,11 +1879,8 @@ export interface components {
             automations: {
                 [key: string]: components["schemas"]["Step"][];
             };
-            /**
-             * @description Only `direct` workflows take cases from the cases API and the incoming webhook.
-             * @enum {string}
-             */
-            case_source: "direct" | "ticketing" | "email";
+            /** @description Where the workflow's cases come from: `direct`, `ticketing`, `email`, or a case source an extension registered (its source type, docs/extending.md); anything else is a 422. Only `direct` workflows take cases from the cases API and the incoming webhook. */
+            case_source: string;
             /**
              * @description Outcome of a case closed through the API; `Resolved` when null.
              * @default null
@@ -2092,8 +2079,8 @@ export interface operations {
                 limit?: number;
                 /** @description Only live or only test cases. */
                 mode?: "live" | "test";
-                /** @description Only cases that came in this way. */
-                source?: "API" | "Webhook" | "Email" | "Form";
+                /** @description Only cases that came in this way: `API`, `Webhook`, `Email`, `Form`, or an extension's source type. */
+                source?: string;
                 /** @description Only cases in this status, or in any of several comma-separated ones (`Open,Triage`). */
                 status?: string;
                 /** @description Only cases last changed after this instant (excluded itself). */
@@ -3545,7 +3532,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description Nothing was stored: `validation_errors` lists every problem (an unknown scheme; a missing, empty or oversized secret; a Standard Webhooks secret that is not `whsec_` + base64; an option the scheme does not take; `hmac` without `header`; a bad option value, such as `tolerance_seconds` outside 1 to 3,600); or a body that is not a valid JSON object. */
+            /** @description Nothing was stored: `validation_errors` lists every problem (a scheme that is not registered; a missing, empty or oversized secret; a Standard Webhooks secret that is not `whsec_` + base64; an option the scheme does not take; `hmac` without `header`; a bad option value, such as `tolerance_seconds` outside 1 to 3,600); or a body that is not a valid JSON object. */
             422: components["responses"]["Unprocessable"];
             /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
             503: components["responses"]["ServiceUnavailable"];

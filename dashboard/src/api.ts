@@ -107,9 +107,9 @@ export type EmailAddress = Schemas['EmailAddress'];
 export type HostedForm = Schemas['RequestForm'];
 export type Token = Schemas['Token'];
 export type Case = Schemas['CaseWithSource'];
-export type CaseSource = Case['source_type'];
-/** Where a case came in: the cases API, the incoming webhook, the inbound email address or the hosted request form. */
-export const CASE_SOURCES = ['API', 'Webhook', 'Email', 'Form'] as const satisfies readonly CaseSource[];
+/** Where a case came in: the built-in sources (the cases API, the incoming webhook, the inbound email address, the hosted request form) or an extension's source type. */
+export const CASE_SOURCES = ['API', 'Webhook', 'Email', 'Form'] as const satisfies readonly Case['source_type'][];
+export type BuiltInCaseSource = (typeof CASE_SOURCES)[number];
 
 export interface CasePage {
   cases: Case[];

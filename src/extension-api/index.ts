@@ -7,3 +7,5 @@ export { EXTENSION_API_VERSION } from './version.js';
 export type { CaseIntakeOptions, ExtensionModule } from './extensions.js';
 export { CASE_EVENT_TYPES, CaseEventListener } from './case-events.js';
 export type { CaseEvent, CaseEventCase, CaseEventHandler, CaseEventType } from './case-events.js';
+export { CaseIntake, CaseSource, type CaseSourceDefinition, type IntakeWorkflow, type JsonText, type SourceCaseReceipt, type SourceCaseRequest } from './case-sources.js';
+export { SenderScheme, type SenderSchemeDefinition, type SenderSchemeOption, type SenderSchemeOptions, type SettingProblem, type SignatureVerifier, type SignedRequest } from './sender-schemes.js';

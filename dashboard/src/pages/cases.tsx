@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, CASE_SOURCES, query, type Case, type CasePage, type CaseSource, type Workflow } from '../api.ts';
+import { api, CASE_SOURCES, query, type Case, type CasePage, type BuiltInCaseSource, type Workflow } from '../api.ts';
 import { Alert, Badge, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
 import { useLoad, useTitle } from '../hooks.ts';
 import { Link, navigate } from '../router.tsx';
@@ -34,10 +34,16 @@ function attributesProblem(text: string): string | null {
   return 'Enter a JSON object, such as {"customer": {"tier": "gold"}}.';
 }
 
-const SOURCE_TONES = { API: 'blue', Webhook: 'violet', Email: 'teal', Form: 'neutral' } as const satisfies Record<CaseSource, string>;
+const SOURCE_TONES = { API: 'blue', Webhook: 'violet', Email: 'teal', Form: 'neutral' } as const satisfies Record<BuiltInCaseSource, string>;
 
-export function SourceBadge({ source }: { source: CaseSource }) {
-  return <Badge tone={SOURCE_TONES[source] ?? 'neutral'}>{source}</Badge>;
+/** The built-in sources, and an extension's source type when the filter names one (a link from elsewhere). */
+function sourceOptions(current: string): string[] {
+  return current === '' || (CASE_SOURCES as readonly string[]).includes(current) ? [...CASE_SOURCES] : [...CASE_SOURCES, current];
+}
+
+/** A built-in source in its colour; an extension's source type in neutral. */
+export function SourceBadge({ source }: { source: string }) {
+  return <Badge tone={(SOURCE_TONES as Record<string, (typeof SOURCE_TONES)[BuiltInCaseSource]>)[source] ?? 'neutral'}>{source}</Badge>;
 }
 
 export function ModeBadge({ mode }: { mode: Case['mode'] }) {
@@ -81,7 +87,7 @@ function FilterForm({ initial, workflows }: { initial: Filters; workflows: Workf
         <Select id="filter-mode" value={filters.mode} onChange={set('mode')} options={[['', 'Live and test'], ['live', 'Live'], ['test', 'Test']]} />
       </Field>
       <Field label="Source" id="filter-source">
-        <Select id="filter-source" value={filters.source} onChange={set('source')} options={[['', 'Any source'], ...CASE_SOURCES.map((source): [string, string] => [source, source])]} />
+        <Select id="filter-source" value={filters.source} onChange={set('source')} options={[['', 'Any source'], ...sourceOptions(filters.source).map((source): [string, string] => [source, source])]} />
       </Field>
       <Field label="Created from (UTC)" id="filter-created-from">
         <input id="filter-created-from" class="input" type="date" value={filters.created_from} max={filters.created_to || undefined} onInput={(e) => set('created_from')(e.currentTarget.value)} />

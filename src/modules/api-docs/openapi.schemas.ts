@@ -1,4 +1,5 @@
 import { NUMBER_RULE, object, resourceId, type Schema, schemaRef, timestamp } from '../../shared/http/openapi-schema.js';
+import { SOURCE_TYPE } from '../workflows/domain/workflow-definition.js';
 import { reportingSchemas } from './openapi.reporting.js';
 import { retentionSchemas } from './openapi.retention.js';
 import { emailEventFields, emailSchemas, timelineTo } from './openapi.email.js';
@@ -21,7 +22,11 @@ const caseTail: Record<string, Schema> = {
   created_at: timestamp('Creation time'),
   updated_at: timestamp('Time of the last change'),
 };
-const sourceType: Schema = { type: 'string', enum: ['API', 'Webhook', 'Email', 'Form'], description: 'How the case came in: the cases API, the incoming webhook, an email to the workflow\'s inbound address, or the hosted request form.' };
+const sourceType: Schema = {
+  type: 'string',
+  pattern: SOURCE_TYPE.source,
+  description: 'How the case came in: `API` (the cases API), `Webhook` (the incoming webhook), `Email` (an email to the workflow\'s inbound address), `Form` (the hosted request form), or the source type of an extension\'s case source (docs/extending.md).',
+};
 
 const errorSchemas: Record<string, Schema> = {
   Error: object({ error: { type: 'string', description: 'What went wrong, for people; not a stable code.' } }, [], 'Every error body.'),
@@ -94,10 +99,11 @@ const caseSchemas: Record<string, Schema> = {
   },
   Actor: object(
     {
-      type: { type: 'string', enum: ['api_token', 'webhook', 'email', 'form', 'automation', 'engine'] },
+      type: { type: 'string', enum: ['api_token', 'webhook', 'email', 'form', 'case_source', 'automation', 'engine'] },
       id: resourceId('The API token\'s id, for `api_token` only.'),
+      source_type: { type: 'string', description: 'The source type of an extension\'s case source, for `case_source` only.' },
     },
-    ['id'],
+    ['id', 'source_type'],
     'Who made the change.',
   ),
 };

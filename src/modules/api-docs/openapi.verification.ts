@@ -8,7 +8,7 @@ const tolerance: Schema = { type: 'integer', minimum: 1, maximum: 3600, descript
 export const verificationSchemas: Record<string, Schema> = {
   WebhookVerification: object(
     {
-      scheme: { type: 'string', enum: [...SIGNATURE_SCHEMES] },
+      scheme: { type: 'string', description: `${SIGNATURE_SCHEMES.map((name) => `\`${name}\``).join(', ')}, or a scheme an extension registered.` },
       tolerance_seconds: tolerance,
       header: { type: 'string', description: '`hmac` only: the header carrying the signature, in lower case.' },
       algorithm: { type: 'string', enum: [...HMAC_ALGORITHMS], description: '`hmac` only.' },

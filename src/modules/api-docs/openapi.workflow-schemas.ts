@@ -1,4 +1,4 @@
-import { ATTRIBUTE_FORMATS, ATTRIBUTE_TYPES } from '../workflows/domain/workflow-definition.js';
+import { ATTRIBUTE_FORMATS, ATTRIBUTE_TYPES, BUILT_IN_CASE_SOURCES, SOURCE_TYPE } from '../workflows/domain/workflow-definition.js';
 import { DEFAULT_STATUSES } from '../workflows/domain/status-rules.js';
 import { DEFAULT_DEDUP_WINDOW_SECONDS, MAX_DEDUP_WINDOW_SECONDS, MIN_DEDUP_WINDOW_SECONDS } from '../workflows/domain/webhook-dedup.js';
 import { object, resourceId, type Schema, schemaRef, timestamp } from '../../shared/http/openapi-schema.js';
@@ -9,7 +9,11 @@ const stepList = (description: string): Schema => ({ type: 'array', maxItems: 10
 
 const definitionFields: Record<string, Schema> = {
   name: { type: 'string', minLength: 1, maxLength: 200, pattern: '\\S', description: 'The intake name, used in default subjects (`<name> via API - ...`).' },
-  case_source: { type: 'string', enum: ['direct', 'ticketing', 'email'], description: 'Only `direct` workflows take cases from the cases API and the incoming webhook.' },
+  case_source: {
+    type: 'string',
+    pattern: SOURCE_TYPE.source,
+    description: `Where the workflow's cases come from: ${BUILT_IN_CASE_SOURCES.map((source) => `\`${source}\``).join(', ')}, or a case source an extension registered (its source type, docs/extending.md); anything else is a 422. Only \`direct\` workflows take cases from the cases API and the incoming webhook.`,
+  },
   sensitive_data: { type: 'boolean', default: false, description: 'When true, undeclared attribute keys are refused (each is a validation error at its own path) instead of kept.' },
   default_outcome: { type: ['string', 'null'], minLength: 1, maxLength: 200, default: null, description: 'Outcome of a case closed through the API; `Resolved` when null.' },
   attributes: {

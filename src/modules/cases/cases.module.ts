@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
+import { ApiCaseSource, WebhookCaseSource } from './application/built-in-case-sources.js';
 import { CaseQueries } from './application/case-queries.js';
 import { CaseEmailsService } from './application/case-emails.service.js';
 import { CaseQueriesService } from './application/case-queries.service.js';
@@ -31,6 +32,8 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     CaseMetrics,
     { provide: IntakeMetrics, useExisting: CaseMetrics },
     WebhookTokenCheck,
+    ApiCaseSource,
+    WebhookCaseSource,
     { provide: CaseRepository, useClass: PostgresCaseRepository },
     { provide: CaseQueries, useClass: PostgresCaseQueries },
   ],

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CasesModule } from '../cases/cases.module.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
+import { EmailCaseSource } from './application/email-case-source.js';
 import { EmailAddressesService } from './application/email-addresses.service.js';
 import { ReceiveEmailService } from './application/receive-email.service.js';
 import { EmailAddressController, OperatorEmailAddressController } from './http/email-address.controllers.js';
@@ -13,6 +14,6 @@ import { WorkflowEmailAddressOrmEntity } from './infrastructure/workflow-email-a
 @Module({
   imports: [TypeOrmModule.forFeature([WorkflowEmailAddressOrmEntity]), TokensModule, WorkflowsModule, CasesModule],
   controllers: [EmailAddressController, OperatorEmailAddressController],
-  providers: [EmailAddressesService, ReceiveEmailService, SmtpListener],
+  providers: [EmailAddressesService, ReceiveEmailService, SmtpListener, EmailCaseSource],
 })
 export class EmailModule {}

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { CasesModule } from '../cases/cases.module.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
+import { FormCaseSource } from './application/form-case-source.js';
 import { RequestFormsService } from './application/request-forms.service.js';
 import { SubmitFormService } from './application/submit-form.service.js';
 import { OperatorRequestFormController, RequestFormController } from './http/form.controllers.js';
@@ -14,6 +15,6 @@ import { WorkflowFormOrmEntity } from './infrastructure/workflow-form.orm-entity
 @Module({
   imports: [TypeOrmModule.forFeature([WorkflowFormOrmEntity]), TokensModule, WorkflowsModule, CasesModule],
   controllers: [RequestFormController, OperatorRequestFormController, FormPagesController],
-  providers: [RequestFormsService, SubmitFormService, FormSecretCheck],
+  providers: [RequestFormsService, SubmitFormService, FormSecretCheck, FormCaseSource],
 })
 export class FormsModule {}

@@ -1,10 +1,14 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { TokensModule } from '../tokens/tokens.module.js';
+import { BUILT_IN_SENDER_SCHEMES } from './application/built-in-sender-schemes.js';
+import { CaseSourceRegistry } from './application/case-source-registry.js';
 import { PublishedWorkflowsService } from './application/published-workflows.service.js';
 import { WebhookUrlsService } from './application/webhook-urls.service.js';
 import { WorkflowDraftsService } from './application/workflow-drafts.service.js';
 import { ChannelSecretKeeping } from './application/workflow-channel-secrets.js';
+import { SenderSchemeRegistry } from './application/sender-scheme-registry.js';
 import { WebhookVerificationService } from './application/webhook-verification.service.js';
 import { WorkflowPublishingService } from './application/workflow-publishing.service.js';
 import { OperatorWebhooksController } from './http/operator-webhooks.controller.js';
@@ -17,9 +21,9 @@ import { WorkflowOrmEntity } from './infrastructure/workflow.orm-entity.js';
 import { WorkflowVersionOrmEntity } from './infrastructure/workflow-version.orm-entity.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([WorkflowOrmEntity, WorkflowVersionOrmEntity, WebhookVerificationOrmEntity]), TokensModule],
+  imports: [TypeOrmModule.forFeature([WorkflowOrmEntity, WorkflowVersionOrmEntity, WebhookVerificationOrmEntity]), TokensModule, DiscoveryModule],
   controllers: [WorkflowsController, WorkflowVersionsController, WebhookVerificationController, OperatorWebhooksController],
-  providers: [WorkflowDraftsService, WorkflowVersionsService, WorkflowPublishingService, WebhookUrlsService, WebhookVerificationService, PublishedWorkflowsService, ChannelSecretKeeping],
-  exports: [PublishedWorkflowsService, WorkflowDraftsService, ChannelSecretKeeping],
+  providers: [WorkflowDraftsService, WorkflowVersionsService, WorkflowPublishingService, WebhookUrlsService, WebhookVerificationService, PublishedWorkflowsService, ChannelSecretKeeping, CaseSourceRegistry, SenderSchemeRegistry, ...BUILT_IN_SENDER_SCHEMES],
+  exports: [PublishedWorkflowsService, WorkflowDraftsService, ChannelSecretKeeping, CaseSourceRegistry],
 })
 export class WorkflowsModule {}

@@ -34,7 +34,7 @@ export interface CasePage {
 export interface TimelineEvent {
   id: number;
   type: string;
-  by: { type: string; id?: number };
+  by: { type: string; id?: number; source_type?: string };
   at: string;
   [field: string]: unknown;
 }
@@ -155,7 +155,8 @@ export class CaseQueriesService {
 
 function actorView(actor: string): TimelineEvent['by'] {
   const [type, id] = actor.split(':');
-  return id === undefined ? { type: type! } : { type: type!, id: Number(id) };
+  if (id === undefined) return { type: type! };
+  return type === 'case_source' ? { type, source_type: id } : { type: type!, id: Number(id) };
 }
 
 /** A cursor the request validation accepted always decodes. */

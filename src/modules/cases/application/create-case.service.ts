@@ -6,13 +6,15 @@ import { hasUnstorableEscape } from '../../../shared/json/json-text.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { tooLargeToStore } from '../domain/case-storage.js';
 import { AttributesInvalidError, CaseTooLargeError } from '../domain/case.errors.js';
-import { type Actor, Case, type CaseMode, type CaseSource, type ReceivedMessage } from '../domain/case.js';
+import { type Actor, Case, type CaseMode, type ReceivedMessage, type SourceType } from '../domain/case.js';
 import { type CreateAnswer, type Created, CaseRepository, type DeliveryKey, type IdempotencyClaim } from '../domain/case.repository.js';
 import { IntakeMetrics } from './intake-metrics.js';
 
 /** A new case, from any source; the source's own checks (credentials, body shape) are done. */
 export interface CreateCaseCommand<A extends CreateAnswer> {
-  source: CaseSource;
+  source: SourceType;
+  /** How people read the source, for the default subject; the source type when absent. */
+  sourceLabel?: string;
   organizationId: number;
   /** The published version the case starts on. */
   workflow: WorkflowVersion;
@@ -32,6 +34,9 @@ export interface CreateCaseCommand<A extends CreateAnswer> {
   /** What the caller answers with: the whole case, or its id only (nothing read back). */
   answer: A;
 }
+
+/** What an idempotency key may be: 1 to 255 printable ASCII characters. */
+export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export class IdempotencyKeyReusedError extends AppError {
   readonly code = 'idempotency.key_reused';
@@ -71,6 +76,7 @@ export class CreateCaseService {
         subject: command.subject,
         mode: command.mode,
         source: command.source,
+        sourceLabel: command.sourceLabel,
         attributes: command.attributes.text,
         actor: command.actor,
         message: command.message,

@@ -5,11 +5,21 @@ import { Run, type RunEvent, type RunProps } from './run.js';
 export const FALLBACK_OUTCOME = 'Resolved';
 
 export type CaseMode = 'live' | 'test';
+/** The built-in sources' types; an extension's case source adds its own `sourceType`, so a case's `source` is any registered one. */
 export const CASE_SOURCES = ['API', 'Webhook', 'Email', 'Form'] as const;
 export type CaseSource = (typeof CASE_SOURCES)[number];
+/** A registered case source's type (CaseSourceRegistry): one of CASE_SOURCES or an extension's. */
+export type SourceType = string;
 
 /** Who changed a case: an API token, an intake channel, a step of the workflow's automation, or the engine itself. */
-export type Actor = { kind: 'api_token'; tokenId: number } | { kind: 'webhook' } | { kind: 'email' } | { kind: 'form' } | { kind: 'automation' } | { kind: 'engine' };
+export type Actor =
+  | { kind: 'api_token'; tokenId: number }
+  | { kind: 'webhook' }
+  | { kind: 'email' }
+  | { kind: 'form' }
+  | { kind: 'case_source'; sourceType: SourceType }
+  | { kind: 'automation' }
+  | { kind: 'engine' };
 
 /** A file a case received with a message, kept with the case (`id` is chosen at intake, so the attributes can name it). */
 export interface CaseAttachment {
@@ -30,7 +40,7 @@ export interface ReceivedMessage {
 export type AttributesJson = string;
 
 export type CaseEvent =
-  | { type: 'created'; actor: Actor; source: CaseSource; mode: CaseMode; status: string; startsRun: boolean }
+  | { type: 'created'; actor: Actor; source: SourceType; mode: CaseMode; status: string; startsRun: boolean }
   | { type: 'status_changed'; actor: Actor; from: string; to: string; outcome: string | null; startsRun: boolean; reason?: string }
   | { type: 'attributes_changed'; actor: Actor; keys: string[]; patch: AttributesJson }
   /** A reply to a message already on the case: `email` holds the same fields as an email case's `email` attribute. */
@@ -46,7 +56,7 @@ export interface CaseProps {
   status: string;
   outcome: string | null;
   mode: CaseMode;
-  source: CaseSource;
+  source: SourceType;
   attributes: AttributesJson;
   createdAt: Date;
   updatedAt: Date;
@@ -59,7 +69,9 @@ export interface NewCase {
   workflowName: string;
   subject?: string | null;
   mode: CaseMode;
-  source: CaseSource;
+  source: SourceType;
+  /** How people read the source, for the default subject; the source type when absent. */
+  sourceLabel?: string;
   attributes: AttributesJson;
   actor: Actor;
   /** The message the case came from, for the channels that receive messages. */
@@ -104,7 +116,7 @@ export class Case {
   }
 
   static open(input: NewCase, rules: StatusRules, now: Date): CaseDraft {
-    const subject = input.subject?.trim() ? input.subject : defaultSubject(input.workflowName, input.source, now);
+    const subject = input.subject?.trim() ? input.subject : defaultSubject(input.workflowName, input.sourceLabel ?? input.source, now);
     return {
       props: {
         organizationId: input.organizationId,
@@ -240,7 +252,7 @@ export class Case {
 }
 
 /** `<workflow name> via API - 2026-11-21 20:18:30 UTC` */
-export function defaultSubject(workflowName: string, source: CaseSource, now: Date): string {
+export function defaultSubject(workflowName: string, sourceLabel: string, now: Date): string {
   const stamp = now.toISOString().slice(0, 19).replace('T', ' ');
-  return `${workflowName} via ${source} - ${stamp} UTC`;
+  return `${workflowName} via ${sourceLabel} - ${stamp} UTC`;
 }

@@ -1,8 +1,7 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { InvalidRequestError } from '../../../shared/errors/app-error.js';
-
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+import { IDEMPOTENCY_KEY } from '../application/create-case.service.js';
 
 /** The `Idempotency-Key` header, if sent; checked before the handler runs, so a bad one costs no database work. */
 export const IdempotencyKey = createParamDecorator((_: unknown, context: ExecutionContext): string | undefined => {

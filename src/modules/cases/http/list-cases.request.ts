@@ -9,6 +9,7 @@ import { resourceId } from '../../../shared/http/openapi-schema.js';
 import { isWellFormedText } from '../../../shared/http/well-formed-text.js';
 import { readFeedCursor, readListCursor, readTimelineCursor } from '../application/case-cursors.js';
 import type { ListRequest } from '../application/case-queries.service.js';
+import { SOURCE_TYPE } from '../../workflows/domain/workflow-definition.js';
 import { CASE_SOURCES } from '../domain/case.js';
 
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,15}$/;
@@ -146,8 +147,8 @@ export class ListCasesRequest extends CaseListQuery {
   @ApiPropertyOptional({ ...resourceId('Workflow id'), description: 'Only this workflow\'s cases.' })
   workflow_id?: string;
 
-  @IsOptional() @IsIn(CASE_SOURCES)
-  @ApiPropertyOptional({ enum: CASE_SOURCES, description: 'Only cases that came in this way.' })
+  @IsOptional() @Matches(SOURCE_TYPE, { message: 'source must be a source type (letters, digits and underscores)' })
+  @ApiPropertyOptional({ type: 'string', pattern: SOURCE_TYPE.source, description: `Only cases that came in this way: ${CASE_SOURCES.map((source) => `\`${source}\``).join(', ')}, or an extension's source type.` })
   source?: string;
 
   @IsOptional() @Matches(PAGE_SIZE_100, { message: 'limit must be an integer from 1 to 100' })

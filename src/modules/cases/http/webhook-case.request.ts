@@ -13,8 +13,12 @@ export class TooManyKeysError extends AppError {
 
 /** A webhook's body: any JSON object, whose top-level keys are the case's attributes, exactly as posted. */
 export function webhookAttributes(body: unknown): { value: Record<string, unknown>; text: string } {
-  const parsed = readJsonBody(body);
-  if (!parsed || !isPlainObject(parsed.value)) throw new InvalidRequestError('the request body must be a JSON object');
+  return objectAttributes(readJsonBody(body), 'the request body must be a JSON object');
+}
+
+/** A JSON object read with its exact text as a case's attributes (a webhook's body, what a case source sends). */
+export function objectAttributes(parsed: { value: unknown; text: string } | undefined, notAnObject: string): { value: Record<string, unknown>; text: string } {
+  if (!parsed || !isPlainObject(parsed.value)) throw new InvalidRequestError(notAnObject);
   if (Object.keys(parsed.value).length > MAX_TOP_LEVEL_KEYS) throw new TooManyKeysError();
   return { value: parsed.value, text: parsed.text };
 }

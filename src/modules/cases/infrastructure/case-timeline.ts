@@ -15,7 +15,8 @@ export interface TimelineRow {
 }
 
 function actorColumn(actor: Actor): string {
-  return actor.kind === 'api_token' ? `api_token:${actor.tokenId}` : actor.kind;
+  if (actor.kind === 'api_token') return `api_token:${actor.tokenId}`;
+  return actor.kind === 'case_source' ? `case_source:${actor.sourceType}` : actor.kind;
 }
 
 /** The one place domain events become timeline rows; null for events the timeline does not show. */

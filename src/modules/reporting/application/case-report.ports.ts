@@ -5,6 +5,8 @@ import type { ReportRange } from '../domain/report-range.js';
 export interface SlotFigures {
   slot: number;
   createdBySource: Record<CaseSource, number>;
+  /** Created from extensions' case sources (docs/extending.md), whichever. */
+  createdByExtensions: number;
   closed: number;
   errored: number;
   reopened: number;

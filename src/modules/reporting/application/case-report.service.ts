@@ -41,7 +41,7 @@ export class CaseReportService {
     for (const f of figures.slots) {
       const interval = series[f.slot];
       if (!interval) throw new Error(`figures for interval ${f.slot}, outside the range`);
-      const created = CASE_SOURCES.reduce((sum, source) => sum + f.createdBySource[source], 0);
+      const created = CASE_SOURCES.reduce((sum, source) => sum + f.createdBySource[source], f.createdByExtensions);
       interval.created = created;
       interval.closed = f.closed;
       interval.errored = f.errored;

@@ -10,7 +10,7 @@ import { tileWithUtcPeriods } from '../domain/utc-periods.js';
 import { CaseReportFigures, type ReportFigures, ReportFold, type SlotFigures } from '../application/case-report.ports.js';
 import { FOLD_SQL, REPORT_SQL } from './report-rollups.sql.js';
 
-/** [index, created from each of CASE_SOURCES in order, closed, errored, reopened] */
+/** [index, created from each of CASE_SOURCES in order, created from extensions' sources, closed, errored, reopened] */
 type SlotRow = number[];
 
 interface ReportRow {
@@ -62,9 +62,9 @@ function wholeDaysEnd(range: ReportRange): Date {
 }
 
 function slotFigures([slot, ...counts]: SlotRow): SlotFigures {
-  const [closed, errored, reopened] = counts.slice(CASE_SOURCES.length);
+  const [createdByExtensions, closed, errored, reopened] = counts.slice(CASE_SOURCES.length);
   const createdBySource = Object.fromEntries(CASE_SOURCES.map((source, i) => [source, counts[i]!])) as Record<CaseSource, number>;
-  return { slot: slot!, createdBySource, closed: closed!, errored: errored!, reopened: reopened! };
+  return { slot: slot!, createdBySource, createdByExtensions: createdByExtensions!, closed: closed!, errored: errored!, reopened: reopened! };
 }
 
 /** A fold is not cut off by the pool's statement_timeout (withoutStatementTimeout): a backlog must drain, however large the rollups grew. */

@@ -14,13 +14,21 @@ export const MAX_MESSAGES_PER_PERIOD = 20;
 
 /** The rollups' column of the cases created from each source. */
 const CREATED_COLUMNS: Record<CaseSource, string> = { API: 'created_api', Webhook: 'created_webhook', Email: 'created_email', Form: 'created_form' };
-const COUNTS = [...CASE_SOURCES.map((source) => CREATED_COLUMNS[source]), 'closed', 'errored', 'reopened'];
+/** Cases created from extensions' case sources, all in one column: the rollups' shape does not depend on which extensions are loaded. */
+const CREATED_BY_EXTENSIONS = 'created_extension';
+const COUNTS = [...CASE_SOURCES.map((source) => CREATED_COLUMNS[source]), CREATED_BY_EXTENSIONS, 'closed', 'errored', 'reopened'];
 
 const OF_WORKFLOWS = `($5::bigint[] IS NULL OR workflow_id = ANY ($5::bigint[]))`;
 const IN_RANGE = (time: string) => `organization_id = $1 AND ${time} >= $2 AND ${time} < $3 AND ${OF_WORKFLOWS}`;
 const sums = (prefix = '') => COUNTS.map((c) => `sum(${prefix}${c})::int AS ${c}`).join(', ');
 /** The log's counts as the rollups' columns. */
-const LOGGED_COUNTS = [...CASE_SOURCES.map((source) => `CASE WHEN source = '${source}' THEN created ELSE 0 END AS ${CREATED_COLUMNS[source]}`), 'closed', 'errored', 'reopened'].join(', ');
+const LOGGED_COUNTS = [
+  ...CASE_SOURCES.map((source) => `CASE WHEN source = '${source}' THEN created ELSE 0 END AS ${CREATED_COLUMNS[source]}`),
+  `CASE WHEN source IN (${CASE_SOURCES.map((source) => `'${source}'`).join(', ')}) THEN 0 ELSE created END AS ${CREATED_BY_EXTENSIONS}`,
+  'closed',
+  'errored',
+  'reopened',
+].join(', ');
 
 /**
  * The range-wide rollups' rows of the periods that tile the range ($8 grains, $9 starts, $10
@@ -40,7 +48,7 @@ const IN_SPANS = (table: string, columns: string) => `
  * $1 organization, $2 from, $3 to (whole hours), $4 interval in seconds, $5 workflow ids or null,
  * $6 how many top errors, $7 where the whole days from $2 end (the series reads 24-hour rows
  * before it and hours after it; $2 for a report by hour), $8-$10 the UTC periods tiling the range.
- * A slot is [index, created from each of CASE_SOURCES in order, closed, errored, reopened].
+ * A slot is [index, created from each of CASE_SOURCES in order, created from extensions' sources, closed, errored, reopened].
  */
 export const REPORT_SQL = `
   SELECT

@@ -5,11 +5,12 @@ import { CacheGeneration } from '../../../shared/cache/cache-generation.js';
 import { InvalidatedCache } from '../../../shared/cache/invalidated-cache.js';
 import { SecretBox } from '../../../shared/crypto/secret-box.js';
 import { webhookVerificationBinding } from '../../../shared/crypto/stored-secrets.js';
-import { type SignatureCheck, signatureCheck } from '../domain/signature-schemes.js';
+import type { SignatureCheck } from '../domain/signature-schemes.js';
 import { WorkflowVersion, type WorkflowState } from '../domain/workflow-version.js';
 import { WorkflowOrmEntity } from '../infrastructure/workflow.orm-entity.js';
 import { WebhookVerificationOrmEntity } from '../infrastructure/webhook-verification.orm-entity.js';
 import { WorkflowVersionOrmEntity } from '../infrastructure/workflow-version.orm-entity.js';
+import { SenderSchemeRegistry } from './sender-scheme-registry.js';
 
 /** Published versions never change, so this many stay compiled in memory without invalidation. */
 const VERSION_CACHE_SIZE = 1_000;
@@ -29,6 +30,7 @@ export class PublishedWorkflowsService {
     @InjectRepository(WorkflowVersionOrmEntity) private readonly versionRows: Repository<WorkflowVersionOrmEntity>,
     @InjectRepository(WebhookVerificationOrmEntity) private readonly verifications: Repository<WebhookVerificationOrmEntity>,
     private readonly secrets: SecretBox,
+    private readonly schemes: SenderSchemeRegistry,
     generations: CacheGeneration,
   ) {
     this.states = new InvalidatedCache(generations, 'workflow-states', 60_000);
@@ -53,7 +55,7 @@ export class PublishedWorkflowsService {
 
   private async webhookSignature(workflowId: number): Promise<SignatureCheck | null> {
     const row = await this.verifications.findOneBy({ workflowId });
-    return row && signatureCheck(row.options, this.secrets.open(row.secretCiphertext, webhookVerificationBinding(workflowId)));
+    return row && this.schemes.check(row.options, this.secrets.open(row.secretCiphertext, webhookVerificationBinding(workflowId)));
   }
 
   /** A published version, compiled once per process. */

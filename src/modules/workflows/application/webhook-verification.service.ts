@@ -4,14 +4,13 @@ import type { Repository } from 'typeorm';
 import { SecretBox } from '../../../shared/crypto/secret-box.js';
 import { webhookVerificationBinding } from '../../../shared/crypto/stored-secrets.js';
 import { NotFoundError } from '../../../shared/errors/app-error.js';
-import type { VerificationOptions } from '../domain/signature-schemes.js';
-import type { VerificationSetting } from '../domain/webhook-verification.js';
+import type { StoredVerificationOptions, VerificationSetting } from '../domain/webhook-verification.js';
 import { WebhookVerificationOrmEntity } from '../infrastructure/webhook-verification.orm-entity.js';
 import { PublishedWorkflowsService } from './published-workflows.service.js';
 import { WorkflowDraftsService } from './workflow-drafts.service.js';
 
 /** What the admin API shows of a verification: the options, never the secret. */
-export type VerificationView = VerificationOptions & { created_at: string; updated_at: string };
+export type VerificationView = StoredVerificationOptions & { created_at: string; updated_at: string };
 
 /**
  * The signature a workflow's webhook requires. It belongs to the workflow (publishing and token

@@ -10,6 +10,7 @@ import { allStatuses, parseWorkflowDefinition, sameDefinition, type WorkflowDefi
 import type { WebhookDedupSetting } from '../domain/webhook-dedup.js';
 import { WorkflowDefinitionInvalidError } from '../domain/workflow.errors.js';
 import { asJsonColumn, WorkflowOrmEntity } from '../infrastructure/workflow.orm-entity.js';
+import { CaseSourceRegistry } from './case-source-registry.js';
 import { WorkflowVersionOrmEntity } from '../infrastructure/workflow-version.orm-entity.js';
 
 /** Each workflow has at most one form and one inbound mail address, which this cap therefore bounds too. */
@@ -39,10 +40,11 @@ export class WorkflowDraftsService {
     @InjectRepository(WorkflowOrmEntity) private readonly workflows: Repository<WorkflowOrmEntity>,
     private readonly transactions: TransactionRunner,
     private readonly env: Env,
+    private readonly caseSources: CaseSourceRegistry,
   ) {}
 
   async create(organizationId: number, input: unknown): Promise<WorkflowView> {
-    const draft = parseOrThrow(input);
+    const draft = parseOrThrow(input, this.caseSources.caseSources);
     const id = await storeWithinCap(this.transactions, this.env, organizationId, WORKFLOWS_CAP, async (m) => (await m.save(m.create(WorkflowOrmEntity, { organizationId, draft }))).id);
     return this.view(await this.workflows.findOneByOrFail({ id }));
   }
@@ -57,7 +59,7 @@ export class WorkflowDraftsService {
 
   /** Replaces the draft; published versions and running cases are not affected. */
   async replaceDraft(organizationId: number, id: number, input: unknown): Promise<WorkflowView> {
-    const draft = parseOrThrow(input);
+    const draft = parseOrThrow(input, this.caseSources.caseSources);
     await this.findOwned(organizationId, id);
     await this.workflows.update({ id }, { draft: asJsonColumn(draft), updatedAt: () => 'now()' });
     return this.get(organizationId, id);
@@ -88,8 +90,8 @@ export class WorkflowDraftsService {
   }
 }
 
-function parseOrThrow(input: unknown): WorkflowDefinition {
-  const result = parseWorkflowDefinition(input);
+function parseOrThrow(input: unknown, caseSources: readonly string[]): WorkflowDefinition {
+  const result = parseWorkflowDefinition(input, caseSources);
   if (!result.ok) throw new WorkflowDefinitionInvalidError(result.problems);
   // The json column (unlike jsonb) would store them, and intake copies a definition's text into text columns.
   if (hasUnstorableEscape(JSON.stringify(result.definition))) throw new UnstorableValueError();

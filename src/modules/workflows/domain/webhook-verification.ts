@@ -1,63 +1,83 @@
 import { InvalidRequestError, type ValidationProblem } from '../../../shared/errors/app-error.js';
 import { pointer } from '../../../shared/json/json-pointer.js';
-import { type HmacAlgorithm, type SignatureEncoding, type SignatureScheme, standardWebhooksKey, type VerificationOptions } from './signature-schemes.js';
+import { standardWebhooksKey } from './signature-schemes.js';
 
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 export const MAX_TOLERANCE_SECONDS = 3600;
 export const MAX_VERIFICATION_SECRET_BYTES = 1024;
 
-/** The options each scheme takes besides `scheme` and `secret`; any other key is refused for it. */
-const SCHEME_OPTIONS: Record<SignatureScheme, readonly string[]> = {
-  github: [],
-  stripe: ['tolerance_seconds'],
-  slack: ['tolerance_seconds'],
-  standard_webhooks: ['tolerance_seconds'],
-  hmac: ['header', 'algorithm', 'encoding', 'prefix'],
-};
+/** A scheme's options as stored and shown: `scheme` and the options it takes, defaults filled in. */
+export type StoredVerificationOptions = { scheme: string; [option: string]: string | number };
+
+/**
+ * What the settings API needs of a sender scheme, built-in or an extension's: the options it
+ * takes besides `scheme` and `secret` (any other is refused), and how it settles them (its own
+ * defaults, and the problems of settings it cannot use).
+ */
+export interface SchemeRules {
+  readonly name: string;
+  readonly options: readonly string[];
+  settle(options: Record<string, unknown>, secret: string): { options: Record<string, unknown>; problems: ValidationProblem[] };
+}
 
 /** A webhook's verification as the admin API sets it: the scheme's options (defaults filled in) and the secret. */
 export interface VerificationSetting {
-  options: VerificationOptions;
+  options: StoredVerificationOptions;
   secret: string;
 }
 
+const settled = (options: Record<string, unknown>, problems: ValidationProblem[] = []) => ({ options, problems });
+
+/** The built-in schemes' rules (integrations.md §2); their signatures are checked by signature-schemes.ts. */
+export const BUILT_IN_SCHEME_RULES: readonly SchemeRules[] = [
+  { name: 'github', options: [], settle: (options) => settled(options) },
+  { name: 'stripe', options: ['tolerance_seconds'], settle: (options) => settled(options) },
+  { name: 'slack', options: ['tolerance_seconds'], settle: (options) => settled(options) },
+  {
+    name: 'standard_webhooks',
+    options: ['tolerance_seconds'],
+    settle: (options, secret) =>
+      settled(options, standardWebhooksKey(secret)?.length ? [] : [{ path: '/secret', error: 'a Standard Webhooks secret is "whsec_" followed by base64' }]),
+  },
+  {
+    name: 'hmac',
+    options: ['header', 'algorithm', 'encoding', 'prefix'],
+    settle: (options) =>
+      settled(
+        { header: options.header, algorithm: options.algorithm ?? 'sha256', encoding: options.encoding ?? 'hex', prefix: options.prefix ?? '' },
+        options.header === undefined ? [{ path: '/header', error: 'header is required for the scheme "hmac"' }] : [],
+      ),
+  },
+];
+
 /**
  * The scheme-dependent rules of a verification body whose fields each passed the request
- * class: which options the scheme takes, `header` for `hmac`, the `whsec_` form of a Standard
- * Webhooks secret. Every problem is reported at once (422 with `validation_errors`).
+ * class: a registered scheme, only the options it takes, then the scheme's own rules. A taken
+ * `tolerance_seconds` defaults to 300 and a `header` is kept in lower case (header names are
+ * case-insensitive; requests carry them in lower case). Every problem is reported at once (422
+ * with `validation_errors`).
  */
-export function verificationSetting(body: Record<string, unknown>): VerificationSetting {
-  const scheme = body.scheme as SignatureScheme;
+export function verificationSetting(body: Record<string, unknown>, schemes: ReadonlyMap<string, SchemeRules>): VerificationSetting {
+  const name = body.scheme as string;
   const secret = body.secret as string;
-  const allowed = SCHEME_OPTIONS[scheme];
+  const scheme = schemes.get(name);
+  if (!scheme) {
+    throw new InvalidRequestError('invalid request body', [{ path: '/scheme', error: `scheme must be one of ${[...schemes.keys()].map((known) => `"${known}"`).join(', ')}` }]);
+  }
   const problems: ValidationProblem[] = [];
-  for (const key of Object.keys(body)) {
-    if (key !== 'scheme' && key !== 'secret' && !allowed.includes(key)) problems.push({ path: pointer('', key), error: `the scheme "${scheme}" takes no "${key}"` });
+  const given: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'scheme' || key === 'secret') continue;
+    if (scheme.options.includes(key)) given[key] = value;
+    else problems.push({ path: pointer('', key), error: `the scheme "${name}" takes no "${key}"` });
   }
-  if (scheme === 'hmac' && body.header === undefined) problems.push({ path: pointer('', 'header'), error: 'header is required for the scheme "hmac"' });
-  if (scheme === 'standard_webhooks' && !standardWebhooksKey(secret)?.length) {
-    problems.push({ path: pointer('', 'secret'), error: 'a Standard Webhooks secret is "whsec_" followed by base64' });
-  }
+  if (scheme.options.includes('tolerance_seconds')) given.tolerance_seconds ??= DEFAULT_TOLERANCE_SECONDS;
+  if (typeof given.header === 'string') given.header = given.header.toLowerCase();
+  const result = scheme.settle(given, secret);
+  problems.push(...result.problems);
   if (problems.length) throw new InvalidRequestError('invalid request body', problems);
-  return { options: optionsOf(scheme, body), secret };
-}
-
-function optionsOf(scheme: SignatureScheme, body: Record<string, unknown>): VerificationOptions {
-  switch (scheme) {
-    case 'github':
-      return { scheme };
-    case 'stripe':
-    case 'slack':
-    case 'standard_webhooks':
-      return { scheme, tolerance_seconds: (body.tolerance_seconds as number | undefined) ?? DEFAULT_TOLERANCE_SECONDS };
-    case 'hmac':
-      return {
-        scheme,
-        // Header names are case-insensitive; requests carry them in lower case.
-        header: (body.header as string).toLowerCase(),
-        algorithm: (body.algorithm as HmacAlgorithm | undefined) ?? 'sha256',
-        encoding: (body.encoding as SignatureEncoding | undefined) ?? 'hex',
-        prefix: (body.prefix as string | undefined) ?? '',
-      };
-  }
+  const options: StoredVerificationOptions = { scheme: name };
+  // Only the options it takes are stored: what a scheme settles can never overwrite `scheme`.
+  for (const option of scheme.options) if (result.options[option] !== undefined) options[option] = result.options[option] as string | number;
+  return { options, secret };
 }

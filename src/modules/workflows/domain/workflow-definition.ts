@@ -6,7 +6,10 @@ import { checkHttpRequest, reportSecretTemplates } from './http-request-definiti
 import { checkWebhookDedup, type WebhookDedupSetting } from './webhook-dedup.js';
 import { DEFAULT_STATUSES, ERROR } from './status-rules.js';
 
-export type CaseSource = 'direct' | 'ticketing' | 'email';
+/** The built-in sources' `case_source`s; extensions' case sources add their own (CaseSourceRegistry). */
+export const BUILT_IN_CASE_SOURCES: readonly string[] = ['direct', 'ticketing', 'email'];
+/** What a case source's type looks like (`API`, `ticket_bus`): it is shown, filtered on and used as a metric label. */
+export const SOURCE_TYPE = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
 export const ATTRIBUTE_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'any'] as const;
 export type AttributeType = (typeof ATTRIBUTE_TYPES)[number];
 export const ATTRIBUTE_FORMATS = ['email', 'uri', 'date-time', 'date'] as const;
@@ -23,7 +26,7 @@ export type Step = Record<string, unknown>;
 
 export interface WorkflowDefinition {
   name: string;
-  case_source: CaseSource;
+  case_source: string;
   sensitive_data: boolean;
   /** Custom statuses only; Open, Closed and Error are implied. */
   statuses: string[];
@@ -46,8 +49,9 @@ export type DefinitionResult = { ok: true; definition: WorkflowDefinition } | { 
 /**
  * Checks a whole workflow definition and normalises it (defaults filled in). Every problem
  * is reported with the JSON Pointer of the offending value, not just the first one.
+ * `caseSources` are the `case_source`s of the registered case sources.
  */
-export function parseWorkflowDefinition(input: unknown): DefinitionResult {
+export function parseWorkflowDefinition(input: unknown, caseSources: readonly string[] = BUILT_IN_CASE_SOURCES): DefinitionResult {
   const problems: ValidationProblem[] = [];
   const report = (path: string, error: string) => problems.push({ path, error });
   if (!isPlainObject(input)) return { ok: false, problems: [{ path: '', error: 'the definition must be a JSON object' }] };
@@ -59,7 +63,7 @@ export function parseWorkflowDefinition(input: unknown): DefinitionResult {
   if (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME) report('/name', `must be a non-empty string of at most ${MAX_NAME} characters`);
 
   const caseSource = input.case_source;
-  if (caseSource !== 'direct' && caseSource !== 'ticketing' && caseSource !== 'email') report('/case_source', 'must be one of "direct", "ticketing", "email"');
+  if (typeof caseSource !== 'string' || !caseSources.includes(caseSource)) report('/case_source', `must be one of ${caseSources.map((name) => `"${name}"`).join(', ')}`);
 
   const sensitive = input.sensitive_data ?? false;
   if (typeof sensitive !== 'boolean') report('/sensitive_data', 'must be a boolean');
@@ -95,7 +99,7 @@ export function parseWorkflowDefinition(input: unknown): DefinitionResult {
     ok: true,
     definition: {
       name: name as string,
-      case_source: caseSource as CaseSource,
+      case_source: caseSource as string,
       sensitive_data: sensitive as boolean,
       statuses,
       default_outcome: defaultOutcome as string | null,

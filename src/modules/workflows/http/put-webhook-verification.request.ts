@@ -8,8 +8,9 @@ const present = (key: keyof PutWebhookVerificationRequest) => ValidateIf((body: 
 /** Each field's own rules; which options a scheme takes is checked next, by the domain (verificationSetting). */
 @ApiSchema({ description: 'Only these keys are accepted, and of the options only those of the chosen scheme; anything else is a 422.' })
 export class PutWebhookVerificationRequest {
-  @IsIn(SIGNATURE_SCHEMES)
-  @ApiProperty({ enum: SIGNATURE_SCHEMES, description: 'How the sender signs: GitHub, Stripe, Slack, Standard Webhooks, or a generic HMAC in a header of your choice.' })
+  // Whether it names a registered scheme is checked next (verificationSetting): extensions add names.
+  @IsString()
+  @ApiProperty({ type: 'string', description: `How the sender signs: ${SIGNATURE_SCHEMES.map((name) => `\`${name}\``).join(', ')} (GitHub, Stripe, Slack, Standard Webhooks, a generic HMAC in a header of your choice), or a scheme an extension registered.` })
   scheme: string;
 
   @IsString()
@@ -32,7 +33,7 @@ export class PutWebhookVerificationRequest {
     minimum: 1,
     maximum: MAX_TOLERANCE_SECONDS,
     default: DEFAULT_TOLERANCE_SECONDS,
-    description: '`stripe`, `slack` and `standard_webhooks` only: how far the signed timestamp may be from the service\'s clock, in either direction.',
+    description: '`stripe`, `slack`, `standard_webhooks` and the extension schemes that take it only: how far the signed timestamp may be from the service\'s clock, in either direction.',
   })
   tolerance_seconds?: number;
 

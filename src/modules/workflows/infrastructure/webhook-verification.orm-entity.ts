@@ -1,6 +1,6 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import { bigintId } from '../../../shared/database/bigint-id.transformer.js';
-import type { SignatureScheme, VerificationOptions } from '../domain/signature-schemes.js';
+import type { StoredVerificationOptions } from '../domain/webhook-verification.js';
 
 /** The signature a workflow's webhook requires: the scheme, its options (defaults filled in) and the sealed secret. */
 @Entity('webhook_verifications')
@@ -9,11 +9,11 @@ export class WebhookVerificationOrmEntity {
   workflowId: number;
 
   @Column({ type: 'text' })
-  scheme: SignatureScheme;
+  scheme: string;
 
-  /** The whole VerificationOptions, `scheme` included, so it reads back as one typed value. */
+  /** The whole options, `scheme` included, so they read back as one value. */
   @Column({ type: 'jsonb' })
-  options: VerificationOptions;
+  options: StoredVerificationOptions;
 
   @Column({ name: 'secret_ciphertext', type: 'text' })
   secretCiphertext: string;
