@@ -10,6 +10,7 @@ import { GetCaseService } from './application/get-case.service.js';
 import { IntakeMetrics } from './application/intake-metrics.js';
 import { WorkflowIntake } from './application/workflow-intake.js';
 import { CaseRepository } from './domain/case.repository.js';
+import { CaseStatementParts } from './domain/case-statement-parts.js';
 import { AdminCasesController } from './http/admin-cases.controller.js';
 import { CasesController } from './http/cases.controller.js';
 import { WebhookCasesController } from './http/webhook-cases.controller.js';
@@ -31,9 +32,10 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     CaseMetrics,
     { provide: IntakeMetrics, useExisting: CaseMetrics },
     WebhookTokenGuard,
+    CaseStatementParts,
     { provide: CaseRepository, useClass: PostgresCaseRepository },
     { provide: CaseQueries, useClass: PostgresCaseQueries },
   ],
-  exports: [CaseRepository, CreateCaseService, CaseEmailsService],
+  exports: [CaseRepository, CaseStatementParts, CreateCaseService, CaseEmailsService],
 })
 export class CasesModule {}

@@ -1,6 +1,8 @@
 import { BullModule } from '@nestjs/bull';
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { Env } from '../../shared/config/env.js';
+import { CasesModule } from '../cases/cases.module.js';
+import { CaseStatementParts } from '../cases/domain/case-statement-parts.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { CaseReportFigures, ReportFold } from './application/case-report.ports.js';
 import { CaseReportService } from './application/case-report.service.js';
@@ -13,6 +15,7 @@ import { RecipientTokens } from './application/recipient-tokens.js';
 import { CaseReportController } from './http/case-report.controller.js';
 import { DigestsController } from './http/digests.controller.js';
 import { RecipientPagesController } from './http/recipient-pages.controller.js';
+import { reportLogStatementPart } from './infrastructure/case-report-changes.sql.js';
 import { DIGEST_QUEUE, DigestSchedule } from './infrastructure/digest-schedule.service.js';
 import { NodemailerDigestMailer } from './infrastructure/nodemailer-digest-mailer.js';
 import { PostgresCaseReportFigures, PostgresReportFold } from './infrastructure/postgres-case-report-figures.js';
@@ -23,15 +26,20 @@ import { ReportFolding } from './infrastructure/report-folding.service.js';
 /**
  * Reporting: the report and digest APIs and the digest recipients' pages everywhere, read from
  * rollups the case statements feed (see the CaseReports migration); in worker roles, the fold
- * of the change log into the rollups and the digest scheduler (a repeatable Bull job).
+ * of the change log into the rollups and the digest scheduler (a repeatable Bull job). The
+ * case statements write the change log with the report log's part.
  */
 @Module({})
 export class ReportingModule {
+  constructor(parts: CaseStatementParts) {
+    parts.add(reportLogStatementPart);
+  }
+
   static forRoot(env: Env): DynamicModule {
     const worker = env.ROLE !== 'api';
     return {
       module: ReportingModule,
-      imports: [TokensModule, ...(worker ? [BullModule.registerQueue({ name: DIGEST_QUEUE })] : [])],
+      imports: [CasesModule, TokensModule, ...(worker ? [BullModule.registerQueue({ name: DIGEST_QUEUE })] : [])],
       controllers: [CaseReportController, DigestsController, RecipientPagesController],
       providers: [
         CaseReportService,

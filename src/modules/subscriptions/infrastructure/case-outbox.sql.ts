@@ -1,3 +1,5 @@
+import type { CaseStatementPart } from '../../cases/domain/case-statement-parts.js';
+
 /**
  * The part of a case statement that writes lifecycle events to the outbox, with one delivery
  * per interested subscription, in the same statement as the change. A test-mode case, or an
@@ -8,7 +10,7 @@
  * `caseRow` names a CTE returning the case's row (`RETURNING *`);
  * `types` is the SQL parameter holding the event types (text[]), in the order to send them.
  */
-export function outboxSql(caseRow: string, types: string): string {
+function outboxSql(caseRow: string, types: string): string {
   const wants = (c: string, t: string) => `
       s.organization_id = ${c}.organization_id AND s.deleted_at IS NULL
       AND ${t} = ANY (s.events) AND (s.workflow_ids IS NULL OR ${c}.workflow_id = ANY (s.workflow_ids))`;
@@ -32,3 +34,10 @@ export function outboxSql(caseRow: string, types: string): string {
       ORDER BY o.id, s.id
     )`;
 }
+
+/** The outbox's part of the case statements: created and changed cases alike. */
+export const outboxStatementPart: CaseStatementPart = {
+  name: 'outbox',
+  created: ({ newCase, eventTypes }) => outboxSql(newCase, eventTypes),
+  changed: ({ changed, eventTypes }) => outboxSql(changed, eventTypes),
+};
