@@ -2,7 +2,9 @@ import { BullModule } from '@nestjs/bull';
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { Env } from '../../shared/config/env.js';
 import { CasesModule } from '../cases/cases.module.js';
+import { OrganizationsModule } from '../organizations/organizations.module.js';
 import { CaseStatementParts } from '../cases/domain/case-statement-parts.js';
+import { DigestSendPurges } from '../retention/application/retention.ports.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { CaseReportFigures, ReportFold } from './application/case-report.ports.js';
 import { CaseReportService } from './application/case-report.service.js';
@@ -19,6 +21,7 @@ import { reportLogStatementPart } from './infrastructure/case-report-changes.sql
 import { DIGEST_QUEUE, DigestSchedule } from './infrastructure/digest-schedule.service.js';
 import { NodemailerDigestMailer } from './infrastructure/nodemailer-digest-mailer.js';
 import { PostgresCaseReportFigures, PostgresReportFold } from './infrastructure/postgres-case-report-figures.js';
+import { PostgresDigestSendPurges } from './infrastructure/postgres-digest-send-purges.js';
 import { PostgresDigestStore } from './infrastructure/postgres-digest-store.js';
 import { PostgresRecipientStore } from './infrastructure/postgres-recipient-store.js';
 import { ReportFolding } from './infrastructure/report-folding.service.js';
@@ -39,7 +42,7 @@ export class ReportingModule {
     const worker = env.ROLE !== 'api';
     return {
       module: ReportingModule,
-      imports: [CasesModule, TokensModule, ...(worker ? [BullModule.registerQueue({ name: DIGEST_QUEUE })] : [])],
+      imports: [CasesModule, OrganizationsModule, TokensModule, ...(worker ? [BullModule.registerQueue({ name: DIGEST_QUEUE })] : [])],
       controllers: [CaseReportController, DigestsController, RecipientPagesController],
       providers: [
         CaseReportService,
@@ -50,6 +53,7 @@ export class ReportingModule {
         { provide: DigestStore, useClass: PostgresDigestStore },
         { provide: RecipientStore, useClass: PostgresRecipientStore },
         { provide: DigestMailer, useClass: NodemailerDigestMailer },
+        { provide: DigestSendPurges, useClass: PostgresDigestSendPurges },
         ...(worker
           ? [
               { provide: ReportFold, useClass: PostgresReportFold },

@@ -4,6 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Env } from '../../shared/config/env.js';
 import { CasesModule } from '../cases/cases.module.js';
 import { CaseStatementParts } from '../cases/domain/case-statement-parts.js';
+import { DeliveryPurges } from '../retention/application/retention.ports.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { DeliverySender } from './application/delivery-sender.service.js';
@@ -13,6 +14,7 @@ import { DELIVERIES_QUEUE } from './infrastructure/deliveries.queue.js';
 import { DeliveryRelay } from './infrastructure/delivery-relay.service.js';
 import { DeliveryAttempts } from './domain/delivery-attempts.js';
 import { outboxStatementPart } from './infrastructure/case-outbox.sql.js';
+import { PostgresDeliveryPurges } from './infrastructure/postgres-delivery-purges.js';
 import { DeliveryRepository } from './infrastructure/delivery.repository.js';
 import { SubscriptionOrmEntity } from './infrastructure/subscription.orm-entity.js';
 
@@ -34,6 +36,7 @@ export class SubscriptionsModule {
       controllers: [SubscriptionsController],
       providers: [
         SubscriptionsService,
+        { provide: DeliveryPurges, useClass: PostgresDeliveryPurges },
         ...(worker ? [DeliveryRepository, { provide: DeliveryAttempts, useExisting: DeliveryRepository }, DeliverySender, DeliveryRelay] : []),
       ],
     };

@@ -1,9 +1,11 @@
 /**
- * What other modules keep of a case's life in their own tables (the outbox, the report log,
- * the runs) is written by the very statements that store the case: intake stays one round
+ * What other modules keep of a case's life in their own tables (the outbox and its deliveries,
+ * the report log) is written by the very statements that store the case: intake stays one round
  * trip, and a change and what follows from it commit together. The cases module names none of
  * those tables: each owner registers a part at start, and the case repository adds every part
- * to its statements. Parts are SQL text: CTEs, each `, name AS (...)`, named by their owner.
+ * to its statements; the retention purge of closed cases asks the parts what keeps a case and
+ * deletes what they hold of it first. Statement parts are SQL text: CTEs, each `, name AS (...)`,
+ * named by their owner.
  */
 export interface CaseStatementPart {
   /** Orders the parts in a statement, so every instance prepares the same text. */
@@ -12,7 +14,17 @@ export interface CaseStatementPart {
   created?(statement: CreatedCaseStatement): string;
   /** CTEs of a statement that stores a case's changes up to and including one status change. */
   changed?(statement: ChangedCaseStatement): string;
+  /** `FROM ... WHERE ...`: a row of the owner's that keeps the closed case aliased `c` from being purged (work not done yet). */
+  keepsCase?(c: string): string;
+  /** Deletes what the owner holds of the closed cases being purged (`caseIds`, locked), before they go, in the purge's transaction. */
+  purgeBefore?(query: SqlQuery, caseIds: readonly number[]): Promise<PurgedRowCounts>;
 }
+
+/** Runs one statement in the transaction at hand and answers its rows. */
+export type SqlQuery = (sql: string, parameters: unknown[]) => Promise<unknown[]>;
+
+/** Rows purged, by kind (the retention module's names). */
+export type PurgedRowCounts = Record<string, number>;
 
 /** Names the parts of an intake statement may read: CTEs and SQL parameters. */
 export interface CreatedCaseStatement {

@@ -1,4 +1,5 @@
 import type { CaseStatementPart } from '../../cases/domain/case-statement-parts.js';
+import { pendingDeliveryOf, purgeCaseEvents } from './delivery-purges.sql.js';
 
 /**
  * The part of a case statement that writes lifecycle events to the outbox, with one delivery
@@ -35,9 +36,14 @@ function outboxSql(caseRow: string, types: string): string {
     )`;
 }
 
-/** The outbox's part of the case statements: created and changed cases alike. */
+/**
+ * The outbox's part of the case statements: created and changed cases alike; a delivery still
+ * being tried keeps a closed case from the purge, and a purged case's events go first.
+ */
 export const outboxStatementPart: CaseStatementPart = {
   name: 'outbox',
   created: ({ newCase, eventTypes }) => outboxSql(newCase, eventTypes),
   changed: ({ changed, eventTypes }) => outboxSql(changed, eventTypes),
+  keepsCase: pendingDeliveryOf,
+  purgeBefore: purgeCaseEvents,
 };
