@@ -1,6 +1,6 @@
 /**
  * The database's own limit for the intake transaction: pgbench runs the service's intake
- * statement (insertCaseStatement: the very text and parameters the case repository sends for a
+ * statement (CaseStatements.insert, with the built-in parts: the very text and parameters the case repository sends for a
  * webhook case) as a prepared statement, with the HTTP scenarios' connections, duration and
  * rounds. Whatever the service does above the database, it cannot take in cases faster than this.
  * Embedded Postgres ships no pgbench: then the reference is skipped, with a note in the report.
@@ -10,7 +10,11 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Case } from '../src/modules/cases/domain/case.js';
-import { insertCaseStatement } from '../src/modules/cases/infrastructure/postgres-case.repository.js';
+import { caseEventStatementPart } from '../src/modules/case-events/infrastructure/case-event-statement-part.js';
+import { CaseStatementParts } from '../src/modules/cases/domain/case-statement-parts.js';
+import { CaseStatements } from '../src/modules/cases/infrastructure/case-statements.js';
+import { reportLogStatementPart } from '../src/modules/reporting/infrastructure/case-report-changes.sql.js';
+import { outboxStatementPart } from '../src/modules/subscriptions/infrastructure/case-outbox.sql.js';
 import { WorkflowVersion } from '../src/modules/workflows/domain/workflow-version.js';
 import type { WorkflowDefinition } from '../src/modules/workflows/domain/workflow-definition.js';
 import type { BenchContext } from './context.js';
@@ -116,7 +120,9 @@ async function intakeStatement(ctx: BenchContext): Promise<{ text: string; value
     version,
     new Date(),
   );
-  return insertCaseStatement(draft, 'id');
+  const parts = new CaseStatementParts();
+  for (const part of [outboxStatementPart, reportLogStatementPart, caseEventStatementPart]) parts.add(part);
+  return new CaseStatements(parts.all()).insert(draft, 'id');
 }
 
 function runPgbench(program: string, args: string[]): Promise<PgbenchRound> {

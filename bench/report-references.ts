@@ -73,7 +73,7 @@ export function pgbenchSection(r: BenchResults): string[] {
   if (p.kind === 'skipped') return [...lines, `Skipped: ${p.reason}.`, ''];
   lines.push(
     `\`${p.program} -n -M prepared -c <connections> -j <min(connections, cores)> -T ${r.config.durationSec}\` runs the service's intake statement ` +
-      '(`insertCaseStatement` in `cases/infrastructure/postgres-case.repository.ts`: the case, its creation event, its pending run and the outbox probe in one statement) with the parameters the service sends for a webhook case of the bench workflow. ' +
+      '(`CaseStatements.insert` in `cases/infrastructure/case-statements.ts`: the case, its creation event, its pending run and the outbox probe in one statement) with the parameters the service sends for a webhook case of the bench workflow. ' +
       'No HTTP, no Node, no Redis: the rate at which Postgres alone commits the statement on this machine.',
     '',
     '| connections | tps (median, lowest–highest) | mean latency ms |',

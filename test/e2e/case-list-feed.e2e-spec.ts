@@ -10,11 +10,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { DataSource } from 'typeorm';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { PurgePass } from '../../src/modules/retention/application/purge-pass.service.js';
-import { PostgresRetentionPurges } from '../../src/modules/retention/infrastructure/postgres-retention-purges.js';
+import { RetentionPurges } from '../../src/modules/retention/application/retention.ports.js';
 import { RetentionMetrics } from '../../src/modules/retention/infrastructure/retention.metrics.js';
 import { CaseRepository } from '../../src/modules/cases/domain/case.repository.js';
 import { PublishedWorkflowsService } from '../../src/modules/workflows/application/published-workflows.service.js';
-import { type Transaction, TransactionRunner } from '../../src/shared/database/transaction.js';
+import type { Transaction } from '../../src/shared/database/transaction.js';
 import { LOGGER } from '../../src/shared/logging/logger.js';
 import { createMetricsRegistry } from '../../src/shared/metrics/metrics.module.js';
 import {
@@ -412,7 +412,7 @@ describe('cases API: list and change feed', () => {
       await db().query(`UPDATE cases SET created_at = now() - interval '3 days', updated_at = now() - interval '2 days' WHERE id = $1`, [purged]);
       await db().query(`UPDATE workflow_runs SET state = 'succeeded', finished_at = now() - interval '2 days' WHERE case_id = $1 AND state IN ('pending', 'running', 'waiting')`, [purged]);
 
-      const pass = new PurgePass(new PostgresRetentionPurges(t.app.get(TransactionRunner)), new RetentionMetrics(createMetricsRegistry()), t.env, t.app.get(LOGGER));
+      const pass = new PurgePass(t.app.get(RetentionPurges), new RetentionMetrics(createMetricsRegistry()), t.env, t.app.get(LOGGER));
       assert.equal((await pass.run()).cases, 1);
       assert.equal((await db().query('SELECT 1 FROM cases WHERE id = $1', [purged])).rowCount, 0);
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { PostgresReportFold } from '../../src/modules/reporting/infrastructure/postgres-case-report-figures.js';
-import { PostgresRetentionPurges } from '../../src/modules/retention/infrastructure/postgres-retention-purges.js';
+import { RetentionPurges } from '../../src/modules/retention/application/retention.ports.js';
 import { TransactionRunner } from '../../src/shared/database/transaction.js';
 import { assertErrorBody, caseCount, type CasesFixture, createdCaseId, givenCasesWorkflow, postCase } from '../support/cases-api.js';
 import { whileLocked, waitingBackends } from '../support/table-locks.js';
@@ -66,7 +66,7 @@ describe('database time bounded for every request', () => {
 
   it('lets the worker\'s maintenance (report folding, retention purges) wait past the timeout instead of failing every pass', async () => {
     const fold = new PostgresReportFold(t.app.get(TransactionRunner));
-    const purges = new PostgresRetentionPurges(t.app.get(TransactionRunner));
+    const purges = t.app.get(RetentionPurges);
     const { done } = await whileLocked(['report_changes', 'digest_sends'], async () => {
       const done = Promise.allSettled([fold.fold(10), purges.purgeDigestSends(10)]);
       await sleep(STATEMENT_TIMEOUT_MS * 2);

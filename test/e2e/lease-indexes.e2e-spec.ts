@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { closeDb, db } from '../support/test-app.js';
 
-/** The relays' look for a dead worker's runs (RunRepository.takeExpired), as a prepared statement keeps it. */
+/** The relays' look for a dead worker's runs (RunQueue.takeExpired), as a prepared statement keeps it. */
 const EXPIRED_RUNS = `UPDATE workflow_runs SET enqueued_at = now()
   WHERE id IN (SELECT id FROM workflow_runs
                WHERE state = 'running' AND locked_until < now() AND (enqueued_at IS NULL OR enqueued_at < locked_until)

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CaseBatches, type CaseWork } from '../../src/modules/automation/application/case-batches.js';
 import { CaseRepository } from '../../src/modules/cases/domain/case.repository.js';
+import { CaseStatementParts } from '../../src/modules/cases/domain/case-statement-parts.js';
 import { CaseMetrics } from '../../src/modules/cases/infrastructure/case-metrics.js';
 import { PostgresCaseRepository } from '../../src/modules/cases/infrastructure/postgres-case.repository.js';
 import { PreparedStatements } from '../../src/shared/database/prepared-statements.js';
@@ -89,7 +90,7 @@ describe('CaseBatches: work on different cases due together shares one transacti
     const dropSlowCommits = await slowCommits('case_batch_probe', 'true');
     try {
       const transactions = new TypeOrmTransactionRunner(dataSource);
-      const impatient = new CaseBatches(new PostgresCaseRepository(dataSource, ctx.get(CaseMetrics), transactions), transactions);
+      const impatient = new CaseBatches(new PostgresCaseRepository(dataSource, ctx.get(CaseMetrics), transactions, ctx.get(CaseStatementParts)), transactions);
       const slowRename = (subject: string): CaseWork<Seen> => async (tx, found) => {
         await PreparedStatements.rowsIn(tx, 'INSERT INTO case_batch_probe (note) VALUES ($1)', [subject]);
         return rename(subject)(tx, found);

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { CreateCaseService, IdempotencyKeyReusedError } from '../../src/modules/cases/application/create-case.service.js';
 import { GetCaseService } from '../../src/modules/cases/application/get-case.service.js';
 import { AttributesInvalidError } from '../../src/modules/cases/domain/case.errors.js';
+import { CaseStatementParts } from '../../src/modules/cases/domain/case-statement-parts.js';
 import { CaseMetrics } from '../../src/modules/cases/infrastructure/case-metrics.js';
 import { PostgresCaseRepository } from '../../src/modules/cases/infrastructure/postgres-case.repository.js';
 import { apiCaseCommand, webhookCaseCommand } from '../../src/modules/cases/http/case-commands.js';
@@ -123,7 +124,7 @@ describe('CreateCaseService (integration)', () => {
     const dataSource = await impatientDataSource();
     const dropSlowCommits = await slowCommits('cases', "NEW.subject LIKE 'unanswered-%'");
     try {
-      const repository = new PostgresCaseRepository(dataSource, ctx.get(CaseMetrics), new TypeOrmTransactionRunner(dataSource));
+      const repository = new PostgresCaseRepository(dataSource, ctx.get(CaseMetrics), new TypeOrmTransactionRunner(dataSource), ctx.get(CaseStatementParts));
       const impatient = new CreateCaseService(repository, ctx.get(CaseMetrics));
       const subjects = [1, 2, 3].map((n) => `unanswered-${n}`);
       const created = await Promise.all(subjects.map((subject) => impatient.execute(apiCommand(`{"subject": "${subject}", "attributes": {"customer_email": "u@b.co"}}`))));

@@ -3,6 +3,7 @@ import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { CreateCaseService } from '../../src/modules/cases/application/create-case.service.js';
 import { CaseRepository } from '../../src/modules/cases/domain/case.repository.js';
+import { RunQueue } from '../../src/modules/cases/domain/run-queue.js';
 import { PublishedWorkflowsService } from '../../src/modules/workflows/application/published-workflows.service.js';
 import type { WorkflowVersion } from '../../src/modules/workflows/domain/workflow-version.js';
 import { RunExecutor } from '../../src/modules/automation/application/run-executor.service.js';
@@ -15,7 +16,6 @@ import { WaitStep } from '../../src/modules/automation/application/steps/wait.st
 import { AUTOMATION_QUEUE } from '../../src/modules/automation/infrastructure/automation.queue.js';
 import { BullRunScheduler } from '../../src/modules/automation/infrastructure/bull-run-scheduler.js';
 import { AutomationMetrics } from '../../src/modules/automation/infrastructure/automation.metrics.js';
-import { RunRepository } from '../../src/modules/automation/infrastructure/run.repository.js';
 import { TransactionRunner } from '../../src/shared/database/transaction.js';
 import { LOGGER } from '../../src/shared/logging/logger.js';
 import type { IntegrationContext } from './integration-context.js';
@@ -53,7 +53,7 @@ export async function givenCase(ctx: IntegrationContext, automations: Record<str
  */
 export function runExecutor(ctx: IntegrationContext): RunExecutor {
   return new RunExecutor(
-    ctx.get(RunRepository),
+    ctx.get(RunQueue),
     new CaseBatches(ctx.get(CaseRepository), ctx.get(TransactionRunner)),
     ctx.get(CaseRepository),
     ctx.get(PublishedWorkflowsService),

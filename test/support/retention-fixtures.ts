@@ -1,11 +1,9 @@
 import type pg from 'pg';
-import { UsageService } from '../../src/modules/automation/application/usage.service.js';
+import { UsageService } from '../../src/modules/cases/application/usage.service.js';
 import { CreateCaseService } from '../../src/modules/cases/application/create-case.service.js';
 import { PurgePass } from '../../src/modules/retention/application/purge-pass.service.js';
-import { TransactionRunner } from '../../src/shared/database/transaction.js';
-import { RetentionOverridesStore } from '../../src/modules/retention/application/retention.ports.js';
+import { RetentionOverridesStore, RetentionPurges } from '../../src/modules/retention/application/retention.ports.js';
 import type { RetentionOverrides } from '../../src/modules/retention/domain/retention.js';
-import { PostgresRetentionPurges } from '../../src/modules/retention/infrastructure/postgres-retention-purges.js';
 import { RetentionMetrics } from '../../src/modules/retention/infrastructure/retention.metrics.js';
 import { LOGGER } from '../../src/shared/logging/logger.js';
 import { createMetricsRegistry, type MetricsRegistry } from '../../src/shared/metrics/metrics.module.js';
@@ -42,7 +40,7 @@ export async function startRetentionContext(): Promise<RetentionContext> {
     pool: database.pool,
     pass: () => {
       const registry = createMetricsRegistry();
-      const purges = new PostgresRetentionPurges(ctx.get(TransactionRunner));
+      const purges = ctx.get(RetentionPurges);
       return { pass: new PurgePass(purges, new RetentionMetrics(registry), ctx.env, ctx.get(LOGGER)), registry };
     },
     setOverrides: (organizationId, overrides) =>

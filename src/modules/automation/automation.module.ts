@@ -2,6 +2,7 @@ import { BullModule } from '@nestjs/bull';
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { Env } from '../../shared/config/env.js';
 import { CasesModule } from '../cases/cases.module.js';
+import { RunQueue } from '../cases/domain/run-queue.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
@@ -12,17 +13,15 @@ import { RunExecutor } from './application/run-executor.service.js';
 import { CaseBatches } from './application/case-batches.js';
 import { RunRelay } from './infrastructure/run-relay.service.js';
 import { RunWorker } from './infrastructure/run-worker.service.js';
-import { RunRepository } from './infrastructure/run.repository.js';
 import { BullRunScheduler } from './infrastructure/bull-run-scheduler.js';
 import { RunLeases, RunMetrics, RunScheduler } from './application/run-engine.ports.js';
 import { STEP_HANDLER_REGISTRY, stepHandlerRegistry } from './application/step-handler.registry.js';
 import { STEP_HANDLERS } from './application/steps/index.js';
-import { UsageController } from './http/usage.controller.js';
-import { UsageService } from './application/usage.service.js';
 
 /**
- * Workflow runs on Bull. The HTTP tier (ROLE=api) only reports usage and queue metrics;
- * workers (ROLE=worker, or `all`) relay pending runs to the queue and execute them.
+ * Workflow runs on Bull, the engine of the runs the cases module stores with their case. The
+ * HTTP tier (ROLE=api) only reports queue metrics; workers (ROLE=worker, or `all`) relay
+ * pending runs to the queue and execute them.
  */
 @Module({})
 export class AutomationModule {
@@ -31,17 +30,14 @@ export class AutomationModule {
     return {
       module: AutomationModule,
       imports: [BullModule.registerQueue({ name: AUTOMATION_QUEUE }), CasesModule, WorkflowsModule, TokensModule, SecretsModule],
-      controllers: [UsageController],
       providers: [
-        UsageService,
-        RunRepository,
         AutomationMetrics,
         QueueMetrics,
         ...(worker
           ? [
               RunExecutor,
               CaseBatches,
-              { provide: RunLeases, useExisting: RunRepository },
+              { provide: RunLeases, useExisting: RunQueue },
               { provide: RunMetrics, useExisting: AutomationMetrics },
               { provide: RunScheduler, useClass: BullRunScheduler },
               RunRelay,

@@ -2,11 +2,14 @@ import { BullModule } from '@nestjs/bull';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type { Env } from '../../shared/config/env.js';
+import { CasesModule } from '../cases/cases.module.js';
+import { CaseStatementParts } from '../cases/domain/case-statement-parts.js';
 import { CaseEventDispatcher } from './application/case-event-dispatcher.js';
 import { CaseEventListenerRegistry } from './application/case-event-listener.registry.js';
 import { ListenerHandlings, ListenerMetrics } from './domain/listener-handlings.js';
 import { CaseEventMetrics } from './infrastructure/case-event.metrics.js';
 import { CaseEventRelay } from './infrastructure/case-event-relay.service.js';
+import { caseEventStatementPart } from './infrastructure/case-event-statement-part.js';
 import { CASE_EVENTS_QUEUE } from './infrastructure/case-events.queue.js';
 import { ListenerHandlingRepository } from './infrastructure/listener-handling.repository.js';
 import { ListenerRegistration } from './infrastructure/listener-registration.service.js';
@@ -14,15 +17,19 @@ import { ListenerRegistration } from './infrastructure/listener-registration.ser
 /**
  * Case-event listeners (extension API: `@CaseEventListener()`): their registry and registration
  * everywhere; handing their events to Bull and running them in worker roles. The events are
- * written by the cases repository's statements, through `case-event-outbox.sql.ts`.
+ * written by the statements that store a case, with this module's statement part.
  */
 @Module({})
 export class CaseEventsModule {
+  constructor(parts: CaseStatementParts) {
+    parts.add(caseEventStatementPart);
+  }
+
   static forRoot(env: Env): DynamicModule {
     const worker = env.ROLE !== 'api';
     return {
       module: CaseEventsModule,
-      imports: [DiscoveryModule, BullModule.registerQueue({ name: CASE_EVENTS_QUEUE })],
+      imports: [DiscoveryModule, BullModule.registerQueue({ name: CASE_EVENTS_QUEUE }), CasesModule],
       providers: [
         CaseEventListenerRegistry,
         ListenerHandlingRepository,

@@ -10,18 +10,27 @@ import { CreateCaseService } from './application/create-case.service.js';
 import { GetCaseService } from './application/get-case.service.js';
 import { IntakeMetrics } from './application/intake-metrics.js';
 import { WorkflowIntake } from './application/workflow-intake.js';
+import { CasePurges } from '../retention/application/retention.ports.js';
 import { CaseRepository } from './domain/case.repository.js';
+import { RunQueue } from './domain/run-queue.js';
+import { UsageService } from './application/usage.service.js';
+import { UsageCounts } from './application/usage.ports.js';
+import { CaseStatementParts } from './domain/case-statement-parts.js';
 import { AdminCasesController } from './http/admin-cases.controller.js';
 import { CasesController } from './http/cases.controller.js';
+import { UsageController } from './http/usage.controller.js';
 import { WebhookCasesController } from './http/webhook-cases.controller.js';
 import { WebhookTokenCheck } from './http/webhook-token.check.js';
 import { CaseMetrics } from './infrastructure/case-metrics.js';
+import { PostgresCasePurges } from './infrastructure/postgres-case-purges.js';
+import { PostgresRunQueue } from './infrastructure/postgres-run-queue.js';
+import { PostgresUsageCounts } from './infrastructure/postgres-usage-counts.js';
 import { PostgresCaseQueries } from './infrastructure/postgres-case-queries.js';
 import { PostgresCaseRepository } from './infrastructure/postgres-case.repository.js';
 
 @Module({
   imports: [TokensModule, WorkflowsModule],
-  controllers: [CasesController, WebhookCasesController, AdminCasesController],
+  controllers: [CasesController, WebhookCasesController, AdminCasesController, UsageController],
   providers: [
     CreateCaseService,
     GetCaseService,
@@ -34,9 +43,14 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     WebhookTokenCheck,
     ApiCaseSource,
     WebhookCaseSource,
+    CaseStatementParts,
     { provide: CaseRepository, useClass: PostgresCaseRepository },
     { provide: CaseQueries, useClass: PostgresCaseQueries },
+    { provide: RunQueue, useClass: PostgresRunQueue },
+    UsageService,
+    { provide: UsageCounts, useClass: PostgresUsageCounts },
+    { provide: CasePurges, useClass: PostgresCasePurges },
   ],
-  exports: [CaseRepository, CreateCaseService, CaseEmailsService],
+  exports: [CaseRepository, RunQueue, CaseStatementParts, CreateCaseService, CaseEmailsService],
 })
 export class CasesModule {}

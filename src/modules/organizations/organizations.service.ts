@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
+import { In, type Repository } from 'typeorm';
 import { TokensService } from '../tokens/tokens.service.js';
 import { OrganizationOrmEntity } from './organization.orm-entity.js';
 
@@ -23,6 +23,17 @@ export class OrganizationsService {
     const organization = await this.organizations.findOneByOrFail({ id });
     const { secret } = await this.tokens.create(id, 'Initial admin token', 'admin');
     return { organization: toView(organization), admin_token: secret };
+  }
+
+  /** Every organization's id, in id order. */
+  async ids(): Promise<number[]> {
+    return (await this.organizations.find({ select: { id: true }, order: { id: 'ASC' } })).map((row) => row.id);
+  }
+
+  /** The names of the organizations with these ids, by id (unknown ids are absent). */
+  async names(ids: readonly number[]): Promise<Map<number, string>> {
+    const rows = await this.organizations.find({ select: { id: true, name: true }, where: { id: In([...new Set(ids)]) } });
+    return new Map(rows.map((row) => [row.id, row.name]));
   }
 
   async list(): Promise<OrganizationView[]> {

@@ -1,13 +1,14 @@
 import { BullModule } from '@nestjs/bull';
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { Env } from '../../shared/config/env.js';
+import { OrganizationsModule } from '../organizations/organizations.module.js';
 import { TokensModule } from '../tokens/tokens.module.js';
+import { OwnedRetentionPurges } from './application/owned-retention-purges.js';
 import { PurgePass } from './application/purge-pass.service.js';
 import { PurgeMetrics, RetentionOverridesStore, RetentionPurges } from './application/retention.ports.js';
 import { RetentionSettingsService } from './application/retention-settings.service.js';
 import { RetentionController } from './http/retention.controller.js';
 import { PostgresRetentionOverrides } from './infrastructure/postgres-retention-overrides.js';
-import { PostgresRetentionPurges } from './infrastructure/postgres-retention-purges.js';
 import { PurgeSchedule } from './infrastructure/purge-schedule.service.js';
 import { RETENTION_QUEUE } from './infrastructure/purge.queue.js';
 import { RetentionMetrics } from './infrastructure/retention.metrics.js';
@@ -22,15 +23,15 @@ export class RetentionModule {
     const worker = env.ROLE !== 'api';
     return {
       module: RetentionModule,
-      imports: [TokensModule, ...(worker ? [BullModule.registerQueue({ name: RETENTION_QUEUE })] : [])],
+      imports: [OrganizationsModule, TokensModule, ...(worker ? [BullModule.registerQueue({ name: RETENTION_QUEUE })] : [])],
       controllers: [RetentionController],
       providers: [
         RetentionSettingsService,
         { provide: RetentionOverridesStore, useClass: PostgresRetentionOverrides },
+        { provide: RetentionPurges, useClass: OwnedRetentionPurges },
         ...(worker
           ? [
               PurgePass,
-              { provide: RetentionPurges, useClass: PostgresRetentionPurges },
               { provide: PurgeMetrics, useClass: RetentionMetrics },
               PurgeSchedule,
             ]

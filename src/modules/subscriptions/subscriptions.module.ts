@@ -2,6 +2,9 @@ import { BullModule } from '@nestjs/bull';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { Env } from '../../shared/config/env.js';
+import { CasesModule } from '../cases/cases.module.js';
+import { CaseStatementParts } from '../cases/domain/case-statement-parts.js';
+import { DeliveryPurges } from '../retention/application/retention.ports.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { DeliverySender } from './application/delivery-sender.service.js';
@@ -10,23 +13,30 @@ import { SubscriptionsController } from './http/subscriptions.controller.js';
 import { DELIVERIES_QUEUE } from './infrastructure/deliveries.queue.js';
 import { DeliveryRelay } from './infrastructure/delivery-relay.service.js';
 import { DeliveryAttempts } from './domain/delivery-attempts.js';
+import { outboxStatementPart } from './infrastructure/case-outbox.sql.js';
+import { PostgresDeliveryPurges } from './infrastructure/postgres-delivery-purges.js';
 import { DeliveryRepository } from './infrastructure/delivery.repository.js';
 import { SubscriptionOrmEntity } from './infrastructure/subscription.orm-entity.js';
 
 /**
  * Event subscriptions: the admin API everywhere; delivery (relay and sender) in worker roles.
- * Events themselves are written by the cases repository, in the transaction of each change.
+ * Events are written by the statements that store a case, with the outbox's part.
  */
 @Module({})
 export class SubscriptionsModule {
+  constructor(parts: CaseStatementParts) {
+    parts.add(outboxStatementPart);
+  }
+
   static forRoot(env: Env): DynamicModule {
     const worker = env.ROLE !== 'api';
     return {
       module: SubscriptionsModule,
-      imports: [TypeOrmModule.forFeature([SubscriptionOrmEntity]), BullModule.registerQueue({ name: DELIVERIES_QUEUE }), TokensModule, WorkflowsModule],
+      imports: [TypeOrmModule.forFeature([SubscriptionOrmEntity]), BullModule.registerQueue({ name: DELIVERIES_QUEUE }), CasesModule, TokensModule, WorkflowsModule],
       controllers: [SubscriptionsController],
       providers: [
         SubscriptionsService,
+        { provide: DeliveryPurges, useClass: PostgresDeliveryPurges },
         ...(worker ? [DeliveryRepository, { provide: DeliveryAttempts, useExisting: DeliveryRepository }, DeliverySender, DeliveryRelay] : []),
       ],
     };

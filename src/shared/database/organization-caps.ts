@@ -15,17 +15,17 @@ export interface OrganizationCap {
 }
 
 /**
- * Stores what `cap` counts: `store` runs in a transaction holding the
- * organization's row, so an organization's creations are counted one after the other (FOR NO
- * KEY UPDATE: rows that only reference the organization go on), and is undone when the count
- * is then past the cap. Counted after the store, so one that replaces a row (an upsert) passes
- * at the cap.
+ * Stores what `cap` counts: `store` runs in a transaction holding the organization's cap lock
+ * (an advisory lock on the organization's id: the organizations table is its module's own), so
+ * an organization's creations are counted one after the other while nothing else waits, and is
+ * undone when the count is then past the cap. Counted after the store, so one that replaces a
+ * row (an upsert) passes at the cap.
  */
 export function storeWithinCap<T>(transactions: TransactionRunner, limits: Pick<Env, CapSetting>, organizationId: number, cap: OrganizationCap, store: (manager: EntityManager) => Promise<T>): Promise<T> {
   const limit = limits[cap.setting];
   return transactions.run(async (tx) => {
     const m = entityManager(tx);
-    await m.query('SELECT 1 FROM organizations WHERE id = $1 FOR NO KEY UPDATE', [organizationId]);
+    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('organization-cap:' || $1::text, 0))`, [organizationId]);
     const stored = await store(m);
     const [counted] = (await m.query(`SELECT count(*)::int AS n FROM ${cap.table} WHERE organization_id = $1${cap.live ? ` AND ${cap.live}` : ''}`, [organizationId])) as { n: number }[];
     if (counted!.n > limit) throw new OrganizationCapReachedError(cap.what, cap.setting, limit);

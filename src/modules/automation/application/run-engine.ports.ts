@@ -1,12 +1,5 @@
 import type { Run } from '../../cases/domain/run.js';
-
-/** What a worker needs to execute a run without looking anything up first (a queue job's data). */
-export interface RunRef {
-  runId: number;
-  caseId: number;
-  workflowId: number;
-  workflowVersion: number;
-}
+import type { RunRef } from '../../cases/domain/run-queue.js';
 
 /** Keeps a run that waits on the outside world held by this worker (see `RUN_LEASE_MS`). */
 export abstract class RunLeases {

@@ -3,7 +3,7 @@ import type { JobOptions } from 'bull';
 export const AUTOMATION_QUEUE = 'automation';
 export const RUN_JOB = 'run';
 
-export type { RunRef as RunJob } from '../application/run-engine.ports.js';
+export type { RunRef as RunJob } from '../../cases/domain/run-queue.js';
 
 /**
  * Job ids make enqueueing idempotent: the relay may add a run twice, Bull keeps one job.

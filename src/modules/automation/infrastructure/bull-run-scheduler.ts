@@ -1,7 +1,8 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { type RunRef, RunScheduler } from '../application/run-engine.ports.js';
+import type { RunRef } from '../../cases/domain/run-queue.js';
+import { RunScheduler } from '../application/run-engine.ports.js';
 import { AUTOMATION_QUEUE, RUN_JOB, runJobOptions } from './automation.queue.js';
 
 /** A parked run comes back as a delayed job, one per resumption time (see `runJobOptions`). */

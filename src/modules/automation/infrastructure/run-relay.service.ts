@@ -4,7 +4,7 @@ import type { Queue } from 'bull';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { LOST_JOB_GRACE_MS, Relay } from '../../../shared/queue/relay.js';
 import { AUTOMATION_QUEUE, RUN_JOB, runJobOptions } from './automation.queue.js';
-import { type DueRun, RunRepository } from './run.repository.js';
+import { type DueRun, RunQueue } from '../../cases/domain/run-queue.js';
 
 const BATCH = 500;
 /** A run marked enqueued that has not started after this long is enqueued again (runs a dead worker held do not wait for this: see Relay). */
@@ -18,7 +18,7 @@ export const REENQUEUE_AFTER_MS = LOST_JOB_GRACE_MS;
 export class RunRelay implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly relay: Relay<DueRun>;
 
-  constructor(runs: RunRepository, @InjectQueue(AUTOMATION_QUEUE) queue: Queue, @Inject(LOGGER) logger: Logger) {
+  constructor(runs: RunQueue, @InjectQueue(AUTOMATION_QUEUE) queue: Queue, @Inject(LOGGER) logger: Logger) {
     this.relay = new Relay<DueRun>(
       'run relay',
       {

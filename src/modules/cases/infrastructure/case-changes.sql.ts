@@ -1,11 +1,9 @@
 import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
 import type { Case, CaseEvent } from '../domain/case.js';
+import type { ChangedCaseStatement, CaseStatementPart } from '../domain/case-statement-parts.js';
 import type { Run } from '../domain/run.js';
 import { CASE_COLUMNS, type CaseRow } from './case.mapper.js';
-import { outboxSql } from './case-outbox.sql.js';
 import { casePayloadSql } from './case-payload.sql.js';
-import { caseEventListenersSql } from '../../case-events/case-event-outbox.sql.js';
-import { changedReportSql } from './case-report-changes.sql.js';
 import { timelineRow } from './case-timeline.js';
 
 /**
@@ -14,13 +12,11 @@ import { timelineRow } from './case-timeline.js';
  * as they now stand ($8-$14: the run that made the move ended, the others superseded, a held
  * run's lease counted from now on the database clock, not from the start of the transaction,
  * which may have waited for the case's lock), the new status's run ($6, at chain depth $7), the
- * timeline rows in the order the events happened ($15-$20), the outbox and the case-event
- * listeners' events ($21: the events subscribers and listeners may follow, such as a move or a
- * received email, which also counts as a change of the case; listeners are told the status
- * `before` too), and what reports count ($2, $3, $9, $13: the move from the status `before` the
- * statement, which the case's lock keeps current, and the failed runs' errors; see
- * case-report-changes.sql.ts). A status change needs a statement of its own: the outbox tells subscribers the
- * case as it was right after it.
+ * timeline rows in the order the events happened ($15-$20), and the other modules' parts
+ * (CaseStatementPart: the outbox, with $21, the events subscribers may follow, such as a move
+ * or a received email, which also counts as a change of the case; the report log, from the
+ * status `before` the statement, which the case's lock keeps current). A status change needs a
+ * statement of its own: the outbox tells subscribers the case as it was right after it.
  *
  * The runs are also matched by `id = ANY($8)`, which the join implies: a named statement keeps
  * the plan it made first, and on a new, empty table a hash join over a sequential scan looks
@@ -44,7 +40,8 @@ import { timelineRow } from './case-timeline.js';
  * indexed, this update is never HOT, so it adds an entry to each of the table's four indexes
  * where a HOT update (possible only while the case's heap page had room) added none.
  */
-export const STORE_CHANGES_SQL = `
+export function storeChangesSql(parts: readonly CaseStatementPart[]): string {
+  return `
   WITH before AS (
     SELECT organization_id, workflow_id, mode, source, status, created_at FROM cases WHERE id = $1
   ), changed AS (
@@ -82,10 +79,13 @@ export const STORE_CHANGES_SQL = `
     INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode, chain_depth)
     SELECT id, organization_id, workflow_id, workflow_version, status, mode, $7 FROM changed WHERE $6::boolean
     RETURNING id
-  )${changedReportSql('before', '$2', '$3', '$9', '$13')}${outboxSql('changed', '$21')}${caseEventListenersSql('changed', '$21', '(SELECT status FROM before)', casePayloadSql)}
+  )${parts.map((part) => part.changed?.(CHANGED) ?? '').join('')}
   SELECT ${CASE_COLUMNS}, (SELECT id FROM next_run) AS started_run_id,
          (SELECT resume_at FROM runs_updated WHERE state = 'waiting') AS resume_at
   FROM (SELECT * FROM changed UNION ALL SELECT * FROM cases WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM changed)) c`;
+}
+
+const CHANGED: ChangedCaseStatement = { before: 'before', changed: 'changed', moved: '$2', to: '$3', runStates: '$9', runErrors: '$13', eventTypes: '$21', casePayload: casePayloadSql };
 
 export type StoredChangesRow = CaseRow & { started_run_id: string | null; resume_at: Date | null };
 
@@ -99,7 +99,7 @@ export function changeBatches(events: CaseEvent[]): CaseEvent[][] {
   return batches.filter((batch) => batch.length > 0);
 }
 
-/** The parameters of STORE_CHANGES_SQL for one batch. */
+/** The parameters of the change statement (storeChangesSql) for one batch. */
 export function changeParams(subject: Case, events: CaseEvent[]): unknown[] {
   const move = events.find((e) => e.type === 'status_changed');
   const started = move && subject.runStartedBy(move);

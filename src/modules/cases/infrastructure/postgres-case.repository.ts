@@ -6,74 +6,12 @@ import { StatementBatches } from '../../../shared/database/statement-batches.js'
 import { TransactionRunner, type Transaction } from '../../../shared/database/transaction.js';
 import { Case, type CaseDraft, type CaseProps } from '../domain/case.js';
 import { type CreateAnswer, type Created, CaseRepository, type CreateResult, type DeliveryKey, type IdempotencyClaim, type ReplyUsage } from '../domain/case.repository.js';
-import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
+import { CaseStatementParts } from '../domain/case-statement-parts.js';
 import { CaseMetrics } from './case-metrics.js';
-import { changeBatches, changeParams, STORE_CHANGES_SQL, type StoredChangesRow } from './case-changes.sql.js';
+import { changeBatches, changeParams, type StoredChangesRow } from './case-changes.sql.js';
 import { CASE_COLUMNS, type CaseRow, type RunRow, toProps, toRunProps } from './case.mapper.js';
-import { outboxSql } from './case-outbox.sql.js';
-import { casePayloadSql } from './case-payload.sql.js';
-import { caseEventListenersSql } from '../../case-events/case-event-outbox.sql.js';
-import { createdReportSql } from './case-report-changes.sql.js';
 import { casesByMessageId, replyUsage, storeReceivedMessage } from './case-messages.sql.js';
-import { creationRow } from './case-timeline.js';
-
-/**
- * One statement stores a case, its creation event, its pending run and the row reports count
- * it by: one round trip on the intake path, atomic without an explicit transaction.
- */
-function insertCaseSql(returning: string): string {
-  return `
-    WITH new_case AS (
-      INSERT INTO cases (organization_id, workflow_id, workflow_version, subject, status, outcome, mode, source, attributes)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)
-      RETURNING *
-    )${caseHoldingsSql}
-    SELECT ${returning} FROM new_case`;
-}
-
-/** What goes with a new case (`new_case`, which may be empty): its creation event, its pending run, its outbox and listeners' events. */
-const caseHoldingsSql = `, created_event AS (
-      INSERT INTO case_events (case_id, type, actor, data)
-      SELECT id, $10, $11, $12::jsonb FROM new_case
-    ), first_run AS (
-      INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode)
-      SELECT id, $1, $2, $3, $5, $7 FROM new_case WHERE $13::boolean
-    )${createdReportSql('new_case')}${outboxSql('new_case', '$14')}${caseEventListenersSql('new_case', '$14', 'NULL', casePayloadSql)}`;
-
-/**
- * The same statement for a webhook delivery with a de-duplication key ($15, its hash; $16, the
- * window in seconds). The case's id is drawn first and the key is claimed for it; the case is
- * stored only when the claim took, so a duplicate stores, starts and emits nothing. A key still
- * inside the window keeps its case; an expired one is taken over. Concurrent deliveries of one
- * key queue on its row (the primary key): each sees the row as the one before it left it, so
- * one claims and the others read its case, and at expiry exactly one takes the key over.
- * Every row answered carries `kept_case_id`; a duplicate's case columns are null. The parameters
- * carry their types, as the first statement to use them here reads them from a SELECT list.
- */
-function insertDeduplicatedCaseSql(returning: string): string {
-  const live = `k.created_at > now() - $16::int * interval '1 second'`;
-  return `
-    WITH candidate AS (
-      SELECT nextval('cases_id_seq') AS id
-    ), claim AS (
-      INSERT INTO webhook_dedup_keys AS k (workflow_id, key_hash, case_id)
-      SELECT $2::bigint, $15::bytea, id FROM candidate
-      ON CONFLICT (workflow_id, key_hash) DO UPDATE
-        SET case_id = CASE WHEN ${live} THEN k.case_id ELSE EXCLUDED.case_id END,
-            created_at = CASE WHEN ${live} THEN k.created_at ELSE now() END
-      RETURNING k.case_id AS kept_case_id
-    ), new_case AS (
-      INSERT INTO cases (id, organization_id, workflow_id, workflow_version, subject, status, outcome, mode, source, attributes)
-      OVERRIDING SYSTEM VALUE
-      SELECT claim.kept_case_id, $1::bigint, $2::bigint, $3::int, $4::text, $5::text, $6::text, $7::text, $8::text, $9::jsonb
-      FROM claim JOIN candidate ON candidate.id = claim.kept_case_id
-      RETURNING *
-    )${caseHoldingsSql}
-    SELECT ${returning}, kept_case_id FROM claim LEFT JOIN new_case ON true`;
-}
-
-const INSERT_CASE = { case: insertCaseSql(CASE_COLUMNS), id: insertCaseSql('id') };
-const INSERT_DEDUPLICATED_CASE = { case: insertDeduplicatedCaseSql(CASE_COLUMNS), id: insertDeduplicatedCaseSql('id') };
+import { CaseStatements } from './case-statements.js';
 
 // An expired claim (older than 24 hours) is taken over; a live one wins and the new case is rolled back.
 const CLAIM_KEY_SQL = `
@@ -110,11 +48,22 @@ export class PostgresCaseRepository extends CaseRepository {
   private readonly prepared: PreparedStatements;
   /** New cases without a delivery key (see `create`). */
   private readonly intakes: StatementBatches;
+  private composed?: CaseStatements;
 
-  constructor(@InjectDataSource() dataSource: DataSource, private readonly metrics: CaseMetrics, private readonly transactions: TransactionRunner) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly metrics: CaseMetrics,
+    private readonly transactions: TransactionRunner,
+    private readonly parts: CaseStatementParts,
+  ) {
     super();
     this.prepared = new PreparedStatements(dataSource);
     this.intakes = new StatementBatches(this.prepared, transactions);
+  }
+
+  /** Built at the first statement: the other modules register their parts as the application starts. */
+  private get statements(): CaseStatements {
+    return (this.composed ??= new CaseStatements(this.parts.all()));
   }
 
   /**
@@ -123,7 +72,7 @@ export class PostgresCaseRepository extends CaseRepository {
    * as two batches claiming the same keys in different orders would deadlock.
    */
   async create<A extends CreateAnswer>(draft: CaseDraft, answer: A, idempotency?: IdempotencyClaim, delivery?: DeliveryKey): Promise<CreateResult<A>> {
-    const insert = insertCaseStatement(draft, answer, delivery);
+    const insert = this.statements.insert(draft, answer, delivery);
     if (!idempotency && !draft.message) {
       const [row] = await (delivery ? this.prepared : this.intakes).rows<InsertedRow>(insert.text, insert.values);
       return insertedFrom(row!, answer);
@@ -179,11 +128,11 @@ export class PostgresCaseRepository extends CaseRepository {
     return new Map(subjects.map((subject) => [subject.id, subject]));
   }
 
-  /** One statement per status change, one more for what happened after the last (see STORE_CHANGES_SQL). */
+  /** One statement per status change, one more for what happened after the last (see storeChangesSql). */
   async save(tx: Transaction, subject: Case): Promise<CaseProps> {
     let stored: CaseProps = subject.snapshot();
     for (const events of changeBatches(subject.pullEvents())) {
-      const [row] = await PreparedStatements.rowsIn<StoredChangesRow>(tx, STORE_CHANGES_SQL, changeParams(subject, events));
+      const [row] = await PreparedStatements.rowsIn<StoredChangesRow>(tx, this.statements.storeChanges, changeParams(subject, events));
       for (const event of events) {
         if (event.type === 'status_changed') subject.runStartedBy(event)?.identify(Number(row!.started_run_id));
         if (event.type === 'run_parked') event.run.resumesAt(row!.resume_at!);
@@ -207,24 +156,6 @@ function insertedFrom<A extends CreateAnswer>(row: InsertedRow, answer: A): Crea
 
 function createdFrom<A extends CreateAnswer>(row: CaseRow, answer: A): Created<A> {
   return (answer === 'case' ? { id: Number(row.id), case: toProps(row) } : { id: Number(row.id) }) as Created<A>;
-}
-
-/**
- * The intake statement and its parameters for a new case (with a delivery key, the
- * de-duplicating one): what `create` sends, and what the benchmark's database-limit reference
- * (bench/pgbench-reference.ts) runs with pgbench.
- */
-export function insertCaseStatement(draft: CaseDraft, answer: CreateAnswer, delivery?: DeliveryKey): { text: string; values: unknown[] } {
-  if (!delivery) return { text: INSERT_CASE[answer], values: insertParams(draft) };
-  return { text: INSERT_DEDUPLICATED_CASE[answer], values: [...insertParams(draft), delivery.hash, delivery.windowSeconds] };
-}
-
-function insertParams(draft: CaseDraft): unknown[] {
-  const p = draft.props;
-  const [created] = draft.events;
-  if (created?.type !== 'created') throw new Error('a new case starts with its creation event');
-  const { type, actor, data } = creationRow(created);
-  return [p.organizationId, p.workflowId, p.workflowVersion, p.subject, p.status, p.outcome, p.mode, p.source, p.attributes, type, actor, data, created.startsRun, lifecycleEventTypes(created)];
 }
 
 /**

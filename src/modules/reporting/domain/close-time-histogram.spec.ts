@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bucketUpperBound, closeTimeBucket } from '../../cases/domain/close-time-bucket.js';
+import { bucketUpperBound, closeTimeBucket } from './close-time-bucket.js';
 import { percentiles } from './close-time-histogram.js';
 
 describe('close time histogram', () => {

@@ -1,4 +1,4 @@
-import { bucketUpperBound } from '../../cases/domain/close-time-bucket.js';
+import { bucketUpperBound } from './close-time-bucket.js';
 
 export interface CloseTimePercentiles {
   p50: number | null;

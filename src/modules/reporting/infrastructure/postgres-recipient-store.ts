@@ -2,25 +2,25 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
+import { OrganizationsService } from '../../organizations/organizations.service.js';
 import { type ClaimedInvitation, type IssuedToken, RecipientStore, type RecipientStatus, type RecipientToken } from '../application/digest.ports.js';
 
 interface StatusRow {
   organization_id: string;
   address: string;
   confirmed: boolean;
-  organization_name: string;
 }
 
-/** What a recipient's page shows, from the recipient row `r` and its organization `o`. */
-const STATUS = 'r.organization_id, r.address, r.confirmed_at IS NOT NULL AS confirmed, o.name AS organization_name';
+/** What a recipient's page shows of the recipient row `r` (with its organization's name, which the organizations module keeps). */
+const STATUS = 'r.organization_id, r.address, r.confirmed_at IS NOT NULL AS confirmed';
 
 /** Where each token's hash is. */
 const HASH_COLUMN: Record<RecipientToken, string> = { confirm: 'token_hash', unsubscribe: 'unsubscribe_token_hash' };
 
 /** Confirming and unsubscribing each undo the other: the recipient's own choice, whichever came last. */
 const setByToken = (token: RecipientToken, assignments: string) => `
-  UPDATE digest_recipients r SET ${assignments} FROM organizations o
-  WHERE r.${HASH_COLUMN[token]} = $1 AND o.id = r.organization_id
+  UPDATE digest_recipients r SET ${assignments}
+  WHERE r.${HASH_COLUMN[token]} = $1
   RETURNING ${STATUS}`;
 
 /** The unsubscribe token a digest carried is used up (a confirm issues the next one), so a link that unsubscribed does nothing again. */
@@ -35,13 +35,13 @@ const CONFIRM_SQL = setByToken('confirm', `confirmed_at = coalesce(r.confirmed_a
 export class PostgresRecipientStore extends RecipientStore {
   private readonly prepared: PreparedStatements;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() dataSource: DataSource, private readonly organizations: OrganizationsService) {
     super();
     this.prepared = new PreparedStatements(dataSource);
   }
 
   async claimInvitations(leaseMs: number, limit: number): Promise<ClaimedInvitation[]> {
-    const rows = await this.prepared.rows<{ id: string; organization_id: string; address: string; token_ciphertext: string; invitation_attempts: number; invitation_error: string | null; name: string }>(
+    const rows = await this.prepared.rows<{ id: string; organization_id: string; address: string; token_ciphertext: string; invitation_attempts: number; invitation_error: string | null }>(
       `WITH claimed AS (
          UPDATE digest_recipients SET invitation_claimed_at = now(), invitation_attempts = invitation_attempts + 1
          WHERE id IN (SELECT id FROM digest_recipients
@@ -49,14 +49,14 @@ export class PostgresRecipientStore extends RecipientStore {
                         AND (invitation_claimed_at IS NULL OR invitation_claimed_at < now() - $1 * power(2, greatest(invitation_attempts - 1, 0)) * interval '1 millisecond')
                       ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
          RETURNING *)
-       SELECT c.id, c.organization_id, c.address, c.token_ciphertext, c.invitation_attempts, c.invitation_error, o.name
-       FROM claimed c JOIN organizations o ON o.id = c.organization_id ORDER BY c.id`,
+       SELECT id, organization_id, address, token_ciphertext, invitation_attempts, invitation_error FROM claimed ORDER BY id`,
       [leaseMs, limit],
     );
+    const names = rows.length ? await this.organizations.names(rows.map((row) => Number(row.organization_id))) : new Map<number, string>();
     return rows.map((row) => ({
       recipientId: Number(row.id),
       organizationId: Number(row.organization_id),
-      organizationName: row.name,
+      organizationName: names.get(Number(row.organization_id)) ?? '',
       address: row.address,
       tokenCiphertext: row.token_ciphertext,
       attempts: row.invitation_attempts,
@@ -76,7 +76,7 @@ export class PostgresRecipientStore extends RecipientStore {
   }
 
   async find(token: RecipientToken, tokenHash: Buffer): Promise<RecipientStatus | null> {
-    return this.status(`SELECT ${STATUS} FROM digest_recipients r JOIN organizations o ON o.id = r.organization_id WHERE r.${HASH_COLUMN[token]} = $1`, [tokenHash]);
+    return this.status(`SELECT ${STATUS} FROM digest_recipients r WHERE r.${HASH_COLUMN[token]} = $1`, [tokenHash]);
   }
 
   confirm(tokenHash: Buffer, unsubscribe: IssuedToken): Promise<RecipientStatus | null> {
@@ -89,6 +89,9 @@ export class PostgresRecipientStore extends RecipientStore {
 
   private async status(sql: string, values: unknown[]): Promise<RecipientStatus | null> {
     const [row] = await this.prepared.rows<StatusRow>(sql, values);
-    return row ? { organizationId: Number(row.organization_id), address: row.address, confirmed: row.confirmed, organizationName: row.organization_name } : null;
+    if (!row) return null;
+    const organizationId = Number(row.organization_id);
+    const names = await this.organizations.names([organizationId]);
+    return { organizationId, address: row.address, confirmed: row.confirmed, organizationName: names.get(organizationId) ?? '' };
   }
 }

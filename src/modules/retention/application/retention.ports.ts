@@ -6,9 +6,11 @@ export abstract class RetentionOverridesStore {
   abstract find(organizationId: number): Promise<RetentionOverrides>;
   /** Replaces all three at once. */
   abstract replace(organizationId: number, overrides: RetentionOverrides): Promise<void>;
+  /** Every organization's overrides that set any, by organization. */
+  abstract all(): Promise<Map<number, RetentionOverrides>>;
 }
 
-export const PURGED_KINDS = ['cases', 'case_events', 'runs', 'deliveries', 'delivery_attempts', 'outbox_events', 'idempotency_keys', 'webhook_dedup_keys', 'digest_sends'] as const;
+export const PURGED_KINDS = ['cases', 'case_events', 'runs', 'deliveries', 'delivery_attempts', 'outbox_events', 'case_event_handlings', 'idempotency_keys', 'webhook_dedup_keys', 'digest_sends'] as const;
 
 /** Keys that expire after a while: Idempotency-Key claims (24 hours), webhook delivery keys (their window, at most 7 days). */
 export const EXPIRING_KINDS = ['idempotency_keys', 'webhook_dedup_keys'] as const satisfies readonly PurgedKind[];
@@ -33,9 +35,10 @@ export interface PurgeBatch<P> {
 }
 
 /**
- * The purge's statements. Each batch is its own short transaction that deletes at most `limit`
- * rows of its main kind (plus what they hold), skipping rows another pass holds; the counts of
- * purged cases and runs are added to the usage rollups in the same transaction.
+ * The purge's statements, as PurgePass calls them. Each batch is its own short transaction that
+ * deletes at most `limit` rows of its main kind (plus what they hold), skipping rows another
+ * pass holds; the counts of purged cases and runs are added to the usage rollups in the same
+ * transaction. Retention owns none of these tables: each call goes to the owner's port below.
  */
 export abstract class RetentionPurges {
   /** Organizations with runs that finished longer ago than their retention (`defaultDays` unless overridden). */
@@ -58,6 +61,32 @@ export abstract class RetentionPurges {
    * Digest sends done with (sent, skipped or given up) whose period ended longer ago than the
    * digest scheduler looks back, oldest first; `next` is 0 while a full batch was deleted.
    */
+  abstract purgeDigestSends(limit: number): Promise<PurgeBatch<number>>;
+}
+
+/** The organizations with something to purge for one retention setting, and their days (the override, or the default), in the same order. */
+export interface OrganizationDays {
+  ids: number[];
+  days: number[];
+}
+
+/** The purge port of the module that owns cases, their runs and the keys that point at them (see RetentionPurges). */
+export abstract class CasePurges {
+  abstract organizationsWithOldRuns(organizations: OrganizationDays): Promise<PurgeOwner<Date>[]>;
+  abstract purgeRuns(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>>;
+  abstract organizationsWithOldClosedCases(organizations: OrganizationDays): Promise<PurgeOwner<Date>[]>;
+  abstract purgeClosedCases(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>>;
+  abstract purgeExpiredKeys(kind: ExpiringKind, afterCaseId: number, limit: number): Promise<PurgeBatch<number>>;
+}
+
+/** The purge port of the module that owns subscriptions and their deliveries (see RetentionPurges). */
+export abstract class DeliveryPurges {
+  abstract subscriptionsWithOldDeliveries(organizations: OrganizationDays): Promise<PurgeOwner<number>[]>;
+  abstract purgeDeliveries(subscription: PurgeOwner<number>, afterId: number, limit: number): Promise<PurgeBatch<number>>;
+}
+
+/** The purge port of the module that owns digests (see RetentionPurges). */
+export abstract class DigestSendPurges {
   abstract purgeDigestSends(limit: number): Promise<PurgeBatch<number>>;
 }
 

@@ -18,7 +18,13 @@ export class PostgresRetentionOverrides extends RetentionOverridesStore {
       `SELECT runs_days, deliveries_days, closed_cases_days FROM organization_retention WHERE organization_id = $1`,
       [organizationId],
     )) as OverridesRow[];
-    return row ? { runsDays: row.runs_days, deliveriesDays: row.deliveries_days, closedCasesDays: row.closed_cases_days } : { ...NO_OVERRIDES };
+    return row ? toOverrides(row) : { ...NO_OVERRIDES };
+  }
+
+  async all(): Promise<Map<number, RetentionOverrides>> {
+    const rows = (await this.dataSource.query(`SELECT organization_id, runs_days, deliveries_days, closed_cases_days FROM organization_retention`)) as
+      (OverridesRow & { organization_id: string })[];
+    return new Map(rows.map((row) => [Number(row.organization_id), toOverrides(row)]));
   }
 
   async replace(organizationId: number, overrides: RetentionOverrides): Promise<void> {
@@ -29,4 +35,8 @@ export class PostgresRetentionOverrides extends RetentionOverridesStore {
       [organizationId, overrides.runsDays, overrides.deliveriesDays, overrides.closedCasesDays],
     );
   }
+}
+
+function toOverrides(row: OverridesRow): RetentionOverrides {
+  return { runsDays: row.runs_days, deliveriesDays: row.deliveries_days, closedCasesDays: row.closed_cases_days };
 }

@@ -2,14 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
-import type { RunState } from '../../cases/domain/run.js';
-import { RunLeases, type RunRef } from '../application/run-engine.ports.js';
-
-export interface DueRun extends RunRef {
-  state: RunState;
-  attempts: number;
-  resumeAt: Date | null;
-}
+import type { RunState } from '../domain/run.js';
+import { type DueRun, RunQueue } from '../domain/run-queue.js';
 
 /** Runs written since the relay last looked (found through the partial index `workflow_runs_new`). */
 const NEW_RUNS = `state = 'pending' AND enqueued_at IS NULL`;
@@ -27,19 +21,18 @@ const STALE_RUNS = `
   AND enqueued_at < now() - $2 * interval '1 millisecond'`;
 
 /**
- * `workflow_runs` as the relay and a worker's lease see them; what runs do is stored with
- * their case (CaseRepository). Statements that return rows are written as `WITH ... SELECT`:
- * TypeORM answers a bare `UPDATE ... RETURNING` as [rows, count].
+ * `workflow_runs` as the relay and a worker's lease see them. Statements that return rows are
+ * written as `WITH ... SELECT`: TypeORM answers a bare `UPDATE ... RETURNING` as [rows, count].
  */
 @Injectable()
-export class RunRepository implements RunLeases {
+export class PostgresRunQueue extends RunQueue {
   private readonly prepared: PreparedStatements;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    super();
     this.prepared = new PreparedStatements(dataSource);
   }
 
-  /** Keeps the run while a long step (an HTTP call) is under way. */
   async renewLease(runId: number, leaseMs: number): Promise<void> {
     await this.prepared.rows(
       `UPDATE workflow_runs SET locked_until = now() + $2 * interval '1 millisecond' WHERE id = $1 AND state = 'running'`,
@@ -47,10 +40,7 @@ export class RunRepository implements RunLeases {
     );
   }
 
-  /**
-   * Marks up to `limit` new runs as enqueued and returns them, oldest first. Several relays may
-   * run at once: each takes different rows (SKIP LOCKED).
-   */
+  /** Several relays may run at once: each takes different rows (SKIP LOCKED). */
   takeNew(limit: number): Promise<DueRun[]> {
     return this.take(NEW_RUNS, limit);
   }
@@ -84,8 +74,14 @@ export class RunRepository implements RunLeases {
       .sort((a, b) => a.runId - b.runId);
   }
 
-  /** Redis refused the batch: make the runs due again at once rather than after the grace period. */
   async untake(ids: number[]): Promise<void> {
     await this.prepared.rows(`UPDATE workflow_runs SET enqueued_at = NULL WHERE id = ANY($1::bigint[])`, [ids]);
+  }
+
+  async oldestPendingAgeSeconds(): Promise<number> {
+    const rows = (await this.dataSource.query(
+      `SELECT extract(epoch FROM now() - created_at)::float AS age FROM workflow_runs WHERE state = 'pending' ORDER BY id LIMIT 1`,
+    )) as { age: number }[];
+    return rows[0]?.age ?? 0;
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { InvalidRequestError } from '../../../shared/errors/app-error.js';
+import { UsageCounts } from './usage.ports.js';
 
 interface Counts {
   cases: number;
@@ -26,30 +25,16 @@ export interface UsageReport {
  */
 @Injectable()
 export class UsageService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly usage: UsageCounts) {}
 
   async report(organizationId: number, from: Date, to: Date): Promise<UsageReport> {
     if (!(from < to)) throw new InvalidRequestError('"from" must be before "to"');
-    const rows = (await this.dataSource.query(
-      `SELECT workflow_id, mode, sum(cases)::int AS cases, sum(runs)::int AS runs FROM (
-         SELECT workflow_id, mode, count(*) AS cases, 0 AS runs FROM cases
-         WHERE organization_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY workflow_id, mode
-         UNION ALL
-         SELECT workflow_id, mode, 0, count(*) FROM workflow_runs
-         WHERE organization_id = $1 AND created_at >= $2 AND created_at < $3 GROUP BY workflow_id, mode
-         UNION ALL
-         SELECT workflow_id, mode, sum(cases), sum(runs) FROM usage_rollups
-         WHERE organization_id = $1 AND hour >= $2 AND hour < $3 GROUP BY workflow_id, mode
-       ) counts GROUP BY workflow_id, mode ORDER BY workflow_id`,
-      [organizationId, from, to],
-    )) as { workflow_id: string; mode: 'live' | 'test'; cases: number; runs: number }[];
     const zero = (): Counts => ({ cases: 0, runs: 0 });
     const report: UsageReport = { from: from.toISOString(), to: to.toISOString(), live: zero(), test: zero(), workflows: [] };
     const byWorkflow = new Map<number, UsageReport['workflows'][number]>();
-    for (const row of rows) {
-      const id = Number(row.workflow_id);
-      if (!byWorkflow.has(id)) byWorkflow.set(id, { workflow_id: id, live: zero(), test: zero() });
-      for (const counts of [byWorkflow.get(id)![row.mode], report[row.mode]]) {
+    for (const row of await this.usage.counts(organizationId, from, to)) {
+      if (!byWorkflow.has(row.workflowId)) byWorkflow.set(row.workflowId, { workflow_id: row.workflowId, live: zero(), test: zero() });
+      for (const counts of [byWorkflow.get(row.workflowId)![row.mode], report[row.mode]]) {
         counts.cases += row.cases;
         counts.runs += row.runs;
       }

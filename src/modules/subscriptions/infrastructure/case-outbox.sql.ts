@@ -1,4 +1,5 @@
-import { casePayloadSql } from './case-payload.sql.js';
+import type { CaseStatementPart } from '../../cases/domain/case-statement-parts.js';
+import { pendingDeliveryOf, purgeCaseEvents } from './delivery-purges.sql.js';
 
 /**
  * The part of a case statement that writes lifecycle events to the outbox, with one delivery
@@ -8,15 +9,16 @@ import { casePayloadSql } from './case-payload.sql.js';
  * written already ended failed, never sent: `recover` sends it once the subscription is enabled.
  *
  * `caseRow` names a CTE returning the case's row (`RETURNING *`);
- * `types` is the SQL parameter holding the event types (text[]), in the order to send them.
+ * `types` is the SQL parameter holding the event types (text[]), in the order to send them;
+ * `casePayload` builds the case as the cases API shows it.
  */
-export function outboxSql(caseRow: string, types: string): string {
+function outboxSql(caseRow: string, types: string, casePayload: (c: string) => string): string {
   const wants = (c: string, t: string) => `
       s.organization_id = ${c}.organization_id AND s.deleted_at IS NULL
       AND ${t} = ANY (s.events) AND (s.workflow_ids IS NULL OR ${c}.workflow_id = ANY (s.workflow_ids))`;
   return `, outbox AS (
       INSERT INTO outbox_events (organization_id, workflow_id, case_id, type, payload)
-      SELECT c.organization_id, c.workflow_id, c.id, t.type, ${casePayloadSql('c')}
+      SELECT c.organization_id, c.workflow_id, c.id, t.type, ${casePayload('c')}
       FROM ${caseRow} c CROSS JOIN unnest(${types}::text[]) WITH ORDINALITY AS t(type, n)
       WHERE c.mode = 'live' AND EXISTS (SELECT 1 FROM subscriptions s WHERE ${wants('c', 't.type')})
       ORDER BY t.n
@@ -30,3 +32,15 @@ export function outboxSql(caseRow: string, types: string): string {
       ORDER BY o.id, s.id
     )`;
 }
+
+/**
+ * The outbox's part of the case statements: created and changed cases alike; a delivery still
+ * being tried keeps a closed case from the purge, and a purged case's events go first.
+ */
+export const outboxStatementPart: CaseStatementPart = {
+  name: 'outbox',
+  created: ({ newCase, eventTypes, casePayload }) => outboxSql(newCase, eventTypes, casePayload),
+  changed: ({ changed, eventTypes, casePayload }) => outboxSql(changed, eventTypes, casePayload),
+  keepsCase: pendingDeliveryOf,
+  purgeBefore: purgeCaseEvents,
+};

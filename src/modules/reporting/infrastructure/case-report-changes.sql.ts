@@ -1,3 +1,4 @@
+import type { CaseStatementPart } from '../../cases/domain/case-statement-parts.js';
 import { BUCKETS_PER_DOUBLING, LAST_BUCKET } from '../domain/close-time-bucket.js';
 
 /** closeTimeBucket in SQL, of an interval expression. */
@@ -5,7 +6,7 @@ const closeTimeBucketSql = (interval: string) =>
   `least(${LAST_BUCKET}, ceil(${BUCKETS_PER_DOUBLING} * log(2::numeric, greatest(extract(epoch FROM ${interval}), 1)::numeric)))::smallint`;
 
 /** Longest run failure message a report keeps (longer ones are cut). */
-export const REPORTED_ERROR_LENGTH = 200;
+const REPORTED_ERROR_LENGTH = 200;
 
 /**
  * The parts of the case statements that log what reports count (table `report_changes`, see
@@ -16,7 +17,7 @@ export const REPORTED_ERROR_LENGTH = 200;
  */
 
 /** `, report_change AS (...)`: a live case created; `newCase` names a CTE returning its row. */
-export function createdReportSql(newCase: string): string {
+function createdReportSql(newCase: string): string {
   return `, report_change AS (
       INSERT INTO report_changes (organization_id, workflow_id, at, source, created, status_to)
       SELECT organization_id, workflow_id, created_at, source, 1, nullif(status, 'Closed') FROM ${newCase} WHERE mode = 'live'
@@ -30,7 +31,7 @@ export function createdReportSql(newCase: string): string {
  * `runErrors` the runs' new states and errors. Closed counts closes (with the time since
  * creation), Error errors, leaving Closed reopens; the open counts move with the status.
  */
-export function changedReportSql(before: string, moved: string, to: string, runStates: string, runErrors: string): string {
+function changedReportSql(before: string, moved: string, to: string, runStates: string, runErrors: string): string {
   return `, report_change AS (
       INSERT INTO report_changes (organization_id, workflow_id, source, closed, errored, reopened, close_bucket, status_from, status_to, error)
       SELECT b.organization_id, b.workflow_id, b.source, (${to} = 'Closed')::int, (${to} = 'Error')::int, (b.status = 'Closed')::int,
@@ -43,3 +44,10 @@ export function changedReportSql(before: string, moved: string, to: string, runS
       WHERE b.mode = 'live' AND u.state = 'failed'
     )`;
 }
+
+/** The report log's part of the case statements. */
+export const reportLogStatementPart: CaseStatementPart = {
+  name: 'report_change',
+  created: ({ newCase }) => createdReportSql(newCase),
+  changed: ({ before, moved, to, runStates, runErrors }) => changedReportSql(before, moved, to, runStates, runErrors),
+};

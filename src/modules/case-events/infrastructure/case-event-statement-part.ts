@@ -1,0 +1,40 @@
+import type { CaseStatementPart, PurgedRowCounts, SqlQuery } from '../../cases/domain/case-statement-parts.js';
+
+/**
+ * The listeners' part of the case statements: one `case_event_handlings` row per event and
+ * listener that wants it, written by the statement of the change, so an event exists exactly
+ * when its change committed and intake stays one round trip. With no listener registered the
+ * cost is a scan of the empty `case_event_listeners`. Test-mode cases emit nothing, as for
+ * subscriptions.
+ *
+ * `caseRow` names a CTE returning the case's row (`RETURNING *`); `types` is the SQL parameter
+ * holding the event types (text[]) in the order they happened; `statusFrom` is an SQL
+ * expression of the status before the change (NULL for a new case).
+ */
+function listenerEventsSql(caseRow: string, types: string, statusFrom: string, casePayload: (c: string) => string): string {
+  return `, listener_events AS (
+      INSERT INTO case_event_handlings (organization_id, listener, case_id, workflow_id, type, status_from, payload)
+      SELECT c.organization_id, l.listener, c.id, c.workflow_id, t.type, ${statusFrom}, ${casePayload('c')}
+      FROM ${caseRow} c CROSS JOIN unnest(${types}::text[]) WITH ORDINALITY AS t(type, n)
+      JOIN case_event_listeners l ON t.type = ANY (l.events)
+      WHERE c.mode = 'live'
+      ORDER BY t.n, l.listener
+    )`;
+}
+
+/** A purged case's events go with it, failed ones included (a pending one keeps the case). */
+async function purgeHandlings(query: SqlQuery, caseIds: readonly number[]): Promise<PurgedRowCounts> {
+  const [row] = (await query(
+    `WITH gone AS (DELETE FROM case_event_handlings WHERE case_id = ANY($1::bigint[]) RETURNING 1) SELECT count(*)::int AS purged FROM gone`,
+    [caseIds],
+  )) as { purged: number }[];
+  return row!.purged ? { case_event_handlings: row!.purged } : {};
+}
+
+export const caseEventStatementPart: CaseStatementPart = {
+  name: 'case_event_listeners',
+  created: ({ newCase, eventTypes, casePayload }) => listenerEventsSql(newCase, eventTypes, 'NULL', casePayload),
+  changed: ({ before, changed, eventTypes, casePayload }) => listenerEventsSql(changed, eventTypes, `(SELECT status FROM ${before})`, casePayload),
+  keepsCase: (c) => `FROM case_event_handlings h WHERE h.case_id = ${c}.id AND h.state = 'pending'`,
+  purgeBefore: purgeHandlings,
+};

@@ -1,0 +1,78 @@
+/**
+ * What other modules keep of a case's life in their own tables (the outbox and its deliveries,
+ * the report log) is written by the very statements that store the case: intake stays one round
+ * trip, and a change and what follows from it commit together. The cases module names none of
+ * those tables: each owner registers a part at start, and the case repository adds every part
+ * to its statements; the retention purge of closed cases asks the parts what keeps a case and
+ * deletes what they hold of it first. Statement parts are SQL text: CTEs, each `, name AS (...)`,
+ * named by their owner.
+ */
+export interface CaseStatementPart {
+  /** Orders the parts in a statement, so every instance prepares the same text. */
+  readonly name: string;
+  /** CTEs of the statement that creates a case. */
+  created?(statement: CreatedCaseStatement): string;
+  /** CTEs of a statement that stores a case's changes up to and including one status change. */
+  changed?(statement: ChangedCaseStatement): string;
+  /** `FROM ... WHERE ...`: a row of the owner's that keeps the closed case aliased `c` from being purged (work not done yet). */
+  keepsCase?(c: string): string;
+  /** Deletes what the owner holds of the closed cases being purged (`caseIds`, locked), before they go, in the purge's transaction. */
+  purgeBefore?(query: SqlQuery, caseIds: readonly number[]): Promise<PurgedRowCounts>;
+}
+
+/** Runs one statement in the transaction at hand and answers its rows. */
+export type SqlQuery = (sql: string, parameters: unknown[]) => Promise<unknown[]>;
+
+/** Rows purged, by kind (the retention module's names). */
+export type PurgedRowCounts = Record<string, number>;
+
+/** What every statement offers its parts. */
+interface CaseStatement {
+  /** SQL building the case as the cases API shows it from the row aliased `c`: what subscribers and listeners are told. */
+  readonly casePayload: (c: string) => string;
+}
+
+/** Names the parts of an intake statement may read: CTEs and SQL parameters. */
+export interface CreatedCaseStatement extends CaseStatement {
+  /** A CTE returning the new case's row (`RETURNING *`); empty when no case was created. */
+  readonly newCase: string;
+  /** The lifecycle event types to tell subscribers (text[]), in order. */
+  readonly eventTypes: string;
+}
+
+/** Names the parts of a change statement may read: CTEs and SQL parameters. */
+export interface ChangedCaseStatement extends CaseStatement {
+  /** A CTE reading the case as it was before the statement. */
+  readonly before: string;
+  /** A CTE returning the case's row after the change (`RETURNING *`); empty when nothing changed. */
+  readonly changed: string;
+  /** Whether the case moved (boolean), and to which status (text). */
+  readonly moved: string;
+  readonly to: string;
+  /** The stored runs' new states and errors (text[] each, in the same order). */
+  readonly runStates: string;
+  readonly runErrors: string;
+  /** The lifecycle event types to tell subscribers (text[]), in order. */
+  readonly eventTypes: string;
+}
+
+/**
+ * The parts registered so far. The case repository reads them once, at its first statement,
+ * and a part added after that would be missing from statements already prepared, so adding one
+ * then fails.
+ */
+export class CaseStatementParts {
+  private readonly parts = new Map<string, CaseStatementPart>();
+  private sealed = false;
+
+  add(part: CaseStatementPart): void {
+    if (this.sealed) throw new Error(`the case statement part "${part.name}" came after the case statements were built`);
+    if (this.parts.has(part.name)) throw new Error(`two case statement parts are named "${part.name}"`);
+    this.parts.set(part.name, part);
+  }
+
+  all(): CaseStatementPart[] {
+    this.sealed = true;
+    return [...this.parts.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+}

@@ -1,0 +1,114 @@
+import { lateralLookUp, purgeCutoff } from '../../../shared/database/purge-sql.js';
+import type { CaseStatementPart } from '../domain/case-statement-parts.js';
+import { organizationsWithOld, ROLL_UP, UNFINISHED_RUN } from './run-purges.sql.js';
+
+/**
+ * The cases' part of the retention purge (see the retention module's PurgePass): Closed cases
+ * past their organization's retention, with what they hold, and the keys that expire. Each
+ * organization's cases are read through the index that starts with the organization, oldest
+ * first, from where the last batch stopped and bounded by creation time: a case created after
+ * the cutoff cannot have been closed before it. What other modules hold of a case (its outbox
+ * events) comes with their statement parts.
+ */
+
+const OLD_CLOSED_CASE = (days: string) => `c.created_at < ${purgeCutoff(days)} AND c.status = 'Closed' AND c.updated_at < ${purgeCutoff(days)}`;
+
+/** Of the organizations keeping closed cases for a limited time, each with a Closed case old enough. */
+export const ORGANIZATIONS_WITH_OLD_CLOSED_CASES_SQL = organizationsWithOld('cases', 'c', OLD_CLOSED_CASE);
+
+/**
+ * $1 organization, $2 days, $3 from (created_at), $4 limit. Locks Closed cases unchanged since
+ * the cutoff that nothing keeps (an unfinished run; a delivery still being tried, through the
+ * parts' `keepsCase`). Every change of a case locks it first and sets updated_at, and runs and
+ * deliveries are only ever started by such a change: a case changed since this statement's
+ * snapshot is either skipped (still locked) or no longer matches when its new version is checked.
+ */
+export function lockClosedCasesSql(parts: readonly CaseStatementPart[]): string {
+  const keeping = [
+    { alias: 'unfinished_run', fromWhere: `FROM workflow_runs r WHERE r.case_id = c.id AND r.${UNFINISHED_RUN}` },
+    ...parts.flatMap((part) => (part.keepsCase ? [{ alias: `kept_by_${part.name}`, fromWhere: part.keepsCase('c') }] : [])),
+  ];
+  return `
+  SELECT c.id, c.created_at FROM cases c
+  ${keeping.map((k) => lateralLookUp(k.alias, k.fromWhere)).join('\n  ')}
+  WHERE c.organization_id = $1 AND c.created_at >= $3 AND ${OLD_CLOSED_CASE('$2')}
+    ${keeping.map((k) => `AND ${k.alias}.found IS NULL`).join(' ')}
+  ORDER BY c.organization_id, c.created_at LIMIT $4
+  FOR UPDATE OF c SKIP LOCKED`;
+}
+
+/**
+ * $1 locked case ids, what other modules hold of them gone first: the cases and all they hold,
+ * their own and their runs' counts rolled up.
+ * Each workflow's highest feed position among the purged cases is recorded with this
+ * transaction's id (docs/change-feed.md): a feed cursor read before this purge and below that
+ * position may have missed a purged case's last change.
+ */
+export const DELETE_CASES_SQL = `
+  WITH timeline AS (
+    DELETE FROM case_events WHERE case_id = ANY($1::bigint[]) RETURNING 1
+  ), runs AS (
+    DELETE FROM workflow_runs WHERE case_id = ANY($1::bigint[])
+    RETURNING organization_id, workflow_id, mode, created_at
+  ), keys AS (
+    DELETE FROM idempotency_keys WHERE case_id = ANY($1::bigint[]) RETURNING 1
+  ), dedup_keys AS (
+    DELETE FROM webhook_dedup_keys WHERE case_id = ANY($1::bigint[]) RETURNING 1
+  ), gone AS (
+    DELETE FROM cases WHERE id = ANY($1::bigint[])
+    RETURNING id, organization_id, workflow_id, mode, created_at, change_xid
+  ), feed_purges AS (
+    INSERT INTO case_feed_purges AS p (workflow_id, purge_xid, change_xid, case_id)
+    SELECT DISTINCT ON (workflow_id) workflow_id, pg_current_xact_id(), change_xid, id FROM gone ORDER BY workflow_id, change_xid DESC, id DESC
+    ON CONFLICT (workflow_id, purge_xid) DO UPDATE SET change_xid = EXCLUDED.change_xid, case_id = EXCLUDED.case_id
+    WHERE (p.change_xid, p.case_id) < (EXCLUDED.change_xid, EXCLUDED.case_id)
+  ), purged AS (
+    SELECT organization_id, workflow_id, mode, created_at, 'case' AS kind FROM gone
+    UNION ALL SELECT organization_id, workflow_id, mode, created_at, 'run' FROM runs
+  )${ROLL_UP}
+  SELECT (SELECT count(*) FROM gone)::int AS cases, (SELECT count(*) FROM timeline)::int AS case_events,
+         (SELECT count(*) FROM runs)::int AS runs, (SELECT count(*) FROM keys)::int AS idempotency_keys,
+         (SELECT count(*) FROM dedup_keys)::int AS webhook_dedup_keys`;
+
+/** The keys that expire: a table with a `case_id` and a `created_at`, the columns of its primary key, and how long a key lives. */
+interface ExpiringKeys {
+  table: 'idempotency_keys' | 'webhook_dedup_keys';
+  primaryKey: readonly string[];
+  lifetime: string;
+}
+
+/** Idempotency-Key claims hold 24 hours. */
+const IDEMPOTENCY_KEYS: ExpiringKeys = { table: 'idempotency_keys', primaryKey: ['organization_id', 'key'], lifetime: `interval '24 hours'` };
+
+/**
+ * Webhook delivery keys hold their workflow's window, read from the version in force when a
+ * delivery comes; past the longest window (7 days) no version can still use one.
+ */
+const WEBHOOK_DEDUP_KEYS: ExpiringKeys = { table: 'webhook_dedup_keys', primaryKey: ['workflow_id', 'key_hash'], lifetime: `interval '7 days'` };
+
+/**
+ * $1 after (case id), $2 limit. Keys are walked in the order of the cases they point at, which
+ * is the order they were created in (a key taken over once expired points at the new case): a
+ * batch reads the next $2 keys only, never the live keys behind the expired ones. Returns the
+ * count of deleted keys as `purged`.
+ */
+function purgeExpiredKeysSql({ table, primaryKey, lifetime }: ExpiringKeys): string {
+  const expired = `created_at < now() - ${lifetime}`;
+  return `
+  WITH ahead AS (
+    SELECT case_id, created_at FROM ${table} WHERE case_id > $1 ORDER BY case_id LIMIT $2
+  ), doomed AS (
+    SELECT ${primaryKey.map((column) => `k.${column}`).join(', ')} FROM ${table} k
+    WHERE k.case_id > $1 AND k.case_id <= (SELECT max(case_id) FROM ahead) AND k.${expired}
+    ORDER BY k.case_id
+    FOR UPDATE SKIP LOCKED
+  ), gone AS (
+    DELETE FROM ${table} k USING doomed
+    WHERE ${primaryKey.map((column) => `k.${column} = doomed.${column}`).join(' AND ')} RETURNING 1
+  )
+  SELECT (SELECT count(*) FROM gone)::int AS purged, (SELECT count(*) FROM ahead)::int AS seen,
+         (SELECT max(case_id) FROM ahead) AS last, (SELECT bool_and(${expired}) FROM ahead) AS all_expired`;
+}
+
+/** The statement purging each kind of expiring key. */
+export const PURGE_EXPIRED_KEYS_SQL = { idempotency_keys: purgeExpiredKeysSql(IDEMPOTENCY_KEYS), webhook_dedup_keys: purgeExpiredKeysSql(WEBHOOK_DEDUP_KEYS) };

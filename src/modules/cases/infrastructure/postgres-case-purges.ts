@@ -1,0 +1,64 @@
+import { Injectable } from '@nestjs/common';
+import { purgeOwners, purgeStatement, queryIn } from '../../../shared/database/purge-sql.js';
+import { TransactionRunner } from '../../../shared/database/transaction.js';
+import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
+import { CasePurges, type ExpiringKind, type OrganizationDays, type PurgeBatch, type PurgedCounts, type PurgeOwner } from '../../retention/application/retention.ports.js';
+import { type CaseStatementPart, CaseStatementParts } from '../domain/case-statement-parts.js';
+import { DELETE_CASES_SQL, lockClosedCasesSql, ORGANIZATIONS_WITH_OLD_CLOSED_CASES_SQL, PURGE_EXPIRED_KEYS_SQL } from './case-purges.sql.js';
+import { ORGANIZATIONS_WITH_OLD_RUNS_SQL, PURGE_RUNS_SQL } from './run-purges.sql.js';
+
+/** Finished runs, closed cases and expired keys, as the retention purge asks; what other modules hold of a case goes with it through their parts. */
+@Injectable()
+export class PostgresCasePurges extends CasePurges {
+  private composed?: { parts: CaseStatementPart[]; lock: string };
+
+  constructor(private readonly transactions: TransactionRunner, private readonly parts: CaseStatementParts) {
+    super();
+  }
+
+  /** Built at the first purge, once every module registered its part. */
+  private get statements() {
+    if (!this.composed) {
+      const parts = this.parts.all();
+      this.composed = { parts, lock: lockClosedCasesSql(parts) };
+    }
+    return this.composed;
+  }
+
+  organizationsWithOldRuns(organizations: OrganizationDays): Promise<PurgeOwner<Date>[]> {
+    return purgeOwners<Date>(this.transactions, ORGANIZATIONS_WITH_OLD_RUNS_SQL, organizations);
+  }
+
+  /** The next batch starts at the creation time of the last run taken (a run skipped there is looked at again). */
+  async purgeRuns(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>> {
+    const [row] = await purgeStatement<{ runs: number; taken: number; last: Date | null }>(this.transactions, PURGE_RUNS_SQL, [organization.id, organization.days, from, limit]);
+    return { purged: { runs: row!.runs }, next: row!.taken === limit ? row!.last : null };
+  }
+
+  organizationsWithOldClosedCases(organizations: OrganizationDays): Promise<PurgeOwner<Date>[]> {
+    return purgeOwners<Date>(this.transactions, ORGANIZATIONS_WITH_OLD_CLOSED_CASES_SQL, organizations);
+  }
+
+  purgeClosedCases(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>> {
+    const { parts, lock } = this.statements;
+    return withoutStatementTimeout(this.transactions, async (m) => {
+      const locked = (await m.query(lock, [organization.id, organization.days, from, limit])) as { id: string; created_at: Date }[];
+      if (!locked.length) return { purged: {}, next: null };
+      const cases = locked.map((row) => Number(row.id));
+      let purged: PurgedCounts = {};
+      for (const part of parts) if (part.purgeBefore) purged = { ...purged, ...(await part.purgeBefore(queryIn(m), cases)) };
+      const [withCases] = (await m.query(DELETE_CASES_SQL, [cases])) as PurgedCounts[];
+      return { purged: { ...purged, ...withCases }, next: locked.length === limit ? locked.at(-1)!.created_at : null };
+    });
+  }
+
+  async purgeExpiredKeys(kind: ExpiringKind, afterCaseId: number, limit: number): Promise<PurgeBatch<number>> {
+    const [row] = await purgeStatement<{ purged: number; seen: number; last: string | null; all_expired: boolean | null }>(
+      this.transactions,
+      PURGE_EXPIRED_KEYS_SQL[kind],
+      [afterCaseId, limit],
+    );
+    const more = row!.seen === limit && row!.all_expired === true;
+    return { purged: { [kind]: row!.purged }, next: more ? Number(row!.last) : null };
+  }
+}

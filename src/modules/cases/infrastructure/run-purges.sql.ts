@@ -1,0 +1,58 @@
+import { ORGANIZATION_DAYS, purgeCutoff } from '../../../shared/database/purge-sql.js';
+
+/**
+ * Finished runs in the retention purge (see the retention module's PurgePass). Each
+ * organization's runs are read through the index that starts with the organization, oldest
+ * first, from where the last batch stopped and bounded by creation time: a run created after
+ * the cutoff cannot have finished before it. The ORDER BY names the index's columns, so the
+ * plans stay index walks whatever the statistics say.
+ */
+
+const FINISHED_RUN = `state IN ('succeeded', 'failed', 'superseded')`;
+export const UNFINISHED_RUN = `state IN ('pending', 'running', 'waiting')`;
+
+/**
+ * `, rolled AS (...)`: adds the rows of `purged` (organization_id, workflow_id, mode, created_at,
+ * kind 'case' or 'run') to the usage rollups of their UTC hour. Rows are upserted in key order,
+ * so two passes adding to the same hours wait for each other instead of deadlocking.
+ */
+export const ROLL_UP = `, rolled AS (
+    INSERT INTO usage_rollups AS u (organization_id, hour, workflow_id, mode, cases, runs)
+    SELECT organization_id, date_trunc('hour', created_at, 'UTC'), workflow_id, mode,
+           count(*) FILTER (WHERE kind = 'case'), count(*) FILTER (WHERE kind = 'run')
+    FROM purged GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+    ON CONFLICT (organization_id, hour, workflow_id, mode)
+    DO UPDATE SET cases = u.cases + EXCLUDED.cases, runs = u.runs + EXCLUDED.runs
+  )`;
+
+const OLD_RUN = (days: string) => `r.created_at < ${purgeCutoff(days)} AND r.${FINISHED_RUN} AND r.finished_at < ${purgeCutoff(days)}`;
+
+/**
+ * $1, $2 the organizations and their days: each with a row of `table` (as `alias`) that is `old`
+ * for its days, and the creation time of its oldest, read through the (organization_id,
+ * created_at) index.
+ */
+export const organizationsWithOld = (table: string, alias: string, old: (days: string) => string) => `
+  SELECT o.id, o.days, oldest.created_at AS start FROM ${ORGANIZATION_DAYS}
+  CROSS JOIN LATERAL (
+    SELECT ${alias}.created_at FROM ${table} ${alias} WHERE ${alias}.organization_id = o.id AND ${old('o.days')}
+    ORDER BY ${alias}.organization_id, ${alias}.created_at LIMIT 1) oldest
+  ORDER BY o.id`;
+
+/** Each organization with a purgeable run. */
+export const ORGANIZATIONS_WITH_OLD_RUNS_SQL = organizationsWithOld('workflow_runs', 'r', OLD_RUN);
+
+/** $1 organization, $2 days, $3 from (created_at), $4 limit. Finished runs never change again: only another pass may hold them. */
+export const PURGE_RUNS_SQL = `
+  WITH doomed AS (
+    SELECT r.id, r.created_at FROM workflow_runs r
+    WHERE r.organization_id = $1 AND r.created_at >= $3 AND ${OLD_RUN('$2')}
+    ORDER BY r.organization_id, r.created_at LIMIT $4
+    FOR UPDATE SKIP LOCKED
+  ), gone AS (
+    DELETE FROM workflow_runs r USING doomed WHERE r.id = doomed.id
+    RETURNING r.organization_id, r.workflow_id, r.mode, r.created_at
+  ), purged AS (
+    SELECT organization_id, workflow_id, mode, created_at, 'run' AS kind FROM gone
+  )${ROLL_UP}
+  SELECT (SELECT count(*) FROM gone)::int AS runs, (SELECT count(*) FROM doomed)::int AS taken, (SELECT max(created_at) FROM doomed) AS last`;

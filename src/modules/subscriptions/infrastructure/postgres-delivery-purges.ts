@@ -1,0 +1,35 @@
+import { Injectable } from '@nestjs/common';
+import { purgeOwners, queryIn } from '../../../shared/database/purge-sql.js';
+import { TransactionRunner } from '../../../shared/database/transaction.js';
+import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
+import { DeliveryPurges, type OrganizationDays, type PurgeBatch, type PurgeOwner } from '../../retention/application/retention.ports.js';
+import { DELIVERY_WINDOW_SQL, deleteOutboxEvents, LOCK_ENDED_EVENTS_SQL, SUBSCRIPTIONS_WITH_OLD_DELIVERIES_SQL } from './delivery-purges.sql.js';
+
+/** Ended deliveries past their organization's retention, as the retention purge asks. */
+@Injectable()
+export class PostgresDeliveryPurges extends DeliveryPurges {
+  constructor(private readonly transactions: TransactionRunner) {
+    super();
+  }
+
+  subscriptionsWithOldDeliveries(organizations: OrganizationDays): Promise<PurgeOwner<number>[]> {
+    return purgeOwners<number>(this.transactions, SUBSCRIPTIONS_WITH_OLD_DELIVERIES_SQL, organizations);
+  }
+
+  /**
+   * Deliveries are created in id order, so the window stops at the first one created after the
+   * cutoff. Deliveries still being tried, or ended recently, stay behind as the window moves on;
+   * an event goes once all its deliveries ended long enough ago.
+   */
+  purgeDeliveries(subscription: PurgeOwner<number>, afterId: number, limit: number): Promise<PurgeBatch<number>> {
+    return withoutStatementTimeout(this.transactions, async (m) => {
+      const window = (await m.query(DELIVERY_WINDOW_SQL, [subscription.id, subscription.days, afterId, limit])) as
+        { id: string; event_id: string; old: boolean; ended_long_ago: boolean }[];
+      const reachedRecent = window.length < limit || window.some((delivery) => !delivery.old);
+      const candidates = [...new Set(window.filter((delivery) => delivery.ended_long_ago).map((delivery) => Number(delivery.event_id)))];
+      const events = candidates.length ? ((await m.query(LOCK_ENDED_EVENTS_SQL, [candidates, subscription.days])) as { id: string }[]).map((row) => Number(row.id)) : [];
+      const purged = events.length ? await deleteOutboxEvents(queryIn(m), events) : {};
+      return { purged, next: reachedRecent ? null : Number(window.at(-1)!.id) };
+    });
+  }
+}
