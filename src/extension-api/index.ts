@@ -5,3 +5,5 @@
  */
 export { EXTENSION_API_VERSION } from './version.js';
 export type { CaseIntakeOptions, ExtensionModule } from './extensions.js';
+export { StepType } from './step-types.js';
+export type { GuardedHttp, GuardedHttpRequest, GuardedHttpResponse, JsonSchema, ResolvedSecrets, StepArgumentsCheck, StepCase, StepContext, StepLog, StepOutcome, StepTypeDefinition } from './step-types.js';

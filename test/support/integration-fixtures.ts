@@ -6,7 +6,10 @@ import { CaseRepository } from '../../src/modules/cases/domain/case.repository.j
 import { PublishedWorkflowsService } from '../../src/modules/workflows/application/published-workflows.service.js';
 import type { WorkflowVersion } from '../../src/modules/workflows/domain/workflow-version.js';
 import { RunExecutor } from '../../src/modules/automation/application/run-executor.service.js';
-import { stepHandlerRegistry } from '../../src/modules/automation/application/step-handler.registry.js';
+import { StepRunner } from '../../src/modules/automation/application/step-runner.js';
+import { StepTypeRegistry } from '../../src/modules/extensions/step-type.registry.js';
+import { OutboundHttp } from '../../src/shared/outbound/outbound-http.js';
+import { SecretsService } from '../../src/modules/secrets/secrets.service.js';
 import { CloseStep } from '../../src/modules/automation/application/steps/close.step.js';
 import { FailStep } from '../../src/modules/automation/application/steps/fail.step.js';
 import { SetAttributesStep } from '../../src/modules/automation/application/steps/set-attributes.step.js';
@@ -59,7 +62,7 @@ export function runExecutor(ctx: IntegrationContext): RunExecutor {
     ctx.get(PublishedWorkflowsService),
     ctx.get(AutomationMetrics),
     ctx.env,
-    stepHandlerRegistry(new SetAttributesStep(), new SetStatusStep(), new CloseStep(), new WaitStep(), new FailStep()),
+    new StepRunner(StepTypeRegistry.of([new SetAttributesStep(), new SetStatusStep(), new CloseStep(), new WaitStep(), new FailStep()]), ctx.get(OutboundHttp), ctx.get(SecretsService), ctx.get(LOGGER)),
     new BullRunScheduler(ctx.get<Queue>(getQueueToken(AUTOMATION_QUEUE))),
     ctx.get(LOGGER),
   );

@@ -15,8 +15,9 @@ import { RunWorker } from './infrastructure/run-worker.service.js';
 import { RunRepository } from './infrastructure/run.repository.js';
 import { BullRunScheduler } from './infrastructure/bull-run-scheduler.js';
 import { RunLeases, RunMetrics, RunScheduler } from './application/run-engine.ports.js';
-import { STEP_HANDLER_REGISTRY, stepHandlerRegistry } from './application/step-handler.registry.js';
-import { STEP_HANDLERS } from './application/steps/index.js';
+import { BUILT_IN_STEP_TYPES } from './application/steps/index.js';
+import { StepRunner } from './application/step-runner.js';
+import { ExtensionsModule } from '../extensions/extensions.module.js';
 import { UsageController } from './http/usage.controller.js';
 import { UsageService } from './application/usage.service.js';
 
@@ -30,9 +31,11 @@ export class AutomationModule {
     const worker = env.ROLE !== 'api';
     return {
       module: AutomationModule,
-      imports: [BullModule.registerQueue({ name: AUTOMATION_QUEUE }), CasesModule, WorkflowsModule, TokensModule, SecretsModule],
+      imports: [BullModule.registerQueue({ name: AUTOMATION_QUEUE }), CasesModule, WorkflowsModule, TokensModule, SecretsModule, ExtensionsModule],
       controllers: [UsageController],
       providers: [
+        // In every role: the definition validator and the API documents read their schemas.
+        ...BUILT_IN_STEP_TYPES,
         UsageService,
         RunRepository,
         AutomationMetrics,
@@ -46,8 +49,7 @@ export class AutomationModule {
               { provide: RunScheduler, useClass: BullRunScheduler },
               RunRelay,
               RunWorker,
-              ...STEP_HANDLERS,
-              { provide: STEP_HANDLER_REGISTRY, inject: STEP_HANDLERS, useFactory: stepHandlerRegistry },
+              StepRunner,
             ]
           : []),
       ],

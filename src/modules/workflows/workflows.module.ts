@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ExtensionsModule } from '../extensions/extensions.module.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { PublishedWorkflowsService } from './application/published-workflows.service.js';
 import { WebhookUrlsService } from './application/webhook-urls.service.js';
@@ -15,7 +16,7 @@ import { WorkflowOrmEntity } from './infrastructure/workflow.orm-entity.js';
 import { WorkflowVersionOrmEntity } from './infrastructure/workflow-version.orm-entity.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([WorkflowOrmEntity, WorkflowVersionOrmEntity, WebhookVerificationOrmEntity]), TokensModule],
+  imports: [TypeOrmModule.forFeature([WorkflowOrmEntity, WorkflowVersionOrmEntity, WebhookVerificationOrmEntity]), TokensModule, ExtensionsModule],
   controllers: [WorkflowsController, WebhookVerificationController, OperatorWebhooksController],
   providers: [WorkflowDraftsService, WorkflowPublishingService, WebhookUrlsService, WebhookVerificationService, PublishedWorkflowsService, ChannelSecretKeeping],
   exports: [PublishedWorkflowsService, WorkflowDraftsService, ChannelSecretKeeping],

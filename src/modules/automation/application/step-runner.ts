@@ -1,0 +1,85 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { StepContext, StepOutcome } from '../../../extension-api/step-types.js';
+import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
+import { OutboundHttp } from '../../../shared/outbound/outbound-http.js';
+import type { CaseProps } from '../../cases/domain/case.js';
+import type { Run } from '../../cases/domain/run.js';
+import { StepTypeRegistry } from '../../extensions/step-type.registry.js';
+import { SecretsService } from '../../secrets/secrets.service.js';
+import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
+import { redactSecrets } from '../domain/request-templates.js';
+import { render, UnresolvableTemplateError, type TemplateScope } from '../domain/templates.js';
+import { mergeIfValid } from './steps/attribute-merge.js';
+
+/** Where a run stands when one of its steps runs. */
+export interface StepSite {
+  run: Run;
+  case: CaseProps;
+  version: WorkflowVersion;
+  /** `case.*` and the parsed attributes as the steps before left them. */
+  scope: TemplateScope;
+}
+
+/**
+ * Runs one step through its registered type, built-in or an extension's, with the public
+ * context: the engine's templates, the organization's secrets, the guarded HTTP client. What
+ * comes back is made safe the same way for every type: secret values masked, an attribute
+ * change checked against the workflow's schema and storage rules.
+ */
+@Injectable()
+export class StepRunner {
+  constructor(
+    private readonly types: StepTypeRegistry,
+    private readonly http: OutboundHttp,
+    private readonly secrets: SecretsService,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  isExternal(type: string): boolean {
+    return this.types.get(type)?.external === true;
+  }
+
+  async run(type: string, args: unknown, site: StepSite): Promise<StepOutcome> {
+    const stepType = this.types.get(type);
+    if (!stepType) return { kind: 'fail', error: `unknown step type ${type}` };
+    const resolved: Record<string, string> = Object.create(null);
+    const redact = (text: string) => redactSecrets(resolved)(text);
+    const log = (level: 'info' | 'warn') => (message: string, fields: Record<string, unknown> = {}) =>
+      this.logger[level]({ ...JSON.parse(redact(JSON.stringify(fields))), runId: site.run.id, caseId: site.case.id, step: type }, redact(message));
+    const context: StepContext = {
+      arguments: args,
+      case: { ...site.scope.case, attributes: site.scope.attributes },
+      attempt: site.run.stepAttempts,
+      render: (value) => render(value, site.scope),
+      secrets: async (names) => {
+        const answer = await this.secrets.resolve(site.case.organizationId, names);
+        Object.assign(resolved, answer.found);
+        return answer;
+      },
+      http: { send: (request) => this.http.send(request) },
+      log: { info: log('info'), warn: log('warn') },
+    };
+    let outcome: StepOutcome;
+    try {
+      outcome = await stepType.run(context);
+    } catch (err) {
+      if (err instanceof UnresolvableTemplateError) return { kind: 'fail', error: `${type}: ${err.message}` };
+      throw err;
+    }
+    if (outcome.kind === 'change') outcome = mergeIfValid(type, outcome.attributes, site, outcome.note);
+    return Object.keys(resolved).length ? redacted(outcome, redact) : outcome;
+  }
+}
+
+/**
+ * The outcome with every secret value in its messages and note replaced by `[secret NAME]`.
+ * A saved answer (an attribute change) is left as the receiver sent it: echoing a secret back
+ * is the receiver's choice.
+ */
+function redacted(outcome: StepOutcome, redact: (text: string) => string): StepOutcome {
+  if (outcome.kind === 'fail' || outcome.kind === 'retry') return { ...outcome, error: redact(outcome.error) };
+  if ((outcome.kind === 'next' || outcome.kind === 'change') && outcome.note) {
+    return { ...outcome, note: Object.fromEntries(Object.entries(outcome.note).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])) };
+  }
+  return outcome;
+}
