@@ -32,10 +32,17 @@ export async function createApp(env: Env, logger: Logger, options: CaseIntakeOpt
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
-  // After the rate limits and before any route exists: credentials are checked before bodies are read.
-  registerCredentialChecks(fastify, { bearer: app.get(BearerTokenGuard), webhook: app.get(WebhookTokenGuard), operator: app.get(OperatorGuard), form: app.get(FormSecretGuard) });
-  await serveApiDocs(app, env.PUBLIC_BASE_URL!);
-  await serveDashboard(app);
-  await app.init();
+  try {
+    // After the rate limits and before any route exists: credentials are checked before bodies are read.
+    registerCredentialChecks(fastify, { bearer: app.get(BearerTokenGuard), webhook: app.get(WebhookTokenGuard), operator: app.get(OperatorGuard), form: app.get(FormSecretGuard) });
+    await serveApiDocs(app, env.PUBLIC_BASE_URL!);
+    await serveDashboard(app);
+    await app.init();
+  } catch (err) {
+    // A start refused (two step types of one name, say) leaves no connection open behind it;
+    // the refusal is what the caller must see, not a failure of the clean-up.
+    await app.close().catch(() => undefined);
+    throw err;
+  }
   return app;
 }

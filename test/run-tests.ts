@@ -1,6 +1,6 @@
 /**
  * `npm test`: gives this run its own database and Redis key prefix, then runs every unit spec
- * (beside the code, `*.spec.js`), the architecture specs (`test/architecture/*.spec.js`), the
+ * (beside the code, `*.spec.js`), the example extensions' own specs (`examples/<name>/test/`), the architecture specs (`test/architecture/*.spec.js`), the
  * integration specs (`test/integration/*.integration-spec.js`: application services, repositories,
  * the run executor and guards against the real Postgres and Redis, without HTTP) and every
  * end-to-end spec (`test/e2e/*.e2e-spec.js`) with
@@ -39,6 +39,7 @@ async function main(): Promise<number> {
     const filter = process.argv.slice(2);
     const files = [
       ...specFiles(join(buildRoot, 'src'), /\.spec\.js$/),
+      ...specFiles(join(buildRoot, 'examples'), /\.spec\.js$/),
       ...specFiles(join(buildRoot, 'test', 'architecture'), /\.spec\.js$/),
       ...specFiles(join(buildRoot, 'test', 'integration'), /\.integration-spec\.js$/),
       ...specFiles(join(buildRoot, 'test'), /\.e2e-spec\.js$/),

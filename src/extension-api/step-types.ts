@@ -116,8 +116,9 @@ export interface StepTypeDefinition<A = unknown> {
   readonly external?: boolean;
   /**
    * Checks a schema cannot express (a status that must be declared, where templates may
-   * stand), run on arguments the schema accepted. When the schema refuses them and this
-   * reports problems, its problems are shown instead of the schema's.
+   * stand). Called for every step of this type, also when the schema refused its arguments
+   * (so trust no shape here): then the problems it reports stand in for the schema's, which
+   * lets a type word them its own way.
    */
   check?(args: A, helpers: StepArgumentsCheck): void;
   run(context: StepContext<A>): Promise<StepOutcome>;

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { createApp } from '../../src/app.js';
 import { type Env, validateEnv } from '../../src/shared/config/env.js';
 import { createLogger } from '../../src/shared/logging/logger.js';
+import type { ExtensionModule } from '../../src/extension-api/extensions.js';
 
 export interface InjectResult {
   status: number;
@@ -34,14 +35,14 @@ export interface TestApp {
  * Boots the real service (real Postgres and Redis of this test run) and drives it through
  * Fastify's inject, which runs the whole HTTP stack: parsers, hooks, guards, filters.
  */
-export async function startTestApp(options: { env?: Record<string, string>; captureLogs?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(options: { env?: Record<string, string>; captureLogs?: boolean; extensions?: ExtensionModule[] } = {}): Promise<TestApp> {
   const env = validateEnv({ ...process.env, ...options.env });
   const logs: string[] = [];
   // The production logger, at its most verbose, writing into `logs`.
   const logger = options.captureLogs
     ? createLogger('trace', new Writable({ write(chunk, _enc, done) { logs.push(String(chunk)); done(); } }))
     : createLogger(env.LOG_LEVEL);
-  const app = await createApp(env, logger);
+  const app = await createApp(env, logger, { extensions: options.extensions });
   const fastify = app.getHttpAdapter().getInstance();
   await fastify.ready();
   return {

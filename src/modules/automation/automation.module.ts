@@ -18,6 +18,7 @@ import { RunLeases, RunMetrics, RunScheduler } from './application/run-engine.po
 import { BUILT_IN_STEP_TYPES } from './application/steps/index.js';
 import { StepRunner } from './application/step-runner.js';
 import { ExtensionsModule } from '../extensions/extensions.module.js';
+import { StepTypesController } from './http/step-types.controller.js';
 import { UsageController } from './http/usage.controller.js';
 import { UsageService } from './application/usage.service.js';
 
@@ -32,7 +33,7 @@ export class AutomationModule {
     return {
       module: AutomationModule,
       imports: [BullModule.registerQueue({ name: AUTOMATION_QUEUE }), CasesModule, WorkflowsModule, TokensModule, SecretsModule, ExtensionsModule],
-      controllers: [UsageController],
+      controllers: [UsageController, StepTypesController],
       providers: [
         // In every role: the definition validator and the API documents read their schemas.
         ...BUILT_IN_STEP_TYPES,
