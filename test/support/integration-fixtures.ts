@@ -7,7 +7,6 @@ import { PublishedWorkflowsService } from '../../src/modules/workflows/applicati
 import type { WorkflowVersion } from '../../src/modules/workflows/domain/workflow-version.js';
 import { RunExecutor } from '../../src/modules/automation/application/run-executor.service.js';
 import { StepRunner } from '../../src/modules/automation/application/step-runner.js';
-import { StepTypeRegistry } from '../../src/modules/extensions/step-type.registry.js';
 import { OutboundHttp } from '../../src/shared/outbound/outbound-http.js';
 import { SecretsService } from '../../src/modules/secrets/secrets.service.js';
 import { CloseStep } from '../../src/modules/automation/application/steps/close.step.js';
@@ -62,7 +61,7 @@ export function runExecutor(ctx: IntegrationContext): RunExecutor {
     ctx.get(PublishedWorkflowsService),
     ctx.get(AutomationMetrics),
     ctx.env,
-    new StepRunner(StepTypeRegistry.of([new SetAttributesStep(), new SetStatusStep(), new CloseStep(), new WaitStep(), new FailStep()]), ctx.get(OutboundHttp), ctx.get(SecretsService), ctx.get(LOGGER)),
+    new StepRunner(new Map([new SetAttributesStep(), new SetStatusStep(), new CloseStep(), new WaitStep(), new FailStep()].map((step) => [step.type, step])), ctx.get(OutboundHttp), ctx.get(SecretsService), ctx.get(LOGGER)),
     new BullRunScheduler(ctx.get<Queue>(getQueueToken(AUTOMATION_QUEUE))),
     ctx.get(LOGGER),
   );

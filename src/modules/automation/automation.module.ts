@@ -14,10 +14,11 @@ import { RunRelay } from './infrastructure/run-relay.service.js';
 import { RunWorker } from './infrastructure/run-worker.service.js';
 import { RunRepository } from './infrastructure/run.repository.js';
 import { BullRunScheduler } from './infrastructure/bull-run-scheduler.js';
-import { RunLeases, RunMetrics, RunScheduler } from './application/run-engine.ports.js';
+import { RunLeases, RunMetrics, RunScheduler, StepTypes } from './application/run-engine.ports.js';
 import { BUILT_IN_STEP_TYPES } from './application/steps/index.js';
 import { StepRunner } from './application/step-runner.js';
 import { ExtensionsModule } from '../extensions/extensions.module.js';
+import { StepTypeRegistry } from '../extensions/step-type.registry.js';
 import { StepTypesController } from './http/step-types.controller.js';
 import { UsageController } from './http/usage.controller.js';
 import { UsageService } from './application/usage.service.js';
@@ -51,6 +52,7 @@ export class AutomationModule {
               RunRelay,
               RunWorker,
               StepRunner,
+              { provide: StepTypes, useExisting: StepTypeRegistry },
             ]
           : []),
       ],

@@ -15,13 +15,6 @@ export class StepTypeRegistry implements OnModuleInit {
 
   constructor(private readonly discovery: DiscoveryService) {}
 
-  /** A registry of exactly these types, for tests that build the engine without Nest. */
-  static of(types: StepTypeDefinition[]): StepTypeRegistry {
-    const registry = new StepTypeRegistry(undefined as unknown as DiscoveryService);
-    registry.found = new Map(types.map((t) => [t.type, t]));
-    return registry;
-  }
-
   /** A name clash stops the start here at the latest. */
   onModuleInit(): void {
     this.types();

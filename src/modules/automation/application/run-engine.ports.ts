@@ -1,3 +1,4 @@
+import type { StepTypeDefinition } from '../../../extension-api/step-types.js';
 import type { Run } from '../../cases/domain/run.js';
 
 /** What a worker needs to execute a run without looking anything up first (a queue job's data). */
@@ -22,4 +23,9 @@ export abstract class RunScheduler {
 export abstract class RunMetrics {
   abstract runStarted(run: Run): void;
   abstract runFinished(run: Run, state: 'succeeded' | 'failed'): void;
+}
+
+/** The step types the service runs, by name: built-in and extensions' alike. */
+export abstract class StepTypes {
+  abstract get(type: string): StepTypeDefinition | undefined;
 }

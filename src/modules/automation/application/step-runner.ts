@@ -4,11 +4,11 @@ import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { OutboundHttp } from '../../../shared/outbound/outbound-http.js';
 import type { CaseProps } from '../../cases/domain/case.js';
 import type { Run } from '../../cases/domain/run.js';
-import { StepTypeRegistry } from '../../extensions/step-type.registry.js';
 import { SecretsService } from '../../secrets/secrets.service.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { redactSecrets } from '../domain/request-templates.js';
 import { render, UnresolvableTemplateError, type TemplateScope } from '../domain/templates.js';
+import { StepTypes } from './run-engine.ports.js';
 import { mergeIfValid } from './steps/attribute-merge.js';
 
 /** Where a run stands when one of its steps runs. */
@@ -29,7 +29,7 @@ export interface StepSite {
 @Injectable()
 export class StepRunner {
   constructor(
-    private readonly types: StepTypeRegistry,
+    private readonly types: StepTypes,
     private readonly http: OutboundHttp,
     private readonly secrets: SecretsService,
     @Inject(LOGGER) private readonly logger: Logger,

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Logger } from '../../../../shared/logging/logger.js';
 import type { OutboundHttp, OutboundRequest } from '../../../../shared/outbound/outbound-http.js';
-import { StepTypeRegistry } from '../../../extensions/step-type.registry.js';
 import type { SecretsService } from '../../../secrets/secrets.service.js';
 import { StepRunner, type StepSite } from '../step-runner.js';
 import { HttpRequestStep } from './http-request.step.js';
@@ -27,7 +26,7 @@ function stepWith(answer: (req: OutboundRequest) => Promise<{ status: number; te
     },
   } as unknown as SecretsService;
   // Through the engine's runner, which gives the step its context and masks the secrets it resolved.
-  const runner = new StepRunner(StepTypeRegistry.of([new HttpRequestStep()]), http, secrets, {} as Logger);
+  const runner = new StepRunner(new Map([['http_request', new HttpRequestStep()]]), http, secrets, {} as Logger);
   return { step: { execute: (args: unknown, site: StepSite) => runner.run('http_request', args, site) }, sent, asked };
 }
 
