@@ -57,6 +57,16 @@ describe('StepRunner', () => {
     assert.match(refused.kind === 'fail' ? refused.error : '', /^custom: \/ticket must be of type string/);
   });
 
+  it('fails the run of a step asking for what the engine cannot do', async () => {
+    const outcome = (asked: StepOutcome) => runnerFor(stepType(async () => asked)).runner.run('custom', {}, site());
+    assert.deepEqual(await outcome({ kind: 'move', status: 'Closed', outcome: 'Done' }), { kind: 'move', status: 'Closed', outcome: 'Done' });
+    for (const status of ['Escalated', 'Error']) {
+      assert.deepEqual(await outcome({ kind: 'move', status }), { kind: 'fail', error: `custom: cannot move the case to "${status}": not a declared status (a fail outcome parks a case in Error)` });
+    }
+    assert.deepEqual(await outcome({ kind: 'wait', seconds: 0 }), { kind: 'fail', error: 'custom: cannot wait 0 seconds' });
+    assert.deepEqual(await outcome({ kind: 'retry', delayMs: Number.NaN, error: 'x' }), { kind: 'fail', error: 'custom: cannot retry after NaN ms' });
+  });
+
   it('fails a step whose template does not resolve, naming it, and a step type nobody registered', async () => {
     const { runner } = runnerFor(stepType(async (context) => ({ kind: 'fail', error: String(context.render('{{ attributes.missing }}')) })));
     assert.deepEqual(await runner.run('custom', {}, site()), { kind: 'fail', error: 'custom: template {{ attributes.missing }} does not resolve' });

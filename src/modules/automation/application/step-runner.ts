@@ -5,6 +5,7 @@ import { OutboundHttp } from '../../../shared/outbound/outbound-http.js';
 import type { CaseProps } from '../../cases/domain/case.js';
 import type { Run } from '../../cases/domain/run.js';
 import { SecretsService } from '../../secrets/secrets.service.js';
+import { ERROR } from '../../workflows/domain/status-rules.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { redactSecrets } from '../domain/request-templates.js';
 import { render, UnresolvableTemplateError, type TemplateScope } from '../domain/templates.js';
@@ -66,9 +67,23 @@ export class StepRunner {
       if (err instanceof UnresolvableTemplateError) return { kind: 'fail', error: `${type}: ${err.message}` };
       throw err;
     }
+    const refusal = refusalOf(outcome, site.version);
+    if (refusal) return { kind: 'fail', error: `${type}: ${refusal}` };
     if (outcome.kind === 'change') outcome = mergeIfValid(type, outcome.attributes, site, outcome.note);
     return Object.keys(resolved).length ? redacted(outcome, redact) : outcome;
   }
+}
+
+/**
+ * Why the engine cannot do what an outcome asks: the built-in steps' arguments were checked
+ * when their definition was saved, an extension's outcome is checked here, so that it fails
+ * its run instead of its job.
+ */
+function refusalOf(outcome: StepOutcome, version: WorkflowVersion): string | undefined {
+  if (outcome.kind === 'move' && (outcome.status === ERROR || !version.statuses.has(outcome.status))) return `cannot move the case to "${outcome.status}": not a declared status (a fail outcome parks a case in Error)`;
+  if (outcome.kind === 'wait' && !(outcome.seconds > 0 && Number.isFinite(outcome.seconds))) return `cannot wait ${outcome.seconds} seconds`;
+  if (outcome.kind === 'retry' && !(outcome.delayMs >= 0 && Number.isFinite(outcome.delayMs))) return `cannot retry after ${outcome.delayMs} ms`;
+  return undefined;
 }
 
 /**
