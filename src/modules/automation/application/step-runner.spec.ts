@@ -42,11 +42,11 @@ describe('StepRunner', () => {
   it('masks the secrets a step resolved in its outcome and its log lines', async () => {
     const { runner, lines } = runnerFor(stepType(async (context) => {
       const { found } = await context.secrets(['API_KEY']);
-      context.log.info(`calling with ${found.API_KEY}`, { key: found.API_KEY });
+      context.log.info(`calling with ${found.API_KEY}`, { key: found.API_KEY, nested: [{ line: `a\n${found.API_KEY}` }] });
       return { kind: 'retry', delayMs: 1000, error: `refused ${encodeURIComponent(found.API_KEY!)}` };
     }));
     assert.deepEqual(await runner.run('custom', {}, site()), { kind: 'retry', delayMs: 1000, error: 'refused [secret API_KEY]' });
-    assert.deepEqual(lines, [{ fields: { key: '[secret API_KEY]', runId: 9, caseId: 1, step: 'custom' }, message: 'calling with [secret API_KEY]' }]);
+    assert.deepEqual(lines, [{ fields: { key: '[secret API_KEY]', nested: [{ line: 'a\n[secret API_KEY]' }], runId: 9, caseId: 1, step: 'custom' }, message: 'calling with [secret API_KEY]' }]);
   });
 
   it('checks a change against the workflow\'s attributes: a refused one fails the run', async () => {

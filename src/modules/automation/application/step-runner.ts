@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { StepContext, StepOutcome } from '../../../extension-api/step-types.js';
+import { isPlainObject } from '../../../shared/json/json-text.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { OutboundHttp } from '../../../shared/outbound/outbound-http.js';
 import type { CaseProps } from '../../cases/domain/case.js';
@@ -45,8 +46,10 @@ export class StepRunner {
     if (!stepType) return { kind: 'fail', error: `unknown step type ${type}` };
     const resolved: Record<string, string> = Object.create(null);
     const redact = (text: string) => redactSecrets(resolved)(text);
+    const mask = (value: unknown): unknown =>
+      typeof value === 'string' ? redact(value) : Array.isArray(value) ? value.map(mask) : isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mask(v)])) : value;
     const log = (level: 'info' | 'warn') => (message: string, fields: Record<string, unknown> = {}) =>
-      this.logger[level]({ ...JSON.parse(redact(JSON.stringify(fields))), runId: site.run.id, caseId: site.case.id, step: type }, redact(message));
+      this.logger[level]({ ...(mask(fields) as object), runId: site.run.id, caseId: site.case.id, step: type }, redact(message));
     const context: StepContext = {
       arguments: args,
       case: { ...site.scope.case, attributes: site.scope.attributes },
