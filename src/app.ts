@@ -40,12 +40,15 @@ export async function createApp(env: Env, logger: Logger, options: CaseIntakeOpt
     form: app.get(FormSecretCheck),
     metrics: app.get(MetricsTokenCheck),
   });
-  await serveApiDocs(app, env.PUBLIC_BASE_URL!);
-  await serveDashboard(app);
-  // A start that fails (an extension's name clash) closes what it opened, or its connections keep the process alive.
-  await app.init().catch(async (err: unknown) => {
-    await app.close();
+  try {
+    await serveApiDocs(app, env.PUBLIC_BASE_URL!);
+    await serveDashboard(app);
+    await app.init();
+  } catch (err) {
+    // A start refused (an extension's name clash) leaves no connection open behind it; the
+    // refusal is what the caller must see, not a failure of the clean-up.
+    await app.close().catch(() => undefined);
     throw err;
-  });
+  }
   return app;
 }

@@ -1,5 +1,6 @@
 import { createApp } from './app.js';
 import { listenForMail } from './modules/email/infrastructure/smtp-listener.js';
+import { loadExtensions } from './modules/extensions/load-extensions.js';
 import { InvalidEnvironmentError, validateEnv, type Env } from './shared/config/env.js';
 import { createLogger } from './shared/logging/logger.js';
 
@@ -13,7 +14,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = createLogger(env.LOG_LEVEL);
-  const app = await createApp(env, logger);
+  const app = await createApp(env, logger, { extensions: await loadExtensions(env.EXTENSIONS) });
   // Every role listens: a worker serves /healthz, /readyz and /metrics for its probes and
   // scrapes (deploy/ routes no traffic to it, so it takes no API requests in practice).
   await app.listen({ port: env.PORT, host: env.HOST });

@@ -8,6 +8,7 @@ import { wholeTimeline } from './cases-api.js';
 import { createWorkflow, givenDirectWorkflow, sampleDefinition, type DirectWorkflow } from './scenario.js';
 import { db, startTestApp, type InjectResult, type TestApp } from './test-app.js';
 import { createTestDatabase, dropTestDatabase } from './test-infra.js';
+import type { ExtensionModule } from '../../src/extension-api/extensions.js';
 
 /** How long a test waits for runs to reach their final state before it fails. */
 export const RUN_DEADLINE_MS = 20_000;
@@ -299,11 +300,11 @@ export async function isolatedDatabase(): Promise<IsolatedDatabase> {
 export const isolatedRedisPrefix = () => `${process.env.REDIS_PREFIX}:iso-${randomBytes(4).toString('hex')}`;
 
 /** The real app (ROLE=all) on a database and queue of its own, with extra settings. */
-export async function startIsolatedApp(env: Record<string, string>): Promise<{ t: TestApp; database: IsolatedDatabase; close(): Promise<void> }> {
+export async function startIsolatedApp(env: Record<string, string>, extensions: ExtensionModule[] = []): Promise<{ t: TestApp; database: IsolatedDatabase; close(): Promise<void> }> {
   const database = await isolatedDatabase();
   let t: TestApp;
   try {
-    t = await startTestApp({ env: { ...env, DATABASE_URL: database.url, REDIS_PREFIX: isolatedRedisPrefix() } });
+    t = await startTestApp({ env: { ...env, DATABASE_URL: database.url, REDIS_PREFIX: isolatedRedisPrefix() }, extensions });
   } catch (err) {
     await database.drop();
     throw err;

@@ -7,7 +7,9 @@ import { RunQueue } from '../../src/modules/cases/domain/run-queue.js';
 import { PublishedWorkflowsService } from '../../src/modules/workflows/application/published-workflows.service.js';
 import type { WorkflowVersion } from '../../src/modules/workflows/domain/workflow-version.js';
 import { RunExecutor } from '../../src/modules/automation/application/run-executor.service.js';
-import { stepHandlerRegistry } from '../../src/modules/automation/application/step-handler.registry.js';
+import { StepRunner } from '../../src/modules/automation/application/step-runner.js';
+import { OutboundHttp } from '../../src/shared/outbound/outbound-http.js';
+import { SecretsService } from '../../src/modules/secrets/secrets.service.js';
 import { CloseStep } from '../../src/modules/automation/application/steps/close.step.js';
 import { FailStep } from '../../src/modules/automation/application/steps/fail.step.js';
 import { SetAttributesStep } from '../../src/modules/automation/application/steps/set-attributes.step.js';
@@ -59,7 +61,7 @@ export function runExecutor(ctx: IntegrationContext): RunExecutor {
     ctx.get(PublishedWorkflowsService),
     ctx.get(AutomationMetrics),
     ctx.env,
-    stepHandlerRegistry(new SetAttributesStep(), new SetStatusStep(), new CloseStep(), new WaitStep(), new FailStep()),
+    new StepRunner(new Map([new SetAttributesStep(), new SetStatusStep(), new CloseStep(), new WaitStep(), new FailStep()].map((step) => [step.type, step])), ctx.get(OutboundHttp), ctx.get(SecretsService), ctx.get(LOGGER)),
     new BullRunScheduler(ctx.get<Queue>(getQueueToken(AUTOMATION_QUEUE))),
     ctx.get(LOGGER),
   );

@@ -1,11 +1,20 @@
 import { Module } from '@nestjs/common';
+import { OpenTicketStep } from './open-ticket.step.js';
 import { TicketBusController } from './ticket-bus.controller.js';
 import { TicketBusSenderScheme } from './ticket-bus.sender-scheme.js';
 import { TicketBusSource } from './ticket-bus.source.js';
 
-/** The example extension: `createApp(env, logger, { extensions: [TicketExtensionModule] })`. */
+/**
+ * An example extension for a team with an in-house ticket system: a step that opens a ticket in
+ * it (`open_ticket`), a case source its message bus posts to (`ticket_bus`), and the bus's
+ * signature as a sender scheme. Load it with `createApp(env, logger, { extensions:
+ * [TicketExtensionModule] })`, or name this file's built module in EXTENSIONS (its default
+ * export is the module).
+ */
 @Module({
   controllers: [TicketBusController],
-  providers: [TicketBusSource, TicketBusSenderScheme],
+  providers: [OpenTicketStep, TicketBusSource, TicketBusSenderScheme],
 })
 export class TicketExtensionModule {}
+
+export default TicketExtensionModule;

@@ -2,6 +2,8 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import pluginMetadata from '../../api-metadata.generated.js';
 import { components } from './openapi.components.js';
+import { StepTypeRegistry } from '../extensions/step-type.registry.js';
+import { stepSchemas } from './openapi.workflow-schemas.js';
 import { withSharedComponents } from './openapi.shared-components.js';
 import { toOpenApi31 } from './openapi31.js';
 import { outboundWebhooks } from './openapi.subscriptions.js';
@@ -40,7 +42,7 @@ export async function openApiDocument(app: INestApplication, publicBaseUrl: stri
     ...derived,
     paths: withSharedComponents(derived.paths, components),
     webhooks: outboundWebhooks,
-    components: { ...components, schemas: { ...closedRequestSchemas(derived.components?.schemas ?? {}), ...components.schemas } },
+    components: { ...components, schemas: { ...closedRequestSchemas(derived.components?.schemas ?? {}), ...components.schemas, ...stepSchemas(app.get(StepTypeRegistry).all()) } },
   };
   return toOpenApi31(document);
 }

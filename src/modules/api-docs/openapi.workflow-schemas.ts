@@ -1,10 +1,9 @@
 import { ATTRIBUTE_FORMATS, ATTRIBUTE_TYPES, BUILT_IN_CASE_SOURCES, SOURCE_TYPE } from '../workflows/domain/workflow-definition.js';
 import { DEFAULT_STATUSES } from '../workflows/domain/status-rules.js';
 import { DEFAULT_DEDUP_WINDOW_SECONDS, MAX_DEDUP_WINDOW_SECONDS, MIN_DEDUP_WINDOW_SECONDS } from '../workflows/domain/webhook-dedup.js';
+import type { StepTypeDefinition } from '../../extension-api/step-types.js';
 import { object, resourceId, type Schema, schemaRef, timestamp } from '../../shared/http/openapi-schema.js';
 
-/** The step kinds of workflows-and-automation.md, each a one-key object (an `if` step has `then` and `else` too). */
-const STEP_KINDS = ['SetAttributesStep', 'SetStatusStep', 'CloseStep', 'IfStep', 'HttpRequestStep', 'WaitStep', 'FailStep'];
 const stepList = (description: string): Schema => ({ type: 'array', maxItems: 100, items: schemaRef('Step'), description });
 
 const definitionFields: Record<string, Schema> = {
@@ -108,10 +107,6 @@ export const workflowSchemas: Record<string, Schema> = {
     ['window_seconds'],
     'De-duplication of webhook deliveries by a key in the posted object.',
   ),
-  Step: { oneOf: STEP_KINDS.map(schemaRef), description: 'One step of a run.' },
-  SetAttributesStep: object({ set_attributes: { type: 'object', minProperties: 1, description: 'Merged into the case\'s attributes (validated against the schema; a violation fails the run, and so does a number, possibly from a template, that the attributes\' number rule refuses, or attributes that would take more than the 1,048,576 bytes a case keeps). Strings may hold `{{ path }}` templates (not `{{ secrets.NAME }}`).' } }),
-  SetStatusStep: object({ set_status: { type: 'string', not: { const: 'Error' }, description: 'Moves the case to this declared status; that status\'s run starts.' } }),
-  CloseStep: object({ close: object({ outcome: { type: 'string', minLength: 1, pattern: '\\S' } }, ['outcome'], 'Moves the case to `Closed` with this outcome (the workflow\'s default when omitted).') }),
   IfStep: object(
     { if: schemaRef('Condition'), then: stepList('Steps run when the condition holds.'), else: stepList('Steps run otherwise.') },
     ['else'],
@@ -132,30 +127,17 @@ export const workflowSchemas: Record<string, Schema> = {
     maxProperties: 2,
     additionalProperties: false,
   },
-  HttpRequestStep: object({
-    http_request: object(
-      {
-        method: { type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
-        url: {
-          type: 'string',
-          pattern: '^([hH][tT][tT][pP][sS]?://[^/?#{}]+([/?#].*)?|\\{\\{[^{}]+\\}\\})$',
-          description: 'An http(s) URL. Templates may stand only after the host (in the path, query or fragment): each value is percent-encoded as one URL component (`/ ? # @ : % &` included), so it can never change the scheme, host, port or the path above it, and a value that would make a `.` or `..` path segment fails the run. A template in the scheme, host, user or port is a 422. `{{ secrets.NAME }}` may stand only in a query value (`?key={{ secrets.CRM_KEY }}`). A url that is exactly one template (`{{ attributes.link }}`) needs `url_from_attribute`. Loopback, private, link-local and metadata addresses are refused unless the service allows them.',
-        },
-        url_from_attribute: { type: 'boolean', default: false, description: 'The url is exactly one template, and its value (an http(s) URL, else the run fails) is the whole url. The address checks apply to it as to every url. Such a step may not use `{{ secrets.NAME }}` in its headers or body (422): whoever sets the attribute chooses where the request goes.' },
-        headers: {
-          type: 'object',
-          additionalProperties: { type: 'string' },
-          description: 'Templates allowed in values, `{{ secrets.NAME }}` included: put credentials such as an API key in an organization secret (`PUT /api/admin/v1/secrets/{name}`), never in the definition, which every admin can read. A value written with CR, LF or NUL is a 422; one that holds them once filled in fails the run (`header <name> contains a line break`), and nothing is sent.',
-        },
-        body: { description: 'Any JSON value; templates, `{{ secrets.NAME }}` included, are resolved in its strings.' },
-        timeout_ms: { type: 'integer', minimum: 1, maximum: 60000 },
-        retries: { type: 'integer', minimum: 0, maximum: 10, default: 3, description: 'Retries with exponential backoff from 1 second on network errors and non-2xx answers.' },
-        save_response_as: { type: 'string', minLength: 1, description: 'Attribute that receives the JSON answer. An answer holding a number the attributes\' number rule refuses, or one that would take the attributes past the 1,048,576 bytes a case keeps, fails the run, and nothing is stored.' },
-      },
-      ['url_from_attribute', 'headers', 'body', 'timeout_ms', 'retries', 'save_response_as'],
-      'Calls an outside system; 2xx succeeds, anything else fails the run once the retries are spent. A secret\'s value never reaches the case, the timeline, an event, a log line or an error message (a failing step shows `[secret NAME]` in its place); what `save_response_as` stores is what the receiver answered.',
-    ),
-  }),
-  WaitStep: object({ wait: object({ seconds: { type: 'number', exclusiveMinimum: 0, maximum: 2592000 } }, [], 'Resumes the run after this many seconds (at most 30 days).') }),
-  FailStep: object({ fail: { type: 'string', minLength: 1, pattern: '\\S', description: 'Fails the run on purpose with this message: the case is parked in `Error`.' } }),
 };
+
+/**
+ * `Step` and one schema per registered step type (`open_ticket` is `OpenTicketStep`), each a
+ * one-key object holding the type's arguments: an extension's step shows in the document as
+ * the built-in ones do.
+ */
+export function stepSchemas(types: readonly StepTypeDefinition[]): Record<string, Schema> {
+  const named = types.map((t) => [`${t.type.replace(/(^|_)([a-z0-9])/g, (_, __, c: string) => c.toUpperCase())}Step`, t] as const);
+  return {
+    Step: { oneOf: [...named.map(([name]) => name), 'IfStep'].map(schemaRef), description: 'One step of a run.' },
+    ...Object.fromEntries(named.map(([name, t]) => [name, object({ [t.type]: t.argumentsSchema as Schema })])),
+  };
+}

@@ -14,9 +14,12 @@ import { CaseBatches } from './application/case-batches.js';
 import { RunRelay } from './infrastructure/run-relay.service.js';
 import { RunWorker } from './infrastructure/run-worker.service.js';
 import { BullRunScheduler } from './infrastructure/bull-run-scheduler.js';
-import { RunLeases, RunMetrics, RunScheduler } from './application/run-engine.ports.js';
-import { STEP_HANDLER_REGISTRY, stepHandlerRegistry } from './application/step-handler.registry.js';
-import { STEP_HANDLERS } from './application/steps/index.js';
+import { RunLeases, RunMetrics, RunScheduler, StepTypes } from './application/run-engine.ports.js';
+import { BUILT_IN_STEP_TYPES } from './application/steps/index.js';
+import { StepRunner } from './application/step-runner.js';
+import { ExtensionsModule } from '../extensions/extensions.module.js';
+import { StepTypeRegistry } from '../extensions/step-type.registry.js';
+import { StepTypesController } from './http/step-types.controller.js';
 
 /**
  * Workflow runs on Bull, the engine of the runs the cases module stores with their case. The
@@ -29,8 +32,11 @@ export class AutomationModule {
     const worker = env.ROLE !== 'api';
     return {
       module: AutomationModule,
-      imports: [BullModule.registerQueue({ name: AUTOMATION_QUEUE }), CasesModule, WorkflowsModule, TokensModule, SecretsModule],
+      imports: [BullModule.registerQueue({ name: AUTOMATION_QUEUE }), CasesModule, WorkflowsModule, TokensModule, SecretsModule, ExtensionsModule],
+      controllers: [StepTypesController],
       providers: [
+        // In every role: the definition validator and the API documents read their schemas.
+        ...BUILT_IN_STEP_TYPES,
         AutomationMetrics,
         QueueMetrics,
         ...(worker
@@ -42,8 +48,8 @@ export class AutomationModule {
               { provide: RunScheduler, useClass: BullRunScheduler },
               RunRelay,
               RunWorker,
-              ...STEP_HANDLERS,
-              { provide: STEP_HANDLER_REGISTRY, inject: STEP_HANDLERS, useFactory: stepHandlerRegistry },
+              StepRunner,
+              { provide: StepTypes, useExisting: StepTypeRegistry },
             ]
           : []),
       ],

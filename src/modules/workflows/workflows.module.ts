@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ExtensionsModule } from '../extensions/extensions.module.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { BUILT_IN_SENDER_SCHEMES } from './application/built-in-sender-schemes.js';
 import { CaseSourceRegistry } from './application/case-source-registry.js';
@@ -21,7 +22,7 @@ import { WorkflowOrmEntity } from './infrastructure/workflow.orm-entity.js';
 import { WorkflowVersionOrmEntity } from './infrastructure/workflow-version.orm-entity.js';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([WorkflowOrmEntity, WorkflowVersionOrmEntity, WebhookVerificationOrmEntity]), TokensModule, DiscoveryModule],
+  imports: [TypeOrmModule.forFeature([WorkflowOrmEntity, WorkflowVersionOrmEntity, WebhookVerificationOrmEntity]), TokensModule, DiscoveryModule, ExtensionsModule],
   controllers: [WorkflowsController, WorkflowVersionsController, WebhookVerificationController, OperatorWebhooksController],
   providers: [WorkflowDraftsService, WorkflowVersionsService, WorkflowPublishingService, WebhookUrlsService, WebhookVerificationService, PublishedWorkflowsService, ChannelSecretKeeping, CaseSourceRegistry, SenderSchemeRegistry, ...BUILT_IN_SENDER_SCHEMES],
   exports: [PublishedWorkflowsService, WorkflowDraftsService, ChannelSecretKeeping, CaseSourceRegistry],

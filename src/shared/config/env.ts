@@ -7,13 +7,9 @@ import { ENCRYPTION_KEY_PATTERN } from './encryption-key-format.js';
 /** A hundred years: the longest retention a setting or an override may ask for. */
 export const MAX_RETENTION_DAYS = 36_500;
 
-const toBoolean = ({ value }: { value: unknown }) =>
-  value === undefined ? undefined : value === 'true' ? true : value === 'false' ? false : value;
+const toBoolean = ({ value }: { value: unknown }) => (value === undefined ? undefined : value === 'true' ? true : value === 'false' ? false : value);
 
-/**
- * Every environment variable the service reads, validated once at boot.
- * Defaults live here and nowhere else.
- */
+/** Every environment variable the service reads, validated once at boot. Defaults live here and nowhere else. */
 export class Env {
   @Type(() => Number) @IsInt() @Min(0) @Max(65535)
   PORT = 3000;
@@ -248,6 +244,10 @@ export class Env {
   /** How often workers look for digests due (one repeatable Bull job, taken by one worker each time). */
   @Type(() => Number) @IsInt() @Min(1000) @Max(3_600_000)
   DIGEST_CHECK_INTERVAL_MS = 60_000;
+
+  /** Extensions main.js loads (docs/extending.md): comma-separated module specifiers, each default-exporting its Nest module. */
+  @IsOptional() @Matches(/^[^,\s]+(\s*,\s*[^,\s]+)*$/, { message: '$property must be comma-separated module specifiers' })
+  EXTENSIONS?: string;
 
   /** How long the process waits for in-flight requests and jobs on SIGTERM. */
   @Type(() => Number) @IsInt() @Min(0) @Max(600000)

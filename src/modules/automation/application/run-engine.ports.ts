@@ -1,3 +1,4 @@
+import type { StepTypeDefinition } from '../../../extension-api/step-types.js';
 import type { Run } from '../../cases/domain/run.js';
 import type { RunRef } from '../../cases/domain/run-queue.js';
 
@@ -15,4 +16,9 @@ export abstract class RunScheduler {
 export abstract class RunMetrics {
   abstract runStarted(run: Run): void;
   abstract runFinished(run: Run, state: 'succeeded' | 'failed'): void;
+}
+
+/** The step types the service runs, by name: built-in and extensions' alike. */
+export abstract class StepTypes {
+  abstract get(type: string): StepTypeDefinition | undefined;
 }

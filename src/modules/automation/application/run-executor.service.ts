@@ -12,9 +12,9 @@ import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js
 import { compileRun, conditionHolds, type Instruction } from '../domain/run-program.js';
 import type { RunRef } from '../../cases/domain/run-queue.js';
 import { RunLeases, RunMetrics, RunScheduler } from './run-engine.ports.js';
-import { STEP_HANDLER_REGISTRY, type StepHandlerRegistry } from './step-handler.registry.js';
-import type { StepContext, StepOutcome } from './steps/step-handler.js';
-import { UnresolvableTemplateError, type TemplateScope } from '../domain/templates.js';
+import { StepRunner, type StepSite } from './step-runner.js';
+import type { StepOutcome } from '../../../extension-api/step-types.js';
+import type { TemplateScope } from '../domain/templates.js';
 
 /** More automatic status moves than this in one chain is taken as a loop. */
 export const MAX_AUTOMATIC_MOVES = 25;
@@ -74,7 +74,7 @@ export class RunExecutor {
     private readonly workflows: PublishedWorkflowsService,
     private readonly metrics: RunMetrics,
     private readonly env: Env,
-    @Inject(STEP_HANDLER_REGISTRY) private readonly handlers: StepHandlerRegistry,
+    private readonly steps: StepRunner,
     private readonly scheduler: RunScheduler,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -151,7 +151,7 @@ export class RunExecutor {
       } else if (instruction.op === 'jump_unless') {
         pc = conditionHolds(instruction.condition, scope) ? pc + 1 : instruction.target;
         continue;
-      } else if (this.handlers.get(instruction.type)?.external) {
+      } else if (this.steps.isExternal(instruction.type)) {
         run.hold(pc, this.env.RUN_LEASE_MS);
         return { run, finished, externalAt: pc };
       } else {
@@ -165,11 +165,11 @@ export class RunExecutor {
         case 'next':
         case 'change':
           if (outcome.note) run.note(stepType, outcome.note);
-          if (outcome.kind === 'change') mergeInto(subject, outcome.patch, scope);
+          if (outcome.kind === 'change') mergeInto(subject, outcome.attributes, scope);
           pc += 1;
           continue;
         case 'move': {
-          outcome.apply(subject);
+          subject.moveTo(outcome.status, version, { kind: 'automation' }, { outcome: outcome.outcome });
           run.finish('succeeded');
           finished.push({ run, state: 'succeeded' });
           const next = subject.takeStartedRun();
@@ -196,15 +196,8 @@ export class RunExecutor {
     }
   }
 
-  private async runStep(instruction: StepInstruction, context: StepContext): Promise<StepOutcome> {
-    const handler = this.handlers.get(instruction.type);
-    if (!handler) return { kind: 'fail', error: `unknown step type ${instruction.type}` };
-    try {
-      return await handler.execute(instruction.arg, context);
-    } catch (err) {
-      if (err instanceof UnresolvableTemplateError) return { kind: 'fail', error: `${instruction.type}: ${err.message}` };
-      throw err;
-    }
+  private runStep(instruction: StepInstruction, site: StepSite): Promise<StepOutcome> {
+    return this.steps.run(instruction.type, instruction.arg, site);
   }
 
   private reportFinished(run: Run, state: FinishedRun['state']): void {

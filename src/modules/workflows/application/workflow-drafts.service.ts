@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
@@ -6,6 +6,8 @@ import { type OrganizationCap, storeWithinCap } from '../../../shared/database/o
 import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { NotFoundError, UnstorableValueError } from '../../../shared/errors/app-error.js';
 import { hasUnstorableEscape } from '../../../shared/json/json-text.js';
+import { StepTypeRegistry } from '../../extensions/step-type.registry.js';
+import { compileStepArguments, type StepArgumentRules } from '../domain/step-arguments.js';
 import { allStatuses, parseWorkflowDefinition, sameDefinition, type WorkflowDefinition } from '../domain/workflow-definition.js';
 import type { WebhookDedupSetting } from '../domain/webhook-dedup.js';
 import { WorkflowDefinitionInvalidError } from '../domain/workflow.errors.js';
@@ -35,16 +37,24 @@ export interface WorkflowView {
 
 /** An organization's workflows and their drafts; publishing freezes a draft (WorkflowPublishingService). */
 @Injectable()
-export class WorkflowDraftsService {
+export class WorkflowDraftsService implements OnApplicationBootstrap {
+  private steps: StepArgumentRules;
+
   constructor(
     @InjectRepository(WorkflowOrmEntity) private readonly workflows: Repository<WorkflowOrmEntity>,
     private readonly transactions: TransactionRunner,
     private readonly env: Env,
     private readonly caseSources: CaseSourceRegistry,
+    private readonly stepTypes: StepTypeRegistry,
   ) {}
 
+  /** Once every step type is registered (the registry fills itself in at module init). */
+  onApplicationBootstrap(): void {
+    this.steps = compileStepArguments(this.stepTypes.all());
+  }
+
   async create(organizationId: number, input: unknown): Promise<WorkflowView> {
-    const draft = parseOrThrow(input, this.caseSources.caseSources);
+    const draft = parseOrThrow(input, this.steps, this.caseSources.caseSources);
     const id = await storeWithinCap(this.transactions, this.env, organizationId, WORKFLOWS_CAP, async (m) => (await m.save(m.create(WorkflowOrmEntity, { organizationId, draft }))).id);
     return this.view(await this.workflows.findOneByOrFail({ id }));
   }
@@ -59,7 +69,7 @@ export class WorkflowDraftsService {
 
   /** Replaces the draft; published versions and running cases are not affected. */
   async replaceDraft(organizationId: number, id: number, input: unknown): Promise<WorkflowView> {
-    const draft = parseOrThrow(input, this.caseSources.caseSources);
+    const draft = parseOrThrow(input, this.steps, this.caseSources.caseSources);
     await this.findOwned(organizationId, id);
     await this.workflows.update({ id }, { draft: asJsonColumn(draft), updatedAt: () => 'now()' });
     return this.get(organizationId, id);
@@ -90,8 +100,8 @@ export class WorkflowDraftsService {
   }
 }
 
-function parseOrThrow(input: unknown, caseSources: readonly string[]): WorkflowDefinition {
-  const result = parseWorkflowDefinition(input, caseSources);
+function parseOrThrow(input: unknown, steps: StepArgumentRules, caseSources: readonly string[]): WorkflowDefinition {
+  const result = parseWorkflowDefinition(input, steps, caseSources);
   if (!result.ok) throw new WorkflowDefinitionInvalidError(result.problems);
   // The json column (unlike jsonb) would store them, and intake copies a definition's text into text columns.
   if (hasUnstorableEscape(JSON.stringify(result.definition))) throw new UnstorableValueError();

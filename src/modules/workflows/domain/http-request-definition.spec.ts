@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { parseWorkflowDefinition } from './workflow-definition.js';
+import { BUILT_IN_STEP_TYPES } from '../../automation/application/steps/index.js';
+import { compileStepArguments } from './step-arguments.js';
+
+/** The service's own step types, as the running service registers them. */
+const STEP_TYPES = compileStepArguments(BUILT_IN_STEP_TYPES.map((Type) => new Type()));
 
 /** Where templates and `{{ secrets.NAME }}` may stand in a definition (see http-request-definition.ts). */
 
@@ -10,7 +15,7 @@ const withStep = (step: unknown) => ({ name: 'Intake', case_source: 'direct', au
 const request = (overrides: Record<string, unknown>) => withStep({ http_request: { method: 'POST', url: 'https://crm.example/hooks', ...overrides } });
 
 function problems(input: unknown): { path: string; error: string }[] {
-  const result = parseWorkflowDefinition(input);
+  const result = parseWorkflowDefinition(input, STEP_TYPES);
   assert.equal(result.ok, false, `refused: ${JSON.stringify(input)}`);
   return result.ok ? [] : result.problems;
 }
@@ -18,7 +23,7 @@ function problems(input: unknown): { path: string; error: string }[] {
 const problemMessage = (input: unknown) => problems(input).map((p) => p.error).join('; ');
 
 function accepted(input: unknown): void {
-  const result = parseWorkflowDefinition(input);
+  const result = parseWorkflowDefinition(input, STEP_TYPES);
   assert.ok(result.ok, `accepted: ${JSON.stringify(input)} -> ${JSON.stringify(result.ok ? '' : result.problems)}`);
 }
 

@@ -2,6 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { exampleDefinition } from './example-definition.js';
 import { allStatuses, parseWorkflowDefinition, type WorkflowDefinition } from './workflow-definition.js';
+import { BUILT_IN_STEP_TYPES } from '../../automation/application/steps/index.js';
+import { compileStepArguments } from './step-arguments.js';
+
+/** The service's own step types, as the running service registers them. */
+const STEP_TYPES = compileStepArguments(BUILT_IN_STEP_TYPES.map((Type) => new Type()));
 
 const base = (overrides: Record<string, unknown> = {}) => ({ name: 'Intake', case_source: 'direct', statuses: ['Triage'], ...overrides });
 /** A definition whose Open automation is this one step. */
@@ -10,7 +15,7 @@ const STEP = '/automations/Open/0';
 
 /** The paths of the problems reported for `input`, which must be refused. */
 function problemPaths(input: unknown): string[] {
-  const result = parseWorkflowDefinition(input);
+  const result = parseWorkflowDefinition(input, STEP_TYPES);
   assert.equal(result.ok, false, `refused: ${JSON.stringify(input)}`);
   if (result.ok) return [];
   for (const p of result.problems) assert.ok(typeof p.error === 'string' && p.error.length > 0, 'each problem has a message');
@@ -18,13 +23,13 @@ function problemPaths(input: unknown): string[] {
 }
 
 function problemMessage(input: unknown): string {
-  const result = parseWorkflowDefinition(input);
+  const result = parseWorkflowDefinition(input, STEP_TYPES);
   assert.ok(!result.ok);
   return result.problems.map((p) => p.error).join('; ');
 }
 
 function accepted(input: unknown): WorkflowDefinition {
-  const result = parseWorkflowDefinition(input);
+  const result = parseWorkflowDefinition(input, STEP_TYPES);
   assert.ok(result.ok, `accepted: ${JSON.stringify(input)} -> ${JSON.stringify(result.ok ? '' : result.problems)}`);
   return result.definition;
 }

@@ -2,7 +2,8 @@ import type { ValidationProblem } from '../../../shared/errors/app-error.js';
 import { NUMBER_TOO_LARGE, unstorableNumber } from '../../../shared/json/json-numbers.js';
 import { pointer } from '../../../shared/json/json-pointer.js';
 import { isPlainObject } from '../../../shared/json/json-text.js';
-import { checkHttpRequest, reportSecretTemplates } from './http-request-definition.js';
+import { reportSecretTemplates } from './http-request-definition.js';
+import type { StepArgumentRules } from './step-arguments.js';
 import { checkWebhookDedup, type WebhookDedupSetting } from './webhook-dedup.js';
 import { DEFAULT_STATUSES, ERROR } from './status-rules.js';
 
@@ -21,7 +22,7 @@ export interface AttributeDeclaration {
   format?: (typeof ATTRIBUTE_FORMATS)[number];
 }
 
-/** A step of a run; its shape is checked here and its meaning lives in the automation module. */
+/** A step of a run: `{"<step type>": <arguments>}`, or an `if`; each step type checks its own arguments. */
 export type Step = Record<string, unknown>;
 
 export interface WorkflowDefinition {
@@ -51,7 +52,7 @@ export type DefinitionResult = { ok: true; definition: WorkflowDefinition } | { 
  * is reported with the JSON Pointer of the offending value, not just the first one.
  * `caseSources` are the `case_source`s of the registered case sources.
  */
-export function parseWorkflowDefinition(input: unknown, caseSources: readonly string[] = BUILT_IN_CASE_SOURCES): DefinitionResult {
+export function parseWorkflowDefinition(input: unknown, steps: StepArgumentRules, caseSources: readonly string[] = BUILT_IN_CASE_SOURCES): DefinitionResult {
   const problems: ValidationProblem[] = [];
   const report = (path: string, error: string) => problems.push({ path, error });
   if (!isPlainObject(input)) return { ok: false, problems: [{ path: '', error: 'the definition must be a JSON object' }] };
@@ -83,11 +84,11 @@ export function parseWorkflowDefinition(input: unknown, caseSources: readonly st
   if (!isPlainObject(automations)) {
     report('/automations', 'must be an object of status name -> list of steps');
   } else {
-    for (const [status, steps] of Object.entries(automations)) {
+    for (const [status, list] of Object.entries(automations)) {
       const path = pointer('/automations', status);
       if (status === ERROR) report(path, 'no automation may run in "Error": it is where the engine parks failed runs');
       else if (!declared.has(status)) report(path, `status "${status}" is not declared`);
-      checkSteps(steps, path, declared, report);
+      checkSteps(list, path, declared, steps, report);
     }
   }
 
@@ -168,16 +169,16 @@ function checkAttributes(value: unknown, report: Report): void {
   }
 }
 
-function checkSteps(steps: unknown, path: string, declared: ReadonlySet<string>, report: Report): void {
-  if (!Array.isArray(steps)) {
+function checkSteps(list: unknown, path: string, declared: ReadonlySet<string>, steps: StepArgumentRules, report: Report): void {
+  if (!Array.isArray(list)) {
     report(path, 'must be an array of steps');
     return;
   }
-  if (steps.length > MAX_STEPS) report(path, `at most ${MAX_STEPS} steps`);
-  steps.forEach((step, i) => checkStep(step, pointer(path, i), declared, report));
+  if (list.length > MAX_STEPS) report(path, `at most ${MAX_STEPS} steps`);
+  list.forEach((step, i) => checkStep(step, pointer(path, i), declared, steps, report));
 }
 
-function checkStep(step: unknown, path: string, declared: ReadonlySet<string>, report: Report): void {
+function checkStep(step: unknown, path: string, declared: ReadonlySet<string>, steps: StepArgumentRules, report: Report): void {
   if (!isPlainObject(step)) {
     report(path, 'a step must be an object');
     return;
@@ -187,45 +188,20 @@ function checkStep(step: unknown, path: string, declared: ReadonlySet<string>, r
     for (const key of keys) if (!['if', 'then', 'else'].includes(key)) report(pointer(path, key), `unknown key "${key}" in an if step`);
     checkCondition(step.if, pointer(path, 'if'), report);
     reportSecretTemplates(step.if, pointer(path, 'if'), report);
-    checkSteps(step.then ?? null, pointer(path, 'then'), declared, report);
-    if (step.else !== undefined) checkSteps(step.else, pointer(path, 'else'), declared, report);
+    checkSteps(step.then ?? null, pointer(path, 'then'), declared, steps, report);
+    if (step.else !== undefined) checkSteps(step.else, pointer(path, 'else'), declared, steps, report);
     return;
   }
   if (keys.length !== 1) {
-    report(path, 'a step has exactly one of set_attributes, set_status, close, if, http_request, wait, fail');
+    report(path, `a step has exactly one of ${[...steps.types, 'if'].join(', ')}`);
     return;
   }
   const kind = keys[0]!;
   const arg = step[kind];
   const at = pointer(path, kind);
+  // Organization secrets reach only the receiver of an http_request; other step types ask for theirs by name.
   if (kind !== 'http_request') reportSecretTemplates(arg, at, report);
-  switch (kind) {
-    case 'set_attributes':
-      if (!isPlainObject(arg) || Object.keys(arg).length === 0) report(at, 'must be a non-empty object of attribute name -> value');
-      return;
-    case 'set_status':
-      if (typeof arg !== 'string') report(at, 'must be a status name');
-      else if (arg === ERROR) report(at, 'only the engine moves a case to "Error"; use a fail step');
-      else if (!declared.has(arg)) report(at, `status "${arg}" is not declared`);
-      return;
-    case 'close':
-      if (!isPlainObject(arg) || Object.keys(arg).some((k) => k !== 'outcome')) report(at, 'must be {} or {"outcome": "..."}');
-      else if (arg.outcome !== undefined && (typeof arg.outcome !== 'string' || arg.outcome.trim() === '')) report(pointer(at, 'outcome'), 'must be a non-empty string');
-      return;
-    case 'http_request':
-      checkHttpRequest(arg, at, report);
-      return;
-    case 'wait':
-      if (!isPlainObject(arg) || typeof arg.seconds !== 'number' || !(arg.seconds > 0) || arg.seconds > 30 * 86_400 || Object.keys(arg).length !== 1) {
-        report(at, 'must be {"seconds": N} with 0 < N <= 2592000 (30 days)');
-      }
-      return;
-    case 'fail':
-      if (typeof arg !== 'string' || arg.trim() === '') report(at, 'must be a non-empty message');
-      return;
-    default:
-      report(path, `unknown step "${kind}"`);
-  }
+  if (!steps.check(kind, arg, at, declared, report)) report(path, `unknown step "${kind}"`);
 }
 
 function checkCondition(condition: unknown, path: string, report: Report): void {

@@ -1,7 +1,9 @@
 import type { ValidationProblem } from '../../../../shared/errors/app-error.js';
 import { unstorableNumber } from '../../../../shared/json/json-numbers.js';
+import type { StepOutcome } from '../../../../extension-api/step-types.js';
 import { TOO_LARGE_TO_STORE, tooLargeToStore } from '../../../cases/domain/case-storage.js';
-import type { StepContext, StepOutcome } from './step-handler.js';
+import type { WorkflowVersion } from '../../../workflows/domain/workflow-version.js';
+import type { TemplateScope } from '../../domain/templates.js';
 
 /**
  * A step's change to the attributes: merged into the case when the result still fits the
@@ -10,13 +12,13 @@ import type { StepContext, StepOutcome } from './step-handler.js';
  * attributes stay within CASE_STORAGE_BYTES (a template can copy a large value many times),
  * otherwise the run fails with the problems found.
  */
-export function mergeIfValid(step: string, patch: Record<string, unknown>, { scope, version }: StepContext, note?: Record<string, unknown>): StepOutcome {
+export function mergeIfValid(step: string, patch: Record<string, unknown>, { scope, version }: { scope: TemplateScope; version: WorkflowVersion }, note?: Record<string, unknown>): StepOutcome {
   const merged = { ...scope.attributes, ...patch };
   if (tooLargeToStore(JSON.stringify(merged))) return stepFailure(step, [{ path: '', error: `the attributes would take ${TOO_LARGE_TO_STORE}` }]);
   const tooLarge = unstorableNumber(JSON.stringify(patch));
   const problems = tooLarge ? [tooLarge] : version.attributeSchema.check(merged);
   if (problems.length) return stepFailure(step, problems);
-  return { kind: 'change', patch, note };
+  return { kind: 'change', attributes: patch, note };
 }
 
 export function stepFailure(step: string, problems: ValidationProblem[]): StepOutcome {

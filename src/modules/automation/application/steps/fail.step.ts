@@ -1,12 +1,11 @@
-import { Injectable } from '@nestjs/common';
-import { render } from '../../domain/templates.js';
-import type { StepContext, StepHandler, StepOutcome } from './step-handler.js';
+import { StepType, type StepContext, type StepOutcome, type StepTypeDefinition } from '../../../../extension-api/step-types.js';
 
-@Injectable()
-export class FailStep implements StepHandler {
+@StepType()
+export class FailStep implements StepTypeDefinition<string> {
   readonly type = 'fail';
+  readonly argumentsSchema = { type: 'string', minLength: 1, pattern: '\\S', description: 'Fails the run on purpose with this message: the case is parked in `Error`.' };
 
-  async execute(arg: unknown, { scope }: StepContext): Promise<StepOutcome> {
-    return { kind: 'fail', error: String(render(arg, scope)) };
+  async run(context: StepContext<string>): Promise<StepOutcome> {
+    return { kind: 'fail', error: String(context.render(context.arguments)) };
   }
 }

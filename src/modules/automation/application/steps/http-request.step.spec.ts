@@ -1,16 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Logger } from '../../../../shared/logging/logger.js';
 import type { OutboundHttp, OutboundRequest } from '../../../../shared/outbound/outbound-http.js';
 import type { SecretsService } from '../../../secrets/secrets.service.js';
+import { StepRunner, type StepSite } from '../step-runner.js';
 import { HttpRequestStep } from './http-request.step.js';
-import type { StepContext } from './step-handler.js';
 
 const KEY = 'k3y/with&chars';
 const context = {
   run: { stepAttempts: 0 },
   case: { organizationId: 7 },
   scope: { case: { id: 1, subject: 'S', status: 'Open', mode: 'live', workflow_id: 2 }, attributes: {} },
-} as unknown as StepContext;
+} as unknown as StepSite;
 
 /** The step with an outbound client that answers `answer` (or throws it) and an organization holding KEY as CRM_KEY. */
 function stepWith(answer: (req: OutboundRequest) => Promise<{ status: number; text: string }>) {
@@ -24,7 +25,9 @@ function stepWith(answer: (req: OutboundRequest) => Promise<{ status: number; te
       return { found: names.includes('CRM_KEY') ? { CRM_KEY: KEY } : {}, missing: names.filter((n) => n !== 'CRM_KEY') };
     },
   } as unknown as SecretsService;
-  return { step: new HttpRequestStep(http, secrets), sent, asked };
+  // Through the engine's runner, which gives the step its context and masks the secrets it resolved.
+  const runner = new StepRunner(new Map([['http_request', new HttpRequestStep()]]), http, secrets, {} as Logger);
+  return { step: { execute: (args: unknown, site: StepSite) => runner.run('http_request', args, site) }, sent, asked };
 }
 
 const request = {
@@ -66,7 +69,7 @@ describe('HttpRequestStep and secrets', () => {
 
   it('a step whose url comes from an attribute (a version published before definitions refused it) fails, looks no secret up and sends nothing', async () => {
     const { step, sent, asked } = stepWith(async () => ({ status: 200, text: '' }));
-    const toSender = { ...context, scope: { ...context.scope, attributes: { link: 'https://sender.example/collect' } } } as StepContext;
+    const toSender = { ...context, scope: { ...context.scope, attributes: { link: 'https://sender.example/collect' } } } as StepSite;
     const outcome = await step.execute({ method: 'POST', url: '{{ attributes.link }}', url_from_attribute: true, headers: request.headers, retries: 0 }, toSender);
     assert.deepEqual(outcome, { kind: 'fail', error: 'http_request: a url taken from an attribute cannot carry secrets; nothing was sent' });
     assert.deepEqual([sent.length, asked.length], [0, 0]);

@@ -1,12 +1,11 @@
-import { Injectable } from '@nestjs/common';
-import { OutboundHttp } from '../../../../shared/outbound/outbound-http.js';
-import { SecretsService } from '../../../secrets/secrets.service.js';
-import { redactSecrets, renderHeaders, renderUrl, secretNamesIn } from '../../domain/request-templates.js';
-import { render } from '../../domain/templates.js';
+import { StepType, type StepArgumentsCheck, type StepContext, type StepOutcome, type StepTypeDefinition } from '../../../../extension-api/step-types.js';
 import { unstorableNumber } from '../../../../shared/json/json-numbers.js';
 import { pointer } from '../../../../shared/json/json-pointer.js';
-import { mergeIfValid, stepFailure } from './attribute-merge.js';
-import type { StepContext, StepHandler, StepOutcome } from './step-handler.js';
+import { checkHttpRequest } from '../../../workflows/domain/http-request-definition.js';
+import { renderHeaders, renderUrl, secretNamesIn } from '../../domain/request-templates.js';
+import { render, type TemplateScope } from '../../domain/templates.js';
+import { stepFailure } from './attribute-merge.js';
+import { HTTP_REQUEST_ARGUMENTS } from './http-request.arguments.js';
 
 interface HttpRequestArg {
   method: string;
@@ -29,34 +28,33 @@ const FIRST_BACKOFF_MS = 1_000;
  * so no worker sleeps), then fail the run. A worker crash mid-request leaves the step
  * unrecorded, so it runs again: its outcome was unknown.
  */
-@Injectable()
-export class HttpRequestStep implements StepHandler {
+@StepType()
+export class HttpRequestStep implements StepTypeDefinition<HttpRequestArg> {
   readonly type = 'http_request';
   readonly external = true;
+  readonly argumentsSchema = HTTP_REQUEST_ARGUMENTS;
 
-  constructor(
-    private readonly http: OutboundHttp,
-    private readonly secrets: SecretsService,
-  ) {}
+  /** Where templates and secrets may stand, and the schema's refusals worded as definitions always did. */
+  check(args: unknown, { report }: StepArgumentsCheck): void {
+    checkHttpRequest(args, '', report);
+  }
 
-  async execute(arg: unknown, context: StepContext): Promise<StepOutcome> {
-    const spec = arg as HttpRequestArg;
+  async run(context: StepContext<HttpRequestArg>): Promise<StepOutcome> {
+    const spec = context.arguments;
     // Definitions allow secrets only in headers, url query values and body (http-request-definition.ts).
     const names = [...secretNamesIn([spec.url, spec.headers, spec.body])];
     // Refused at save since, but a version published before stays as it was.
     if (spec.url_from_attribute === true && names.length) return { kind: 'fail', error: `${this.type}: a url taken from an attribute cannot carry secrets; nothing was sent` };
-    const { found, missing } = await this.secrets.resolve(context.case.organizationId, names);
+    const { found, missing } = await context.secrets(names);
     if (missing.length) {
       const which = missing.length === 1 ? `secret ${missing[0]} does` : `secrets ${missing.join(', ')} do`;
       return { kind: 'fail', error: `${this.type}: ${which} not exist` };
     }
-    const redact = redactSecrets(found);
-    const outcome = await this.call(spec, { ...context, scope: { ...context.scope, secrets: found } });
-    return redacted(outcome, redact);
+    const { attributes, ...fields } = context.case;
+    return this.call(spec, context, { case: fields, attributes: attributes as Record<string, unknown>, secrets: found });
   }
 
-  private async call(spec: HttpRequestArg, context: StepContext): Promise<StepOutcome> {
-    const { scope, run } = context;
+  private async call(spec: HttpRequestArg, context: StepContext<HttpRequestArg>, scope: TemplateScope): Promise<StepOutcome> {
     const url = renderUrl(spec.url, spec.url_from_attribute === true, scope);
     if (!url.ok) return { kind: 'fail', error: `${this.type}: ${url.error}` };
     const headers = renderHeaders(spec.headers ?? {}, scope);
@@ -65,7 +63,7 @@ export class HttpRequestStep implements StepHandler {
     const target = describe(url.value);
     let failure: string;
     try {
-      const response = await this.http.send({
+      const response = await context.http.send({
         method: spec.method,
         url: url.value,
         headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers.value },
@@ -79,29 +77,16 @@ export class HttpRequestStep implements StepHandler {
         // Checked on the answer's own text: once parsed, 1e131071 would quietly be Infinity.
         const tooLarge = typeof answer === 'string' ? undefined : unstorableNumber(response.text);
         if (tooLarge) return stepFailure(this.type, [{ path: pointer('', spec.save_response_as) + tooLarge.path, error: tooLarge.error }]);
-        return mergeIfValid(this.type, { [spec.save_response_as]: answer }, context, note);
+        return { kind: 'change', attributes: { [spec.save_response_as]: answer }, note };
       }
       failure = `${spec.method} ${target} answered ${response.status}`;
     } catch (err) {
       failure = `${spec.method} ${target} failed: ${err instanceof Error ? err.message : String(err)}`;
     }
     const retries = spec.retries ?? DEFAULT_RETRIES;
-    if (run.stepAttempts >= retries) return { kind: 'fail', error: `http_request: ${failure} (after ${retries} retries)` };
-    return { kind: 'retry', delayMs: FIRST_BACKOFF_MS * 2 ** run.stepAttempts, error: failure };
+    if (context.attempt >= retries) return { kind: 'fail', error: `http_request: ${failure} (after ${retries} retries)` };
+    return { kind: 'retry', delayMs: FIRST_BACKOFF_MS * 2 ** context.attempt, error: failure };
   }
-}
-
-/**
- * The outcome with every secret value in its messages and note replaced by `[secret NAME]`.
- * A saved answer (`save_response_as`) is left as the receiver sent it: echoing a secret back is
- * the receiver's choice.
- */
-function redacted(outcome: StepOutcome, redact: (text: string) => string): StepOutcome {
-  if (outcome.kind === 'fail' || outcome.kind === 'retry') return { ...outcome, error: redact(outcome.error) };
-  if ((outcome.kind === 'next' || outcome.kind === 'change') && outcome.note) {
-    return { ...outcome, note: Object.fromEntries(Object.entries(outcome.note).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])) };
-  }
-  return outcome;
 }
 
 /** The answer as JSON when it is JSON, as text otherwise. */

@@ -5,5 +5,8 @@ import { SetAttributesStep } from './set-attributes.step.js';
 import { SetStatusStep } from './set-status.step.js';
 import { WaitStep } from './wait.step.js';
 
-/** Every step type the engine knows (`if` is control flow, compiled by run-program.ts). */
-export const STEP_HANDLERS = [SetAttributesStep, SetStatusStep, CloseStep, HttpRequestStep, WaitStep, FailStep];
+/**
+ * The service's own step types, registered as an extension's are (`@StepType()` providers);
+ * `if` is control flow, compiled by run-program.ts.
+ */
+export const BUILT_IN_STEP_TYPES = [SetAttributesStep, SetStatusStep, CloseStep, HttpRequestStep, WaitStep, FailStep];

@@ -1,0 +1,103 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { StepContext, StepOutcome } from '../../../extension-api/step-types.js';
+import { isPlainObject } from '../../../shared/json/json-text.js';
+import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
+import { OutboundHttp } from '../../../shared/outbound/outbound-http.js';
+import type { CaseProps } from '../../cases/domain/case.js';
+import type { Run } from '../../cases/domain/run.js';
+import { SecretsService } from '../../secrets/secrets.service.js';
+import { ERROR } from '../../workflows/domain/status-rules.js';
+import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
+import { redactSecrets } from '../domain/request-templates.js';
+import { render, UnresolvableTemplateError, type TemplateScope } from '../domain/templates.js';
+import { StepTypes } from './run-engine.ports.js';
+import { mergeIfValid } from './steps/attribute-merge.js';
+
+/** Where a run stands when one of its steps runs. */
+export interface StepSite {
+  run: Run;
+  case: CaseProps;
+  version: WorkflowVersion;
+  /** `case.*` and the parsed attributes as the steps before left them. */
+  scope: TemplateScope;
+}
+
+/**
+ * Runs one step through its registered type, built-in or an extension's, with the public
+ * context: the engine's templates, the organization's secrets, the guarded HTTP client. What
+ * comes back is made safe the same way for every type: secret values masked, an attribute
+ * change checked against the workflow's schema and storage rules.
+ */
+@Injectable()
+export class StepRunner {
+  constructor(
+    private readonly types: StepTypes,
+    private readonly http: OutboundHttp,
+    private readonly secrets: SecretsService,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {}
+
+  isExternal(type: string): boolean {
+    return this.types.get(type)?.external === true;
+  }
+
+  async run(type: string, args: unknown, site: StepSite): Promise<StepOutcome> {
+    const stepType = this.types.get(type);
+    if (!stepType) return { kind: 'fail', error: `unknown step type ${type}` };
+    const resolved: Record<string, string> = Object.create(null);
+    const redact = (text: string) => redactSecrets(resolved)(text);
+    const mask = (value: unknown): unknown =>
+      typeof value === 'string' ? redact(value) : Array.isArray(value) ? value.map(mask) : isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mask(v)])) : value;
+    const log = (level: 'info' | 'warn') => (message: string, fields: Record<string, unknown> = {}) =>
+      this.logger[level]({ ...(mask(fields) as object), runId: site.run.id, caseId: site.case.id, step: type }, redact(message));
+    const context: StepContext = {
+      arguments: args,
+      case: { ...site.scope.case, attributes: site.scope.attributes },
+      attempt: site.run.stepAttempts,
+      render: (value) => render(value, site.scope),
+      secrets: async (names) => {
+        const answer = await this.secrets.resolve(site.case.organizationId, names);
+        Object.assign(resolved, answer.found);
+        return answer;
+      },
+      http: { send: (request) => this.http.send(request) },
+      log: { info: log('info'), warn: log('warn') },
+    };
+    let outcome: StepOutcome;
+    try {
+      outcome = await stepType.run(context);
+    } catch (err) {
+      if (err instanceof UnresolvableTemplateError) return { kind: 'fail', error: `${type}: ${err.message}` };
+      throw err;
+    }
+    const refusal = refusalOf(outcome, site.version);
+    if (refusal) return { kind: 'fail', error: `${type}: ${refusal}` };
+    if (outcome.kind === 'change') outcome = mergeIfValid(type, outcome.attributes, site, outcome.note);
+    return Object.keys(resolved).length ? redacted(outcome, redact) : outcome;
+  }
+}
+
+/**
+ * Why the engine cannot do what an outcome asks: the built-in steps' arguments were checked
+ * when their definition was saved, an extension's outcome is checked here, so that it fails
+ * its run instead of its job.
+ */
+function refusalOf(outcome: StepOutcome, version: WorkflowVersion): string | undefined {
+  if (outcome.kind === 'move' && (outcome.status === ERROR || !version.statuses.has(outcome.status))) return `cannot move the case to "${outcome.status}": not a declared status (a fail outcome parks a case in Error)`;
+  if (outcome.kind === 'wait' && !(outcome.seconds > 0 && Number.isFinite(outcome.seconds))) return `cannot wait ${outcome.seconds} seconds`;
+  if (outcome.kind === 'retry' && !(outcome.delayMs >= 0 && Number.isFinite(outcome.delayMs))) return `cannot retry after ${outcome.delayMs} ms`;
+  return undefined;
+}
+
+/**
+ * The outcome with every secret value in its messages and note replaced by `[secret NAME]`.
+ * A saved answer (an attribute change) is left as the receiver sent it: echoing a secret back
+ * is the receiver's choice.
+ */
+function redacted(outcome: StepOutcome, redact: (text: string) => string): StepOutcome {
+  if (outcome.kind === 'fail' || outcome.kind === 'retry') return { ...outcome, error: redact(outcome.error) };
+  if ((outcome.kind === 'next' || outcome.kind === 'change') && outcome.note) {
+    return { ...outcome, note: Object.fromEntries(Object.entries(outcome.note).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])) };
+  }
+  return outcome;
+}
