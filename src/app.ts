@@ -14,6 +14,7 @@ import type { Env } from './shared/config/env.js';
 import { fastifyOptions, setUpFastify } from './shared/http/http-setup.js';
 import { registerRateLimits } from './shared/http/rate-limits.js';
 import { registerCredentialChecks } from './shared/http/authenticated-requests.js';
+import { SourceCredentialCheck } from './modules/workflows/http/source-credential.check.js';
 import { createRedisClient } from './shared/redis/redis.client.js';
 import { PinoNestLogger } from './shared/logging/logger.js';
 import { createMetricsRegistry, httpLatencyHistogram, MetricsTokenCheck } from './shared/metrics/metrics.module.js';
@@ -39,6 +40,7 @@ export async function createApp(env: Env, logger: Logger, options: CaseIntakeOpt
     operator: app.get(OperatorTokenCheck),
     form: app.get(FormSecretCheck),
     metrics: app.get(MetricsTokenCheck),
+    source: app.get(SourceCredentialCheck),
   });
   try {
     await serveApiDocs(app, env.PUBLIC_BASE_URL!);

@@ -242,6 +242,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/step_types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List step types
+         * @description Every step type a workflow definition may use (besides `if`), with the JSON Schema of its arguments: the built-in ones and those of the extensions the service runs with.
+         */
+        get: operations["listStepTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/subscriptions": {
         parameters: {
             query?: never;
@@ -1532,7 +1552,7 @@ export interface components {
             set_status: string;
         };
         /** @description One step of a run. */
-        Step: components["schemas"]["SetAttributesStep"] | components["schemas"]["SetStatusStep"] | components["schemas"]["CloseStep"] | components["schemas"]["IfStep"] | components["schemas"]["HttpRequestStep"] | components["schemas"]["WaitStep"] | components["schemas"]["FailStep"];
+        Step: components["schemas"]["SetAttributesStep"] | components["schemas"]["SetStatusStep"] | components["schemas"]["CloseStep"] | components["schemas"]["HttpRequestStep"] | components["schemas"]["WaitStep"] | components["schemas"]["FailStep"] | components["schemas"]["IfStep"];
         /** @description Where and which case events are sent. */
         Subscription: {
             /**
@@ -2556,6 +2576,37 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listStepTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The step types. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        step_types: {
+                            /** @description The JSON Schema of the step's arguments, which a definition's steps of this type must match. */
+                            arguments_schema: Record<string, unknown>;
+                            /** @description Whether the step talks to the outside world (it runs outside any transaction, and again after a crash). */
+                            external: boolean;
+                            /** @description The step's key in a definition: `{"<type>": <arguments>}`. */
+                            type: string;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

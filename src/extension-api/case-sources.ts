@@ -1,12 +1,14 @@
 import { DiscoveryService } from '@nestjs/core';
+import { proofParameter } from '../shared/http/authenticated-requests.js';
+import { RequiresCredential } from '../shared/http/route-credentials.js';
 
 /**
  * A way cases come in: the cases API, the incoming webhook, email, the hosted form, or an
  * extension's own (a message bus, a partner's API). The provider that carries `@CaseSource()`
- * describes it; its routes (or listener) authenticate their callers themselves and create cases
- * through `CaseIntake`, which gives them everything the built-in sources get: attribute
- * validation against the workflow, the size and number rules, idempotency, the exact JSON text,
- * shared intake transactions and the case-created events.
+ * describes it; its routes declare `@RequiresSourceCredential` (its `authenticate` checks their
+ * callers) and create cases through `CaseIntake`, which gives them everything the built-in
+ * sources get: attribute validation against the workflow, the size and number rules,
+ * idempotency, the exact JSON text, shared intake transactions and the case-created events.
  */
 export interface CaseSourceDefinition {
   /**
@@ -23,7 +25,32 @@ export interface CaseSourceDefinition {
    * built-in `API` and `Webhook` both take `direct` workflows' cases). Defaults to `sourceType`.
    */
   readonly caseSource?: string;
+  /**
+   * Checks the caller of a route declared with `@RequiresSourceCredential(sourceType)`, before
+   * the body is read (a caller with a bad credential never costs a parse): answer what the
+   * credential proves (the workflow it opens, say), which the handler gets as
+   * `@SourceCredentialProof()`, or undefined to refuse the request with a 401. A check that needs
+   * the body (a signature over it) finishes in the handler.
+   */
+  authenticate?(request: SourceCredentialRequest): Promise<unknown>;
 }
+
+/** What a source's credential check sees of the request: no body yet. */
+export interface SourceCredentialRequest {
+  readonly params: Readonly<Record<string, string>>;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly query: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Declares that a route (or every route of a controller) is a way in of the case source
+ * `sourceType`, authenticated by that source's `authenticate`: the same one declaration that
+ * drives every route's credential check and guard in the service.
+ */
+export const RequiresSourceCredential = (sourceType: string): ClassDecorator & MethodDecorator => RequiresCredential({ kind: 'source', sourceType });
+
+/** A handler parameter: what the route's source answered from `authenticate` for this request. */
+export const SourceCredentialProof = proofParameter<unknown>('source');
 
 /** Marks a provider that implements CaseSourceDefinition as a case source (collected at start). */
 export const CaseSource = DiscoveryService.createDecorator();

@@ -5,6 +5,7 @@ import { Controller, type DynamicModule, Get, Post, type Type } from '@nestjs/co
 import { GUARDS_METADATA, METHOD_METADATA } from '@nestjs/common/constants.js';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { pino } from 'pino';
+import { TicketExtensionModule } from '../../examples/ticket-extension/src/ticket-extension.module.js';
 import { AppModule } from '../../src/app.module.js';
 import { validateEnv } from '../../src/shared/config/env.js';
 import { CredentialGuard, declaredCredential } from '../../src/shared/http/authenticated-requests.js';
@@ -63,6 +64,12 @@ describe('route credentials', () => {
     const root = AppModule.forRoot(validateEnv(process.env), pino({ enabled: false }), createMetricsRegistry());
     const controllers = controllersUnder(root);
     assert.ok(controllers.size >= 15, `found only ${controllers.size} controllers: the module walk misses some`);
+    assert.deepEqual(undeclaredRoutes(controllers), []);
+  });
+
+  it('so does every route of the example extension, a case source\'s included (@RequiresSourceCredential)', () => {
+    const controllers = controllersUnder(TicketExtensionModule);
+    assert.ok(controllers.size >= 1, 'the example\'s controllers are found');
     assert.deepEqual(undeclaredRoutes(controllers), []);
   });
 });

@@ -96,6 +96,10 @@ describe('the example extension\'s case source and sender scheme, loaded into th
     assert.equal(await casesOf(workflowId), before);
   });
 
+  it('checks the source\'s credential before the body is read: a workflow it does not let in is a 401 even for a body over 1 MB', async () => {
+    assertJsonError(await postTicket(t, 999_999_999, `{"title":"${'x'.repeat(1_048_576)}"}`), 401);
+  });
+
   it('gives bad input the documented status: 422 for what cannot be a case, 415 for another type, 413 over 1 MB', async () => {
     const before = await casesOf(workflowId);
     assert.deepEqual(assertValidationError(await postTicket(t, workflowId, '{"title":"x","priority":"high"}'), 'attributes_validation_failed').length, 1);
@@ -137,7 +141,7 @@ describe('the example extension\'s route under the service\'s rate limits', () =
     const limited = await startTestApp({ extensions: [TicketExtensionModule], env: { RATE_LIMIT_PER_ADDRESS: '3', REDIS_PREFIX: isolatedRedisPrefix() } });
     try {
       const answers = [];
-      for (let i = 0; i < 4; i++) answers.push(await postTicket(limited, 1, '{"title":"x"}'));
+      for (let i = 0; i < 4; i++) answers.push(await postTicket(limited, 999999999, '{"title":"x"}'));
       assert.deepEqual(answers.map((res) => res.status), [401, 401, 401, 429]);
       assertJsonError(answers[3]!, 429);
       assert.match(String(answers[3]!.headers['retry-after']), /^[0-9]+$/);

@@ -1,13 +1,15 @@
 /**
  * The example extension (examples/ticket-extension) loaded into the real application through
  * the public entry point: its step type is learned by the definition validator, the API
- * documents and the builder's list, and runs on a case with the service's guarded HTTP client.
+ * documents and the builder's list, and runs, on a case its own source created, with the service's
+ * guarded HTTP client.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Module } from '@nestjs/common';
 import { StepType, type StepOutcome, type StepTypeDefinition } from '../../src/extension-api/index.js';
 import { OpenTicketStep } from '../../examples/ticket-extension/src/open-ticket.step.js';
+import { signTicketBusMessage } from '../../examples/ticket-extension/src/ticket-bus-signature.js';
 import { TicketExtensionModule } from '../../examples/ticket-extension/src/ticket-extension.module.js';
 import { assertValidationError } from '../support/foundation-assertions.js';
 import { assertParkedInError, createCase, findEvent, givenAutomation, receiverFor, startIsolatedApp, timelineOf, waitForSettled } from '../support/automation-helpers.js';
@@ -16,6 +18,7 @@ import { startTestApp } from '../support/test-app.js';
 
 const REFUSAL = 'the request could not be sent to that address';
 const STEP = '/automations/Open/0/open_ticket';
+const BUS_SECRET = 'ticket-bus-secret-0123456789';
 
 /** The sample workflow's attributes, and the ticket id the step stores. */
 const attributes = { ...(sampleDefinition().attributes as Record<string, unknown>), ticket_id: { type: 'string' } };
@@ -47,14 +50,21 @@ describe('the example ticket extension in the real application', () => {
     assert.deepEqual(assertValidationError(await save({ title: 'T' }), 'workflow_definition_invalid'), [STEP]);
   });
 
-  it('saves and publishes a workflow using open_ticket; its run opens a ticket through the guarded client and stores the id', async (test) => {
+  it('saves and publishes a workflow using open_ticket; a case from its ticket bus source runs it, which opens a ticket through the guarded client and stores the id', async (test) => {
     const tickets = await receiverFor(test, () => ({ status: 201, body: { id: 'T-100' } }));
     const w = await givenAutomation(app.t, {
       Open: [{ open_ticket: { url: `${tickets.url}/api/tickets`, title: 'Case {{ case.id }} from {{ attributes.customer_email }}', token_secret: 'TICKETS_TOKEN' } }, { close: { outcome: 'Ticketed' } }],
-    }, { attributes });
-    const secret = await app.t.request('PUT', '/api/admin/v1/secrets/TICKETS_TOKEN', { token: w.org.adminToken, body: { value: 'tk-1234' } });
-    assert.equal(secret.status, 200, secret.text);
-    const caseId = await createCase(w);
+    }, { attributes, case_source: 'ticket_bus' });
+    for (const [name, value] of [['TICKETS_TOKEN', 'tk-1234'], ['TICKET_BUS_SECRET', BUS_SECRET]]) {
+      const secret = await app.t.request('PUT', `/api/admin/v1/secrets/${name}`, { token: w.org.adminToken, body: { value } });
+      assert.equal(secret.status, 200, secret.text);
+    }
+    const message = JSON.stringify({ title: 'Printer on fire', customer_email: 'ada@example.com' });
+    const signature = signTicketBusMessage(BUS_SECRET, Buffer.from(message), Date.now() / 1000);
+    const created = await app.t.request('POST', `/api/ext/ticket-bus/v1/workflows/${w.workflowId}/cases`, { rawBody: message, headers: { 'x-ticket-bus-signature': signature } });
+    assert.equal(created.status, 201, created.text);
+    assert.equal(created.body.case.source_type, 'ticket_bus');
+    const caseId: number = created.body.case.id;
     const settled = await waitForSettled(caseId, 'Closed', { pool: app.database.pool });
     assert.equal(settled.attributes.ticket_id, 'T-100');
     assert.equal(tickets.requests.length, 1);

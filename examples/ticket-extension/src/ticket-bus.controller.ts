@@ -1,14 +1,10 @@
-import { Controller, Headers, HttpCode, Param, Post, Req, Res, UnauthorizedException, UnprocessableEntityException } from '@nestjs/common';
-import { CaseIntake, type IntakeWorkflow } from '../../../src/extension-api/index.js';
+import { Controller, Headers, HttpCode, Post, Req, Res, UnauthorizedException, UnprocessableEntityException } from '@nestjs/common';
+import { CaseIntake, RequiresSourceCredential, SourceCredentialProof } from '../../../src/extension-api/index.js';
 import { SIGNATURE_HEADER, verifyTicketBusSignature } from './ticket-bus-signature.js';
-import { TicketBusSource } from './ticket-bus.source.js';
+import { type TicketBusCaller, TicketBusSource } from './ticket-bus.source.js';
 
-/** The organization secret (set with `PUT /api/admin/v1/secrets/TICKET_BUS_SECRET`) the bus signs with. */
-export const TICKET_BUS_SECRET = 'TICKET_BUS_SECRET';
 /** How old (or how far ahead) a signed message may be. */
 export const TICKET_BUS_TOLERANCE_SECONDS = 300;
-
-const WORKFLOW_ID = /^[1-9][0-9]{0,15}$/;
 
 /** What the route answers with its status; Fastify's reply, of which only `status` is used. */
 interface Reply {
@@ -24,36 +20,27 @@ interface Reply {
  * callers cannot probe for workflows.
  */
 @Controller('api/ext/ticket-bus/v1/workflows/:workflowId/cases')
+@RequiresSourceCredential('ticket_bus')
 export class TicketBusController {
   constructor(private readonly intake: CaseIntake, private readonly source: TicketBusSource) {}
 
   @Post()
   @HttpCode(201)
   async receive(
-    @Param('workflowId') workflowId: string,
+    @SourceCredentialProof() caller: TicketBusCaller,
     @Headers(SIGNATURE_HEADER) signature: string | undefined,
     @Headers('x-ticket-bus-message-id') messageId: string | undefined,
     @Req() request: unknown,
     @Res({ passthrough: true }) reply: Reply,
   ) {
-    const workflow = await this.signedFor(workflowId, signature, request);
     const message = this.intake.requestBody(request);
+    // A body that is not JSON was requestBody's 422 before any signature is checked: it could not become a case either way.
+    if (!verifyTicketBusSignature(signature, caller.secret, Buffer.from(message?.text ?? '', 'utf8'), Date.now() / 1000, TICKET_BUS_TOLERANCE_SECONDS)) throw new UnauthorizedException();
     if (!message) throw new UnprocessableEntityException();
     const title = (message.value as { title?: unknown } | null)?.title;
     if (title !== undefined && typeof title !== 'string') throw new UnprocessableEntityException();
-    const { caseId, replayed } = await this.intake.createCase(this.source, { workflowId: workflow.id, attributes: message, subject: title, idempotencyKey: messageId });
+    const { caseId, replayed } = await this.intake.createCase(this.source, { workflowId: caller.workflow.id, attributes: message, subject: title, idempotencyKey: messageId });
     if (replayed) reply.status(200);
     return { case: { id: caseId, source_type: this.source.sourceType }, replayed };
-  }
-
-  /** The workflow, when the message is signed with its organization's ticket bus secret. */
-  private async signedFor(workflowId: string, signature: string | undefined, request: unknown): Promise<IntakeWorkflow> {
-    const workflow = WORKFLOW_ID.test(workflowId) ? await this.intake.publishedWorkflow(this.source, Number(workflowId)) : undefined;
-    const secret = workflow && (await this.intake.organizationSecret(workflow.organizationId, TICKET_BUS_SECRET));
-    if (!workflow || secret === undefined) throw new UnauthorizedException();
-    // A body that is not JSON is requestBody's 422 before any signature is checked: it could not become a case either way.
-    const body = Buffer.from(this.intake.requestBody(request)?.text ?? '', 'utf8');
-    if (!verifyTicketBusSignature(signature, secret, body, Date.now() / 1000, TICKET_BUS_TOLERANCE_SECONDS)) throw new UnauthorizedException();
-    return workflow;
   }
 }

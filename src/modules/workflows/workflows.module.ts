@@ -15,6 +15,7 @@ import { WorkflowPublishingService } from './application/workflow-publishing.ser
 import { OperatorWebhooksController } from './http/operator-webhooks.controller.js';
 import { WebhookVerificationController } from './http/webhook-verification.controller.js';
 import { WorkflowsController } from './http/workflows.controller.js';
+import { SourceCredentialCheck } from './http/source-credential.check.js';
 import { WorkflowVersionsController } from './http/workflow-versions.controller.js';
 import { WorkflowVersionsService } from './application/workflow-versions.service.js';
 import { WebhookVerificationOrmEntity } from './infrastructure/webhook-verification.orm-entity.js';
@@ -24,7 +25,7 @@ import { WorkflowVersionOrmEntity } from './infrastructure/workflow-version.orm-
 @Module({
   imports: [TypeOrmModule.forFeature([WorkflowOrmEntity, WorkflowVersionOrmEntity, WebhookVerificationOrmEntity]), TokensModule, DiscoveryModule, ExtensionsModule],
   controllers: [WorkflowsController, WorkflowVersionsController, WebhookVerificationController, OperatorWebhooksController],
-  providers: [WorkflowDraftsService, WorkflowVersionsService, WorkflowPublishingService, WebhookUrlsService, WebhookVerificationService, PublishedWorkflowsService, ChannelSecretKeeping, CaseSourceRegistry, SenderSchemeRegistry, ...BUILT_IN_SENDER_SCHEMES],
+  providers: [WorkflowDraftsService, WorkflowVersionsService, WorkflowPublishingService, WebhookUrlsService, WebhookVerificationService, PublishedWorkflowsService, ChannelSecretKeeping, CaseSourceRegistry, SourceCredentialCheck, SenderSchemeRegistry, ...BUILT_IN_SENDER_SCHEMES],
   exports: [PublishedWorkflowsService, WorkflowDraftsService, ChannelSecretKeeping, CaseSourceRegistry],
 })
 export class WorkflowsModule {}

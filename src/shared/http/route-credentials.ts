@@ -9,7 +9,14 @@ import { CredentialGuard } from './authenticated-requests.js';
  * RequiresCredential itself), which puts it in the Fastify route config, so that the credential
  * check, the per-credential rate limit and the route's guard all read the one declaration.
  */
-export type RouteCredential = { kind: 'bearer'; scope: string } | { kind: 'webhook' } | { kind: 'operator' } | { kind: 'form' } | { kind: 'metrics' };
+export type RouteCredential =
+  | { kind: 'bearer'; scope: string }
+  | { kind: 'webhook' }
+  | { kind: 'operator' }
+  | { kind: 'form' }
+  | { kind: 'metrics' }
+  /** An extension's case source checks the caller itself (CaseSourceDefinition.authenticate). */
+  | { kind: 'source'; sourceType: string };
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -89,5 +96,7 @@ export function presentedSecret(request: FastifyRequest): string | undefined {
   const credential = request.routeOptions.config?.credential;
   if (!credential) return undefined;
   if (credential.kind === 'form') return formSecret(request);
+  // Whatever a source's callers present is the source's own business: they are limited by address.
+  if (credential.kind === 'source') return undefined;
   return credential.kind === 'webhook' ? webhookSecret(request) : bearerSecret(request);
 }

@@ -27,6 +27,11 @@ export class CaseSourceRegistry implements OnModuleInit {
     this.caseSources = [...new Set([...this.sources.values()].map(caseSourceOf))];
   }
 
+  /** The source of `sourceType`; undefined when none is registered. */
+  get(sourceType: string): CaseSourceDefinition | undefined {
+    return this.sources.get(sourceType);
+  }
+
   /** Whether `source` is the registered source of its type (and not a look-alike an extension made up). */
   isRegistered(source: CaseSourceDefinition): boolean {
     return this.sources.get(source.sourceType) === source;
