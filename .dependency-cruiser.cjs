@@ -16,12 +16,25 @@ module.exports = {
     },
     {
       name: 'application-without-infrastructure',
-      comment:
-        "Application code depends on ports (its domain's or its own), bound to their infrastructure in the module. " +
-        "ORM entities are the exception: the workflows services query theirs through TypeORM repositories.",
+      comment: "Application code depends on ports (its domain's or its own), bound to their infrastructure in the module.",
       severity: 'error',
       from: { path: '(^|/)application/' },
-      to: { path: '(^|/)infrastructure/', pathNot: '[.]orm-entity[.]ts$' },
+      to: { path: '(^|/)infrastructure/' },
+    },
+    {
+      name: 'persistence-in-infrastructure',
+      comment:
+        'One persistence style: only a module\'s infrastructure/ reaches Postgres (TypeORM, its ORM entities); domain, ' +
+        'application and http code reach it through repository ports. The *.module.ts files, which bind ports to their ' +
+        'implementations, register the ORM entities with TypeOrmModule. Of src/shared/database they use the plain ' +
+        'TypeScript only (the opaque Transaction and its runner, batches, error kinds), never entityManager(tx) or the helpers ' +
+        'that hand out an EntityManager.',
+      severity: 'error',
+      from: { path: '^src/modules/[^/]+/', pathNot: '/infrastructure/|[.]module[.]ts$' },
+      to: {
+        path: 'node_modules/(typeorm|@nestjs/typeorm)/|[.]orm-entity[.]ts$|^src/shared/database/',
+        pathNot: '^src/shared/database/(transaction|batch-work|statement-batches|database-errors)[.]ts$',
+      },
     },
     {
       name: 'domain-without-frameworks',

@@ -1,7 +1,7 @@
 /** SecretsService: organization secrets sealed per row, replaced in place, resolved for automation. */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SecretsService } from '../../src/modules/secrets/secrets.service.js';
+import { SecretsService } from '../../src/modules/secrets/application/secrets.service.js';
 import { NotFoundError } from '../../src/shared/errors/app-error.js';
 import { type IntegrationContext, startIntegrationContext } from '../support/integration-context.js';
 import { givenOrganization, type IntegrationOrganization } from '../support/integration-scenario.js';

@@ -9,7 +9,7 @@ import type { WorkflowVersion } from '../../src/modules/workflows/domain/workflo
 import { RunExecutor } from '../../src/modules/automation/application/run-executor.service.js';
 import { StepRunner } from '../../src/modules/automation/application/step-runner.js';
 import { OutboundHttp } from '../../src/shared/outbound/outbound-http.js';
-import { SecretsService } from '../../src/modules/secrets/secrets.service.js';
+import { SecretsService } from '../../src/modules/secrets/application/secrets.service.js';
 import { CloseStep } from '../../src/modules/automation/application/steps/close.step.js';
 import { FailStep } from '../../src/modules/automation/application/steps/fail.step.js';
 import { SetAttributesStep } from '../../src/modules/automation/application/steps/set-attributes.step.js';

@@ -1,9 +1,9 @@
 import type { ExecutionContext, Type } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
-import { OrganizationsService } from '../../src/modules/organizations/organizations.service.js';
-import type { Principal } from '../../src/modules/tokens/principal.js';
-import { TokensService } from '../../src/modules/tokens/tokens.service.js';
+import { OrganizationsService } from '../../src/modules/organizations/application/organizations.service.js';
+import type { Principal } from '../../src/modules/tokens/domain/principal.js';
+import { TokensService } from '../../src/modules/tokens/application/tokens.service.js';
 import { PublishedWorkflowsService } from '../../src/modules/workflows/application/published-workflows.service.js';
 import { WorkflowDraftsService } from '../../src/modules/workflows/application/workflow-drafts.service.js';
 import { WorkflowPublishingService } from '../../src/modules/workflows/application/workflow-publishing.service.js';

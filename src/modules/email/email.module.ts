@@ -9,11 +9,13 @@ import { ReceiveEmailService } from './application/receive-email.service.js';
 import { EmailAddressController, OperatorEmailAddressController } from './http/email-address.controllers.js';
 import { SmtpListener } from './infrastructure/smtp-listener.js';
 import { WorkflowEmailAddressOrmEntity } from './infrastructure/workflow-email-address.orm-entity.js';
+import { TypeOrmEmailAddressStore } from './infrastructure/typeorm-email-address-store.js';
+import { EmailAddressStore } from './application/email-address-store.js';
 
 /** Email intake: per-workflow inbound addresses and the SMTP listener that turns mail into cases. */
 @Module({
   imports: [TypeOrmModule.forFeature([WorkflowEmailAddressOrmEntity]), TokensModule, WorkflowsModule, CasesModule],
   controllers: [EmailAddressController, OperatorEmailAddressController],
-  providers: [EmailAddressesService, ReceiveEmailService, SmtpListener, EmailCaseSource],
+  providers: [{ provide: EmailAddressStore, useClass: TypeOrmEmailAddressStore }, EmailAddressesService, ReceiveEmailService, SmtpListener, EmailCaseSource],
 })
 export class EmailModule {}

@@ -10,11 +10,13 @@ import { OperatorRequestFormController, RequestFormController } from './http/for
 import { FormPagesController } from './http/form-pages.controller.js';
 import { FormSecretCheck } from './http/form-secret.check.js';
 import { WorkflowFormOrmEntity } from './infrastructure/workflow-form.orm-entity.js';
+import { TypeOrmRequestFormStore } from './infrastructure/typeorm-request-form-store.js';
+import { RequestFormStore } from './application/request-form-store.js';
 
 /** The hosted request form of ticketing workflows: per-workflow secret URLs and the pages that turn posts into cases. */
 @Module({
   imports: [TypeOrmModule.forFeature([WorkflowFormOrmEntity]), TokensModule, WorkflowsModule, CasesModule],
   controllers: [RequestFormController, OperatorRequestFormController, FormPagesController],
-  providers: [RequestFormsService, SubmitFormService, FormSecretCheck, FormCaseSource],
+  providers: [{ provide: RequestFormStore, useClass: TypeOrmRequestFormStore }, RequestFormsService, SubmitFormService, FormSecretCheck, FormCaseSource],
 })
 export class FormsModule {}

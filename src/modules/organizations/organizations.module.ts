@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { TokensModule } from '../tokens/tokens.module.js';
-import { OperatorOrganizationsController } from './operator-organizations.controller.js';
-import { OrganizationOrmEntity } from './organization.orm-entity.js';
-import { OrganizationsService } from './organizations.service.js';
+import { OrganizationStore } from './application/organization-store.js';
+import { OrganizationsService } from './application/organizations.service.js';
+import { OperatorOrganizationsController } from './http/operator-organizations.controller.js';
+import { OrganizationOrmEntity } from './infrastructure/organization.orm-entity.js';
+import { TypeOrmOrganizationStore } from './infrastructure/typeorm-organization-store.js';
 
 @Module({
   imports: [TypeOrmModule.forFeature([OrganizationOrmEntity]), TokensModule],
   controllers: [OperatorOrganizationsController],
-  providers: [OrganizationsService],
+  providers: [OrganizationsService, { provide: OrganizationStore, useClass: TypeOrmOrganizationStore }],
   exports: [OrganizationsService],
 })
 export class OrganizationsModule {}

@@ -8,6 +8,7 @@ import { DeliveryPurges } from '../retention/application/retention.ports.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { DeliverySender } from './application/delivery-sender.service.js';
+import { DeliveryLog, SubscriptionStore } from './application/subscription-stores.js';
 import { SubscriptionsService } from './application/subscriptions.service.js';
 import { SubscriptionsController } from './http/subscriptions.controller.js';
 import { DELIVERIES_QUEUE } from './infrastructure/deliveries.queue.js';
@@ -16,7 +17,9 @@ import { DeliveryAttempts } from './domain/delivery-attempts.js';
 import { outboxStatementPart } from './infrastructure/case-outbox.sql.js';
 import { PostgresDeliveryPurges } from './infrastructure/postgres-delivery-purges.js';
 import { DeliveryRepository } from './infrastructure/delivery.repository.js';
+import { PostgresDeliveryLog } from './infrastructure/postgres-delivery-log.js';
 import { SubscriptionOrmEntity } from './infrastructure/subscription.orm-entity.js';
+import { TypeOrmSubscriptionStore } from './infrastructure/typeorm-subscription-store.js';
 
 /**
  * Event subscriptions: the admin API everywhere; delivery (relay and sender) in worker roles.
@@ -36,6 +39,8 @@ export class SubscriptionsModule {
       controllers: [SubscriptionsController],
       providers: [
         SubscriptionsService,
+        { provide: SubscriptionStore, useClass: TypeOrmSubscriptionStore },
+        { provide: DeliveryLog, useClass: PostgresDeliveryLog },
         { provide: DeliveryPurges, useClass: PostgresDeliveryPurges },
         ...(worker ? [DeliveryRepository, { provide: DeliveryAttempts, useExisting: DeliveryRepository }, DeliverySender, DeliveryRelay] : []),
       ],

@@ -21,11 +21,21 @@ import { WorkflowVersionsService } from './application/workflow-versions.service
 import { WebhookVerificationOrmEntity } from './infrastructure/webhook-verification.orm-entity.js';
 import { WorkflowOrmEntity } from './infrastructure/workflow.orm-entity.js';
 import { WorkflowVersionOrmEntity } from './infrastructure/workflow-version.orm-entity.js';
+import { TypeOrmWebhookVerificationStore } from './infrastructure/typeorm-webhook-verification-store.js';
+import { TypeOrmWorkflowStore } from './infrastructure/typeorm-workflow-store.js';
+import { TypeOrmWorkflowVersionStore } from './infrastructure/typeorm-workflow-version-store.js';
+import { WebhookVerificationStore, WorkflowStore, WorkflowVersionStore } from './application/workflow-stores.js';
+
+const STORES = [
+  { provide: WorkflowStore, useClass: TypeOrmWorkflowStore },
+  { provide: WorkflowVersionStore, useClass: TypeOrmWorkflowVersionStore },
+  { provide: WebhookVerificationStore, useClass: TypeOrmWebhookVerificationStore },
+];
 
 @Module({
   imports: [TypeOrmModule.forFeature([WorkflowOrmEntity, WorkflowVersionOrmEntity, WebhookVerificationOrmEntity]), TokensModule, DiscoveryModule, ExtensionsModule],
   controllers: [WorkflowsController, WorkflowVersionsController, WebhookVerificationController, OperatorWebhooksController],
-  providers: [WorkflowDraftsService, WorkflowVersionsService, WorkflowPublishingService, WebhookUrlsService, WebhookVerificationService, PublishedWorkflowsService, ChannelSecretKeeping, CaseSourceRegistry, SourceCredentialCheck, SenderSchemeRegistry, ...BUILT_IN_SENDER_SCHEMES],
+  providers: [WorkflowDraftsService, WorkflowVersionsService, WorkflowPublishingService, WebhookUrlsService, WebhookVerificationService, PublishedWorkflowsService, ChannelSecretKeeping, CaseSourceRegistry, SourceCredentialCheck, SenderSchemeRegistry, ...BUILT_IN_SENDER_SCHEMES, ...STORES],
   exports: [PublishedWorkflowsService, WorkflowDraftsService, ChannelSecretKeeping, CaseSourceRegistry],
 })
 export class WorkflowsModule {}

@@ -1,9 +1,8 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import type { EntityManager } from 'typeorm';
 import { Env } from '../config/env.js';
-import { TransactionRunner } from '../database/transaction.js';
+import { type Transaction, TransactionRunner } from '../database/transaction.js';
 import { entityManager } from '../database/typeorm-transaction-runner.js';
 import { LOGGER, type Logger } from '../logging/logger.js';
 import { CacheTrust } from './cache-trust.js';
@@ -85,11 +84,10 @@ export class CacheGeneration extends CacheTrust implements OnModuleInit, OnAppli
    * the only way to make a change other instances' caches must hear of. The bump comes last,
    * so writers wait on that one row only for the end of these rare admin transactions.
    */
-  commit<T>(cache: string, key: string, change: (manager: EntityManager) => Promise<T>): Promise<T> {
+  commit<T>(cache: string, key: string, change: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.transactions.run(async (tx) => {
-      const manager = entityManager(tx);
-      const result = await change(manager);
-      await manager.query(INVALIDATE_SQL, [cache, key]);
+      const result = await change(tx);
+      await entityManager(tx).query(INVALIDATE_SQL, [cache, key]);
       return result;
     });
   }

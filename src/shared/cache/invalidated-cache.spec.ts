@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../database/transaction.js';
 import { CacheTrust } from './cache-trust.js';
 import { type Generations, InvalidatedCache } from './invalidated-cache.js';
 
@@ -11,9 +11,9 @@ class FakeGenerations extends CacheTrust implements Generations {
   override isTrusted(): boolean {
     return this.trusted;
   }
-  async commit<T>(_cache: string, _key: string, change: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async commit<T>(_cache: string, _key: string, change: (tx: Transaction) => Promise<T>): Promise<T> {
     this.commits++;
-    return change({} as EntityManager);
+    return change({} as Transaction);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Transaction } from '../database/transaction.js';
 import type { CacheGeneration } from './cache-generation.js';
 
 /** What a cache needs of CacheGeneration (a test can stand in for it). */
@@ -47,7 +47,7 @@ export class InvalidatedCache<V> {
    * its next poll; this instance drops it at once after the commit, and after a failure too (a
    * connection lost during COMMIT leaves the outcome unknown).
    */
-  async change<T>(key: string, change: (manager: EntityManager) => Promise<T>): Promise<T> {
+  async change<T>(key: string, change: (tx: Transaction) => Promise<T>): Promise<T> {
     try {
       return await this.generations.commit(this.name, key, change);
     } finally {

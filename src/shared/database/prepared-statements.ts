@@ -10,6 +10,10 @@ import { entityManager } from './typeorm-transaction-runner.js';
  * instead of on every execution: for the intake statement and the engine's statements that is
  * most of the database's CPU per request. TypeORM's own `query()` cannot name a statement, so
  * the statement goes to the pg client that a QueryRunner's public `connect()` hands out.
+ *
+ * Infrastructure repositories reach Postgres through TypeORM's EntityManager / QueryRunner
+ * (its entity API or `query()`); this is the one other tool, for the hot paths' statements
+ * whose planning time counts (README, Architecture: one persistence style).
  */
 export class PreparedStatements {
   constructor(private readonly dataSource: DataSource) {}

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { StepContext, StepOutcome, StepTypeDefinition } from '../../../extension-api/step-types.js';
 import type { Logger } from '../../../shared/logging/logger.js';
 import type { OutboundHttp } from '../../../shared/outbound/outbound-http.js';
-import type { SecretsService } from '../../secrets/secrets.service.js';
+import type { SecretsService } from '../../secrets/application/secrets.service.js';
 import { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { StepRunner, type StepSite } from './step-runner.js';
 

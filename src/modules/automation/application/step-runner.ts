@@ -5,7 +5,7 @@ import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { OutboundHttp } from '../../../shared/outbound/outbound-http.js';
 import type { CaseProps } from '../../cases/domain/case.js';
 import type { Run } from '../../cases/domain/run.js';
-import { SecretsService } from '../../secrets/secrets.service.js';
+import { SecretsService } from '../../secrets/application/secrets.service.js';
 import { ERROR } from '../../workflows/domain/status-rules.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { redactSecrets } from '../domain/request-templates.js';

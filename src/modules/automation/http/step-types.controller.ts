@@ -3,7 +3,7 @@ import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { object, wrapped } from '../../../shared/http/openapi-schema.js';
 import { StepTypeRegistry } from '../../extensions/step-type.registry.js';
-import { RequiresToken } from '../../tokens/bearer-token.check.js';
+import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 
 const STEP_TYPE = object({
   type: { type: 'string', description: 'The step\'s key in a definition: `{"<type>": <arguments>}`.' },

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../../shared/errors/app-error.js';
-import type { Principal } from '../../tokens/principal.js';
+import type { Principal } from '../../tokens/domain/principal.js';
 import type { CaseProps } from '../domain/case.js';
 import { CaseRepository } from '../domain/case.repository.js';
 

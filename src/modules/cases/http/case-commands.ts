@@ -1,5 +1,5 @@
 import { memberText } from '../../../shared/json/json-text.js';
-import type { Principal } from '../../tokens/principal.js';
+import type { Principal } from '../../tokens/domain/principal.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import type { CreateCaseCommand } from '../application/create-case.service.js';
 import type { CreateCaseRequest } from './create-case.request.js';

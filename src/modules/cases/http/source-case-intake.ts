@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CaseIntake, type CaseSourceDefinition, type IntakeWorkflow, type JsonText, type SourceCaseReceipt, type SourceCaseRequest } from '../../../extension-api/index.js';
 import { InvalidRequestError, NotFoundError } from '../../../shared/errors/app-error.js';
 import { readJsonBody } from '../../../shared/http/json-body-parser.js';
-import { SecretsService } from '../../secrets/secrets.service.js';
+import { SecretsService } from '../../secrets/application/secrets.service.js';
 import { caseSourceOf, CaseSourceRegistry } from '../../workflows/application/case-source-registry.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';

@@ -3,9 +3,9 @@ import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { InvalidRequestError } from '../../../shared/errors/app-error.js';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
-import { RequiresToken } from '../../tokens/bearer-token.check.js';
-import type { Principal as Caller } from '../../tokens/principal.js';
-import { Principal } from '../../tokens/principal.decorator.js';
+import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
+import type { Principal as Caller } from '../../tokens/domain/principal.js';
+import { Principal } from '../../tokens/http/principal.decorator.js';
 import { UsageRequest } from './usage.request.js';
 import { UsageService } from '../application/usage.service.js';
 

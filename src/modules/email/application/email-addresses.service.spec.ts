@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Repository } from 'typeorm';
 import { CacheTrust } from '../../../shared/cache/cache-trust.js';
 import type { Env } from '../../../shared/config/env.js';
 import type { ChannelSecretKeeping } from '../../workflows/application/workflow-channel-secrets.js';
 import { localPartHash } from '../domain/inbound-address.js';
-import type { WorkflowEmailAddressOrmEntity } from '../infrastructure/workflow-email-address.orm-entity.js';
+import type { EmailAddressStore } from './email-address-store.js';
 import { EmailAddressesService } from './email-addresses.service.js';
 
 class Trusted extends CacheTrust {
@@ -18,11 +17,11 @@ class Trusted extends CacheTrust {
 function serviceWithOneAddress(localPart: string) {
   const lookUps: string[] = [];
   const rows = {
-    findOne: async ({ where }: { where: { secretHash: Buffer } }) => {
-      lookUps.push(where.secretHash.toString('hex'));
-      return where.secretHash.equals(localPartHash(localPart)) ? { workflowId: 7 } : null;
+    workflowIdByHash: async (secretHash: Buffer) => {
+      lookUps.push(secretHash.toString('hex'));
+      return secretHash.equals(localPartHash(localPart)) ? 7 : undefined;
     },
-  } as unknown as Repository<WorkflowEmailAddressOrmEntity>;
+  } as unknown as EmailAddressStore;
   const version = { workflowId: 7, isEmail: true };
   const keeping = {
     generations: new Trusted(),

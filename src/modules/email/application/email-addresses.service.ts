@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
 import { emailAddressBinding } from '../../../shared/crypto/stored-secrets.js';
 import { AppError } from '../../../shared/errors/app-error.js';
 import { ChannelSecretKeeping, type ChannelTarget, WorkflowChannelSecrets } from '../../workflows/application/workflow-channel-secrets.js';
+import { EmailAddressStore } from './email-address-store.js';
 import { localPartFor, localPartHash, newLocalPart } from '../domain/inbound-address.js';
-import { WorkflowEmailAddressOrmEntity } from '../infrastructure/workflow-email-address.orm-entity.js';
 
 export class EmailAddressUnavailableError extends AppError {
   readonly code = 'workflow.not_published';
@@ -22,7 +20,7 @@ export type EmailTarget = ChannelTarget;
 @Injectable()
 export class EmailAddressesService extends WorkflowChannelSecrets {
   constructor(
-    @InjectRepository(WorkflowEmailAddressOrmEntity) rows: Repository<WorkflowEmailAddressOrmEntity>,
+    rows: EmailAddressStore,
     keeping: ChannelSecretKeeping,
     private readonly env: Env,
   ) {

@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
 import { formSecretBinding } from '../../../shared/crypto/stored-secrets.js';
 import { AppError } from '../../../shared/errors/app-error.js';
 import { ChannelSecretKeeping, type ChannelTarget, WorkflowChannelSecrets } from '../../workflows/application/workflow-channel-secrets.js';
+import { RequestFormStore } from './request-form-store.js';
 import { isUrlSecretShaped, newUrlSecret, urlSecretHash } from '../../../shared/crypto/url-secret.js';
-import { WorkflowFormOrmEntity } from '../infrastructure/workflow-form.orm-entity.js';
 
 export class FormUnavailableError extends AppError {
   readonly code = 'workflow.not_published';
@@ -22,7 +20,7 @@ export type FormTarget = ChannelTarget;
 @Injectable()
 export class RequestFormsService extends WorkflowChannelSecrets {
   constructor(
-    @InjectRepository(WorkflowFormOrmEntity) rows: Repository<WorkflowFormOrmEntity>,
+    rows: RequestFormStore,
     keeping: ChannelSecretKeeping,
     private readonly env: Env,
   ) {

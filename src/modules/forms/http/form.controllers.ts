@@ -3,10 +3,10 @@ import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED, CHANGE_NOT_SAVED } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
-import { RequiresToken } from '../../tokens/bearer-token.check.js';
-import { RequiresOperatorToken } from '../../tokens/operator-token.check.js';
-import type { Principal as Caller } from '../../tokens/principal.js';
-import { Principal } from '../../tokens/principal.decorator.js';
+import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
+import { RequiresOperatorToken } from '../../tokens/http/operator-token.check.js';
+import type { Principal as Caller } from '../../tokens/domain/principal.js';
+import { Principal } from '../../tokens/http/principal.decorator.js';
 import { RequestFormsService } from '../application/request-forms.service.js';
 
 const WorkflowId = () => Param('workflowId', new IdParamPipe('workflow'));

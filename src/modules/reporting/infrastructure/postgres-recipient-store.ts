@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
-import { OrganizationsService } from '../../organizations/organizations.service.js';
+import { OrganizationsService } from '../../organizations/application/organizations.service.js';
 import { type ClaimedInvitation, type IssuedToken, RecipientStore, type RecipientStatus, type RecipientToken } from '../application/digest.ports.js';
 
 interface StatusRow {

@@ -1,6 +1,6 @@
 import { Injectable, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import { OrganizationsService } from '../../organizations/organizations.service.js';
+import { OrganizationsService } from '../../organizations/application/organizations.service.js';
 import type { RetentionDays } from '../domain/retention.js';
 import {
   CasePurges,

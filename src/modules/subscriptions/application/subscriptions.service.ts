@@ -1,24 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, IsNull, type Repository } from 'typeorm';
-import { Env } from '../../../shared/config/env.js';
-import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
-import { TransactionRunner } from '../../../shared/database/transaction.js';
-import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { InvalidRequestError, NotFoundError } from '../../../shared/errors/app-error.js';
 import { SecretBox } from '../../../shared/crypto/secret-box.js';
 import { previousSubscriptionSecretBinding, subscriptionSecretBinding } from '../../../shared/crypto/stored-secrets.js';
 import type { LifecycleEventType } from '../../cases/domain/case-lifecycle.js';
 import { WorkflowDraftsService } from '../../workflows/application/workflow-drafts.service.js';
-import { SubscriptionOrmEntity } from '../infrastructure/subscription.orm-entity.js';
+import type { Subscription } from '../domain/subscription.js';
 import { SubscriptionDisabledError } from '../domain/subscription.errors.js';
-
-/** After a rotation, the replaced secret signs beside the new one this long (integrations.md §4). */
-const PREVIOUS_SECRET_SIGNS_FOR = `interval '24 hours'`;
-
-/** Disabled ones count: they can be enabled again. */
-const SUBSCRIPTIONS_CAP: OrganizationCap = { what: 'subscriptions', table: 'subscriptions', live: 'deleted_at IS NULL', setting: 'MAX_SUBSCRIPTIONS_PER_ORGANIZATION' };
+import { DeliveryLog, type SubscriptionFields, SubscriptionStore } from './subscription-stores.js';
 
 /** A new subscription, as the HTTP layer validated it; no `workflow_ids`: every workflow. */
 export interface NewSubscription {
@@ -64,33 +53,20 @@ export interface DeliveryAttemptView {
 @Injectable()
 export class SubscriptionsService {
   constructor(
-    @InjectRepository(SubscriptionOrmEntity) private readonly subscriptions: Repository<SubscriptionOrmEntity>,
-    @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly transactions: TransactionRunner,
+    private readonly subscriptions: SubscriptionStore,
+    private readonly deliveryLog: DeliveryLog,
     private readonly secrets: SecretBox,
     private readonly workflows: WorkflowDraftsService,
-    private readonly env: Env,
   ) {}
 
   /** The signing secret is returned this once; it is stored sealed, like webhook tokens. */
   async create(organizationId: number, request: NewSubscription): Promise<{ subscription: SubscriptionView; signing_secret: string }> {
     if (request.workflow_ids) await this.checkWorkflows(organizationId, request.workflow_ids);
     const secret = newSecret();
-    // The secret is sealed bound to its row, so only once the row has its id; in one transaction, nobody sees the row without it.
-    const id = await storeWithinCap(this.transactions, this.env, organizationId, SUBSCRIPTIONS_CAP, async (manager) => {
-      const row = await manager.save(
-        manager.create(SubscriptionOrmEntity, {
-          organizationId,
-          url: request.url,
-          events: request.events,
-          workflowIds: request.workflow_ids?.map(String) ?? null,
-          secretCiphertext: '',
-        }),
-      );
-      await manager.update(SubscriptionOrmEntity, { id: row.id }, { secretCiphertext: this.secrets.seal(secret, subscriptionSecretBinding(row.id)) });
-      return row.id;
-    });
-    return { subscription: toView(await this.subscriptions.findOneByOrFail({ id })), signing_secret: secret };
+    const fields = { url: request.url, events: request.events, workflowIds: request.workflow_ids ?? null };
+    // The secret is sealed bound to its row, so only once the row has its id.
+    const subscription = await this.subscriptions.create(organizationId, fields, (id) => this.secrets.seal(secret, subscriptionSecretBinding(id)));
+    return { subscription: toView(subscription), signing_secret: secret };
   }
 
   /** Changes where and what is sent from the next delivery on; deliveries already written keep their event. */
@@ -101,24 +77,17 @@ export class SubscriptionsService {
     ];
     if (problems.length) throw new InvalidRequestError('invalid request body', problems);
     if (request.workflow_ids) await this.checkWorkflows(organizationId, request.workflow_ids);
-    const changes: Partial<SubscriptionOrmEntity> = {
+    const changes: Partial<SubscriptionFields> = {
       ...(typeof request.url === 'string' && { url: request.url }),
       ...(Array.isArray(request.events) && { events: request.events }),
-      ...(request.workflow_ids !== undefined && { workflowIds: request.workflow_ids?.map(String) ?? null }),
+      ...(request.workflow_ids !== undefined && { workflowIds: request.workflow_ids }),
     };
-    const result = await this.subscriptions.update({ id, organizationId, deletedAt: IsNull() }, changes);
-    if (!result.affected) throw new NotFoundError('subscription');
-    return toView(await this.subscriptions.findOneByOrFail({ id }));
+    return toView(orNotFound(await this.subscriptions.update(organizationId, id, changes)));
   }
 
   /** Active again from now on; failures before are forgotten, and what it missed is sent only through `recover`. */
   async enable(organizationId: number, id: number): Promise<SubscriptionView> {
-    const result = await this.subscriptions.update(
-      { id, organizationId, deletedAt: IsNull() },
-      { disabledAt: null, disabledReason: null, failingSince: () => 'CASE WHEN disabled_at IS NULL THEN failing_since END' },
-    );
-    if (!result.affected) throw new NotFoundError('subscription');
-    return toView(await this.subscriptions.findOneByOrFail({ id }));
+    return toView(orNotFound(await this.subscriptions.enable(organizationId, id)));
   }
 
   /**
@@ -128,21 +97,11 @@ export class SubscriptionsService {
    */
   async rotateSecret(organizationId: number, id: number): Promise<{ signing_secret: string }> {
     const secret = newSecret();
-    await this.transactions.run(async (tx) => {
-      const manager = entityManager(tx);
-      // NO KEY: intakes writing this subscription's deliveries key-share its row, and a rotation must not hold them (and their batches) up.
-      const [row] = (await manager.query(
-        `SELECT secret_ciphertext FROM subscriptions WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL FOR NO KEY UPDATE`,
-        [id, organizationId],
-      )) as { secret_ciphertext: string }[];
-      if (!row) throw new NotFoundError('subscription');
-      const replaced = this.secrets.open(row.secret_ciphertext, subscriptionSecretBinding(id));
-      await manager.query(
-        `UPDATE subscriptions SET secret_ciphertext = $2, previous_secret_ciphertext = $3, previous_secret_expires_at = now() + ${PREVIOUS_SECRET_SIGNS_FOR}
-         WHERE id = $1`,
-        [id, this.secrets.seal(secret, subscriptionSecretBinding(id)), this.secrets.seal(replaced, previousSubscriptionSecretBinding(id))],
-      );
-    });
+    const rotated = await this.subscriptions.rotateSecret(organizationId, id, (current) => ({
+      secret: this.secrets.seal(secret, subscriptionSecretBinding(id)),
+      previous: this.secrets.seal(this.secrets.open(current, subscriptionSecretBinding(id)), previousSubscriptionSecretBinding(id)),
+    }));
+    if (!rotated) throw new NotFoundError('subscription');
     return { signing_secret: secret };
   }
 
@@ -153,18 +112,7 @@ export class SubscriptionsService {
    */
   async retry(organizationId: number, id: number, deliveryId: number): Promise<void> {
     await this.activeSubscription(organizationId, id);
-    const reopened = (await this.dataSource.query(
-      `WITH reopened AS (
-         UPDATE event_deliveries SET
-           next_attempt_at = now(),
-           give_up_at = CASE WHEN state = 'pending' THEN give_up_at ELSE now() END,
-           enqueued_at = CASE WHEN state = 'pending' THEN enqueued_at END,
-           state = 'pending', finished_at = NULL
-         WHERE id = $1 AND subscription_id = $2 RETURNING id
-       ) SELECT * FROM reopened`,
-      [deliveryId, id],
-    )) as unknown[];
-    if (!reopened.length) throw new NotFoundError('delivery');
+    if (!(await this.deliveryLog.reopen(id, deliveryId))) throw new NotFoundError('delivery');
   }
 
   /**
@@ -174,46 +122,31 @@ export class SubscriptionsService {
    */
   async recover(organizationId: number, id: number, since: Date): Promise<number> {
     await this.activeSubscription(organizationId, id);
-    const [row] = (await this.dataSource.query(
-      `WITH reopened AS (
-         UPDATE event_deliveries SET state = 'pending', finished_at = NULL, next_attempt_at = now(),
-           give_up_at = DEFAULT, enqueued_at = NULL, locked_until = NULL
-         WHERE subscription_id = $1 AND state = 'failed' AND finished_at >= $2 RETURNING 1
-       ) SELECT count(*)::int AS n FROM reopened`,
-      [id, since],
-    )) as { n: number }[];
-    return row!.n;
+    return this.deliveryLog.reopenFailedSince(id, since);
   }
 
   async list(organizationId: number): Promise<SubscriptionView[]> {
-    return (await this.subscriptions.find({ where: { organizationId, deletedAt: IsNull() }, order: { id: 'ASC' } })).map(toView);
+    return (await this.subscriptions.listLive(organizationId)).map(toView);
   }
 
   /** Stops deliveries at once; the delivery log is kept. */
   async delete(organizationId: number, id: number): Promise<void> {
-    const result = await this.subscriptions.update({ id, organizationId, deletedAt: IsNull() }, { deletedAt: () => 'now()' });
-    if (!result.affected) throw new NotFoundError('subscription');
+    if (!(await this.subscriptions.markDeleted(organizationId, id))) throw new NotFoundError('subscription');
   }
 
   /** Every delivery attempt, newest first. */
   async deliveries(organizationId: number, id: number, limit: number): Promise<DeliveryAttemptView[]> {
-    if (!(await this.subscriptions.existsBy({ id, organizationId, deletedAt: IsNull() }))) throw new NotFoundError('subscription');
-    const rows = (await this.dataSource.query(
-      `SELECT d.id AS delivery_id, e.public_id, e.type, d.case_id, a.attempt, a.status_code, a.error, a.delivered, a.attempted_at
-       FROM delivery_attempts a JOIN event_deliveries d ON d.id = a.delivery_id JOIN outbox_events e ON e.id = d.event_id
-       WHERE d.subscription_id = $1 ORDER BY a.id DESC LIMIT $2`,
-      [id, limit],
-    )) as { delivery_id: string; public_id: string; type: string; case_id: string; attempt: number; status_code: number | null; error: string | null; delivered: boolean; attempted_at: Date }[];
-    return rows.map((r) => ({
-      delivery_id: Number(r.delivery_id),
-      event_id: r.public_id,
-      event_type: r.type,
-      case_id: Number(r.case_id),
-      attempt: r.attempt,
-      status_code: r.status_code,
-      error: r.error,
-      delivered: r.delivered,
-      attempted_at: r.attempted_at.toISOString(),
+    orNotFound(await this.subscriptions.findLive(organizationId, id));
+    return (await this.deliveryLog.attempts(id, limit)).map((a) => ({
+      delivery_id: a.deliveryId,
+      event_id: a.eventId,
+      event_type: a.eventType,
+      case_id: a.caseId,
+      attempt: a.attempt,
+      status_code: a.statusCode,
+      error: a.error,
+      delivered: a.delivered,
+      attempted_at: a.attemptedAt.toISOString(),
     }));
   }
 
@@ -226,27 +159,30 @@ export class SubscriptionsService {
 
   /** Sending again to a disabled subscription would only end failed again: it is enabled first, on purpose. */
   private async activeSubscription(organizationId: number, id: number): Promise<void> {
-    const row = await this.subscriptions.findOneBy({ id, organizationId, deletedAt: IsNull() });
-    if (!row) throw new NotFoundError('subscription');
-    if (row.disabledAt) throw new SubscriptionDisabledError();
+    if (orNotFound(await this.subscriptions.findLive(organizationId, id)).disabledAt) throw new SubscriptionDisabledError();
   }
+}
+
+function orNotFound(subscription: Subscription | undefined): Subscription {
+  if (!subscription) throw new NotFoundError('subscription');
+  return subscription;
 }
 
 function newSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
-function toView(row: SubscriptionOrmEntity): SubscriptionView {
+function toView(subscription: Subscription): SubscriptionView {
   return {
-    id: row.id,
-    url: row.url,
-    events: row.events,
-    workflow_ids: row.workflowIds?.map(Number) ?? null,
-    created_at: row.createdAt.toISOString(),
-    failing_since: row.failingSince?.toISOString() ?? null,
-    status: row.disabledAt === null ? 'active' : 'disabled',
-    disabled: row.disabledAt !== null,
-    disabled_at: row.disabledAt?.toISOString() ?? null,
-    disabled_reason: row.disabledReason,
+    id: subscription.id,
+    url: subscription.url,
+    events: subscription.events,
+    workflow_ids: subscription.workflowIds,
+    created_at: subscription.createdAt.toISOString(),
+    failing_since: subscription.failingSince?.toISOString() ?? null,
+    status: subscription.disabledAt === null ? 'active' : 'disabled',
+    disabled: subscription.disabledAt !== null,
+    disabled_at: subscription.disabledAt?.toISOString() ?? null,
+    disabled_reason: subscription.disabledReason,
   };
 }

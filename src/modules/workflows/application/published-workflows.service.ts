@@ -1,16 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
 import { CacheGeneration } from '../../../shared/cache/cache-generation.js';
 import { InvalidatedCache } from '../../../shared/cache/invalidated-cache.js';
 import { SecretBox } from '../../../shared/crypto/secret-box.js';
 import { webhookVerificationBinding } from '../../../shared/crypto/stored-secrets.js';
+import type { Transaction } from '../../../shared/database/transaction.js';
 import type { SignatureCheck } from '../domain/signature-schemes.js';
 import { WorkflowVersion, type WorkflowState } from '../domain/workflow-version.js';
-import { WorkflowOrmEntity } from '../infrastructure/workflow.orm-entity.js';
-import { WebhookVerificationOrmEntity } from '../infrastructure/webhook-verification.orm-entity.js';
-import { WorkflowVersionOrmEntity } from '../infrastructure/workflow-version.orm-entity.js';
 import { SenderSchemeRegistry } from './sender-scheme-registry.js';
+import { WebhookVerificationStore, WorkflowStore, WorkflowVersionStore } from './workflow-stores.js';
 
 /** Published versions never change, so this many stay compiled in memory without invalidation. */
 const VERSION_CACHE_SIZE = 1_000;
@@ -26,9 +23,9 @@ export class PublishedWorkflowsService {
   private readonly versions = new Map<string, WorkflowVersion>();
 
   constructor(
-    @InjectRepository(WorkflowOrmEntity) private readonly workflows: Repository<WorkflowOrmEntity>,
-    @InjectRepository(WorkflowVersionOrmEntity) private readonly versionRows: Repository<WorkflowVersionOrmEntity>,
-    @InjectRepository(WebhookVerificationOrmEntity) private readonly verifications: Repository<WebhookVerificationOrmEntity>,
+    private readonly workflows: WorkflowStore,
+    private readonly versionRows: WorkflowVersionStore,
+    private readonly verifications: WebhookVerificationStore,
     private readonly secrets: SecretBox,
     private readonly schemes: SenderSchemeRegistry,
     generations: CacheGeneration,
@@ -39,7 +36,7 @@ export class PublishedWorkflowsService {
   /** The workflow as intake sees it (cached on every instance, dropped everywhere on change). */
   state(id: number): Promise<WorkflowState | undefined> {
     return this.states.get(String(id), async () => {
-      const row = await this.workflows.findOneBy({ id });
+      const row = await this.workflows.find(id);
       if (!row) return undefined;
       return {
         id: row.id,
@@ -54,8 +51,8 @@ export class PublishedWorkflowsService {
   }
 
   private async webhookSignature(workflowId: number): Promise<SignatureCheck | null> {
-    const row = await this.verifications.findOneBy({ workflowId });
-    return row && this.schemes.check(row.options, this.secrets.open(row.secretCiphertext, webhookVerificationBinding(workflowId)));
+    const row = await this.verifications.find(workflowId);
+    return row === undefined ? null : this.schemes.check(row.options, this.secrets.open(row.secretCiphertext, webhookVerificationBinding(workflowId)));
   }
 
   /** A published version, compiled once per process. */
@@ -63,7 +60,7 @@ export class PublishedWorkflowsService {
     const key = `${workflowId}:${version}`;
     const cached = this.versions.get(key);
     if (cached) return cached;
-    const row = await this.versionRows.findOneByOrFail({ workflowId, version });
+    const row = await this.versionRows.get(workflowId, version);
     const compiled = new WorkflowVersion(workflowId, version, row.definition);
     if (this.versions.size >= VERSION_CACHE_SIZE) this.versions.delete(this.versions.keys().next().value!);
     this.versions.set(key, compiled);
@@ -71,7 +68,7 @@ export class PublishedWorkflowsService {
   }
 
   /** Runs a change of the workflow's published state, webhook token or verification in the transaction that invalidates its cached state. */
-  change<T>(id: number, change: (manager: EntityManager) => Promise<T>): Promise<T> {
+  change<T>(id: number, change: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.states.change(String(id), change);
   }
 }

@@ -4,11 +4,12 @@ import { SecretBox } from '../../../shared/crypto/secret-box.js';
 import { webhookTokenBinding } from '../../../shared/crypto/stored-secrets.js';
 import { NotFoundError } from '../../../shared/errors/app-error.js';
 import { sha256 } from '../../../shared/crypto/sha256.js';
-import { generateSecret } from '../../tokens/token-secrets.js';
+import { generateSecret } from '../../tokens/domain/token-secrets.js';
 import { WebhookUnavailableError } from '../domain/workflow.errors.js';
-import { WorkflowOrmEntity } from '../infrastructure/workflow.orm-entity.js';
+import type { StoredWebhookToken } from '../domain/workflow.js';
 import { PublishedWorkflowsService } from './published-workflows.service.js';
 import { WorkflowDraftsService } from './workflow-drafts.service.js';
+import { WorkflowStore } from './workflow-stores.js';
 
 export interface WebhookView {
   url: string;
@@ -21,6 +22,7 @@ export class WebhookUrlsService {
   constructor(
     private readonly drafts: WorkflowDraftsService,
     private readonly published: PublishedWorkflowsService,
+    private readonly workflows: WorkflowStore,
     private readonly env: Env,
     private readonly secrets: SecretBox,
   ) {}
@@ -31,12 +33,7 @@ export class WebhookUrlsService {
     if (!state || state.organizationId !== organizationId) throw new NotFoundError('workflow');
     if (!state.published || !state.current?.isDirect) throw new WebhookUnavailableError();
     const token = generateSecret('whk_');
-    await this.published.change(id, (manager) => manager
-      .createQueryBuilder()
-      .update(WorkflowOrmEntity)
-      .set(this.tokenColumns(id, token))
-      .where('id = :id AND webhook_token_hash IS NULL', { id })
-      .execute());
+    await this.published.change(id, (tx) => this.workflows.setWebhookToken(tx, id, this.storedToken(id, token), false));
     return this.get(organizationId, id);
   }
 
@@ -49,20 +46,14 @@ export class WebhookUrlsService {
   /** Operator only: replaces the token of any organization's workflow; the old one stops working at once. */
   async rotate(id: number): Promise<WebhookView> {
     const token = generateSecret('whk_');
-    await this.published.change(id, async (manager) => {
-      const result = await manager
-        .createQueryBuilder()
-        .update(WorkflowOrmEntity)
-        .set(this.tokenColumns(id, token))
-        .where('id = :id AND webhook_token_hash IS NOT NULL', { id })
-        .execute();
-      if (!result.affected) throw new NotFoundError('webhook');
+    await this.published.change(id, async (tx) => {
+      if (!(await this.workflows.setWebhookToken(tx, id, this.storedToken(id, token), true))) throw new NotFoundError('webhook');
     });
     return this.webhookView(id, token);
   }
 
-  private tokenColumns(id: number, token: string): Pick<WorkflowOrmEntity, 'webhookTokenHash' | 'webhookTokenCiphertext'> {
-    return { webhookTokenHash: sha256(token), webhookTokenCiphertext: this.secrets.seal(token, webhookTokenBinding(id)) };
+  private storedToken(id: number, token: string): StoredWebhookToken {
+    return { hash: sha256(token), ciphertext: this.secrets.seal(token, webhookTokenBinding(id)) };
   }
 
   private webhookView(id: number, token: string): WebhookView {

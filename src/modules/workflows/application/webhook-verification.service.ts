@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
 import { SecretBox } from '../../../shared/crypto/secret-box.js';
 import { webhookVerificationBinding } from '../../../shared/crypto/stored-secrets.js';
 import { NotFoundError } from '../../../shared/errors/app-error.js';
 import type { StoredVerificationOptions, VerificationSetting } from '../domain/webhook-verification.js';
-import { WebhookVerificationOrmEntity } from '../infrastructure/webhook-verification.orm-entity.js';
 import { PublishedWorkflowsService } from './published-workflows.service.js';
 import { WorkflowDraftsService } from './workflow-drafts.service.js';
+import { WebhookVerificationStore } from './workflow-stores.js';
 
 /** What the admin API shows of a verification: the options, never the secret. */
 export type VerificationView = StoredVerificationOptions & { created_at: string; updated_at: string };
@@ -20,7 +18,7 @@ export type VerificationView = StoredVerificationOptions & { created_at: string;
 @Injectable()
 export class WebhookVerificationService {
   constructor(
-    @InjectRepository(WebhookVerificationOrmEntity) private readonly verifications: Repository<WebhookVerificationOrmEntity>,
+    private readonly verifications: WebhookVerificationStore,
     private readonly drafts: WorkflowDraftsService,
     private readonly published: PublishedWorkflowsService,
     private readonly secrets: SecretBox,
@@ -30,19 +28,13 @@ export class WebhookVerificationService {
   async put(organizationId: number, workflowId: number, setting: VerificationSetting): Promise<VerificationView> {
     await this.drafts.findOwned(organizationId, workflowId);
     const secretCiphertext = this.secrets.seal(setting.secret, webhookVerificationBinding(workflowId));
-    await this.published.change(workflowId, (manager) => manager
-      .createQueryBuilder()
-      .insert()
-      .into(WebhookVerificationOrmEntity)
-      .values({ workflowId, scheme: setting.options.scheme, options: setting.options, secretCiphertext, updatedAt: () => 'now()' })
-      .orUpdate(['scheme', 'options', 'secret_ciphertext', 'updated_at'], ['workflow_id'])
-      .execute());
+    await this.published.change(workflowId, (tx) => this.verifications.put(tx, workflowId, setting.options, secretCiphertext));
     return this.get(organizationId, workflowId);
   }
 
   async get(organizationId: number, workflowId: number): Promise<VerificationView> {
     await this.drafts.findOwned(organizationId, workflowId);
-    const row = await this.verifications.findOneBy({ workflowId });
+    const row = await this.verifications.find(workflowId);
     if (!row) throw new NotFoundError('webhook verification');
     return { ...row.options, created_at: row.createdAt.toISOString(), updated_at: row.updatedAt.toISOString() };
   }
@@ -50,9 +42,8 @@ export class WebhookVerificationService {
   /** Removes the verification: the webhook takes its token alone again. */
   async delete(organizationId: number, workflowId: number): Promise<void> {
     await this.drafts.findOwned(organizationId, workflowId);
-    await this.published.change(workflowId, async (manager) => {
-      const result = await manager.delete(WebhookVerificationOrmEntity, { workflowId });
-      if (!result.affected) throw new NotFoundError('webhook verification');
+    await this.published.change(workflowId, async (tx) => {
+      if (!(await this.verifications.delete(tx, workflowId))) throw new NotFoundError('webhook verification');
     });
   }
 }

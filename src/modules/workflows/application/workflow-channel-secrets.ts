@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { Repository } from 'typeorm';
 import { CacheGeneration } from '../../../shared/cache/cache-generation.js';
 import { InvalidatedCache } from '../../../shared/cache/invalidated-cache.js';
 import { RecentMisses } from '../../../shared/cache/recent-misses.js';
 import { SecretBox, type SecretBinding } from '../../../shared/crypto/secret-box.js';
 import { AppError, NotFoundError } from '../../../shared/errors/app-error.js';
 import type { WorkflowVersion } from '../domain/workflow-version.js';
-import { ChannelSecretColumns } from '../../../shared/database/channel-secret-columns.js';
+import type { ChannelSecretStore, StoredChannelSecret } from './channel-secret-store.js';
 import { PublishedWorkflowsService } from './published-workflows.service.js';
 import { WorkflowDraftsService } from './workflow-drafts.service.js';
 
@@ -59,7 +58,7 @@ export abstract class WorkflowChannelSecrets {
 
   constructor(
     private readonly channel: WorkflowChannel,
-    private readonly rows: Repository<ChannelSecretColumns>,
+    private readonly rows: ChannelSecretStore,
     private readonly keeping: ChannelSecretKeeping,
   ) {
     const cacheName = `${channel.noun} secrets`;
@@ -76,27 +75,26 @@ export abstract class WorkflowChannelSecrets {
     if (!state || state.organizationId !== organizationId) throw new NotFoundError('workflow');
     if (!state.published || !state.current || !this.channel.takes(state.current)) throw this.channel.unavailable();
     const columns = this.secretColumns(workflowId, this.channel.newSecret());
-    await this.rows.createQueryBuilder().insert().values({ workflowId, ...columns }).orIgnore().execute();
+    await this.rows.insertIfAbsent(workflowId, columns);
     this.unknownHashes.forget(columns.secretHash.toString('hex'));
     return this.get(organizationId, workflowId);
   }
 
   async get(organizationId: number, workflowId: number): Promise<string> {
     await this.keeping.drafts.findOwned(organizationId, workflowId);
-    const row = await this.rows.findOneBy({ workflowId });
+    const row = await this.rows.find(workflowId);
     if (!row) throw new NotFoundError(this.channel.noun);
     return this.shown(this.keeping.secrets.open(row.secretCiphertext, this.channel.binding(workflowId)));
   }
 
   /** Operator only: replaces the secret of any organization's workflow; the old one is refused at once. */
   async rotate(workflowId: number): Promise<string> {
-    const current = await this.rows.findOneBy({ workflowId });
+    const current = await this.rows.find(workflowId);
     if (!current) throw new NotFoundError(this.channel.noun);
     const secret = this.channel.newSecret();
     const columns = this.secretColumns(workflowId, secret);
-    await this.workflowByHash.change(current.secretHash.toString('hex'), async (manager) => {
-      const result = await manager.update(this.rows.target, { workflowId }, { ...columns, rotatedAt: () => 'now()' });
-      if (!result.affected) throw new NotFoundError(this.channel.noun);
+    await this.workflowByHash.change(current.secretHash.toString('hex'), async (tx) => {
+      if (!(await this.rows.replace(tx, workflowId, columns))) throw new NotFoundError(this.channel.noun);
     });
     this.unknownHashes.forget(columns.secretHash.toString('hex'));
     return this.shown(secret);
@@ -108,10 +106,7 @@ export abstract class WorkflowChannelSecrets {
     const key = hash.toString('hex');
     const missed = this.unknownHashes.check(key);
     if (missed.known) return null;
-    const workflowId = await this.workflowByHash.get(key, async () => {
-      const row = await this.rows.findOne({ select: { workflowId: true }, where: { secretHash: hash } });
-      return row?.workflowId;
-    });
+    const workflowId = await this.workflowByHash.get(key, () => this.rows.workflowIdByHash(hash));
     if (workflowId === undefined) {
       this.unknownHashes.missed(key, missed.generation);
       return null;
@@ -121,7 +116,7 @@ export abstract class WorkflowChannelSecrets {
     return { organizationId: state.organizationId, version: state.current };
   }
 
-  private secretColumns(workflowId: number, secret: string): Pick<ChannelSecretColumns, 'secretHash' | 'secretCiphertext'> {
+  private secretColumns(workflowId: number, secret: string): StoredChannelSecret {
     return { secretHash: this.channel.hash(secret), secretCiphertext: this.keeping.secrets.seal(secret, this.channel.binding(workflowId)) };
   }
 }

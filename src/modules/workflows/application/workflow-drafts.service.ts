@@ -1,9 +1,4 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, type Repository } from 'typeorm';
-import { Env } from '../../../shared/config/env.js';
-import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
-import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { NotFoundError, UnstorableValueError } from '../../../shared/errors/app-error.js';
 import { hasUnstorableEscape } from '../../../shared/json/json-text.js';
 import { StepTypeRegistry } from '../../extensions/step-type.registry.js';
@@ -11,12 +6,9 @@ import { compileStepArguments, type StepArgumentRules } from '../domain/step-arg
 import { allStatuses, parseWorkflowDefinition, sameDefinition, type WorkflowDefinition } from '../domain/workflow-definition.js';
 import type { WebhookDedupSetting } from '../domain/webhook-dedup.js';
 import { WorkflowDefinitionInvalidError } from '../domain/workflow.errors.js';
-import { asJsonColumn, WorkflowOrmEntity } from '../infrastructure/workflow.orm-entity.js';
+import type { Workflow } from '../domain/workflow.js';
 import { CaseSourceRegistry } from './case-source-registry.js';
-import { WorkflowVersionOrmEntity } from '../infrastructure/workflow-version.orm-entity.js';
-
-/** Each workflow has at most one form and one inbound mail address, which this cap therefore bounds too. */
-const WORKFLOWS_CAP: OrganizationCap = { what: 'workflows', table: 'workflows', setting: 'MAX_WORKFLOWS_PER_ORGANIZATION' };
+import { WorkflowStore, WorkflowVersionStore } from './workflow-stores.js';
 
 export interface WorkflowView {
   id: number;
@@ -41,9 +33,8 @@ export class WorkflowDraftsService implements OnApplicationBootstrap {
   private steps: StepArgumentRules;
 
   constructor(
-    @InjectRepository(WorkflowOrmEntity) private readonly workflows: Repository<WorkflowOrmEntity>,
-    private readonly transactions: TransactionRunner,
-    private readonly env: Env,
+    private readonly workflows: WorkflowStore,
+    private readonly versions: WorkflowVersionStore,
     private readonly caseSources: CaseSourceRegistry,
     private readonly stepTypes: StepTypeRegistry,
   ) {}
@@ -55,12 +46,11 @@ export class WorkflowDraftsService implements OnApplicationBootstrap {
 
   async create(organizationId: number, input: unknown): Promise<WorkflowView> {
     const draft = parseOrThrow(input, this.steps, this.caseSources.caseSources);
-    const id = await storeWithinCap(this.transactions, this.env, organizationId, WORKFLOWS_CAP, async (m) => (await m.save(m.create(WorkflowOrmEntity, { organizationId, draft }))).id);
-    return this.view(await this.workflows.findOneByOrFail({ id }));
+    return this.view(await this.workflows.create(organizationId, draft));
   }
 
   async list(organizationId: number): Promise<WorkflowView[]> {
-    return this.views(await this.workflows.find({ where: { organizationId }, order: { id: 'ASC' } }));
+    return this.views(await this.workflows.listByOrganization(organizationId));
   }
 
   async get(organizationId: number, id: number): Promise<WorkflowView> {
@@ -71,31 +61,29 @@ export class WorkflowDraftsService implements OnApplicationBootstrap {
   async replaceDraft(organizationId: number, id: number, input: unknown): Promise<WorkflowView> {
     const draft = parseOrThrow(input, this.steps, this.caseSources.caseSources);
     await this.findOwned(organizationId, id);
-    await this.workflows.update({ id }, { draft: asJsonColumn(draft), updatedAt: () => 'now()' });
+    await this.workflows.replaceDraft(id, draft);
     return this.get(organizationId, id);
   }
 
   /** Which of `ids` are workflows of the organization. */
-  async existingIds(organizationId: number, ids: number[]): Promise<number[]> {
-    const rows = await this.workflows.find({ select: { id: true }, where: { organizationId, id: In(ids) } });
-    return rows.map((row) => row.id);
+  existingIds(organizationId: number, ids: number[]): Promise<number[]> {
+    return this.workflows.existingIds(organizationId, ids);
   }
 
-  async findOwned(organizationId: number, id: number): Promise<WorkflowOrmEntity> {
-    const row = await this.workflows.findOneBy({ id, organizationId });
+  async findOwned(organizationId: number, id: number): Promise<Workflow> {
+    const row = await this.workflows.findOwned(organizationId, id);
     if (!row) throw new NotFoundError('workflow');
     return row;
   }
 
-  private async view(row: WorkflowOrmEntity): Promise<WorkflowView> {
+  private async view(row: Workflow): Promise<WorkflowView> {
     return (await this.views([row]))[0]!;
   }
 
   /** The rows as views, each compared with its latest published version (one query for all). */
-  private async views(rows: WorkflowOrmEntity[]): Promise<WorkflowView[]> {
+  private async views(rows: Workflow[]): Promise<WorkflowView[]> {
     const published = rows.flatMap((row) => (row.version === null ? [] : [{ workflowId: row.id, version: row.version }]));
-    const versions = published.length === 0 ? [] : await this.workflows.manager.find(WorkflowVersionOrmEntity, { where: published });
-    const latest = new Map(versions.map((v) => [v.workflowId, v.definition]));
+    const latest = await this.versions.definitions(published);
     return rows.map((row) => toView(row, latest.get(row.id)));
   }
 }
@@ -108,7 +96,7 @@ function parseOrThrow(input: unknown, steps: StepArgumentRules, caseSources: rea
   return result.definition;
 }
 
-function toView(row: WorkflowOrmEntity, latest: WorkflowDefinition | undefined): WorkflowView {
+function toView(row: Workflow, latest: WorkflowDefinition | undefined): WorkflowView {
   const d = row.draft;
   return {
     id: row.id,

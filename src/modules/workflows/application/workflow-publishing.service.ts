@@ -1,14 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../../shared/errors/app-error.js';
 import { sameDefinition } from '../domain/workflow-definition.js';
-import { asJsonColumn, WorkflowOrmEntity } from '../infrastructure/workflow.orm-entity.js';
-import { WorkflowVersionOrmEntity } from '../infrastructure/workflow-version.orm-entity.js';
 import { PublishedWorkflowsService } from './published-workflows.service.js';
 import { WorkflowDraftsService, type WorkflowView } from './workflow-drafts.service.js';
+import { WorkflowStore, WorkflowVersionStore } from './workflow-stores.js';
 
 @Injectable()
 export class WorkflowPublishingService {
-  constructor(private readonly drafts: WorkflowDraftsService, private readonly published: PublishedWorkflowsService) {}
+  constructor(
+    private readonly drafts: WorkflowDraftsService,
+    private readonly published: PublishedWorkflowsService,
+    private readonly workflows: WorkflowStore,
+    private readonly versions: WorkflowVersionStore,
+  ) {}
 
   /**
    * Freezes the draft as the next version; new cases use it from the next request on. A draft
@@ -16,17 +20,17 @@ export class WorkflowPublishingService {
    * nothing) and republishes an unpublished workflow as it was.
    */
   async publish(organizationId: number, id: number, publishedBy: string): Promise<WorkflowView> {
-    await this.published.change(id, async (manager) => {
-      const row = await manager.findOne(WorkflowOrmEntity, { where: { id, organizationId }, lock: { mode: 'pessimistic_write' } });
+    await this.published.change(id, async (tx) => {
+      const row = await this.workflows.lockOwned(tx, organizationId, id);
       if (!row) throw new NotFoundError('workflow');
-      const latest = row.version === null ? null : await manager.findOneByOrFail(WorkflowVersionOrmEntity, { workflowId: id, version: row.version });
+      const latest = row.version === null ? null : await this.versions.get(id, row.version, tx);
       if (latest && sameDefinition(latest.definition, row.draft)) {
-        if (!row.published) await manager.update(WorkflowOrmEntity, { id }, { published: true, updatedAt: () => 'now()' });
+        if (!row.published) await this.workflows.markPublished(tx, id);
         return;
       }
       const version = (row.version ?? 0) + 1;
-      await manager.insert(WorkflowVersionOrmEntity, { workflowId: id, version, definition: asJsonColumn(row.draft), publishedBy });
-      await manager.update(WorkflowOrmEntity, { id }, { published: true, version, updatedAt: () => 'now()' });
+      await this.versions.insert(tx, { workflowId: id, version, definition: row.draft, publishedBy });
+      await this.workflows.markPublished(tx, id, version);
     });
     return this.drafts.get(organizationId, id);
   }
@@ -34,7 +38,7 @@ export class WorkflowPublishingService {
   /** Stops intake at once: the webhook answers 401 and the cases API refuses new cases. */
   async unpublish(organizationId: number, id: number): Promise<WorkflowView> {
     await this.drafts.findOwned(organizationId, id);
-    await this.published.change(id, (manager) => manager.update(WorkflowOrmEntity, { id }, { published: false, updatedAt: () => 'now()' }));
+    await this.published.change(id, (tx) => this.workflows.markUnpublished(tx, id));
     return this.drafts.get(organizationId, id);
   }
 }

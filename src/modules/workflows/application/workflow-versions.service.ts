@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { Repository } from 'typeorm';
 import { NotFoundError } from '../../../shared/errors/app-error.js';
 import type { WorkflowDefinition } from '../domain/workflow-definition.js';
-import { WorkflowVersionOrmEntity } from '../infrastructure/workflow-version.orm-entity.js';
+import type { PublishedVersion } from '../domain/workflow.js';
 import { WorkflowDraftsService, type WorkflowView } from './workflow-drafts.service.js';
+import { WorkflowVersionStore } from './workflow-stores.js';
 
 export interface VersionSummary {
   version: number;
@@ -20,14 +19,14 @@ export interface VersionView extends VersionSummary {
 @Injectable()
 export class WorkflowVersionsService {
   constructor(
-    @InjectRepository(WorkflowVersionOrmEntity) private readonly versions: Repository<WorkflowVersionOrmEntity>,
+    private readonly versions: WorkflowVersionStore,
     private readonly drafts: WorkflowDraftsService,
   ) {}
 
   /** Newest first, without their definitions (a workflow published often has many, each up to a whole definition). */
   async list(organizationId: number, workflowId: number): Promise<VersionSummary[]> {
     await this.drafts.findOwned(organizationId, workflowId);
-    const rows = await this.versions.find({ select: { version: true, createdAt: true, publishedBy: true }, where: { workflowId }, order: { version: 'DESC' } });
+    const rows = await this.versions.summaries(workflowId);
     return rows.map(summary);
   }
 
@@ -45,14 +44,14 @@ export class WorkflowVersionsService {
     return this.drafts.replaceDraft(organizationId, workflowId, row.definition);
   }
 
-  private async find(organizationId: number, workflowId: number, version: number): Promise<WorkflowVersionOrmEntity> {
+  private async find(organizationId: number, workflowId: number, version: number): Promise<PublishedVersion> {
     await this.drafts.findOwned(organizationId, workflowId);
-    const row = await this.versions.findOneBy({ workflowId, version });
+    const row = await this.versions.find(workflowId, version);
     if (!row) throw new NotFoundError('version');
     return row;
   }
 }
 
-function summary(row: WorkflowVersionOrmEntity): VersionSummary {
+function summary(row: Omit<PublishedVersion, 'definition'>): VersionSummary {
   return { version: row.version, published_at: row.createdAt.toISOString(), published_by: row.publishedBy };
 }

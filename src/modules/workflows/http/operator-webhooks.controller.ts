@@ -3,7 +3,7 @@ import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED, CHANGE_NOT_SAVED } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
-import { RequiresOperatorToken } from '../../tokens/operator-token.check.js';
+import { RequiresOperatorToken } from '../../tokens/http/operator-token.check.js';
 import { WebhookUrlsService } from '../application/webhook-urls.service.js';
 
 @Controller('api/operator/v1/workflows')

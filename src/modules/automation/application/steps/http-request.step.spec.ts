@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Logger } from '../../../../shared/logging/logger.js';
 import type { OutboundHttp, OutboundRequest } from '../../../../shared/outbound/outbound-http.js';
-import type { SecretsService } from '../../../secrets/secrets.service.js';
+import type { SecretsService } from '../../../secrets/application/secrets.service.js';
 import { StepRunner, type StepSite } from '../step-runner.js';
 import { HttpRequestStep } from './http-request.step.js';
 

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, type Repository } from 'typeorm';
+import { Env } from '../../../shared/config/env.js';
+import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
+import { TransactionRunner } from '../../../shared/database/transaction.js';
+import { SecretStore } from '../application/secret-store.js';
+import type { OrganizationSecret } from '../domain/organization-secret.js';
+import { OrganizationSecretOrmEntity } from './organization-secret.orm-entity.js';
+
+const SECRETS_CAP: OrganizationCap = { what: 'secrets', table: 'organization_secrets', setting: 'MAX_SECRETS_PER_ORGANIZATION' };
+
+@Injectable()
+export class TypeOrmSecretStore extends SecretStore {
+  constructor(
+    @InjectRepository(OrganizationSecretOrmEntity) private readonly secrets: Repository<OrganizationSecretOrmEntity>,
+    private readonly transactions: TransactionRunner,
+    private readonly env: Env,
+  ) {
+    super();
+  }
+
+  async put(organizationId: number, name: string, valueCiphertext: string): Promise<OrganizationSecret> {
+    const rows: { created_at: Date; updated_at: Date }[] = await storeWithinCap(this.transactions, this.env, organizationId, SECRETS_CAP, (m) => m.query(
+      `INSERT INTO organization_secrets (organization_id, name, value_ciphertext) VALUES ($1, $2, $3)
+       ON CONFLICT (organization_id, name) DO UPDATE SET value_ciphertext = EXCLUDED.value_ciphertext, updated_at = now()
+       RETURNING created_at, updated_at`,
+      [organizationId, name, valueCiphertext],
+    ));
+    return { name, createdAt: rows[0]!.created_at, updatedAt: rows[0]!.updated_at };
+  }
+
+  list(organizationId: number): Promise<OrganizationSecret[]> {
+    return this.secrets.find({ where: { organizationId }, order: { name: 'ASC' } });
+  }
+
+  async delete(organizationId: number, name: string): Promise<boolean> {
+    return Boolean((await this.secrets.delete({ organizationId, name })).affected);
+  }
+
+  sealedValues(organizationId: number, names: readonly string[]): Promise<{ name: string; valueCiphertext: string }[]> {
+    return this.secrets.find({ where: { organizationId, name: In([...names]) }, select: { name: true, valueCiphertext: true } });
+  }
+}

@@ -1,0 +1,52 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, type Repository } from 'typeorm';
+import { Env } from '../../../shared/config/env.js';
+import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
+import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
+import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
+import { TokenStore } from '../application/token-store.js';
+import type { AccessToken, TokenScope } from '../domain/access-token.js';
+import type { Principal } from '../domain/principal.js';
+import { AccessTokenOrmEntity } from './access-token.orm-entity.js';
+
+const TOKENS_CAP: OrganizationCap = { what: 'tokens', table: 'access_tokens', live: 'deleted_at IS NULL', setting: 'MAX_TOKENS_PER_ORGANIZATION' };
+
+@Injectable()
+export class TypeOrmTokenStore extends TokenStore {
+  constructor(
+    @InjectRepository(AccessTokenOrmEntity) private readonly tokens: Repository<AccessTokenOrmEntity>,
+    private readonly transactions: TransactionRunner,
+    private readonly env: Env,
+  ) {
+    super();
+  }
+
+  async create(organizationId: number, name: string, scope: TokenScope, tokenHash: Buffer): Promise<AccessToken> {
+    const id = await storeWithinCap(this.transactions, this.env, organizationId, TOKENS_CAP, async (m) => (await m.save(m.create(AccessTokenOrmEntity, { organizationId, name, scope, tokenHash }))).id);
+    // Read back for created_at, which the database sets.
+    return this.tokens.findOneByOrFail({ id });
+  }
+
+  listLive(organizationId: number): Promise<AccessToken[]> {
+    return this.tokens.find({ where: { organizationId, deletedAt: IsNull() }, order: { id: 'ASC' } });
+  }
+
+  async liveTokenHash(organizationId: number, id: number): Promise<Buffer | undefined> {
+    const row = await this.tokens.findOne({ where: { id, organizationId, deletedAt: IsNull() }, select: { id: true, tokenHash: true } });
+    return row?.tokenHash;
+  }
+
+  async markDeleted(tx: Transaction, id: number): Promise<void> {
+    await entityManager(tx).update(AccessTokenOrmEntity, { id }, { deletedAt: () => 'now()' });
+  }
+
+  async principalByHash(tokenHash: Buffer): Promise<Principal | undefined> {
+    const row = await this.tokens.findOne({ where: { tokenHash, deletedAt: IsNull() }, select: { id: true, organizationId: true, scope: true, name: true } });
+    return row ? { tokenId: row.id, organizationId: row.organizationId, scope: row.scope, name: row.name } : undefined;
+  }
+
+  async recordUse(id: number): Promise<void> {
+    await this.tokens.update({ id }, { lastUsedAt: () => 'now()' });
+  }
+}
