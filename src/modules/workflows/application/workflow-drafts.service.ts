@@ -81,6 +81,14 @@ export class WorkflowDraftsService implements OnApplicationBootstrap {
     return rows.map((row) => row.id);
   }
 
+  /**
+   * The draft checked by today's rules (a step type it uses may have gone since it was saved):
+   * a test run of a draft that does not validate is a 422 pointing into it.
+   */
+  async checkedDraft(organizationId: number, id: number): Promise<WorkflowDefinition> {
+    return parseOrThrow((await this.findOwned(organizationId, id)).draft, this.steps, this.caseSources.caseSources);
+  }
+
   async findOwned(organizationId: number, id: number): Promise<WorkflowOrmEntity> {
     const row = await this.workflows.findOneBy({ id, organizationId });
     if (!row) throw new NotFoundError('workflow');
