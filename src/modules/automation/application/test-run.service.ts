@@ -11,6 +11,7 @@ import { CLOSED, ERROR } from '../../workflows/domain/status-rules.js';
 import { WorkflowNotPublishedError } from '../../workflows/domain/workflow.errors.js';
 import { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { compileRunWithPaths, conditionHolds } from '../domain/run-program.js';
+import type { TemplateScope } from '../domain/templates.js';
 import { mergeInto, scopeOf } from './run-executor.service.js';
 import { StepRunner } from './step-runner.js';
 import { TestRunHttp } from './test-run-http.js';
@@ -87,7 +88,7 @@ export class TestRunService {
 /** One test run's walk through the program of each status it enters, as RunExecutor.applySteps does. */
 class TestRunWalk {
   readonly trace: TracedStep[] = [];
-  readonly scope;
+  readonly scope: TemplateScope;
   private moves = 0;
 
   constructor(private readonly subject: Case, private run: Run, private readonly version: WorkflowVersion, private readonly steps: StepRunner, private readonly httpForStep: () => TestRunHttp) {
