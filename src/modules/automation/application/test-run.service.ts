@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { StepOutcome } from '../../../extension-api/step-types.js';
 import { InvalidRequestError, NotFoundError } from '../../../shared/errors/app-error.js';
+import { pointer } from '../../../shared/json/json-pointer.js';
 import { OutboundHttp } from '../../../shared/outbound/outbound-http.js';
 import { Case } from '../../cases/domain/case.js';
 import { checkNewCaseAttributes } from '../../cases/domain/new-case-attributes.js';
@@ -99,7 +100,7 @@ class TestRunWalk {
     for (;;) {
       const status = this.run.status;
       const { program, paths } = compileRunWithPaths(this.version.runOf(status) ?? []);
-      const base = `/automations/${status.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const base = pointer('/automations', status);
       let pc = 0;
       let moved = false;
       while (!moved && pc < program.length) {
