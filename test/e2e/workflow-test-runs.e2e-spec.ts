@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type pg from 'pg';
+import { TicketExtensionModule } from '../../examples/ticket-extension/src/ticket-extension.module.js';
 import { receiverFor, startIsolatedApp } from '../support/automation-helpers.js';
 import { createOrganization, createWorkflow, type Organization } from '../support/scenario.js';
 import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
@@ -250,6 +251,35 @@ describe('workflow test runs on an app of their own', () => {
     assert.equal(call.error, `http_request: POST ${receiver.url}/hooks failed: ${REFUSAL} (after 0 retries)`);
     assert.equal(run.stopped_because, 'error');
     assert.equal(receiver.requests.length, 0);
+  });
+
+  it('run an extension\'s step with its own code: its call is captured, or sent marked as a test run, with its secret hidden', async (test) => {
+    const app = await startTestApp({ extensions: [TicketExtensionModule] });
+    test.after(() => app.close());
+    const tickets = await receiverFor(test, () => ({ status: 201, body: { id: 'T-100' } }));
+    const own = await createOrganization(app);
+    assert.equal((await app.request('PUT', '/api/admin/v1/secrets/TICKETS_TOKEN', { token: own.adminToken, body: { value: 'tk-1234' } })).status, 200);
+    const workflowId = await createWorkflow(app, own, definition({
+      Open: [{ open_ticket: { url: `${tickets.url}/api/tickets`, title: 'From {{ attributes.customer_email }}', token_secret: 'TICKETS_TOKEN' } }, { close: {} }],
+    }, { attributes: { customer_email: { type: 'string' }, ticket_id: { type: 'string' } } }), false);
+    const shown = { method: 'POST', url: `${tickets.url}/api/tickets`, headers: { 'content-type': 'application/json', authorization: 'Bearer [secret TICKETS_TOKEN]' }, body: { title: 'From a@example.com', case_id: 0 } };
+    const run = async (send_requests: boolean) => {
+      const res = await testRun(app, own, workflowId, { send_requests, attributes: { customer_email: 'a@example.com' } });
+      assert.equal(res.status, 200, res.text);
+      assert.ok(!res.text.includes('tk-1234'), res.text);
+      return res.body.test_run;
+    };
+    const captured = await run(false);
+    assert.deepEqual({ ...captured.steps[0], duration_ms: 0 }, { path: '/automations/Open/0', type: 'open_ticket', outcome: 'not_sent', duration_ms: 0, request: shown });
+    assert.deepEqual(captured.final.attributes, { customer_email: 'a@example.com' });
+    assert.equal(tickets.requests.length, 0);
+    const sent = await run(true);
+    assert.equal(sent.steps[0].outcome, 'sent');
+    assert.deepEqual(sent.steps[0].changes, { ticket_id: 'T-100' });
+    assert.deepEqual(sent.final, { status: 'Closed', outcome: 'Resolved', attributes: { customer_email: 'a@example.com', ticket_id: 'T-100' } });
+    assert.equal(tickets.requests.length, 1);
+    assert.equal(tickets.requests[0]!.headers['x-case-intake-test-run'], 'true');
+    assert.equal(tickets.requests[0]!.headers.authorization, 'Bearer tk-1234');
   });
 
   it('count against the admin rate limit of the token', async () => {

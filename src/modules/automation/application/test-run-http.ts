@@ -16,7 +16,8 @@ export interface TracedRequest {
 /**
  * The outbound client a step gets in a test run: it records each request as it would go out,
  * and sends it through the guarded client (marked with TEST_RUN_HEADER) only when asked.
- * An unsent request gets an empty 200 as a stand-in answer, which the test run does not save.
+ * An unsent request gets an empty 200 as a stand-in answer; the test run ignores whatever the
+ * step made of it.
  */
 export class TestRunHttp {
   readonly requests: TracedRequest[] = [];

@@ -136,15 +136,18 @@ class TestRunWalk {
   /** Traces the step's outcome and applies it to the in-memory case; says why the run stops, if it does. */
   private apply(step: StepRan, outcome: StepOutcome, http: TestRunHttp): TestRunReport['stopped_because'] | undefined {
     const [request] = http.requests;
+    if (request && !http.sends) {
+      // What the step did after a call it never made rests on a stand-in answer: the run goes on as if the call succeeded.
+      this.trace.push({ ...step, outcome: 'not_sent', request: request.request });
+      return undefined;
+    }
     const shown = request ? { request: request.request, ...(request.response ? { response: request.response } : {}) } : {};
-    const done = request ? (http.sends ? 'sent' : 'not_sent') : undefined;
     switch (outcome.kind) {
       case 'next':
       case 'change': {
-        // An unsent request has no answer to save: the run goes on as if it succeeded.
-        const changes = outcome.kind === 'change' && done !== 'not_sent' ? outcome.attributes : undefined;
+        const changes = outcome.kind === 'change' ? outcome.attributes : undefined;
         if (changes) mergeInto(this.subject, changes, this.scope);
-        this.trace.push({ ...step, outcome: done ?? 'change', ...shown, ...(changes ? { changes } : {}) });
+        this.trace.push({ ...step, outcome: request ? 'sent' : 'change', ...shown, ...(changes ? { changes } : {}) });
         return undefined;
       }
       case 'wait':
