@@ -594,6 +594,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/workflows/{workflowId}/test_runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Test-run a workflow's automation
+         * @description Runs the automation of the draft (or the published version) on a case that exists only for the run, with the engine's own step code, and reports every step: nothing is stored (no case, run, timeline row, usage, event or delivery). Status moves are followed into the next status's automation, up to 20; a `wait` is noted and skipped; a failing step ends the run as a real run would (`stopped_because: "error"`, the case in `Error`); `fail` steps end it with `failed`. `http_request` steps are shown with secrets hidden and sent only with `send_requests`; a test run makes one attempt where a real run would retry. The case is a `test`-mode case with id 0 and subject `Test run`.
+         */
+        post: operations["createWorkflowTestRun"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/workflows/{workflowId}/unpublish": {
         parameters: {
             query?: never;
@@ -1586,6 +1606,32 @@ export interface components {
             url: string;
             /** @description Only these workflows' cases; null: every workflow of the organization. */
             workflow_ids: number[] | null;
+        };
+        /** @description Only these keys are accepted; any other key is a 422. Every key may be left out. */
+        TestRunRequestBody: {
+            /**
+             * @description The case's attributes, validated against the chosen definition's schema as a new case's are. Numbers: Postgres stores a JSON number exactly and returns it in plain decimal form (no exponent), so a number is accepted only when that form is at most 40 characters long, or no longer than the number as sent. Long mantissas and every int64 or double a normal sender writes pass (`6.02e23`, `1e-30`, `-0`, a 200-digit integer); `1e41`, `5e-324` and `1.7976931348623157e308` are refused with 422 `attributes_validation_failed` at the number's JSON Pointer (`number is too large to store exactly: at most 40 characters written out without an exponent`).
+             * @default {}
+             */
+            attributes: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Which definition runs: the draft, or the latest published version (422 `workflow.not_published` while the workflow is unpublished).
+             * @default draft
+             * @enum {string}
+             */
+            definition: "draft" | "published";
+            /**
+             * @description Whether `http_request` steps (and extension steps that call out) really send, through the guarded client and with the header `X-Case-Intake-Test-Run: true`.
+             * @default false
+             */
+            send_requests: boolean;
+            /**
+             * @description The status the case is in when the run starts: its automation runs first. A declared status other than `Error`.
+             * @default Open
+             */
+            status: string;
         };
         /** @description One entry of a case's timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields: `created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case. `attributes_changed`: `keys`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`. `run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status). `http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`. `email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service's own mail), which reopens nothing. */
         TimelineEvent: {
@@ -3313,6 +3359,87 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWorkflowTestRun: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestRunRequestBody"];
+            };
+        };
+        responses: {
+            /** @description The trace of the run. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        test_run: {
+                            /** @description The case as the run would leave it (a failed run parks it in `Error`). */
+                            final: {
+                                attributes: {
+                                    [key: string]: unknown;
+                                };
+                                outcome: string | null;
+                                status: string;
+                            };
+                            steps: {
+                                case_outcome?: string;
+                                changes?: {
+                                    [key: string]: unknown;
+                                };
+                                duration_ms: number;
+                                error?: string;
+                                followed?: boolean;
+                                /** @enum {string} */
+                                outcome: "change" | "move" | "then" | "else" | "wait" | "close" | "fail" | "not_sent" | "sent" | "error";
+                                /** @description JSON Pointer of the step in the definition, e.g. `/automations/Open/0/then/1`. */
+                                path: string;
+                                /** @description The request as it would go out, every secret value replaced by `[secret NAME]`. */
+                                request?: {
+                                    /** @description The body as sent: JSON when it is JSON, text otherwise. */
+                                    body?: unknown;
+                                    headers: {
+                                        [key: string]: string;
+                                    };
+                                    method: string;
+                                    url: string;
+                                };
+                                response?: {
+                                    body: string;
+                                    status: number;
+                                };
+                                seconds?: number;
+                                to?: string;
+                                /** @description The step type, or `if`. */
+                                type: string;
+                            }[];
+                            /** @enum {string} */
+                            stopped_because: "finished" | "closed" | "failed" | "error" | "move_limit";
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The workflow does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Nothing ran: a key other than those documented, or one of the wrong type; `status` not declared or `Error`; `attributes_validation_failed` with `validation_errors`, as a new case would get; `workflow_definition_invalid` with `validation_errors` pointing into a draft that today's rules refuse; `definition: "published"` while the workflow is not published. */
+            422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

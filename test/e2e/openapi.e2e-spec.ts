@@ -293,6 +293,7 @@ describe('OpenAPI document', () => {
       await api.call('delete', `${subscriptionsPath}/{subscriptionId}`, { token: admin, params: subscriptionParams });
       await api.call('put', '/api/admin/v1/secrets/{name}', { token: admin, params: { name: 'CRM_KEY' }, body: { value: 'key-1' } });
       await api.call('get', '/api/admin/v1/secrets', { token: admin });
+      await api.call('post', '/api/admin/v1/workflows/{workflowId}/test_runs', { token: admin, params, body: { attributes: { customer_email: 'a@b.co' } } });
       await api.call('get', '/api/admin/v1/step_types', { token: admin });
       await api.call('delete', '/api/admin/v1/secrets/{name}', { token: admin, params: { name: 'CRM_KEY' } });
       await api.call('put', '/api/admin/v1/retention', { token: admin, body: { runs_days: 7, deliveries_days: null } });

@@ -152,14 +152,17 @@ async function caseState(caseId: number, pool: pg.Pool): Promise<SettledCase> {
   return rows[0];
 }
 
-/** Waits until the case is in `status` with every run finished (the automation has nothing left to do). */
-export async function waitForSettled(caseId: number, status: string, options: { pool?: pg.Pool; timeoutMs?: number } = {}): Promise<SettledCase> {
+/**
+ * Waits until the case is in `status` (any status when null) with every run finished (the
+ * automation has nothing left to do).
+ */
+export async function waitForSettled(caseId: number, status: string | null, options: { pool?: pg.Pool; timeoutMs?: number } = {}): Promise<SettledCase> {
   const pool = options.pool ?? db();
   return eventually(
-    `case ${caseId} to settle in ${status}`,
+    `case ${caseId} to settle in ${status ?? 'any status'}`,
     async () => {
       const state = await caseState(caseId, pool);
-      return state.status === status && state.runs.length > 0 && !state.runs.some((r) => UNFINISHED.has(r.state)) ? state : undefined;
+      return (status === null || state.status === status) && state.runs.length > 0 && !state.runs.some((r) => UNFINISHED.has(r.state)) ? state : undefined;
     },
     { timeoutMs: options.timeoutMs, explain: async () => `case is ${JSON.stringify(await caseState(caseId, pool))}` },
   );

@@ -20,6 +20,8 @@ import { StepRunner } from './application/step-runner.js';
 import { ExtensionsModule } from '../extensions/extensions.module.js';
 import { StepTypeRegistry } from '../extensions/step-type.registry.js';
 import { StepTypesController } from './http/step-types.controller.js';
+import { TestRunService } from './application/test-run.service.js';
+import { TestRunsController } from './http/test-runs.controller.js';
 
 /**
  * Workflow runs on Bull, the engine of the runs the cases module stores with their case. The
@@ -33,10 +35,13 @@ export class AutomationModule {
     return {
       module: AutomationModule,
       imports: [BullModule.registerQueue({ name: AUTOMATION_QUEUE }), CasesModule, WorkflowsModule, TokensModule, SecretsModule, ExtensionsModule],
-      controllers: [StepTypesController],
+      controllers: [StepTypesController, TestRunsController],
       providers: [
-        // In every role: the definition validator and the API documents read their schemas.
+        // In every role: the definition validator and the API documents read their schemas, and test runs run them.
         ...BUILT_IN_STEP_TYPES,
+        StepRunner,
+        { provide: StepTypes, useExisting: StepTypeRegistry },
+        TestRunService,
         AutomationMetrics,
         QueueMetrics,
         ...(worker
@@ -48,8 +53,6 @@ export class AutomationModule {
               { provide: RunScheduler, useClass: BullRunScheduler },
               RunRelay,
               RunWorker,
-              StepRunner,
-              { provide: StepTypes, useExisting: StepTypeRegistry },
             ]
           : []),
       ],

@@ -228,12 +228,12 @@ export class RunExecutor {
 }
 
 /** Merges a step's attribute patch into the case, and into the scope later steps of the stretch read. */
-function mergeInto(subject: Case, patch: Record<string, unknown>, scope: TemplateScope): void {
+export function mergeInto(subject: Case, patch: Record<string, unknown>, scope: TemplateScope): void {
   subject.mergeAttributes(JSON.stringify(patch), Object.keys(patch), { kind: 'automation' });
   for (const [key, value] of Object.entries(patch)) Object.defineProperty(scope.attributes, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
-function scopeOf(c: Readonly<CaseProps>): TemplateScope {
+export function scopeOf(c: Readonly<CaseProps>): TemplateScope {
   return {
     case: { id: c.id, subject: c.subject, status: c.status, mode: c.mode, workflow_id: c.workflowId },
     attributes: JSON.parse(c.attributes) as Record<string, unknown>,

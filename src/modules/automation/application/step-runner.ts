@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { StepContext, StepOutcome } from '../../../extension-api/step-types.js';
+import type { GuardedHttp, StepContext, StepOutcome } from '../../../extension-api/step-types.js';
 import { isPlainObject } from '../../../shared/json/json-text.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { OutboundHttp } from '../../../shared/outbound/outbound-http.js';
@@ -20,6 +20,11 @@ export interface StepSite {
   version: WorkflowVersion;
   /** `case.*` and the parsed attributes as the steps before left them. */
   scope: TemplateScope;
+  /**
+   * The outbound client the step is given, made with the function that masks the secrets the
+   * step resolved; the guarded client when absent (a test run captures requests instead).
+   */
+  http?: (redact: (text: string) => string) => GuardedHttp;
 }
 
 /**
@@ -60,7 +65,7 @@ export class StepRunner {
         Object.assign(resolved, answer.found);
         return answer;
       },
-      http: { send: (request) => this.http.send(request) },
+      http: site.http ? site.http(redact) : { send: (request) => this.http.send(request) },
       log: { info: log('info'), warn: log('warn') },
     };
     let outcome: StepOutcome;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Step } from '../../workflows/domain/workflow-definition.js';
-import { compileRun, type Condition, conditionHolds, type Instruction } from './run-program.js';
+import { compileRun, compileRunWithPaths, type Condition, conditionHolds, type Instruction } from './run-program.js';
 import type { TemplateScope } from './templates.js';
 
 const IS_TEST: Condition = { field: 'case.mode', equals: 'test' };
@@ -94,6 +94,16 @@ describe('compileRun', () => {
       step('wait', { seconds: 5 }),
       step('close', {}),
     ]);
+  });
+
+  it('gives each instruction the pointer of the step or if it came from, relative to the status\'s steps', () => {
+    const steps: Step[] = [
+      { if: IS_TEST, then: [{ if: IS_GOLD, then: [{ set_status: 'Gold' }] }], else: [{ fail: 'live' }] },
+      { close: {} },
+    ];
+    const { program, paths } = compileRunWithPaths(steps);
+    assert.deepEqual(program, compileRun(steps));
+    assert.deepEqual(paths, ['/0', '/0/then/0', '/0/then/0/then/0', '/0', '/0/else/0', '/1']);
   });
 
   it('compiles nested ifs with targets relative to the whole program', () => {

@@ -20,18 +20,30 @@ export type Instruction =
   | { op: 'jump'; target: number };
 
 export function compileRun(steps: Step[]): Instruction[] {
+  return compileRunWithPaths(steps).program;
+}
+
+/**
+ * The program, and for each instruction the JSON Pointer of the step (or `if`) it came from,
+ * relative to the status's step list: what a test run shows beside each step it traces.
+ */
+export function compileRunWithPaths(steps: Step[]): { program: Instruction[]; paths: string[] } {
   const program: Instruction[] = [];
-  const emit = (list: Step[]) => {
-    for (const step of list) {
+  const paths: string[] = [];
+  const emit = (list: Step[], at: string) => {
+    list.forEach((step, index) => {
+      const path = `${at}/${index}`;
       if ('if' in step) {
         const branch: Instruction = { op: 'jump_unless', condition: step.if as Condition, target: -1 };
         program.push(branch);
-        emit(step.then as Step[]);
+        paths.push(path);
+        emit(step.then as Step[], `${path}/then`);
         if (Array.isArray(step.else) && step.else.length) {
           const skipElse: Instruction = { op: 'jump', target: -1 };
           program.push(skipElse);
+          paths.push(path);
           branch.target = program.length;
-          emit(step.else as Step[]);
+          emit(step.else as Step[], `${path}/else`);
           skipElse.target = program.length;
         } else {
           branch.target = program.length;
@@ -39,11 +51,12 @@ export function compileRun(steps: Step[]): Instruction[] {
       } else {
         const [type] = Object.keys(step);
         program.push({ op: 'step', type: type!, arg: step[type!] });
+        paths.push(path);
       }
-    }
+    });
   };
-  emit(steps);
-  return program;
+  emit(steps, '');
+  return { program, paths };
 }
 
 export function conditionHolds(condition: Condition, scope: TemplateScope): boolean {

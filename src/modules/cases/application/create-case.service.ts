@@ -1,11 +1,8 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { AppError, UnstorableValueError } from '../../../shared/errors/app-error.js';
-import { unstorableNumber } from '../../../shared/json/json-numbers.js';
-import { hasUnstorableEscape } from '../../../shared/json/json-text.js';
+import { AppError } from '../../../shared/errors/app-error.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
-import { tooLargeToStore } from '../domain/case-storage.js';
-import { AttributesInvalidError, CaseTooLargeError } from '../domain/case.errors.js';
+import { checkNewCaseAttributes } from '../domain/new-case-attributes.js';
 import { type Actor, Case, type CaseMode, type ReceivedMessage, type SourceType } from '../domain/case.js';
 import { type CreateAnswer, type Created, CaseRepository, type DeliveryKey, type IdempotencyClaim } from '../domain/case.repository.js';
 import { IntakeMetrics } from './intake-metrics.js';
@@ -103,13 +100,7 @@ export class CreateCaseService {
    * several cases from one input and must refuse it whole, before the first is created.
    */
   check(command: Pick<CreateCaseCommand<CreateAnswer>, 'workflow' | 'attributes'>): void {
-    if (tooLargeToStore(command.attributes.text)) throw new CaseTooLargeError();
-    // Postgres would refuse them too, but only after the statement went out, with the others of its batch.
-    if (hasUnstorableEscape(command.attributes.text)) throw new UnstorableValueError();
-    const tooLarge = unstorableNumber(command.attributes.text);
-    if (tooLarge) throw new AttributesInvalidError([tooLarge]);
-    const problems = command.workflow.attributeSchema.check(command.attributes.value);
-    if (problems.length) throw new AttributesInvalidError(problems);
+    checkNewCaseAttributes(command.workflow, command.attributes);
   }
 
   private async replay<A extends CreateAnswer>(

@@ -70,6 +70,14 @@ export class WorkflowDraftsService implements OnApplicationBootstrap {
     return this.workflows.existingIds(organizationId, ids);
   }
 
+  /**
+   * The draft checked by today's rules (a step type it uses may have gone since it was saved):
+   * a test run of a draft that does not validate is a 422 pointing into it.
+   */
+  async checkedDraft(organizationId: number, id: number): Promise<WorkflowDefinition> {
+    return parseOrThrow((await this.findOwned(organizationId, id)).draft, this.steps, this.caseSources.caseSources);
+  }
+
   async findOwned(organizationId: number, id: number): Promise<Workflow> {
     const row = await this.workflows.findOwned(organizationId, id);
     if (!row) throw new NotFoundError('workflow');

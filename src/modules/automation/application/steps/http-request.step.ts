@@ -90,7 +90,7 @@ export class HttpRequestStep implements StepTypeDefinition<HttpRequestArg> {
 }
 
 /** The answer as JSON when it is JSON, as text otherwise. */
-function parseAnswer(text: string): unknown {
+export function parseAnswer(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
