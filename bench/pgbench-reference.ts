@@ -10,7 +10,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Case } from '../src/modules/cases/domain/case.js';
-import { caseEventStatementPart } from '../src/modules/case-events/infrastructure/case-event-statement-part.js';
 import { CaseStatementParts } from '../src/modules/cases/domain/case-statement-parts.js';
 import { CaseStatements } from '../src/modules/cases/infrastructure/case-statements.js';
 import { reportLogStatementPart } from '../src/modules/reporting/infrastructure/case-report-changes.sql.js';
@@ -121,7 +120,8 @@ async function intakeStatement(ctx: BenchContext): Promise<{ text: string; value
     new Date(),
   );
   const parts = new CaseStatementParts();
-  for (const part of [outboxStatementPart, reportLogStatementPart, caseEventStatementPart]) parts.add(part);
+  // The parts of a deployment without case-event listeners (the service's default).
+  for (const part of [outboxStatementPart, reportLogStatementPart]) parts.add(part);
   return new CaseStatements(parts.all()).insert(draft, 'id');
 }
 

@@ -1,5 +1,5 @@
 import { BullModule } from '@nestjs/bull';
-import { type DynamicModule, Module } from '@nestjs/common';
+import { type DynamicModule, Module, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import type { Env } from '../../shared/config/env.js';
 import { CasesModule } from '../cases/cases.module.js';
@@ -20,9 +20,18 @@ import { ListenerRegistration } from './infrastructure/listener-registration.ser
  * written by the statements that store a case, with this module's statement part.
  */
 @Module({})
-export class CaseEventsModule {
-  constructor(parts: CaseStatementParts) {
-    parts.add(caseEventStatementPart);
+export class CaseEventsModule implements OnModuleInit {
+  constructor(private readonly parts: CaseStatementParts, private readonly listeners: CaseEventListenerRegistry) {}
+
+  /**
+   * After the registry found its listeners (a module's own hook runs after its providers'). The
+   * part halves what Postgres can do of the intake statement (its table and four indexes are
+   * opened on every execution, rows or not; docs/benchmarks.md), so a deployment without
+   * listeners does not pay for it. Every instance runs the same extensions (one image, one
+   * EXTENSIONS), so the instances that store changes write the events their peers' listeners want.
+   */
+  onModuleInit(): void {
+    if (this.listeners.names().length > 0) this.parts.add(caseEventStatementPart);
   }
 
   static forRoot(env: Env): DynamicModule {
