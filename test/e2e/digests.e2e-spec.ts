@@ -206,6 +206,9 @@ describe('digests', () => {
 
     it('starts a new schedule with its next period: no period that ended before the change is sent', async () => {
       await d.confirm('keep@acme.example');
+      // The hour must change for this to be a new schedule: the test before leaves it at 9, which is periodEnd's own hour from 09:00 to 09:59 UTC.
+      const away = await patch(digest.id, { hour_utc: (d.periodEnd.getUTCHours() + 1) % 24 });
+      assert.equal(away.status, 200, away.text);
       await d.backdate(digest.id, new Date(d.periodEnd.getTime() - 3 * 24 * HOUR_MS));
       const res = await patch(digest.id, { hour_utc: d.periodEnd.getUTCHours(), recipients: ['keep@acme.example'] });
       assert.equal(res.status, 200, res.text);
