@@ -11,7 +11,7 @@ import { listeningPort, pidOf, rssBytes, terminate } from './processes.js';
 import { megabytes, seconds } from './report.js';
 import { SETTINGS } from './settings.js';
 import { SHUTDOWN_GRACE_MS, type Stack } from './stack.js';
-import { measureTakeover, TAKEOVER_BOUND_MS } from './takeover.js';
+import { measureTakeover, TAKEOVER_BOUND_MS, workInHand } from './takeover.js';
 import { CATCH_UP_MS, type Verdict } from './verdict.js';
 
 export interface Context {
@@ -37,6 +37,8 @@ const SOAK_PROGRESS_MS = 30_000;
 const SLOW_SUBSCRIBER_MS = 100;
 /** How long the receiver takes to answer a run's http_request (runs are held under their lease meanwhile). */
 const CALL_MS = 100;
+/** At most how long a kill waits for a run mid-request under its lease. */
+const LEASED_RUN_WAIT_MS = 5_000;
 const MB = 1024 * 1024;
 
 async function targetOf(service: ServiceProcess, name: string): Promise<Target> {
@@ -64,6 +66,11 @@ function runsFinishing(ctx: Context, fx: Fixture, load: Load): Promise<number | 
  * held took to be taken over (see takeover.ts), while `meanwhile` runs; fails past TAKEOVER_BOUND_MS.
  */
 async function killAndMeasureTakeover(ctx: Context, v: Verdict, fx: Fixture, doomed: ServiceProcess[], meanwhile: () => Promise<void>): Promise<void> {
+  // The kill waits (a few seconds at most) for a run mid-request under its lease: with two
+  // workers sharing the load, the moment the load reached could find none, and a kill then
+  // would not test the takeover of a lease (it failed once so, with 0 runs mid-request).
+  const waitUntil = performance.now() + LEASED_RUN_WAIT_MS;
+  while (performance.now() < waitUntil && (await workInHand(ctx.stack.pool, fx)).leasedRuns === 0) await sleep(50);
   const killedAt = performance.now();
   await Promise.all(doomed.map((service) => terminate(service, 'SIGKILL', 5_000)));
   const takeover = measureTakeover(ctx.stack.pool, fx, killedAt, CATCH_UP_MS);
