@@ -8,11 +8,15 @@ import { Link, navigate } from '../router.tsx';
 import { Tabs } from '../tabs.tsx';
 import { CaseConfiguration } from './workflow-case-configuration.tsx';
 import { WorkflowOverview } from './workflow-overview.tsx';
+import { WorkflowTestRun } from './workflow-test-run.tsx';
+import { WorkflowVersions } from './workflow-versions.tsx';
 import { PublishedBadge } from './workflows.tsx';
 
 const TABS = [
   { id: 'overview', label: 'Overview' },
   { id: 'definition', label: 'Definition' },
+  { id: 'test-run', label: 'Test run' },
+  { id: 'versions', label: 'Versions' },
   { id: 'case-configuration', label: 'Case Configuration' },
 ];
 
@@ -96,6 +100,17 @@ export function WorkflowPage({ id, tab }: { id: number; tab: string | null }) {
                 const { workflow: next } = await api.put<{ workflow: Workflow }>(`/workflows/${id}`, { rawBody: text });
                 loaded.setData(next);
                 setNotice(null);
+              }}
+            />
+          )}
+          {selected === 'test-run' && <WorkflowTestRun workflow={workflow} />}
+          {selected === 'versions' && (
+            <WorkflowVersions
+              workflow={workflow}
+              draft={definitionOf(workflow)}
+              onRestored={(next, version) => {
+                loaded.setData(next);
+                setNotice(`Version ${version} is now the draft. Nothing was published: publish the draft to use it for new cases.`);
               }}
             />
           )}
