@@ -5,15 +5,12 @@
  * or the confirmation page. Screenshots go to test/artifacts/.
  */
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { assertNoPageProblems, checkAtEachWidth, expectHttpError, focused, launchChromium, newContext, openPage, WIDTHS } from '../support/browser.js';
+import { assertNoPageProblems, axeViolations, checkAtEachWidth, expectHttpError, focused, launchChromium, newContext, openPage, tabUntil, WIDTHS } from '../support/browser.js';
 import { listenOnLoopback } from '../support/browser-dashboard.js';
 import { attribute, formDefinition, type FormWorkflow, givenFormWorkflow } from '../support/form-helpers.js';
 import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
-
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** A form a person can fill in from the keyboard alone: text, email, integer, checkbox, choice and JSON fields. */
 const KEYBOARD_DEFINITION = formDefinition({
@@ -26,20 +23,6 @@ const KEYBOARD_DEFINITION = formDefinition({
     details: { type: 'object' },
   },
 });
-
-type Focus = Awaited<ReturnType<typeof focused>>;
-
-/** Moves the focus with Tab (and nothing else) until `reached` says so; every element passed on the way is returned. */
-async function tabUntil(page: Page, reached: (focus: Focus) => boolean, what: string): Promise<Focus[]> {
-  const passed: Focus[] = [];
-  for (let presses = 0; presses < 40; presses++) {
-    const focus = await focused(page);
-    if (reached(focus)) return passed;
-    passed.push(focus);
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${what}; the focus is on ${JSON.stringify(await focused(page))}`);
-}
 
 const tabTo = (page: Page, id: string) => tabUntil(page, (focus) => focus.id === id, `#${id}`);
 const tabToSendButton = (page: Page) => tabUntil(page, (focus) => focus.tag === 'button', 'the send button');
@@ -54,12 +37,6 @@ async function idOf(page: Page, label: string): Promise<string> {
 async function replaceText(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Control+A');
   await page.keyboard.type(text);
-}
-
-/** axe-core's violations on the page as it is, with where they are. */
-async function axeViolations(page: Page): Promise<{ id: string; nodes: string[] }[]> {
-  await page.addScriptTag({ path: AXE_SOURCE });
-  return page.evaluate<{ id: string; nodes: string[] }[]>('axe.run(document).then((result) => result.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(" ")) })))');
 }
 
 describe('hosted request form in the browser', () => {

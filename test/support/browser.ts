@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
 
@@ -128,6 +129,34 @@ export async function focused(page: Page): Promise<{ tag: string; text: string; 
     const style = getComputedStyle(el);
     return { tag: el.tagName.toLowerCase(), text: (el.getAttribute('aria-label') || el.textContent || '').trim(), id: el.id, outline: style.outlineStyle + ' ' + style.outlineWidth };
   })()`);
+}
+
+export type Focus = Awaited<ReturnType<typeof focused>>;
+
+/** Moves the focus with Tab (or Shift+Tab, backwards) and nothing else until `reached` says so; every element passed on the way is returned. */
+export async function tabUntil(page: Page, reached: (focus: Focus) => boolean, what: string, key: 'Tab' | 'Shift+Tab' = 'Tab'): Promise<Focus[]> {
+  const passed: Focus[] = [];
+  for (let presses = 0; presses < 40; presses++) {
+    const focus = await focused(page);
+    if (reached(focus)) return passed;
+    passed.push(focus);
+    await page.keyboard.press(key);
+  }
+  throw new Error(`Tab never reached ${what}; the focus is on ${JSON.stringify(await focused(page))}`);
+}
+
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+export interface AxeViolation {
+  id: string;
+  impact: 'minor' | 'moderate' | 'serious' | 'critical' | null;
+  nodes: string[];
+}
+
+/** axe-core's violations on the page as it is, with where they are. The page's context must bypass its CSP, which rightly refuses the injected script. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  await page.addScriptTag({ path: AXE_SOURCE });
+  return page.evaluate<AxeViolation[]>('axe.run(document).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => n.target.join(" ")) })))');
 }
 
 export async function sessionStorageLength(page: Page): Promise<number> {

@@ -179,7 +179,7 @@ export function WorkflowTestRun({ workflow }: { workflow: Workflow }) {
         </div>
         <div class="field">
           <label class="test-run__send">
-            <input type="checkbox" checked={sendRequests} onChange={(e) => setSendRequests(e.currentTarget.checked)} aria-describedby={`${id}-send-hint`} /> Send requests
+            <input id={`${id}-send`} type="checkbox" checked={sendRequests} onChange={(e) => setSendRequests(e.currentTarget.checked)} aria-describedby={`${id}-send-hint`} /> Send requests
           </label>
           <p class="hint" id={`${id}-send-hint`}>
             {sendRequests
