@@ -6,16 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type pg from 'pg';
 import { TicketExtensionModule } from '../../examples/ticket-extension/src/ticket-extension.module.js';
 import { isolatedRedisPrefix, receiverFor, startIsolatedApp } from '../support/automation-helpers.js';
+import { caseRowCounts } from '../support/case-rows.js';
 import { createOrganization, createWorkflow, type Organization } from '../support/scenario.js';
 import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
 
 const CRM_KEY = 'crm-live-3f9a/+&=';
 const REFUSAL = 'the request could not be sent to that address';
-/** Every table a case, its runs, timeline, usage, events and deliveries would leave rows in. */
-const CASE_TABLES = ['cases', 'workflow_runs', 'case_events', 'outbox_events', 'event_deliveries', 'usage_rollups', 'report_changes', 'case_event_handlings'];
 
 const definition = (automations: Record<string, unknown[]>, overrides: Record<string, unknown> = {}) => ({
   name: 'Test runs',
@@ -56,12 +54,6 @@ async function assertTraced(t: TestApp, org: Organization, workflowId: number, b
   assert.equal(res.status, 200, res.text);
   assert.ok(!res.text.includes(CRM_KEY) && !res.text.includes(encodeURIComponent(CRM_KEY)), `the answer shows the secret: ${res.text}`);
   return res.body.test_run;
-}
-
-async function rowCounts(pool: pg.Pool): Promise<Record<string, number>> {
-  const counts: Record<string, number> = {};
-  for (const table of CASE_TABLES) counts[table] = Number((await pool.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
-  return counts;
 }
 
 describe('workflow test runs', () => {
@@ -228,7 +220,7 @@ describe('workflow test runs on an app of their own', () => {
     const subscribed = await app.t.request('POST', '/api/admin/v1/subscriptions', { token: own.adminToken, body: { url: 'https://hooks.example.com/in', events: ['case.created', 'case.status_changed', 'case.closed'] } });
     assert.ok([200, 201].includes(subscribed.status), subscribed.text);
     const workflowId = await createWorkflow(app.t, own, definition({ ...CONTRACT_EXAMPLE(receiver.url), Triage: [{ set_attributes: { crm: 1 } }, { close: {} }] }));
-    const before = await rowCounts(app.database.pool);
+    const before = await caseRowCounts(app.database.pool);
     for (const send_requests of [false, true]) {
       for (const which of ['draft', 'published']) {
         const run = await assertTraced(app.t, own, workflowId, { definition: which, send_requests, attributes: { customer_email: 'a@example.com', priority: 2 } });
@@ -236,7 +228,7 @@ describe('workflow test runs on an app of their own', () => {
       }
     }
     assert.equal(receiver.requests.filter((r) => r.url === '/hooks').length, 2, 'sent only when asked');
-    assert.deepEqual(await rowCounts(app.database.pool), before);
+    assert.deepEqual(await caseRowCounts(app.database.pool), before);
   });
 
   it('a sent request goes through the guarded client: a private address is refused', async (test) => {
