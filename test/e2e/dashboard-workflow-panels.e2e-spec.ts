@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { receiverFor } from '../support/automation-helpers.js';
-import { assertNoPageProblems, axeViolations, expectHttpError, focused, openPage, tabUntil, WIDTHS } from '../support/browser.js';
+import { assertNoPageProblems, axeViolations, checkAtEachWidth, expectHttpError, focused, openPage, tabUntil, WIDTHS } from '../support/browser.js';
 import { dashboardSuite, detail, givenSignedIn, heading, signIn, tableRows } from '../support/browser-dashboard.js';
 import { createOrganization, createWorkflow, type Organization } from '../support/scenario.js';
 
@@ -182,7 +182,7 @@ describe('admin dashboard: the workflow\'s Test run and Versions tabs in the bro
     await context.close();
   });
 
-  it('axe-core finds no serious or critical violation on the Test run tab with a result, and on the Versions tab with a diff', async (test) => {
+  it('axe-core finds no serious or critical violation on the Test run tab with a result, and on the Versions tab with a diff; neither scrolls sideways on a phone', async (test) => {
     const receiver = await receiverFor(test, () => ({ status: 200, body: {} }));
     const org = await givenOrganization(suite.t);
     const workflowId = await createWorkflow(suite.t, org, definition(receiver.url));
@@ -200,6 +200,7 @@ describe('admin dashboard: the workflow\'s Test run and Versions tabs in the bro
     await page.getByRole('button', { name: 'Run test' }).click();
     await page.getByRole('list', { name: 'Test run steps' }).waitFor();
     await serious('the Test run tab with a result');
+    await checkAtEachWidth(page, 'workflow-test-run');
     await page.getByLabel('Sample attributes (JSON)').fill('{"priority": "high"}');
     await page.getByRole('button', { name: 'Run test' }).click();
     await page.getByText('The attributes do not match the schema.').waitFor();
@@ -207,6 +208,7 @@ describe('admin dashboard: the workflow\'s Test run and Versions tabs in the bro
     await page.getByRole('tab', { name: 'Versions' }).click();
     await page.getByRole('region', { name: 'Version diff' }).locator('.diff__text--added').first().waitFor();
     await serious('the Versions tab with a diff of version 1 and the draft');
+    await checkAtEachWidth(page, 'workflow-versions');
     await context.close();
   });
 });

@@ -45,6 +45,14 @@ export function exampleAttributes(schema: Record<string, AttributeDeclaration>):
   return Object.fromEntries(Object.entries(schema).map(([name, declaration]) => [name, exampleValue(declaration)]));
 }
 
+/** Checked here, so that a typo needs no round trip; the service checks the rest. */
+function attributesProblem(text: string): string | null {
+  const syntax = jsonSyntaxError(text);
+  if (syntax) return `Not valid JSON: ${syntax}`;
+  const value = parseJson(text);
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? null : 'The sample attributes must be a JSON object.';
+}
+
 /** The refusal of a test run, placed where it belongs: under the attributes, the status, or as the definition's problems. */
 interface Refusal {
   attributes: ValidationProblem[];
@@ -105,11 +113,9 @@ export function WorkflowTestRun({ workflow }: { workflow: Workflow }) {
 
   const submit = (event: Event) => {
     event.preventDefault();
-    const problem = jsonSyntaxError(attributesText);
-    const notObject = problem === null && (typeof parseJson(attributesText) !== 'object' || parseJson(attributesText) === null || Array.isArray(parseJson(attributesText)));
-    setSyntax(problem ? `Not valid JSON: ${problem}` : notObject ? 'The sample attributes must be a JSON object.' : null);
-    if (problem || notObject) return;
-    run.run();
+    const problem = attributesProblem(attributesText);
+    setSyntax(problem);
+    if (problem === null) run.run();
   };
 
   const attributeErrors = syntax ?? (refusal && refusal.attributes.length > 0 ? 'The attributes do not match the schema.' : undefined);
@@ -121,7 +127,7 @@ export function WorkflowTestRun({ workflow }: { workflow: Workflow }) {
           Test run
         </h2>
         <p class="hint">Runs the automation on a sample case that is never stored: no case, run, timeline entry, event or usage is recorded.</p>
-        <div class="form-row">
+        <div class="form-row form-row--top">
           <Field id={`${id}-definition`} label="Definition" hint={canPublished ? undefined : 'Not published yet: only the draft can run.'}>
             <Select
               id={`${id}-definition`}

@@ -131,7 +131,7 @@ function VersionDiff({ workflowId, versions, draftText }: { workflowId: number; 
       <h2 id={`${id}-title`} class="card__title">
         Compare
       </h2>
-      <div class="form-row">
+      <div class="form-row form-row--top">
         <Field id={`${id}-left`} label="Compare version">
           <Select id={`${id}-left`} value={left} onChange={setLeft} options={options} />
         </Field>
