@@ -11,6 +11,7 @@ import { receiverFor } from '../support/automation-helpers.js';
 import { assertNoPageProblems, axeViolations, checkAtEachWidth, expectHttpError, focused, openPage, tabUntil, WIDTHS } from '../support/browser.js';
 import { dashboardSuite, detail, givenSignedIn, heading, signIn, tableRows } from '../support/browser-dashboard.js';
 import { createOrganization, createWorkflow, type Organization } from '../support/scenario.js';
+import { db } from '../support/test-app.js';
 
 const CRM_KEY = 'crm-panel-key-7c1d';
 
@@ -114,7 +115,7 @@ describe('admin dashboard: the workflow\'s Test run and Versions tabs in the bro
     await context.close();
   });
 
-  it('refuses attributes that do not match the schema: the problem is shown under the attributes, with its pointer', async (test) => {
+  it('shows refused attributes under the attributes, and a draft that today\'s rules refuse as its problems, each with its pointer', async (test) => {
     const receiver = await receiverFor(test, () => ({ status: 200, body: {} }));
     const org = await givenOrganization(suite.t);
     const workflowId = await createWorkflow(suite.t, org, definition(receiver.url), false);
@@ -129,6 +130,15 @@ describe('admin dashboard: the workflow\'s Test run and Versions tabs in the bro
     assert.match(await problem.innerText(), /\/priority/);
     assert.equal(await attributes.getAttribute('aria-invalid'), 'true');
     assert.equal(await page.getByRole('list', { name: 'Test run steps' }).count(), 0);
+
+    // A draft saved when it was valid, refused by today's rules (a step type no extension registers): listed with its pointer.
+    await db().query('UPDATE workflows SET draft = $2 WHERE id = $1', [workflowId, JSON.stringify(definition(receiver.url, { automations: { Open: [{ set_status: 'Triage' }, { open_ticket: { title: 'x' } }] } }))]);
+    await attributes.fill('{"customer_email": "a@example.com"}');
+    await page.getByRole('button', { name: 'Run test' }).click();
+    const problems = page.getByRole('alert').filter({ hasText: 'The definition does not pass today' });
+    await problems.waitFor();
+    assert.match(await problems.innerText(), /\/automations\/Open\/1/);
+    assert.equal(await attributes.getAttribute('aria-invalid'), null, 'the attributes are not what is wrong');
     assert.equal(receiver.requests.length, 0);
     assertNoPageProblems(page);
     await context.close();
