@@ -41,7 +41,7 @@ function exampleValue(declaration: AttributeDeclaration): unknown {
   }
 }
 
-export function exampleAttributes(schema: Record<string, AttributeDeclaration>): Record<string, unknown> {
+function exampleAttributes(schema: Record<string, AttributeDeclaration>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(schema).map(([name, declaration]) => [name, exampleValue(declaration)]));
 }
 
@@ -102,6 +102,7 @@ export function WorkflowTestRun({ workflow }: { workflow: Workflow }) {
 
   const run = useAction(async () => {
     setResult(null);
+    // The attributes go as typed, so that numbers arrive exactly as written (see json.ts).
     const body = `{"definition":${JSON.stringify(which)},"status":${JSON.stringify(status)},"send_requests":${sendRequests},"attributes":${attributesText}}`;
     const { test_run } = await api.post<{ test_run: TestRun }>(`/workflows/${workflow.id}/test_runs`, { rawBody: body });
     setResult(test_run);
