@@ -5,15 +5,12 @@
  * or the confirmation page. Screenshots go to test/artifacts/.
  */
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { assertNoPageProblems, checkAtEachWidth, expectHttpError, focused, launchChromium, newContext, openPage, WIDTHS } from '../support/browser.js';
+import { assertNoPageProblems, axeViolations, checkAtEachWidth, expectHttpError, focused, launchChromium, newContext, openPage, WIDTHS } from '../support/browser.js';
 import { listenOnLoopback } from '../support/browser-dashboard.js';
 import { attribute, formDefinition, type FormWorkflow, givenFormWorkflow } from '../support/form-helpers.js';
 import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
-
-const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
 /** A form a person can fill in from the keyboard alone: text, email, integer, checkbox, choice and JSON fields. */
 const KEYBOARD_DEFINITION = formDefinition({
@@ -54,12 +51,6 @@ async function idOf(page: Page, label: string): Promise<string> {
 async function replaceText(page: Page, text: string): Promise<void> {
   await page.keyboard.press('Control+A');
   await page.keyboard.type(text);
-}
-
-/** axe-core's violations on the page as it is, with where they are. */
-async function axeViolations(page: Page): Promise<{ id: string; nodes: string[] }[]> {
-  await page.addScriptTag({ path: AXE_SOURCE });
-  return page.evaluate<{ id: string; nodes: string[] }[]>('axe.run(document).then((result) => result.violations.map((v) => ({ id: v.id, nodes: v.nodes.map((n) => n.target.join(" ")) })))');
 }
 
 describe('hosted request form in the browser', () => {

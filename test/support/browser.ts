@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type ConsoleMessage, type Page } from 'playwright-core';
 
@@ -132,4 +133,19 @@ export async function focused(page: Page): Promise<{ tag: string; text: string; 
 
 export async function sessionStorageLength(page: Page): Promise<number> {
   return page.evaluate<number>('sessionStorage.length');
+}
+
+const AXE_SOURCE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  nodes: string[];
+}
+
+/** axe-core's violations on the page as it is, with how bad each is and where it is. */
+export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  // Evaluated rather than added as a script tag, which the dashboard's CSP (script-src 'self') would block.
+  await page.evaluate(await readFile(AXE_SOURCE, 'utf8'));
+  return page.evaluate<AxeViolation[]>('axe.run(document).then((result) => result.violations.map((v) => ({ id: v.id, impact: v.impact ?? null, nodes: v.nodes.map((n) => n.target.join(" ")) })))');
 }
