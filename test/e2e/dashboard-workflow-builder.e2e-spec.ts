@@ -196,7 +196,7 @@ describe('admin dashboard: the workflow builder in the browser', () => {
     await context.close();
   });
 
-  it('moves steps with their Move buttons, the focus staying on the moved step', async () => {
+  it('moves steps with their Move buttons, the focus staying on the moved step, or by dragging them', async () => {
     const { org, workflowId, context, page } = await givenEmptyDraftInBuilder();
     const hands = keyboard(page);
     for (const [type, value] of [['fail', 'first'], ['fail', 'second']] as const) {
@@ -211,6 +211,11 @@ describe('admin dashboard: the workflow builder in the browser', () => {
     await hands.press('Save draft');
     await page.getByText('Draft saved.').waitFor();
     assert.deepEqual((await savedDefinition(suite.t, org, workflowId)).automations, { Open: [{ fail: 'second' }, { fail: 'first' }] });
+
+    // The mouse may drag a step by its frame instead.
+    const legend = (n: number) => page.getByRole('group', { name: `Open step ${n}:` }).locator('legend');
+    await legend(2).dragTo(legend(1));
+    assert.equal(await field(page, 'Arguments of Open step 1').inputValue(), 'first');
     await context.close();
   });
 

@@ -152,15 +152,16 @@ function StepForm({ step, onChange, pointer, name, tools }: { step: unknown; onC
   if (kind === 'if') body = <IfForm step={object} onChange={onChange} pointer={pointer} name={name} />;
   else if (kind === 'http_request' && stepType) body = <HttpRequestForm schema={stepType.arguments_schema as Schema} value={object[kind]} onChange={(next) => onChange({ [kind]: next })} pointer={childPointer(pointer, kind)} name={name} />;
   else if (kind && stepType) body = <SchemaField schema={stepType.arguments_schema as Schema} value={object[kind]} onChange={(next) => onChange({ [kind]: next })} pointer={childPointer(pointer, kind)} label={`Arguments of ${name}`} required />;
-  else body = <JsonField value={step} onChange={onChange} pointer={`${pointer}#step`} label={`${name}, a step the builder does not know`} />;
+  // Its problems show in the JSON field, which edits the step's own pointer.
+  else body = <JsonField value={step} onChange={onChange} pointer={pointer} label={`${name}, a step the builder does not know`} />;
+  const known = kind !== null && (kind === 'if' || stepType !== undefined);
   return (
-    <fieldset class="step__form" data-pointer={pointer}>
+    <fieldset class="step__form" data-pointer={known ? pointer : undefined}>
       <legend>
         {name}: <code>{kind ?? 'unknown'}</code>
       </legend>
       <div class="step__tools">{tools}</div>
-      <ProblemText id={id} error={error} />
-      {stepType && kind !== 'http_request' && stepType.arguments_schema.description !== undefined && <p class="hint">{String(stepType.arguments_schema.description)}</p>}
+      {known && <ProblemText id={id} error={error} />}
       {body}
     </fieldset>
   );
@@ -255,11 +256,9 @@ function ConditionBuilder({ condition, onChange, pointer, name }: { condition: u
 function InValues({ values, onChange, pointer }: { values: unknown[]; onChange: (values: unknown[]) => void; pointer: string }) {
   const id = useId();
   return (
-    <div class="stack stack--tight">
-      <p class="field__label" id={`${id}-label`}>
-        Values
-      </p>
-      <ol class="builder__items" aria-labelledby={`${id}-label`}>
+    <fieldset class="builder__group">
+      <legend>Values</legend>
+      <ol class="builder__items">
         {values.map((value, i) => (
           <li key={i} class="builder__row" data-pointer={childPointer(pointer, i)}>
             <label for={`${id}-${i}`}>Value {i + 1}</label>
@@ -273,7 +272,7 @@ function InValues({ values, onChange, pointer }: { values: unknown[]; onChange: 
       <button type="button" class="button button--secondary button--small" onClick={() => onChange([...values, ''])}>
         Add a value
       </button>
-    </div>
+    </fieldset>
   );
 }
 

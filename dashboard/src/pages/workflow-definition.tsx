@@ -52,6 +52,9 @@ export function useDefinitionDraft(workflow: Workflow | undefined, onSaved: (wor
 export type DefinitionDraft = ReturnType<typeof useDefinitionDraft>;
 
 export function BuilderTab({ draft }: { draft: DefinitionDraft }) {
+  // Reached from another tab than JSON (or by address) while the JSON tab's text is invalid.
+  const refusal = builderRefusal(draft.text);
+  if (refusal) return <Alert tone="error">{refusal} Correct it on the JSON tab.</Alert>;
   return <DefinitionBuilder text={draft.text} onTextChange={draft.setText} save={draft.save} />;
 }
 
