@@ -1,6 +1,6 @@
 import { useId, useRef, useState } from 'preact/hooks';
 import { api, ApiError, BUILT_IN_STATUSES, errorMessage, type Secret, type StepType, type ValidationProblem } from '../api.ts';
-import { Alert } from '../components.tsx';
+import { Alert, Loading } from '../components.tsx';
 import { useLoad } from '../hooks.ts';
 import { parseJson, prettyJson } from '../json.ts';
 import { childPointer, PointerField, problemMap, ProblemsProvider, ProblemText, useFieldProblem, useUnplacedProblems } from './problems.tsx';
@@ -88,6 +88,7 @@ export function DefinitionBuilder({ text, onTextChange, save }: { text: string; 
         <GeneralSection definition={definition} set={set} />
         <StatusesSection statuses={statuses} definition={definition} change={change} />
         <AttributesSection attributes={attributes} set={set} />
+        {context.loading && <Loading label="Loading the step types…" />}
         {context.data && (
           <StepContextProvider.Provider value={{ ...context.data, attributes: Object.keys(attributes) }}>
             <AutomationsSection statuses={statuses} automations={definition.automations} set={set} />

@@ -58,8 +58,9 @@ export function StepList({ steps, onChange, pointer, name }: { steps: unknown; o
     next.splice(to, 0, step);
     onChange(next);
     if (!focus) return;
-    // The keyboard stays with the moved step; at an end of the list, on the button still usable.
-    const direction = (focus === 'up' && to === 0) || (focus === 'down' && to < list.length - 1) ? (to === 0 ? 'down' : focus) : 'up';
+    // The keyboard stays with the moved step; at an end of the list, on its other (still usable) Move button.
+    const atEnd = focus === 'up' ? to === 0 : to === list.length - 1;
+    const direction = atEnd ? (focus === 'up' ? 'down' : 'up') : focus;
     requestAnimationFrame(() => listElement.current?.querySelector<HTMLButtonElement>(`:scope > li:nth-child(${to + 1}) > fieldset > .step__tools [data-move="${direction}"]`)?.focus());
   };
   const options = ['if', ...stepTypes.map((t) => t.type)];
