@@ -167,8 +167,11 @@ describe('admin dashboard: the workflow builder in the browser', () => {
     const { org, workflowId, context, page } = await givenEmptyDraftInBuilder();
 
     await buildReadmeWorkflow(mouse(page));
+    const unsaved = page.getByText('Unsaved changes: Save draft before publishing');
+    assert.equal(await unsaved.count(), 1, 'the page header warns of unsaved changes');
     await button(page, 'Save draft').click();
     await page.getByText('Draft saved.').waitFor();
+    assert.equal(await unsaved.count(), 0, 'saved');
     assert.deepEqual(await savedDefinition(suite.t, org, workflowId), { sensitive_data: false, ...readmeDefinition() });
 
     await button(page, 'Publish').click();

@@ -27,9 +27,12 @@ export function definitionOf(workflow: Workflow) {
 export function useDefinitionDraft(workflow: Workflow | undefined, onSaved: (workflow: Workflow) => void) {
   const [edited, setEdited] = useState<{ text: string; of: Workflow } | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
-  const text = workflow === undefined ? '' : edited?.of === workflow ? edited.text : prettyJson(definitionOf(workflow));
+  const saved = workflow === undefined ? '' : prettyJson(definitionOf(workflow));
+  const text = edited !== null && edited.of === workflow ? edited.text : saved;
   return {
     text,
+    /** Edited since the last save (a publish or a restore would start over from the saved draft). */
+    unsaved: text !== saved,
     setText: (next: string) => {
       if (workflow) setEdited({ text: next, of: workflow });
       setRefusal(null);

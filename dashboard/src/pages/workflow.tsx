@@ -65,6 +65,7 @@ export function WorkflowPage({ id, tab }: { id: number; tab: string | null }) {
                   ? `Publishing freezes the draft as version ${(workflow.version ?? 0) + 1}.`
                   : `The draft is version ${workflow.version}: publishing takes it live again.`}
             </span>
+            {draft.unsaved && <strong>Unsaved changes: Save draft before publishing, or they are lost.</strong>}
           </p>
         )}
       </PageHeader>
