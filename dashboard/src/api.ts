@@ -1,4 +1,4 @@
-import type { components } from './api-schema.generated.ts';
+import type { components, operations } from './api-schema.generated.ts';
 import { parseJson } from './json.ts';
 import { currentSession, signOut } from './session.ts';
 
@@ -100,6 +100,10 @@ export function query(params: Record<string, string | number | undefined | null>
 type Schemas = components['schemas'];
 
 export type Workflow = Schemas['Workflow'];
+/** A step type a definition may use, with the JSON Schema of its arguments (the builder's forms). */
+export type StepType = operations['listStepTypes']['responses'][200]['content']['application/json']['step_types'][number];
+/** An organization secret, by name only: what `{{ secrets.NAME }}` may name. */
+export type Secret = Schemas['Secret'];
 export type Webhook = Schemas['Webhook'];
 /** An email workflow's secret inbound address (channels.md). */
 export type EmailAddress = Schemas['EmailAddress'];

@@ -10,7 +10,8 @@ import { locatePointer } from './json-locate.ts';
  * selects the offending value in the editor.
  */
 export function DefinitionEditor(props: {
-  initialText: string;
+  text: string;
+  onTextChange: (text: string) => void;
   submitLabel: string;
   pendingLabel: string;
   onSubmit: (text: string) => Promise<void>;
@@ -18,7 +19,7 @@ export function DefinitionEditor(props: {
   savedMessage?: string;
 }) {
   const id = useId();
-  const [text, setText] = useState(props.initialText);
+  const text = props.text;
   const [problems, setProblems] = useState<ValidationProblem[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [saved, setSaved] = useState(false);
@@ -31,7 +32,7 @@ export function DefinitionEditor(props: {
   }, [problems, error]);
 
   const edit = (value: string) => {
-    setText(value);
+    props.onTextChange(value);
     setSaved(false);
   };
 

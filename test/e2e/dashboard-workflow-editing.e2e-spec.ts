@@ -54,7 +54,7 @@ describe('admin dashboard: workflow editing and the case timeline in the browser
     const reasonId = await publishDraft.getAttribute('aria-describedby');
     assert.equal(await page.locator(`[id="${reasonId}"]`).textContent(), 'The draft is the published version 1: change it to publish a new version.');
 
-    await page.getByRole('tab', { name: 'Definition' }).click();
+    await page.getByRole('tab', { name: 'JSON' }).click();
     await fillDefinition(page, definition({ statuses: ['Triage', 'Escalated'] }));
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.getByText('Draft saved.').waitFor();
@@ -72,7 +72,7 @@ describe('admin dashboard: workflow editing and the case timeline in the browser
   it('shows a definition with its attributes in the order saved, on the Overview and in the editor', async () => {
     const { context, page } = await givenDraftShown();
     assert.deepEqual((await tableRows(page, 'Attribute schema')).map((row) => row[0]), Object.keys(ATTRIBUTES));
-    await page.getByRole('tab', { name: 'Definition' }).click();
+    await page.getByRole('tab', { name: 'JSON' }).click();
     assert.deepEqual(Object.keys(JSON.parse(await page.getByLabel('Definition (JSON)').inputValue()).attributes), Object.keys(ATTRIBUTES));
     assertNoPageProblems(page);
     await context.close();

@@ -268,13 +268,13 @@ describe('admin dashboard in the browser', () => {
     const { org, context, page } = await givenSignedIn(t, browser, baseUrl);
     expectHttpError(page, { status: 422, url: /\/api\/admin\/v1\/workflows\/[0-9]+$/ });
     const workflowId = await createWorkflow(t, org, sampleDefinition(), false);
-    await page.goto(`/dashboard/workflows/${workflowId}?tab=definition`);
+    await page.goto(`/dashboard/workflows/${workflowId}?tab=json`);
     await heading(page, 'Customer escalations').waitFor();
     assert.deepEqual(JSON.parse(await page.getByLabel('Definition (JSON)').inputValue()), sampleDefinition(), 'the editor holds the definition as written');
 
     const template = JSON.parse(await page.goto(`/dashboard/workflows/new`).then(() => page.getByLabel('Definition (JSON)').inputValue()));
     assert.equal((await t.request('POST', '/api/admin/v1/workflows', { token: org.adminToken, body: template })).status, 201, 'the new-workflow template is a valid definition');
-    await page.goto(`/dashboard/workflows/${workflowId}?tab=definition`);
+    await page.goto(`/dashboard/workflows/${workflowId}?tab=json`);
     await page.getByLabel('Definition (JSON)').waitFor();
 
     const invalid = sampleDefinition({ statuses: ['Open', 'Triage'], attributes: { amount: { type: 'money' } } });
@@ -313,7 +313,7 @@ describe('admin dashboard in the browser', () => {
     const workflowId = await createWorkflow(t, org, definition, false);
     await page.goto(`/dashboard/workflows/${workflowId}`);
     await page.getByText('One case per /delivery_id within 3600 s').waitFor();
-    await page.goto(`/dashboard/workflows/${workflowId}?tab=definition`);
+    await page.goto(`/dashboard/workflows/${workflowId}?tab=json`);
     assert.deepEqual(JSON.parse(await page.getByLabel('Definition (JSON)').inputValue()), definition, 'the editor holds the setting as written');
     await page.getByRole('button', { name: 'Save draft' }).click();
     await page.getByText('Draft saved.').waitFor();

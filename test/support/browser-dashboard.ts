@@ -19,11 +19,11 @@ export interface DashboardSuite {
   browser: Browser;
 }
 
-/** For a describe block: the test app on loopback and a Chromium, there for its tests and closed after them. */
-export function dashboardSuite(): DashboardSuite {
+/** For a describe block: the test app (started with `options`) on loopback and a Chromium, there for its tests and closed after them. */
+export function dashboardSuite(options?: Parameters<typeof startTestApp>[0]): DashboardSuite {
   const suite = {} as DashboardSuite;
   before(async () => {
-    suite.t = await startTestApp();
+    suite.t = await startTestApp(options);
     suite.baseUrl = await listenOnLoopback(suite.t);
     suite.browser = await launchChromium();
   });
@@ -70,7 +70,7 @@ export async function goToSection(page: Page, name: string): Promise<void> {
   await heading(page, name).waitFor();
 }
 
-/** Types a definition into the editor of the page (new workflow, or the Definition tab). */
+/** Types a definition into the editor of the page (new workflow, or the JSON tab). */
 export async function fillDefinition(page: Page, definition: unknown): Promise<void> {
   await page.getByLabel('Definition (JSON)').fill(JSON.stringify(definition, null, 2));
 }

@@ -1,12 +1,11 @@
 import { useId, useState } from 'preact/hooks';
-import { api, BUILT_IN_STATUSES, errorMessage, type Workflow } from '../api.ts';
+import { api, errorMessage, type Workflow } from '../api.ts';
 import { Alert, ConfirmDialog, Loading, PageHeader } from '../components.tsx';
-import { DefinitionEditor } from '../definition-editor.tsx';
 import { useAction, useLoad, useTitle } from '../hooks.ts';
-import { prettyJson } from '../json.ts';
 import { Link, navigate } from '../router.tsx';
 import { Tabs } from '../tabs.tsx';
 import { CaseConfiguration } from './workflow-case-configuration.tsx';
+import { BuilderTab, definitionOf, JsonTab, useDefinitionDraft } from './workflow-definition.tsx';
 import { WorkflowOverview } from './workflow-overview.tsx';
 import { WorkflowTestRun } from './workflow-test-run.tsx';
 import { WorkflowVersions } from './workflow-versions.tsx';
@@ -14,26 +13,12 @@ import { PublishedBadge } from './workflows.tsx';
 
 const TABS = [
   { id: 'overview', label: 'Overview' },
-  { id: 'definition', label: 'Definition' },
+  { id: 'builder', label: 'Builder' },
+  { id: 'json', label: 'JSON' },
   { id: 'test-run', label: 'Test run' },
   { id: 'versions', label: 'Versions' },
   { id: 'case-configuration', label: 'Case Configuration' },
 ];
-
-/** The definition as it is written (and PUT back): the workflow view minus the built-in statuses. */
-export function definitionOf(workflow: Workflow) {
-  return {
-    name: workflow.name,
-    case_source: workflow.case_source,
-    sensitive_data: workflow.sensitive_data,
-    statuses: workflow.statuses.filter((status) => !BUILT_IN_STATUSES.includes(status)),
-    default_outcome: workflow.default_outcome,
-    attributes: workflow.attributes,
-    automations: workflow.automations,
-    // Written only when set, so that a definition without it reads as it always did.
-    ...(workflow.webhook_dedup ? { webhook_dedup: workflow.webhook_dedup } : {}),
-  };
-}
 
 export function WorkflowPage({ id, tab }: { id: number; tab: string | null }) {
   const loaded = useLoad(() => api.get<{ workflow: Workflow }>(`/workflows/${id}`).then((r) => r.workflow), [id]);
@@ -42,6 +27,10 @@ export function WorkflowPage({ id, tab }: { id: number; tab: string | null }) {
   const selected = TABS.some((t) => t.id === tab) ? tab! : 'overview';
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmUnpublish, setConfirmUnpublish] = useState(false);
+  const draft = useDefinitionDraft(workflow, (next) => {
+    loaded.setData(next);
+    setNotice(null);
+  });
 
   const change = useAction(async (action: 'publish' | 'unpublish') => {
     const { workflow: next } = await api.post<{ workflow: Workflow }>(`/workflows/${id}/${action}`);
@@ -80,6 +69,7 @@ export function WorkflowPage({ id, tab }: { id: number; tab: string | null }) {
                   ? `Publishing freezes the draft as version ${(workflow.version ?? 0) + 1}.`
                   : `The draft is version ${workflow.version}: publishing takes it live again.`}
             </span>
+            {draft.unsaved && <strong>Unsaved changes: Save draft before publishing, or they are lost.</strong>}
           </p>
         )}
       </PageHeader>
@@ -88,21 +78,14 @@ export function WorkflowPage({ id, tab }: { id: number; tab: string | null }) {
       {notice && <Alert tone="success">{notice}</Alert>}
       {change.error !== null && !confirmUnpublish && <Alert tone="error">{errorMessage(change.error)}</Alert>}
       {workflow && (
-        <Tabs label="Workflow sections" tabs={TABS} selected={selected} onSelect={(next) => navigate(`/workflows/${id}?tab=${next}`, { replace: true })}>
+        <Tabs label="Workflow sections" tabs={TABS} selected={selected} onSelect={(next) => {
+            // Invalid JSON would be lost on the Builder: the JSON tab keeps it until it is corrected.
+            if (selected === 'json' && next === 'builder' && !draft.mayOpenBuilder()) return;
+            navigate(`/workflows/${id}?tab=${next}`, { replace: true });
+          }}>
           {selected === 'overview' && <WorkflowOverview workflow={workflow} />}
-          {selected === 'definition' && (
-            <DefinitionEditor
-              initialText={prettyJson(definitionOf(workflow))}
-              submitLabel="Save draft"
-              pendingLabel="Saving…"
-              savedMessage="Draft saved. Publish it to use it for new cases."
-              onSubmit={async (text) => {
-                const { workflow: next } = await api.put<{ workflow: Workflow }>(`/workflows/${id}`, { rawBody: text });
-                loaded.setData(next);
-                setNotice(null);
-              }}
-            />
-          )}
+          {selected === 'builder' && <BuilderTab draft={draft} />}
+          {selected === 'json' && <JsonTab draft={draft} />}
           {selected === 'test-run' && <WorkflowTestRun workflow={workflow} />}
           {selected === 'versions' && (
             <WorkflowVersions

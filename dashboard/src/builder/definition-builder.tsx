@@ -1,0 +1,308 @@
+import { useId, useRef, useState } from 'preact/hooks';
+import { api, ApiError, BUILT_IN_STATUSES, errorMessage, type Secret, type StepType, type ValidationProblem } from '../api.ts';
+import { Alert, Loading } from '../components.tsx';
+import { useLoad } from '../hooks.ts';
+import { parseJson, prettyJson } from '../json.ts';
+import { childPointer, PointerField, problemMap, ProblemsProvider, ProblemText, useFieldProblem, useUnplacedProblems } from './problems.tsx';
+import { AddByName, isObject, renameKey, withKey, type JsonObject } from './schema-form.tsx';
+import { StepContextProvider, StepList } from './steps.tsx';
+
+const CASE_SOURCES = ['direct', 'ticketing', 'email'];
+const ATTRIBUTE_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'any'];
+const ATTRIBUTE_FORMATS = ['email', 'uri', 'date-time', 'date'];
+
+/** Why the builder cannot show `text` (the JSON tab's draft), or null when it can. */
+export function builderRefusal(text: string): string | null {
+  let value: unknown;
+  try {
+    value = parseJson(text);
+  } catch (error) {
+    return `The definition is not valid JSON, so the Builder cannot show it: ${errorMessage(error)}`;
+  }
+  if (!isObject(value)) return 'The definition must be a JSON object for the Builder to show it.';
+  if (value.statuses !== undefined && !(Array.isArray(value.statuses) && value.statuses.every((s) => typeof s === 'string'))) return 'The Builder needs "statuses" to be a list of names.';
+  for (const key of ['attributes', 'automations']) if (value[key] !== undefined && !isObject(value[key])) return `The Builder needs "${key}" to be an object.`;
+  return null;
+}
+
+/**
+ * The Builder tab: the draft definition as forms. It edits the same text as the JSON tab
+ * (`text`, written back pretty-printed), so either tab shows the other's changes.
+ */
+export function DefinitionBuilder({ text, onTextChange, save }: { text: string; onTextChange: (text: string) => void; save: (text: string) => Promise<void> }) {
+  const definition = parseJson(text) as JsonObject;
+  const context = useLoad(async () => {
+    const [types, secrets] = await Promise.all([api.get<{ step_types: StepType[] }>('/step_types'), api.get<{ secrets: Secret[] }>('/secrets')]);
+    return { stepTypes: types.step_types, secrets: secrets.secrets.map((s) => s.name) };
+  }, []);
+  const [problems, setProblems] = useState<ValidationProblem[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const [pending, setPending] = useState(false);
+  const form = useRef<HTMLFormElement>(null);
+  const unplaced = useUnplacedProblems(form, problems);
+
+  const change = (next: JsonObject) => {
+    setSaved(false);
+    onTextChange(prettyJson(next));
+  };
+  const set = (key: string, value: unknown) => change(withKey(definition, key, value));
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    setProblems([]);
+    setError(null);
+    setSaved(false);
+    setPending(true);
+    try {
+      await save(text);
+      setSaved(true);
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.validationErrors.length > 0) setProblems(failure.validationErrors);
+      else setError(errorMessage(failure));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const statuses = Array.isArray(definition.statuses) ? (definition.statuses as string[]) : [];
+  const attributes = isObject(definition.attributes) ? definition.attributes : {};
+  return (
+    <ProblemsProvider value={problemMap(problems)}>
+      <form class="builder stack" ref={form} onSubmit={submit} noValidate aria-label="Workflow builder">
+        {unplaced.length > 0 && (
+          <div class="validation builder__unplaced" role="alert" tabIndex={-1}>
+            <p class="validation__title">{unplaced.length === 1 ? '1 problem' : `${unplaced.length} problems`} the form has no field for</p>
+            <ul class="validation__list">
+              {unplaced.map((problem, i) => (
+                <li key={i} class="validation__item">
+                  <code class="validation__path">{problem.path === '' ? '(root)' : problem.path}</code>
+                  <span class="validation__error">{problem.error}</span>
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+        {problems.length > 0 && unplaced.length < problems.length && <Alert tone="error">The service refused the draft: the problems are shown next to their fields.</Alert>}
+        {error && <Alert tone="error">{error}</Alert>}
+        {context.error && <Alert tone="error">The step types or secrets could not be loaded: {context.error}</Alert>}
+        <GeneralSection definition={definition} set={set} />
+        <StatusesSection statuses={statuses} definition={definition} change={change} />
+        <AttributesSection attributes={attributes} set={set} />
+        {context.loading && <Loading label="Loading the step types…" />}
+        {context.data && (
+          <StepContextProvider.Provider value={{ ...context.data, attributes: Object.keys(attributes) }}>
+            <AutomationsSection statuses={statuses} automations={definition.automations} set={set} />
+          </StepContextProvider.Provider>
+        )}
+        <div class="editor__actions">
+          <button type="submit" class="button button--primary" disabled={pending}>
+            {pending ? 'Saving…' : 'Save draft'}
+          </button>
+          {saved && <Alert tone="success">Draft saved. Publish it to use it for new cases.</Alert>}
+        </div>
+      </form>
+    </ProblemsProvider>
+  );
+}
+
+function GeneralSection({ definition, set }: { definition: JsonObject; set: (key: string, value: unknown) => void }) {
+  const id = useId();
+  const sensitive = useFieldProblem('/sensitive_data', `${id}-sensitive`);
+  return (
+    <section class="card stack" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`} class="card__title">
+        General
+      </h2>
+      <PointerField id={`${id}-name`} pointer="/name" label="Name">
+        {(aria) => <input {...aria} id={`${id}-name`} class="input" value={typeof definition.name === 'string' ? definition.name : ''} onInput={(e) => set('name', e.currentTarget.value)} />}
+      </PointerField>
+      <PointerField id={`${id}-source`} pointer="/case_source" label="Case source" hint="direct: the cases API and the incoming webhook; ticketing: the hosted request form; email: an inbound address.">
+        {(aria) => (
+          <select {...aria} id={`${id}-source`} class="input" value={String(definition.case_source ?? 'direct')} onChange={(e) => set('case_source', e.currentTarget.value)}>
+            {CASE_SOURCES.map((source) => (
+              <option key={source} value={source}>
+                {source}
+              </option>
+            ))}
+          </select>
+        )}
+      </PointerField>
+      <div class="field" data-pointer="/sensitive_data">
+        <label class="checkbox">
+          <input {...sensitive.aria} id={`${id}-sensitive`} type="checkbox" checked={definition.sensitive_data === true} onChange={(e) => set('sensitive_data', e.currentTarget.checked)} />
+          Sensitive data
+        </label>
+        <ProblemText id={`${id}-sensitive`} error={sensitive.error} />
+      </div>
+      <PointerField id={`${id}-outcome`} pointer="/default_outcome" label="Default outcome" hint="Given to a case closed without one; empty for the service's default (Resolved).">
+        {(aria) => (
+          <input {...aria} id={`${id}-outcome`} class="input" value={typeof definition.default_outcome === 'string' ? definition.default_outcome : ''} onInput={(e) => set('default_outcome', e.currentTarget.value === '' ? null : e.currentTarget.value)} />
+        )}
+      </PointerField>
+    </section>
+  );
+}
+
+/** Custom statuses; renaming one carries its automation along. */
+function StatusesSection({ statuses, definition, change }: { statuses: string[]; definition: JsonObject; change: (definition: JsonObject) => void }) {
+  const id = useId();
+  const automations = isObject(definition.automations) ? definition.automations : {};
+  const rename = (index: number, to: string) => {
+    const from = statuses[index]!;
+    if (to === '' || to === from || statuses.includes(to) || BUILT_IN_STATUSES.includes(to)) return;
+    const next = withKey(definition, 'statuses', statuses.map((s, i) => (i === index ? to : s)));
+    change(from in automations ? withKey(next, 'automations', renameKey(automations, from, to)) : next);
+  };
+  const remove = (index: number) => {
+    const next = withKey(definition, 'statuses', statuses.filter((_, i) => i !== index));
+    const status = statuses[index]!;
+    change(status in automations ? withKey(next, 'automations', withKey(automations, status, undefined)) : next);
+  };
+  return (
+    <section class="card stack" aria-labelledby={`${id}-title`} data-pointer="/statuses">
+      <h2 id={`${id}-title`} class="card__title">
+        Statuses
+      </h2>
+      <p class="hint">Open, Closed and Error always exist. A case starts in Open.</p>
+      <ProblemText id={`${id}-statuses`} error={useFieldProblem('/statuses', `${id}-statuses`).error} />
+      {statuses.length > 0 && (
+        <ul class="builder__items">
+          {statuses.map((status, i) => (
+            <li key={i} class="builder__row">
+              <PointerField id={`${id}-${i}`} pointer={childPointer('/statuses', i)} label={`Name of status ${i + 1}`}>
+                {(aria) => <input {...aria} id={`${id}-${i}`} class="input" value={status} onChange={(e) => rename(i, e.currentTarget.value.trim())} />}
+              </PointerField>
+              <button type="button" class="button button--ghost button--small" onClick={() => remove(i)}>
+                Remove status {status}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <AddByName noun="status" taken={[...BUILT_IN_STATUSES, ...statuses]} onAdd={(name) => change(withKey(definition, 'statuses', [...statuses, name]))} />
+    </section>
+  );
+}
+
+function AttributesSection({ attributes, set }: { attributes: JsonObject; set: (key: string, value: unknown) => void }) {
+  const id = useId();
+  const change = (next: JsonObject) => set('attributes', next);
+  return (
+    <section class="card stack" aria-labelledby={`${id}-title`} data-pointer="/attributes">
+      <h2 id={`${id}-title`} class="card__title">
+        Attribute schema
+      </h2>
+      {Object.entries(attributes).map(([name, declaration], i) => (
+        <AttributeFields key={i} name={name} declaration={isObject(declaration) ? declaration : {}} onChange={(next) => change(withKey(attributes, name, next))} onRename={(to) => change(renameKey(attributes, name, to))} onRemove={() => change(withKey(attributes, name, undefined))} />
+      ))}
+      <AddByName noun="attribute" taken={Object.keys(attributes)} onAdd={(name) => change({ ...attributes, [name]: { type: 'string' } })} />
+    </section>
+  );
+}
+
+function AttributeFields({ name, declaration, onChange, onRename, onRemove }: { name: string; declaration: JsonObject; onChange: (declaration: JsonObject) => void; onRename: (name: string) => void; onRemove: () => void }) {
+  const id = useId();
+  const pointer = childPointer('/attributes', name);
+  const type = typeof declaration.type === 'string' ? declaration.type : 'string';
+  const set = (key: string, value: unknown) => onChange(withKey(declaration, key, value));
+  const required = useFieldProblem(childPointer(pointer, 'required'), `${id}-required`);
+  return (
+    <fieldset class="builder__group builder__attribute" data-pointer={pointer}>
+      <legend>Attribute {name}</legend>
+      <ProblemText id={id} error={useFieldProblem(pointer, id).error} />
+      <div class="field">
+        <label for={`${id}-name`}>Name of attribute {name}</label>
+        <input id={`${id}-name`} class="input input--mono" value={name} spellcheck={false} onChange={(e) => onRename(e.currentTarget.value.trim())} />
+      </div>
+      <PointerField id={`${id}-type`} pointer={childPointer(pointer, 'type')} label={`Type of attribute ${name}`}>
+        {(aria) => (
+          <select {...aria} id={`${id}-type`} class="input" value={type} onChange={(e) => onChange(e.currentTarget.value === 'string' ? withKey(declaration, 'type', 'string') : withKey(withKey(declaration, 'type', e.currentTarget.value), 'format', undefined))}>
+            {ATTRIBUTE_TYPES.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        )}
+      </PointerField>
+      <div class="field" data-pointer={childPointer(pointer, 'required')}>
+        <label class="checkbox">
+          <input {...required.aria} id={`${id}-required`} type="checkbox" checked={declaration.required === true} onChange={(e) => set('required', e.currentTarget.checked ? true : undefined)} />
+          Attribute {name} is required
+        </label>
+        <ProblemText id={`${id}-required`} error={required.error} />
+      </div>
+      <EnumField id={`${id}-enum`} pointer={childPointer(pointer, 'enum')} name={name} type={type} value={declaration.enum} onChange={(next) => set('enum', next)} />
+      {type === 'string' && (
+        <PointerField id={`${id}-format`} pointer={childPointer(pointer, 'format')} label={`Format of attribute ${name}`}>
+          {(aria) => (
+            <select {...aria} id={`${id}-format`} class="input" value={typeof declaration.format === 'string' ? declaration.format : ''} onChange={(e) => set('format', e.currentTarget.value || undefined)}>
+              <option value="">No format</option>
+              {ATTRIBUTE_FORMATS.map((f) => (
+                <option key={f} value={f}>
+                  {f}
+                </option>
+              ))}
+            </select>
+          )}
+        </PointerField>
+      )}
+      <button type="button" class="button button--ghost button--small" onClick={onRemove}>
+        Remove attribute {name}
+      </button>
+    </fieldset>
+  );
+}
+
+/** An attribute's allowed values, typed as a comma-separated list (numbers for number types). */
+function EnumField({ id, pointer, name, type, value, onChange }: { id: string; pointer: string; name: string; type: string; value: unknown; onChange: (value: unknown[] | undefined) => void }) {
+  const shown = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : prettyJson(v))).join(', ') : '';
+  const [text, setText] = useState(shown);
+  const numeric = type === 'integer' || type === 'number';
+  const parse = (input: string): unknown[] | undefined => {
+    const parts = input.split(',').map((part) => part.trim()).filter((part) => part !== '');
+    if (parts.length === 0) return undefined;
+    return parts.map((part) => (numeric && Number.isFinite(Number(part)) ? parseJson(part) : type === 'boolean' && (part === 'true' || part === 'false') ? part === 'true' : part));
+  };
+  // Follows changes made elsewhere (the JSON tab, a changed type) unless the text already says the same.
+  if (prettyJson(parse(text) ?? null) !== prettyJson(value ?? null) && text !== shown) setText(shown);
+  return (
+    <PointerField id={id} pointer={pointer} label={`Allowed values of attribute ${name}`} hint="Optional: values separated by commas.">
+      {(aria) => (
+        <input
+          {...aria}
+          id={id}
+          class="input"
+          value={text}
+          onInput={(e) => {
+            setText(e.currentTarget.value);
+            onChange(parse(e.currentTarget.value));
+          }}
+        />
+      )}
+    </PointerField>
+  );
+}
+
+/** Each status's steps, run when a case enters it; a status without steps has no entry. */
+function AutomationsSection({ statuses, automations, set }: { statuses: string[]; automations: unknown; set: (key: string, value: unknown) => void }) {
+  const id = useId();
+  const object = isObject(automations) ? automations : {};
+  const shown = [...new Set(['Open', ...statuses, 'Closed', ...Object.keys(object)])];
+  return (
+    <section class="card stack" aria-labelledby={`${id}-title`} data-pointer="/automations">
+      <h2 id={`${id}-title`} class="card__title">
+        Automations
+      </h2>
+      <p class="hint">A status’s steps run each time a case enters it.</p>
+      {shown.map((status) => (
+        <section key={status} class="automation" aria-labelledby={`${id}-${status}`}>
+          <h3 id={`${id}-${status}`} class="automation__title">
+            When a case enters {status}
+          </h3>
+          <StepList steps={object[status]} onChange={(steps) => set('automations', withKey(object, status, steps.length ? steps : undefined))} pointer={childPointer('/automations', status)} name={status} />
+        </section>
+      ))}
+    </section>
+  );
+}

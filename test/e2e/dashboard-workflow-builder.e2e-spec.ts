@@ -1,0 +1,315 @@
+/**
+ * The workflow page's Builder in headless Chromium: the README's example workflow built from an
+ * empty draft with the builder's controls only (once with the mouse, once with the keyboard
+ * alone), saved, published and taking a case; the JSON tab in sync with it; a 422 next to its
+ * field; an extension's step type with a form generated from its schema; axe-core on both tabs.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import type { Locator, Page } from 'playwright-core';
+import { TicketExtensionModule } from '../../examples/ticket-extension/src/ticket-extension.module.js';
+import { assertNoPageProblems, axeViolations, checkAtEachWidth, expectHttpError } from '../support/browser.js';
+import { dashboardSuite, fillDefinition, givenSignedIn, heading } from '../support/browser-dashboard.js';
+import { createOrganization, createToken, createWorkflow, type Organization } from '../support/scenario.js';
+import type { TestApp } from '../support/test-app.js';
+
+/** The workflow README.md's walk-through creates (its `POST /api/admin/v1/workflows` body). */
+function readmeDefinition(): Record<string, unknown> {
+  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+  const body = /curl -s -X POST \$BASE\/api\/admin\/v1\/workflows -H "Authorization: Bearer \$ADM" -H 'Content-Type: application\/json' -d '(\{[\s\S]*?\n\})'/.exec(readme);
+  assert.ok(body, 'README.md has its workflow example');
+  return JSON.parse(body[1]!);
+}
+
+/** The definition as saved, in the shape it was written (without the built-in statuses). */
+async function savedDefinition(t: TestApp, org: Organization, workflowId: number): Promise<Record<string, unknown>> {
+  const res = await t.request('GET', `/api/admin/v1/workflows/${workflowId}`, { token: org.adminToken });
+  assert.equal(res.status, 200, res.text);
+  const { name, case_source, sensitive_data, statuses, default_outcome, attributes, automations } = res.body.workflow;
+  return { name, case_source, sensitive_data, statuses: statuses.filter((s: string) => !['Open', 'Closed', 'Error'].includes(s)), default_outcome, attributes, automations };
+}
+
+/** What a person does with the builder's controls: the same scenario, driven by the mouse or by the keyboard alone. */
+interface Hands {
+  type(label: string, text: string): Promise<void>;
+  choose(label: string, option: string): Promise<void>;
+  tick(label: string): Promise<void>;
+  press(button: string): Promise<void>;
+}
+
+const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
+const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+
+function mouse(page: Page): Hands {
+  return {
+    type: (label, text) => field(page, label).fill(text),
+    choose: async (label, option) => void (await field(page, label).selectOption({ label: option })),
+    tick: (label) => field(page, label).check(),
+    press: (name) => button(page, name).click(),
+  };
+}
+
+/** Whether the focus is on `el`, or before or after it (2: DOCUMENT_POSITION_PRECEDING). */
+// Runs in the page: the DOM's types are not compiled in here, so it names what it uses.
+interface PageNode {
+  ownerDocument: { activeElement: PageNode | null };
+  compareDocumentPosition(other: PageNode): number;
+}
+const placeOfFocus = (el: PageNode): 'here' | 'before' | 'after' => {
+  const active = el.ownerDocument.activeElement;
+  if (active === el) return 'here';
+  return active && active.compareDocumentPosition(el) & 2 ? 'before' : 'after';
+};
+
+/** Tab or Shift+Tab (nothing else) until `target` has the focus. */
+async function tabTo(page: Page, target: Locator, what: string): Promise<void> {
+  for (let presses = 0; presses < 200; presses++) {
+    const where = await target.evaluate(placeOfFocus);
+    if (where === 'here') return;
+    await page.keyboard.press(where === 'before' ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`the keyboard never reached ${what}`);
+}
+
+function keyboard(page: Page): Hands {
+  return {
+    async type(label, text) {
+      await tabTo(page, field(page, label), label);
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(text);
+    },
+    async choose(label, option) {
+      const select = field(page, label);
+      await tabTo(page, select, label);
+      const options = await select.locator('option').allTextContents();
+      const target = options.indexOf(option);
+      assert.notEqual(target, -1, `${label} offers ${option}: ${options.join(', ')}`);
+      const current = await select.evaluate((el: { selectedIndex: number }) => el.selectedIndex);
+      for (let i = current; i !== target; i += target > current ? 1 : -1) await page.keyboard.press(target > current ? 'ArrowDown' : 'ArrowUp');
+      assert.equal(await select.evaluate((el: { selectedOptions: { textContent: string | null }[] }) => el.selectedOptions[0]?.textContent), option);
+    },
+    async tick(label) {
+      await tabTo(page, field(page, label), label);
+      await page.keyboard.press('Space');
+    },
+    async press(name) {
+      await tabTo(page, button(page, name), name);
+      await page.keyboard.press('Enter');
+    },
+  };
+}
+
+/** README.md's workflow, built from an empty draft with the builder's controls: no JSON typed. */
+async function buildReadmeWorkflow(hands: Hands): Promise<void> {
+  await hands.type('Default outcome', 'Resolved');
+  await hands.type('New status name', 'Triage');
+  await hands.press('Add status');
+
+  await hands.type('New attribute name', 'customer_email');
+  await hands.press('Add attribute');
+  await hands.tick('Attribute customer_email is required');
+  await hands.choose('Format of attribute customer_email', 'email');
+  await hands.type('New attribute name', 'priority');
+  await hands.press('Add attribute');
+  await hands.choose('Type of attribute priority', 'integer');
+  await hands.type('Allowed values of attribute priority', '1, 2, 3');
+
+  // Open: if the priority is 1, to Triage; else into the standard queue.
+  await hands.choose('New step type for Open', 'if');
+  await hands.press('Add step to Open');
+  await hands.type('Field', 'attributes.priority');
+  await hands.choose('Operator', 'equals');
+  await hands.choose('Type of the value', 'Number');
+  await hands.type('Value', '1');
+  await hands.choose('New step type for Open step 1 then', 'set_status');
+  await hands.press('Add step to Open step 1 then');
+  await hands.type('Arguments of Open step 1 then step 1', 'Triage');
+  await hands.choose('New step type for Open step 1 else', 'set_attributes');
+  await hands.press('Add step to Open step 1 else');
+  await hands.type('New field name', 'queue');
+  await hands.press('Add field');
+  await hands.type('Value of field queue', 'standard');
+
+  // Triage: the CRM call, its key from the organization's secrets.
+  await hands.choose('New step type for Triage', 'http_request');
+  await hands.press('Add step to Triage');
+  await hands.choose('method (required)', 'POST');
+  await hands.type('url (required)', 'https://crm.example/hooks');
+  await hands.type('New header name', 'authorization');
+  await hands.press('Add header');
+  await hands.type('Value of header authorization', 'Bearer ');
+  await hands.choose('Secret for header authorization', 'CRM_KEY');
+  await hands.press('Insert secret into header authorization');
+  await hands.choose('Body of Triage step 1', 'Fields (a JSON object)');
+  await hands.type('New body field name', 'email');
+  await hands.press('Add body field');
+  await hands.type('Value of body field email', '{{ attributes.customer_email }}');
+}
+
+describe('admin dashboard: the workflow builder in the browser', () => {
+  const suite = dashboardSuite();
+
+  /** An organization with the README's CRM key and an empty draft named like the README's workflow, open on its Builder tab. */
+  async function givenEmptyDraftInBuilder() {
+    const org = await createOrganization(suite.t);
+    const secret = await suite.t.request('PUT', '/api/admin/v1/secrets/CRM_KEY', { token: org.adminToken, body: { value: 'crm-live-1234' } });
+    assert.equal(secret.status, 200, secret.text);
+    const workflowId = await createWorkflow(suite.t, org, { name: 'Customer escalations', case_source: 'direct' }, false);
+    const { context, page } = await givenSignedIn(suite.t, suite.browser, suite.baseUrl, org);
+    await page.goto(`/dashboard/workflows/${workflowId}?tab=builder`);
+    await heading(page, 'Customer escalations').waitFor();
+    await page.getByRole('heading', { name: 'Automations' }).waitFor();
+    return { org, workflowId, context, page };
+  }
+
+  it('builds the README’s workflow from an empty draft with the mouse, saves and publishes it, and it takes a case', async () => {
+    const { org, workflowId, context, page } = await givenEmptyDraftInBuilder();
+
+    await buildReadmeWorkflow(mouse(page));
+    const unsaved = page.getByText('Unsaved changes: Save draft before publishing');
+    assert.equal(await unsaved.count(), 1, 'the page header warns of unsaved changes');
+    await button(page, 'Save draft').click();
+    await page.getByText('Draft saved.').waitFor();
+    assert.equal(await unsaved.count(), 0, 'saved');
+    assert.deepEqual(await savedDefinition(suite.t, org, workflowId), { sensitive_data: false, ...readmeDefinition() });
+
+    await button(page, 'Publish').click();
+    await page.getByText('Published version 1.').waitFor();
+
+    const api = await createToken(suite.t, org);
+    const created = await suite.t.request('POST', `/api/external/v1/workflows/${workflowId}/cases`, { token: api.secret, body: { subject: 'Order 1042 damaged', attributes: { customer_email: 'ada@example.com', priority: 2 } } });
+    assert.equal(created.status, 201, created.text);
+    const caseId: number = created.body.case.id;
+    await page.goto(`/dashboard/cases/${caseId}`);
+    await heading(page, `Case #${caseId}`).waitFor();
+    assertNoPageProblems(page);
+    await context.close();
+  });
+
+  it('builds the same workflow with the keyboard alone, and publishes it', async () => {
+    const { org, workflowId, context, page } = await givenEmptyDraftInBuilder();
+    await buildReadmeWorkflow(keyboard(page));
+    await keyboard(page).press('Save draft');
+    await page.getByText('Draft saved.').waitFor();
+    assert.deepEqual(await savedDefinition(suite.t, org, workflowId), { sensitive_data: false, ...readmeDefinition() });
+    await keyboard(page).press('Publish');
+    await page.getByText('Published version 1.').waitFor();
+    assertNoPageProblems(page);
+    await context.close();
+  });
+
+  it('moves steps with their Move buttons, the focus staying on the moved step, or by dragging them', async () => {
+    const { org, workflowId, context, page } = await givenEmptyDraftInBuilder();
+    const hands = keyboard(page);
+    for (const [type, value] of [['fail', 'first'], ['fail', 'second']] as const) {
+      await hands.choose('New step type for Open', type);
+      await hands.press('Add step to Open');
+      await hands.type(`Arguments of Open step ${value === 'first' ? 1 : 2}`, value);
+    }
+    await hands.press('Move Open step 2 up');
+    // The keyboard follows the step (the app moves it once the list is drawn again).
+    await page.waitForFunction('document.activeElement.textContent === "Move Open step 1 down"');
+    await page.keyboard.press('Enter');
+    await hands.press('Move Open step 2 up');
+    await hands.press('Save draft');
+    await page.getByText('Draft saved.').waitFor();
+    assert.deepEqual((await savedDefinition(suite.t, org, workflowId)).automations, { Open: [{ fail: 'second' }, { fail: 'first' }] });
+
+    // The mouse may drag a step by its frame instead.
+    const legend = (n: number) => page.getByRole('group', { name: `Open step ${n}:` }).locator('legend');
+    await legend(2).dragTo(legend(1));
+    assert.equal(await field(page, 'Arguments of Open step 1').inputValue(), 'first');
+    await context.close();
+  });
+
+  it('keeps the JSON tab and the Builder in sync, and keeps invalid JSON on the JSON tab with a message', async () => {
+    const { context, page } = await givenEmptyDraftInBuilder();
+    await mouse(page).type('New status name', 'Triage');
+    await mouse(page).press('Add status');
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    const json = JSON.parse(await page.getByLabel('Definition (JSON)').inputValue());
+    assert.deepEqual(json.statuses, ['Triage']);
+
+    await fillDefinition(page, { ...json, statuses: ['Triage', 'Escalated'], automations: { Escalated: [{ close: { outcome: 'Escalated away' } }] } });
+    await page.getByRole('tab', { name: 'Builder' }).click();
+    assert.equal(await field(page, 'Name of status 2').inputValue(), 'Escalated');
+    assert.equal(await field(page, 'outcome').inputValue(), 'Escalated away');
+
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    await page.getByLabel('Definition (JSON)').fill('{"name": ');
+    await page.getByRole('tab', { name: 'Builder' }).click();
+    await page.getByRole('alert').filter({ hasText: 'The definition is not valid JSON, so the Builder cannot show it' }).waitFor();
+    assert.equal(await page.getByRole('tab', { name: 'JSON' }).getAttribute('aria-selected'), 'true', 'still on the JSON tab');
+    assert.equal(await page.getByLabel('Definition (JSON)').inputValue(), '{"name": ', 'the text is kept');
+    await context.close();
+  });
+
+  it('shows a 422 next to the field its JSON Pointer names, and lists a pointer no field shows with the pointer', async () => {
+    const { context, page } = await givenEmptyDraftInBuilder();
+    expectHttpError(page, { status: 422, url: /\/api\/admin\/v1\/workflows\/[0-9]+$/ });
+    const hands = mouse(page);
+    await hands.choose('New step type for Open', 'set_status');
+    await hands.press('Add step to Open');
+    await hands.type('Arguments of Open step 1', 'Nowhere');
+    await hands.press('Save draft');
+    const input = field(page, 'Arguments of Open step 1');
+    await page.getByText('status "Nowhere" is not declared').waitFor();
+    assert.equal(await input.getAttribute('aria-invalid'), 'true');
+    const describedBy = (await input.getAttribute('aria-describedby'))!.split(' ');
+    assert.ok((await Promise.all(describedBy.map((id) => page.locator(`[id="${id}"]`).textContent()))).includes('status "Nowhere" is not declared'), 'the field names its error');
+    assert.equal((await input.evaluate(placeOfFocus)) === 'here', true, 'the keyboard is taken to the field');
+    assert.deepEqual(await axeSerious(page), [], 'the Builder with a refused draft');
+
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    const json = JSON.parse(await page.getByLabel('Definition (JSON)').inputValue());
+    await fillDefinition(page, { ...json, automations: { Open: [{ set_status: 'Closed' }] }, colour: 'red' });
+    await page.getByRole('tab', { name: 'Builder' }).click();
+    await hands.press('Save draft');
+    const unplaced = page.getByRole('alert').filter({ hasText: 'the form has no field for' });
+    await unplaced.waitFor();
+    assert.match((await unplaced.textContent())!, /\/colour.*unknown key/);
+    await context.close();
+  });
+
+  it('passes axe-core (no serious or critical violation) on the Builder and JSON tabs of a full workflow, and fits a phone', async () => {
+    const { context, page } = await givenEmptyDraftInBuilder();
+    await buildReadmeWorkflow(mouse(page));
+    await checkAtEachWidth(page, 'workflow-builder');
+    assert.deepEqual(await axeSerious(page), [], 'the Builder');
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    await page.getByLabel('Definition (JSON)').waitFor();
+    assert.deepEqual(await axeSerious(page), [], 'the JSON tab');
+    await context.close();
+  });
+});
+
+describe('admin dashboard: an extension’s step type in the builder', () => {
+  const suite = dashboardSuite({ extensions: [TicketExtensionModule] });
+
+  it('offers open_ticket with a form generated from its schema, which saves valid arguments', async () => {
+    const org = await createOrganization(suite.t);
+    const workflowId = await createWorkflow(suite.t, org, { name: 'Tickets', case_source: 'direct' }, false);
+    const { context, page } = await givenSignedIn(suite.t, suite.browser, suite.baseUrl, org);
+    await page.goto(`/dashboard/workflows/${workflowId}?tab=builder`);
+    await page.getByRole('heading', { name: 'Automations' }).waitFor();
+    const hands = mouse(page);
+    await hands.choose('New step type for Open', 'open_ticket');
+    await hands.press('Add step to Open');
+    await page.getByRole('group', { name: 'Arguments of Open step 1' }).waitFor();
+    await hands.type('url (required)', 'https://tickets.example/api/tickets');
+    await hands.type('title (required)', 'Case {{ case.id }}');
+    await hands.type('retries', '2');
+    await hands.press('Save draft');
+    await page.getByText('Draft saved.').waitFor();
+    const saved = await suite.t.request('GET', `/api/admin/v1/workflows/${workflowId}`, { token: org.adminToken });
+    assert.deepEqual(saved.body.workflow.automations, { Open: [{ open_ticket: { url: 'https://tickets.example/api/tickets', title: 'Case {{ case.id }}', retries: 2 } }] });
+    assertNoPageProblems(page);
+    await context.close();
+  });
+});
+
+/** axe-core's serious and critical violations (the builder's bar). */
+async function axeSerious(page: Page) {
+  return (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
