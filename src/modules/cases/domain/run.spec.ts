@@ -13,7 +13,7 @@ const CASE: CaseProps = {
 };
 
 function run(overrides: Partial<RunProps> = {}): RunProps {
-  return { id: 5, caseId: 10, status: 'Open', mode: 'live', chainDepth: 0, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: NOW, ...overrides };
+  return { id: 5, caseId: 10, status: 'Open', mode: 'live', chainDepth: 0, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: NOW, tracedSteps: 0, ...overrides };
 }
 
 /** The events as `type` or `type:runId`, in order. */

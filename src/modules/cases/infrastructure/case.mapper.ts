@@ -49,6 +49,7 @@ export interface RunRow {
   attempts: number;
   due: boolean;
   created_at: Date;
+  traced_steps: number;
 }
 
 export function toRunProps(caseId: number, run: RunRow): RunProps {
@@ -64,5 +65,6 @@ export function toRunProps(caseId: number, run: RunRow): RunProps {
     attempts: run.attempts,
     due: run.due,
     createdAt: run.created_at,
+    tracedSteps: run.traced_steps,
   };
 }
