@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createCase, EMAIL, givenAutomation, ofType, patchStatus, receiverFor, timelineOf, waitForRun, waitForSettled } from '../support/automation-helpers.js';
+import { DocumentedApi } from '../support/openapi-conformance.js';
 import { createOrganization } from '../support/scenario.js';
 import { closeDb, type TestApp, startTestApp } from '../support/test-app.js';
 
@@ -38,7 +39,11 @@ const brief = (step: TracedStep) => [step.path, step.type, step.outcome, step.at
 
 describe('run traces of real cases', () => {
   let t: TestApp;
-  before(async () => { t = await startTestApp(); });
+  let api: DocumentedApi;
+  before(async () => {
+    t = await startTestApp();
+    api = new DocumentedApi(t, (await t.request('GET', '/openapi.json')).body);
+  });
   after(async () => { await t.close(); await closeDb(); });
 
   const runsOf = (token: string, caseId: number, query = '') => t.request('GET', `/api/admin/v1/cases/${caseId}/runs${query}`, { token });
@@ -61,7 +66,8 @@ describe('run traces of real cases', () => {
     assert.equal(receiver.requests.length, 3);
     assert.equal(receiver.requests[0]!.headers.authorization, `Bearer ${CRM_KEY}`, 'the secret went out');
 
-    const res = await runsOf(w.org.adminToken, id);
+    // Checked against the OpenAPI document's schemas (Run, RunStep) on the way.
+    const res = await api.call('get', '/api/admin/v1/cases/{caseId}/runs', { token: w.org.adminToken, params: { caseId: id } });
     assert.equal(res.status, 200, res.text);
     assert.ok(!res.text.includes(CRM_KEY) && !res.text.includes(encodeURIComponent(CRM_KEY)), `the answer shows the secret: ${res.text}`);
     assert.equal(res.body.next_cursor, null);
