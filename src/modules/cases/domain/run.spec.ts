@@ -13,7 +13,7 @@ const CASE: CaseProps = {
 };
 
 function run(overrides: Partial<RunProps> = {}): RunProps {
-  return { id: 5, caseId: 10, status: 'Open', mode: 'live', chainDepth: 0, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: NOW, tracedSteps: 0, ...overrides };
+  return { id: 5, caseId: 10, status: 'Open', mode: 'live', chainDepth: 0, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: NOW, tracedSteps: 0, retryTraced: false, ...overrides };
 }
 
 /** The events as `type` or `type:runId`, in order. */
@@ -164,7 +164,7 @@ describe('Run trace', () => {
   });
 
   it('replaces the stored entry of a step it retries with the step as it ends, beyond the bound too', () => {
-    const taken = Case.restore(CASE, [run({ state: 'waiting', currentStep: 2, stepAttempts: 1, tracedSteps: MAX_TRACED_STEPS })]).takeRun(5)!;
+    const taken = Case.restore(CASE, [run({ state: 'waiting', currentStep: 2, stepAttempts: 1, tracedSteps: MAX_TRACED_STEPS, retryTraced: true })]).takeRun(5)!;
     assert.deepEqual(taken.takeTrace(), { steps: [], omitted: 0, replacesLast: true }, 'nothing traced yet: the next take still replaces');
     taken.trace(step('/automations/Open/2', 'sent'));
     taken.trace(step('/automations/Open/3'));

@@ -77,6 +77,8 @@ export interface RunProps {
   createdAt: Date;
   /** How many steps the stored trace holds. */
   tracedSteps: number;
+  /** Whether the stored trace ends with a failed try of the step the run is to try again (outcome `retry`). */
+  retryTraced: boolean;
 }
 
 const UNFINISHED: ReadonlySet<RunState> = new Set(['pending', 'running', 'waiting']);
@@ -91,13 +93,12 @@ export class Run {
   private traced: TraceAppend;
 
   private constructor(private props: RunProps, private readonly record: (event: RunEvent) => void) {
-    // A run loaded with tries of its current step behind it was parked (or held) to try it again.
-    this.traced = { steps: [], omitted: 0, replacesLast: props.stepAttempts > 0 };
+    this.traced = { steps: [], omitted: 0, replacesLast: props.retryTraced };
   }
 
   /** The run a move starts: pending, for the relay to hand to a worker (or for the mover's worker to start). */
   static pending(fields: Pick<RunProps, 'caseId' | 'status' | 'mode' | 'chainDepth'>, record: (event: RunEvent) => void): Run {
-    return new Run({ ...fields, id: undefined, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: new Date(), tracedSteps: 0 }, record);
+    return new Run({ ...fields, id: undefined, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: new Date(), tracedSteps: 0, retryTraced: false }, record);
   }
 
   /** For the persistence mapper only. */

@@ -73,8 +73,7 @@ export function storeChangesSql(parts: readonly CaseStatementPart[]): string {
         started_at = CASE WHEN u.state = 'superseded' THEN r.started_at ELSE coalesce(r.started_at, now()) END,
         finished_at = CASE WHEN u.state IN ('succeeded', 'failed', 'superseded') THEN now() ELSE r.finished_at END,
         steps = CASE WHEN u.steps IS NULL THEN r.steps
-                     WHEN u.replaces_last AND r.steps -> -1 ->> 'outcome' = 'retry'
-                       THEN (r.steps - (-1)) || jsonb_set(u.steps, '{0,started_at}', r.steps -> -1 -> 'started_at')
+                     WHEN u.replaces_last THEN (r.steps - (-1)) || jsonb_set(u.steps, '{0,started_at}', r.steps -> -1 -> 'started_at')
                      ELSE r.steps || u.steps END,
         steps_omitted = r.steps_omitted + u.steps_omitted
     FROM unnest($8::bigint[], $9::text[], $10::int[], $11::int[], $12::int[], $13::text[], $14::bigint[], $22::jsonb[], $23::int[], $24::boolean[])

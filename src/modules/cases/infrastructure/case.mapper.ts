@@ -50,6 +50,7 @@ export interface RunRow {
   due: boolean;
   created_at: Date;
   traced_steps: number;
+  retry_traced: boolean;
 }
 
 export function toRunProps(caseId: number, run: RunRow): RunProps {
@@ -66,5 +67,6 @@ export function toRunProps(caseId: number, run: RunRow): RunProps {
     due: run.due,
     createdAt: run.created_at,
     tracedSteps: run.traced_steps,
+    retryTraced: run.retry_traced,
   };
 }
