@@ -62,6 +62,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/cases/{caseId}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a case's runs with their traces
+         * @description The runs of the case's automation, oldest first, each with the steps it executed: where in the definition (`path`), what came of it, when, how many tries, the HTTP status its request got and its error, secret values masked. A page at a time: pass `next_cursor` back as `after`; it is null on the last page. Runs are only ever added at the end, so pages never repeat or skip one.
+         */
+        get: operations["listCaseRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/cases/{caseId}/timeline": {
         parameters: {
             query?: never;
@@ -1548,6 +1568,61 @@ export interface components {
                 runs_days: number;
             };
         };
+        /** @description One run of a status's automation on a case, with its trace. */
+        Run: {
+            /** @description Why a failed run failed (secret values masked). */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description When it ended; null while unfinished.
+             */
+            finished_at: string | null;
+            /** @description Run id; runs are listed in the order they started. */
+            id: number;
+            /**
+             * Format: date-time
+             * @description When a worker first took it; null while pending.
+             */
+            started_at: string | null;
+            /**
+             * @description `superseded`: the case left the status before the run ended.
+             * @enum {string}
+             */
+            state: "pending" | "running" | "waiting" | "succeeded" | "failed" | "superseded";
+            /** @description The status whose automation the run executes: the case's status when it started. */
+            status_at_start: string;
+            /** @description The steps it executed, in order; at most 100 (the steps after are counted in `steps_omitted`). */
+            steps: components["schemas"]["RunStep"][];
+            /** @description Steps executed past the first 100, not listed: a trace stays bounded whatever the workflow does. */
+            steps_omitted: number;
+            /** @description The published version of the workflow the run follows. */
+            workflow_version: number;
+        };
+        /** @description One step of a run's trace. */
+        RunStep: {
+            /** @description How many times it was tried (a failing request is retried with backoff). */
+            attempts: number;
+            /** @description Why it failed (secret values masked). */
+            error: string | null;
+            /**
+             * Format: date-time
+             * @description When its last try ended (ISO 8601, UTC)
+             */
+            finished_at: string;
+            /** @description The status of the last answer its request got; null for a step that sent none or got no answer. */
+            http_status: number | null;
+            /** @description What the step did, as test runs name it: `change`, `sent` (a request answered 2xx), `move`, `close`, `wait`, `then` / `else` (the branch an `if` took), `fail` (a `fail` step), `error` (a step that failed the run), `retry` (a failed try; the step is tried again later, and the entry is replaced once it is). */
+            outcome: string;
+            /** @description JSON Pointer of the step (or `if`) in the workflow definition, e.g. `/automations/Open/0/then/1`. */
+            path: string;
+            /**
+             * Format: date-time
+             * @description When its first try started (ISO 8601, UTC)
+             */
+            started_at: string;
+            /** @description The step type, or `if`. */
+            type: string;
+        };
         /** @description An organization secret; its value is never shown. */
         Secret: {
             /**
@@ -2243,6 +2318,46 @@ export interface operations {
             /** @description The case or the attachment does not exist, or belongs to another organization. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCaseRuns: {
+        parameters: {
+            query?: {
+                /** @description The `next_cursor` of the previous page (opaque). */
+                after?: string;
+                /** @description At most this many runs per page. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of runs. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Pass as `after` for the next page; null on the last page. */
+                        next_cursor: string | null;
+                        runs: components["schemas"]["Run"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            /** @description An unknown query parameter, or a value that is not valid for it (`validation_errors` names each). */
+            422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -126,6 +126,13 @@ export interface TimelinePage {
   next_cursor: string | null;
 }
 export type TimelineEvent = Schemas['TimelineEvent'];
+export type CaseRun = Schemas['Run'];
+export type RunStep = Schemas['RunStep'];
+/** A page of a case's runs with their traces, oldest first. */
+export interface CaseRunsPage {
+  runs: CaseRun[];
+  next_cursor: string | null;
+}
 export type EmailAttachment = Schemas['EmailAttachment'];
 
 /**

@@ -260,6 +260,8 @@ describe('OpenAPI document', () => {
       assert.equal(typeof page.body.next_cursor, 'string');
       await api.call('get', '/api/admin/v1/cases/{caseId}', { token: admin, params: caseParams });
       await api.call('get', '/api/admin/v1/cases/{caseId}/timeline', { token: admin, params: caseParams });
+      // A case without runs here; case-runs.e2e-spec.ts checks traced runs against the document.
+      await api.call('get', '/api/admin/v1/cases/{caseId}/runs', { token: admin, params: caseParams });
       const usage = await api.call('get', '/api/admin/v1/usage', { token: admin, query: '?from=2020-01-01T00:00:00Z' });
       const { live, test } = usage.body.usage;
       assert.deepEqual({ live, test }, { live: { cases: 1, runs: 0 }, test: { cases: 1, runs: 0 } });

@@ -6,6 +6,7 @@ import { useAction, useLoad, useTitle } from '../hooks.ts';
 import { compactJson, prettyJson } from '../json.ts';
 import { Link } from '../router.tsx';
 import { EMAIL_FIELDS, EmailThread, emailMessageOf, formatMailbox, subjectOf } from './case-email.tsx';
+import { CaseRuns, caseRunsPage } from './case-runs.tsx';
 import { ModeBadge, SourceBadge, StatusBadge } from './cases.tsx';
 
 const EVENT_TONES: Record<string, string> = {
@@ -79,6 +80,7 @@ export function CasePage({ id }: { id: number }) {
   useTitle(`Case ${id}`);
   const found = useLoad(() => findCase(id), [id]);
   const timeline = useLoad(() => timelinePage(id), [id]);
+  const runs = useLoad(() => caseRunsPage(id), [id]);
   // Later pages are added to the ones shown: the timeline reads as one list, oldest first.
   const more = useAction(async (cursor: string) => {
     const page = await timelinePage(id, cursor);
@@ -91,6 +93,7 @@ export function CasePage({ id }: { id: number }) {
   const refresh = () => {
     found.reload();
     timeline.reload();
+    runs.reload();
   };
 
   return (
@@ -153,6 +156,7 @@ export function CasePage({ id }: { id: number }) {
             </button>
           )}
         </section>
+        <CaseRuns caseId={id} runs={runs} />
       </div>
     </>
   );

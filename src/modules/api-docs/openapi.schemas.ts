@@ -106,6 +106,38 @@ const caseSchemas: Record<string, Schema> = {
     ['id', 'source_type'],
     'Who made the change.',
   ),
+  Run: object(
+    {
+      id: resourceId('Run id; runs are listed in the order they started.'),
+      status_at_start: { type: 'string', description: 'The status whose automation the run executes: the case\'s status when it started.' },
+      workflow_version: { type: 'integer', minimum: 1, description: 'The published version of the workflow the run follows.' },
+      state: { type: 'string', enum: ['pending', 'running', 'waiting', 'succeeded', 'failed', 'superseded'], description: '`superseded`: the case left the status before the run ended.' },
+      started_at: { type: ['string', 'null'], format: 'date-time', description: 'When a worker first took it; null while pending.' },
+      finished_at: { type: ['string', 'null'], format: 'date-time', description: 'When it ended; null while unfinished.' },
+      error: { type: ['string', 'null'], description: 'Why a failed run failed (secret values masked).' },
+      steps: { type: 'array', items: schemaRef('RunStep'), description: 'The steps it executed, in order; at most 100 (the steps after are counted in `steps_omitted`).' },
+      steps_omitted: { type: 'integer', minimum: 0, description: 'Steps executed past the first 100, not listed: a trace stays bounded whatever the workflow does.' },
+    },
+    [],
+    'One run of a status\'s automation on a case, with its trace.',
+  ),
+  RunStep: object(
+    {
+      path: { type: 'string', description: 'JSON Pointer of the step (or `if`) in the workflow definition, e.g. `/automations/Open/0/then/1`.' },
+      type: { type: 'string', description: 'The step type, or `if`.' },
+      outcome: {
+        type: 'string',
+        description: 'What the step did, as test runs name it: `change`, `sent` (a request answered 2xx), `move`, `close`, `wait`, `then` / `else` (the branch an `if` took), `fail` (a `fail` step), `error` (a step that failed the run), `retry` (a failed try; the step is tried again later, and the entry is replaced once it is).',
+      },
+      started_at: timestamp('When its first try started'),
+      finished_at: timestamp('When its last try ended'),
+      attempts: { type: 'integer', minimum: 1, description: 'How many times it was tried (a failing request is retried with backoff).' },
+      http_status: { type: ['integer', 'null'], description: 'The status of the last answer its request got; null for a step that sent none or got no answer.' },
+      error: { type: ['string', 'null'], description: 'Why it failed (secret values masked).' },
+    },
+    [],
+    'One step of a run\'s trace.',
+  ),
 };
 
 const accessSchemas: Record<string, Schema> = {

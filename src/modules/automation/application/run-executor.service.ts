@@ -6,10 +6,12 @@ import { keepLease } from '../../../shared/queue/lease.js';
 import type { Case, CaseProps } from '../../cases/domain/case.js';
 import { CaseRepository } from '../../cases/domain/case.repository.js';
 import { CaseBatches } from './case-batches.js';
-import type { Run } from '../../cases/domain/run.js';
+import type { Run, TracedStep } from '../../cases/domain/run.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
-import { compileRun, conditionHolds, type Instruction } from '../domain/run-program.js';
+import { pointer } from '../../../shared/json/json-pointer.js';
+import { CLOSED } from '../../workflows/domain/status-rules.js';
+import { compileRunWithPaths, conditionHolds, type Instruction } from '../domain/run-program.js';
 import type { RunRef } from '../../cases/domain/run-queue.js';
 import { RunLeases, RunMetrics, RunScheduler } from './run-engine.ports.js';
 import { StepRunner, type StepSite } from './step-runner.js';
@@ -27,10 +29,25 @@ interface FinishedRun {
   state: 'succeeded' | 'failed';
 }
 
+/** A status's compiled steps, with the JSON Pointer in the definition of each instruction's step. */
+interface Program {
+  instructions: Instruction[];
+  paths: string[];
+}
+
+/** How a step went, for the run's trace. */
+interface StepRan {
+  type: string;
+  startedAt: string;
+  finishedAt: string;
+  /** Of the last answer the step's requests got. */
+  httpStatus: number | null;
+}
+
 /** The outcome of an external step, executed between transactions and not yet recorded. */
 interface ExternalOutcome {
   pc: number;
-  stepType: string;
+  ran: StepRan;
   outcome: StepOutcome;
 }
 
@@ -65,7 +82,7 @@ type Stretch =
  */
 @Injectable()
 export class RunExecutor {
-  private readonly programs = new Map<string, Instruction[]>();
+  private readonly programs = new Map<string, Program>();
 
   constructor(
     private readonly leases: RunLeases,
@@ -98,9 +115,8 @@ export class RunExecutor {
         }
         const runId = ref.runId;
         releaseLease ??= keepLease(() => this.leases.renewLease(runId, this.env.RUN_LEASE_MS), this.env.RUN_LEASE_MS);
-        const instruction = this.program(version, stretch.run.status)[stretch.pc] as StepInstruction;
-        const outcome = await this.runStep(instruction, { run: stretch.run, case: stretch.case, version, scope: stretch.scope });
-        external = { pc: stretch.pc, stepType: instruction.type, outcome };
+        const instruction = this.program(version, stretch.run.status).instructions[stretch.pc] as StepInstruction;
+        external = { pc: stretch.pc, ...(await this.runStep(instruction, { run: stretch.run, case: stretch.case, version, scope: stretch.scope })) };
       }
     } finally {
       releaseLease?.();
@@ -127,7 +143,8 @@ export class RunExecutor {
   /**
    * Records the outcome of the external step the run comes back from, if any, and executes
    * the run's steps until it ends, is parked or reaches an external step; a move goes on with
-   * the run it starts (added to `started`). Changes the case and its runs in memory only.
+   * the run it starts (added to `started`). Changes the case and its runs in memory only; each
+   * step is added to its run's trace, stored with the run.
    */
   private async applySteps(subject: Case, first: Run, version: WorkflowVersion, scope: TemplateScope, external: ExternalOutcome | undefined, started: Run[]): Promise<Applied> {
     let run = first;
@@ -136,11 +153,11 @@ export class RunExecutor {
     let pending = external;
     const finished: FinishedRun[] = [];
     for (;;) {
-      const instruction = program[pc];
+      const instruction = program.instructions[pc];
       let outcome: StepOutcome;
-      let stepType: string;
+      let ran: StepRan;
       if (pending) {
-        ({ outcome, stepType } = pending);
+        ({ outcome, ran } = pending);
         pending = undefined;
       } else if (!instruction) {
         run.finish('succeeded');
@@ -149,22 +166,27 @@ export class RunExecutor {
         pc = instruction.target;
         continue;
       } else if (instruction.op === 'jump_unless') {
-        pc = conditionHolds(instruction.condition, scope) ? pc + 1 : instruction.target;
+        const holds = conditionHolds(instruction.condition, scope);
+        const at = new Date().toISOString();
+        run.trace({ path: program.paths[pc]!, type: 'if', outcome: holds ? 'then' : 'else', started_at: at, finished_at: at, attempts: 1, http_status: null, error: null });
+        pc = holds ? pc + 1 : instruction.target;
         continue;
       } else if (this.steps.isExternal(instruction.type)) {
         run.hold(pc, this.env.RUN_LEASE_MS);
         return { run, finished, externalAt: pc };
       } else {
-        stepType = instruction.type;
-        outcome = await this.runStep(instruction, { run, case: subject.snapshot(), version, scope });
+        ({ outcome, ran } = await this.runStep(instruction, { run, case: subject.snapshot(), version, scope }));
       }
       if (outcome.kind === 'move' && run.chainDepth >= MAX_AUTOMATIC_MOVES) {
         outcome = { kind: 'fail', error: `more than ${MAX_AUTOMATIC_MOVES} automatic status moves in one chain: the workflow loops` };
       }
+      // Tries before this one count only for the step the run was parked (or held) at.
+      const attempts = pc === run.currentStep ? run.stepAttempts + 1 : 1;
+      run.trace(tracedStep(program.paths[pc]!, ran, outcome, attempts));
       switch (outcome.kind) {
         case 'next':
         case 'change':
-          if (outcome.note) run.note(stepType, outcome.note);
+          if (outcome.note) run.note(ran.type, outcome.note);
           if (outcome.kind === 'change') mergeInto(subject, outcome.attributes, scope);
           pc += 1;
           continue;
@@ -185,7 +207,7 @@ export class RunExecutor {
           run.park(pc + 1, outcome.seconds * 1000, { kind: 'wait' });
           return { run, finished };
         case 'retry':
-          run.park(pc, outcome.delayMs, { kind: 'retry', step: stepType, attempt: run.stepAttempts + 1, error: outcome.error });
+          run.park(pc, outcome.delayMs, { kind: 'retry', step: ran.type, attempt: run.stepAttempts + 1, error: outcome.error });
           return { run, finished };
         case 'fail':
           // The engine parks the case in Error with the reason; changes made earlier in the run stay.
@@ -196,8 +218,11 @@ export class RunExecutor {
     }
   }
 
-  private runStep(instruction: StepInstruction, site: StepSite): Promise<StepOutcome> {
-    return this.steps.run(instruction.type, instruction.arg, site);
+  private async runStep(instruction: StepInstruction, site: StepSite): Promise<{ outcome: StepOutcome; ran: StepRan }> {
+    let httpStatus: number | null = null;
+    const startedAt = new Date().toISOString();
+    const outcome = await this.steps.run(instruction.type, instruction.arg, { ...site, answered: (status) => (httpStatus = status) });
+    return { outcome, ran: { type: instruction.type, startedAt, finishedAt: new Date().toISOString(), httpStatus } };
   }
 
   private reportFinished(run: Run, state: FinishedRun['state']): void {
@@ -216,14 +241,45 @@ export class RunExecutor {
     }
   }
 
-  private program(version: WorkflowVersion, status: string): Instruction[] {
+  private program(version: WorkflowVersion, status: string): Program {
     const key = `${version.workflowId}:${version.version}:${status}`;
     let program = this.programs.get(key);
     if (!program) {
-      program = compileRun(version.runOf(status) ?? []);
+      const { program: instructions, paths } = compileRunWithPaths(version.runOf(status) ?? []);
+      const base = pointer('/automations', status);
+      program = { instructions, paths: paths.map((path) => base + path) };
       this.programs.set(key, program);
     }
     return program;
+  }
+}
+
+/** A step as the run's trace keeps it; its outcome named as a test run names it. */
+function tracedStep(path: string, ran: StepRan, outcome: StepOutcome, attempts: number): TracedStep {
+  return {
+    path,
+    type: ran.type,
+    outcome: outcomeName(ran, outcome),
+    started_at: ran.startedAt,
+    finished_at: ran.finishedAt,
+    attempts,
+    http_status: ran.httpStatus,
+    error: outcome.kind === 'fail' || outcome.kind === 'retry' ? outcome.error : null,
+  };
+}
+
+function outcomeName(ran: StepRan, outcome: StepOutcome): string {
+  switch (outcome.kind) {
+    case 'next':
+    case 'change':
+      return ran.httpStatus === null ? 'change' : 'sent';
+    case 'move':
+      return outcome.status === CLOSED ? 'close' : 'move';
+    case 'wait':
+    case 'retry':
+      return outcome.kind;
+    case 'fail':
+      return ran.type === 'fail' ? 'fail' : 'error';
   }
 }
 

@@ -25,6 +25,8 @@ export interface StepSite {
    * step resolved; the guarded client when absent (a test run captures requests instead).
    */
   http?: (redact: (text: string) => string) => GuardedHttp;
+  /** Told the status of each answer the step's requests got (for the run's trace). */
+  answered?: (status: number) => void;
 }
 
 /**
@@ -65,7 +67,7 @@ export class StepRunner {
         Object.assign(resolved, answer.found);
         return answer;
       },
-      http: site.http ? site.http(redact) : { send: (request) => this.http.send(request) },
+      http: answeredTo(site.http ? site.http(redact) : { send: (request) => this.http.send(request) }, site.answered),
       log: { info: log('info'), warn: log('warn') },
     };
     let outcome: StepOutcome;
@@ -80,6 +82,17 @@ export class StepRunner {
     if (outcome.kind === 'change') outcome = mergeIfValid(type, outcome.attributes, site, outcome.note);
     return Object.keys(resolved).length ? redacted(outcome, redact) : outcome;
   }
+}
+
+function answeredTo(http: GuardedHttp, answered: StepSite['answered']): GuardedHttp {
+  if (!answered) return http;
+  return {
+    send: async (request) => {
+      const response = await http.send(request);
+      answered(response.status);
+      return response;
+    },
+  };
 }
 
 /**

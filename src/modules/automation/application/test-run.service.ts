@@ -69,7 +69,7 @@ export class TestRunService {
     const now = new Date();
     const subject = Case.restore(
       { id: 0, organizationId, workflowId, workflowVersion: version.version, subject: 'Test run', status: request.status, outcome: null, mode: 'test', source: 'API', attributes: text, createdAt: now, updatedAt: now },
-      [{ id: 0, caseId: 0, status: request.status, mode: 'test', chainDepth: 0, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: now }],
+      [{ id: 0, caseId: 0, status: request.status, mode: 'test', chainDepth: 0, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: now, tracedSteps: 0, retryTraced: false }],
     );
     const walk = new TestRunWalk(subject, subject.takeRun(0)!, version, this.steps, () => new TestRunHttp(request.send_requests, this.outbound));
     const stoppedBecause = await walk.go();

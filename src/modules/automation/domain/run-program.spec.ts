@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { Step } from '../../workflows/domain/workflow-definition.js';
-import { compileRun, compileRunWithPaths, type Condition, conditionHolds, type Instruction } from './run-program.js';
+import { compileRunWithPaths, type Condition, conditionHolds, type Instruction } from './run-program.js';
 import type { TemplateScope } from './templates.js';
+
+const compileRun = (steps: Step[]): Instruction[] => compileRunWithPaths(steps).program;
 
 const IS_TEST: Condition = { field: 'case.mode', equals: 'test' };
 const IS_GOLD: Condition = { field: 'attributes.tier', equals: 'gold' };

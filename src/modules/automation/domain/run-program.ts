@@ -19,13 +19,9 @@ export type Instruction =
   | { op: 'jump_unless'; condition: Condition; target: number }
   | { op: 'jump'; target: number };
 
-export function compileRun(steps: Step[]): Instruction[] {
-  return compileRunWithPaths(steps).program;
-}
-
 /**
  * The program, and for each instruction the JSON Pointer of the step (or `if`) it came from,
- * relative to the status's step list: what a test run shows beside each step it traces.
+ * relative to the status's step list: what a test run and a run's trace show beside each step.
  */
 export function compileRunWithPaths(steps: Step[]): { program: Instruction[]; paths: string[] } {
   const program: Instruction[] = [];

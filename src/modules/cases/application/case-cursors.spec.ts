@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor } from './case-cursors.js';
+import { FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor, readRunsCursor, readTimelineCursor, runsCursor, timelineCursor } from './case-cursors.js';
 
 const raw = (text: string) => Buffer.from(text).toString('base64url');
 
@@ -28,5 +28,12 @@ describe('case cursors', () => {
     for (const text of ['', raw('f.1.1'), raw('f.1.1.1.1'), raw('f.18446744073709551616.1.0'), raw('f.1.1.18446744073709551616'), raw('f.01.1.0'), raw('f.1.-1.0'), raw('f.1.1.0\n'), `${feedCursor({ after: FEED_START, readBelow: '5' })}.`, 'x'.repeat(81)]) {
       assert.equal(readFeedCursor(text), undefined, text);
     }
+  });
+
+  it('name a run for a case\'s runs, and nothing else: not a timeline event, not a non-canonical or out-of-range id', () => {
+    assert.equal(readRunsCursor(runsCursor('9223372036854775807')), '9223372036854775807');
+    assert.equal(readRunsCursor(timelineCursor('5')), undefined);
+    assert.equal(readTimelineCursor(runsCursor('5')), undefined);
+    for (const text of ['r.05', 'r.-1', 'r.9223372036854775808', 'r.', 'r.1 ']) assert.equal(readRunsCursor(raw(text)), undefined, text);
   });
 });

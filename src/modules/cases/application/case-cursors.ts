@@ -8,6 +8,7 @@ import type { FeedCursor, FeedPosition, ListPosition } from './case-queries.js';
 
 const LIST = /^l\.(-?[0-9]{1,19})\.([0-9]{1,19})$/;
 const TIMELINE = /^t\.([0-9]{1,19})$/;
+const RUNS = /^r\.([0-9]{1,19})$/;
 const FEED = /^f\.([0-9]{1,20})\.([0-9]{1,19})\.([0-9]{1,20})$/;
 const MAX_INT8 = 2n ** 63n - 1n;
 const MAX_XID8 = 2n ** 64n - 1n;
@@ -43,6 +44,17 @@ export function timelineCursor(afterId: string): string {
 export function readTimelineCursor(cursor: string): string | undefined {
   const match = TIMELINE.exec(decode(cursor));
   return match && canonical(match[1]!, 0n, MAX_INT8) && timelineCursor(match[1]!) === cursor ? match[1] : undefined;
+}
+
+/** A page of a case's runs starts after the run `afterId` (decimal text). */
+export function runsCursor(afterId: string): string {
+  return encode(`r.${afterId}`);
+}
+
+/** The run id a runs cursor names, or undefined when it is not one this service made. */
+export function readRunsCursor(cursor: string): string | undefined {
+  const match = RUNS.exec(decode(cursor));
+  return match && canonical(match[1]!, 0n, MAX_INT8) && runsCursor(match[1]!) === cursor ? match[1] : undefined;
 }
 
 /** What a feed cursor holds, or undefined when it is not one this service made. */

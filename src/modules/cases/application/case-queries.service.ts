@@ -5,8 +5,8 @@ import { TimeBudgets } from '../../../shared/concurrency/time-budgets.js';
 import { AppError, NotFoundError, RateLimitedError } from '../../../shared/errors/app-error.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { CaseProps } from '../domain/case.js';
-import { FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor, readTimelineCursor, timelineCursor } from './case-cursors.js';
-import { type CaseFilter, CaseQueries, type StoredAttachment } from './case-queries.js';
+import { FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor, readRunsCursor, readTimelineCursor, runsCursor, timelineCursor } from './case-cursors.js';
+import { type CaseFilter, CaseQueries, type StoredAttachment, type StoredRun } from './case-queries.js';
 
 /**
  * How long a list read past LIST_READS_PER_ORGANIZATION waits for one of its organization's to
@@ -150,6 +150,18 @@ export class CaseQueriesService {
       events: events.map((event) => ({ id: event.id, type: event.type, by: actorView(event.actor), at: event.createdAt.toISOString(), ...event.data })),
       nextCursor: found.length > page.limit ? timelineCursor(String(events.at(-1)!.id)) : null,
     };
+  }
+
+  /**
+   * Oldest first: the runs of the case's automation with the steps each executed; a page of
+   * `limit` runs after the cursor's (runs are only ever added at the end).
+   */
+  async runs(organizationId: number, caseId: number, page: { after?: string; limit: number }): Promise<{ runs: StoredRun[]; nextCursor: string | null }> {
+    const afterId = page.after === undefined ? '0' : decoded(readRunsCursor(page.after));
+    const found = await this.queries.runs(organizationId, caseId, afterId, page.limit + 1);
+    if (!found) throw new NotFoundError('case');
+    const runs = found.slice(0, page.limit);
+    return { runs, nextCursor: found.length > page.limit ? runsCursor(String(runs.at(-1)!.id)) : null };
   }
 }
 

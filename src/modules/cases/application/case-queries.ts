@@ -1,4 +1,5 @@
 import type { AttributesJson, CaseProps } from '../domain/case.js';
+import type { RunState, TracedStep } from '../domain/run.js';
 
 /** Where a case sits in a list, newest first: its creation time in microseconds since 1970 (Postgres keeps microseconds) and its id, both as decimal text. */
 export interface ListPosition {
@@ -68,6 +69,19 @@ export interface StoredCaseEvent {
   createdAt: Date;
 }
 
+/** A run of the case's automation with its trace (see Run.trace). */
+export interface StoredRun {
+  id: number;
+  status: string;
+  workflowVersion: number;
+  state: RunState;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  error: string | null;
+  steps: TracedStep[];
+  stepsOmitted: number;
+}
+
 /** A file a case received, as sent. */
 export interface StoredAttachment {
   filename: string | null;
@@ -94,4 +108,7 @@ export abstract class CaseQueries {
 
   /** Oldest first, the events after `afterId` (decimal text, '0' from the start), at most `limit`; null when the organization has no such case. */
   abstract timeline(organizationId: number, caseId: number, afterId: string, limit: number): Promise<StoredCaseEvent[] | null>;
+
+  /** Oldest first, the case's runs after the run `afterId` (decimal text, '0' from the start), at most `limit`; null when the organization has no such case. */
+  abstract runs(organizationId: number, caseId: number, afterId: string, limit: number): Promise<StoredRun[] | null>;
 }

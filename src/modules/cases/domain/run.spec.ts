@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_STATUSES, type StatusRules } from '../../workflows/domain/status-rules.js';
 import { Case, type CaseEvent, type CaseProps } from './case.js';
-import type { RunProps } from './run.js';
+import { MAX_TRACED_STEPS, type RunProps, type TracedStep } from './run.js';
 
 const NOW = new Date(Date.UTC(2026, 10, 21, 20, 18, 30));
 const RULES: StatusRules = { statuses: new Set([...DEFAULT_STATUSES, 'Triage']), defaultOutcome: null, hasRun: (status) => ['Open', 'Triage'].includes(status) };
@@ -13,7 +13,7 @@ const CASE: CaseProps = {
 };
 
 function run(overrides: Partial<RunProps> = {}): RunProps {
-  return { id: 5, caseId: 10, status: 'Open', mode: 'live', chainDepth: 0, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: NOW, ...overrides };
+  return { id: 5, caseId: 10, status: 'Open', mode: 'live', chainDepth: 0, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: NOW, tracedSteps: 0, retryTraced: false, ...overrides };
 }
 
 /** The events as `type` or `type:runId`, in order. */
@@ -138,5 +138,36 @@ describe('Case moves and its runs', () => {
     taken.park(1, 1000, { kind: 'wait' });
     taken.resumesAt(until);
     assert.equal(taken.parkedUntil, until);
+  });
+});
+
+describe('Run trace', () => {
+  const step = (path: string, outcome = 'change'): TracedStep => ({
+    path, type: 'set_attributes', outcome, started_at: NOW.toISOString(), finished_at: NOW.toISOString(), attempts: 1, http_status: null, error: null,
+  });
+
+  it('hands the steps traced since the last take to the repository once', () => {
+    const taken = Case.restore(CASE, [run()]).takeRun(5)!;
+    taken.trace(step('/automations/Open/0'));
+    taken.trace(step('/automations/Open/1'));
+    assert.deepEqual(taken.takeTrace(), { steps: [step('/automations/Open/0'), step('/automations/Open/1')], omitted: 0, replacesLast: false });
+    assert.deepEqual(taken.takeTrace(), { steps: [], omitted: 0, replacesLast: false });
+    assert.equal(taken.snapshot().tracedSteps, 2);
+  });
+
+  it('keeps at most MAX_TRACED_STEPS steps, counting those of the stored trace, and only counts the steps after', () => {
+    const taken = Case.restore(CASE, [run({ tracedSteps: MAX_TRACED_STEPS - 1 })]).takeRun(5)!;
+    taken.trace(step('/automations/Open/0'));
+    taken.trace(step('/automations/Open/1'));
+    taken.trace(step('/automations/Open/2'));
+    assert.deepEqual(taken.takeTrace(), { steps: [step('/automations/Open/0')], omitted: 2, replacesLast: false });
+  });
+
+  it('replaces the stored entry of a step it retries with the step as it ends, beyond the bound too', () => {
+    const taken = Case.restore(CASE, [run({ state: 'waiting', currentStep: 2, stepAttempts: 1, tracedSteps: MAX_TRACED_STEPS, retryTraced: true })]).takeRun(5)!;
+    assert.deepEqual(taken.takeTrace(), { steps: [], omitted: 0, replacesLast: true }, 'nothing traced yet: the next take still replaces');
+    taken.trace(step('/automations/Open/2', 'sent'));
+    taken.trace(step('/automations/Open/3'));
+    assert.deepEqual(taken.takeTrace(), { steps: [step('/automations/Open/2', 'sent')], omitted: 1, replacesLast: true });
   });
 });

@@ -20,6 +20,42 @@ export type RunEvent =
   /** What a step did, for the timeline (an HTTP call made, for instance). */
   | { type: 'step_noted'; run: Run; step: string; note: Record<string, unknown> };
 
+/**
+ * One step a run executed, as stored with the run and shown by the admin API (hence its
+ * field names). A step tried again after a failing call is one entry: `attempts` counts the
+ * tries, `started_at` is the first one's.
+ */
+export interface TracedStep {
+  /** JSON Pointer of the step (or `if`) in the workflow definition. */
+  path: string;
+  type: string;
+  /** As a test run names it: change, sent, move, close, wait, then, else, retry, fail, error. */
+  outcome: string;
+  started_at: string;
+  finished_at: string;
+  attempts: number;
+  http_status: number | null;
+  /** With secret values masked, as the step runner gives every error. */
+  error: string | null;
+}
+
+/**
+ * How many steps a run's trace keeps; the steps after are only counted (`stepsOmitted`). A run
+ * executes each instruction of its program at most once (an `if` jumps forward only, a retry is
+ * one entry), so only a very long status's run reaches it; the bound keeps a row small whatever
+ * a definition or an extension does.
+ */
+export const MAX_TRACED_STEPS = 100;
+
+/** The steps a run traced since it was loaded, for the repository to append to the stored trace. */
+export interface TraceAppend {
+  steps: TracedStep[];
+  /** Steps past MAX_TRACED_STEPS, only counted. */
+  omitted: number;
+  /** The first step is the one the run was retrying: it replaces the stored entry of the earlier tries. */
+  replacesLast: boolean;
+}
+
 export interface RunProps {
   /** Undefined until the run, started by a move in this unit of work, is stored. */
   id: number | undefined;
@@ -39,6 +75,10 @@ export interface RunProps {
   /** Whether a worker may take it as loaded: pending, held by a worker whose lease ran out, or its pause over. */
   due: boolean;
   createdAt: Date;
+  /** How many steps the stored trace holds. */
+  tracedSteps: number;
+  /** Whether the stored trace ends with a failed try of the step the run is to try again (outcome `retry`). */
+  retryTraced: boolean;
 }
 
 const UNFINISHED: ReadonlySet<RunState> = new Set(['pending', 'running', 'waiting']);
@@ -50,12 +90,15 @@ const UNFINISHED: ReadonlySet<RunState> = new Set(['pending', 'running', 'waitin
  */
 export class Run {
   private resumeAt: Date | undefined;
+  private traced: TraceAppend;
 
-  private constructor(private props: RunProps, private readonly record: (event: RunEvent) => void) {}
+  private constructor(private props: RunProps, private readonly record: (event: RunEvent) => void) {
+    this.traced = { steps: [], omitted: 0, replacesLast: props.retryTraced };
+  }
 
   /** The run a move starts: pending, for the relay to hand to a worker (or for the mover's worker to start). */
   static pending(fields: Pick<RunProps, 'caseId' | 'status' | 'mode' | 'chainDepth'>, record: (event: RunEvent) => void): Run {
-    return new Run({ ...fields, id: undefined, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: new Date() }, record);
+    return new Run({ ...fields, id: undefined, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: new Date(), tracedSteps: 0, retryTraced: false }, record);
   }
 
   /** For the persistence mapper only. */
@@ -97,6 +140,24 @@ export class Run {
 
   note(step: string, note: Record<string, unknown>): void {
     this.record({ type: 'step_noted', run: this, step, note });
+  }
+
+  /** Adds a step to the run's trace, stored with the run's next change; past MAX_TRACED_STEPS it is only counted. */
+  trace(step: TracedStep): void {
+    const replacing = this.traced.replacesLast && this.traced.steps.length === 0;
+    if (!replacing && this.props.tracedSteps >= MAX_TRACED_STEPS) {
+      this.traced.omitted += 1;
+      return;
+    }
+    this.traced.steps.push(step);
+    if (!replacing) this.props = { ...this.props, tracedSteps: this.props.tracedSteps + 1 };
+  }
+
+  /** For the repository: the steps traced since the last call (or the load), to store with the run. */
+  takeTrace(): TraceAppend {
+    const taken = this.traced;
+    this.traced = { steps: [], omitted: 0, replacesLast: taken.replacesLast && taken.steps.length === 0 };
+    return taken;
   }
 
   /** For the repository: the id it gave a run a move started. */

@@ -4,16 +4,17 @@ import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { ATTACHMENT_DOWNLOAD, AttachmentId, sendAttachment } from '../../../shared/http/attachment-download.js';
-import { pageOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
+import { object, pageOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { CaseQueriesService } from '../application/case-queries.service.js';
-import { caseJson, casePageJson, JSON_CONTENT_TYPE } from './case.response.js';
-import { LIST_READS_REFUSED, ListCasesRequest, listFilter, TimelineRequest } from './list-cases.request.js';
+import { caseJson, casePageJson, JSON_CONTENT_TYPE, runJson } from './case.response.js';
+import { CaseRunsRequest, LIST_READS_REFUSED, ListCasesRequest, listFilter, TimelineRequest } from './list-cases.request.js';
 
 const DEFAULT_PAGE_SIZE = 25;
 const DEFAULT_TIMELINE_PAGE_SIZE = 100;
+const DEFAULT_RUNS_PAGE_SIZE = 100;
 const CaseId = () => Param('caseId', new IdParamPipe('case'));
 const CASE_NOT_FOUND = 'The case does not exist or belongs to another organization.';
 
@@ -88,5 +89,26 @@ export class AdminCasesController {
     const limit = query.limit === undefined ? DEFAULT_TIMELINE_PAGE_SIZE : Number(query.limit);
     const page = await this.queries.timeline(caller.organizationId, caseId, { cursor: query.cursor, limit });
     return { events: page.events, next_cursor: page.nextCursor };
+  }
+
+  @Get(':caseId/runs')
+  @ApiEndpoint({
+    operationId: 'listCaseRuns',
+    summary: 'List a case\'s runs with their traces',
+    description: 'The runs of the case\'s automation, oldest first, each with the steps it executed: where in the definition (`path`), what came of it, when, how many tries, the HTTP status its request got and its error, secret values masked. A page at a time: pass `next_cursor` back as `after`; it is null on the last page. Runs are only ever added at the end, so pages never repeat or skip one.',
+    success: {
+      status: 200,
+      description: 'One page of runs.',
+      schema: object({
+        runs: { type: 'array', items: schemaRef('Run') },
+        next_cursor: { type: ['string', 'null'], description: 'Pass as `after` for the next page; null on the last page.' },
+      }),
+    },
+    errors: { 404: CASE_NOT_FOUND, 422: 'An unknown query parameter, or a value that is not valid for it (`validation_errors` names each).' },
+  })
+  async runs(@Principal() caller: Caller, @CaseId() caseId: number, @Query() query: CaseRunsRequest) {
+    const limit = query.limit === undefined ? DEFAULT_RUNS_PAGE_SIZE : Number(query.limit);
+    const page = await this.queries.runs(caller.organizationId, caseId, { after: query.after, limit });
+    return { runs: page.runs.map(runJson), next_cursor: page.nextCursor };
   }
 }

@@ -1,4 +1,5 @@
 import type { CaseProps } from '../domain/case.js';
+import type { StoredRun } from '../application/case-queries.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -27,4 +28,19 @@ export function caseResponse(c: CaseProps): string {
 /** A page of cases: `next_cursor` is null only on a list's last page. */
 export function casePageJson(page: { cases: CaseProps[]; nextCursor: string | null }, withSource = false): string {
   return `{"cases":[${page.cases.map((c) => caseJson(c, withSource)).join(',')}],"next_cursor":${JSON.stringify(page.nextCursor)}}`;
+}
+
+/** A run with its trace as the admin API shows it; the steps are stored in their shown form (see TracedStep). */
+export function runJson(run: StoredRun): Record<string, unknown> {
+  return {
+    id: run.id,
+    status_at_start: run.status,
+    workflow_version: run.workflowVersion,
+    state: run.state,
+    started_at: run.startedAt?.toISOString() ?? null,
+    finished_at: run.finishedAt?.toISOString() ?? null,
+    error: run.error,
+    steps: run.steps,
+    steps_omitted: run.stepsOmitted,
+  };
 }

@@ -7,7 +7,7 @@ import { pointer } from '../../../shared/json/json-pointer.js';
 import { isIsoTimestamp } from '../../../shared/http/iso-timestamp.js';
 import { resourceId } from '../../../shared/http/openapi-schema.js';
 import { isWellFormedText } from '../../../shared/http/well-formed-text.js';
-import { readFeedCursor, readListCursor, readTimelineCursor } from '../application/case-cursors.js';
+import { readFeedCursor, readListCursor, readRunsCursor, readTimelineCursor } from '../application/case-cursors.js';
 import type { ListRequest } from '../application/case-queries.service.js';
 import { SOURCE_TYPE } from '../../workflows/domain/workflow-definition.js';
 import { CASE_SOURCES } from '../domain/case.js';
@@ -182,6 +182,17 @@ export class TimelineRequest {
 
   @IsOptional() @Matches(PAGE_SIZE_200, { message: 'limit must be an integer from 1 to 200' })
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 100, description: 'At most this many events per page.' })
+  limit?: string;
+}
+
+/** Query string of a case's runs (admin API). */
+export class CaseRunsRequest {
+  @IsOptional() @textRule('isRunsCursor', (v) => (readRunsCursor(v) ? undefined : 'after must be a next_cursor value of a case\'s runs'))
+  @ApiPropertyOptional({ description: 'The `next_cursor` of the previous page (opaque).' })
+  after?: string;
+
+  @IsOptional() @Matches(PAGE_SIZE_200, { message: 'limit must be an integer from 1 to 200' })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 100, description: 'At most this many runs per page.' })
   limit?: string;
 }
 

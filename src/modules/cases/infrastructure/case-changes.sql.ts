@@ -11,7 +11,8 @@ import { timelineRow } from './case-timeline.js';
  * after it), in one statement: the attribute merges ($5, merged into one object), the move ($2-$4), the runs
  * as they now stand ($8-$14: the run that made the move ended, the others superseded, a held
  * run's lease counted from now on the database clock, not from the start of the transaction,
- * which may have waited for the case's lock), the new status's run ($6, at chain depth $7), the
+ * which may have waited for the case's lock; their traces appended, $22-$24, see
+ * Run.takeTrace), the new status's run ($6, at chain depth $7), the
  * timeline rows in the order the events happened ($15-$20), and the other modules' parts
  * (CaseStatementPart: the outbox, with $21, the events subscribers may follow, such as a move
  * or a received email, which also counts as a change of the case; the report log, from the
@@ -70,9 +71,13 @@ export function storeChangesSql(parts: readonly CaseStatementPart[]): string {
         resume_at = CASE WHEN u.state = 'waiting' THEN (SELECT e.resume_at FROM events e WHERE e.run_id = r.id AND e.resume_at IS NOT NULL)
                          WHEN u.state = 'superseded' THEN r.resume_at END,
         started_at = CASE WHEN u.state = 'superseded' THEN r.started_at ELSE coalesce(r.started_at, now()) END,
-        finished_at = CASE WHEN u.state IN ('succeeded', 'failed', 'superseded') THEN now() ELSE r.finished_at END
-    FROM unnest($8::bigint[], $9::text[], $10::int[], $11::int[], $12::int[], $13::text[], $14::bigint[])
-         AS u(id, state, current_step, step_attempts, attempts, error, lease_ms)
+        finished_at = CASE WHEN u.state IN ('succeeded', 'failed', 'superseded') THEN now() ELSE r.finished_at END,
+        steps = CASE WHEN u.steps IS NULL THEN r.steps
+                     WHEN u.replaces_last THEN (r.steps - (-1)) || jsonb_set(u.steps, '{0,started_at}', r.steps -> -1 -> 'started_at')
+                     ELSE r.steps || u.steps END,
+        steps_omitted = r.steps_omitted + u.steps_omitted
+    FROM unnest($8::bigint[], $9::text[], $10::int[], $11::int[], $12::int[], $13::text[], $14::bigint[], $22::jsonb[], $23::int[], $24::boolean[])
+         AS u(id, state, current_step, step_attempts, attempts, error, lease_ms, steps, steps_omitted, replaces_last)
     WHERE r.id = u.id AND r.id = ANY($8::bigint[])
     RETURNING r.id, r.state, r.resume_at
   ), next_run AS (
@@ -104,7 +109,7 @@ export function changeParams(subject: Case, events: CaseEvent[]): unknown[] {
   const move = events.find((e) => e.type === 'status_changed');
   const started = move && subject.runStartedBy(move);
   const patch = mergedPatch(events.flatMap((e) => (e.type === 'attributes_changed' ? [e.patch] : [])));
-  const runs = runUpdates(events).map((update) => ({ ...update, props: update.run.snapshot() }));
+  const runs = runUpdates(events).map((update) => ({ ...update, props: update.run.snapshot(), trace: update.run.takeTrace() }));
   const rows = events.flatMap((e) => timelineRow(e) ?? []);
   return [
     subject.id, move !== undefined, move?.to ?? null, move?.outcome ?? null, patch,
@@ -114,6 +119,7 @@ export function changeParams(subject: Case, events: CaseEvent[]): unknown[] {
     rows.map((r) => r.type), rows.map((r) => r.actor), rows.map((r) => JSON.stringify(r.data)),
     rows.map((r) => r.run?.id ?? null), rows.map((r) => r.resumeAt?.key ?? null), rows.map((r) => r.resumeAt?.delayMs ?? null),
     events.flatMap(lifecycleEventTypes),
+    runs.map((r) => (r.trace.steps.length ? JSON.stringify(r.trace.steps) : null)), runs.map((r) => r.trace.omitted), runs.map((r) => r.trace.replacesLast),
   ];
 }
 

@@ -49,6 +49,8 @@ export interface RunRow {
   attempts: number;
   due: boolean;
   created_at: Date;
+  traced_steps: number;
+  retry_traced: boolean;
 }
 
 export function toRunProps(caseId: number, run: RunRow): RunProps {
@@ -64,5 +66,7 @@ export function toRunProps(caseId: number, run: RunRow): RunProps {
     attempts: run.attempts,
     due: run.due,
     createdAt: run.created_at,
+    tracedSteps: run.traced_steps,
+    retryTraced: run.retry_traced,
   };
 }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import { FEED_START } from '../application/case-cursors.js';
-import { type CaseFilter, CaseQueries, type FeedCursor, type FeedPage, type ListPosition, type Positioned, type StoredAttachment, type StoredCaseEvent } from '../application/case-queries.js';
+import { type CaseFilter, CaseQueries, type FeedCursor, type FeedPage, type ListPosition, type Positioned, type StoredAttachment, type StoredCaseEvent, type StoredRun } from '../application/case-queries.js';
 import type { CaseProps } from '../domain/case.js';
 import { CASE_COLUMNS, type CaseRow, toProps } from './case.mapper.js';
 
@@ -20,6 +20,15 @@ const TIMELINE_SQL = `
   ) e ON true
   WHERE c.id = $1 AND c.organization_id = $2
   ORDER BY e.id`;
+
+/** A page of the case's runs after the run $3, at most $4, or one row of nulls as TIMELINE_SQL; it walks workflow_runs_case (case_id, id). */
+const RUNS_SQL = `
+  SELECT r.id, r.status, r.workflow_version, r.state, r.started_at, r.finished_at, r.error, r.steps, r.steps_omitted
+  FROM cases c LEFT JOIN LATERAL (
+    SELECT * FROM workflow_runs WHERE case_id = c.id AND id > $3::bigint ORDER BY id LIMIT $4
+  ) r ON true
+  WHERE c.id = $1 AND c.organization_id = $2
+  ORDER BY r.id`;
 
 /** `$4` null: any workflow of the organization. */
 const ATTACHMENT_SQL = `
@@ -105,6 +114,17 @@ export class PostgresCaseQueries extends CaseQueries {
     const rows = await this.prepared.rows<EventRow>(TIMELINE_SQL, [caseId, organizationId, afterId, limit]);
     if (!rows.length) return null;
     return rows.flatMap((row) => (row.id === null ? [] : [{ id: Number(row.id), type: row.type, actor: row.actor, data: row.data, createdAt: row.created_at }]));
+  }
+
+  async runs(organizationId: number, caseId: number, afterId: string, limit: number): Promise<StoredRun[] | null> {
+    type RunRow = { id: string | null; status: string; workflow_version: number; state: StoredRun['state']; started_at: Date | null; finished_at: Date | null; error: string | null; steps: StoredRun['steps']; steps_omitted: number };
+    const rows = await this.prepared.rows<RunRow>(RUNS_SQL, [caseId, organizationId, afterId, limit]);
+    if (!rows.length) return null;
+    return rows.flatMap((row) =>
+      row.id === null
+        ? []
+        : [{ id: Number(row.id), status: row.status, workflowVersion: row.workflow_version, state: row.state, startedAt: row.started_at, finishedAt: row.finished_at, error: row.error, steps: row.steps, stepsOmitted: row.steps_omitted }],
+    );
   }
 }
 

@@ -38,6 +38,7 @@ const LOCK_CASES_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = ANY($1::big
  */
 const UNFINISHED_RUNS_SQL = `
   SELECT case_id, id, status, mode, chain_depth, state, current_step, step_attempts, attempts, created_at,
+         jsonb_array_length(steps) AS traced_steps, coalesce(steps -> -1 ->> 'outcome' = 'retry', false) AS retry_traced,
          (state = 'pending' OR (state = 'running' AND (locked_until IS NULL OR locked_until < now()))
           OR (state = 'waiting' AND resume_at <= now())) AS due
   FROM workflow_runs WHERE case_id = ANY($1::bigint[]) AND state IN ('pending', 'running', 'waiting') ORDER BY id FOR UPDATE`;
