@@ -1,8 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { AuditEntriesService } from './application/audit-entries.service.js';
+import { AuditEntryPurges } from './application/audit-entry-purges.js';
 import { AuditLog } from './application/audit-log.js';
 import { AuditTrail } from './application/audit-trail.js';
 import { AuditController } from './http/audit.controller.js';
+import { PostgresAuditEntryPurges } from './infrastructure/postgres-audit-entry-purges.js';
 import { PostgresAuditLog } from './infrastructure/postgres-audit-log.js';
 import { PostgresAuditTrail } from './infrastructure/postgres-audit-trail.js';
 
@@ -13,7 +15,12 @@ import { PostgresAuditTrail } from './infrastructure/postgres-audit-trail.js';
 @Global()
 @Module({
   controllers: [AuditController],
-  providers: [AuditEntriesService, { provide: AuditLog, useClass: PostgresAuditLog }, { provide: AuditTrail, useClass: PostgresAuditTrail }],
+  providers: [
+    AuditEntriesService,
+    { provide: AuditLog, useClass: PostgresAuditLog },
+    { provide: AuditTrail, useClass: PostgresAuditTrail },
+    { provide: AuditEntryPurges, useClass: PostgresAuditEntryPurges },
+  ],
   exports: [AuditTrail],
 })
 export class AuditModule {}
