@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { AuditEntryPurges } from '../application/audit-entry-purges.js';
 
-/** One statement per batch, each organization's oldest entries found by `audit_entries_at`. */
+/** One statement per batch, each organization's oldest entries found by `audit_entries_at`; a SELECT, so its rows are the count. */
 const PURGE_SQL = `
   WITH doomed AS (
     SELECT e.organization_id, e.id
@@ -14,9 +14,11 @@ const PURGE_SQL = `
       ORDER BY a.at LIMIT $3 FOR UPDATE SKIP LOCKED
     ) e
     LIMIT $3
+  ), deleted AS (
+    DELETE FROM audit_entries a USING doomed WHERE a.organization_id = doomed.organization_id AND a.id = doomed.id
+    RETURNING a.id
   )
-  DELETE FROM audit_entries a USING doomed WHERE a.organization_id = doomed.organization_id AND a.id = doomed.id
-  RETURNING a.id`;
+  SELECT count(*)::int AS n FROM deleted`;
 
 @Injectable()
 export class PostgresAuditEntryPurges extends AuditEntryPurges {
@@ -26,6 +28,7 @@ export class PostgresAuditEntryPurges extends AuditEntryPurges {
 
   async purgeOlderThan(organizations: { ids: number[]; days: number[] }, limit: number): Promise<number> {
     if (organizations.ids.length === 0) return 0;
-    return ((await this.dataSource.query(PURGE_SQL, [organizations.ids, organizations.days, limit])) as unknown[]).length;
+    const [row] = (await this.dataSource.query(PURGE_SQL, [organizations.ids, organizations.days, limit])) as { n: number }[];
+    return row!.n;
   }
 }

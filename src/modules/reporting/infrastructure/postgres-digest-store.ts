@@ -153,7 +153,9 @@ export class PostgresDigestStore extends DigestStore {
   }
 
   async delete(tx: Transaction, organizationId: number, id: number): Promise<boolean> {
-    return ((await entityManager(tx).query(`DELETE FROM digests WHERE organization_id = $1 AND id = $2 RETURNING id`, [organizationId, id])) as unknown[]).length > 0;
+    // As a SELECT: TypeORM answers a bare DELETE with [rows, count].
+    const deleted = (await entityManager(tx).query(`WITH deleted AS (DELETE FROM digests WHERE organization_id = $1 AND id = $2 RETURNING id) SELECT id FROM deleted`, [organizationId, id])) as unknown[];
+    return deleted.length > 0;
   }
 
   async all(): Promise<ScheduledDigest[]> {

@@ -30,11 +30,16 @@ export class RetentionSettingsService {
     await this.transactions.run(async (tx) => {
       const before = await this.store.find(organizationId, tx);
       await this.store.replace(tx, organizationId, overrides);
-      const changed = changedSettings(before, overrides);
+      const changed = changedSettings(asSettings(before), asSettings(overrides));
       await this.audit.record(tx, { organizationId, by, action: 'retention.updated', target: { type: 'retention', id: String(organizationId) }, summary: { changed } });
     });
     return organizationRetention(this.defaults, overrides);
   }
+}
+
+/** The overrides as the API names them. */
+function asSettings(o: RetentionOverrides): Record<string, number | null> {
+  return { runs_days: o.runsDays, deliveries_days: o.deliveriesDays, closed_cases_days: o.closedCasesDays, audit_days: o.auditDays };
 }
 
 export function retentionDefaults(env: Env): RetentionDays {
