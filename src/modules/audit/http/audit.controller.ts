@@ -38,7 +38,7 @@ export class AuditController {
   })
   list(@Caller() caller: { organizationId: number }, @Query() query: ListAuditRequest) {
     const afterId = query.after === undefined ? undefined : parseAuditCursor(query.after);
-    if (query.after !== undefined && afterId === undefined) throw new InvalidRequestError('after must be a next_cursor of this list', [{ path: '/after', error: 'not a next_cursor of this list' }]);
+    if (query.after !== undefined && afterId === undefined) throw new InvalidRequestError('invalid query string', [{ path: '/after', error: 'after must be a next_cursor of this list' }]);
     return this.entries.list(caller.organizationId, afterId, filters(query), query.limit ? Number(query.limit) : 50);
   }
 }
