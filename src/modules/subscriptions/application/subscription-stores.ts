@@ -39,9 +39,9 @@ export abstract class SubscriptionStore {
 /** A subscription's deliveries, as the admin API sends them again and lists their attempts. */
 export abstract class DeliveryLog {
   /** The delivery is pending again, due now; false when the subscription has no such delivery. */
-  abstract reopen(subscriptionId: number, deliveryId: number): Promise<boolean>;
+  abstract reopen(tx: Transaction, subscriptionId: number, deliveryId: number): Promise<boolean>;
   /** Every delivery that ended failed at or after `since` is pending again; how many. */
-  abstract reopenFailedSince(subscriptionId: number, since: Date): Promise<number>;
+  abstract reopenFailedSince(tx: Transaction, subscriptionId: number, since: Date): Promise<number>;
   /** Newest first. */
   abstract attempts(subscriptionId: number, limit: number): Promise<DeliveryAttemptRecord[]>;
 }

@@ -132,9 +132,12 @@ export class SubscriptionsService {
    * the relay and Bull like any delivery. An ended delivery gets exactly one attempt; a pending
    * one is simply sent now instead of at its next retry.
    */
-  async retry(organizationId: number, id: number, deliveryId: number): Promise<void> {
+  async retry(by: ChangeAuthor, organizationId: number, id: number, deliveryId: number): Promise<void> {
     await this.activeSubscription(organizationId, id);
-    if (!(await this.deliveryLog.reopen(id, deliveryId))) throw new NotFoundError('delivery');
+    await this.transactions.run(async (tx) => {
+      if (!(await this.deliveryLog.reopen(tx, id, deliveryId))) throw new NotFoundError('delivery');
+      await this.record(tx, by, { id, organizationId }, 'delivery_retried', { delivery_id: deliveryId });
+    });
   }
 
   /**
@@ -142,9 +145,13 @@ export class SubscriptionsService {
    * subscription was disabled) is pending again, with a fresh retry window. They keep their
    * ids, so the relay sends each case's events in their order.
    */
-  async recover(organizationId: number, id: number, since: Date): Promise<number> {
+  async recover(by: ChangeAuthor, organizationId: number, id: number, since: Date): Promise<number> {
     await this.activeSubscription(organizationId, id);
-    return this.deliveryLog.reopenFailedSince(id, since);
+    return this.transactions.run(async (tx) => {
+      const recovering = await this.deliveryLog.reopenFailedSince(tx, id, since);
+      await this.record(tx, by, { id, organizationId }, 'recovered', { since: since.toISOString(), recovering });
+      return recovering;
+    });
   }
 
   async list(organizationId: number): Promise<SubscriptionView[]> {

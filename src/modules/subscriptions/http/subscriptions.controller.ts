@@ -117,8 +117,8 @@ export class SubscriptionsController {
     success: { status: 202, description: 'Queued; no body.' },
     errors: { 404: `${SUBSCRIPTION_NOT_FOUND} Or the delivery is not one of this subscription's.`, 422: DISABLED },
   })
-  async retry(@Principal() caller: Caller, @SubscriptionId() id: number, @DeliveryId() deliveryId: number) {
-    await this.subscriptions.retry(caller.organizationId, id, deliveryId);
+  async retry(@Principal() caller: Caller, @ChangeAuthor() by: Author, @SubscriptionId() id: number, @DeliveryId() deliveryId: number) {
+    await this.subscriptions.retry(by, caller.organizationId, id, deliveryId);
   }
 
   @Post(':subscriptionId/recover')
@@ -130,8 +130,8 @@ export class SubscriptionsController {
     success: { status: 202, description: 'How many deliveries are being sent again.', schema: object({ recovering: { type: 'integer', minimum: 0 } }) },
     errors: { 404: SUBSCRIPTION_NOT_FOUND, 422: `\`since\` missing or not a strict ISO 8601 timestamp; an unsupported key; a body that is not a valid JSON object. ${DISABLED}` },
   })
-  async recover(@Principal() caller: Caller, @SubscriptionId() id: number, @Body() body: RecoverDeliveriesRequest) {
-    return { recovering: await this.subscriptions.recover(caller.organizationId, id, new Date(body.since)) };
+  async recover(@Principal() caller: Caller, @ChangeAuthor() by: Author, @SubscriptionId() id: number, @Body() body: RecoverDeliveriesRequest) {
+    return { recovering: await this.subscriptions.recover(by, caller.organizationId, id, new Date(body.since)) };
   }
 
   @Get(':subscriptionId/deliveries')
