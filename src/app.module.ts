@@ -2,6 +2,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import type { Logger } from 'pino';
 import type { ExtensionModule } from './extension-api/extensions.js';
+import { AuditModule } from './modules/audit/audit.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { OrganizationsModule } from './modules/organizations/organizations.module.js';
 import { TokensModule } from './modules/tokens/tokens.module.js';
@@ -46,6 +47,7 @@ export class AppModule {
         MetricsModule.forRoot(metrics),
         OutboundModule,
         HealthModule,
+        AuditModule,
         TokensModule,
         OrganizationsModule,
         WorkflowsModule,

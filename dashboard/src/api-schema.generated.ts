@@ -2,6 +2,26 @@
 // `npm run generate:dashboard-types` writes it anew; test/e2e/dashboard-api-types.e2e-spec.ts checks it.
 
 export interface paths {
+    "/api/admin/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit entries
+         * @description Every change made through the admin and operator API, one entry each, written in the transaction of the change. Without `after`, the newest entries, newest first; with the `next_cursor` of an answer, the entries recorded since, oldest first (`next_cursor` is then the newest entry read, or `after` itself when there is none). Entries are never changed or deleted but by retention (`audit_days`, at least 90). `summary` says what changed and never holds a secret value, a token or a webhook URL. Takes no body (one that is sent is ignored).
+         */
+        get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/cases": {
         parameters: {
             query?: never;
@@ -201,12 +221,12 @@ export interface paths {
         };
         /**
          * Get retention
-         * @description How long the organization's finished runs, ended deliveries and closed cases are kept: `retention` is what is in force, `overrides` what the organization set (null follows the default), `defaults` the deployment's `RETENTION_*_DAYS`. Usage answers never change when rows are purged (see getUsage). Takes no body (one that is sent is ignored).
+         * @description How long the organization's finished runs, ended deliveries, closed cases and audit entries are kept: `retention` is what is in force, `overrides` what the organization set (null follows the default), `defaults` the deployment's `RETENTION_*_DAYS` (365 for audit entries). Usage answers never change when rows are purged (see getUsage). Takes no body (one that is sent is ignored).
          */
         get: operations["getRetention"];
         /**
          * Replace retention overrides
-         * @description Replaces all three overrides at once: a key left out or null follows the deployment's default. Acts from the next purge pass on (the worker role purges every `RETENTION_PURGE_INTERVAL_MS`); rows already purged do not come back.
+         * @description Replaces all the overrides at once: a key left out or null follows the deployment's default. Acts from the next purge pass on (the worker role purges every `RETENTION_PURGE_INTERVAL_MS`); rows already purged do not come back.
          */
         put: operations["putRetention"];
         post?: never;
@@ -1090,6 +1110,41 @@ export interface components {
             /** @enum {string} */
             type: "string" | "integer" | "number" | "boolean" | "object" | "array" | "any";
         };
+        /** @description One change made through the admin or operator API. */
+        AuditEntry: {
+            /** @description What was done, as `<target>.<verb>` (`workflow.published`, `token.created`). */
+            action: string;
+            /** @description Who made the change. */
+            actor: {
+                /** @description The user's or token's id; `operator` for the operator. */
+                id: string;
+                /** @description The user's or token's name when the change was made. */
+                name: string;
+                /**
+                 * @description A signed-in user, an admin token, or the operator token.
+                 * @enum {string}
+                 */
+                type: "user" | "token" | "operator";
+            };
+            /** @description The IP address the change came from. */
+            address: string | null;
+            /**
+             * Format: date-time
+             * @description When the change was made (ISO 8601, UTC)
+             */
+            at: string;
+            /** @description The entry's id, increasing in the order entries were written. */
+            id: string;
+            /** @description What changed: the JSON Pointers of a draft's changed parts, `from` and `to` of settings, names of what was created. Never a secret value, a token or a webhook URL. */
+            summary: Record<string, unknown>;
+            /** @description What was changed. */
+            target: {
+                /** @description Its id (a secret's name). */
+                id: string;
+                /** @description What kind of thing changed (`workflow`, `token`, `secret`, ...). */
+                type: string;
+            };
+        };
         /** @description A 422: the organization already holds as many as the cap allows; nothing was created. */
         CapReachedError: {
             /**
@@ -1474,6 +1529,8 @@ export interface components {
             name: string;
         };
         PutRetentionRequest: {
+            /** @description Days audit entries are kept after the change they record; never fewer than 90. `null` or left out: the deployment's default applies. (365 days) */
+            audit_days?: number | null;
             /** @description Days a case stays Closed (unchanged) before it is deleted with its timeline, runs and deliveries; `0` keeps closed cases forever. `null` or left out: the deployment's default applies. */
             closed_cases_days?: number | null;
             /** @description Days ended deliveries (delivered, or given up) and their attempts are kept after they ended. `null` or left out: the deployment's default applies. */
@@ -1542,6 +1599,8 @@ export interface components {
         Retention: {
             /** @description The deployment's RETENTION_*_DAYS (decimal days allowed). */
             defaults: {
+                /** @description Deployment default: days audit entries are kept after the change they record (at least 90). */
+                audit_days: number;
                 /** @description Deployment default: days a case stays Closed before it goes; 0 keeps closed cases. */
                 closed_cases_days: number;
                 /** @description Deployment default: days ended deliveries and their attempts are kept after they ended. */
@@ -1551,6 +1610,8 @@ export interface components {
             };
             /** @description The organization's overrides; null follows the default. */
             overrides: {
+                /** @description Set by the organization: days audit entries are kept after the change they record (at least 90). */
+                audit_days: number | null;
                 /** @description Set by the organization: days a case stays Closed before it goes; 0 keeps closed cases. */
                 closed_cases_days: number | null;
                 /** @description Set by the organization: days ended deliveries and their attempts are kept after they ended. */
@@ -1560,6 +1621,8 @@ export interface components {
             };
             /** @description What the purge applies to the organization: its override, or the default. */
             retention: {
+                /** @description In force: days audit entries are kept after the change they record (at least 90). */
+                audit_days: number;
                 /** @description In force: days a case stays Closed before it goes; 0 keeps closed cases. */
                 closed_cases_days: number;
                 /** @description In force: days ended deliveries and their attempts are kept after they ended. */
@@ -2205,6 +2268,45 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    listAuditEntries: {
+        parameters: {
+            query?: {
+                /** @description Only one action, such as `workflow.published`. */
+                action?: string;
+                /** @description Only the changes of one actor, as `type:id` (`token:12`, `operator:operator`). */
+                actor?: string;
+                /** @description The `next_cursor` of an earlier answer: the entries recorded since, oldest first. Without it, the newest entries, newest first. */
+                after?: string;
+                /** @description How many entries. */
+                limit?: number;
+                /** @description Only changes of one kind of target (`workflow`) or one target (`workflow:7`, `secret:CRM_KEY`). */
+                target?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        entries: components["schemas"]["AuditEntry"][];
+                        /** @description Pass as `after` to read what is recorded from then on. */
+                        next_cursor: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            /** @description An unknown parameter; `after` not a `next_cursor` of this list; `limit` not an integer from 1 to 200; `actor` not `type:id`; `action` not an action name; `target` not `type` or `type:id`. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listCases: {
         parameters: {
             query?: {
@@ -2645,7 +2747,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A key other than `runs_days`, `deliveries_days` and `closed_cases_days`; a value that is not an integer or null; `runs_days` or `deliveries_days` outside 1..36500, `closed_cases_days` outside 0..36500; a body that is not a valid JSON object. */
+            /** @description A key other than `runs_days`, `deliveries_days`, `closed_cases_days` and `audit_days`; a value that is not an integer or null; `runs_days` or `deliveries_days` outside 1..36500, `closed_cases_days` outside 0..36500, `audit_days` outside 90..36500; a body that is not a valid JSON object. */
             422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -179,3 +179,5 @@ export type RetentionPeriods = RetentionSettings['retention'];
 
 /** Open, Closed and Error exist in every workflow and are not declared in a definition. */
 export const BUILT_IN_STATUSES = ['Open', 'Closed', 'Error'];
+/** One change made through the admin or operator API (people.md section 3). */
+export type AuditEntry = Schemas['AuditEntry'];

@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { Layout } from './layout.tsx';
+import { AuditPage } from './pages/audit.tsx';
 import { CasePage } from './pages/case.tsx';
 import { CasesPage } from './pages/cases.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
@@ -38,6 +39,7 @@ function route(location: Location) {
   if (path === '/subscriptions') return <SubscriptionsPage />;
   if ((match = path.match(/^\/subscriptions\/([1-9][0-9]*)$/))) return <SubscriptionPage key={match[1]} id={Number(match[1])} />;
   if (path === '/retention') return <RetentionPage />;
+  if (path === '/audit') return <AuditPage />;
   return <NotFoundPage />;
 }
 

@@ -11,6 +11,7 @@ const SECTIONS = [
   { href: '/subscriptions', label: 'Subscriptions' },
   { href: '/tokens', label: 'Tokens' },
   { href: '/retention', label: 'Retention' },
+  { href: '/audit', label: 'Audit' },
 ];
 
 function Brand() {

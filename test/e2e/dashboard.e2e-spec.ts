@@ -129,14 +129,14 @@ describe('admin dashboard in the browser', () => {
     await page.reload();
     await heading(page, 'Workflows').waitFor();
     const tabStops: string[] = [];
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 11; i++) {
       await page.keyboard.press('Tab');
       const now = await focused(page);
       assert.notEqual(now.outline.split(' ')[0], 'none', `focus ring on ${now.text}`);
       tabStops.push(now.text);
     }
-    assert.deepEqual(tabStops, ['Skip to content', 'Case IntakeAdmin', 'Workflows', 'Cases', 'Reports', 'Usage', 'Subscriptions', 'Tokens', 'Retention', 'Sign out']);
-    for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+Tab');
+    assert.deepEqual(tabStops, ['Skip to content', 'Case IntakeAdmin', 'Workflows', 'Cases', 'Reports', 'Usage', 'Subscriptions', 'Tokens', 'Retention', 'Audit', 'Sign out']);
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Enter');
     await heading(page, 'Usage').waitFor();
     assert.equal(new URL(page.url()).pathname, '/dashboard/usage');
@@ -537,7 +537,7 @@ describe('admin dashboard in the browser', () => {
     await page.keyboard.press('Enter');
     await page.getByText('Retention saved.').waitFor();
     const saved = await apiGet(t, org, '/retention');
-    assert.deepEqual([saved.overrides, saved.retention.runs_days], [{ runs_days: 45, deliveries_days: null, closed_cases_days: null }, 45]);
+    assert.deepEqual([saved.overrides, saved.retention.runs_days], [{ runs_days: 45, deliveries_days: null, closed_cases_days: null, audit_days: null }, 45]);
     assert.equal(await inForce('runs_days'), `In force: 45 days, this organization’s own (deployment default: ${defaults.runs_days} days).`);
     assert.equal(await badge('Finished runs'), 'Organization setting');
 
@@ -577,7 +577,7 @@ describe('admin dashboard in the browser', () => {
     await page.keyboard.press('Enter');
     await page.getByText('Retention saved.').waitFor();
     const cleared = await apiGet(t, org, '/retention');
-    assert.deepEqual([cleared.overrides, cleared.retention], [{ runs_days: null, deliveries_days: null, closed_cases_days: null }, defaults]);
+    assert.deepEqual([cleared.overrides, cleared.retention], [{ runs_days: null, deliveries_days: null, closed_cases_days: null, audit_days: null }, defaults]);
     assert.equal(await inForce('runs_days'), `In force: ${defaults.runs_days} days, the deployment default.`);
     assert.equal(await badge('Finished runs'), 'Deployment default');
     assert.equal(await page.locator('.field-error').count(), 0);

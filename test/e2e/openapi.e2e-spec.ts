@@ -300,6 +300,7 @@ describe('OpenAPI document', () => {
       await api.call('delete', '/api/admin/v1/secrets/{name}', { token: admin, params: { name: 'CRM_KEY' } });
       await api.call('put', '/api/admin/v1/retention', { token: admin, body: { runs_days: 7, deliveries_days: null } });
       await api.call('get', '/api/admin/v1/retention', { token: admin });
+      await api.call('get', '/api/admin/v1/audit', { token: admin, query: '?limit=5&target=secret' });
       await exerciseEmailIntake(admin, apiToken);
       await exerciseRequestForm(admin);
       await api.call('post', '/api/admin/v1/workflows/{workflowId}/unpublish', { token: admin, params });
@@ -463,6 +464,8 @@ describe('OpenAPI document', () => {
         ['put', '/api/admin/v1/secrets/{name}', { token: org.admin, params: { name: 'CRM_KEY' }, body: { value: 'x'.repeat(8193) } }, 422, 'invalid request body'],
         ['put', '/api/admin/v1/secrets/{name}', { token: org.admin, params: { name: 'crm_key' }, body: { value: 'x' } }, 422, 'invalid secret name: it must match [A-Z][A-Z0-9_]{0,63}'],
         ['put', '/api/admin/v1/retention', { token: org.admin, body: { runs_days: 0, keep: true } }, 422, 'invalid request body'],
+        ['get', '/api/admin/v1/audit', { token: org.admin, query: '?limit=0' }, 422, 'invalid query string'],
+        ['get', '/api/admin/v1/audit', { token: org.admin, query: '?after=YWJj' }, 422, 'invalid query string'],
         ['get', '/api/admin/v1/reports/cases', { token: org.admin, query: '?from=2025-01-01&to=2026-06-01' }, 422, 'the range must not be longer than 366 days'],
         ['post', '/api/admin/v1/digests', { token: org.admin, body: { schedule: 'weekly', hour_utc: 6, recipients: ['ops@acme.example'] } }, 422, 'invalid request body'],
         ['patch', '/api/admin/v1/digests/{digestId}', { token: org.admin, params: { digestId: 1 }, body: {} }, 422, 'invalid request body'],

@@ -11,8 +11,8 @@ import { type ServiceProcess, spawnService } from '../support/service-process.js
 import { startTestApp, type TestApp } from '../support/test-app.js';
 
 const ROUTE = '/api/admin/v1/retention';
-const DEFAULTS = { runs_days: 30, deliveries_days: 30, closed_cases_days: 0 };
-const NO_OVERRIDES = { runs_days: null, deliveries_days: null, closed_cases_days: null };
+const DEFAULTS = { runs_days: 30, deliveries_days: 30, closed_cases_days: 0, audit_days: 365 };
+const NO_OVERRIDES = { runs_days: null, deliveries_days: null, closed_cases_days: null, audit_days: null };
 
 describe('retention API', () => {
   let t: TestApp;
@@ -34,15 +34,15 @@ describe('retention API', () => {
   it('PUT replaces the whole override; null and left-out keys follow the default', async () => {
     const set = await put({ runs_days: 7, closed_cases_days: 0, deliveries_days: null });
     assert.equal(set.status, 200, set.text);
-    const expected = { retention: { runs_days: 7, deliveries_days: 30, closed_cases_days: 0 }, overrides: { runs_days: 7, deliveries_days: null, closed_cases_days: 0 }, defaults: DEFAULTS };
+    const expected = { retention: { runs_days: 7, deliveries_days: 30, closed_cases_days: 0, audit_days: 365 }, overrides: { runs_days: 7, deliveries_days: null, closed_cases_days: 0, audit_days: null }, defaults: DEFAULTS };
     assert.deepEqual(set.body, expected);
     assert.deepEqual((await t.request('GET', ROUTE, { token: org.adminToken })).body, expected);
 
-    const replaced = await put({ deliveries_days: 36500, closed_cases_days: 365 });
-    assert.deepEqual(replaced.body.overrides, { runs_days: null, deliveries_days: 36500, closed_cases_days: 365 }, 'runs_days left out is back to the default');
-    assert.deepEqual(replaced.body.retention, { runs_days: 30, deliveries_days: 36500, closed_cases_days: 365 });
+    const replaced = await put({ deliveries_days: 36500, closed_cases_days: 365, audit_days: 90 });
+    assert.deepEqual(replaced.body.overrides, { runs_days: null, deliveries_days: 36500, closed_cases_days: 365, audit_days: 90 }, 'runs_days left out is back to the default');
+    assert.deepEqual(replaced.body.retention, { runs_days: 30, deliveries_days: 36500, closed_cases_days: 365, audit_days: 90 });
 
-    assert.deepEqual((await put({ runs_days: 1, deliveries_days: 1 })).body.retention, { runs_days: 1, deliveries_days: 1, closed_cases_days: 0 });
+    assert.deepEqual((await put({ runs_days: 1, deliveries_days: 1 })).body.retention, { runs_days: 1, deliveries_days: 1, closed_cases_days: 0, audit_days: 365 });
     assert.deepEqual((await put({})).body, { retention: DEFAULTS, overrides: NO_OVERRIDES, defaults: DEFAULTS });
   });
 
@@ -65,6 +65,7 @@ describe('retention API', () => {
       ['deliveries_days 0', { deliveries_days: 0 }, '/deliveries_days'],
       ['a negative closed_cases_days', { closed_cases_days: -1 }, '/closed_cases_days'],
       ['over 36500 days', { runs_days: 36501 }, '/runs_days'],
+      ['audit_days under 90', { audit_days: 89 }, '/audit_days'],
       ['an array body', [7]],
       ['a number body', 7],
     ];

@@ -21,7 +21,7 @@ import { WorkflowNotDirectError, WorkflowNotPublishedError } from '../../src/mod
 import type { WorkflowVersion } from '../../src/modules/workflows/domain/workflow-version.js';
 import { NotFoundError } from '../../src/shared/errors/app-error.js';
 import { type IntegrationContext, startIntegrationContext } from '../support/integration-context.js';
-import { givenOrganization, givenPublishedWorkflow, type IntegrationOrganization } from '../support/integration-scenario.js';
+import { givenOrganization, givenPublishedWorkflow, type IntegrationOrganization, TEST_AUTHOR } from '../support/integration-scenario.js';
 import { sampleDefinition } from '../support/scenario.js';
 import { closeDb, db } from '../support/test-app.js';
 
@@ -61,7 +61,7 @@ describe('cases after intake (integration)', () => {
 
     it('refuses a workflow never published, and one that takes no API cases', async () => {
       const drafts = ctx.get(WorkflowDraftsService);
-      const draft = await drafts.create(org.id, sampleDefinition());
+      const draft = await drafts.create(TEST_AUTHOR, org.id, sampleDefinition());
       await assert.rejects(ctx.get(WorkflowIntake).forApi(org.id, draft.id), WorkflowNotPublishedError);
       const ticketing = await givenPublishedWorkflow(ctx, org.id, sampleDefinition({ case_source: 'ticketing' }));
       await assert.rejects(ctx.get(WorkflowIntake).forApi(org.id, ticketing.workflowId), WorkflowNotDirectError);
@@ -109,8 +109,8 @@ describe('cases after intake (integration)', () => {
       const versioned = await givenPublishedWorkflow(ctx, org.id);
       const onFirst = await givenApiCase(versioned);
       const statuses = ['Triage', 'Waiting on customer', 'Escalated'];
-      await ctx.get(WorkflowDraftsService).replaceDraft(org.id, versioned.workflowId, sampleDefinition({ statuses }));
-      await ctx.get(WorkflowPublishingService).publish(org.id, versioned.workflowId, 'an admin token');
+      await ctx.get(WorkflowDraftsService).replaceDraft(TEST_AUTHOR, org.id, versioned.workflowId, sampleDefinition({ statuses }));
+      await ctx.get(WorkflowPublishingService).publish(TEST_AUTHOR, org.id, versioned.workflowId);
       const onSecond = await givenApiCase(await ctx.get(WorkflowIntake).forApi(org.id, versioned.workflowId));
       const change = ctx.get(ChangeCaseStatusService);
       await assert.rejects(change.execute(org.api, versioned.workflowId, onFirst, 'Escalated'), StatusNotDeclaredError);

@@ -22,7 +22,7 @@ import { validateEnv } from '../../src/shared/config/env.js';
 import { NotFoundError, UnauthorizedError } from '../../src/shared/errors/app-error.js';
 import { authenticateRequest, CredentialGuard, proofOf } from '../../src/shared/http/authenticated-requests.js';
 import { type IntegrationContext, startIntegrationContext } from '../support/integration-context.js';
-import { credentialRequest, givenOrganization, givenPublishedWorkflow, type IntegrationOrganization, routeContext } from '../support/integration-scenario.js';
+import { credentialRequest, givenOrganization, givenPublishedWorkflow, type IntegrationOrganization, routeContext, TEST_AUTHOR } from '../support/integration-scenario.js';
 import { operatorToken, sampleDefinition } from '../support/scenario.js';
 import { closeDb, db } from '../support/test-app.js';
 
@@ -45,7 +45,7 @@ describe('credential checks (integration)', () => {
 
   describe('TokensService', () => {
     it('authenticates a token for its own scope only, and keeps only its hash (and names it by the token\'s name)', async () => {
-      const admin = await tokens.create(org.id, 'admin token', 'admin');
+      const admin = await tokens.create(TEST_AUTHOR, org.id, 'admin token', 'admin');
       assert.deepEqual(await tokens.authenticate(admin.secret, 'admin'), { tokenId: admin.token.id, organizationId: org.id, scope: 'admin', name: 'admin token' });
       await assert.rejects(tokens.authenticate(admin.secret, 'api'), UnauthorizedError);
       await assert.rejects(tokens.authenticate(org.api.secret, 'admin'), UnauthorizedError);
@@ -60,17 +60,17 @@ describe('credential checks (integration)', () => {
     });
 
     it('refuses a deleted token on the next check (its cached principal goes), and lists it no more', async () => {
-      const doomed = await tokens.create(org.id, 'doomed', 'api');
+      const doomed = await tokens.create(TEST_AUTHOR, org.id, 'doomed', 'api');
       await tokens.authenticate(doomed.secret, 'api');
-      await tokens.delete(org.id, doomed.token.id);
+      await tokens.delete(TEST_AUTHOR, org.id, doomed.token.id);
       await assert.rejects(tokens.authenticate(doomed.secret, 'api'), UnauthorizedError);
       assert.ok(!(await tokens.list(org.id)).some((t) => t.id === doomed.token.id));
-      await assert.rejects(tokens.delete(org.id, doomed.token.id), NotFoundError);
+      await assert.rejects(tokens.delete(TEST_AUTHOR, org.id, doomed.token.id), NotFoundError);
     });
 
     it('deletes tokens of the caller\'s organization only', async () => {
       const stranger = await givenOrganization(ctx);
-      await assert.rejects(tokens.delete(stranger.id, org.api.tokenId), NotFoundError);
+      await assert.rejects(tokens.delete(TEST_AUTHOR, stranger.id, org.api.tokenId), NotFoundError);
       assert.equal((await tokens.authenticate(org.api.secret, 'api')).tokenId, org.api.tokenId);
     });
   });
@@ -101,7 +101,7 @@ describe('credential checks (integration)', () => {
   describe('WebhookTokenCheck', () => {
     async function givenWebhook(definition = sampleDefinition()) {
       const workflow = await givenPublishedWorkflow(ctx, org.id, definition);
-      const { token } = await ctx.get(WebhookUrlsService).generate(org.id, workflow.workflowId);
+      const { token } = await ctx.get(WebhookUrlsService).generate(TEST_AUTHOR, org.id, workflow.workflowId);
       return { id: workflow.workflowId, token };
     }
     const webhookRequest = (workflowId: string | number, token?: string) =>
@@ -138,16 +138,16 @@ describe('credential checks (integration)', () => {
       const check = ctx.get(WebhookTokenCheck);
       const hook = await givenWebhook();
       await check.authenticate(webhookRequest(hook.id, hook.token));
-      await ctx.get(WorkflowPublishingService).unpublish(org.id, hook.id);
+      await ctx.get(WorkflowPublishingService).unpublish(TEST_AUTHOR, org.id, hook.id);
       await assert.rejects(check.authenticate(webhookRequest(hook.id, hook.token)), UnauthorizedError);
 
       const ticketing = await givenWebhook();
-      await ctx.get(WorkflowDraftsService).replaceDraft(org.id, ticketing.id, sampleDefinition({ case_source: 'ticketing' }));
-      await ctx.get(WorkflowPublishingService).publish(org.id, ticketing.id, 'an admin token');
+      await ctx.get(WorkflowDraftsService).replaceDraft(TEST_AUTHOR, org.id, ticketing.id, sampleDefinition({ case_source: 'ticketing' }));
+      await ctx.get(WorkflowPublishingService).publish(TEST_AUTHOR, org.id, ticketing.id);
       await assert.rejects(check.authenticate(webhookRequest(ticketing.id, ticketing.token)), UnauthorizedError);
 
       const rotating = await givenWebhook();
-      const { token } = await ctx.get(WebhookUrlsService).rotate(rotating.id);
+      const { token } = await ctx.get(WebhookUrlsService).rotate(TEST_AUTHOR, rotating.id);
       await assert.rejects(check.authenticate(webhookRequest(rotating.id, rotating.token)), UnauthorizedError);
       await check.authenticate(webhookRequest(rotating.id, token));
     });

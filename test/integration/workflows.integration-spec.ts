@@ -12,7 +12,7 @@ import { WorkflowPublishingService } from '../../src/modules/workflows/applicati
 import { WebhookUnavailableError, WorkflowDefinitionInvalidError } from '../../src/modules/workflows/domain/workflow.errors.js';
 import { NotFoundError } from '../../src/shared/errors/app-error.js';
 import { type IntegrationContext, startIntegrationContext } from '../support/integration-context.js';
-import { givenOrganization, givenPublishedWorkflow, type IntegrationOrganization } from '../support/integration-scenario.js';
+import { givenOrganization, givenPublishedWorkflow, type IntegrationOrganization, TEST_AUTHOR } from '../support/integration-scenario.js';
 import { sampleDefinition } from '../support/scenario.js';
 import { closeDb, db } from '../support/test-app.js';
 
@@ -42,7 +42,7 @@ describe('workflows application services (integration)', () => {
   describe('drafts', () => {
     it('refuses an invalid definition with its problems at their paths, and stores nothing', async () => {
       const before = await workflowCount(org.id);
-      await assert.rejects(drafts.create(org.id, sampleDefinition({ statuses: ['Triage', 'Open'], attributes: { x: { type: 'date' } } })), (err: unknown) => {
+      await assert.rejects(drafts.create(TEST_AUTHOR, org.id, sampleDefinition({ statuses: ['Triage', 'Open'], attributes: { x: { type: 'date' } } })), (err: unknown) => {
         assert.ok(err instanceof WorkflowDefinitionInvalidError);
         assert.deepEqual((err.details.validation_errors as { path: string }[]).map((p) => p.path).sort(), ['/attributes/x/type', '/statuses/1']);
         return true;
@@ -51,11 +51,11 @@ describe('workflows application services (integration)', () => {
     });
 
     it('keeps a workflow to its organization', async () => {
-      const { id } = await drafts.create(org.id, sampleDefinition());
+      const { id } = await drafts.create(TEST_AUTHOR, org.id, sampleDefinition());
       await assert.rejects(drafts.get(stranger.id, id), notFound('workflow'));
-      await assert.rejects(drafts.replaceDraft(stranger.id, id, sampleDefinition({ name: 'Taken' })), notFound('workflow'));
-      await assert.rejects(publishing.publish(stranger.id, id, 'an admin token'), notFound('workflow'));
-      await assert.rejects(publishing.unpublish(stranger.id, id), notFound('workflow'));
+      await assert.rejects(drafts.replaceDraft(TEST_AUTHOR, stranger.id, id, sampleDefinition({ name: 'Taken' })), notFound('workflow'));
+      await assert.rejects(publishing.publish(TEST_AUTHOR, stranger.id, id), notFound('workflow'));
+      await assert.rejects(publishing.unpublish(TEST_AUTHOR, stranger.id, id), notFound('workflow'));
       assert.deepEqual([(await drafts.get(org.id, id)).name, (await drafts.get(org.id, id)).published], ['Customer escalations', false]);
       assert.deepEqual(await drafts.existingIds(stranger.id, [id]), []);
     });
@@ -65,9 +65,9 @@ describe('workflows application services (integration)', () => {
     it('freezes each publish as the next version; a new draft changes no published version', async () => {
       const first = await givenPublishedWorkflow(ctx, org.id);
       const id = first.workflowId;
-      await drafts.replaceDraft(org.id, id, sampleDefinition({ name: 'Renamed' }));
+      await drafts.replaceDraft(TEST_AUTHOR, org.id, id, sampleDefinition({ name: 'Renamed' }));
       assert.equal((await published.state(id))!.current!.name, 'Customer escalations');
-      const view = await publishing.publish(org.id, id, 'an admin token');
+      const view = await publishing.publish(TEST_AUTHOR, org.id, id);
       assert.deepEqual([view.version, view.name], [2, 'Renamed']);
       assert.equal((await published.state(id))!.current!.version, 2);
       assert.equal((await published.version(id, 1)).name, 'Customer escalations');
@@ -80,10 +80,10 @@ describe('workflows application services (integration)', () => {
       assert.equal((await published.state(id))!.published, true);
       const generation = async (): Promise<bigint> => BigInt((await db().query('SELECT generation FROM cache_generation')).rows[0].generation);
       const before = await generation();
-      await publishing.unpublish(org.id, id);
+      await publishing.unpublish(TEST_AUTHOR, org.id, id);
       assert.equal((await published.state(id))!.published, false);
       assert.ok((await generation()) > before);
-      await publishing.publish(org.id, id, 'an admin token');
+      await publishing.publish(TEST_AUTHOR, org.id, id);
       assert.deepEqual([(await published.state(id))!.published, (await published.state(id))!.current!.version], [true, 1], 'the unchanged draft is published again as the version it is');
     });
 
@@ -91,7 +91,7 @@ describe('workflows application services (integration)', () => {
       const { workflowId: id } = await givenPublishedWorkflow(ctx, org.id);
       const { rows: [{ generation }] } = await db().query('SELECT generation FROM cache_generation');
       await db().query(`INSERT INTO cache_invalidations (generation, cache, key) VALUES ($1::bigint - 9999, 'old', 'pruned'), ($1::bigint - 9998, 'old', 'kept')`, [generation]);
-      await publishing.unpublish(org.id, id);
+      await publishing.unpublish(TEST_AUTHOR, org.id, id);
       const { rows } = await db().query(`SELECT cache, key FROM cache_invalidations WHERE cache = 'old' OR generation > $1 ORDER BY generation`, [generation]);
       assert.deepEqual(rows, [{ cache: 'old', key: 'kept' }, { cache: 'workflow-states', key: String(id) }]);
     });
@@ -101,33 +101,33 @@ describe('workflows application services (integration)', () => {
     it('generates one token per workflow, stored as its hash and sealed, never in clear', async () => {
       const { workflowId: id } = await givenPublishedWorkflow(ctx, org.id);
       await assert.rejects(webhooks.get(org.id, id), notFound('webhook'));
-      const first = await webhooks.generate(org.id, id);
+      const first = await webhooks.generate(TEST_AUTHOR, org.id, id);
       assert.match(first.token, /^whk_[A-Za-z0-9_-]{43}$/);
       assert.equal(first.url, `${ctx.env.PUBLIC_BASE_URL}/api/external/v1/workflows/${id}/case_webhooks?token=${first.token}`);
-      assert.deepEqual(await webhooks.generate(org.id, id), first, 'asking again returns the same URL');
+      assert.deepEqual(await webhooks.generate(TEST_AUTHOR, org.id, id), first, 'asking again returns the same URL');
       assert.deepEqual(await webhooks.get(org.id, id), first);
       const { rows } = await db().query('SELECT webhook_token_hash, webhook_token_ciphertext FROM workflows WHERE id = $1', [id]);
       assert.deepEqual(rows[0].webhook_token_hash, createHash('sha256').update(first.token).digest());
       assert.ok(!rows[0].webhook_token_ciphertext.includes(first.token.slice(4)));
       assert.deepEqual((await published.state(id))!.webhookTokenHash, rows[0].webhook_token_hash, 'intake sees the new token at once');
       await assert.rejects(webhooks.get(stranger.id, id), notFound('workflow'));
-      await assert.rejects(webhooks.generate(stranger.id, id), notFound('workflow'));
+      await assert.rejects(webhooks.generate(TEST_AUTHOR, stranger.id, id), notFound('workflow'));
     });
 
     it('refuses a webhook on a workflow that is unpublished or takes no direct cases', async () => {
-      const { id: draft } = await drafts.create(org.id, sampleDefinition());
-      await assert.rejects(webhooks.generate(org.id, draft), WebhookUnavailableError);
+      const { id: draft } = await drafts.create(TEST_AUTHOR, org.id, sampleDefinition());
+      await assert.rejects(webhooks.generate(TEST_AUTHOR, org.id, draft), WebhookUnavailableError);
       const email = await givenPublishedWorkflow(ctx, org.id, sampleDefinition({ case_source: 'email' }));
-      await assert.rejects(webhooks.generate(org.id, email.workflowId), WebhookUnavailableError);
+      await assert.rejects(webhooks.generate(TEST_AUTHOR, org.id, email.workflowId), WebhookUnavailableError);
       const { rows } = await db().query('SELECT count(*)::int AS n FROM workflows WHERE id = ANY($1) AND webhook_token_hash IS NOT NULL', [[draft, email.workflowId]]);
       assert.equal(rows[0].n, 0);
     });
 
     it('rotates a token for the operator: a new one, shown again by get, and nothing to rotate without one', async () => {
       const { workflowId: id } = await givenPublishedWorkflow(ctx, org.id);
-      await assert.rejects(webhooks.rotate(id), notFound('webhook'));
-      const first = await webhooks.generate(org.id, id);
-      const rotated = await webhooks.rotate(id);
+      await assert.rejects(webhooks.rotate(TEST_AUTHOR, id), notFound('webhook'));
+      const first = await webhooks.generate(TEST_AUTHOR, org.id, id);
+      const rotated = await webhooks.rotate(TEST_AUTHOR, id);
       assert.notEqual(rotated.token, first.token);
       assert.deepEqual(await webhooks.get(org.id, id), rotated);
       assert.deepEqual((await published.state(id))!.webhookTokenHash, createHash('sha256').update(rotated.token).digest());

@@ -1,6 +1,7 @@
 import type { ExecutionContext, Type } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
+import type { ChangeAuthor } from '../../src/modules/audit/domain/audit-entry.js';
 import { OrganizationsService } from '../../src/modules/organizations/application/organizations.service.js';
 import type { Principal } from '../../src/modules/tokens/domain/principal.js';
 import { TokensService } from '../../src/modules/tokens/application/tokens.service.js';
@@ -13,6 +14,9 @@ import { sampleDefinition } from './scenario.js';
 
 /** The set-ups of the integration tier, through the application services (no HTTP). */
 
+/** Who makes the changes integration tests make through services, for the audit log. */
+export const TEST_AUTHOR: ChangeAuthor = { actor: { type: 'token', id: '0', name: 'an admin token' }, address: null };
+
 export interface IntegrationOrganization {
   id: number;
   /** An API token of the organization, as its guard would hand it to a service. */
@@ -20,15 +24,15 @@ export interface IntegrationOrganization {
 }
 
 export async function givenOrganization(ctx: IntegrationContext): Promise<IntegrationOrganization> {
-  const { organization } = await ctx.get(OrganizationsService).create(`Org ${randomBytes(3).toString('hex')}`);
-  const { token, secret } = await ctx.get(TokensService).create(organization.id, 'api token', 'api');
+  const { organization } = await ctx.get(OrganizationsService).create(TEST_AUTHOR, `Org ${randomBytes(3).toString('hex')}`);
+  const { token, secret } = await ctx.get(TokensService).create(TEST_AUTHOR, organization.id, 'api token', 'api');
   return { id: organization.id, api: { organizationId: organization.id, tokenId: token.id, scope: 'api', name: token.name, secret } };
 }
 
 /** A workflow of the organization, published: the version intake uses. */
 export async function givenPublishedWorkflow(ctx: IntegrationContext, organizationId: number, definition = sampleDefinition()): Promise<WorkflowVersion> {
-  const { id } = await ctx.get(WorkflowDraftsService).create(organizationId, definition);
-  await ctx.get(WorkflowPublishingService).publish(organizationId, id, 'an admin token');
+  const { id } = await ctx.get(WorkflowDraftsService).create(TEST_AUTHOR, organizationId, definition);
+  await ctx.get(WorkflowPublishingService).publish(TEST_AUTHOR, organizationId, id);
   return (await ctx.get(PublishedWorkflowsService).state(id))!.current!;
 }
 

@@ -3,6 +3,7 @@ import { UsageService } from '../../src/modules/cases/application/usage.service.
 import { CreateCaseService } from '../../src/modules/cases/application/create-case.service.js';
 import { PurgePass } from '../../src/modules/retention/application/purge-pass.service.js';
 import { RetentionOverridesStore, RetentionPurges } from '../../src/modules/retention/application/retention.ports.js';
+import { TransactionRunner } from '../../src/shared/database/transaction.js';
 import type { RetentionOverrides } from '../../src/modules/retention/domain/retention.js';
 import { RetentionMetrics } from '../../src/modules/retention/infrastructure/retention.metrics.js';
 import { LOGGER } from '../../src/shared/logging/logger.js';
@@ -44,7 +45,7 @@ export async function startRetentionContext(): Promise<RetentionContext> {
       return { pass: new PurgePass(purges, new RetentionMetrics(registry), ctx.env, ctx.get(LOGGER)), registry };
     },
     setOverrides: (organizationId, overrides) =>
-      ctx.get(RetentionOverridesStore).replace(organizationId, { runsDays: null, deliveriesDays: null, closedCasesDays: null, ...overrides }),
+      ctx.get(TransactionRunner).run((tx) => ctx.get(RetentionOverridesStore).replace(tx, organizationId, { runsDays: null, deliveriesDays: null, closedCasesDays: null, auditDays: null, ...overrides })),
     usage: (organizationId, from, to) => ctx.get(UsageService).report(organizationId, from, to),
     close: async () => {
       await ctx.close();

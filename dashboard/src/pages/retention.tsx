@@ -38,13 +38,25 @@ const PERIODS: PeriodField[] = [
     deletes: 'Cases Closed for longer than this are deleted with their timeline and runs; 0 keeps closed cases forever.',
     range: 'Whole days, 0 to 36,500 (0 keeps them forever).',
   },
+  {
+    key: 'audit_days',
+    title: 'Audit log',
+    label: 'Keep audit entries for (days)',
+    deletes: 'Audit entries older than this are deleted; nothing else ever deletes or changes one.',
+    range: 'Whole days, 90 to 36,500.',
+  },
 ];
 
 const inputId = (key: PeriodKey) => `retention-${key}`;
 
 function draftsOf(settings: RetentionSettings): Drafts {
   const text = (value: number | null) => (value === null ? '' : String(value));
-  return { runs_days: text(settings.overrides.runs_days), deliveries_days: text(settings.overrides.deliveries_days), closed_cases_days: text(settings.overrides.closed_cases_days) };
+  return {
+    runs_days: text(settings.overrides.runs_days),
+    deliveries_days: text(settings.overrides.deliveries_days),
+    closed_cases_days: text(settings.overrides.closed_cases_days),
+    audit_days: text(settings.overrides.audit_days),
+  };
 }
 
 /** The service's 422 names each refused field by its JSON Pointer ("/runs_days"). */

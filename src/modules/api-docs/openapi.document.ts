@@ -21,6 +21,7 @@ const TAGS: [string, string][] = [
   ['Event subscriptions', 'Outbound webhooks: case lifecycle events sent to subscribers, and their delivery log (admin token).'],
   ['Secrets', 'Organization secrets for `{{ secrets.NAME }}` in http_request steps; values are never shown (admin token).'],
   ['Retention', 'How long finished runs, ended deliveries and closed cases are kept, per organization (admin token).'],
+  ['Audit', 'Every change made through the admin and operator API, read only (admin token).'],
   ['Reports', 'Figures of the organization\'s live cases over time, kept as cases move (admin token).'],
   ['Operator', 'Organizations and webhook rotation, for the people running the service (operator token).'],
   ['Health', 'Probes and metrics for load balancers, orchestrators and scrapers (no credential; `/metrics` takes `METRICS_TOKEN` when it is set).'],

@@ -8,6 +8,7 @@ const days = (kind: 'number' | 'integer', what: string, nullable = false): Recor
     runs_days: { type, minimum: 0, description: `${what}: days finished runs are kept after they finished.` },
     deliveries_days: { type, minimum: 0, description: `${what}: days ended deliveries and their attempts are kept after they ended.` },
     closed_cases_days: { type, minimum: 0, description: `${what}: days a case stays Closed before it goes; 0 keeps closed cases.` },
+    audit_days: { type: nullable ? ['integer', 'null'] : 'integer', minimum: 90, description: `${what}: days audit entries are kept after the change they record (at least 90).` },
   };
 };
 

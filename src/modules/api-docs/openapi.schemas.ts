@@ -1,5 +1,6 @@
 import { NUMBER_RULE, object, resourceId, type Schema, schemaRef, timestamp } from '../../shared/http/openapi-schema.js';
 import { SOURCE_TYPE } from '../workflows/domain/workflow-definition.js';
+import { auditSchemas } from './openapi.audit.js';
 import { reportingSchemas } from './openapi.reporting.js';
 import { retentionSchemas } from './openapi.retention.js';
 import { emailEventFields, emailSchemas, timelineTo } from './openapi.email.js';
@@ -201,6 +202,7 @@ export const schemas: Record<string, Schema> = {
   ...secretSchemas,
   ...verificationSchemas,
   ...retentionSchemas,
+  ...auditSchemas,
   ...reportingSchemas,
   ...emailSchemas,
   ...formSchemas,

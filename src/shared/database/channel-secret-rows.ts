@@ -10,8 +10,9 @@ import { entityManager } from './typeorm-transaction-runner.js';
 export class ChannelSecretRows {
   constructor(private readonly rows: Repository<ChannelSecretColumns>) {}
 
-  async insertIfAbsent(workflowId: number, secret: Pick<ChannelSecretColumns, 'secretHash' | 'secretCiphertext'>): Promise<void> {
-    await this.rows.createQueryBuilder().insert().values({ workflowId, ...secret }).orIgnore().execute();
+  async insertIfAbsent(tx: Transaction, workflowId: number, secret: Pick<ChannelSecretColumns, 'secretHash' | 'secretCiphertext'>): Promise<boolean> {
+    const result = await entityManager(tx).createQueryBuilder().insert().into(this.rows.target).values({ workflowId, ...secret }).orIgnore().returning('workflow_id').execute();
+    return result.raw.length > 0;
   }
 
   async find(workflowId: number): Promise<ChannelSecretColumns | undefined> {

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Env } from '../config/env.js';
 import { OrganizationCapReachedError } from '../errors/app-error.js';
-import type { TransactionRunner } from './transaction.js';
+import type { Transaction } from './transaction.js';
 import { entityManager } from './typeorm-transaction-runner.js';
 
 type CapSetting = 'MAX_SUBSCRIPTIONS_PER_ORGANIZATION' | 'MAX_WORKFLOWS_PER_ORGANIZATION' | 'MAX_SECRETS_PER_ORGANIZATION' | 'MAX_TOKENS_PER_ORGANIZATION' | 'MAX_DIGESTS_PER_ORGANIZATION';
@@ -15,20 +15,19 @@ export interface OrganizationCap {
 }
 
 /**
- * Stores what `cap` counts: `store` runs in a transaction holding the organization's cap lock
+ * Stores what `cap` counts: `store` runs in `tx` (the caller's, which may also record the change)
+ * holding the organization's cap lock
  * (an advisory lock on the organization's id: the organizations table is its module's own), so
  * an organization's creations are counted one after the other while nothing else waits, and is
  * undone when the count is then past the cap. Counted after the store, so one that replaces a
  * row (an upsert) passes at the cap.
  */
-export function storeWithinCap<T>(transactions: TransactionRunner, limits: Pick<Env, CapSetting>, organizationId: number, cap: OrganizationCap, store: (manager: EntityManager) => Promise<T>): Promise<T> {
+export async function storeWithinCap<T>(tx: Transaction, limits: Pick<Env, CapSetting>, organizationId: number, cap: OrganizationCap, store: (manager: EntityManager) => Promise<T>): Promise<T> {
   const limit = limits[cap.setting];
-  return transactions.run(async (tx) => {
-    const m = entityManager(tx);
-    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('organization-cap:' || $1::text, 0))`, [organizationId]);
-    const stored = await store(m);
-    const [counted] = (await m.query(`SELECT count(*)::int AS n FROM ${cap.table} WHERE organization_id = $1${cap.live ? ` AND ${cap.live}` : ''}`, [organizationId])) as { n: number }[];
-    if (counted!.n > limit) throw new OrganizationCapReachedError(cap.what, cap.setting, limit);
-    return stored;
-  });
+  const m = entityManager(tx);
+  await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('organization-cap:' || $1::text, 0))`, [organizationId]);
+  const stored = await store(m);
+  const [counted] = (await m.query(`SELECT count(*)::int AS n FROM ${cap.table} WHERE organization_id = $1${cap.live ? ` AND ${cap.live}` : ''}`, [organizationId])) as { n: number }[];
+  if (counted!.n > limit) throw new OrganizationCapReachedError(cap.what, cap.setting, limit);
+  return stored;
 }

@@ -26,6 +26,7 @@ export class EmailAddressesService extends WorkflowChannelSecrets {
   ) {
     const channel = {
       noun: 'email address',
+      audited: 'email_address',
       takes: (version: EmailTarget['version']) => version.isEmail,
       unavailable: () => new EmailAddressUnavailableError(),
       newSecret: newLocalPart,

@@ -26,6 +26,7 @@ export class RequestFormsService extends WorkflowChannelSecrets {
   ) {
     const channel = {
       noun: 'form',
+      audited: 'form',
       takes: (version: FormTarget['version']) => version.isTicketing,
       unavailable: () => new FormUnavailableError(),
       newSecret: newUrlSecret,

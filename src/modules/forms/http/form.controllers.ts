@@ -3,6 +3,8 @@ import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED, CHANGE_NOT_SAVED } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
+import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
+import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
 import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import { RequiresOperatorToken } from '../../tokens/http/operator-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
@@ -28,8 +30,8 @@ export class RequestFormController {
     success: formAnswer(201, 'The form URL.'),
     errors: { 404: 'The workflow does not exist or belongs to another organization.', 422: 'The workflow is not published, or its case source is not `ticketing`.' },
   })
-  async generate(@Principal() caller: Caller, @WorkflowId() id: number) {
-    return view(await this.forms.generate(caller.organizationId, id));
+  async generate(@Principal() caller: Caller, @ChangeAuthor() by: Author, @WorkflowId() id: number) {
+    return view(await this.forms.generate(by, caller.organizationId, id));
   }
 
   @Get(':workflowId/form')
@@ -61,7 +63,7 @@ export class OperatorRequestFormController {
     success: formAnswer(200, 'The new form URL.'),
     errors: { 404: 'The operator API is disabled (no `OPERATOR_TOKEN`), or the workflow does not exist or has no form URL yet.', 503: CHANGE_NOT_SAVED },
   })
-  async rotate(@Param('workflowId', new IdParamPipe('workflow')) id: number) {
-    return view(await this.forms.rotate(id));
+  async rotate(@ChangeAuthor() by: Author, @Param('workflowId', new IdParamPipe('workflow')) id: number) {
+    return view(await this.forms.rotate(by, id));
   }
 }

@@ -1,4 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { TransactionRunner } from '../../../shared/database/transaction.js';
+import { AuditTrail } from '../../audit/application/audit-trail.js';
+import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { TokensService } from '../../tokens/application/tokens.service.js';
 import type { Organization } from '../domain/organization.js';
 import { OrganizationStore } from './organization-store.js';
@@ -14,13 +17,18 @@ export class OrganizationsService {
   constructor(
     private readonly organizations: OrganizationStore,
     private readonly tokens: TokensService,
+    private readonly transactions: TransactionRunner,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** A new organization comes with its first admin token, shown this once. */
-  async create(name: string): Promise<{ organization: OrganizationView; admin_token: string }> {
-    const organization = await this.organizations.create(name);
-    const { secret } = await this.tokens.create(organization.id, 'Initial admin token', 'admin');
-    return { organization: toView(organization), admin_token: secret };
+  async create(by: ChangeAuthor, name: string): Promise<{ organization: OrganizationView; admin_token: string }> {
+    return this.transactions.run(async (tx) => {
+      const organization = await this.organizations.create(tx, name);
+      await this.audit.record(tx, { organizationId: organization.id, by, action: 'organization.created', target: { type: 'organization', id: String(organization.id) }, summary: { name } });
+      const { secret } = await this.tokens.createIn(tx, by, organization.id, 'Initial admin token', 'admin');
+      return { organization: toView(organization), admin_token: secret };
+    });
   }
 
   /** Every organization's id, in id order. */

@@ -2,6 +2,8 @@ import { Body, Controller, Get, Post } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { listOf, schemaRef } from '../../../shared/http/openapi-schema.js';
+import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
+import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
 import { RequiresOperatorToken } from '../../tokens/http/operator-token.check.js';
 import { CreateOrganizationRequest } from './create-organization.request.js';
 import { OrganizationsService } from '../application/organizations.service.js';
@@ -26,8 +28,8 @@ export class OperatorOrganizationsController {
       422: '`name` missing or not 1 to 200 characters, an unsupported key, or a body that is not a valid JSON object.',
     },
   })
-  create(@Body() body: CreateOrganizationRequest) {
-    return this.organizations.create(body.name);
+  create(@ChangeAuthor() by: Author, @Body() body: CreateOrganizationRequest) {
+    return this.organizations.create(by, body.name);
   }
 
   @Get()

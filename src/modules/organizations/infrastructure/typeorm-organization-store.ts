@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
+import type { Transaction } from '../../../shared/database/transaction.js';
+import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { OrganizationStore } from '../application/organization-store.js';
 import type { Organization } from '../domain/organization.js';
 import { OrganizationOrmEntity } from './organization.orm-entity.js';
@@ -11,10 +13,11 @@ export class TypeOrmOrganizationStore extends OrganizationStore {
     super();
   }
 
-  async create(name: string): Promise<Organization> {
-    const { id } = await this.organizations.save(this.organizations.create({ name }));
+  async create(tx: Transaction, name: string): Promise<Organization> {
+    const m = entityManager(tx);
+    const { id } = await m.save(m.create(OrganizationOrmEntity, { name }));
     // Read back for created_at, which the database sets.
-    return this.organizations.findOneByOrFail({ id });
+    return m.findOneByOrFail(OrganizationOrmEntity, { id });
   }
 
   async ids(): Promise<number[]> {

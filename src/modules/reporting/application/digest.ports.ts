@@ -1,3 +1,4 @@
+import type { Transaction } from '../../../shared/database/transaction.js';
 import type { Digest, DigestSchedule, Period, ScheduledDigest } from '../domain/digest.js';
 
 export interface NewDigest extends DigestSchedule {
@@ -56,16 +57,17 @@ export abstract class DigestStore {
    * organization never named get a confirmation mail (the next pass sends it), and so do those
    * that neither confirmed nor unsubscribed and were last asked more than `invitationSpacingMs` ago.
    */
-  abstract create(organizationId: number, digest: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): Promise<Digest>;
+  abstract create(tx: Transaction, organizationId: number, digest: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): Promise<Digest>;
   /**
    * Writes the digest's fields as `digest` has them; null if the organization has no such digest.
    * `recipients` are invited as by create. The `passed` periods are never sent: they ended
    * before a change of schedule.
    */
-  abstract update(organizationId: number, id: number, digest: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number, passed: readonly Period[]): Promise<Digest | null>;
+  abstract update(tx: Transaction, organizationId: number, id: number, digest: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number, passed: readonly Period[]): Promise<Digest | null>;
   abstract list(organizationId: number): Promise<Digest[]>;
-  abstract find(organizationId: number, id: number): Promise<Digest | null>;
-  abstract delete(organizationId: number, id: number): Promise<boolean>;
+  /** In `tx` when given. */
+  abstract find(organizationId: number, id: number, tx?: Transaction): Promise<Digest | null>;
+  abstract delete(tx: Transaction, organizationId: number, id: number): Promise<boolean>;
   /** Every digest of every organization, for the scheduler. */
   abstract all(): Promise<ScheduledDigest[]>;
   /** Claims the scheduled sends of these periods that no worker claimed yet; answers the sends this call claimed. */
@@ -74,7 +76,7 @@ export abstract class DigestStore {
    * A manual send, claimed by no one yet: the next pass of any worker takes it. Refused while
    * another of the digest's is unsent, and within `spacingMs` of the last one asked for.
    */
-  abstract addManualSend(digestId: number, period: Period, spacingMs: number): Promise<ManualSendAnswer>;
+  abstract addManualSend(tx: Transaction, digestId: number, period: Period, spacingMs: number): Promise<ManualSendAnswer>;
   /**
    * Claims unsent sends that no one claimed (manual ones) or whose claim lapsed: the worker
    * died, or the attempt failed. A claim lapses after `leaseMs`, doubled with each attempt.

@@ -1,5 +1,9 @@
 import { Injectable } from '@nestjs/common';
+import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
 import { InvalidRequestError, NotFoundError, RateLimitedError } from '../../../shared/errors/app-error.js';
+import { AuditTrail } from '../../audit/application/audit-trail.js';
+import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
+import { changedSettings } from '../../audit/domain/audit-summary.js';
 import { DigestUnconfirmedError } from '../domain/digest.errors.js';
 import { type Digest, duePeriods, INVITATION_SPACING_MS, MANUAL_SEND_SPACING_MS, periodEndingNow } from '../domain/digest.js';
 import { DigestMailer, DigestStore, type NewDigest, type NewRecipient } from './digest.ports.js';
@@ -16,13 +20,24 @@ const POINTERS: Record<keyof NewDigest, string> = { schedule: '/schedule', hourU
 /** The digest API: schedules per organization, and a send by hand. */
 @Injectable()
 export class DigestsService {
-  constructor(private readonly store: DigestStore, private readonly mailer: DigestMailer, private readonly tokens: RecipientTokens) {}
+  constructor(
+    private readonly store: DigestStore,
+    private readonly mailer: DigestMailer,
+    private readonly tokens: RecipientTokens,
+    private readonly transactions: TransactionRunner,
+    private readonly audit: AuditTrail,
+  ) {}
 
   /** Addresses the organization does not know yet are asked to confirm (see DigestStore.create); none gets a digest before it does. */
-  async create(organizationId: number, digest: NewDigest): Promise<Digest> {
+  async create(by: ChangeAuthor, organizationId: number, digest: NewDigest): Promise<Digest> {
     this.requireRelay();
     checkWeekday(digest);
-    return this.store.create(organizationId, digest, this.newRecipients(organizationId, digest.recipients), INVITATION_SPACING_MS);
+    const recipients = this.newRecipients(organizationId, digest.recipients);
+    return this.transactions.run(async (tx) => {
+      const created = await this.store.create(tx, organizationId, digest, recipients, INVITATION_SPACING_MS);
+      await this.record(tx, by, created, 'created', { settings: settingsOf(created) });
+      return created;
+    });
   }
 
   /**
@@ -31,7 +46,7 @@ export class DigestsService {
    * are simply no longer sent to. A new schedule starts with its next period: the ones it would
    * have had before the change are never sent.
    */
-  async update(organizationId: number, id: number, changes: DigestChanges, now: Date): Promise<Digest> {
+  async update(by: ChangeAuthor, organizationId: number, id: number, changes: DigestChanges, now: Date): Promise<Digest> {
     this.requireRelay();
     const problems = [
       ...(['schedule', 'hourUtc', 'recipients'] as const).filter((key) => changes[key] === null).map((key) => ({ path: POINTERS[key], error: `${POINTERS[key].slice(1)} cannot be null` })),
@@ -53,9 +68,12 @@ export class DigestsService {
     const added = this.newRecipients(organizationId, changed.recipients.filter((address) => !known.has(address.toLowerCase())));
     const rescheduled = changed.schedule !== digest.schedule || changed.hourUtc !== digest.hourUtc || changed.weekday !== digest.weekday;
     const passed = rescheduled ? duePeriods(changed, digest.createdAt, now) : [];
-    const updated = await this.store.update(organizationId, id, changed, added, INVITATION_SPACING_MS, passed);
-    if (!updated) throw new NotFoundError('digest');
-    return updated;
+    return this.transactions.run(async (tx) => {
+      const updated = await this.store.update(tx, organizationId, id, changed, added, INVITATION_SPACING_MS, passed);
+      if (!updated) throw new NotFoundError('digest');
+      await this.record(tx, by, updated, 'updated', { changed: changedSettings(settingsOf(digest), settingsOf(updated)) });
+      return updated;
+    });
   }
 
   list(organizationId: number): Promise<Digest[]> {
@@ -63,9 +81,12 @@ export class DigestsService {
     return this.store.list(organizationId);
   }
 
-  async delete(organizationId: number, id: number): Promise<void> {
+  async delete(by: ChangeAuthor, organizationId: number, id: number): Promise<void> {
     this.requireRelay();
-    if (!(await this.store.delete(organizationId, id))) throw new NotFoundError('digest');
+    await this.transactions.run(async (tx) => {
+      if (!(await this.store.delete(tx, organizationId, id))) throw new NotFoundError('digest');
+      await this.record(tx, by, { id, organizationId }, 'deleted');
+    });
   }
 
   /**
@@ -75,16 +96,25 @@ export class DigestsService {
    * Refused (409) while no recipient has confirmed: such a send would mail nobody yet hold the
    * spacing, so the send after the first confirmation would wait.
    */
-  async sendNow(organizationId: number, id: number, now: Date): Promise<void> {
+  async sendNow(by: ChangeAuthor, organizationId: number, id: number, now: Date): Promise<void> {
     this.requireRelay();
     const digest = await this.store.find(organizationId, id);
     if (!digest) throw new NotFoundError('digest');
     if (digest.confirmedRecipients.length === 0) throw new DigestUnconfirmedError();
-    const answer = await this.store.addManualSend(digest.id, periodEndingNow(digest, now), MANUAL_SEND_SPACING_MS);
+    const period = periodEndingNow(digest, now);
+    const answer = await this.transactions.run(async (tx) => {
+      const queued = await this.store.addManualSend(tx, digest.id, period, MANUAL_SEND_SPACING_MS);
+      if (queued.queued) await this.record(tx, by, digest, 'send_requested', { period_start: period.start.toISOString(), period_end: period.end.toISOString() });
+      return queued;
+    });
     if (!answer.queued) {
       const minutes = MANUAL_SEND_SPACING_MS / 60_000;
       throw new RateLimitedError(answer.retryAfterSeconds, `a manual send of this digest is still waiting or was asked for less than ${minutes} minutes ago; retry in ${answer.retryAfterSeconds} s`);
     }
+  }
+
+  private record(tx: Transaction, by: ChangeAuthor, digest: Pick<Digest, 'id' | 'organizationId'>, verb: string, summary: Record<string, unknown> = {}): Promise<void> {
+    return this.audit.record(tx, { organizationId: digest.organizationId, by, action: `digest.${verb}`, target: { type: 'digest', id: String(digest.id) }, summary });
   }
 
   /** One recipient per address whatever its case: a token is issued for each, kept only for addresses new to the organization. */
@@ -96,6 +126,11 @@ export class DigestsService {
   private requireRelay(): void {
     if (!this.mailer.configured) throw new InvalidRequestError(NOT_CONFIGURED);
   }
+}
+
+/** A digest's settings as the API names them (recipients' tokens are not settings). */
+function settingsOf(digest: NewDigest): Record<string, unknown> {
+  return { schedule: digest.schedule, hour_utc: digest.hourUtc, weekday: digest.weekday, recipients: digest.recipients, workflow_ids: digest.workflowIds };
 }
 
 function checkWeekday(digest: NewDigest): void {

@@ -3,6 +3,8 @@ import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { listOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
+import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
+import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
 import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
@@ -32,8 +34,8 @@ export class DigestsController {
     success: { status: 201, description: 'The digest.', schema: wrapped('digest', schemaRef('Digest')) },
     errors: { 422: `${NOT_CONFIGURED_422} Or: ${BAD_FIELDS_422}, or the organization already has as many digests as \`MAX_DIGESTS_PER_ORGANIZATION\` allows (\`cap\` and \`limit\` name it).` },
   })
-  async create(@Principal() caller: Caller, @Body() body: CreateDigestRequest) {
-    const digest = await this.digests.create(caller.organizationId, {
+  async create(@Principal() caller: Caller, @ChangeAuthor() by: Author, @Body() body: CreateDigestRequest) {
+    const digest = await this.digests.create(by, caller.organizationId, {
       schedule: body.schedule,
       hourUtc: body.hour_utc,
       weekday: body.weekday ?? null,
@@ -66,7 +68,7 @@ export class DigestsController {
       422: `${NOT_CONFIGURED_422} Or nothing changed: an empty body; \`schedule\`, \`hour_utc\` or \`recipients\` null; ${BAD_FIELDS_422}. \`validation_errors\` points at the keys.`,
     },
   })
-  async update(@Principal() caller: Caller, @DigestId() id: number, @Body() body: UpdateDigestRequest) {
+  async update(@Principal() caller: Caller, @ChangeAuthor() by: Author, @DigestId() id: number, @Body() body: UpdateDigestRequest) {
     const changes: DigestChanges = {
       ...(body.schedule !== undefined && { schedule: body.schedule }),
       ...(body.hour_utc !== undefined && { hourUtc: body.hour_utc }),
@@ -74,7 +76,7 @@ export class DigestsController {
       ...(body.recipients !== undefined && { recipients: body.recipients }),
       ...(body.workflow_ids !== undefined && { workflowIds: body.workflow_ids }),
     };
-    return { digest: render(await this.digests.update(caller.organizationId, id, changes, new Date())) };
+    return { digest: render(await this.digests.update(by, caller.organizationId, id, changes, new Date())) };
   }
 
   @Delete(':digestId')
@@ -86,8 +88,8 @@ export class DigestsController {
     success: { status: 204, description: 'Deleted.' },
     errors: { 404: 'No such digest in the organization.', 422: NOT_CONFIGURED_422 },
   })
-  async delete(@Principal() caller: Caller, @DigestId() id: number): Promise<void> {
-    await this.digests.delete(caller.organizationId, id);
+  async delete(@Principal() caller: Caller, @ChangeAuthor() by: Author, @DigestId() id: number): Promise<void> {
+    await this.digests.delete(by, caller.organizationId, id);
   }
 
   @Post(':digestId/send')
@@ -104,8 +106,8 @@ export class DigestsController {
       429: `An earlier manual send of the digest is still waiting, or was asked for less than ${MANUAL_SEND_SPACING_MS / 60_000} minutes ago. \`Retry-After\` says when to ask again (60 s while a send is waiting past that).`,
     },
   })
-  async send(@Principal() caller: Caller, @DigestId() id: number): Promise<void> {
-    await this.digests.sendNow(caller.organizationId, id, new Date());
+  async send(@Principal() caller: Caller, @ChangeAuthor() by: Author, @DigestId() id: number): Promise<void> {
+    await this.digests.sendNow(by, caller.organizationId, id, new Date());
   }
 }
 

@@ -4,7 +4,8 @@ import type { DataSource } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
 import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
-import { TransactionRunner } from '../../../shared/database/transaction.js';
+import type { Transaction } from '../../../shared/database/transaction.js';
+import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import type { Digest, Period, ScheduledDigest } from '../domain/digest.js';
 import { type ClaimedSend, DigestStore, type ManualSendAnswer, type NewDigest, type NewRecipient, type SendRecipient } from '../application/digest.ports.js';
 
@@ -121,37 +122,40 @@ const UNSENT_RETRY_AFTER_S = 60;
 export class PostgresDigestStore extends DigestStore {
   private readonly prepared: PreparedStatements;
 
-  constructor(@InjectDataSource() dataSource: DataSource, private readonly transactions: TransactionRunner, private readonly env: Env) {
+  constructor(@InjectDataSource() dataSource: DataSource, private readonly env: Env) {
     super();
     this.prepared = new PreparedStatements(dataSource);
   }
 
-  async create(organizationId: number, d: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): Promise<Digest> {
-    const id = await storeWithinCap(this.transactions, this.env, organizationId, DIGESTS_CAP, async (m) => {
+  async create(tx: Transaction, organizationId: number, d: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): Promise<Digest> {
+    const id = await storeWithinCap(tx, this.env, organizationId, DIGESTS_CAP, async (m) => {
       const [row] = (await m.query(CREATE_SQL, digestParams(organizationId, d, recipients, invitationSpacingMs))) as { id: string }[];
       return Number(row!.id);
     });
-    return (await this.find(organizationId, id))!;
+    return (await this.find(organizationId, id, tx))!;
   }
 
-  async update(organizationId: number, id: number, d: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number, passed: readonly Period[]): Promise<Digest | null> {
-    const updated = await this.rows(UPDATE_SQL, [
+  async update(tx: Transaction, organizationId: number, id: number, d: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number, passed: readonly Period[]): Promise<Digest | null> {
+    const updated = (await entityManager(tx).query(UPDATE_SQL, [
       ...digestParams(organizationId, d, recipients, invitationSpacingMs), id, passed.map((p) => p.start), passed.map((p) => p.end),
-    ]);
-    return updated.length > 0 ? this.find(organizationId, id) : null;
+    ])) as unknown[];
+    return updated.length > 0 ? this.find(organizationId, id, tx) : null;
   }
 
   async list(organizationId: number): Promise<Digest[]> {
     return (await this.rows<DigestRow>(`SELECT ${DIGEST_COLUMNS} FROM digests d WHERE d.organization_id = $1 ORDER BY d.id`, [organizationId])).map(toDigest);
   }
 
-  async find(organizationId: number, id: number): Promise<Digest | null> {
-    const [row] = await this.rows<DigestRow>(`SELECT ${DIGEST_COLUMNS} FROM digests d WHERE d.organization_id = $1 AND d.id = $2`, [organizationId, id]);
+  async find(organizationId: number, id: number, tx?: Transaction): Promise<Digest | null> {
+    const sql = `SELECT ${DIGEST_COLUMNS} FROM digests d WHERE d.organization_id = $1 AND d.id = $2`;
+    const [row] = tx ? ((await entityManager(tx).query(sql, [organizationId, id])) as DigestRow[]) : await this.rows<DigestRow>(sql, [organizationId, id]);
     return row ? toDigest(row) : null;
   }
 
-  async delete(organizationId: number, id: number): Promise<boolean> {
-    return (await this.rows(`DELETE FROM digests WHERE organization_id = $1 AND id = $2 RETURNING id`, [organizationId, id])).length > 0;
+  async delete(tx: Transaction, organizationId: number, id: number): Promise<boolean> {
+    // As a SELECT: TypeORM answers a bare DELETE with [rows, count].
+    const deleted = (await entityManager(tx).query(`WITH deleted AS (DELETE FROM digests WHERE organization_id = $1 AND id = $2 RETURNING id) SELECT id FROM deleted`, [organizationId, id])) as unknown[];
+    return deleted.length > 0;
   }
 
   async all(): Promise<ScheduledDigest[]> {
@@ -169,8 +173,8 @@ export class PostgresDigestStore extends DigestStore {
     return rows.map((r) => Number(r.id));
   }
 
-  async addManualSend(digestId: number, period: Period, spacingMs: number): Promise<ManualSendAnswer> {
-    const [row] = await this.rows<{ queued: number; spacing_left_s: number | null }>(ADD_MANUAL_SEND_SQL, [digestId, period.start, period.end, spacingMs]);
+  async addManualSend(tx: Transaction, digestId: number, period: Period, spacingMs: number): Promise<ManualSendAnswer> {
+    const [row] = (await entityManager(tx).query(ADD_MANUAL_SEND_SQL, [digestId, period.start, period.end, spacingMs])) as { queued: number; spacing_left_s: number | null }[];
     if (!row || row.queued > 0) return { queued: true };
     const left = row.spacing_left_s ?? 0;
     return { queued: false, retryAfterSeconds: left > 0 ? left : UNSENT_RETRY_AFTER_S };

@@ -1,5 +1,6 @@
 import { Injectable, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
+import { AuditEntryPurges } from '../../audit/application/audit-entry-purges.js';
 import { OrganizationsService } from '../../organizations/application/organizations.service.js';
 import type { RetentionDays } from '../domain/retention.js';
 import {
@@ -60,6 +61,11 @@ export class OwnedRetentionPurges extends RetentionPurges {
 
   purgeDigestSends(limit: number): Promise<PurgeBatch<number>> {
     return this.owner(DigestSendPurges).purgeDigestSends(limit);
+  }
+
+  async purgeAuditEntries(defaultDays: number, limit: number): Promise<PurgeBatch<number>> {
+    const purged = await this.owner(AuditEntryPurges).purgeOlderThan(await this.organizationDays('auditDays', defaultDays), limit);
+    return { purged: { audit_entries: purged }, next: purged === limit ? 0 : null };
   }
 
   private owner<T>(port: abstract new () => T): T {

@@ -15,7 +15,7 @@ export const PURGE_BATCH = 500;
 
 /**
  * One purge pass: closed cases first (their runs and deliveries go with them), then finished
- * runs, ended deliveries, expired keys (idempotency, webhook delivery) and old digest sends,
+ * runs, ended deliveries, expired keys (idempotency, webhook delivery), old digest sends and audit entries,
  * each owner's rows in batches until none is left. Several passes may run at once (two workers): each batch skips rows another holds,
  * so no row is deleted, or counted, twice.
  */
@@ -70,6 +70,7 @@ export class PurgePass {
       }
       for (const kind of EXPIRING_KINDS) await drain(0, (afterCaseId) => this.purges.purgeExpiredKeys(kind, afterCaseId, PURGE_BATCH));
       await drain(0, () => this.purges.purgeDigestSends(PURGE_BATCH));
+      await drain(0, () => this.purges.purgeAuditEntries(this.defaults.auditDays, PURGE_BATCH));
     } catch (err) {
       this.logger.warn({ purged: total, durationMs: Date.now() - started, err: String(err) }, 'retention purge pass failed; the next pass goes on');
       throw err;

@@ -1,16 +1,17 @@
+import type { Transaction } from '../../../shared/database/transaction.js';
 import type { RetentionOverrides } from '../domain/retention.js';
 
 /** Where organizations' retention overrides are kept. */
 export abstract class RetentionOverridesStore {
   /** The organization's overrides; all null when it never set any. */
-  abstract find(organizationId: number): Promise<RetentionOverrides>;
-  /** Replaces all three at once. */
-  abstract replace(organizationId: number, overrides: RetentionOverrides): Promise<void>;
+  abstract find(organizationId: number, tx?: Transaction): Promise<RetentionOverrides>;
+  /** Replaces all of them at once. */
+  abstract replace(tx: Transaction, organizationId: number, overrides: RetentionOverrides): Promise<void>;
   /** Every organization's overrides that set any, by organization. */
   abstract all(): Promise<Map<number, RetentionOverrides>>;
 }
 
-export const PURGED_KINDS = ['cases', 'case_events', 'runs', 'deliveries', 'delivery_attempts', 'outbox_events', 'case_event_handlings', 'idempotency_keys', 'webhook_dedup_keys', 'digest_sends'] as const;
+export const PURGED_KINDS = ['cases', 'case_events', 'runs', 'deliveries', 'delivery_attempts', 'outbox_events', 'case_event_handlings', 'idempotency_keys', 'webhook_dedup_keys', 'digest_sends', 'audit_entries'] as const;
 
 /** Keys that expire after a while: Idempotency-Key claims (24 hours), webhook delivery keys (their window, at most 7 days). */
 export const EXPIRING_KINDS = ['idempotency_keys', 'webhook_dedup_keys'] as const satisfies readonly PurgedKind[];
@@ -62,6 +63,8 @@ export abstract class RetentionPurges {
    * digest scheduler looks back, oldest first; `next` is 0 while a full batch was deleted.
    */
   abstract purgeDigestSends(limit: number): Promise<PurgeBatch<number>>;
+  /** Audit entries older than their organization's audit retention (`defaultDays` unless overridden); `next` is 0 while a full batch was deleted. */
+  abstract purgeAuditEntries(defaultDays: number, limit: number): Promise<PurgeBatch<number>>;
 }
 
 /** The organizations with something to purge for one retention setting, and their days (the override, or the default), in the same order. */

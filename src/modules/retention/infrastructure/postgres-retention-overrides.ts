@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import type { Transaction } from '../../../shared/database/transaction.js';
+import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { NO_OVERRIDES, type RetentionOverrides } from '../domain/retention.js';
 import { RetentionOverridesStore } from '../application/retention.ports.js';
 
-type OverridesRow = { runs_days: number | null; deliveries_days: number | null; closed_cases_days: number | null };
+type OverridesRow = { runs_days: number | null; deliveries_days: number | null; closed_cases_days: number | null; audit_days: number | null };
 
 /** `organization_retention`: one row per organization that ever set an override. */
 @Injectable()
@@ -13,30 +15,30 @@ export class PostgresRetentionOverrides extends RetentionOverridesStore {
     super();
   }
 
-  async find(organizationId: number): Promise<RetentionOverrides> {
-    const [row] = (await this.dataSource.query(
-      `SELECT runs_days, deliveries_days, closed_cases_days FROM organization_retention WHERE organization_id = $1`,
+  async find(organizationId: number, tx?: Transaction): Promise<RetentionOverrides> {
+    const [row] = (await (tx ? entityManager(tx) : this.dataSource).query(
+      `SELECT runs_days, deliveries_days, closed_cases_days, audit_days FROM organization_retention WHERE organization_id = $1`,
       [organizationId],
     )) as OverridesRow[];
     return row ? toOverrides(row) : { ...NO_OVERRIDES };
   }
 
   async all(): Promise<Map<number, RetentionOverrides>> {
-    const rows = (await this.dataSource.query(`SELECT organization_id, runs_days, deliveries_days, closed_cases_days FROM organization_retention`)) as
+    const rows = (await this.dataSource.query(`SELECT organization_id, runs_days, deliveries_days, closed_cases_days, audit_days FROM organization_retention`)) as
       (OverridesRow & { organization_id: string })[];
     return new Map(rows.map((row) => [Number(row.organization_id), toOverrides(row)]));
   }
 
-  async replace(organizationId: number, overrides: RetentionOverrides): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO organization_retention (organization_id, runs_days, deliveries_days, closed_cases_days) VALUES ($1, $2, $3, $4)
+  async replace(tx: Transaction, organizationId: number, overrides: RetentionOverrides): Promise<void> {
+    await entityManager(tx).query(
+      `INSERT INTO organization_retention (organization_id, runs_days, deliveries_days, closed_cases_days, audit_days) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (organization_id) DO UPDATE SET runs_days = EXCLUDED.runs_days, deliveries_days = EXCLUDED.deliveries_days,
-         closed_cases_days = EXCLUDED.closed_cases_days, updated_at = now()`,
-      [organizationId, overrides.runsDays, overrides.deliveriesDays, overrides.closedCasesDays],
+         closed_cases_days = EXCLUDED.closed_cases_days, audit_days = EXCLUDED.audit_days, updated_at = now()`,
+      [organizationId, overrides.runsDays, overrides.deliveriesDays, overrides.closedCasesDays, overrides.auditDays],
     );
   }
 }
 
 function toOverrides(row: OverridesRow): RetentionOverrides {
-  return { runsDays: row.runs_days, deliveriesDays: row.deliveries_days, closedCasesDays: row.closed_cases_days };
+  return { runsDays: row.runs_days, deliveriesDays: row.deliveries_days, closedCasesDays: row.closed_cases_days, auditDays: row.audit_days };
 }

@@ -2,6 +2,8 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/com
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED } from '../../../shared/http/api-endpoint.decorator.js';
 import { listOf, type Schema, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
+import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
+import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
 import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
@@ -33,8 +35,8 @@ export class SecretsController {
     success: { status: 200, description: 'The secret, without its value.', schema: wrapped('secret', schemaRef('Secret')) },
     errors: { 422: 'A name that is not `[A-Z][A-Z0-9_]{0,63}`; `value` missing, not a string, empty or over 8,192 bytes; an unsupported key; a body that is not a valid JSON object. Or the organization already has as many secrets (a replaced one adds none) as `MAX_SECRETS_PER_ORGANIZATION` allows (`cap` and `limit` name it).' },
   })
-  async put(@Principal() caller: Caller, @SecretName(true) name: string, @Body() body: PutSecretRequest) {
-    return { secret: await this.secrets.put(caller.organizationId, name, body.value) };
+  async put(@Principal() caller: Caller, @ChangeAuthor() by: Author, @SecretName(true) name: string, @Body() body: PutSecretRequest) {
+    return { secret: await this.secrets.put(by, caller.organizationId, name, body.value) };
   }
 
   @Get()
@@ -58,7 +60,7 @@ export class SecretsController {
     success: { status: 204, description: 'Deleted; no body.' },
     errors: { 404: 'No secret of this name in the organization.' },
   })
-  async delete(@Principal() caller: Caller, @SecretName() name: string) {
-    await this.secrets.delete(caller.organizationId, name);
+  async delete(@Principal() caller: Caller, @ChangeAuthor() by: Author, @SecretName() name: string) {
+    await this.secrets.delete(by, caller.organizationId, name);
   }
 }

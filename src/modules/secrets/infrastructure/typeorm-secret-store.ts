@@ -3,7 +3,8 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
 import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
-import { TransactionRunner } from '../../../shared/database/transaction.js';
+import type { Transaction } from '../../../shared/database/transaction.js';
+import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { SecretStore } from '../application/secret-store.js';
 import type { OrganizationSecret } from '../domain/organization-secret.js';
 import { OrganizationSecretOrmEntity } from './organization-secret.orm-entity.js';
@@ -14,28 +15,27 @@ const SECRETS_CAP: OrganizationCap = { what: 'secrets', table: 'organization_sec
 export class TypeOrmSecretStore extends SecretStore {
   constructor(
     @InjectRepository(OrganizationSecretOrmEntity) private readonly secrets: Repository<OrganizationSecretOrmEntity>,
-    private readonly transactions: TransactionRunner,
     private readonly env: Env,
   ) {
     super();
   }
 
-  async put(organizationId: number, name: string, valueCiphertext: string): Promise<OrganizationSecret> {
-    const rows: { created_at: Date; updated_at: Date }[] = await storeWithinCap(this.transactions, this.env, organizationId, SECRETS_CAP, (m) => m.query(
+  async put(tx: Transaction, organizationId: number, name: string, valueCiphertext: string): Promise<OrganizationSecret & { created: boolean }> {
+    const rows: { created_at: Date; updated_at: Date; created: boolean }[] = await storeWithinCap(tx, this.env, organizationId, SECRETS_CAP, (m) => m.query(
       `INSERT INTO organization_secrets (organization_id, name, value_ciphertext) VALUES ($1, $2, $3)
        ON CONFLICT (organization_id, name) DO UPDATE SET value_ciphertext = EXCLUDED.value_ciphertext, updated_at = now()
-       RETURNING created_at, updated_at`,
+       RETURNING created_at, updated_at, xmax = 0 AS created`,
       [organizationId, name, valueCiphertext],
     ));
-    return { name, createdAt: rows[0]!.created_at, updatedAt: rows[0]!.updated_at };
+    return { name, createdAt: rows[0]!.created_at, updatedAt: rows[0]!.updated_at, created: rows[0]!.created };
   }
 
   list(organizationId: number): Promise<OrganizationSecret[]> {
     return this.secrets.find({ where: { organizationId }, order: { name: 'ASC' } });
   }
 
-  async delete(organizationId: number, name: string): Promise<boolean> {
-    return Boolean((await this.secrets.delete({ organizationId, name })).affected);
+  async delete(tx: Transaction, organizationId: number, name: string): Promise<boolean> {
+    return Boolean((await entityManager(tx).delete(OrganizationSecretOrmEntity, { organizationId, name })).affected);
   }
 
   sealedValues(organizationId: number, names: readonly string[]): Promise<{ name: string; valueCiphertext: string }[]> {

@@ -1,3 +1,4 @@
+import type { Transaction } from '../../../shared/database/transaction.js';
 import type { DeliveryAttemptRecord, Subscription } from '../domain/subscription.js';
 
 /** What the admin API may change of a subscription; `workflowIds: null` is every workflow. */
@@ -16,30 +17,31 @@ export abstract class SubscriptionStore {
    * Stores a new subscription, refused past the organization's cap, with the secret `seal`
    * makes for its id; nobody sees the row without it.
    */
-  abstract create(organizationId: number, fields: SubscriptionFields, seal: (id: number) => string): Promise<Subscription>;
+  abstract create(tx: Transaction, organizationId: number, fields: SubscriptionFields, seal: (id: number) => string): Promise<Subscription>;
   /** Undefined when there is no such subscription. */
-  abstract update(organizationId: number, id: number, changes: Partial<SubscriptionFields>): Promise<Subscription | undefined>;
+  abstract update(tx: Transaction, organizationId: number, id: number, changes: Partial<SubscriptionFields>): Promise<Subscription | undefined>;
   /** Active again, its failures forgotten; undefined when there is no such subscription. */
-  abstract enable(organizationId: number, id: number): Promise<Subscription | undefined>;
+  abstract enable(tx: Transaction, organizationId: number, id: number): Promise<Subscription | undefined>;
   /**
    * Replaces the signing secret with what `rotate` makes of the current one (the new one
    * sealed, the replaced one sealed as the previous, which signs beside it for 24 hours);
    * whether there was such a subscription.
    */
-  abstract rotateSecret(organizationId: number, id: number, rotate: (currentCiphertext: string) => { secret: string; previous: string }): Promise<boolean>;
+  abstract rotateSecret(tx: Transaction, organizationId: number, id: number, rotate: (currentCiphertext: string) => { secret: string; previous: string }): Promise<boolean>;
   /** The organization's live subscriptions, in id order. */
   abstract listLive(organizationId: number): Promise<Subscription[]>;
-  abstract findLive(organizationId: number, id: number): Promise<Subscription | undefined>;
+  /** In `tx` when given. */
+  abstract findLive(organizationId: number, id: number, tx?: Transaction): Promise<Subscription | undefined>;
   /** Whether there was such a subscription. */
-  abstract markDeleted(organizationId: number, id: number): Promise<boolean>;
+  abstract markDeleted(tx: Transaction, organizationId: number, id: number): Promise<boolean>;
 }
 
 /** A subscription's deliveries, as the admin API sends them again and lists their attempts. */
 export abstract class DeliveryLog {
   /** The delivery is pending again, due now; false when the subscription has no such delivery. */
-  abstract reopen(subscriptionId: number, deliveryId: number): Promise<boolean>;
+  abstract reopen(tx: Transaction, subscriptionId: number, deliveryId: number): Promise<boolean>;
   /** Every delivery that ended failed at or after `since` is pending again; how many. */
-  abstract reopenFailedSince(subscriptionId: number, since: Date): Promise<number>;
+  abstract reopenFailedSince(tx: Transaction, subscriptionId: number, since: Date): Promise<number>;
   /** Newest first. */
   abstract attempts(subscriptionId: number, limit: number): Promise<DeliveryAttemptRecord[]>;
 }

@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError, NotFoundError } from '../../../shared/errors/app-error.js';
 import { SecretBox } from '../../../shared/crypto/secret-box.js';
+import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
 import { previousSubscriptionSecretBinding, subscriptionSecretBinding } from '../../../shared/crypto/stored-secrets.js';
+import { AuditTrail } from '../../audit/application/audit-trail.js';
+import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
+import { changedSettings } from '../../audit/domain/audit-summary.js';
 import type { LifecycleEventType } from '../../cases/domain/case-lifecycle.js';
 import { WorkflowDraftsService } from '../../workflows/application/workflow-drafts.service.js';
 import type { Subscription } from '../domain/subscription.js';
@@ -57,20 +61,26 @@ export class SubscriptionsService {
     private readonly deliveryLog: DeliveryLog,
     private readonly secrets: SecretBox,
     private readonly workflows: WorkflowDraftsService,
+    private readonly transactions: TransactionRunner,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** The signing secret is returned this once; it is stored sealed, like webhook tokens. */
-  async create(organizationId: number, request: NewSubscription): Promise<{ subscription: SubscriptionView; signing_secret: string }> {
+  async create(by: ChangeAuthor, organizationId: number, request: NewSubscription): Promise<{ subscription: SubscriptionView; signing_secret: string }> {
     if (request.workflow_ids) await this.checkWorkflows(organizationId, request.workflow_ids);
     const secret = newSecret();
     const fields = { url: request.url, events: request.events, workflowIds: request.workflow_ids ?? null };
     // The secret is sealed bound to its row, so only once the row has its id.
-    const subscription = await this.subscriptions.create(organizationId, fields, (id) => this.secrets.seal(secret, subscriptionSecretBinding(id)));
+    const subscription = await this.transactions.run(async (tx) => {
+      const created = await this.subscriptions.create(tx, organizationId, fields, (id) => this.secrets.seal(secret, subscriptionSecretBinding(id)));
+      await this.record(tx, by, created, 'created', { events: created.events, workflow_ids: created.workflowIds });
+      return created;
+    });
     return { subscription: toView(subscription), signing_secret: secret };
   }
 
   /** Changes where and what is sent from the next delivery on; deliveries already written keep their event. */
-  async update(organizationId: number, id: number, request: SubscriptionChanges): Promise<SubscriptionView> {
+  async update(by: ChangeAuthor, organizationId: number, id: number, request: SubscriptionChanges): Promise<SubscriptionView> {
     const problems = [
       ...(['url', 'events'] as const).filter((key) => request[key] === null).map((key) => ({ path: `/${key}`, error: `${key} cannot be null` })),
       ...(Object.keys(request).length === 0 ? [{ path: '', error: 'give at least one of url, events, workflow_ids' }] : []),
@@ -82,12 +92,21 @@ export class SubscriptionsService {
       ...(Array.isArray(request.events) && { events: request.events }),
       ...(request.workflow_ids !== undefined && { workflowIds: request.workflow_ids }),
     };
-    return toView(orNotFound(await this.subscriptions.update(organizationId, id, changes)));
+    return toView(await this.transactions.run(async (tx) => {
+      const before = orNotFound(await this.subscriptions.findLive(organizationId, id, tx));
+      const after = orNotFound(await this.subscriptions.update(tx, organizationId, id, changes));
+      await this.record(tx, by, after, 'updated', { changed: auditedChanges(before, after) });
+      return after;
+    }));
   }
 
   /** Active again from now on; failures before are forgotten, and what it missed is sent only through `recover`. */
-  async enable(organizationId: number, id: number): Promise<SubscriptionView> {
-    return toView(orNotFound(await this.subscriptions.enable(organizationId, id)));
+  async enable(by: ChangeAuthor, organizationId: number, id: number): Promise<SubscriptionView> {
+    return toView(await this.transactions.run(async (tx) => {
+      const enabled = orNotFound(await this.subscriptions.enable(tx, organizationId, id));
+      await this.record(tx, by, enabled, 'enabled');
+      return enabled;
+    }));
   }
 
   /**
@@ -95,13 +114,16 @@ export class SubscriptionsService {
    * 24 hours, so receivers can switch without losing a delivery; a second rotation within that
    * day drops the oldest.
    */
-  async rotateSecret(organizationId: number, id: number): Promise<{ signing_secret: string }> {
+  async rotateSecret(by: ChangeAuthor, organizationId: number, id: number): Promise<{ signing_secret: string }> {
     const secret = newSecret();
-    const rotated = await this.subscriptions.rotateSecret(organizationId, id, (current) => ({
-      secret: this.secrets.seal(secret, subscriptionSecretBinding(id)),
-      previous: this.secrets.seal(this.secrets.open(current, subscriptionSecretBinding(id)), previousSubscriptionSecretBinding(id)),
-    }));
-    if (!rotated) throw new NotFoundError('subscription');
+    await this.transactions.run(async (tx) => {
+      const rotated = await this.subscriptions.rotateSecret(tx, organizationId, id, (current) => ({
+        secret: this.secrets.seal(secret, subscriptionSecretBinding(id)),
+        previous: this.secrets.seal(this.secrets.open(current, subscriptionSecretBinding(id)), previousSubscriptionSecretBinding(id)),
+      }));
+      if (!rotated) throw new NotFoundError('subscription');
+      await this.record(tx, by, { id, organizationId }, 'secret_rotated');
+    });
     return { signing_secret: secret };
   }
 
@@ -110,9 +132,12 @@ export class SubscriptionsService {
    * the relay and Bull like any delivery. An ended delivery gets exactly one attempt; a pending
    * one is simply sent now instead of at its next retry.
    */
-  async retry(organizationId: number, id: number, deliveryId: number): Promise<void> {
+  async retry(by: ChangeAuthor, organizationId: number, id: number, deliveryId: number): Promise<void> {
     await this.activeSubscription(organizationId, id);
-    if (!(await this.deliveryLog.reopen(id, deliveryId))) throw new NotFoundError('delivery');
+    await this.transactions.run(async (tx) => {
+      if (!(await this.deliveryLog.reopen(tx, id, deliveryId))) throw new NotFoundError('delivery');
+      await this.record(tx, by, { id, organizationId }, 'delivery_retried', { delivery_id: deliveryId });
+    });
   }
 
   /**
@@ -120,9 +145,13 @@ export class SubscriptionsService {
    * subscription was disabled) is pending again, with a fresh retry window. They keep their
    * ids, so the relay sends each case's events in their order.
    */
-  async recover(organizationId: number, id: number, since: Date): Promise<number> {
+  async recover(by: ChangeAuthor, organizationId: number, id: number, since: Date): Promise<number> {
     await this.activeSubscription(organizationId, id);
-    return this.deliveryLog.reopenFailedSince(id, since);
+    return this.transactions.run(async (tx) => {
+      const recovering = await this.deliveryLog.reopenFailedSince(tx, id, since);
+      await this.record(tx, by, { id, organizationId }, 'recovered', { since: since.toISOString(), recovering });
+      return recovering;
+    });
   }
 
   async list(organizationId: number): Promise<SubscriptionView[]> {
@@ -130,8 +159,11 @@ export class SubscriptionsService {
   }
 
   /** Stops deliveries at once; the delivery log is kept. */
-  async delete(organizationId: number, id: number): Promise<void> {
-    if (!(await this.subscriptions.markDeleted(organizationId, id))) throw new NotFoundError('subscription');
+  async delete(by: ChangeAuthor, organizationId: number, id: number): Promise<void> {
+    await this.transactions.run(async (tx) => {
+      if (!(await this.subscriptions.markDeleted(tx, organizationId, id))) throw new NotFoundError('subscription');
+      await this.record(tx, by, { id, organizationId }, 'deleted');
+    });
   }
 
   /** Every delivery attempt, newest first. */
@@ -150,6 +182,11 @@ export class SubscriptionsService {
     }));
   }
 
+  /** Never the URL (a receiver's URL may carry its own token) nor a signing secret. */
+  private record(tx: Transaction, by: ChangeAuthor, subscription: Pick<Subscription, 'id' | 'organizationId'>, verb: string, summary: Record<string, unknown> = {}): Promise<void> {
+    return this.audit.record(tx, { organizationId: subscription.organizationId, by, action: `subscription.${verb}`, target: { type: 'subscription', id: String(subscription.id) }, summary });
+  }
+
   private async checkWorkflows(organizationId: number, workflowIds: number[]): Promise<void> {
     const owned = await this.workflows.existingIds(organizationId, workflowIds);
     if (owned.length !== workflowIds.length) {
@@ -166,6 +203,14 @@ export class SubscriptionsService {
 function orNotFound(subscription: Subscription | undefined): Subscription {
   if (!subscription) throw new NotFoundError('subscription');
   return subscription;
+}
+
+/** What an update changed: events and workflows from and to; of the URL only that it changed. */
+function auditedChanges(before: Subscription, after: Subscription): Record<string, unknown> {
+  return {
+    ...changedSettings({ events: before.events, workflow_ids: before.workflowIds }, { events: after.events, workflow_ids: after.workflowIds }),
+    ...(before.url !== after.url && { url: 'changed' }),
+  };
 }
 
 function newSecret(): string {

@@ -3,6 +3,8 @@ import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { listOf, object, schemaRef } from '../../../shared/http/openapi-schema.js';
+import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
+import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
 import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
@@ -37,8 +39,8 @@ export class SubscriptionsController {
       422: '`url` not an http(s) URL; `events` missing, empty, repeated or unknown; `workflow_ids` empty, repeated, not positive integers, more than 1,000, or naming a workflow outside the organization; an unsupported key; a body that is not a valid JSON object. Or the organization already has as many subscriptions as `MAX_SUBSCRIPTIONS_PER_ORGANIZATION` allows (`cap` and `limit` name it).',
     },
   })
-  create(@Principal() caller: Caller, @Body() body: CreateSubscriptionRequest) {
-    return this.subscriptions.create(caller.organizationId, body);
+  create(@Principal() caller: Caller, @ChangeAuthor() by: Author, @Body() body: CreateSubscriptionRequest) {
+    return this.subscriptions.create(by, caller.organizationId, body);
   }
 
   @Get()
@@ -61,8 +63,8 @@ export class SubscriptionsController {
     success: { status: 204, description: 'Deleted; no body.' },
     errors: { 404: SUBSCRIPTION_NOT_FOUND },
   })
-  async delete(@Principal() caller: Caller, @SubscriptionId() id: number) {
-    await this.subscriptions.delete(caller.organizationId, id);
+  async delete(@Principal() caller: Caller, @ChangeAuthor() by: Author, @SubscriptionId() id: number) {
+    await this.subscriptions.delete(by, caller.organizationId, id);
   }
 
   @Patch(':subscriptionId')
@@ -76,8 +78,8 @@ export class SubscriptionsController {
       422: 'Nothing changed: an empty body; `url` null or not an http(s) URL; `events` null, empty, repeated or unknown; `workflow_ids` empty, repeated, not positive integers, more than 1,000, or naming a workflow outside the organization; an unsupported key; a body that is not a valid JSON object.',
     },
   })
-  async update(@Principal() caller: Caller, @SubscriptionId() id: number, @Body() body: UpdateSubscriptionRequest) {
-    return { subscription: await this.subscriptions.update(caller.organizationId, id, body) };
+  async update(@Principal() caller: Caller, @ChangeAuthor() by: Author, @SubscriptionId() id: number, @Body() body: UpdateSubscriptionRequest) {
+    return { subscription: await this.subscriptions.update(by, caller.organizationId, id, body) };
   }
 
   @Post(':subscriptionId/enable')
@@ -89,8 +91,8 @@ export class SubscriptionsController {
     success: { status: 200, description: 'The subscription, active.', schema: object({ subscription: schemaRef('Subscription') }) },
     errors: { 404: SUBSCRIPTION_NOT_FOUND },
   })
-  async enable(@Principal() caller: Caller, @SubscriptionId() id: number) {
-    return { subscription: await this.subscriptions.enable(caller.organizationId, id) };
+  async enable(@Principal() caller: Caller, @ChangeAuthor() by: Author, @SubscriptionId() id: number) {
+    return { subscription: await this.subscriptions.enable(by, caller.organizationId, id) };
   }
 
   @Post(':subscriptionId/rotate-secret')
@@ -102,8 +104,8 @@ export class SubscriptionsController {
     success: { status: 200, description: 'The new signing secret.', schema: object({ signing_secret: { type: 'string', pattern: '^whsec_' } }) },
     errors: { 404: SUBSCRIPTION_NOT_FOUND },
   })
-  rotateSecret(@Principal() caller: Caller, @SubscriptionId() id: number) {
-    return this.subscriptions.rotateSecret(caller.organizationId, id);
+  rotateSecret(@Principal() caller: Caller, @ChangeAuthor() by: Author, @SubscriptionId() id: number) {
+    return this.subscriptions.rotateSecret(by, caller.organizationId, id);
   }
 
   @Post(':subscriptionId/deliveries/:deliveryId/retry')
@@ -115,8 +117,8 @@ export class SubscriptionsController {
     success: { status: 202, description: 'Queued; no body.' },
     errors: { 404: `${SUBSCRIPTION_NOT_FOUND} Or the delivery is not one of this subscription's.`, 422: DISABLED },
   })
-  async retry(@Principal() caller: Caller, @SubscriptionId() id: number, @DeliveryId() deliveryId: number) {
-    await this.subscriptions.retry(caller.organizationId, id, deliveryId);
+  async retry(@Principal() caller: Caller, @ChangeAuthor() by: Author, @SubscriptionId() id: number, @DeliveryId() deliveryId: number) {
+    await this.subscriptions.retry(by, caller.organizationId, id, deliveryId);
   }
 
   @Post(':subscriptionId/recover')
@@ -128,8 +130,8 @@ export class SubscriptionsController {
     success: { status: 202, description: 'How many deliveries are being sent again.', schema: object({ recovering: { type: 'integer', minimum: 0 } }) },
     errors: { 404: SUBSCRIPTION_NOT_FOUND, 422: `\`since\` missing or not a strict ISO 8601 timestamp; an unsupported key; a body that is not a valid JSON object. ${DISABLED}` },
   })
-  async recover(@Principal() caller: Caller, @SubscriptionId() id: number, @Body() body: RecoverDeliveriesRequest) {
-    return { recovering: await this.subscriptions.recover(caller.organizationId, id, new Date(body.since)) };
+  async recover(@Principal() caller: Caller, @ChangeAuthor() by: Author, @SubscriptionId() id: number, @Body() body: RecoverDeliveriesRequest) {
+    return { recovering: await this.subscriptions.recover(by, caller.organizationId, id, new Date(body.since)) };
   }
 
   @Get(':subscriptionId/deliveries')

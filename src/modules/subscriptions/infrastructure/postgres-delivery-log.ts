@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import type { Transaction } from '../../../shared/database/transaction.js';
+import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { DeliveryLog } from '../application/subscription-stores.js';
 import type { DeliveryAttemptRecord } from '../domain/subscription.js';
 
@@ -10,8 +12,8 @@ export class PostgresDeliveryLog extends DeliveryLog {
     super();
   }
 
-  async reopen(subscriptionId: number, deliveryId: number): Promise<boolean> {
-    const reopened = (await this.dataSource.query(
+  async reopen(tx: Transaction, subscriptionId: number, deliveryId: number): Promise<boolean> {
+    const reopened = (await entityManager(tx).query(
       `WITH reopened AS (
          UPDATE event_deliveries SET
            next_attempt_at = now(),
@@ -25,8 +27,8 @@ export class PostgresDeliveryLog extends DeliveryLog {
     return reopened.length > 0;
   }
 
-  async reopenFailedSince(subscriptionId: number, since: Date): Promise<number> {
-    const [row] = (await this.dataSource.query(
+  async reopenFailedSince(tx: Transaction, subscriptionId: number, since: Date): Promise<number> {
+    const [row] = (await entityManager(tx).query(
       `WITH reopened AS (
          UPDATE event_deliveries SET state = 'pending', finished_at = NULL, next_attempt_at = now(),
            give_up_at = DEFAULT, enqueued_at = NULL, locked_until = NULL

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
 import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
-import { TransactionRunner } from '../../../shared/database/transaction.js';
+import type { Transaction } from '../../../shared/database/transaction.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { type SubscriptionFields, SubscriptionStore } from '../application/subscription-stores.js';
 import type { Subscription } from '../domain/subscription.js';
@@ -19,64 +19,64 @@ const SUBSCRIPTIONS_CAP: OrganizationCap = { what: 'subscriptions', table: 'subs
 export class TypeOrmSubscriptionStore extends SubscriptionStore {
   constructor(
     @InjectRepository(SubscriptionOrmEntity) private readonly subscriptions: Repository<SubscriptionOrmEntity>,
-    private readonly transactions: TransactionRunner,
     private readonly env: Env,
   ) {
     super();
   }
 
-  async create(organizationId: number, fields: SubscriptionFields, seal: (id: number) => string): Promise<Subscription> {
-    const id = await storeWithinCap(this.transactions, this.env, organizationId, SUBSCRIPTIONS_CAP, async (manager) => {
+  async create(tx: Transaction, organizationId: number, fields: SubscriptionFields, seal: (id: number) => string): Promise<Subscription> {
+    const id = await storeWithinCap(tx, this.env, organizationId, SUBSCRIPTIONS_CAP, async (manager) => {
       const row = await manager.save(manager.create(SubscriptionOrmEntity, { organizationId, ...columns(fields), secretCiphertext: '' }));
       await manager.update(SubscriptionOrmEntity, { id: row.id }, { secretCiphertext: seal(row.id) });
       return row.id;
     });
-    return toSubscription(await this.subscriptions.findOneByOrFail({ id }));
+    return toSubscription(await entityManager(tx).findOneByOrFail(SubscriptionOrmEntity, { id }));
   }
 
-  async update(organizationId: number, id: number, changes: Partial<SubscriptionFields>): Promise<Subscription | undefined> {
-    const result = await this.subscriptions.update({ id, organizationId, deletedAt: IsNull() }, columns(changes));
-    return result.affected ? toSubscription(await this.subscriptions.findOneByOrFail({ id })) : undefined;
+  async update(tx: Transaction, organizationId: number, id: number, changes: Partial<SubscriptionFields>): Promise<Subscription | undefined> {
+    const m = entityManager(tx);
+    const result = await m.update(SubscriptionOrmEntity, { id, organizationId, deletedAt: IsNull() }, columns(changes));
+    return result.affected ? toSubscription(await m.findOneByOrFail(SubscriptionOrmEntity, { id })) : undefined;
   }
 
-  async enable(organizationId: number, id: number): Promise<Subscription | undefined> {
-    const result = await this.subscriptions.update(
+  async enable(tx: Transaction, organizationId: number, id: number): Promise<Subscription | undefined> {
+    const m = entityManager(tx);
+    const result = await m.update(
+      SubscriptionOrmEntity,
       { id, organizationId, deletedAt: IsNull() },
       { disabledAt: null, disabledReason: null, failingSince: () => 'CASE WHEN disabled_at IS NULL THEN failing_since END' },
     );
-    return result.affected ? toSubscription(await this.subscriptions.findOneByOrFail({ id })) : undefined;
+    return result.affected ? toSubscription(await m.findOneByOrFail(SubscriptionOrmEntity, { id })) : undefined;
   }
 
-  rotateSecret(organizationId: number, id: number, rotate: (currentCiphertext: string) => { secret: string; previous: string }): Promise<boolean> {
-    return this.transactions.run(async (tx) => {
-      const manager = entityManager(tx);
-      // NO KEY: intakes writing this subscription's deliveries key-share its row, and a rotation must not hold them (and their batches) up.
-      const [row] = (await manager.query(
-        `SELECT secret_ciphertext FROM subscriptions WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL FOR NO KEY UPDATE`,
-        [id, organizationId],
-      )) as { secret_ciphertext: string }[];
-      if (!row) return false;
-      const rotated = rotate(row.secret_ciphertext);
-      await manager.query(
-        `UPDATE subscriptions SET secret_ciphertext = $2, previous_secret_ciphertext = $3, previous_secret_expires_at = now() + ${PREVIOUS_SECRET_SIGNS_FOR}
-         WHERE id = $1`,
-        [id, rotated.secret, rotated.previous],
-      );
-      return true;
-    });
+  async rotateSecret(tx: Transaction, organizationId: number, id: number, rotate: (currentCiphertext: string) => { secret: string; previous: string }): Promise<boolean> {
+    const manager = entityManager(tx);
+    // NO KEY: intakes writing this subscription's deliveries key-share its row, and a rotation must not hold them (and their batches) up.
+    const [row] = (await manager.query(
+      `SELECT secret_ciphertext FROM subscriptions WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL FOR NO KEY UPDATE`,
+      [id, organizationId],
+    )) as { secret_ciphertext: string }[];
+    if (!row) return false;
+    const rotated = rotate(row.secret_ciphertext);
+    await manager.query(
+      `UPDATE subscriptions SET secret_ciphertext = $2, previous_secret_ciphertext = $3, previous_secret_expires_at = now() + ${PREVIOUS_SECRET_SIGNS_FOR}
+       WHERE id = $1`,
+      [id, rotated.secret, rotated.previous],
+    );
+    return true;
   }
 
   async listLive(organizationId: number): Promise<Subscription[]> {
     return (await this.subscriptions.find({ where: { organizationId, deletedAt: IsNull() }, order: { id: 'ASC' } })).map(toSubscription);
   }
 
-  async findLive(organizationId: number, id: number): Promise<Subscription | undefined> {
-    const row = await this.subscriptions.findOneBy({ id, organizationId, deletedAt: IsNull() });
+  async findLive(organizationId: number, id: number, tx?: Transaction): Promise<Subscription | undefined> {
+    const row = await (tx ? entityManager(tx) : this.subscriptions.manager).findOneBy(SubscriptionOrmEntity, { id, organizationId, deletedAt: IsNull() });
     return row ? toSubscription(row) : undefined;
   }
 
-  async markDeleted(organizationId: number, id: number): Promise<boolean> {
-    const result = await this.subscriptions.update({ id, organizationId, deletedAt: IsNull() }, { deletedAt: () => 'now()' });
+  async markDeleted(tx: Transaction, organizationId: number, id: number): Promise<boolean> {
+    const result = await entityManager(tx).update(SubscriptionOrmEntity, { id, organizationId, deletedAt: IsNull() }, { deletedAt: () => 'now()' });
     return Boolean(result.affected);
   }
 }

@@ -5,7 +5,7 @@ import type { Principal } from '../domain/principal.js';
 /** Where access tokens are kept, by the hash of their secret; bound to the module's infrastructure. */
 export abstract class TokenStore {
   /** Stores a new token, refused past the organization's cap of live tokens. */
-  abstract create(organizationId: number, name: string, scope: TokenScope, tokenHash: Buffer): Promise<AccessToken>;
+  abstract create(tx: Transaction, organizationId: number, name: string, scope: TokenScope, tokenHash: Buffer): Promise<AccessToken>;
   /** The organization's live tokens, in id order. */
   abstract listLive(organizationId: number): Promise<AccessToken[]>;
   /** The hash of the organization's live token with this id, undefined when there is none. */

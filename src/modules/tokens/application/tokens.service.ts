@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { CacheGeneration } from '../../../shared/cache/cache-generation.js';
 import { InvalidatedCache } from '../../../shared/cache/invalidated-cache.js';
 import { sha256 } from '../../../shared/crypto/sha256.js';
+import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
 import { NotFoundError, UnauthorizedError } from '../../../shared/errors/app-error.js';
+import { AuditTrail } from '../../audit/application/audit-trail.js';
+import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import type { AccessToken, TokenScope } from '../domain/access-token.js';
 import type { Principal } from '../domain/principal.js';
 import { generateSecret } from '../domain/token-secrets.js';
@@ -28,24 +31,35 @@ export class TokensService {
   constructor(
     private readonly tokens: TokenStore,
     generations: CacheGeneration,
+    private readonly transactions: TransactionRunner,
+    private readonly audit: AuditTrail,
   ) {
     this.principals = new InvalidatedCache(generations, 'access-tokens', 60_000);
   }
 
-  async create(organizationId: number, name: string, scope: TokenScope): Promise<{ token: TokenView; secret: string }> {
+  async create(by: ChangeAuthor, organizationId: number, name: string, scope: TokenScope): Promise<{ token: TokenView; secret: string }> {
+    return this.transactions.run((tx) => this.createIn(tx, by, organizationId, name, scope));
+  }
+
+  /** As `create`, in `tx` (a new organization's first token comes with the organization). */
+  async createIn(tx: Transaction, by: ChangeAuthor, organizationId: number, name: string, scope: TokenScope): Promise<{ token: TokenView; secret: string }> {
     const secret = generateSecret(PREFIX[scope]);
-    const stored = await this.tokens.create(organizationId, name, scope, sha256(secret));
-    return { token: toView(stored), secret };
+    const token = await this.tokens.create(tx, organizationId, name, scope, sha256(secret));
+    await this.audit.record(tx, { organizationId, by, action: 'token.created', target: { type: 'token', id: String(token.id) }, summary: { name, scope } });
+    return { token: toView(token), secret };
   }
 
   async list(organizationId: number): Promise<TokenView[]> {
     return (await this.tokens.listLive(organizationId)).map(toView);
   }
 
-  async delete(organizationId: number, id: number): Promise<void> {
+  async delete(by: ChangeAuthor, organizationId: number, id: number): Promise<void> {
     const tokenHash = await this.tokens.liveTokenHash(organizationId, id);
     if (!tokenHash) throw new NotFoundError('token');
-    await this.principals.change(tokenHash.toString('hex'), (tx) => this.tokens.markDeleted(tx, id));
+    await this.principals.change(tokenHash.toString('hex'), async (tx) => {
+      await this.tokens.markDeleted(tx, id);
+      await this.audit.record(tx, { organizationId, by, action: 'token.deleted', target: { type: 'token', id: String(id) } });
+    });
   }
 
   /** One answer for a missing, malformed, unknown, deleted or wrong-scope token: 401. */

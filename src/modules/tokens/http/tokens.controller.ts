@@ -3,6 +3,8 @@ import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED, CHANGE_NOT_SAVED } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { listOf, schemaRef } from '../../../shared/http/openapi-schema.js';
+import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
+import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
 import { RequiresToken } from './bearer-token.check.js';
 import { CreateTokenRequest } from './create-token.request.js';
 import type { Principal as Caller } from '../domain/principal.js';
@@ -24,8 +26,8 @@ export class TokensController {
     success: { status: 201, description: 'The token and its secret.', schema: schemaRef('CreatedToken') },
     errors: { 422: '`name` missing or not 1 to 200 characters, `scope` not `api` or `admin`, an unsupported key, or a body that is not a valid JSON object. Or the organization already has as many tokens (deleted ones not counted) as `MAX_TOKENS_PER_ORGANIZATION` allows (`cap` and `limit` name it).' },
   })
-  create(@Principal() caller: Caller, @Body() body: CreateTokenRequest) {
-    return this.tokens.create(caller.organizationId, body.name, body.scope);
+  create(@Principal() caller: Caller, @ChangeAuthor() by: Author, @Body() body: CreateTokenRequest) {
+    return this.tokens.create(by, caller.organizationId, body.name, body.scope);
   }
 
   @Get()
@@ -48,7 +50,7 @@ export class TokensController {
     success: { status: 204, description: 'Deleted; no body.' },
     errors: { 404: 'The token does not exist, belongs to another organization, or was already deleted.', 503: CHANGE_NOT_SAVED },
   })
-  async delete(@Principal() caller: Caller, @Param('tokenId', new IdParamPipe('token')) tokenId: number) {
-    await this.tokens.delete(caller.organizationId, tokenId);
+  async delete(@Principal() caller: Caller, @ChangeAuthor() by: Author, @Param('tokenId', new IdParamPipe('token')) tokenId: number) {
+    await this.tokens.delete(by, caller.organizationId, tokenId);
   }
 }

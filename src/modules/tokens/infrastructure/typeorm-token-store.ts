@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
 import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
-import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
+import type { Transaction } from '../../../shared/database/transaction.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { TokenStore } from '../application/token-store.js';
 import type { AccessToken, TokenScope } from '../domain/access-token.js';
@@ -16,16 +16,15 @@ const TOKENS_CAP: OrganizationCap = { what: 'tokens', table: 'access_tokens', li
 export class TypeOrmTokenStore extends TokenStore {
   constructor(
     @InjectRepository(AccessTokenOrmEntity) private readonly tokens: Repository<AccessTokenOrmEntity>,
-    private readonly transactions: TransactionRunner,
     private readonly env: Env,
   ) {
     super();
   }
 
-  async create(organizationId: number, name: string, scope: TokenScope, tokenHash: Buffer): Promise<AccessToken> {
-    const id = await storeWithinCap(this.transactions, this.env, organizationId, TOKENS_CAP, async (m) => (await m.save(m.create(AccessTokenOrmEntity, { organizationId, name, scope, tokenHash }))).id);
+  async create(tx: Transaction, organizationId: number, name: string, scope: TokenScope, tokenHash: Buffer): Promise<AccessToken> {
+    const id = await storeWithinCap(tx, this.env, organizationId, TOKENS_CAP, async (m) => (await m.save(m.create(AccessTokenOrmEntity, { organizationId, name, scope, tokenHash }))).id);
     // Read back for created_at, which the database sets.
-    return this.tokens.findOneByOrFail({ id });
+    return entityManager(tx).findOneByOrFail(AccessTokenOrmEntity, { id });
   }
 
   listLive(organizationId: number): Promise<AccessToken[]> {

@@ -4,6 +4,8 @@ import { SecretBox } from '../../../shared/crypto/secret-box.js';
 import { webhookTokenBinding } from '../../../shared/crypto/stored-secrets.js';
 import { NotFoundError } from '../../../shared/errors/app-error.js';
 import { sha256 } from '../../../shared/crypto/sha256.js';
+import { AuditTrail } from '../../audit/application/audit-trail.js';
+import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { generateSecret } from '../../tokens/domain/token-secrets.js';
 import { WebhookUnavailableError } from '../domain/workflow.errors.js';
 import type { StoredWebhookToken } from '../domain/workflow.js';
@@ -25,15 +27,20 @@ export class WebhookUrlsService {
     private readonly workflows: WorkflowStore,
     private readonly env: Env,
     private readonly secrets: SecretBox,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** Generates the webhook token once; asking again returns the same URL. */
-  async generate(organizationId: number, id: number): Promise<WebhookView> {
+  async generate(by: ChangeAuthor, organizationId: number, id: number): Promise<WebhookView> {
     const state = await this.published.state(id);
     if (!state || state.organizationId !== organizationId) throw new NotFoundError('workflow');
     if (!state.published || !state.current?.isDirect) throw new WebhookUnavailableError();
     const token = generateSecret('whk_');
-    await this.published.change(id, (tx) => this.workflows.setWebhookToken(tx, id, this.storedToken(id, token), false));
+    await this.published.change(id, async (tx) => {
+      if (await this.workflows.setWebhookToken(tx, id, this.storedToken(id, token), false)) {
+        await this.audit.record(tx, { organizationId, by, action: 'webhook_url.created', target: { type: 'workflow', id: String(id) } });
+      }
+    });
     return this.get(organizationId, id);
   }
 
@@ -44,10 +51,13 @@ export class WebhookUrlsService {
   }
 
   /** Operator only: replaces the token of any organization's workflow; the old one stops working at once. */
-  async rotate(id: number): Promise<WebhookView> {
+  async rotate(by: ChangeAuthor, id: number): Promise<WebhookView> {
     const token = generateSecret('whk_');
+    const workflow = await this.workflows.find(id);
+    if (!workflow) throw new NotFoundError('webhook');
     await this.published.change(id, async (tx) => {
       if (!(await this.workflows.setWebhookToken(tx, id, this.storedToken(id, token), true))) throw new NotFoundError('webhook');
+      await this.audit.record(tx, { organizationId: workflow.organizationId, by, action: 'webhook_url.rotated', target: { type: 'workflow', id: String(id) } });
     });
     return this.webhookView(id, token);
   }

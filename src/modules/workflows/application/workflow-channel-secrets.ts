@@ -3,7 +3,10 @@ import { CacheGeneration } from '../../../shared/cache/cache-generation.js';
 import { InvalidatedCache } from '../../../shared/cache/invalidated-cache.js';
 import { RecentMisses } from '../../../shared/cache/recent-misses.js';
 import { SecretBox, type SecretBinding } from '../../../shared/crypto/secret-box.js';
+import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
 import { AppError, NotFoundError } from '../../../shared/errors/app-error.js';
+import { AuditTrail } from '../../audit/application/audit-trail.js';
+import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import type { WorkflowVersion } from '../domain/workflow-version.js';
 import type { ChannelSecretStore, StoredChannelSecret } from './channel-secret-store.js';
 import { PublishedWorkflowsService } from './published-workflows.service.js';
@@ -13,6 +16,8 @@ import { WorkflowDraftsService } from './workflow-drafts.service.js';
 export interface WorkflowChannel {
   /** What a 404 names: `email address`, `form`. */
   noun: string;
+  /** What its audit entries' actions start with: `email_address`, `form`. */
+  audited: string;
   /** Whether a version takes cases through this channel (its case source). */
   takes(version: WorkflowVersion): boolean;
   unavailable(): AppError;
@@ -42,6 +47,8 @@ export class ChannelSecretKeeping {
     readonly drafts: WorkflowDraftsService,
     readonly secrets: SecretBox,
     readonly generations: CacheGeneration,
+    readonly transactions: TransactionRunner,
+    readonly audit: AuditTrail,
   ) {}
 }
 
@@ -70,12 +77,14 @@ export abstract class WorkflowChannelSecrets {
   protected abstract shown(secret: string): string;
 
   /** Generates the secret once; asking again shows the same one. */
-  async generate(organizationId: number, workflowId: number): Promise<string> {
+  async generate(by: ChangeAuthor, organizationId: number, workflowId: number): Promise<string> {
     const state = await this.keeping.published.state(workflowId);
     if (!state || state.organizationId !== organizationId) throw new NotFoundError('workflow');
     if (!state.published || !state.current || !this.channel.takes(state.current)) throw this.channel.unavailable();
     const columns = this.secretColumns(workflowId, this.channel.newSecret());
-    await this.rows.insertIfAbsent(workflowId, columns);
+    await this.keeping.transactions.run(async (tx) => {
+      if (await this.rows.insertIfAbsent(tx, workflowId, columns)) await this.record(tx, by, organizationId, workflowId, 'created');
+    });
     this.unknownHashes.forget(columns.secretHash.toString('hex'));
     return this.get(organizationId, workflowId);
   }
@@ -88,13 +97,15 @@ export abstract class WorkflowChannelSecrets {
   }
 
   /** Operator only: replaces the secret of any organization's workflow; the old one is refused at once. */
-  async rotate(workflowId: number): Promise<string> {
+  async rotate(by: ChangeAuthor, workflowId: number): Promise<string> {
     const current = await this.rows.find(workflowId);
-    if (!current) throw new NotFoundError(this.channel.noun);
+    const state = await this.keeping.published.state(workflowId);
+    if (!current || !state) throw new NotFoundError(this.channel.noun);
     const secret = this.channel.newSecret();
     const columns = this.secretColumns(workflowId, secret);
     await this.workflowByHash.change(current.secretHash.toString('hex'), async (tx) => {
       if (!(await this.rows.replace(tx, workflowId, columns))) throw new NotFoundError(this.channel.noun);
+      await this.record(tx, by, state.organizationId, workflowId, 'rotated');
     });
     this.unknownHashes.forget(columns.secretHash.toString('hex'));
     return this.shown(secret);
@@ -114,6 +125,11 @@ export abstract class WorkflowChannelSecrets {
     const state = await this.keeping.published.state(workflowId);
     if (!state?.published || !state.current || !this.channel.takes(state.current)) return null;
     return { organizationId: state.organizationId, version: state.current };
+  }
+
+  /** The entry names the workflow only: the secret is the address or URL itself. */
+  private record(tx: Transaction, by: ChangeAuthor, organizationId: number, workflowId: number, verb: string): Promise<void> {
+    return this.keeping.audit.record(tx, { organizationId, by, action: `${this.channel.audited}.${verb}`, target: { type: 'workflow', id: String(workflowId) } });
   }
 
   private secretColumns(workflowId: number, secret: string): StoredChannelSecret {

@@ -1,6 +1,10 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
+import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { NotFoundError, UnstorableValueError } from '../../../shared/errors/app-error.js';
 import { hasUnstorableEscape } from '../../../shared/json/json-text.js';
+import { AuditTrail } from '../../audit/application/audit-trail.js';
+import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
+import { changedPointers } from '../../audit/domain/audit-summary.js';
 import { StepTypeRegistry } from '../../extensions/step-type.registry.js';
 import { compileStepArguments, type StepArgumentRules } from '../domain/step-arguments.js';
 import { allStatuses, parseWorkflowDefinition, sameDefinition, type WorkflowDefinition } from '../domain/workflow-definition.js';
@@ -37,6 +41,8 @@ export class WorkflowDraftsService implements OnApplicationBootstrap {
     private readonly versions: WorkflowVersionStore,
     private readonly caseSources: CaseSourceRegistry,
     private readonly stepTypes: StepTypeRegistry,
+    private readonly transactions: TransactionRunner,
+    private readonly audit: AuditTrail,
   ) {}
 
   /** Once every step type is registered (the registry fills itself in at module init). */
@@ -44,9 +50,14 @@ export class WorkflowDraftsService implements OnApplicationBootstrap {
     this.steps = compileStepArguments(this.stepTypes.all());
   }
 
-  async create(organizationId: number, input: unknown): Promise<WorkflowView> {
+  async create(by: ChangeAuthor, organizationId: number, input: unknown): Promise<WorkflowView> {
     const draft = parseOrThrow(input, this.steps, this.caseSources.caseSources);
-    return this.view(await this.workflows.create(organizationId, draft));
+    const created = await this.transactions.run(async (tx) => {
+      const workflow = await this.workflows.create(tx, organizationId, draft);
+      await this.audit.record(tx, { organizationId, by, action: 'workflow.created', target: { type: 'workflow', id: String(workflow.id) }, summary: { name: draft.name } });
+      return workflow;
+    });
+    return this.view(created);
   }
 
   async list(organizationId: number): Promise<WorkflowView[]> {
@@ -57,11 +68,19 @@ export class WorkflowDraftsService implements OnApplicationBootstrap {
     return this.view(await this.findOwned(organizationId, id));
   }
 
-  /** Replaces the draft; published versions and running cases are not affected. */
-  async replaceDraft(organizationId: number, id: number, input: unknown): Promise<WorkflowView> {
+  /**
+   * Replaces the draft; published versions and running cases are not affected. Recorded as
+   * `action` (a restore is one too) with the JSON Pointers of the parts that changed.
+   */
+  async replaceDraft(by: ChangeAuthor, organizationId: number, id: number, input: unknown, action = 'workflow.draft_updated', summary: Record<string, unknown> = {}): Promise<WorkflowView> {
     const draft = parseOrThrow(input, this.steps, this.caseSources.caseSources);
-    await this.findOwned(organizationId, id);
-    await this.workflows.replaceDraft(id, draft);
+    await this.transactions.run(async (tx) => {
+      const before = await this.workflows.lockOwned(tx, organizationId, id);
+      if (!before) throw new NotFoundError('workflow');
+      await this.workflows.replaceDraft(tx, id, draft);
+      const changed = changedPointers(before.draft, draft);
+      await this.audit.record(tx, { organizationId, by, action, target: { type: 'workflow', id: String(id) }, summary: { ...summary, changed } });
+    });
     return this.get(organizationId, id);
   }
 

@@ -9,7 +9,7 @@ import type { WorkflowDefinition } from '../domain/workflow-definition.js';
  */
 export abstract class WorkflowStore {
   /** Stores a new workflow with this draft, refused past the organization's cap. */
-  abstract create(organizationId: number, draft: WorkflowDefinition): Promise<Workflow>;
+  abstract create(tx: Transaction, organizationId: number, draft: WorkflowDefinition): Promise<Workflow>;
   /** The organization's workflows, in id order. */
   abstract listByOrganization(organizationId: number): Promise<Workflow[]>;
   abstract find(id: number): Promise<Workflow | undefined>;
@@ -18,7 +18,7 @@ export abstract class WorkflowStore {
   abstract lockOwned(tx: Transaction, organizationId: number, id: number): Promise<Workflow | undefined>;
   /** Which of `ids` are workflows of the organization. */
   abstract existingIds(organizationId: number, ids: number[]): Promise<number[]>;
-  abstract replaceDraft(id: number, draft: WorkflowDefinition): Promise<void>;
+  abstract replaceDraft(tx: Transaction, id: number, draft: WorkflowDefinition): Promise<void>;
   /** Publishes the workflow, as `version` when given (else as the version it has). */
   abstract markPublished(tx: Transaction, id: number, version?: number): Promise<void>;
   abstract markUnpublished(tx: Transaction, id: number): Promise<void>;

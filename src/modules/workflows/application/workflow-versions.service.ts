@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../../shared/errors/app-error.js';
+import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import type { WorkflowDefinition } from '../domain/workflow-definition.js';
 import type { PublishedVersion } from '../domain/workflow.js';
 import { WorkflowDraftsService, type WorkflowView } from './workflow-drafts.service.js';
@@ -39,9 +40,9 @@ export class WorkflowVersionsService {
    * The draft becomes that version's definition, checked by today's rules like any draft (a
    * version published under older rules may no longer pass them); nothing is published.
    */
-  async restore(organizationId: number, workflowId: number, version: number): Promise<WorkflowView> {
+  async restore(by: ChangeAuthor, organizationId: number, workflowId: number, version: number): Promise<WorkflowView> {
     const row = await this.find(organizationId, workflowId, version);
-    return this.drafts.replaceDraft(organizationId, workflowId, row.definition);
+    return this.drafts.replaceDraft(by, organizationId, workflowId, row.definition, 'workflow.restored', { version });
   }
 
   private async find(organizationId: number, workflowId: number, version: number): Promise<PublishedVersion> {

@@ -3,6 +3,8 @@ import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED, CHANGE_NOT_SAVED } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
+import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
+import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
 import { RequiresOperatorToken } from '../../tokens/http/operator-token.check.js';
 import { WebhookUrlsService } from '../application/webhook-urls.service.js';
 
@@ -22,7 +24,7 @@ export class OperatorWebhooksController {
     success: { status: 200, description: 'The new webhook URL and token.', schema: wrapped('webhook', schemaRef('Webhook')) },
     errors: { 404: 'The operator API is disabled (no `OPERATOR_TOKEN`), or the workflow does not exist or has no webhook URL yet.', 503: CHANGE_NOT_SAVED },
   })
-  async rotate(@Param('workflowId', new IdParamPipe('workflow')) id: number) {
-    return { webhook: await this.webhooks.rotate(id) };
+  async rotate(@ChangeAuthor() by: Author, @Param('workflowId', new IdParamPipe('workflow')) id: number) {
+    return { webhook: await this.webhooks.rotate(by, id) };
   }
 }

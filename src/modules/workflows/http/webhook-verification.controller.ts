@@ -3,6 +3,8 @@ import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED, CHANGE_NOT_SAVED } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
+import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
+import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
 import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
@@ -41,9 +43,9 @@ export class WebhookVerificationController {
       503: CHANGE_NOT_SAVED,
     },
   })
-  async put(@Principal() caller: Caller, @WorkflowId() id: number, @Body() body: PutWebhookVerificationRequest) {
+  async put(@Principal() caller: Caller, @ChangeAuthor() by: Author, @WorkflowId() id: number, @Body() body: PutWebhookVerificationRequest) {
     const setting = verificationSetting(body as unknown as Record<string, unknown>, this.schemes.rules);
-    return { verification: await this.verifications.put(caller.organizationId, id, setting) };
+    return { verification: await this.verifications.put(by, caller.organizationId, id, setting) };
   }
 
   @Get()
@@ -67,7 +69,7 @@ export class WebhookVerificationController {
     success: { status: 204, description: 'Deleted; no body.' },
     errors: { 404: NO_VERIFICATION, 503: CHANGE_NOT_SAVED },
   })
-  async delete(@Principal() caller: Caller, @WorkflowId() id: number) {
-    await this.verifications.delete(caller.organizationId, id);
+  async delete(@Principal() caller: Caller, @ChangeAuthor() by: Author, @WorkflowId() id: number) {
+    await this.verifications.delete(by, caller.organizationId, id);
   }
 }

@@ -3,6 +3,8 @@ import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { listOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
+import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
+import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
 import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
@@ -53,7 +55,7 @@ export class WorkflowVersionsController {
     success: { status: 200, description: 'The workflow with its restored draft.', schema: wrapped('workflow', schemaRef('Workflow')) },
     errors: { 404: VERSION_NOT_FOUND, 422: 'The version\'s definition does not pass today\'s rules (`workflow_definition_invalid` with every problem); the draft is unchanged.' },
   })
-  async restore(@Principal() caller: Caller, @WorkflowId() workflowId: number, @Version() version: number) {
-    return { workflow: await this.versions.restore(caller.organizationId, workflowId, version) };
+  async restore(@Principal() caller: Caller, @ChangeAuthor() by: Author, @WorkflowId() workflowId: number, @Version() version: number) {
+    return { workflow: await this.versions.restore(by, caller.organizationId, workflowId, version) };
   }
 }

@@ -3,6 +3,8 @@ import { ApiBody, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED, CHANGE_NOT_SAVED } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { listOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
+import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
+import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
 import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
@@ -38,8 +40,8 @@ export class WorkflowsController {
     errors: { 422: `${DEFINITION_REFUSED} Or the organization already has as many workflows as \`MAX_WORKFLOWS_PER_ORGANIZATION\` allows (\`cap\` and \`limit\` name it).` },
   })
   @DefinitionBody()
-  async create(@Principal() caller: Caller, @Body() definition: unknown) {
-    return { workflow: await this.drafts.create(caller.organizationId, definition) };
+  async create(@Principal() caller: Caller, @ChangeAuthor() by: Author, @Body() definition: unknown) {
+    return { workflow: await this.drafts.create(by, caller.organizationId, definition) };
   }
 
   @Get()
@@ -74,8 +76,8 @@ export class WorkflowsController {
     errors: { 404: WORKFLOW_NOT_FOUND, 422: DEFINITION_REFUSED },
   })
   @DefinitionBody()
-  async replaceDraft(@Principal() caller: Caller, @WorkflowId() id: number, @Body() definition: unknown) {
-    return { workflow: await this.drafts.replaceDraft(caller.organizationId, id, definition) };
+  async replaceDraft(@Principal() caller: Caller, @ChangeAuthor() by: Author, @WorkflowId() id: number, @Body() definition: unknown) {
+    return { workflow: await this.drafts.replaceDraft(by, caller.organizationId, id, definition) };
   }
 
   @Post(':workflowId/publish')
@@ -87,8 +89,8 @@ export class WorkflowsController {
     success: workflowAnswer(200, 'The published workflow.'),
     errors: { 404: WORKFLOW_NOT_FOUND, 503: CHANGE_NOT_SAVED },
   })
-  async publish(@Principal() caller: Caller, @WorkflowId() id: number) {
-    return { workflow: await this.publishing.publish(caller.organizationId, id, caller.name) };
+  async publish(@Principal() caller: Caller, @ChangeAuthor() by: Author, @WorkflowId() id: number) {
+    return { workflow: await this.publishing.publish(by, caller.organizationId, id) };
   }
 
   @Post(':workflowId/unpublish')
@@ -100,8 +102,8 @@ export class WorkflowsController {
     success: workflowAnswer(200, 'The unpublished workflow.'),
     errors: { 404: WORKFLOW_NOT_FOUND, 503: CHANGE_NOT_SAVED },
   })
-  async unpublish(@Principal() caller: Caller, @WorkflowId() id: number) {
-    return { workflow: await this.publishing.unpublish(caller.organizationId, id) };
+  async unpublish(@Principal() caller: Caller, @ChangeAuthor() by: Author, @WorkflowId() id: number) {
+    return { workflow: await this.publishing.unpublish(by, caller.organizationId, id) };
   }
 
   @Post(':workflowId/webhook')
@@ -112,8 +114,8 @@ export class WorkflowsController {
     success: webhookAnswer(201),
     errors: { 404: WORKFLOW_NOT_FOUND, 422: 'The workflow is not published, or its case source is not `direct`.', 503: CHANGE_NOT_SAVED },
   })
-  async generateWebhook(@Principal() caller: Caller, @WorkflowId() id: number) {
-    return { webhook: await this.webhooks.generate(caller.organizationId, id) };
+  async generateWebhook(@Principal() caller: Caller, @ChangeAuthor() by: Author, @WorkflowId() id: number) {
+    return { webhook: await this.webhooks.generate(by, caller.organizationId, id) };
   }
 
   @Get(':workflowId/webhook')

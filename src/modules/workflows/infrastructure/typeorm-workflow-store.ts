@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
 import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
-import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
+import type { Transaction } from '../../../shared/database/transaction.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { WorkflowStore } from '../application/workflow-stores.js';
 import type { StoredWebhookToken, Workflow } from '../domain/workflow.js';
@@ -17,16 +17,15 @@ const WORKFLOWS_CAP: OrganizationCap = { what: 'workflows', table: 'workflows', 
 export class TypeOrmWorkflowStore extends WorkflowStore {
   constructor(
     @InjectRepository(WorkflowOrmEntity) private readonly workflows: Repository<WorkflowOrmEntity>,
-    private readonly transactions: TransactionRunner,
     private readonly env: Env,
   ) {
     super();
   }
 
-  async create(organizationId: number, draft: WorkflowDefinition): Promise<Workflow> {
-    const id = await storeWithinCap(this.transactions, this.env, organizationId, WORKFLOWS_CAP, async (m) => (await m.save(m.create(WorkflowOrmEntity, { organizationId, draft }))).id);
+  async create(tx: Transaction, organizationId: number, draft: WorkflowDefinition): Promise<Workflow> {
+    const id = await storeWithinCap(tx, this.env, organizationId, WORKFLOWS_CAP, async (m) => (await m.save(m.create(WorkflowOrmEntity, { organizationId, draft }))).id);
     // Read back for the columns the database sets.
-    return this.workflows.findOneByOrFail({ id });
+    return entityManager(tx).findOneByOrFail(WorkflowOrmEntity, { id });
   }
 
   listByOrganization(organizationId: number): Promise<Workflow[]> {
@@ -50,8 +49,8 @@ export class TypeOrmWorkflowStore extends WorkflowStore {
     return rows.map((row) => row.id);
   }
 
-  async replaceDraft(id: number, draft: WorkflowDefinition): Promise<void> {
-    await this.workflows.update({ id }, { draft: asJsonColumn(draft), updatedAt: () => 'now()' });
+  async replaceDraft(tx: Transaction, id: number, draft: WorkflowDefinition): Promise<void> {
+    await entityManager(tx).update(WorkflowOrmEntity, { id }, { draft: asJsonColumn(draft), updatedAt: () => 'now()' });
   }
 
   async markPublished(tx: Transaction, id: number, version?: number): Promise<void> {

@@ -1,0 +1,12 @@
+/**
+ * Retention's purge of the audit log (retention.ports.ts RetentionPurges calls it): the only way
+ * an entry is ever deleted. Declared here, not in retention, since retention records its own
+ * changes in the audit log.
+ */
+export abstract class AuditEntryPurges {
+  /**
+   * Deletes at most `limit` entries of these organizations older than their days (same order),
+   * skipping rows another pass holds; how many it deleted.
+   */
+  abstract purgeOlderThan(organizations: { ids: number[]; days: number[] }, limit: number): Promise<number>;
+}

@@ -1,0 +1,48 @@
+/** Who made a change: a user (signed in), an admin token, or the deployment's operator. */
+export interface AuditActor {
+  type: 'user' | 'token' | 'operator';
+  id: string;
+  name: string;
+}
+
+/** Who made a change and from which address: what every audited change carries from its request. */
+export interface ChangeAuthor {
+  actor: AuditActor;
+  /** The client's IP address as the service saw it (behind the deployment's trusted proxies). */
+  address: string | null;
+}
+
+/** What was changed: a workflow, a token, a subscription, ... and its id (a secret's is its name). */
+export interface AuditTarget {
+  type: string;
+  id: string;
+}
+
+/**
+ * What a change says about itself. `summary` names what changed (JSON Pointers of a draft's
+ * changed parts, from/to of settings) and never holds a secret value, a token or a webhook URL.
+ */
+export interface AuditedChange {
+  organizationId: number;
+  by: ChangeAuthor;
+  action: string;
+  target: AuditTarget;
+  summary?: Record<string, unknown>;
+}
+
+export interface AuditEntry {
+  id: string;
+  at: Date;
+  actor: AuditActor;
+  action: string;
+  target: AuditTarget;
+  address: string | null;
+  summary: Record<string, unknown>;
+}
+
+/** Filters of the audit list; each matches exactly (`actor` is `type:id`, `target` is `type:id` or a type alone). */
+export interface AuditFilters {
+  actor?: { type: string; id: string };
+  action?: string;
+  target?: { type: string; id?: string };
+}

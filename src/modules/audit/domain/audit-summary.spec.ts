@@ -1,0 +1,24 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { changedPointers, changedSettings } from './audit-summary.js';
+
+describe('changedPointers', () => {
+  it('points at the deepest member or item that differs, escaping ~ and /', () => {
+    const before = { name: 'A', attributes: { 'a/b': { type: 'string' }, 'c~d': { type: 'number' } }, statuses: ['Triage', 'Open'] };
+    const after = { name: 'A', attributes: { 'a/b': { type: 'integer' }, 'c~d': { type: 'number' } }, statuses: ['Triage', 'Waiting'] };
+    assert.deepEqual(changedPointers(before, after), ['/attributes/a~1b/type', '/statuses/1']);
+  });
+
+  it('points at an array whose length changed, at a member added or removed, and at nothing when equal', () => {
+    assert.deepEqual(changedPointers({ s: [1], x: 1 }, { s: [1, 2], y: 1 }), ['/s', '/x', '/y']);
+    assert.deepEqual(changedPointers({ a: { b: [1] } }, { a: { b: [1] } }), []);
+    assert.deepEqual(changedPointers('a', 'b'), ['']);
+  });
+});
+
+describe('changedSettings', () => {
+  it('names each setting that differs with its from and to, a missing one as null', () => {
+    assert.deepEqual(changedSettings({ a: 1, b: [1], c: 'x' }, { a: 1, b: [2], d: 3 }), { b: { from: [1], to: [2] }, c: { from: 'x', to: null }, d: { from: null, to: 3 } });
+    assert.deepEqual(changedSettings({ a: null }, {}), {});
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * The settings that differ between `before` and `after`, each as `{from, to}`; keys listed in
+ * neither are not compared. Callers pass only non-secret fields.
+ */
+export function changedSettings(before: Record<string, unknown>, after: Record<string, unknown>): Record<string, { from: unknown; to: unknown }> {
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const from = before[key] ?? null;
+    const to = after[key] ?? null;
+    if (JSON.stringify(from) !== JSON.stringify(to)) changes[key] = { from, to };
+  }
+  return changes;
+}
+
+/**
+ * The JSON Pointers (RFC 6901) of the parts of `after` that differ from `before`: the deepest
+ * object member or array item where they part; a changed array length points at the array.
+ */
+export function changedPointers(before: unknown, after: unknown, at = ''): string[] {
+  if (JSON.stringify(before) === JSON.stringify(after)) return [];
+  if (isObject(before) && isObject(after)) {
+    const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+    return keys.flatMap((key) => changedPointers(before[key], after[key], `${at}/${escapePointer(key)}`));
+  }
+  if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
+    return before.flatMap((item, index) => changedPointers(item, after[index], `${at}/${index}`));
+  }
+  return [at];
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}

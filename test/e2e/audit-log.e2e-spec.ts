@@ -1,0 +1,337 @@
+/**
+ * The audit log (people.md §3) through HTTP: every change made through the admin and operator
+ * API writes exactly one entry naming its action, actor and target, in the change's own
+ * transaction (a refused change, or one whose transaction rolls back at COMMIT, writes none);
+ * entries are read newest first, then after a cursor oldest first, filtered by actor, action and
+ * target; no entry holds a secret, a token or a webhook URL; retention keeps them audit_days
+ * (default 365, never fewer than 90). On a database of its own: one test adds a trigger.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { PurgePass } from '../../src/modules/retention/application/purge-pass.service.js';
+import { type IsolatedDatabase, startIsolatedApp } from '../support/automation-helpers.js';
+import { emailDefinition } from '../support/email-helpers.js';
+import { formDefinition } from '../support/form-helpers.js';
+import { createOrganization, operatorToken, type Organization, sampleDefinition } from '../support/scenario.js';
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
+import type { InjectResult, TestApp } from '../support/test-app.js';
+
+const AUDIT = '/api/admin/v1/audit';
+const OPERATOR = { type: 'operator', id: 'operator', name: 'operator' };
+
+interface Actor {
+  type: string;
+  id: string;
+  name: string;
+}
+
+/** One audited request: what it must answer, and the one entry it must write. */
+interface Row {
+  what: string;
+  action: string;
+  /** The target's type and, once known, its id. */
+  target: () => { type: string; id: string };
+  actor?: 'operator';
+  send: () => Promise<InjectResult>;
+  status: number;
+  /** Checks of the entry's summary beyond action, actor and target. */
+  summary?: (summary: Record<string, any>) => void;
+}
+
+describe('audit log', () => {
+  let t: TestApp;
+  let database: IsolatedDatabase;
+  let close: () => Promise<void>;
+  let sink: SmtpSink;
+  let org: Organization;
+  let admin: Actor;
+  /** Every secret, token, address and URL the test made: no entry may hold any. */
+  const secrets: string[] = [];
+
+  const read = async (query = '', token = org.adminToken) => {
+    const res = await t.request('GET', `${AUDIT}${query}`, { token });
+    assert.equal(res.status, 200, res.text);
+    return res.body as { entries: any[]; next_cursor: string };
+  };
+
+  before(async () => {
+    sink = await startSmtpSink();
+    // A day between scheduled purge passes: the retention test runs the only pass, so none holds its rows.
+    ({ t, database, close } = await startIsolatedApp({ SMTP_RELAY_URL: sink.url, RETENTION_PURGE_INTERVAL_MS: '86400000' }));
+    org = await createOrganization(t);
+    secrets.push(org.adminToken);
+    const tokens = await t.request('GET', '/api/admin/v1/tokens', { token: org.adminToken });
+    const initial = tokens.body.tokens[0];
+    admin = { type: 'token', id: String(initial.id), name: initial.name };
+  });
+
+  after(async () => {
+    await close();
+    await sink.close();
+  });
+
+  it('a new organization starts with its creation and its first admin token, both by the operator', async () => {
+    const { entries } = await read();
+    assert.deepEqual(
+      entries.map((e) => [e.action, e.actor, e.target]),
+      [
+        ['token.created', OPERATOR, { type: 'token', id: admin.id }],
+        ['organization.created', OPERATOR, { type: 'organization', id: String(org.id) }],
+      ],
+    );
+    assert.equal(entries[0].summary.name, 'Initial admin token');
+  });
+
+  it('every audited change through the admin and operator API writes exactly one entry with its action, actor and target', async () => {
+    const ids: Record<string, string> = {};
+    const keep = (key: string, value: unknown) => {
+      ids[key] = String(value);
+    };
+    const as = (method: string, path: string, body?: unknown, token = org.adminToken) => t.request(method, path, { token, ...(body === undefined ? {} : { body }) });
+    const operator = (path: string) => as('POST', path, undefined, operatorToken());
+    const remember = async (res: Promise<InjectResult>, found: (body: any) => void) => {
+      const answer = await res;
+      if (answer.status < 300 && answer.body) found(answer.body);
+      return answer;
+    };
+    const target = (type: string, key: string) => () => ({ type, id: ids[key]! });
+    const receiver = 'http://127.0.0.1:9/hooks/receiver-key-5b1f?auth=subscription-url-secret';
+    secrets.push(receiver, 'crm-secret-one', 'crm-secret-two', 'gh-verification-secret', 'subscription-url-secret');
+
+    const rows: Row[] = [
+      { what: 'create a token', action: 'token.created', target: target('token', 'token'), status: 201,
+        send: () => remember(as('POST', '/api/admin/v1/tokens', { name: 'ci', scope: 'api' }), (b) => { keep('token', b.token.id); secrets.push(b.secret); }),
+        summary: (s) => assert.deepEqual(s, { name: 'ci', scope: 'api' }) },
+      { what: 'delete a token', action: 'token.deleted', target: target('token', 'token'), status: 204, send: () => as('DELETE', `/api/admin/v1/tokens/${ids.token}`) },
+      { what: 'create a workflow', action: 'workflow.created', target: target('workflow', 'direct'), status: 201,
+        send: () => remember(as('POST', '/api/admin/v1/workflows', sampleDefinition()), (b) => keep('direct', b.workflow.id)) },
+      { what: 'replace its draft', action: 'workflow.draft_updated', target: target('workflow', 'direct'), status: 200,
+        send: () => as('PUT', `/api/admin/v1/workflows/${ids.direct}`, sampleDefinition({ name: 'Renamed' })),
+        summary: (s) => assert.deepEqual(s, { changed: ['/name'] }) },
+      { what: 'publish it', action: 'workflow.published', target: target('workflow', 'direct'), status: 200,
+        send: () => as('POST', `/api/admin/v1/workflows/${ids.direct}/publish`), summary: (s) => assert.deepEqual(s, { version: 1, new_version: true }) },
+      { what: 'generate its webhook URL', action: 'webhook_url.created', target: target('workflow', 'direct'), status: 201,
+        send: () => remember(as('POST', `/api/admin/v1/workflows/${ids.direct}/webhook`), (b) => secrets.push(b.webhook.url, b.webhook.token)) },
+      { what: 'rotate its webhook URL (operator)', action: 'webhook_url.rotated', target: target('workflow', 'direct'), actor: 'operator', status: 200,
+        send: () => remember(operator(`/api/operator/v1/workflows/${ids.direct}/webhook/rotate`), (b) => secrets.push(b.webhook.url, b.webhook.token)) },
+      { what: 'require a webhook signature', action: 'webhook_verification.set', target: target('workflow', 'direct'), status: 200,
+        send: () => as('PUT', `/api/admin/v1/workflows/${ids.direct}/webhook/verification`, { scheme: 'github', secret: 'gh-verification-secret' }),
+        summary: (s) => assert.deepEqual(s, { changed: { scheme: { from: null, to: 'github' } } }) },
+      { what: 'stop requiring it', action: 'webhook_verification.deleted', target: target('workflow', 'direct'), status: 204,
+        send: () => as('DELETE', `/api/admin/v1/workflows/${ids.direct}/webhook/verification`) },
+      { what: 'change the draft again', action: 'workflow.draft_updated', target: target('workflow', 'direct'), status: 200,
+        send: () => as('PUT', `/api/admin/v1/workflows/${ids.direct}`, sampleDefinition({ name: 'Renamed again', sensitive_data: true })),
+        summary: (s) => assert.deepEqual(s, { changed: ['/name', '/sensitive_data'] }) },
+      { what: 'restore version 1 into the draft', action: 'workflow.restored', target: target('workflow', 'direct'), status: 200,
+        send: () => as('POST', `/api/admin/v1/workflows/${ids.direct}/versions/1/restore`),
+        summary: (s) => assert.deepEqual(s, { version: 1, changed: ['/name', '/sensitive_data'] }) },
+      { what: 'unpublish it', action: 'workflow.unpublished', target: target('workflow', 'direct'), status: 200,
+        send: () => as('POST', `/api/admin/v1/workflows/${ids.direct}/unpublish`) },
+      { what: 'create an email workflow', action: 'workflow.created', target: target('workflow', 'email'), status: 201,
+        send: () => remember(as('POST', '/api/admin/v1/workflows', emailDefinition()), (b) => keep('email', b.workflow.id)) },
+      { what: 'publish the email workflow', action: 'workflow.published', target: target('workflow', 'email'), status: 200,
+        send: () => as('POST', `/api/admin/v1/workflows/${ids.email}/publish`) },
+      { what: 'generate its inbound address', action: 'email_address.created', target: target('workflow', 'email'), status: 201,
+        send: () => remember(as('POST', `/api/admin/v1/workflows/${ids.email}/email_address`), (b) => secrets.push(b.email_address.address)) },
+      { what: 'rotate its inbound address (operator)', action: 'email_address.rotated', target: target('workflow', 'email'), actor: 'operator', status: 200,
+        send: () => remember(operator(`/api/operator/v1/workflows/${ids.email}/email_address/rotate`), (b) => secrets.push(b.email_address.address)) },
+      { what: 'create a ticketing workflow', action: 'workflow.created', target: target('workflow', 'form'), status: 201,
+        send: () => remember(as('POST', '/api/admin/v1/workflows', formDefinition()), (b) => keep('form', b.workflow.id)) },
+      { what: 'publish the ticketing workflow', action: 'workflow.published', target: target('workflow', 'form'), status: 200,
+        send: () => as('POST', `/api/admin/v1/workflows/${ids.form}/publish`) },
+      { what: 'generate its form URL', action: 'form.created', target: target('workflow', 'form'), status: 201,
+        send: () => remember(as('POST', `/api/admin/v1/workflows/${ids.form}/form`), (b) => secrets.push(b.form.url)) },
+      { what: 'rotate its form URL (operator)', action: 'form.rotated', target: target('workflow', 'form'), actor: 'operator', status: 200,
+        send: () => remember(operator(`/api/operator/v1/workflows/${ids.form}/form/rotate`), (b) => secrets.push(b.form.url)) },
+      { what: 'create a secret', action: 'secret.created', target: () => ({ type: 'secret', id: 'CRM_KEY' }), status: 200,
+        send: () => as('PUT', '/api/admin/v1/secrets/CRM_KEY', { value: 'crm-secret-one' }) },
+      { what: 'replace it', action: 'secret.replaced', target: () => ({ type: 'secret', id: 'CRM_KEY' }), status: 200,
+        send: () => as('PUT', '/api/admin/v1/secrets/CRM_KEY', { value: 'crm-secret-two' }) },
+      { what: 'delete it', action: 'secret.deleted', target: () => ({ type: 'secret', id: 'CRM_KEY' }), status: 204, send: () => as('DELETE', '/api/admin/v1/secrets/CRM_KEY') },
+      { what: 'create a subscription', action: 'subscription.created', target: target('subscription', 'subscription'), status: 201,
+        send: () => remember(as('POST', '/api/admin/v1/subscriptions', { url: receiver, events: ['case.created'] }), (b) => { keep('subscription', b.subscription.id); secrets.push(b.signing_secret); }),
+        summary: (s) => assert.deepEqual(s, { events: ['case.created'], workflow_ids: null }) },
+      { what: 'change its events and URL', action: 'subscription.updated', target: target('subscription', 'subscription'), status: 200,
+        send: () => as('PATCH', `/api/admin/v1/subscriptions/${ids.subscription}`, { events: ['case.closed'], url: `${receiver}&v=2` }),
+        summary: (s) => assert.deepEqual(s, { changed: { events: { from: ['case.created'], to: ['case.closed'] }, url: 'changed' } }) },
+      { what: 'enable it', action: 'subscription.enabled', target: target('subscription', 'subscription'), status: 200,
+        send: () => as('POST', `/api/admin/v1/subscriptions/${ids.subscription}/enable`) },
+      { what: 'rotate its signing secret', action: 'subscription.secret_rotated', target: target('subscription', 'subscription'), status: 200,
+        send: () => remember(as('POST', `/api/admin/v1/subscriptions/${ids.subscription}/rotate-secret`), (b) => secrets.push(b.signing_secret)) },
+      { what: 'recover its failed deliveries', action: 'subscription.recovered', target: target('subscription', 'subscription'), status: 202,
+        send: () => as('POST', `/api/admin/v1/subscriptions/${ids.subscription}/recover`, { since: '2026-01-01T00:00:00Z' }),
+        summary: (s) => assert.deepEqual(s, { since: '2026-01-01T00:00:00.000Z', recovering: 0 }) },
+      { what: 'delete it', action: 'subscription.deleted', target: target('subscription', 'subscription'), status: 204,
+        send: () => as('DELETE', `/api/admin/v1/subscriptions/${ids.subscription}`) },
+      { what: 'create a digest', action: 'digest.created', target: target('digest', 'digest'), status: 201,
+        send: () => remember(as('POST', '/api/admin/v1/digests', { schedule: 'daily', hour_utc: 6, recipients: ['ops@acme.example'] }), (b) => keep('digest', b.digest.id)) },
+      { what: 'change its hour', action: 'digest.updated', target: target('digest', 'digest'), status: 200,
+        send: () => as('PATCH', `/api/admin/v1/digests/${ids.digest}`, { hour_utc: 7 }),
+        summary: (s) => assert.deepEqual(s, { changed: { hour_utc: { from: 6, to: 7 } } }) },
+      { what: 'delete it', action: 'digest.deleted', target: target('digest', 'digest'), status: 204, send: () => as('DELETE', `/api/admin/v1/digests/${ids.digest}`) },
+      { what: 'change retention', action: 'retention.updated', target: () => ({ type: 'retention', id: String(org.id) }), status: 200,
+        send: () => as('PUT', '/api/admin/v1/retention', { runs_days: 10, audit_days: 400 }),
+        summary: (s) => assert.deepEqual(s, { changed: { runs_days: { from: null, to: 10 }, audit_days: { from: null, to: 400 } } }) },
+    ];
+
+    let cursor = (await read()).next_cursor;
+    for (const row of rows) {
+      const res = await row.send();
+      assert.equal(res.status, row.status, `${row.what}: ${res.text}`);
+      const page = await read(`?after=${cursor}`);
+      assert.equal(page.entries.length, 1, `${row.what}: ${JSON.stringify(page.entries)}`);
+      const [entry] = page.entries;
+      assert.equal(entry.action, row.action, row.what);
+      assert.deepEqual(entry.actor, row.actor === 'operator' ? OPERATOR : admin, row.what);
+      assert.deepEqual(entry.target, row.target(), row.what);
+      assert.equal(typeof entry.address, 'string', row.what);
+      row.summary?.(entry.summary);
+      assert.notEqual(page.next_cursor, cursor, row.what);
+      cursor = page.next_cursor;
+    }
+  });
+
+  it('no entry holds a secret value, a token, an inbound address or a webhook, form or subscription URL', async () => {
+    assert.ok(secrets.length > 15, 'the table above ran first');
+    const { rows } = await database.pool.query(`SELECT row_to_json(a)::text AS json FROM audit_entries a`);
+    const stored = rows.map((r: { json: string }) => r.json).join('\n');
+    const answered = JSON.stringify((await read('?limit=200')).entries);
+    for (const secret of secrets) {
+      assert.ok(!stored.includes(secret), `an entry stores ${secret}`);
+      assert.ok(!answered.includes(secret), `an answer shows ${secret}`);
+    }
+  });
+
+  it('a change refused by validation writes no entry', async () => {
+    const { next_cursor: cursor } = await read();
+    const refused = [
+      await t.request('POST', '/api/admin/v1/workflows', { token: org.adminToken, body: sampleDefinition({ statuses: 'not a list' }) }),
+      await t.request('PUT', '/api/admin/v1/retention', { token: org.adminToken, body: { audit_days: 89 } }),
+      await t.request('PUT', '/api/admin/v1/secrets/lower_case', { token: org.adminToken, body: { value: 'x' } }),
+      await t.request('POST', '/api/admin/v1/tokens', { token: org.adminToken, body: { name: '', scope: 'api' } }),
+      await t.request('DELETE', '/api/admin/v1/secrets/NOT_THERE', { token: org.adminToken }),
+      await t.request('DELETE', '/api/admin/v1/digests/999999', { token: org.adminToken }),
+      await t.request('DELETE', '/api/admin/v1/subscriptions/999999', { token: org.adminToken }),
+    ];
+    assert.deepEqual(refused.map((r) => r.status), [422, 422, 422, 422, 404, 404, 404]);
+    assert.deepEqual((await read(`?after=${cursor}`)).entries, []);
+  });
+
+  it('a change whose transaction rolls back at COMMIT leaves neither the change nor its entry', async () => {
+    // A deferred constraint trigger fails the transaction at COMMIT, after the entry was written in it.
+    await database.pool.query(`
+      CREATE FUNCTION refuse_doomed() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'doomed secret'; END $$;
+      CREATE CONSTRAINT TRIGGER refuse_doomed AFTER INSERT ON organization_secrets DEFERRABLE INITIALLY DEFERRED
+        FOR EACH ROW WHEN (NEW.name = 'DOOMED') EXECUTE FUNCTION refuse_doomed();`);
+    const { next_cursor: cursor } = await read();
+    const res = await t.request('PUT', '/api/admin/v1/secrets/DOOMED', { token: org.adminToken, body: { value: 'doomed-value' } });
+    assert.ok(res.status >= 500, res.text);
+    const listed = await t.request('GET', '/api/admin/v1/secrets', { token: org.adminToken });
+    assert.deepEqual(listed.body.secrets.map((s: { name: string }) => s.name), []);
+    assert.deepEqual((await read(`?after=${cursor}`)).entries, []);
+    const { rows } = await database.pool.query(`SELECT count(*)::int AS n FROM audit_entries WHERE target_id = 'DOOMED'`);
+    assert.equal(rows[0].n, 0);
+  });
+
+  describe('reading', () => {
+    it('newest first without a cursor, the entries recorded since oldest first after one, each page bounded by limit', async () => {
+      const newest = await read('?limit=3');
+      assert.equal(newest.entries.length, 3);
+      const ids = newest.entries.map((e) => BigInt(e.id));
+      assert.ok(ids[0]! > ids[1]! && ids[1]! > ids[2]!, 'newest first');
+      assert.deepEqual((await read(`?after=${newest.next_cursor}`)).entries, [], 'nothing recorded since the newest');
+      assert.equal((await read(`?after=${newest.next_cursor}`)).next_cursor, newest.next_cursor, 'the cursor stays when nothing is new');
+
+      for (const name of ['A_ONE', 'A_TWO', 'A_THREE']) {
+        assert.equal((await t.request('PUT', `/api/admin/v1/secrets/${name}`, { token: org.adminToken, body: { value: 'v' } })).status, 200);
+      }
+      const first = await read(`?after=${newest.next_cursor}&limit=2`);
+      assert.deepEqual(first.entries.map((e) => e.target.id), ['A_ONE', 'A_TWO'], 'oldest first after a cursor');
+      const second = await read(`?after=${first.next_cursor}&limit=2`);
+      assert.deepEqual(second.entries.map((e) => e.target.id), ['A_THREE']);
+    });
+
+    it('filters by actor, action and target, alone or together', async () => {
+      const all = (await read('?limit=200')).entries;
+      const check = async (query: string, keep: (e: any) => boolean) => {
+        const expected = all.filter(keep).map((e) => e.id);
+        assert.ok(expected.length > 0, `${query} matches something`);
+        assert.deepEqual((await read(`?limit=200&${query}`)).entries.map((e) => e.id), expected, query);
+      };
+      await check('actor=operator:operator', (e) => e.actor.type === 'operator');
+      await check(`actor=token:${admin.id}`, (e) => e.actor.type === 'token' && e.actor.id === admin.id);
+      await check('action=workflow.published', (e) => e.action === 'workflow.published');
+      await check('target=secret', (e) => e.target.type === 'secret');
+      await check('target=secret:A_TWO', (e) => e.target.type === 'secret' && e.target.id === 'A_TWO');
+      await check(`action=secret.created&actor=token:${admin.id}&target=secret:A_ONE`, (e) => e.action === 'secret.created' && e.target.id === 'A_ONE');
+      assert.deepEqual((await read('?action=token.created&actor=token:999999')).entries, []);
+    });
+
+    it('an organization sees its own entries only', async () => {
+      const other = await createOrganization(t);
+      const theirs = (await read('?limit=200', other.adminToken)).entries;
+      assert.deepEqual(theirs.map((e) => e.action).sort(), ['organization.created', 'token.created']);
+      assert.deepEqual(theirs.find((e) => e.action === 'organization.created').target, { type: 'organization', id: String(other.id) });
+    });
+
+    it('refuses bad parameters with 422 and a JSON error', async () => {
+      for (const query of ['?limit=0', '?limit=201', '?limit=x', '?after=nope!', '?after=YWJj', '?actor=robot:1', '?actor=token', '?action=published', '?target=a:b:c', '?colour=red']) {
+        const res = await t.request('GET', `${AUDIT}${query}`, { token: org.adminToken });
+        assert.equal(res.status, 422, `${query}: ${res.text}`);
+        assert.equal(typeof res.body.error, 'string', query);
+      }
+    });
+
+    it('needs an admin token: none, an API token or the operator token is a 401', async () => {
+      const api = await t.request('POST', '/api/admin/v1/tokens', { token: org.adminToken, body: { name: 'reader', scope: 'api' } });
+      for (const token of [undefined, api.body.secret, operatorToken()]) {
+        assert.equal((await t.request('GET', AUDIT, { token })).status, 401);
+      }
+    });
+
+    it('no API changes or deletes an entry', async () => {
+      for (const method of ['POST', 'PUT', 'PATCH', 'DELETE']) {
+        const res = await t.request(method, AUDIT, { token: org.adminToken, body: {} });
+        assert.equal(res.status, 404, `${method}: ${res.text}`);
+        const one = await t.request(method, `${AUDIT}/1`, { token: org.adminToken, body: {} });
+        assert.equal(one.status, 404, `${method} one: ${one.text}`);
+      }
+    });
+  });
+
+  describe('retention', () => {
+    it('audit_days defaults to 365, and fewer than 90 is a 422 that changes nothing', async () => {
+      const other = await createOrganization(t);
+      const shown = await t.request('GET', '/api/admin/v1/retention', { token: other.adminToken });
+      assert.equal(shown.body.retention.audit_days, 365);
+      assert.equal(shown.body.defaults.audit_days, 365);
+      assert.equal(shown.body.overrides.audit_days, null);
+      for (const days of [0, 1, 89, 36501, 90.5]) {
+        const res = await t.request('PUT', '/api/admin/v1/retention', { token: other.adminToken, body: { audit_days: days } });
+        assert.equal(res.status, 422, `${days}: ${res.text}`);
+        assert.equal(res.body.validation_errors[0].path, '/audit_days');
+      }
+      const set = await t.request('PUT', '/api/admin/v1/retention', { token: other.adminToken, body: { audit_days: 90 } });
+      assert.equal(set.status, 200, set.text);
+      assert.equal(set.body.retention.audit_days, 90);
+    });
+
+    it('the purge deletes entries older than the organization\'s audit_days, and only those', async () => {
+      const keeping = await createOrganization(t);
+      const short = await createOrganization(t);
+      assert.equal((await t.request('PUT', '/api/admin/v1/retention', { token: short.adminToken, body: { audit_days: 90 } })).status, 200);
+      const age = async (organizationId: number, days: number) =>
+        (await database.pool.query(
+          `INSERT INTO audit_entries (organization_id, at, actor_type, actor_id, actor_name, action, target_type, target_id, summary)
+           VALUES ($1, now() - $2 * interval '1 day', 'operator', 'operator', 'operator', 'test.aged', 'test', $2::text, '{}') RETURNING id`,
+          [organizationId, days],
+        )).rows[0].id as string;
+      const kept = [await age(short.id, 80), await age(keeping.id, 100), await age(keeping.id, 300)];
+      const purged = [await age(short.id, 100), await age(short.id, 400), await age(keeping.id, 366)];
+      const counts = await t.app.get(PurgePass).run();
+      assert.equal(counts.audit_entries, purged.length);
+      const { rows } = await database.pool.query(`SELECT id::text FROM audit_entries WHERE action = 'test.aged'`);
+      assert.deepEqual(rows.map((r: { id: string }) => r.id).sort(), [...kept].sort());
+    });
+  });
+});
