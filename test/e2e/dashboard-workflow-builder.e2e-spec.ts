@@ -1,17 +1,20 @@
 /**
  * The workflow page's Builder in headless Chromium: the README's example workflow built from an
  * empty draft with the builder's controls only (once with the mouse, once with the keyboard
- * alone), saved, published and taking a case; the JSON tab in sync with it; a 422 next to its
- * field; an extension's step type with a form generated from its schema; axe-core on both tabs.
+ * alone), saved, test-run, published, given a webhook URL that takes a case, and that case's run
+ * trace on its page; the JSON tab in sync with it; a 422 next to its field; an extension's step
+ * type with a form generated from its schema; axe-core on both tabs (the Test run and Versions
+ * tabs' axe checks are in dashboard-workflow-panels).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { TicketExtensionModule } from '../../examples/ticket-extension/src/ticket-extension.module.js';
+import { eventually } from '../support/automation-helpers.js';
 import { assertNoPageProblems, axeViolations, checkAtEachWidth, expectHttpError } from '../support/browser.js';
-import { dashboardSuite, fillDefinition, givenSignedIn, heading } from '../support/browser-dashboard.js';
-import { createOrganization, createToken, createWorkflow, type Organization } from '../support/scenario.js';
+import { dashboardSuite, detail, fillDefinition, givenSignedIn, heading, tableRows } from '../support/browser-dashboard.js';
+import { createOrganization, createWorkflow, type Organization } from '../support/scenario.js';
 import type { TestApp } from '../support/test-app.js';
 
 /** The workflow README.md's walk-through creates (its `POST /api/admin/v1/workflows` body). */
@@ -36,6 +39,7 @@ interface Hands {
   choose(label: string, option: string): Promise<void>;
   tick(label: string): Promise<void>;
   press(button: string): Promise<void>;
+  openTab(name: string): Promise<void>;
 }
 
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
@@ -47,6 +51,7 @@ function mouse(page: Page): Hands {
     choose: async (label, option) => void (await field(page, label).selectOption({ label: option })),
     tick: (label) => field(page, label).check(),
     press: (name) => button(page, name).click(),
+    openTab: (name) => page.getByRole('tab', { name, exact: true }).click(),
   };
 }
 
@@ -96,6 +101,17 @@ function keyboard(page: Page): Hands {
     async press(name) {
       await tabTo(page, button(page, name), name);
       await page.keyboard.press('Enter');
+    },
+    async openTab(name) {
+      // Only the selected tab is in the Tab order; the arrow keys select the others (WAI-ARIA tabs).
+      const tabs = page.getByRole('tab');
+      const names = await tabs.allTextContents();
+      const target = names.indexOf(name);
+      assert.notEqual(target, -1, `a ${name} tab among ${names.join(', ')}`);
+      const current = await tabs.evaluateAll((els) => els.findIndex((el) => (el as unknown as { ariaSelected: string | null }).ariaSelected === 'true'));
+      await tabTo(page, tabs.nth(current), 'the selected tab');
+      for (let i = current; i !== target; i += target > current ? 1 : -1) await page.keyboard.press(target > current ? 'ArrowRight' : 'ArrowLeft');
+      assert.equal(await tabs.nth(target).getAttribute('aria-selected'), 'true', `the ${name} tab is selected`);
     },
   };
 }
@@ -147,6 +163,80 @@ async function buildReadmeWorkflow(hands: Hands): Promise<void> {
   await hands.type('Value of body field email', '{{ attributes.customer_email }}');
 }
 
+/** The draft run on the Test run tab's prefilled sample attributes, requests not sent: its step list and final status. */
+async function testRunDraft(page: Page, hands: Hands): Promise<{ steps: string[]; finalStatus: string | null }> {
+  await hands.openTab('Test run');
+  assert.equal(await field(page, 'Send requests').isChecked(), false, 'requests are not sent');
+  await hands.press('Run test');
+  const steps = page.getByRole('list', { name: 'Test run steps' }).getByRole('listitem');
+  await steps.first().waitFor();
+  return { steps: await steps.allTextContents(), finalStatus: await detail(page, 'Final status').textContent() };
+}
+
+async function publish(page: Page, hands: Hands): Promise<void> {
+  await hands.press('Publish');
+  await page.getByText('Published version 1.').waitFor();
+}
+
+/** The webhook URL generated on the Case Configuration tab (the dashboard's own control for it). */
+async function generateWebhookUrl(page: Page, hands: Hands): Promise<string> {
+  // The tab first asks for an existing URL: none yet.
+  expectHttpError(page, { status: 404, url: /\/api\/admin\/v1\/workflows\/[0-9]+\/webhook$/ });
+  await hands.openTab('Case Configuration');
+  await hands.press('Generate webhook URL');
+  const url = field(page, 'Webhook URL');
+  await url.waitFor();
+  return url.inputValue();
+}
+
+/** A sender's POST of a JSON object to the webhook URL, as README.md shows it; the new case's id. */
+async function postToWebhook(t: TestApp, webhookUrl: string, payload: Record<string, unknown>): Promise<number> {
+  const { pathname, search } = new URL(webhookUrl);
+  const created = await t.request('POST', pathname + search, { body: payload });
+  assert.equal(created.status, 201, created.text);
+  return created.body.case.id;
+}
+
+/** Waits (polling the admin API) until the case's runs have finished, then opens the case page: its Runs section's run headings and each run's step rows. */
+async function runTraceOnCasePage(t: TestApp, org: Organization, page: Page, caseId: number): Promise<{ titles: string[]; steps: string[][][] }> {
+  const runs = await eventually(`the runs of case ${caseId} to finish`, async () => {
+    const res = await t.request('GET', `/api/admin/v1/cases/${caseId}/runs`, { token: org.adminToken });
+    assert.equal(res.status, 200, res.text);
+    const found: { id: number; state: string }[] = res.body.runs;
+    return found.length > 0 && found.every((run) => ['succeeded', 'failed', 'superseded'].includes(run.state)) ? found : undefined;
+  });
+  await page.goto(`/dashboard/cases/${caseId}`);
+  await heading(page, `Case #${caseId}`).waitFor();
+  const section = page.getByRole('region', { name: 'Runs', exact: true });
+  await section.getByRole('heading', { level: 2, name: 'Runs' }).waitFor();
+  const articles = section.getByRole('article');
+  await articles.nth(runs.length - 1).waitFor();
+  return {
+    titles: await articles.getByRole('heading', { level: 3 }).allTextContents(),
+    steps: await Promise.all(runs.map((run) => tableRows(page, `Steps of run #${run.id}`))),
+  };
+}
+
+/** After the README's workflow is built and saved: test-run, publish, a webhook delivery, and its run on the case page. */
+async function testRunPublishAndTakeAWebhookCase(t: TestApp, org: Organization, page: Page, hands: Hands): Promise<void> {
+  const testRun = await testRunDraft(page, hands);
+  // The sample's priority is its first allowed value, 1: to Triage, whose CRM call is shown, not sent.
+  assert.deepEqual(testRun.steps.map((step) => step.split(/\s/)[0]), ['/automations/Open/0', '/automations/Open/0/then/0', '/automations/Triage/0']);
+  assert.equal(testRun.finalStatus, 'Triage');
+
+  await publish(page, hands);
+  const webhookUrl = await generateWebhookUrl(page, hands);
+  const caseId = await postToWebhook(t, webhookUrl, { customer_email: 'grace@example.com', priority: 2 });
+
+  const trace = await runTraceOnCasePage(t, org, page, caseId);
+  assert.equal(trace.titles.length, 1, trace.titles.join('; '));
+  assert.match(trace.titles[0]!, /of Open: succeeded$/);
+  assert.deepEqual(trace.steps[0], [
+    ['/automations/Open/0', 'if', 'else', '1', '—', '—'],
+    ['/automations/Open/0/else/0', 'set_attributes', 'change', '1', '—', '—'],
+  ]);
+}
+
 describe('admin dashboard: the workflow builder in the browser', () => {
   const suite = dashboardSuite();
 
@@ -163,7 +253,7 @@ describe('admin dashboard: the workflow builder in the browser', () => {
     return { org, workflowId, context, page };
   }
 
-  it('builds the README’s workflow from an empty draft with the mouse, saves and publishes it, and it takes a case', async () => {
+  it('builds the README’s workflow from an empty draft with the mouse, saves, test-runs and publishes it, and a webhook case shows its run trace', async () => {
     const { org, workflowId, context, page } = await givenEmptyDraftInBuilder();
 
     await buildReadmeWorkflow(mouse(page));
@@ -174,27 +264,19 @@ describe('admin dashboard: the workflow builder in the browser', () => {
     assert.equal(await unsaved.count(), 0, 'saved');
     assert.deepEqual(await savedDefinition(suite.t, org, workflowId), { sensitive_data: false, ...readmeDefinition() });
 
-    await button(page, 'Publish').click();
-    await page.getByText('Published version 1.').waitFor();
-
-    const api = await createToken(suite.t, org);
-    const created = await suite.t.request('POST', `/api/external/v1/workflows/${workflowId}/cases`, { token: api.secret, body: { subject: 'Order 1042 damaged', attributes: { customer_email: 'ada@example.com', priority: 2 } } });
-    assert.equal(created.status, 201, created.text);
-    const caseId: number = created.body.case.id;
-    await page.goto(`/dashboard/cases/${caseId}`);
-    await heading(page, `Case #${caseId}`).waitFor();
+    await testRunPublishAndTakeAWebhookCase(suite.t, org, page, mouse(page));
     assertNoPageProblems(page);
     await context.close();
   });
 
-  it('builds the same workflow with the keyboard alone, and publishes it', async () => {
+  it('builds the same workflow with the keyboard alone, test-runs and publishes it, and a webhook case shows its run trace', async () => {
     const { org, workflowId, context, page } = await givenEmptyDraftInBuilder();
-    await buildReadmeWorkflow(keyboard(page));
-    await keyboard(page).press('Save draft');
+    const hands = keyboard(page);
+    await buildReadmeWorkflow(hands);
+    await hands.press('Save draft');
     await page.getByText('Draft saved.').waitFor();
     assert.deepEqual(await savedDefinition(suite.t, org, workflowId), { sensitive_data: false, ...readmeDefinition() });
-    await keyboard(page).press('Publish');
-    await page.getByText('Published version 1.').waitFor();
+    await testRunPublishAndTakeAWebhookCase(suite.t, org, page, hands);
     assertNoPageProblems(page);
     await context.close();
   });
@@ -209,7 +291,8 @@ describe('admin dashboard: the workflow builder in the browser', () => {
     }
     await hands.press('Move Open step 2 up');
     // The keyboard follows the step (the app moves it once the list is drawn again).
-    await page.waitForFunction('document.activeElement.textContent === "Move Open step 1 down"');
+    // A locator waits in the page's own script, which the CSP allows; a string waitForFunction polls with eval, which it refuses.
+    await page.locator('button:focus', { hasText: 'Move Open step 1 down' }).waitFor();
     await page.keyboard.press('Enter');
     await hands.press('Move Open step 2 up');
     await hands.press('Save draft');
