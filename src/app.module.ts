@@ -5,6 +5,7 @@ import type { ExtensionModule } from './extension-api/extensions.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { OrganizationsModule } from './modules/organizations/organizations.module.js';
 import { TokensModule } from './modules/tokens/tokens.module.js';
+import { PeopleModule } from './modules/people/people.module.js';
 import { WorkflowsModule } from './modules/workflows/workflows.module.js';
 import { CasesModule } from './modules/cases/cases.module.js';
 import { CaseIntakeModule } from './modules/cases/case-intake.module.js';
@@ -47,6 +48,7 @@ export class AppModule {
         OutboundModule,
         HealthModule,
         TokensModule,
+        PeopleModule,
         OrganizationsModule,
         WorkflowsModule,
         CasesModule,

@@ -2,7 +2,7 @@ import type { ExecutionContext, Type } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { OrganizationsService } from '../../src/modules/organizations/application/organizations.service.js';
-import type { Principal } from '../../src/modules/tokens/domain/principal.js';
+import type { TokenPrincipal } from '../../src/modules/tokens/domain/principal.js';
 import { TokensService } from '../../src/modules/tokens/application/tokens.service.js';
 import { PublishedWorkflowsService } from '../../src/modules/workflows/application/published-workflows.service.js';
 import { WorkflowDraftsService } from '../../src/modules/workflows/application/workflow-drafts.service.js';
@@ -16,13 +16,13 @@ import { sampleDefinition } from './scenario.js';
 export interface IntegrationOrganization {
   id: number;
   /** An API token of the organization, as its guard would hand it to a service. */
-  api: Principal & { secret: string };
+  api: TokenPrincipal & { secret: string };
 }
 
 export async function givenOrganization(ctx: IntegrationContext): Promise<IntegrationOrganization> {
   const { organization } = await ctx.get(OrganizationsService).create(`Org ${randomBytes(3).toString('hex')}`);
   const { token, secret } = await ctx.get(TokensService).create(organization.id, 'api token', 'api');
-  return { id: organization.id, api: { organizationId: organization.id, tokenId: token.id, scope: 'api', name: token.name, secret } };
+  return { id: organization.id, api: { kind: 'token', organizationId: organization.id, tokenId: token.id, scope: 'api', name: token.name, secret } };
 }
 
 /** A workflow of the organization, published: the version intake uses. */

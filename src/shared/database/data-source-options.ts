@@ -5,6 +5,7 @@ import { EventSubscriptions1763760000000 } from './migrations/1763760000000-even
 import { RelayIndexes1763770000000 } from './migrations/1763770000000-relay-indexes.js';
 import { UnfinishedRunsByCase1763780000000 } from './migrations/1763780000000-unfinished-runs-by-case.js';
 import { OrganizationSecrets1763790200000 } from './migrations/1763790200000-organization-secrets.js';
+import { People1763910000000 } from './migrations/1763910000000-people.js';
 import { CacheGeneration1763790600000 } from './migrations/1763790600000-cache-generation.js';
 import { LeaseIndexes1763793000000 } from './migrations/1763793000000-lease-indexes.js';
 import { Retention1763800000000 } from './migrations/1763800000000-retention.js';
@@ -34,7 +35,7 @@ export function dataSourceOptions(env: DatabaseEnv): DataSourceOptions {
     synchronize: false,
     migrationsRun: false,
     migrationsTableName: 'schema_migrations',
-    migrations: [InitialSchema1763750000000, EventSubscriptions1763760000000, RelayIndexes1763770000000, UnfinishedRunsByCase1763780000000, OrganizationSecrets1763790200000, CacheGeneration1763790600000, LeaseIndexes1763793000000, Retention1763800000000, EmailIntake1763810000000, WebhookVerifications1763820000000, RequestForms1763830000000, CaseChangeFeed1763840000000, WebhookDedupKeys1763850000000, SubscriptionRecovery1763860000000, CaseReports1763870000000, Digests1763870100000, LooseCaseForeignKeys1763880000000, CacheInvalidations1763890600000, DigestUnsubscribeTokens1763890700000, DefinitionsAsSaved1763890800000, ExtensionNames1763890900000, VersionPublishers1763890950000, CaseEventListeners1763900300000],
+    migrations: [InitialSchema1763750000000, EventSubscriptions1763760000000, RelayIndexes1763770000000, UnfinishedRunsByCase1763780000000, OrganizationSecrets1763790200000, CacheGeneration1763790600000, LeaseIndexes1763793000000, Retention1763800000000, EmailIntake1763810000000, WebhookVerifications1763820000000, RequestForms1763830000000, CaseChangeFeed1763840000000, WebhookDedupKeys1763850000000, SubscriptionRecovery1763860000000, CaseReports1763870000000, Digests1763870100000, LooseCaseForeignKeys1763880000000, CacheInvalidations1763890600000, DigestUnsubscribeTokens1763890700000, DefinitionsAsSaved1763890800000, ExtensionNames1763890900000, VersionPublishers1763890950000, CaseEventListeners1763900300000, People1763910000000],
     logging: false,
     extra: {
       max: env.DATABASE_POOL_SIZE ?? 4,

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { UsersService, type UserView } from '../../people/application/users.service.js';
 import { TokensService } from '../../tokens/application/tokens.service.js';
 import type { Organization } from '../domain/organization.js';
 import { OrganizationStore } from './organization-store.js';
@@ -14,13 +15,15 @@ export class OrganizationsService {
   constructor(
     private readonly organizations: OrganizationStore,
     private readonly tokens: TokensService,
+    private readonly users: UsersService,
   ) {}
 
-  /** A new organization comes with its first admin token, shown this once. */
-  async create(name: string): Promise<{ organization: OrganizationView; admin_token: string }> {
+  /** A new organization comes with its first admin token, shown this once, and with `ownerEmail` its first owner, invited. */
+  async create(name: string, ownerEmail?: string): Promise<{ organization: OrganizationView; admin_token: string; owner?: UserView }> {
     const organization = await this.organizations.create(name);
     const { secret } = await this.tokens.create(organization.id, 'Initial admin token', 'admin');
-    return { organization: toView(organization), admin_token: secret };
+    const owner = ownerEmail === undefined ? undefined : (await this.users.invite(organization.id, ownerEmail, 'owner')).user;
+    return { organization: toView(organization), admin_token: secret, ...(owner ? { owner } : {}) };
   }
 
   /** Every organization's id, in id order. */

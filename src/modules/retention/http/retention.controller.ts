@@ -1,8 +1,8 @@
+import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import { Body, Controller, Get, HttpCode, Put } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED } from '../../../shared/http/api-endpoint.decorator.js';
 import { schemaRef } from '../../../shared/http/openapi-schema.js';
-import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import type { OrganizationRetention } from '../domain/retention.js';
@@ -13,13 +13,14 @@ const ANSWER = { status: 200 as const, description: 'The retention in force for 
 
 /** How long the organization's runs, deliveries and closed cases are kept. */
 @Controller('api/admin/v1/retention')
-@RequiresToken('admin')
+@RequiresRole('owner')
 @ApiTags('Retention')
 @ApiSecurity('adminToken')
 export class RetentionController {
   constructor(private readonly retention: RetentionSettingsService) {}
 
   @Get()
+  @RequiresRole('editor')
   @ApiEndpoint({
     operationId: 'getRetention',
     summary: 'Get retention',

@@ -4,7 +4,7 @@ import { InvalidatedCache } from '../../../shared/cache/invalidated-cache.js';
 import { sha256 } from '../../../shared/crypto/sha256.js';
 import { NotFoundError, UnauthorizedError } from '../../../shared/errors/app-error.js';
 import type { AccessToken, TokenScope } from '../domain/access-token.js';
-import type { Principal } from '../domain/principal.js';
+import type { TokenPrincipal } from '../domain/principal.js';
 import { generateSecret } from '../domain/token-secrets.js';
 import { TokenStore } from './token-store.js';
 
@@ -22,7 +22,7 @@ export interface TokenView {
 
 @Injectable()
 export class TokensService {
-  private readonly principals: InvalidatedCache<Principal>;
+  private readonly principals: InvalidatedCache<TokenPrincipal>;
   private readonly lastUseWritten = new Map<number, number>();
 
   constructor(
@@ -49,7 +49,7 @@ export class TokensService {
   }
 
   /** One answer for a missing, malformed, unknown, deleted or wrong-scope token: 401. */
-  async authenticate(secret: string | undefined, scope: TokenScope): Promise<Principal> {
+  async authenticate(secret: string | undefined, scope: TokenScope): Promise<TokenPrincipal> {
     if (!secret?.startsWith(PREFIX[scope])) throw new UnauthorizedError();
     const hash = sha256(secret);
     const principal = await this.principals.get(hash.toString('hex'), () => this.tokens.principalByHash(hash));
