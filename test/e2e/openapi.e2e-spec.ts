@@ -27,7 +27,7 @@ const NO_ID = 9_007_199_254_740_991;
 const isApi = (path: string) => path.startsWith('/api/');
 const isDocumentedRoute = (url: string) => isApi(url) || ['/healthz', '/readyz', '/metrics', '/auth/email', '/auth/sign_out'].includes(url);
 /** The admin operations only an owner may call (people.md): called with an owner's session, every other with the admin token. */
-const ownerOnly = ({ method, path }: Operation) => path.startsWith('/api/admin/v1/users') || (method === 'put' && path === '/api/admin/v1/retention');
+const ownerOnly = ({ path }: Operation) => path.startsWith('/api/admin/v1/users');
 /** Probes take no input and no credential: nothing a client sends can be refused (/metrics can take METRICS_TOKEN). */
 const takesInput = ({ op }: Operation) => op.security.length > 0;
 const takesBody = ({ method }: Operation) => ['post', 'put', 'patch', 'delete'].includes(method);
