@@ -9,11 +9,9 @@ import { ForbiddenError, UnauthorizedError } from '../../../shared/errors/app-er
 import { AuditTrail } from '../../audit/application/audit-trail.js';
 import { userActor } from '../../audit/domain/audit-entry.js';
 import type { UserPrincipal } from '../../tokens/domain/principal.js';
-import type { StoredSession, User } from '../domain/user.js';
+import { auditTargetOf, type StoredSession, type User } from '../domain/user.js';
 import { PeopleStore } from './people-store.js';
 import { SignInLinksService } from './sign-in-links.service.js';
-
-const userTarget = (id: number) => ({ type: 'user', id: String(id) });
 
 /** `last_seen_at` (the idle timeout's clock) is written at most once a minute per session. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
@@ -63,13 +61,13 @@ export class SessionsService {
       if (!found) return undefined;
       if ('spent' in found) {
         const { user, reason } = found.spent;
-        await this.audit.record(tx, { organizationId: user.organizationId, by: { actor: userActor(user), address }, action: 'session.sign_in_failed', target: userTarget(user.id), summary: { method: 'email_link', reason } });
+        await this.audit.record(tx, { organizationId: user.organizationId, by: { actor: userActor(user), address }, action: 'session.sign_in_failed', target: auditTargetOf(user.id), summary: { method: 'email_link', reason } });
         return undefined;
       }
       const { user } = found;
       const id = randomBytes(32).toString('base64url');
       await this.store.createSession(tx, user, sha256(id), new Date(Date.now() + this.env.SESSION_MAX_AGE_MS));
-      await this.audit.record(tx, { organizationId: user.organizationId, by: { actor: userActor(user), address }, action: 'session.signed_in', target: userTarget(user.id), summary: { method: 'email_link' } });
+      await this.audit.record(tx, { organizationId: user.organizationId, by: { actor: userActor(user), address }, action: 'session.signed_in', target: auditTargetOf(user.id), summary: { method: 'email_link' } });
       return id;
     });
   }
@@ -104,7 +102,7 @@ export class SessionsService {
     await this.sessions.change(caller.sessionKey, async (tx) => {
       await this.store.deleteSession(tx, Buffer.from(caller.sessionKey, 'hex'));
       const by = { actor: userActor({ id: caller.userId, email: caller.name }), address };
-      await this.audit.record(tx, { organizationId: caller.organizationId, by, action: 'session.signed_out', target: userTarget(caller.userId), summary: {} });
+      await this.audit.record(tx, { organizationId: caller.organizationId, by, action: 'session.signed_out', target: auditTargetOf(caller.userId), summary: {} });
     });
   }
 

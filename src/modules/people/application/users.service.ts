@@ -5,7 +5,7 @@ import type { Role } from '../../../shared/http/roles.js';
 import { AuditTrail } from '../../audit/application/audit-trail.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { LastOwnerError } from '../domain/people.errors.js';
-import type { User } from '../domain/user.js';
+import { auditTargetOf, type User } from '../domain/user.js';
 import { PeopleStore } from './people-store.js';
 import { SessionsService } from './sessions.service.js';
 import { SignInLinksService } from './sign-in-links.service.js';
@@ -35,7 +35,7 @@ export class UsersService {
     const user = await this.transactions.run(async (tx) => {
       const created = await this.store.createUser(tx, organizationId, email, role);
       if (!created) throw new InvalidRequestError('the organization already has a user with this email address');
-      await this.audit.record(tx, { organizationId, by, action: 'user.invited', target: userTarget(created.id), summary: { email, role } });
+      await this.audit.record(tx, { organizationId, by, action: 'user.invited', target: auditTargetOf(created.id), summary: { email, role } });
       return created;
     });
     return { user: toView(user), link: await this.links.invite(user) };
@@ -49,7 +49,7 @@ export class UsersService {
     await this.change(organizationId, id, async (tx, user, owners) => {
       if (user.role === 'owner' && role !== 'owner' && owners <= 1) throw new LastOwnerError();
       await this.store.setRole(tx, organizationId, id, role);
-      await this.audit.record(tx, { organizationId, by, action: 'user.role_changed', target: userTarget(id), summary: { role: { from: user.role, to: role } } });
+      await this.audit.record(tx, { organizationId, by, action: 'user.role_changed', target: auditTargetOf(id), summary: { role: { from: user.role, to: role } } });
     });
     return toView((await this.store.findUser(organizationId, id))!);
   }
@@ -59,7 +59,7 @@ export class UsersService {
     await this.change(organizationId, id, async (tx, user, owners) => {
       if (user.role === 'owner' && owners <= 1) throw new LastOwnerError();
       await this.store.deleteUser(tx, organizationId, id);
-      await this.audit.record(tx, { organizationId, by, action: 'user.deleted', target: userTarget(id), summary: { email: user.email, role: user.role } });
+      await this.audit.record(tx, { organizationId, by, action: 'user.deleted', target: auditTargetOf(id), summary: { email: user.email, role: user.role } });
     });
   }
 
@@ -71,8 +71,6 @@ export class UsersService {
     if (!found) throw new NotFoundError('user');
   }
 }
-
-const userTarget = (id: number) => ({ type: 'user', id: String(id) });
 
 export function toView(user: User): UserView {
   return {

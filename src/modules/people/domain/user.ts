@@ -21,3 +21,6 @@ export interface StoredSession {
   lastSeenAt: Date;
   expiresAt: Date;
 }
+
+/** A user as the target of an audit entry (their changes, sign-ins and sign-outs). */
+export const auditTargetOf = (userId: number) => ({ type: 'user', id: String(userId) });
