@@ -9,8 +9,9 @@
  * printed, and the operator token is the one from .data/. Ctrl-C stops everything it started.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { simpleParser } from 'mailparser';
 import pg from 'pg';
 import { createApp } from '../src/app.js';
 import { listenForMail } from '../src/modules/email/infrastructure/smtp-listener.js';
@@ -22,9 +23,13 @@ import { type MailSink, startMailSink } from './local-mail-sink.js';
 
 const DATA = resolve('.data');
 const DATABASE = 'case_intake';
+/** The demo organization's owner: their invitation, and each start's sign-in link, land in the local mail sink. */
+const DEMO_OWNER = 'owner@example.com';
 
 interface Demo {
   organizationId: number;
+  /** Added later: a demo saved before people had roles has no owner, and is made again. */
+  ownerEmail?: string;
   adminToken: string;
   apiToken: string;
   workflowId: number;
@@ -72,9 +77,9 @@ async function ensureDemo(base: string, operatorToken: string): Promise<Demo> {
   if (existsSync(file)) {
     const demo = JSON.parse(readFileSync(file, 'utf8')) as Demo;
     const { organizations } = await call(base, 'GET', '/api/operator/v1/organizations', operatorToken);
-    if (organizations.some((o: { id: number }) => o.id === demo.organizationId)) return ensureEmailDemo(base, demo, file);
+    if (demo.ownerEmail && organizations.some((o: { id: number }) => o.id === demo.organizationId)) return ensureEmailDemo(base, demo, file);
   }
-  const { organization, admin_token: adminToken } = await call(base, 'POST', '/api/operator/v1/organizations', operatorToken, { name: 'Demo organization' });
+  const { organization, admin_token: adminToken } = await call(base, 'POST', '/api/operator/v1/organizations', operatorToken, { name: 'Demo organization', owner_email: DEMO_OWNER });
   const { workflow } = await call(base, 'POST', '/api/admin/v1/workflows', adminToken, {
     name: 'Customer escalations',
     case_source: 'direct',
@@ -91,7 +96,7 @@ async function ensureDemo(base: string, operatorToken: string): Promise<Demo> {
   await call(base, 'POST', `/api/admin/v1/workflows/${workflow.id}/publish`, adminToken);
   const { secret: apiToken } = await call(base, 'POST', '/api/admin/v1/tokens', adminToken, { name: 'Demo API token', scope: 'api' });
   const { webhook } = await call(base, 'POST', `/api/admin/v1/workflows/${workflow.id}/webhook`, adminToken);
-  return ensureEmailDemo(base, { organizationId: organization.id, adminToken, apiToken, workflowId: workflow.id, webhookUrl: webhook.url }, file);
+  return ensureEmailDemo(base, { organizationId: organization.id, ownerEmail: DEMO_OWNER, adminToken, apiToken, workflowId: workflow.id, webhookUrl: webhook.url }, file);
 }
 
 /** A published email workflow with its inbound address, once per demo. */
@@ -112,6 +117,26 @@ async function ensureEmailDemo(base: string, demo: Demo, file: string): Promise<
   return demo;
 }
 
+/**
+ * A fresh sign-in link for the demo owner, asked for as anyone would (POST /auth/email) and read
+ * from the local mail sink's newest mail to them; undefined with a real relay (SMTP_RELAY_URL).
+ */
+async function ownerSignInLink(base: string, mailDir: string | undefined): Promise<string | undefined> {
+  if (!mailDir) return undefined;
+  const known = new Set(readdirSync(mailDir));
+  const res = await fetch(`${base}/auth/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: DEMO_OWNER }) });
+  if (res.status !== 202) throw new Error(`POST /auth/email answered ${res.status}`);
+  for (let waited = 0; waited < 10_000; waited += 100) {
+    for (const name of readdirSync(mailDir).filter((n) => !known.has(n))) {
+      const mail = await simpleParser(readFileSync(join(mailDir, name)));
+      const path = /\/auth\/link\/sil_[A-Za-z0-9_-]+/.exec(mail.text ?? '');
+      if (path && mail.text!.includes(`${base}${path[0]}`)) return `${base}${path[0]}`;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return undefined;
+}
+
 /** A curl line that sends a short message to the demo's inbound address over SMTP. */
 function sendMailCommand(demo: Demo, smtpPort: number | null): string {
   if (smtpPort === null) return '# (SMTP_PORT is 0: no SMTP listener, so email intake is off)';
@@ -119,11 +144,12 @@ function sendMailCommand(demo: Demo, smtpPort: number | null): string {
   return `printf '${message}' | curl -s smtp://localhost:${smtpPort} --mail-from ada@example.com --mail-rcpt '${demo.emailAddress}' -T -`;
 }
 
-function printWelcome(base: string, host: string, demo: Demo, operatorToken: string, smtpPort: number | null, mailPage: string | undefined): void {
+function printWelcome(base: string, host: string, demo: Demo, operatorToken: string, smtpPort: number | null, mailPage: string | undefined, ownerLink: string | undefined): void {
   const cases = `${base}/api/external/v1/workflows/${demo.workflowId}/cases`;
   console.log(`
 Case intake service is running at ${base}  (API docs: ${base}/docs), listening on ${host}${host === '127.0.0.1' ? ' only (HOST=0.0.0.0 to open it to other machines)' : ''}
 Dashboard: ${base}/dashboard/  sign in with the demo admin token ${demo.adminToken}
+Demo owner ${demo.ownerEmail}: ${ownerLink ? `sign in at ${ownerLink}  (one use, 15 minutes)` : `ask for a sign-in link: curl -s -X POST '${base}/auth/email' -H 'Content-Type: application/json' -d '{"email": "${demo.ownerEmail}"}'`}
 
 Demo organization ${demo.organizationId}, workflow ${demo.workflowId} ("Customer escalations", published, direct).
 Secrets are kept in .data/ for this machine only.
@@ -187,7 +213,8 @@ async function main(): Promise<void> {
     await app.listen({ port: env.PORT, host: env.HOST });
     const smtpPort = await listenForMail(app, env);
     const base = env.PUBLIC_BASE_URL!;
-    printWelcome(base, env.HOST, await ensureDemo(base, env.OPERATOR_TOKEN!), env.OPERATOR_TOKEN!, smtpPort, mail?.pageUrl);
+    const demo = await ensureDemo(base, env.OPERATOR_TOKEN!);
+    printWelcome(base, env.HOST, demo, env.OPERATOR_TOKEN!, smtpPort, mail?.pageUrl, await ownerSignInLink(base, mail ? join(DATA, 'mail') : undefined));
 
     let stopping = false;
     const stop = async () => {

@@ -6,6 +6,7 @@ import { AuditModule } from './modules/audit/audit.module.js';
 import { HealthModule } from './modules/health/health.module.js';
 import { OrganizationsModule } from './modules/organizations/organizations.module.js';
 import { TokensModule } from './modules/tokens/tokens.module.js';
+import { PeopleModule } from './modules/people/people.module.js';
 import { WorkflowsModule } from './modules/workflows/workflows.module.js';
 import { CasesModule } from './modules/cases/cases.module.js';
 import { CaseIntakeModule } from './modules/cases/case-intake.module.js';
@@ -49,6 +50,7 @@ export class AppModule {
         HealthModule,
         AuditModule,
         TokensModule,
+        PeopleModule,
         OrganizationsModule,
         WorkflowsModule,
         CasesModule,

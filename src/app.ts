@@ -7,6 +7,7 @@ import type { CaseIntakeOptions } from './extension-api/extensions.js';
 import { serveApiDocs } from './modules/api-docs/api-docs.js';
 import { serveDashboard } from './modules/dashboard/serve-dashboard.js';
 import { FormSecretCheck } from './modules/forms/http/form-secret.check.js';
+import { AdminCallerCheck } from './modules/people/http/admin-caller.check.js';
 import { BearerTokenCheck } from './modules/tokens/http/bearer-token.check.js';
 import { OperatorTokenCheck } from './modules/tokens/http/operator-token.check.js';
 import { WebhookTokenCheck } from './modules/cases/http/webhook-token.check.js';
@@ -36,6 +37,7 @@ export async function createApp(env: Env, logger: Logger, options: CaseIntakeOpt
   // After the rate limits and before any route exists: credentials are checked before bodies are read.
   registerCredentialChecks(fastify, {
     bearer: app.get(BearerTokenCheck),
+    admin: app.get(AdminCallerCheck),
     webhook: app.get(WebhookTokenCheck),
     operator: app.get(OperatorTokenCheck),
     form: app.get(FormSecretCheck),

@@ -190,6 +190,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is calling
+         * @description The signed-in person (with the CSRF token the dashboard sends) or the admin token, its role and organization.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/reports/cases": {
         parameters: {
             query?: never;
@@ -516,6 +536,54 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List users
+         * @description The organization's users, oldest first.
+         */
+        get: operations["listUsers"];
+        put?: never;
+        /**
+         * Invite a user
+         * @description The user starts `invited`; an invitation with a one-time sign-in link, valid 7 days, goes to the address through `SMTP_RELAY_URL` (a relay that fails is logged; the user exists all the same).
+         */
+        post: operations["createUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/users/{userId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a user
+         * @description The user's sessions and sign-in links end with them: their next request is refused (401), on every instance within 1 s. Takes no body (one that is sent is ignored).
+         */
+        delete: operations["deleteUser"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a user's role
+         * @description Acts on the user's next request, on every instance (within 1 s).
+         */
+        patch: operations["changeUser"];
         trace?: never;
     };
     "/api/admin/v1/workflows": {
@@ -931,7 +999,7 @@ export interface paths {
         put?: never;
         /**
          * Create an organization
-         * @description A new organization with its first admin token, shown in this answer only.
+         * @description A new organization with its first admin token, shown in this answer only; with `owner_email`, also its first owner, invited by mail (a sign-in link valid 7 days).
          */
         post: operations["createOrganization"];
         delete?: never;
@@ -994,6 +1062,46 @@ export interface paths {
          * @description Replaces the webhook token of any organization's workflow: the old URL answers 401 at once on this instance and within 1 s on every other one. Takes no body (one that is sent is ignored).
          */
         post: operations["rotateWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask for a sign-in link
+         * @description Always 202, whether or not the address is a user's: a user with this address (in each of their organizations) gets a one-time link valid 15 minutes by mail. At most 5 requests per address and 50 links per organization in 15 minutes are acted on; others get the same answer and no mail.
+         */
+        post: operations["requestSignInLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sign_out": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign out
+         * @description Ends the session of the cookie and removes the cookie; without a live session, only removes it. Takes no body (one that is sent is ignored).
+         */
+        post: operations["signOut"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1312,6 +1420,13 @@ export interface components {
             /** @description A status declared on the case's workflow, other than `Error`. */
             status: string;
         };
+        ChangeUserRequest: {
+            /**
+             * @description The user's new role; the organization's last owner keeps `owner`.
+             * @enum {string}
+             */
+            role: "admin" | "viewer" | "editor" | "owner";
+        };
         CloseStep: {
             /** @description Moves the case to `Closed` with this outcome (the workflow's default when omitted). */
             close: {
@@ -1364,6 +1479,8 @@ export interface components {
             /** @description The organization's first admin token, shown this once. */
             admin_token: string;
             organization: components["schemas"]["Organization"];
+            /** @description With `owner_email`: the first owner, invited. */
+            owner?: components["schemas"]["User"];
         };
         CreatedSubscription: {
             /** @description The Standard Webhooks signing secret, shown this once (stored sealed). */
@@ -1378,6 +1495,11 @@ export interface components {
         CreateOrganizationRequest: {
             /** @description The organization's name. */
             name: string;
+            /**
+             * Format: email
+             * @description Becomes the organization's first owner (invited: mailed a sign-in link valid 7 days).
+             */
+            owner_email?: string;
         };
         CreateSubscriptionRequest: {
             events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received")[];
@@ -1394,6 +1516,15 @@ export interface components {
             name: string;
             /** @enum {string} */
             scope: "api" | "admin";
+        };
+        CreateUserRequest: {
+            /**
+             * Format: email
+             * @description Where the invitation goes; one user per address in an organization.
+             */
+            email: string;
+            /** @enum {string} */
+            role: "admin" | "viewer" | "editor" | "owner";
         };
         /** @description One attempt to deliver one event. */
         DeliveryAttempt: {
@@ -1517,6 +1648,28 @@ export interface components {
             if: components["schemas"]["Condition"];
             /** @description Steps run when the condition holds. */
             then: components["schemas"]["Step"][];
+        };
+        /** @description Who is calling. */
+        Me: {
+            caller: {
+                /** @description The user's or the token's id. */
+                id: number;
+                /** @description The user's email address or the token's name. */
+                name: string;
+                /** @enum {string} */
+                type: "user" | "token";
+            };
+            /** @description For a session only: the value of the `X-CSRF-Token` header its state-changing requests without `Origin` send. */
+            csrf_token?: string;
+            organization: {
+                /** @description Organization id. */
+                id: number;
+            };
+            /**
+             * @description `owner`: everything. `admin`: all but users. `editor`: drafts, test runs, versions, reads. `viewer`: reads of cases, timelines, runs, reports and usage.
+             * @enum {string}
+             */
+            role: "viewer" | "editor" | "admin" | "owner";
         };
         Organization: {
             /**
@@ -1708,6 +1861,13 @@ export interface components {
         SetStatusStep: {
             /** @description Moves the case to this declared status; that status's run starts. */
             set_status: string;
+        };
+        SignInEmailRequest: {
+            /**
+             * Format: email
+             * @description The address a sign-in link goes to, if it is a user's.
+             */
+            email: string;
         };
         /** @description One step of a run. */
         Step: components["schemas"]["SetAttributesStep"] | components["schemas"]["SetStatusStep"] | components["schemas"]["CloseStep"] | components["schemas"]["HttpRequestStep"] | components["schemas"]["WaitStep"] | components["schemas"]["FailStep"] | components["schemas"]["IfStep"];
@@ -1932,6 +2092,32 @@ export interface components {
                 workflow_id: number;
             }[];
         };
+        /** @description A person of the organization. */
+        User: {
+            /**
+             * Format: date-time
+             * @description When the user was invited (ISO 8601, UTC)
+             */
+            created_at: string;
+            email: string;
+            /** @description User id. */
+            id: number;
+            /**
+             * Format: date-time
+             * @description Last request of one of their sessions, to the minute; null if never signed in.
+             */
+            last_seen_at: string | null;
+            /**
+             * @description `owner`: everything. `admin`: all but users. `editor`: drafts, test runs, versions, reads. `viewer`: reads of cases, timelines, runs, reports and usage.
+             * @enum {string}
+             */
+            role: "viewer" | "editor" | "admin" | "owner";
+            /**
+             * @description `invited` until the person first signs in.
+             * @enum {string}
+             */
+            status: "invited" | "active";
+        };
         /** @description A 422 listing each problem with the JSON Pointer of the value at fault. */
         ValidationError: {
             /**
@@ -2153,6 +2339,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The caller is signed in, but their role does not allow this (docs: the role table of people.md); or a session's state-changing request came from another origin, or without the dashboard's CSRF header. */
+        Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description What the request names is no longer kept (retention). */
         Gone: {
             headers: {
@@ -2302,6 +2497,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description An unknown parameter; `after` not a `next_cursor` of this list; `limit` not an integer from 1 to 200; `actor` not `type:id`; `action` not an action name; `target` not `type` or `type:id`. */
             422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2353,6 +2549,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description An unknown query parameter, or a value that is not valid for it (`validation_errors` names each). */
             422: components["responses"]["Unprocessable"];
             /** @description The organization already has `LIST_READS_PER_ORGANIZATION` (2 by default) list reads (lists and change feeds, cases API and admin API together) under way on this instance, and as many waiting, or its list reads have spent their share of database time on this instance (`LIST_READ_DATABASE_MS_PER_SECOND`): nothing was read. Ask again after `Retry-After` seconds. */
@@ -2385,6 +2582,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The case does not exist or belongs to another organization. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
@@ -2417,6 +2615,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The case or the attachment does not exist, or belongs to another organization. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
@@ -2455,6 +2654,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The case does not exist or belongs to another organization. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
@@ -2495,6 +2695,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The case does not exist or belongs to another organization. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
@@ -2524,6 +2725,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description `SMTP_RELAY_URL` is not set: digests are not configured. */
             422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2555,6 +2757,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `SMTP_RELAY_URL` is not set: digests are not configured. Or: an unknown key, a bad `schedule`, `hour_utc` or `weekday`, `weekday` missing on a weekly digest or given on a daily one, 0 or more than 20 recipients or one that is not an email address, bad `workflow_ids`, or the organization already has as many digests as `MAX_DIGESTS_PER_ORGANIZATION` allows (`cap` and `limit` name it). */
@@ -2582,6 +2785,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description No such digest in the organization. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2620,6 +2824,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description No such digest in the organization. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2650,6 +2855,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description No such digest in the organization. */
             404: components["responses"]["NotFound"];
             /** @description No recipient of the digest has confirmed yet (`confirmed_recipients` is empty): nothing is queued, and the next send is not held back. */
@@ -2661,6 +2867,29 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             /** @description An earlier manual send of the digest is still waiting, or was asked for less than 10 minutes ago. `Retry-After` says when to ask again (60 s while a send is waiting past that). */
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2694,6 +2923,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description `from` or `to` not an ISO 8601 date or date-time, `from` not before `to`, a range over 366 days or over 2000 intervals, an `interval` other than hour, day or week, a `workflow_id` that is not a positive integer or more than 100 of them, or an unknown query parameter. */
             422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2718,6 +2948,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2745,6 +2976,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description A key other than `runs_days`, `deliveries_days`, `closed_cases_days` and `audit_days`; a value that is not an integer or null; `runs_days` or `deliveries_days` outside 1..36500, `closed_cases_days` outside 0..36500, `audit_days` outside 90..36500; a body that is not a valid JSON object. */
@@ -2773,6 +3005,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2805,6 +3038,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -2834,6 +3068,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description No secret of this name in the organization. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2870,6 +3105,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2894,6 +3130,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -2921,6 +3158,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `url` not an http(s) URL; `events` missing, empty, repeated or unknown; `workflow_ids` empty, repeated, not positive integers, more than 1,000, or naming a workflow outside the organization; an unsupported key; a body that is not a valid JSON object. Or the organization already has as many subscriptions as `MAX_SUBSCRIPTIONS_PER_ORGANIZATION` allows (`cap` and `limit` name it). */
@@ -2949,6 +3187,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The subscription does not exist, belongs to another organization, or was deleted. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -2986,6 +3225,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The subscription does not exist, belongs to another organization, or was deleted. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3024,6 +3264,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The subscription does not exist, belongs to another organization, or was deleted. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
@@ -3055,6 +3296,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The subscription does not exist, belongs to another organization, or was deleted. Or the delivery is not one of this subscription's. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3090,6 +3332,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The subscription does not exist, belongs to another organization, or was deleted. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3127,6 +3370,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The subscription does not exist, belongs to another organization, or was deleted. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3162,6 +3406,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The subscription does not exist, belongs to another organization, or was deleted. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3191,6 +3436,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3218,6 +3464,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `name` missing or not 1 to 200 characters, `scope` not `api` or `admin`, an unsupported key, or a body that is not a valid JSON object. Or the organization already has as many tokens (deleted ones not counted) as `MAX_TOKENS_PER_ORGANIZATION` allows (`cap` and `limit` name it). */
@@ -3246,6 +3493,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The token does not exist, belongs to another organization, or was already deleted. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3281,8 +3529,140 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description `from` or `to` is not an ISO 8601 timestamp, `from` is not before `to`, or an unknown query parameter was given. */
             422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The users. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        users: components["schemas"]["User"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateUserRequest"];
+            };
+        };
+        responses: {
+            /** @description The invited user. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["User"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `email` not an email address, `role` not one of the four, an unsupported key, or the organization already has a user with this address. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such user in the organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The user is the organization's last owner: an organization always keeps one. */
+            422: components["responses"]["Unprocessable"];
+            /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeUserRequest"];
+            };
+        };
+        responses: {
+            /** @description The user with the new role. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["User"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such user in the organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `role` not one of the four, an unsupported key, or: The user is the organization's last owner: an organization always keeps one. */
+            422: components["responses"]["Unprocessable"];
+            /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3307,6 +3687,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3336,6 +3717,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description Nothing was stored: `workflow_definition_invalid` with every problem in `validation_errors` (unknown keys, a bad attribute type, a default status declared again, duplicate statuses, an automation on an undeclared status or on `Error`, a malformed step, a number the attribute number rule refuses, ...); or a body that is not a valid JSON object, or holds text that cannot be stored. Or the organization already has as many workflows as `MAX_WORKFLOWS_PER_ORGANIZATION` allows (`cap` and `limit` name it). */
@@ -3368,6 +3750,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist or belongs to another organization. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
@@ -3403,6 +3786,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist or belongs to another organization. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3438,6 +3822,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist, belongs to another organization, or has no email address yet. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
@@ -3469,6 +3854,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist or belongs to another organization. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3504,6 +3890,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist, belongs to another organization, or has no form URL yet. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
@@ -3535,6 +3922,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist or belongs to another organization. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3570,6 +3958,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist or belongs to another organization. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3650,6 +4039,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist or belongs to another organization. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3685,6 +4075,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist or belongs to another organization. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3719,6 +4110,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist or belongs to another organization. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
@@ -3752,6 +4144,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist, belongs to another organization, or was never published as that version. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
@@ -3785,6 +4178,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist, belongs to another organization, or was never published as that version. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3820,6 +4214,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist, belongs to another organization, or has no webhook URL yet. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
@@ -3851,6 +4246,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist or belongs to another organization. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3887,6 +4283,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist, belongs to another organization, or its webhook requires no signature. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
@@ -3922,6 +4319,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist or belongs to another organization. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -3954,6 +4352,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description The workflow does not exist, belongs to another organization, or its webhook requires no signature. */
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4321,7 +4720,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description `name` missing or not 1 to 200 characters, an unsupported key, or a body that is not a valid JSON object. */
+            /** @description `name` missing or not 1 to 200 characters, `owner_email` not an email address, an unsupported key, or a body that is not a valid JSON object. */
             422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4426,6 +4825,56 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    requestSignInLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInEmailRequest"];
+            };
+        };
+        responses: {
+            /** @description Taken; no body. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `email` not an email address, an unsupported key, or a body that is not a valid JSON object. */
+            422: components["responses"]["Unprocessable"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The request came from another origin, or without `Origin` and without the session's CSRF header. */
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
         };
     };
     liveness: {

@@ -2,14 +2,14 @@ import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Controller, type DynamicModule, Get, Post, type Type } from '@nestjs/common';
-import { GUARDS_METADATA, METHOD_METADATA } from '@nestjs/common/constants.js';
+import { GUARDS_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants.js';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { pino } from 'pino';
 import { TicketExtensionModule } from '../../examples/ticket-extension/src/ticket-extension.module.js';
 import { AppModule } from '../../src/app.module.js';
 import { validateEnv } from '../../src/shared/config/env.js';
 import { CredentialGuard, declaredCredential } from '../../src/shared/http/authenticated-requests.js';
-import { Public, PUBLIC_ROUTE, RequiresCredential } from '../../src/shared/http/route-credentials.js';
+import { Public, PUBLIC_ROUTE, RequiresCredential, RequiresRole } from '../../src/shared/http/route-credentials.js';
 import { createMetricsRegistry } from '../../src/shared/metrics/metrics.module.js';
 
 /**
@@ -39,7 +39,17 @@ function controllersUnder(root: ModuleEntry): Set<Type> {
   return controllers;
 }
 
-/** The routes of `controllers` that do not say, exactly once and enforced, how they authenticate. */
+/** The route's path as Nest registers it: the controller's path and the handler's, without slashes at either end. */
+function routePath(controller: Type, handler: object): string {
+  const parts = [Reflect.getMetadata(PATH_METADATA, controller) as string | undefined, Reflect.getMetadata(PATH_METADATA, handler) as string | undefined];
+  return parts.map((part) => (part ?? '').replace(/^\/+|\/+$/g, '')).filter((part) => part !== '').join('/');
+}
+
+/**
+ * The routes of `controllers` that do not say, exactly once and enforced, how they authenticate;
+ * and routes of the admin API that do not declare the role they need (`@RequiresRole`), which
+ * the admin caller check enforces for tokens and sessions alike.
+ */
 function undeclaredRoutes(controllers: Iterable<Type>): string[] {
   const problems: string[] = [];
   for (const controller of controllers) {
@@ -54,6 +64,7 @@ function undeclaredRoutes(controllers: Iterable<Type>): string[] {
       if (!declared && !open) problems.push(`${route} declares no credential and is not @Public()`);
       if (declared && open) problems.push(`${route} declares a credential and @Public()`);
       if (declared && !guards.includes(CredentialGuard)) problems.push(`${route} declares a credential no guard enforces (declare it with RequiresCredential)`);
+      if (routePath(controller, handler).startsWith('api/admin/') && declaredCredential(handler)?.kind !== 'admin') problems.push(`${route} is an admin route that declares no role (@RequiresRole)`);
     }
   }
   return problems;
@@ -100,6 +111,13 @@ describe('undeclaredRoutes', () => {
     @Get() @RouteConfig({ credential: { kind: 'operator' } }) show() {}
   }
 
+  @Controller('api/admin/v1/tokenish')
+  @RequiresCredential({ kind: 'bearer', scope: 'admin' })
+  class RolelessAdminController {
+    @Get() list() {}
+    @Post() @RequiresRole('owner') create() {}
+  }
+
   @Controller('both')
   @Public()
   class BothController {
@@ -108,6 +126,10 @@ describe('undeclaredRoutes', () => {
 
   it('passes routes that declare a credential or are public, and ignores methods that are no routes', () => {
     assert.deepEqual(undeclaredRoutes([OpenController, MixedController]), []);
+  });
+
+  it('fails an admin route without a role, and passes one with', () => {
+    assert.deepEqual(undeclaredRoutes([RolelessAdminController]), ['RolelessAdminController.list is an admin route that declares no role (@RequiresRole)']);
   });
 
   it('fails a route with neither, one whose credential no guard enforces, and one with both', () => {

@@ -13,6 +13,7 @@ import { type IsolatedDatabase, startIsolatedApp } from '../support/automation-h
 import { emailDefinition } from '../support/email-helpers.js';
 import { formDefinition } from '../support/form-helpers.js';
 import { createOrganization, operatorToken, type Organization, sampleDefinition } from '../support/scenario.js';
+import { asSession, givenOwnedOrganization, linkMailedTo, signInWith, uniqueEmail } from '../support/people-helpers.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
 import type { InjectResult, TestApp } from '../support/test-app.js';
 
@@ -189,6 +190,75 @@ describe('audit log', () => {
       assert.notEqual(page.next_cursor, cursor, row.what);
       cursor = page.next_cursor;
     }
+  });
+
+  it('people\'s changes, sign-ins, failed sign-ins and sign-outs each write one entry, naming the signed-in person, never the link', async () => {
+    const origin = new URL(t.env.PUBLIC_BASE_URL!).origin;
+    const people = await givenOwnedOrganization(t, sink, origin);
+    const owner: Actor = { type: 'user', id: String(people.owner.userId), name: people.owner.email };
+    const readPeople = async (query = '') => (await read(query, people.adminToken));
+    const userTarget = (id: number | string) => ({ type: 'user', id: String(id) });
+
+    const start = (await readPeople()).entries.slice(0, 2).map((e) => [e.action, e.actor, e.target, e.summary]);
+    assert.deepEqual(start, [
+      ['session.signed_in', owner, userTarget(owner.id), { method: 'email_link' }],
+      ['user.invited', OPERATOR, userTarget(owner.id), { email: people.owner.email, role: 'owner' }],
+    ]);
+
+    const links: string[] = [];
+    const memberEmail = uniqueEmail('member');
+    let member = { id: '', cookie: '' };
+    const member$ = (): Actor => ({ type: 'user', id: member.id, name: memberEmail });
+    const rows: { what: string; action: string; actor: () => Actor; target: () => { type: string; id: string }; summary: Record<string, unknown>; send: () => Promise<number> }[] = [
+      { what: 'invite a member', action: 'user.invited', actor: () => owner, target: () => userTarget(member.id), summary: { email: memberEmail, role: 'viewer' },
+        send: async () => {
+          const res = await asSession(t, people.owner, origin, 'POST', '/api/admin/v1/users', { email: memberEmail, role: 'viewer' });
+          member.id = String(res.body.user?.id);
+          return res.status;
+        } },
+      { what: 'change the member\'s role', action: 'user.role_changed', actor: () => owner, target: () => userTarget(member.id), summary: { role: { from: 'viewer', to: 'editor' } },
+        send: async () => (await asSession(t, people.owner, origin, 'PATCH', `/api/admin/v1/users/${member.id}`, { role: 'editor' })).status },
+      { what: 'the member signs in with the invitation', action: 'session.signed_in', actor: member$, target: () => userTarget(member.id), summary: { method: 'email_link' },
+        send: async () => {
+          links.push(await linkMailedTo(sink, memberEmail));
+          const { response, cookie } = await signInWith(t, links[0]!, origin);
+          member = { ...member, cookie: cookie ?? '' };
+          return response.status;
+        } },
+      { what: 'the used link again', action: 'session.sign_in_failed', actor: member$, target: () => userTarget(member.id), summary: { method: 'email_link', reason: 'used' },
+        send: async () => (await signInWith(t, links[0]!, origin)).response.status },
+      { what: 'an expired link', action: 'session.sign_in_failed', actor: member$, target: () => userTarget(member.id), summary: { method: 'email_link', reason: 'expired' },
+        send: async () => {
+          assert.equal((await t.request('POST', '/auth/email', { body: { email: memberEmail } })).status, 202);
+          links.push(await linkMailedTo(sink, memberEmail, new Set(links)));
+          await database.pool.query(`UPDATE sign_in_links SET expires_at = now() - interval '1 second' WHERE user_id = $1 AND used_at IS NULL`, [member.id]);
+          return (await signInWith(t, links[1]!, origin)).response.status;
+        } },
+      { what: 'the member signs out', action: 'session.signed_out', actor: member$, target: () => userTarget(member.id), summary: {},
+        send: async () => (await t.request('POST', '/auth/sign_out', { headers: { cookie: member.cookie, origin } })).status },
+      { what: 'delete the member', action: 'user.deleted', actor: () => owner, target: () => userTarget(member.id), summary: { email: memberEmail, role: 'editor' },
+        send: async () => (await asSession(t, people.owner, origin, 'DELETE', `/api/admin/v1/users/${member.id}`)).status },
+    ];
+    const statuses = [201, 200, 303, 404, 404, 204, 204];
+
+    let cursor = (await readPeople()).next_cursor;
+    for (const [i, row] of rows.entries()) {
+      assert.equal(await row.send(), statuses[i], row.what);
+      const page = await readPeople(`?after=${cursor}`);
+      assert.equal(page.entries.length, 1, `${row.what}: ${JSON.stringify(page.entries)}`);
+      const [entry] = page.entries;
+      assert.deepEqual([entry.action, entry.actor, entry.target, entry.summary], [row.action, row.actor(), row.target(), row.summary], row.what);
+      assert.equal(typeof entry.address, 'string', row.what);
+      cursor = page.next_cursor;
+    }
+    assert.equal(links.length, 2);
+    const { rows: stored } = await database.pool.query(`SELECT row_to_json(a)::text AS json FROM audit_entries a WHERE organization_id = $1`, [people.id]);
+    for (const link of links) {
+      const token = link.split('/').pop()!;
+      assert.ok(!stored.some((r: { json: string }) => r.json.includes(token)), 'no entry holds a sign-in link\'s token');
+    }
+    const viewer = await asSession(t, people.owner, origin, 'GET', AUDIT);
+    assert.equal(viewer.status, 200, 'an owner reads the audit log');
   });
 
   it('no entry holds a secret value, a token, an inbound address or a webhook, form or subscription URL', async () => {

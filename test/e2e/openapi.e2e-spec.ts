@@ -14,7 +14,8 @@ import {
   toRoutePattern,
   toTemplate,
 } from '../support/openapi-conformance.js';
-import { createOrganization, createToken, createWorkflow, generateWebhook, operatorToken, sampleDefinition } from '../support/scenario.js';
+import { givenOwnedOrganization, sessionFromMail, uniqueEmail } from '../support/people-helpers.js';
+import { createToken, createWorkflow, generateWebhook, operatorToken, type Organization, sampleDefinition } from '../support/scenario.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
 import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
 import { SmtpListener } from '../../src/modules/email/infrastructure/smtp-listener.js';
@@ -24,7 +25,9 @@ import { eventOf, Receiver, verifySignature, waitFor } from '../support/subscrip
 const MAX_BODY_BYTES = 1_048_576;
 const NO_ID = 9_007_199_254_740_991;
 const isApi = (path: string) => path.startsWith('/api/');
-const isDocumentedRoute = (url: string) => isApi(url) || ['/healthz', '/readyz', '/metrics'].includes(url);
+const isDocumentedRoute = (url: string) => isApi(url) || ['/healthz', '/readyz', '/metrics', '/auth/email', '/auth/sign_out'].includes(url);
+/** The admin operations only an owner may call (people.md): called with an owner's session, every other with the admin token. */
+const ownerOnly = ({ path }: Operation) => path.startsWith('/api/admin/v1/users');
 /** Probes take no input and no credential: nothing a client sends can be refused (/metrics can take METRICS_TOKEN). */
 const takesInput = ({ op }: Operation) => op.security.length > 0;
 const takesBody = ({ method }: Operation) => ['post', 'put', 'patch', 'delete'].includes(method);
@@ -77,13 +80,22 @@ describe('OpenAPI document', () => {
   });
   after(async () => { await t.close(); await closeDb(); await sink.close(); });
 
-  /** An organization with an admin token, an API token and a published direct workflow. */
+  /** An organization with an admin token, a signed-in owner, an API token and a published direct workflow. */
   async function givenOrganization() {
-    const org = await createOrganization(t);
+    const origin = new URL(t.env.PUBLIC_BASE_URL!).origin;
+    const owned = await givenOwnedOrganization(t, sink, origin);
+    const org: Organization = { id: owned.id, adminToken: owned.adminToken };
     const { secret } = await createToken(t, org, 'api');
     const workflowId = await createWorkflow(t, org);
     const credentials: Record<string, string> = { adminToken: org.adminToken, apiToken: secret, operatorToken: operatorToken() };
-    return { org, admin: org.adminToken, api: secret, workflowId, credentials };
+    const owner = { cookie: owned.owner.cookie, origin };
+    /** How `operation` is called with this organization's credential: a token, an owner's session, or nothing. */
+    const credentialFor = (operation: Operation): CallOptions => {
+      const scheme = Object.keys(operation.op.security[0] ?? {})[0];
+      if (scheme === undefined) return {};
+      return ownerOnly(operation) ? { session: owner } : { token: credentials[scheme] };
+    };
+    return { org, admin: org.adminToken, api: secret, workflowId, credentials, owner, credentialFor };
   }
 
   /** Each request answers this status (and error message, when given), a documented answer of its operation. */
@@ -173,10 +185,10 @@ describe('OpenAPI document', () => {
       assert.equal(served.length, operations.length);
     });
 
-    it('documents every route the app serves, but for the documents themselves, the dashboard\'s files, the hosted form\'s pages and the digest recipients\' pages', () => {
+    it('documents every route the app serves, but for the documents themselves, the dashboard\'s files, the hosted form\'s pages, the digest recipients\' pages and the sign-in links\' pages', () => {
       const fastify = t.app.getHttpAdapter().getInstance();
       // The hosted request form's pages and the digest recipients' pages are HTML for people, like the dashboard (and `/`, which leads to it): not API operations.
-      const notApi = /^\/$|^\/(docs|dashboard)([/*]|$)|^\/(forms|digests)\/|^\/openapi\.(json|yaml)$/;
+      const notApi = /^\/$|^\/(docs|dashboard)([/*]|$)|^\/(forms|digests|auth\/link)\/|^\/openapi\.(json|yaml)$/;
       const served = servedRoutes(fastify).filter((r) => r.method !== 'HEAD' && !notApi.test(r.url));
       assert.ok(served.some((r) => r.url === '/metrics') && served.length >= 20, `parsed only ${served.length} routes`);
       const undocumented = served.filter(({ method, url }) => !doc.paths[toTemplate(url)]?.[method.toLowerCase()]);
@@ -211,7 +223,8 @@ describe('OpenAPI document', () => {
 
   describe('matches what the app answers', () => {
     it('answers every operation with its documented success status and schema', async () => {
-      const created = await api.call('post', '/api/operator/v1/organizations', { token: operatorToken(), body: { name: 'Documented org' } });
+      const ownerEmail = uniqueEmail('owner');
+      const created = await api.call('post', '/api/operator/v1/organizations', { token: operatorToken(), body: { name: 'Documented org', owner_email: ownerEmail } });
       await api.call('get', '/api/operator/v1/organizations', { token: operatorToken() });
       const admin = created.body.admin_token;
       const apiToken = (await api.call('post', '/api/admin/v1/tokens', { token: admin, body: { name: 'CRM sync', scope: 'api' } })).body.secret;
@@ -298,9 +311,12 @@ describe('OpenAPI document', () => {
       await api.call('post', '/api/admin/v1/workflows/{workflowId}/test_runs', { token: admin, params, body: { attributes: { customer_email: 'a@b.co' } } });
       await api.call('get', '/api/admin/v1/step_types', { token: admin });
       await api.call('delete', '/api/admin/v1/secrets/{name}', { token: admin, params: { name: 'CRM_KEY' } });
-      await api.call('put', '/api/admin/v1/retention', { token: admin, body: { runs_days: 7, deliveries_days: null } });
+      const origin = new URL(t.env.PUBLIC_BASE_URL!).origin;
+      const owner = { cookie: (await sessionFromMail(t, sink, ownerEmail, origin)).cookie, origin };
+      await api.call('put', '/api/admin/v1/retention', { session: owner, body: { runs_days: 7, deliveries_days: null } });
       await api.call('get', '/api/admin/v1/retention', { token: admin });
       await api.call('get', '/api/admin/v1/audit', { token: admin, query: '?limit=5&target=secret' });
+      await exercisePeople(admin, owner);
       await exerciseEmailIntake(admin, apiToken);
       await exerciseRequestForm(admin);
       await api.call('post', '/api/admin/v1/workflows/{workflowId}/unpublish', { token: admin, params });
@@ -314,6 +330,18 @@ describe('OpenAPI document', () => {
         }
       }
     });
+
+    /** The users of an organization, who is calling, asking for a sign-in link and signing out. */
+    async function exercisePeople(admin: string, owner: { cookie: string; origin: string }): Promise<void> {
+      const invited = await api.call('post', '/api/admin/v1/users', { session: owner, body: { email: uniqueEmail('editor'), role: 'editor' } });
+      await api.call('get', '/api/admin/v1/users', { session: owner });
+      await api.call('patch', '/api/admin/v1/users/{userId}', { session: owner, params: { userId: invited.body.user.id }, body: { role: 'viewer' } });
+      await api.call('delete', '/api/admin/v1/users/{userId}', { session: owner, params: { userId: invited.body.user.id } });
+      await api.call('get', '/api/admin/v1/me', { token: admin });
+      await api.call('get', '/api/admin/v1/me', { session: owner });
+      await api.call('post', '/auth/email', { body: { email: uniqueEmail('nobody') } });
+      await api.call('post', '/auth/sign_out', { session: owner });
+    }
 
     /** An email workflow's address (generate, view, rotate), a message with an attachment sent to it, and the attachment's downloads. */
     async function exerciseEmailIntake(admin: string, apiToken: string): Promise<void> {
@@ -389,11 +417,11 @@ describe('OpenAPI document', () => {
         ['/subscriptions/{subscriptionId}', { events: ['case.closed'] }],
         ['/digests/{digestId}', { hour_utc: 6 }],
         ['/recover', { since: '2026-01-01T00:00:00Z' }],
+        ['/users/{userId}', { role: 'viewer' }],
       ];
       for (const operation of operations.filter((o) => o.op.responses['404'] && o.path.includes('{'))) {
-        const scheme = Object.keys(operation.op.security[0])[0]!;
         const res = await api.call(operation.method, operation.path, {
-          token: org.credentials[scheme],
+          ...org.credentialFor(operation),
           params: sameIdEverywhere(operation.path, NO_ID),
           body: validBodies.find(([end]) => operation.path.endsWith(end))?.[1] ?? bodies[operation.method],
         });
@@ -420,10 +448,9 @@ describe('OpenAPI document', () => {
       const org = await givenOrganization();
       const hook = await generateWebhook(t, org.org, org.workflowId);
       for (const operation of operations.filter(takesBody)) {
-        const scheme = Object.keys(operation.op.security[0])[0]!;
-        const credential = scheme === 'webhookToken'
+        const credential = Object.keys(operation.op.security[0] ?? {})[0] === 'webhookToken'
           ? { params: { workflowId: org.workflowId }, query: hook.path.slice(hook.path.indexOf('?')) }
-          : { token: org.credentials[scheme] };
+          : org.credentialFor(operation);
         const large = await api.call(operation.method, operation.path, { ...credential, rawBody: tooLarge });
         assert.equal(large.status, 413, `${label(operation)}: ${large.text}`);
         const mismatched = await api.call(operation.method, operation.path, { ...credential, rawBody: '{}', headers: { 'content-length': '10' } });
@@ -463,7 +490,10 @@ describe('OpenAPI document', () => {
         ['get', `${casesPath}/changes`, { token: org.api, params, query: '?after=not-a-cursor' }, 422, 'invalid query string'],
         ['put', '/api/admin/v1/secrets/{name}', { token: org.admin, params: { name: 'CRM_KEY' }, body: { value: 'x'.repeat(8193) } }, 422, 'invalid request body'],
         ['put', '/api/admin/v1/secrets/{name}', { token: org.admin, params: { name: 'crm_key' }, body: { value: 'x' } }, 422, 'invalid secret name: it must match [A-Z][A-Z0-9_]{0,63}'],
-        ['put', '/api/admin/v1/retention', { token: org.admin, body: { runs_days: 0, keep: true } }, 422, 'invalid request body'],
+        ['put', '/api/admin/v1/retention', { session: org.owner, body: { runs_days: 0, keep: true } }, 422, 'invalid request body'],
+        ['post', '/api/admin/v1/users', { session: org.owner, body: { email: 'not an address', role: 'owner' } }, 422, 'invalid request body'],
+        ['patch', '/api/admin/v1/users/{userId}', { session: org.owner, params: { userId: (await api.call('get', '/api/admin/v1/me', { session: org.owner })).body.caller.id }, body: { role: 'viewer' } }, 422, 'the organization\'s last owner cannot be demoted or deleted'],
+        ['post', '/auth/email', { body: { email: 7 } }, 422, 'invalid request body'],
         ['get', '/api/admin/v1/audit', { token: org.admin, query: '?limit=0' }, 422, 'invalid query string'],
         ['get', '/api/admin/v1/audit', { token: org.admin, query: '?after=YWJj' }, 422, 'invalid query string'],
         ['get', '/api/admin/v1/reports/cases', { token: org.admin, query: '?from=2025-01-01&to=2026-06-01' }, 422, 'the range must not be longer than 366 days'],

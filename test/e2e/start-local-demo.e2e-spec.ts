@@ -118,6 +118,19 @@ describe('npm run start:local, its banner and every line it prints', () => {
     assert.equal(signedIn.status, 200, 'the printed token is an admin token');
   });
 
+  it('prints the demo owner\'s sign-in link, whose page\'s button signs in as the owner', async () => {
+    const base = `http://localhost:${port}`;
+    const printed = new RegExp(`^Demo owner owner@example\\.com: sign in at (${base}/auth/link/sil_[A-Za-z0-9_-]+) {2}\\(one use, 15 minutes\\)$`, 'm').exec(output);
+    assert.ok(printed, output);
+    const page = await fetch(printed[1]!);
+    assert.match(await page.text(), /<button type="submit">Sign in<\/button>/);
+    const pressed = await fetch(printed[1]!, { method: 'POST', redirect: 'manual', headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.equal(pressed.status, 303);
+    const cookie = pressed.headers.get('set-cookie')!.split(';')[0]!;
+    const me = (await (await fetch(`${base}/api/admin/v1/me`, { headers: { cookie } })).json()) as { caller: { type: string; name: string }; role: string };
+    assert.deepEqual([me.caller.type, me.caller.name, me.role], ['user', 'owner@example.com', 'owner']);
+  });
+
   it('listens on 127.0.0.1 only, HTTP and SMTP, when HOST is not set', async () => {
     assert.match(output, /listening on 127\.0\.0\.1 only \(HOST=0\.0\.0\.0 to open it to other machines\)/);
     const outside = Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal);

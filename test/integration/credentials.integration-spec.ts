@@ -46,7 +46,7 @@ describe('credential checks (integration)', () => {
   describe('TokensService', () => {
     it('authenticates a token for its own scope only, and keeps only its hash (and names it by the token\'s name)', async () => {
       const admin = await tokens.create(TEST_AUTHOR, org.id, 'admin token', 'admin');
-      assert.deepEqual(await tokens.authenticate(admin.secret, 'admin'), { tokenId: admin.token.id, organizationId: org.id, scope: 'admin', name: 'admin token' });
+      assert.deepEqual(await tokens.authenticate(admin.secret, 'admin'), { kind: 'token', tokenId: admin.token.id, organizationId: org.id, scope: 'admin', name: 'admin token' });
       await assert.rejects(tokens.authenticate(admin.secret, 'api'), UnauthorizedError);
       await assert.rejects(tokens.authenticate(org.api.secret, 'admin'), UnauthorizedError);
       const { rows } = await db().query('SELECT token_hash FROM access_tokens WHERE id = $1', [admin.token.id]);
@@ -82,7 +82,7 @@ describe('credential checks (integration)', () => {
       const check = ctx.get(BearerTokenCheck);
       const request = bearer(org.api.secret);
       await authenticateRequest(request, { kind: 'bearer', scope: 'api' }, check);
-      assert.deepEqual(proofOf(request, 'bearer'), { tokenId: org.api.tokenId, organizationId: org.id, scope: 'api', name: 'api token' });
+      assert.deepEqual(proofOf(request, 'bearer'), { kind: 'token', tokenId: org.api.tokenId, organizationId: org.id, scope: 'api', name: 'api token' });
       assert.equal(guard.canActivate(routeContext(request, CasesController, 'create')), true);
       assert.throws(() => guard.canActivate(routeContext(request, TokensController, 'list')), UnauthorizedError);
     });

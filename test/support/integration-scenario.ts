@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import type { ChangeAuthor } from '../../src/modules/audit/domain/audit-entry.js';
 import { OrganizationsService } from '../../src/modules/organizations/application/organizations.service.js';
-import type { Principal } from '../../src/modules/tokens/domain/principal.js';
+import type { TokenPrincipal } from '../../src/modules/tokens/domain/principal.js';
 import { TokensService } from '../../src/modules/tokens/application/tokens.service.js';
 import { PublishedWorkflowsService } from '../../src/modules/workflows/application/published-workflows.service.js';
 import { WorkflowDraftsService } from '../../src/modules/workflows/application/workflow-drafts.service.js';
@@ -20,13 +20,13 @@ export const TEST_AUTHOR: ChangeAuthor = { actor: { type: 'token', id: '0', name
 export interface IntegrationOrganization {
   id: number;
   /** An API token of the organization, as its guard would hand it to a service. */
-  api: Principal & { secret: string };
+  api: TokenPrincipal & { secret: string };
 }
 
 export async function givenOrganization(ctx: IntegrationContext): Promise<IntegrationOrganization> {
   const { organization } = await ctx.get(OrganizationsService).create(TEST_AUTHOR, `Org ${randomBytes(3).toString('hex')}`);
   const { token, secret } = await ctx.get(TokensService).create(TEST_AUTHOR, organization.id, 'api token', 'api');
-  return { id: organization.id, api: { organizationId: organization.id, tokenId: token.id, scope: 'api', name: token.name, secret } };
+  return { id: organization.id, api: { kind: 'token', organizationId: organization.id, tokenId: token.id, scope: 'api', name: token.name, secret } };
 }
 
 /** A workflow of the organization, published: the version intake uses. */

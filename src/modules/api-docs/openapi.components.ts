@@ -14,6 +14,7 @@ const idParameter = (name: string, what: string): Schema => ({
 const responses: Record<string, Schema> = {
   BadRequest: error('Malformed request: the body does not match its `Content-Length` header, or the URL has invalid percent-encoding.'),
   Unauthorized: error('Missing or invalid credential. Every credential problem (absent, malformed, unknown, deleted, or of the wrong kind) is the same 401.'),
+  Forbidden: error('The caller is signed in, but their role does not allow this (docs: the role table of people.md); or a session\'s state-changing request came from another origin, or without the dashboard\'s CSRF header.'),
   NotFound: error('Not found, or outside the caller\'s organization.'),
   Conflict: error('What the request names is not in a state that allows it yet; nothing was done.'),
   Gone: error('What the request names is no longer kept (retention).'),

@@ -23,6 +23,8 @@ const TAGS: [string, string][] = [
   ['Retention', 'How long finished runs, ended deliveries and closed cases are kept, per organization (admin token).'],
   ['Audit', 'Every change made through the admin and operator API, read only (admin token).'],
   ['Reports', 'Figures of the organization\'s live cases over time, kept as cases move (admin token).'],
+  ['People', 'The organization\'s users and their roles, and who is calling (owners manage users; everyone signed in may ask who they are).'],
+  ['Sign-in', 'Signing in to the dashboard by email link, and signing out (no credential: the link or the session cookie is one).'],
   ['Operator', 'Organizations and webhook rotation, for the people running the service (operator token).'],
   ['Health', 'Probes and metrics for load balancers, orchestrators and scrapers (no credential; `/metrics` takes `METRICS_TOKEN` when it is set).'],
 ];

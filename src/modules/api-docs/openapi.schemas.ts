@@ -5,6 +5,7 @@ import { reportingSchemas } from './openapi.reporting.js';
 import { retentionSchemas } from './openapi.retention.js';
 import { emailEventFields, emailSchemas, timelineTo } from './openapi.email.js';
 import { formSchemas } from './openapi.forms.js';
+import { peopleSchemas } from './openapi.people.js';
 import { secretSchemas } from './openapi.secrets.js';
 import { verificationSchemas } from './openapi.verification.js';
 import { subscriptionSchemas } from './openapi.subscriptions.js';
@@ -158,10 +159,14 @@ const accessSchemas: Record<string, Schema> = {
     secret: { type: 'string', pattern: '^(api|adm)_', description: 'The bearer secret (`api_...` or `adm_...`), shown this once; only its hash is stored.' },
   }),
   Organization: object({ id: resourceId('Organization id.'), name: { type: 'string' }, created_at: timestamp('Creation time') }),
-  CreatedOrganization: object({
-    organization: schemaRef('Organization'),
-    admin_token: { type: 'string', pattern: '^adm_', description: 'The organization\'s first admin token, shown this once.' },
-  }),
+  CreatedOrganization: object(
+    {
+      organization: schemaRef('Organization'),
+      admin_token: { type: 'string', pattern: '^adm_', description: 'The organization\'s first admin token, shown this once.' },
+      owner: { ...schemaRef('User'), description: 'With `owner_email`: the first owner, invited.' },
+    },
+    ['owner'],
+  ),
   Webhook: object({
     url: { type: 'string', format: 'uri', description: 'The incoming webhook URL, token included: `{base}/api/external/v1/workflows/{id}/case_webhooks?token=...`.' },
     token: { type: 'string', description: 'The webhook token alone.' },
@@ -200,6 +205,7 @@ export const schemas: Record<string, Schema> = {
   ...accessSchemas,
   ...subscriptionSchemas,
   ...secretSchemas,
+  ...peopleSchemas,
   ...verificationSchemas,
   ...retentionSchemas,
   ...auditSchemas,

@@ -7,6 +7,7 @@ type Operation = Schema & { responses: Record<string, Schema>; parameters?: Sche
 const ERROR_RESPONSES: Record<ErrorStatus, string> = {
   400: 'BadRequest',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'NotFound',
   409: 'Conflict',
   410: 'Gone',
@@ -24,8 +25,8 @@ const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete']);
 /**
  * The errors a route answers whatever its handler does, from the layers below it: a body can be
  * too large, of the wrong type (unless the route reads any type as JSON) or not match its
- * length; a path with ids can be malformed or too long; a credential can be wrong; every /api/
- * route reads Postgres, which can be down.
+ * length; a path with ids can be malformed or too long; a credential can be wrong, and an admin
+ * route's role missing; every /api/ route reads Postgres, which can be down.
  */
 function automaticErrors(method: string, path: string, operation: Operation): ErrorStatus[] {
   const takesBody = BODY_METHODS.has(method);
@@ -34,6 +35,7 @@ function automaticErrors(method: string, path: string, operation: Operation): Er
   return [
     ...(takesBody || hasPathParameters ? [400 as const] : []),
     ...(operation.security?.length ? [401 as const] : []),
+    ...(path.startsWith('/api/admin/') ? [403 as const] : []),
     ...(takesBody ? [413 as const] : []),
     ...(hasPathParameters ? [414 as const] : []),
     ...(takesBody && !anyContentType ? [415 as const] : []),

@@ -19,7 +19,7 @@ import { DigestsController } from './http/digests.controller.js';
 import { RecipientPagesController } from './http/recipient-pages.controller.js';
 import { reportLogStatementPart } from './infrastructure/case-report-changes.sql.js';
 import { DIGEST_QUEUE, DigestSchedule } from './infrastructure/digest-schedule.service.js';
-import { NodemailerDigestMailer } from './infrastructure/nodemailer-digest-mailer.js';
+import { RelayMailer } from '../../shared/mail/relay-mailer.js';
 import { PostgresCaseReportFigures, PostgresReportFold } from './infrastructure/postgres-case-report-figures.js';
 import { PostgresDigestSendPurges } from './infrastructure/postgres-digest-send-purges.js';
 import { PostgresDigestStore } from './infrastructure/postgres-digest-store.js';
@@ -52,7 +52,8 @@ export class ReportingModule {
         { provide: CaseReportFigures, useClass: PostgresCaseReportFigures },
         { provide: DigestStore, useClass: PostgresDigestStore },
         { provide: RecipientStore, useClass: PostgresRecipientStore },
-        { provide: DigestMailer, useClass: NodemailerDigestMailer },
+        RelayMailer,
+        { provide: DigestMailer, useExisting: RelayMailer },
         { provide: DigestSendPurges, useClass: PostgresDigestSendPurges },
         ...(worker
           ? [

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform, Type } from 'class-transformer';
 import { IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateBy, validateSync } from 'class-validator';
-import { isIP } from 'node:net';
+import { cidrList, isCidr } from './cidr-list.js';
 import { ENCRYPTION_KEY_PATTERN } from './encryption-key-format.js';
 
 /** A hundred years: the longest retention a setting or an override may ask for. */
@@ -245,6 +245,14 @@ export class Env {
   @Type(() => Number) @IsInt() @Min(1000) @Max(3_600_000)
   DIGEST_CHECK_INTERVAL_MS = 60_000;
 
+  /** A dashboard session ends after this long without a request (docs/security.md). */
+  @Type(() => Number) @IsInt() @Min(60_000) @Max(2_592_000_000)
+  SESSION_IDLE_TIMEOUT_MS = 43_200_000;
+
+  /** A dashboard session ends this long after its sign-in, however busy. */
+  @Type(() => Number) @IsInt() @Min(60_000) @Max(2_592_000_000)
+  SESSION_MAX_AGE_MS = 1_209_600_000;
+
   /** Extensions main.js loads (docs/extending.md): comma-separated module specifiers, each default-exporting its Nest module. */
   @IsOptional() @Matches(/^[^,\s]+(\s*,\s*[^,\s]+)*$/, { message: '$property must be comma-separated module specifiers' })
   EXTENSIONS?: string;
@@ -268,17 +276,6 @@ function IsCidrList(): PropertyDecorator {
       defaultMessage: () => '$property must be comma-separated IPv4 or IPv6 addresses or CIDRs',
     },
   });
-}
-
-export function cidrList(value: string): string[] {
-  return value.split(',').map((item) => item.trim());
-}
-
-function isCidr(item: string): boolean {
-  const [address = '', prefix, ...rest] = item.split('/');
-  const family = isIP(address);
-  if (family === 0 || rest.length) return false;
-  return prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
 }
 
 export class InvalidEnvironmentError extends Error {}

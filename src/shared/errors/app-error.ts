@@ -5,6 +5,7 @@
  */
 export type AppErrorCode =
   | 'auth.unauthorized'
+  | 'auth.forbidden'
   | 'resource.not_found'
   | 'request.invalid'
   | 'request.malformed_json'
@@ -39,6 +40,14 @@ export abstract class AppError extends Error {
 export class UnauthorizedError extends AppError {
   readonly code = 'auth.unauthorized';
   constructor(message = 'missing or invalid credentials') {
+    super(message);
+  }
+}
+
+/** A caller who is known but whose role does not allow the route (or a session request that fails its CSRF check). */
+export class ForbiddenError extends AppError {
+  readonly code = 'auth.forbidden';
+  constructor(message = 'your role does not allow this') {
     super(message);
   }
 }

@@ -2,6 +2,7 @@ import type { AppErrorCode } from '../errors/app-error.js';
 
 export const HTTP_STATUS: Record<AppErrorCode, number> = {
   'auth.unauthorized': 401,
+  'auth.forbidden': 403,
   'resource.not_found': 404,
   'request.invalid': 422,
   'request.malformed_json': 422,

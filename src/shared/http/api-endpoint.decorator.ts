@@ -3,7 +3,7 @@ import { ApiHeader, ApiOperation, ApiParam, ApiResponse } from '@nestjs/swagger'
 import { type Schema } from './openapi-schema.js';
 
 /** The error statuses that have a shared response in the document (src/modules/api-docs/openapi.components.ts). */
-export type ErrorStatus = 400 | 401 | 404 | 409 | 410 | 413 | 414 | 415 | 422 | 429 | 503;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 414 | 415 | 422 | 429 | 503;
 
 export interface SuccessAnswer {
   status: 200 | 201 | 202 | 204;

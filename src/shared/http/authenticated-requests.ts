@@ -64,10 +64,10 @@ export class CredentialGuard implements CanActivate {
   }
 }
 
-/** What the hook proved about `request` with a credential of `kind`; undefined when it proved nothing. */
-export function proofOf<P>(request: FastifyRequest, kind: RouteCredential['kind']): P | undefined {
+/** What the hook proved about `request` with a credential of one of `kinds`; undefined when it proved nothing. */
+export function proofOf<P>(request: FastifyRequest, ...kinds: RouteCredential['kind'][]): P | undefined {
   const found = proofs.get(request);
-  return found?.credential.kind === kind ? (found.proof as P) : undefined;
+  return found && kinds.includes(found.credential.kind) ? (found.proof as P) : undefined;
 }
 
 /**
@@ -75,10 +75,10 @@ export function proofOf<P>(request: FastifyRequest, kind: RouteCredential['kind'
  * workflow, the form's target), typed as `P`. A handler whose route was not authenticated with
  * `kind` gets the route's refusal, never an undefined value.
  */
-export function proofParameter<P>(kind: RouteCredential['kind']): () => ParameterDecorator {
+export function proofParameter<P>(...kinds: [RouteCredential['kind'], ...RouteCredential['kind'][]]): () => ParameterDecorator {
   return createParamDecorator((_: unknown, context: ExecutionContext): P => {
-    const proof = proofOf<P>(context.switchToHttp().getRequest<FastifyRequest>(), kind);
-    if (proof === undefined) throw refusal(kind);
+    const proof = proofOf<P>(context.switchToHttp().getRequest<FastifyRequest>(), ...kinds);
+    if (proof === undefined) throw refusal(kinds[0]);
     return proof;
   });
 }

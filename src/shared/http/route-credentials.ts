@@ -2,15 +2,22 @@ import { SetMetadata, UseGuards } from '@nestjs/common';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants.js';
 import type { FastifyRequest } from 'fastify';
 import { CredentialGuard } from './authenticated-requests.js';
+import type { Role } from './roles.js';
+import { sessionCookie } from './session-cookie.js';
 
 /**
- * The credential a route authenticates with. Controllers declare it (`@RequiresToken`,
+ * The credential a route authenticates with. Controllers declare it (`@RequiresToken`, `@RequiresRole`,
  * `@RequiresWebhookToken`, `@RequiresOperatorToken`, `@RequiresFormSecret`, or
  * RequiresCredential itself), which puts it in the Fastify route config, so that the credential
  * check, the per-credential rate limit and the route's guard all read the one declaration.
  */
 export type RouteCredential =
   | { kind: 'bearer'; scope: string }
+  /**
+   * Every route of the admin API: an admin token (role `admin`) or a signed-in person's session,
+   * whose role must be at least `role` (test/architecture/route-credentials.spec.ts).
+   */
+  | { kind: 'admin'; role: Role }
   | { kind: 'webhook' }
   | { kind: 'operator' }
   | { kind: 'form' }
@@ -71,6 +78,12 @@ function declare(handler: object, credential: RouteCredential, override: boolean
   Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, credential }, handler);
 }
 
+/**
+ * `@RequiresRole('editor')` on an admin controller or handler: an admin token (role `admin`) or
+ * the session of a person whose role is at least this one gets in; anyone else known gets 403.
+ */
+export const RequiresRole = (role: Role) => RequiresCredential({ kind: 'admin', role });
+
 /** Reads `Authorization: Bearer <secret>`; anything else is treated as no credential. */
 export function bearerSecret(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -98,5 +111,6 @@ export function presentedSecret(request: FastifyRequest): string | undefined {
   if (credential.kind === 'form') return formSecret(request);
   // Whatever a source's callers present is the source's own business: they are limited by address.
   if (credential.kind === 'source') return undefined;
+  if (credential.kind === 'admin') return bearerSecret(request) ?? sessionCookie(request);
   return credential.kind === 'webhook' ? webhookSecret(request) : bearerSecret(request);
 }

@@ -5,6 +5,11 @@ export interface AuditActor {
   name: string;
 }
 
+/** A signed-in person as the actor of a change: their user id, named by their email address. */
+export function userActor(user: { id: number; email: string }): AuditActor {
+  return { type: 'user', id: String(user.id), name: user.email };
+}
+
 /** Who made a change and from which address: what every audited change carries from its request. */
 export interface ChangeAuthor {
   actor: AuditActor;

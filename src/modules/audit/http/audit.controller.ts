@@ -4,21 +4,21 @@ import { InvalidRequestError } from '../../../shared/errors/app-error.js';
 import { ApiEndpoint, BODY_IGNORED } from '../../../shared/http/api-endpoint.decorator.js';
 import { proofParameter } from '../../../shared/http/authenticated-requests.js';
 import { object, schemaRef } from '../../../shared/http/openapi-schema.js';
-import { RequiresCredential } from '../../../shared/http/route-credentials.js';
+import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import { AuditEntriesService, parseAuditCursor } from '../application/audit-entries.service.js';
 import type { AuditFilters } from '../domain/audit-entry.js';
 import { ListAuditRequest } from './list-audit.request.js';
 
 /**
- * The admin token's caller, as far as this module needs it. Declared with the shared credential
- * helpers rather than the tokens module's, since every module that records changes (tokens too)
- * depends on this one.
+ * The admin caller (token or signed-in person), as far as this module needs it. Declared with the
+ * shared credential helpers rather than the tokens module's, since every module that records
+ * changes (tokens too) depends on this one.
  */
-const Caller = proofParameter<{ organizationId: number }>('bearer');
+const Caller = proofParameter<{ organizationId: number }>('admin');
 
-/** The organization's audit log: read only, through any API. */
+/** The organization's audit log: read only, through any API; for owners and admins. */
 @Controller('api/admin/v1/audit')
-@RequiresCredential({ kind: 'bearer', scope: 'admin' })
+@RequiresRole('admin')
 @ApiTags('Audit')
 @ApiSecurity('adminToken')
 export class AuditController {

@@ -1,9 +1,9 @@
+import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import { Controller, Get } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { object, wrapped } from '../../../shared/http/openapi-schema.js';
 import { StepTypeRegistry } from '../../extensions/step-type.registry.js';
-import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 
 const STEP_TYPE = object({
   type: { type: 'string', description: 'The step\'s key in a definition: `{"<type>": <arguments>}`.' },
@@ -13,7 +13,7 @@ const STEP_TYPE = object({
 
 /** The step types the service runs, built-in and extensions' alike: what the dashboard's builder offers. */
 @Controller('api/admin/v1/step_types')
-@RequiresToken('admin')
+@RequiresRole('editor')
 @ApiTags('Workflows')
 @ApiSecurity('adminToken')
 export class StepTypesController {

@@ -1,9 +1,9 @@
+import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { object, wrapped, type Schema } from '../../../shared/http/openapi-schema.js';
-import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { TestRunService } from '../application/test-run.service.js';
@@ -49,7 +49,7 @@ const TEST_RUN = object({
 
 /** Test runs of a workflow's automation: the builder's way to try a definition before publishing it. */
 @Controller('api/admin/v1/workflows')
-@RequiresToken('admin')
+@RequiresRole('editor')
 @ApiTags('Workflows')
 @ApiSecurity('adminToken')
 export class TestRunsController {

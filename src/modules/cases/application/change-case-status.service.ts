@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { NotFoundError } from '../../../shared/errors/app-error.js';
-import type { Principal } from '../../tokens/domain/principal.js';
+import type { TokenPrincipal } from '../../tokens/domain/principal.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { CaseProps } from '../domain/case.js';
 import { CaseRepository } from '../domain/case.repository.js';
@@ -14,7 +14,7 @@ export class ChangeCaseStatusService {
    * That version is loaded before the lock is taken: a transaction waiting for a second pool
    * connection while others queue on its lock could starve the pool.
    */
-  async execute(caller: Principal, workflowId: number, caseId: number, status: string): Promise<CaseProps> {
+  async execute(caller: TokenPrincipal, workflowId: number, caseId: number, status: string): Promise<CaseProps> {
     const found = await this.cases.find(caller.organizationId, workflowId, caseId);
     if (!found) throw new NotFoundError('case');
     const version = await this.workflows.version(found.workflowId, found.workflowVersion);

@@ -1,3 +1,4 @@
+import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import { Controller, Get, Header, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
@@ -5,7 +6,6 @@ import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { ATTACHMENT_DOWNLOAD, AttachmentId, sendAttachment } from '../../../shared/http/attachment-download.js';
 import { object, pageOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
-import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { CaseQueriesService } from '../application/case-queries.service.js';
@@ -20,7 +20,7 @@ const CASE_NOT_FOUND = 'The case does not exist or belongs to another organizati
 
 
 @Controller('api/admin/v1/cases')
-@RequiresToken('admin')
+@RequiresRole('viewer')
 @ApiTags('Admin cases')
 @ApiSecurity('adminToken')
 export class AdminCasesController {

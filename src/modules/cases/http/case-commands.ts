@@ -1,5 +1,5 @@
 import { memberText } from '../../../shared/json/json-text.js';
-import type { Principal } from '../../tokens/domain/principal.js';
+import type { TokenPrincipal } from '../../tokens/domain/principal.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import type { CreateCaseCommand } from '../application/create-case.service.js';
 import type { CreateCaseRequest } from './create-case.request.js';
@@ -10,7 +10,7 @@ import { webhookAttributes } from './webhook-case.request.js';
  * since the attributes are stored, and an idempotent request is compared, as that text.
  */
 export function apiCaseCommand(
-  caller: Principal,
+  caller: TokenPrincipal,
   workflow: WorkflowVersion,
   body: CreateCaseRequest,
   requestText: string | null,

@@ -7,7 +7,7 @@ import { jsonText } from '../../../shared/http/json-body-parser.js';
 import { headerRef, object, pageOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import { ATTACHMENT_DOWNLOAD, AttachmentId, sendAttachment } from '../../../shared/http/attachment-download.js';
 import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
-import type { Principal as Caller } from '../../tokens/domain/principal.js';
+import type { TokenPrincipal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { CaseQueriesService } from '../application/case-queries.service.js';
 import { ChangeCaseStatusService } from '../application/change-case-status.service.js';

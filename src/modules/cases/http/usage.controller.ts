@@ -1,9 +1,9 @@
+import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { InvalidRequestError } from '../../../shared/errors/app-error.js';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
-import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { UsageRequest } from './usage.request.js';
@@ -17,7 +17,7 @@ function readDate(name: string, value: string): Date {
 }
 
 @Controller('api/admin/v1/usage')
-@RequiresToken('admin')
+@RequiresRole('viewer')
 @ApiTags('Admin cases')
 @ApiSecurity('adminToken')
 export class UsageController {

@@ -1,3 +1,4 @@
+import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED, CHANGE_NOT_SAVED } from '../../../shared/http/api-endpoint.decorator.js';
@@ -5,7 +6,6 @@ import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
 import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
-import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import { RequiresOperatorToken } from '../../tokens/http/operator-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
@@ -16,7 +16,7 @@ const addressAnswer = (status: 200 | 201, description: string) => ({ status, des
 const view = (address: string) => ({ email_address: { address } });
 
 @Controller('api/admin/v1/workflows')
-@RequiresToken('admin')
+@RequiresRole('admin')
 @ApiTags('Workflows')
 @ApiSecurity('adminToken')
 export class EmailAddressController {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { AuditTrail } from '../../audit/application/audit-trail.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
+import { UsersService, type UserView } from '../../people/application/users.service.js';
 import { TokensService } from '../../tokens/application/tokens.service.js';
 import type { Organization } from '../domain/organization.js';
 import { OrganizationStore } from './organization-store.js';
@@ -19,16 +20,18 @@ export class OrganizationsService {
     private readonly tokens: TokensService,
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditTrail,
+    private readonly users: UsersService,
   ) {}
 
-  /** A new organization comes with its first admin token, shown this once. */
-  async create(by: ChangeAuthor, name: string): Promise<{ organization: OrganizationView; admin_token: string }> {
-    return this.transactions.run(async (tx) => {
+  /** A new organization comes with its first admin token, shown this once, and with `ownerEmail` its first owner, invited. */
+  async create(by: ChangeAuthor, name: string, ownerEmail?: string): Promise<{ organization: OrganizationView; admin_token: string; owner?: UserView }> {
+    const { organization, secret } = await this.transactions.run(async (tx) => {
       const organization = await this.organizations.create(tx, name);
       await this.audit.record(tx, { organizationId: organization.id, by, action: 'organization.created', target: { type: 'organization', id: String(organization.id) }, summary: { name } });
-      const { secret } = await this.tokens.createIn(tx, by, organization.id, 'Initial admin token', 'admin');
-      return { organization: toView(organization), admin_token: secret };
+      return { organization, secret: (await this.tokens.createIn(tx, by, organization.id, 'Initial admin token', 'admin')).secret };
     });
+    const owner = ownerEmail === undefined ? undefined : (await this.users.invite(by, organization.id, ownerEmail, 'owner')).user;
+    return { organization: toView(organization), admin_token: secret, ...(owner ? { owner } : {}) };
   }
 
   /** Every organization's id, in id order. */

@@ -21,15 +21,15 @@ export class OperatorOrganizationsController {
   @ApiEndpoint({
     operationId: 'createOrganization',
     summary: 'Create an organization',
-    description: 'A new organization with its first admin token, shown in this answer only.',
+    description: 'A new organization with its first admin token, shown in this answer only; with `owner_email`, also its first owner, invited by mail (a sign-in link valid 7 days).',
     success: { status: 201, description: 'The organization and its admin token.', schema: schemaRef('CreatedOrganization') },
     errors: {
       404: OPERATOR_API_DISABLED,
-      422: '`name` missing or not 1 to 200 characters, an unsupported key, or a body that is not a valid JSON object.',
+      422: '`name` missing or not 1 to 200 characters, `owner_email` not an email address, an unsupported key, or a body that is not a valid JSON object.',
     },
   })
   create(@ChangeAuthor() by: Author, @Body() body: CreateOrganizationRequest) {
-    return this.organizations.create(by, body.name);
+    return this.organizations.create(by, body.name, body.owner_email);
   }
 
   @Get()

@@ -1,4 +1,5 @@
 import type { Transaction } from '../../../shared/database/transaction.js';
+import type { OutgoingMail } from '../../../shared/mail/relay-mailer.js';
 import type { Digest, DigestSchedule, Period, ScheduledDigest } from '../domain/digest.js';
 
 export interface NewDigest extends DigestSchedule {
@@ -123,20 +124,6 @@ export abstract class RecipientStore {
   abstract unsubscribe(unsubscribeTokenHash: Buffer): Promise<RecipientStatus | null>;
 }
 
-export interface OutgoingMail {
-  to: string;
-  subject: string;
-  text: string;
-  html: string;
-  /** An image the HTML part shows as `cid:<cid>`. */
-  inlineImage?: { png: Buffer; cid: string };
-  /** The recipient's unsubscribe URL, also as the List-Unsubscribe and List-Unsubscribe-Post (one-click, RFC 8058) headers. */
-  unsubscribeUrl?: string;
-}
-
-/** The relay did not take a message. The message is short and safe to store and show: never the relay URL or its password. */
-export class MailNotSentError extends Error {}
-
 /** Sends digests, and the confirmation mails of their recipients, through SMTP_RELAY_URL. */
 export abstract class DigestMailer {
   abstract readonly configured: boolean;
@@ -148,3 +135,5 @@ export abstract class DigestMailer {
 export abstract class ChartRenderer {
   abstract png(svg: string): Buffer;
 }
+
+export { MailNotSentError, type OutgoingMail } from '../../../shared/mail/relay-mailer.js';

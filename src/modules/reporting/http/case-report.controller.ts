@@ -1,9 +1,9 @@
+import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { InvalidRequestError } from '../../../shared/errors/app-error.js';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
-import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { CaseReportService } from '../application/case-report.service.js';
@@ -11,7 +11,7 @@ import { MAX_INTERVALS, MAX_RANGE_DAYS, readStamp, type ReportInterval, ReportRa
 import { CaseReportRequest, MAX_REPORT_WORKFLOWS } from './case-report.request.js';
 
 @Controller('api/admin/v1/reports')
-@RequiresToken('admin')
+@RequiresRole('viewer')
 @ApiTags('Reports')
 @ApiSecurity('adminToken')
 export class CaseReportController {

@@ -1,3 +1,4 @@
+import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED } from '../../../shared/http/api-endpoint.decorator.js';
@@ -5,7 +6,6 @@ import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { listOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
 import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
-import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { type DigestChanges, DigestsService } from '../application/digests.service.js';
@@ -19,7 +19,7 @@ const BAD_FIELDS_422 = 'an unknown key, a bad `schedule`, `hour_utc` or `weekday
 
 /** Report digests by email: schedules per organization, sent by the worker role. */
 @Controller('api/admin/v1/digests')
-@RequiresToken('admin')
+@RequiresRole('admin')
 @ApiTags('Reports')
 @ApiSecurity('adminToken')
 export class DigestsController {
@@ -46,6 +46,7 @@ export class DigestsController {
   }
 
   @Get()
+  @RequiresRole('editor')
   @ApiEndpoint({
     operationId: 'listDigests',
     summary: 'List digests',

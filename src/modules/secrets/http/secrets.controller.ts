@@ -1,10 +1,10 @@
+import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED } from '../../../shared/http/api-endpoint.decorator.js';
 import { listOf, type Schema, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
 import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
-import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { PutSecretRequest } from './put-secret.request.js';
@@ -16,7 +16,7 @@ const nameParameter = (description: string): Schema => ({ name: 'name', in: 'pat
 
 /** Organization secrets for `{{ secrets.NAME }}` in http_request steps; no answer ever holds a value. */
 @Controller('api/admin/v1/secrets')
-@RequiresToken('admin')
+@RequiresRole('admin')
 @ApiTags('Secrets')
 @ApiSecurity('adminToken')
 export class SecretsController {

@@ -1,3 +1,4 @@
+import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED } from '../../../shared/http/api-endpoint.decorator.js';
@@ -5,7 +6,6 @@ import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { listOf, object, schemaRef } from '../../../shared/http/openapi-schema.js';
 import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
 import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
-import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { CreateSubscriptionRequest } from './create-subscription.request.js';
@@ -20,7 +20,7 @@ const SUBSCRIPTION_NOT_FOUND = 'The subscription does not exist, belongs to anot
 const DISABLED = 'The subscription is disabled: enable it first (nothing was sent).';
 
 @Controller('api/admin/v1/subscriptions')
-@RequiresToken('admin')
+@RequiresRole('admin')
 @ApiTags('Event subscriptions')
 @ApiSecurity('adminToken')
 export class SubscriptionsController {
@@ -44,6 +44,7 @@ export class SubscriptionsController {
   }
 
   @Get()
+  @RequiresRole('editor')
   @ApiEndpoint({
     operationId: 'listSubscriptions',
     summary: 'List subscriptions',
@@ -135,6 +136,7 @@ export class SubscriptionsController {
   }
 
   @Get(':subscriptionId/deliveries')
+  @RequiresRole('editor')
   @ApiEndpoint({
     operationId: 'listDeliveries',
     summary: 'List delivery attempts',

@@ -1,6 +1,6 @@
 import type { Transaction } from '../../../shared/database/transaction.js';
 import type { AccessToken, TokenScope } from '../domain/access-token.js';
-import type { Principal } from '../domain/principal.js';
+import type { TokenPrincipal } from '../domain/principal.js';
 
 /** Where access tokens are kept, by the hash of their secret; bound to the module's infrastructure. */
 export abstract class TokenStore {
@@ -12,6 +12,6 @@ export abstract class TokenStore {
   abstract liveTokenHash(organizationId: number, id: number): Promise<Buffer | undefined>;
   abstract markDeleted(tx: Transaction, id: number): Promise<void>;
   /** The caller a live token with this hash proves, undefined when there is none. */
-  abstract principalByHash(tokenHash: Buffer): Promise<Principal | undefined>;
+  abstract principalByHash(tokenHash: Buffer): Promise<TokenPrincipal | undefined>;
   abstract recordUse(id: number): Promise<void>;
 }

@@ -7,7 +7,7 @@ import { NotFoundError, UnauthorizedError } from '../../../shared/errors/app-err
 import { AuditTrail } from '../../audit/application/audit-trail.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import type { AccessToken, TokenScope } from '../domain/access-token.js';
-import type { Principal } from '../domain/principal.js';
+import type { TokenPrincipal } from '../domain/principal.js';
 import { generateSecret } from '../domain/token-secrets.js';
 import { TokenStore } from './token-store.js';
 
@@ -25,7 +25,7 @@ export interface TokenView {
 
 @Injectable()
 export class TokensService {
-  private readonly principals: InvalidatedCache<Principal>;
+  private readonly principals: InvalidatedCache<TokenPrincipal>;
   private readonly lastUseWritten = new Map<number, number>();
 
   constructor(
@@ -63,7 +63,7 @@ export class TokensService {
   }
 
   /** One answer for a missing, malformed, unknown, deleted or wrong-scope token: 401. */
-  async authenticate(secret: string | undefined, scope: TokenScope): Promise<Principal> {
+  async authenticate(secret: string | undefined, scope: TokenScope): Promise<TokenPrincipal> {
     if (!secret?.startsWith(PREFIX[scope])) throw new UnauthorizedError();
     const hash = sha256(secret);
     const principal = await this.principals.get(hash.toString('hex'), () => this.tokens.principalByHash(hash));

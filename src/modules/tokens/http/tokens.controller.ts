@@ -1,3 +1,4 @@
+import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED, CHANGE_NOT_SAVED } from '../../../shared/http/api-endpoint.decorator.js';
@@ -5,14 +6,13 @@ import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { listOf, schemaRef } from '../../../shared/http/openapi-schema.js';
 import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
 import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
-import { RequiresToken } from './bearer-token.check.js';
 import { CreateTokenRequest } from './create-token.request.js';
 import type { Principal as Caller } from '../domain/principal.js';
 import { Principal } from './principal.decorator.js';
 import { TokensService } from '../application/tokens.service.js';
 
 @Controller('api/admin/v1/tokens')
-@RequiresToken('admin')
+@RequiresRole('admin')
 @ApiTags('Tokens')
 @ApiSecurity('adminToken')
 export class TokensController {

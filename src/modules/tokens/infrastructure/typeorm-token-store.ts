@@ -7,7 +7,7 @@ import type { Transaction } from '../../../shared/database/transaction.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { TokenStore } from '../application/token-store.js';
 import type { AccessToken, TokenScope } from '../domain/access-token.js';
-import type { Principal } from '../domain/principal.js';
+import type { TokenPrincipal } from '../domain/principal.js';
 import { AccessTokenOrmEntity } from './access-token.orm-entity.js';
 
 const TOKENS_CAP: OrganizationCap = { what: 'tokens', table: 'access_tokens', live: 'deleted_at IS NULL', setting: 'MAX_TOKENS_PER_ORGANIZATION' };
@@ -40,9 +40,9 @@ export class TypeOrmTokenStore extends TokenStore {
     await entityManager(tx).update(AccessTokenOrmEntity, { id }, { deletedAt: () => 'now()' });
   }
 
-  async principalByHash(tokenHash: Buffer): Promise<Principal | undefined> {
+  async principalByHash(tokenHash: Buffer): Promise<TokenPrincipal | undefined> {
     const row = await this.tokens.findOne({ where: { tokenHash, deletedAt: IsNull() }, select: { id: true, organizationId: true, scope: true, name: true } });
-    return row ? { tokenId: row.id, organizationId: row.organizationId, scope: row.scope, name: row.name } : undefined;
+    return row ? { kind: 'token', tokenId: row.id, organizationId: row.organizationId, scope: row.scope, name: row.name } : undefined;
   }
 
   async recordUse(id: number): Promise<void> {

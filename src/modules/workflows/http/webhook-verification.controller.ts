@@ -1,3 +1,4 @@
+import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED, CHANGE_NOT_SAVED } from '../../../shared/http/api-endpoint.decorator.js';
@@ -5,7 +6,6 @@ import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
 import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
-import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { SenderSchemeRegistry } from '../application/sender-scheme-registry.js';
@@ -20,7 +20,7 @@ const NO_VERIFICATION = 'The workflow does not exist, belongs to another organiz
 
 /** Verified senders (integrations.md §2): the signature a workflow's incoming webhook requires besides its token. */
 @Controller('api/admin/v1/workflows/:workflowId/webhook/verification')
-@RequiresToken('admin')
+@RequiresRole('admin')
 @ApiTags('Workflows')
 @ApiSecurity('adminToken')
 export class WebhookVerificationController {
@@ -49,6 +49,7 @@ export class WebhookVerificationController {
   }
 
   @Get()
+  @RequiresRole('editor')
   @ApiEndpoint({
     operationId: 'getWebhookVerification',
     summary: 'Get the incoming webhook\'s signature requirement',

@@ -1,3 +1,4 @@
+import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED } from '../../../shared/http/api-endpoint.decorator.js';
@@ -5,7 +6,6 @@ import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { listOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
 import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
-import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { WorkflowVersionsService } from '../application/workflow-versions.service.js';
@@ -16,7 +16,7 @@ const Version = () => Param('version', new IdParamPipe('version', 2 ** 31 - 1));
 const VERSION_NOT_FOUND = 'The workflow does not exist, belongs to another organization, or was never published as that version.';
 
 @Controller('api/admin/v1/workflows/:workflowId/versions')
-@RequiresToken('admin')
+@RequiresRole('editor')
 @ApiTags('Workflows')
 @ApiSecurity('adminToken')
 export class WorkflowVersionsController {

@@ -1,3 +1,4 @@
+import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiBody, ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED, CHANGE_NOT_SAVED } from '../../../shared/http/api-endpoint.decorator.js';
@@ -5,7 +6,6 @@ import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { listOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
 import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
-import { RequiresToken } from '../../tokens/http/bearer-token.check.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { WebhookUrlsService } from '../application/webhook-urls.service.js';
@@ -21,7 +21,7 @@ const WORKFLOW_NOT_FOUND = 'The workflow does not exist or belongs to another or
 const DEFINITION_REFUSED = 'Nothing was stored: `workflow_definition_invalid` with every problem in `validation_errors` (unknown keys, a bad attribute type, a default status declared again, duplicate statuses, an automation on an undeclared status or on `Error`, a malformed step, a number the attribute number rule refuses, ...); or a body that is not a valid JSON object, or holds text that cannot be stored.';
 
 @Controller('api/admin/v1/workflows')
-@RequiresToken('admin')
+@RequiresRole('editor')
 @ApiTags('Workflows')
 @ApiSecurity('adminToken')
 export class WorkflowsController {
@@ -81,6 +81,7 @@ export class WorkflowsController {
   }
 
   @Post(':workflowId/publish')
+  @RequiresRole('admin')
   @HttpCode(200)
   @ApiEndpoint({
     operationId: 'publishWorkflow',
@@ -94,6 +95,7 @@ export class WorkflowsController {
   }
 
   @Post(':workflowId/unpublish')
+  @RequiresRole('admin')
   @HttpCode(200)
   @ApiEndpoint({
     operationId: 'unpublishWorkflow',
@@ -107,6 +109,7 @@ export class WorkflowsController {
   }
 
   @Post(':workflowId/webhook')
+  @RequiresRole('admin')
   @ApiEndpoint({
     operationId: 'generateWebhook',
     summary: 'Generate the workflow\'s webhook URL',
@@ -119,6 +122,7 @@ export class WorkflowsController {
   }
 
   @Get(':workflowId/webhook')
+  @RequiresRole('admin')
   @ApiEndpoint({
     operationId: 'getWebhook',
     summary: 'Get the workflow\'s webhook URL',

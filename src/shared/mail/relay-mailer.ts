@@ -1,9 +1,8 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import type { Transporter } from 'nodemailer';
 import { parseConnectionUrl } from 'nodemailer/lib/shared';
-import { Env } from '../../../shared/config/env.js';
-import { serviceMessageId } from '../../../shared/mail/service-message-id.js';
-import { DigestMailer, MailNotSentError, type OutgoingMail } from '../application/digest.ports.js';
+import { Env } from '../config/env.js';
+import { serviceMessageId } from './service-message-id.js';
 
 const MAX_ERROR_LENGTH = 200;
 /**
@@ -12,13 +11,28 @@ const MAX_ERROR_LENGTH = 200;
  */
 const RELAY_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
 
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** An image the HTML part shows as `cid:<cid>`. */
+  inlineImage?: { png: Buffer; cid: string };
+  /** The recipient's unsubscribe URL, also as the List-Unsubscribe and List-Unsubscribe-Post (one-click, RFC 8058) headers. */
+  unsubscribeUrl?: string;
+}
+
+/** The relay did not take a message. The message is short and safe to store and show: never the relay URL or its password. */
+export class MailNotSentError extends Error {}
+
 /**
- * Sends through SMTP_RELAY_URL with Nodemailer, a connection per message (a few a day). The URL
+ * Sends through SMTP_RELAY_URL with Nodemailer, a connection per message (digests, sign-in links:
+ * a few a day). The URL
  * holds the relay's password: it is never logged, and an error is rethrown with the relay's
  * answer only, the URL and its credentials blotted out should the relay echo them.
  */
 @Injectable()
-export class NodemailerDigestMailer extends DigestMailer implements OnApplicationShutdown {
+export class RelayMailer implements OnApplicationShutdown {
   readonly configured: boolean;
   /**
    * Nodemailer is loaded and the transport made at the first send, not at startup: only worker
@@ -29,7 +43,6 @@ export class NodemailerDigestMailer extends DigestMailer implements OnApplicatio
   private readonly secrets: string[];
 
   constructor(private readonly env: Env) {
-    super();
     this.configured = env.SMTP_RELAY_URL !== undefined;
     // Nodemailer's own parse (a small module), so that a relay URL it cannot read still stops
     // startup, as making the transport here did.

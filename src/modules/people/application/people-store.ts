@@ -1,0 +1,40 @@
+import type { Transaction } from '../../../shared/database/transaction.js';
+import type { Role } from '../../../shared/http/roles.js';
+import type { StoredSession, User } from '../domain/user.js';
+
+export interface SpentSignInLink {
+  user: User;
+  reason: 'used' | 'expired';
+}
+
+/** Where users, their sessions and their sign-in links are kept; bound to the module's infrastructure. */
+export abstract class PeopleStore {
+  /** A new invited user; undefined when the organization already has a user with this address. */
+  abstract createUser(tx: Transaction, organizationId: number, email: string, role: Role): Promise<User | undefined>;
+  abstract listUsers(organizationId: number): Promise<User[]>;
+  abstract findUser(organizationId: number, id: number): Promise<User | undefined>;
+  /** The users of every organization with this address (any case). */
+  abstract usersByEmail(email: string): Promise<User[]>;
+  /**
+   * Runs `change` on the user under a lock of the organization's owners, so two owners demoting
+   * each other at once cannot leave none; `owners` is how many there are before the change.
+   */
+  abstract changeUser<T>(tx: Transaction, organizationId: number, id: number, change: (user: User, owners: number) => Promise<T>): Promise<T | undefined>;
+  abstract setRole(tx: Transaction, organizationId: number, id: number, role: Role): Promise<void>;
+  /** Deletes the user with their sessions and links. */
+  abstract deleteUser(tx: Transaction, organizationId: number, id: number): Promise<void>;
+
+  abstract createSession(tx: Transaction, user: User, idHash: Buffer, expiresAt: Date): Promise<void>;
+  abstract findSession(idHash: Buffer): Promise<StoredSession | undefined>;
+  /** Notes that the session (and its user) was just used. */
+  abstract touchSession(idHash: Buffer): Promise<void>;
+  abstract deleteSession(tx: Transaction, idHash: Buffer): Promise<void>;
+
+  abstract createSignInLink(user: User, tokenHash: Buffer, expiresAt: Date): Promise<void>;
+  /** Whether the link is unused and still valid (nothing changes). */
+  abstract signInLinkUsable(tokenHash: Buffer): Promise<boolean>;
+  /** Uses the link up and answers its user, now active; undefined for an unknown, used or expired link. */
+  abstract redeemSignInLink(tx: Transaction, tokenHash: Buffer): Promise<User | undefined>;
+  /** The user of a link that can no longer be used, and why; undefined for a link never issued. */
+  abstract spentSignInLink(tx: Transaction, tokenHash: Buffer): Promise<SpentSignInLink | undefined>;
+}

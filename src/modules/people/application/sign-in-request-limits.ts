@@ -1,0 +1,38 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Env } from '../../../shared/config/env.js';
+import { sha256 } from '../../../shared/crypto/sha256.js';
+import { REDIS_CLIENT, type RedisConnection } from '../../../shared/redis/redis.client.js';
+
+const WINDOW_MS = 15 * 60_000;
+/** Links one address may ask for per window: a person retries a few times, a flood stops here. */
+const PER_ADDRESS = 5;
+/** Links mailed to one organization's people per window, whatever addresses were asked for. */
+const PER_ORGANIZATION = 50;
+
+/**
+ * Counts sign-in link requests in Redis, so the limits hold across instances (a fixed window per
+ * key, like the HTTP rate limits). While Redis is unavailable nobody is limited: signing in does
+ * not stop with it.
+ */
+@Injectable()
+export class SignInRequestLimits {
+  constructor(@Inject(REDIS_CLIENT) private readonly redis: RedisConnection, private readonly env: Env) {}
+
+  allowAddress(email: string): Promise<boolean> {
+    return this.allow(`address:${sha256(email.toLowerCase()).toString('base64url')}`, PER_ADDRESS);
+  }
+
+  allowOrganization(organizationId: number): Promise<boolean> {
+    return this.allow(`organization:${organizationId}`, PER_ORGANIZATION);
+  }
+
+  private async allow(key: string, max: number): Promise<boolean> {
+    const name = `${this.env.REDIS_PREFIX}:sign-in-requests:${key}`;
+    try {
+      const answers = (await this.redis.multi().set(name, '0', 'PX', WINDOW_MS, 'NX').incr(name).exec()) as [unknown, unknown][];
+      return Number(answers[1]![1]) <= max;
+    } catch {
+      return true;
+    }
+  }
+}

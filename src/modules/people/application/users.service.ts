@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { InvalidRequestError, NotFoundError } from '../../../shared/errors/app-error.js';
+import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
+import type { Role } from '../../../shared/http/roles.js';
+import { AuditTrail } from '../../audit/application/audit-trail.js';
+import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
+import { LastOwnerError } from '../domain/people.errors.js';
+import { auditTargetOf, type User } from '../domain/user.js';
+import { PeopleStore } from './people-store.js';
+import { SessionsService } from './sessions.service.js';
+import { SignInLinksService } from './sign-in-links.service.js';
+
+export interface UserView {
+  id: number;
+  email: string;
+  role: Role;
+  status: User['status'];
+  created_at: string;
+  last_seen_at: string | null;
+}
+
+/** An organization's people: invited by an owner, each with one role; an organization never loses its last owner. */
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly store: PeopleStore,
+    private readonly sessions: SessionsService,
+    private readonly links: SignInLinksService,
+    private readonly transactions: TransactionRunner,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  /** A new invited user, mailed a sign-in link valid 7 days (once the user is saved); answers the user and the link. */
+  async invite(by: ChangeAuthor, organizationId: number, email: string, role: Role): Promise<{ user: UserView; link: string }> {
+    const user = await this.transactions.run(async (tx) => {
+      const created = await this.store.createUser(tx, organizationId, email, role);
+      if (!created) throw new InvalidRequestError('the organization already has a user with this email address');
+      await this.audit.record(tx, { organizationId, by, action: 'user.invited', target: auditTargetOf(created.id), summary: { email, role } });
+      return created;
+    });
+    return { user: toView(user), link: await this.links.invite(user) };
+  }
+
+  async list(organizationId: number): Promise<UserView[]> {
+    return (await this.store.listUsers(organizationId)).map(toView);
+  }
+
+  async changeRole(by: ChangeAuthor, organizationId: number, id: number, role: Role): Promise<UserView> {
+    await this.change(organizationId, id, async (tx, user, owners) => {
+      if (user.role === 'owner' && role !== 'owner' && owners <= 1) throw new LastOwnerError();
+      await this.store.setRole(tx, organizationId, id, role);
+      await this.audit.record(tx, { organizationId, by, action: 'user.role_changed', target: auditTargetOf(id), summary: { role: { from: user.role, to: role } } });
+    });
+    return toView((await this.store.findUser(organizationId, id))!);
+  }
+
+  /** Deletes the user; their sessions end with them, on every instance at its next poll. */
+  async delete(by: ChangeAuthor, organizationId: number, id: number): Promise<void> {
+    await this.change(organizationId, id, async (tx, user, owners) => {
+      if (user.role === 'owner' && owners <= 1) throw new LastOwnerError();
+      await this.store.deleteUser(tx, organizationId, id);
+      await this.audit.record(tx, { organizationId, by, action: 'user.deleted', target: auditTargetOf(id), summary: { email: user.email, role: user.role } });
+    });
+  }
+
+  private async change(organizationId: number, id: number, work: (tx: Transaction, user: User, owners: number) => Promise<void>): Promise<void> {
+    const found = await this.sessions.changeUser(id, (tx) => this.store.changeUser(tx, organizationId, id, async (user, owners) => {
+      await work(tx, user, owners);
+      return true;
+    }));
+    if (!found) throw new NotFoundError('user');
+  }
+}
+
+export function toView(user: User): UserView {
+  return {
+    id: user.id,
+    email: user.email,
+    role: user.role,
+    status: user.status,
+    created_at: user.createdAt.toISOString(),
+    last_seen_at: user.lastSeenAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,26 @@
+import type { Role } from '../../../shared/http/roles.js';
+
+/** Invited until the person first signs in. */
+export type UserStatus = 'invited' | 'active';
+
+/** A person of an organization and their one role. */
+export interface User {
+  id: number;
+  organizationId: number;
+  email: string;
+  role: Role;
+  status: UserStatus;
+  createdAt: Date;
+  lastSeenAt: Date | null;
+}
+
+/** A signed-in person's session as stored: found by the hash of its id, never the id itself. */
+export interface StoredSession {
+  organizationId: number;
+  userId: number;
+  lastSeenAt: Date;
+  expiresAt: Date;
+}
+
+/** A user as the target of an audit entry (their changes, sign-ins and sign-outs). */
+export const auditTargetOf = (userId: number) => ({ type: 'user', id: String(userId) });

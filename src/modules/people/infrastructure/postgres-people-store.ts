@@ -1,0 +1,133 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { Transaction } from '../../../shared/database/transaction.js';
+import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
+import type { Role } from '../../../shared/http/roles.js';
+import { PeopleStore, type SpentSignInLink } from '../application/people-store.js';
+import type { StoredSession, User } from '../domain/user.js';
+
+interface UserRow {
+  id: string;
+  organization_id: string;
+  email: string;
+  role: Role;
+  status: User['status'];
+  created_at: Date;
+  last_seen_at: Date | null;
+}
+
+const USER_COLUMNS = 'id, organization_id, email, role, status, created_at, last_seen_at';
+
+const toUser = (row: UserRow): User => ({
+  id: Number(row.id),
+  organizationId: Number(row.organization_id),
+  email: row.email,
+  role: row.role,
+  status: row.status,
+  createdAt: row.created_at,
+  lastSeenAt: row.last_seen_at,
+});
+
+@Injectable()
+export class PostgresPeopleStore extends PeopleStore {
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    super();
+  }
+
+  async createUser(tx: Transaction, organizationId: number, email: string, role: Role): Promise<User | undefined> {
+    const rows = (await entityManager(tx).query(
+      `INSERT INTO users (organization_id, email, role, status) VALUES ($1, $2, $3, 'invited')
+       ON CONFLICT (organization_id, lower(email)) DO NOTHING RETURNING ${USER_COLUMNS}`,
+      [organizationId, email, role],
+    )) as UserRow[];
+    return rows[0] && toUser(rows[0]);
+  }
+
+  async listUsers(organizationId: number): Promise<User[]> {
+    return ((await this.db.query(`SELECT ${USER_COLUMNS} FROM users WHERE organization_id = $1 ORDER BY id`, [organizationId])) as UserRow[]).map(toUser);
+  }
+
+  async findUser(organizationId: number, id: number): Promise<User | undefined> {
+    const rows = (await this.db.query(`SELECT ${USER_COLUMNS} FROM users WHERE organization_id = $1 AND id = $2`, [organizationId, id])) as UserRow[];
+    return rows[0] && toUser(rows[0]);
+  }
+
+  async usersByEmail(email: string): Promise<User[]> {
+    return ((await this.db.query(`SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower($1) ORDER BY id`, [email])) as UserRow[]).map(toUser);
+  }
+
+  async changeUser<T>(tx: Transaction, organizationId: number, id: number, change: (user: User, owners: number) => Promise<T>): Promise<T | undefined> {
+    const m = entityManager(tx);
+    // Every owner row is locked, in id order: a concurrent change of another owner waits here.
+    const owners = (await m.query(`SELECT id FROM users WHERE organization_id = $1 AND role = 'owner' ORDER BY id FOR UPDATE`, [organizationId])) as unknown[];
+    const rows = (await m.query(`SELECT ${USER_COLUMNS} FROM users WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [organizationId, id])) as UserRow[];
+    return rows[0] ? change(toUser(rows[0]), owners.length) : undefined;
+  }
+
+  async setRole(tx: Transaction, organizationId: number, id: number, role: Role): Promise<void> {
+    await entityManager(tx).query('UPDATE users SET role = $3 WHERE organization_id = $1 AND id = $2', [organizationId, id, role]);
+  }
+
+  async deleteUser(tx: Transaction, organizationId: number, id: number): Promise<void> {
+    await entityManager(tx).query('DELETE FROM users WHERE organization_id = $1 AND id = $2', [organizationId, id]);
+  }
+
+  async createSession(tx: Transaction, user: User, idHash: Buffer, expiresAt: Date): Promise<void> {
+    await entityManager(tx).query('INSERT INTO sessions (organization_id, user_id, id_hash, expires_at) VALUES ($1, $2, $3, $4)', [user.organizationId, user.id, idHash, expiresAt]);
+  }
+
+  async findSession(idHash: Buffer): Promise<StoredSession | undefined> {
+    const rows = (await this.db.query('SELECT organization_id, user_id, last_seen_at, expires_at FROM sessions WHERE id_hash = $1', [idHash])) as {
+      organization_id: string;
+      user_id: string;
+      last_seen_at: Date;
+      expires_at: Date;
+    }[];
+    const row = rows[0];
+    return row && { organizationId: Number(row.organization_id), userId: Number(row.user_id), lastSeenAt: row.last_seen_at, expiresAt: row.expires_at };
+  }
+
+  async touchSession(idHash: Buffer): Promise<void> {
+    await this.db.query(
+      `WITH s AS (UPDATE sessions SET last_seen_at = now() WHERE id_hash = $1 RETURNING organization_id, user_id)
+       UPDATE users u SET last_seen_at = now() FROM s WHERE u.organization_id = s.organization_id AND u.id = s.user_id`,
+      [idHash],
+    );
+  }
+
+  async deleteSession(tx: Transaction, idHash: Buffer): Promise<void> {
+    await entityManager(tx).query('DELETE FROM sessions WHERE id_hash = $1', [idHash]);
+  }
+
+  async createSignInLink(user: User, tokenHash: Buffer, expiresAt: Date): Promise<void> {
+    await this.db.query('INSERT INTO sign_in_links (organization_id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4)', [user.organizationId, user.id, tokenHash, expiresAt]);
+  }
+
+  async signInLinkUsable(tokenHash: Buffer): Promise<boolean> {
+    const rows = (await this.db.query('SELECT 1 FROM sign_in_links WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()', [tokenHash])) as unknown[];
+    return rows.length > 0;
+  }
+
+  async redeemSignInLink(tx: Transaction, tokenHash: Buffer): Promise<User | undefined> {
+    // TypeORM answers an UPDATE with [rows, count].
+    const [rows] = (await entityManager(tx).query(
+      `WITH link AS (
+         UPDATE sign_in_links SET used_at = now() WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()
+         RETURNING organization_id, user_id)
+       UPDATE users u SET status = 'active' FROM link WHERE u.organization_id = link.organization_id AND u.id = link.user_id
+       RETURNING u.id, u.organization_id, u.email, u.role, u.status, u.created_at, u.last_seen_at`,
+      [tokenHash],
+    )) as [UserRow[], number];
+    return rows[0] && toUser(rows[0]);
+  }
+
+  async spentSignInLink(tx: Transaction, tokenHash: Buffer): Promise<SpentSignInLink | undefined> {
+    const rows = (await entityManager(tx).query(
+      `SELECT u.id, u.organization_id, u.email, u.role, u.status, u.created_at, u.last_seen_at, l.used_at IS NOT NULL AS used
+       FROM sign_in_links l JOIN users u ON u.organization_id = l.organization_id AND u.id = l.user_id WHERE l.token_hash = $1`,
+      [tokenHash],
+    )) as (UserRow & { used: boolean })[];
+    return rows[0] && { user: toUser(rows[0]), reason: rows[0].used ? 'used' : 'expired' };
+  }
+}

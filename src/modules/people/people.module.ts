@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { RelayMailer } from '../../shared/mail/relay-mailer.js';
+import { TokensModule } from '../tokens/tokens.module.js';
+import { PeopleStore } from './application/people-store.js';
+import { SessionsService } from './application/sessions.service.js';
+import { SignInLinksService } from './application/sign-in-links.service.js';
+import { SignInRequestLimits } from './application/sign-in-request-limits.js';
+import { UsersService } from './application/users.service.js';
+import { AdminCallerCheck } from './http/admin-caller.check.js';
+import { AuthController } from './http/auth.controller.js';
+import { MeController } from './http/me.controller.js';
+import { SignInPagesController } from './http/sign-in-pages.controller.js';
+import { UsersController } from './http/users.controller.js';
+import { PostgresPeopleStore } from './infrastructure/postgres-people-store.js';
+
+/** An organization's people: users and roles, sessions, sign-in by email link, and the check of every admin route. */
+@Module({
+  imports: [TokensModule],
+  controllers: [UsersController, MeController, AuthController, SignInPagesController],
+  providers: [UsersService, SessionsService, SignInLinksService, SignInRequestLimits, RelayMailer, AdminCallerCheck, { provide: PeopleStore, useClass: PostgresPeopleStore }],
+  exports: [UsersService, SessionsService, AdminCallerCheck],
+})
+export class PeopleModule {}

@@ -1,0 +1,31 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** The cookie of a signed-in person: only the session's random id, never anything it proves. */
+export const SESSION_COOKIE = 'cis_session';
+/** The header the dashboard sends with every state-changing request of a session (its CSRF token). */
+export const CSRF_HEADER = 'x-csrf-token';
+
+/** The session id the request's cookie holds, undefined without one. */
+export function sessionCookie(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (typeof header !== 'string') return undefined;
+  for (const part of header.split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === SESSION_COOKIE) {
+      const value = part.slice(at + 1).trim();
+      return value === '' ? undefined : value;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * `HttpOnly` (no script reads it), `SameSite=Lax` (no cross-site POST carries it) and `Secure`
+ * unless the service is served on localhost over plain HTTP; `maxAgeSeconds` 0 removes it.
+ */
+export function setSessionCookie(reply: FastifyReply, publicBaseUrl: string, value: string, maxAgeSeconds: number): void {
+  const url = new URL(publicBaseUrl);
+  const local = url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  const attributes = [`${SESSION_COOKIE}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`, ...(local ? [] : ['Secure'])];
+  reply.header('set-cookie', attributes.join('; '));
+}
