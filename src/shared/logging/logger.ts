@@ -11,12 +11,32 @@ export type { Logger };
  */
 const REDACT = ['authorization', 'headers.authorization', 'req.headers.authorization', 'token', 'secret', '*.token', '*.secret', 'query.token', 'url'];
 
+/** The longest a log line waits in the buffer: an idle process's last lines (its start, an error) reach stdout this soon. */
+export const LOG_FLUSH_INTERVAL_MS = 1_000;
+
 /**
  * Logs go to stdout through an asynchronous, buffered destination: a request line costs no
- * write system call of its own. The buffer is flushed when the process exits.
+ * write system call of its own. The buffer is written out when it holds 4 KiB, at most
+ * LOG_FLUSH_INTERVAL_MS after a line was logged, and when the process exits.
  */
-export function createLogger(level: string, destination: DestinationStream = pino.destination({ sync: false, minLength: 4096 })): Logger {
+export function createLogger(level: string, destination: DestinationStream = bufferedStdout()): Logger {
   return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, base: { pid: process.pid } }, destination);
+}
+
+function bufferedStdout(): DestinationStream {
+  const stdout = pino.destination({ sync: false, minLength: 4096 });
+  let written = 0;
+  const write = stdout.write.bind(stdout);
+  stdout.write = (line: string) => {
+    written++;
+    return write(line);
+  };
+  setInterval(() => {
+    if (written === 0) return;
+    written = 0;
+    stdout.flush();
+  }, LOG_FLUSH_INTERVAL_MS).unref();
+  return stdout;
 }
 
 /** Lets Nest's own messages (boot, module init) go through the same pino logger. */
