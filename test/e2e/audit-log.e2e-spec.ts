@@ -9,7 +9,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { PurgePass } from '../../src/modules/retention/application/purge-pass.service.js';
-import { type IsolatedDatabase, startIsolatedApp } from '../support/automation-helpers.js';
+import { AUDIT, auditAfter, readAudit } from '../support/audit-helpers.js';
+import { eventually, type IsolatedDatabase, startIsolatedApp } from '../support/automation-helpers.js';
 import { emailDefinition } from '../support/email-helpers.js';
 import { formDefinition } from '../support/form-helpers.js';
 import { createOrganization, operatorToken, type Organization, sampleDefinition } from '../support/scenario.js';
@@ -17,7 +18,6 @@ import { asSession, givenOwnedOrganization, linkMailedTo, signInWith, uniqueEmai
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
 import type { InjectResult, TestApp } from '../support/test-app.js';
 
-const AUDIT = '/api/admin/v1/audit';
 const OPERATOR = { type: 'operator', id: 'operator', name: 'operator' };
 
 interface Actor {
@@ -49,11 +49,7 @@ describe('audit log', () => {
   /** Every secret, token, address and URL the test made: no entry may hold any. */
   const secrets: string[] = [];
 
-  const read = async (query = '', token = org.adminToken) => {
-    const res = await t.request('GET', `${AUDIT}${query}`, { token });
-    assert.equal(res.status, 200, res.text);
-    return res.body as { entries: any[]; next_cursor: string };
-  };
+  const read = (query = '', token = org.adminToken) => readAudit(t, token, query);
 
   before(async () => {
     sink = await startSmtpSink();
@@ -179,7 +175,7 @@ describe('audit log', () => {
     for (const row of rows) {
       const res = await row.send();
       assert.equal(res.status, row.status, `${row.what}: ${res.text}`);
-      const page = await read(`?after=${cursor}`);
+      const page = await auditAfter(t, org.adminToken, cursor, 1);
       assert.equal(page.entries.length, 1, `${row.what}: ${JSON.stringify(page.entries)}`);
       const [entry] = page.entries;
       assert.equal(entry.action, row.action, row.what);
@@ -199,7 +195,11 @@ describe('audit log', () => {
     const readPeople = async (query = '') => (await read(query, people.adminToken));
     const userTarget = (id: number | string) => ({ type: 'user', id: String(id) });
 
-    const start = (await readPeople()).entries.slice(0, 2).map((e) => [e.action, e.actor, e.target, e.summary]);
+    const newest = await eventually('the sign-in\'s entry', async () => {
+      const { entries } = await readPeople();
+      return entries[0]?.action === 'session.signed_in' ? entries : undefined;
+    });
+    const start = newest.slice(0, 2).map((e) => [e.action, e.actor, e.target, e.summary]);
     assert.deepEqual(start, [
       ['session.signed_in', owner, userTarget(owner.id), { method: 'email_link' }],
       ['user.invited', OPERATOR, userTarget(owner.id), { email: people.owner.email, role: 'owner' }],
@@ -244,7 +244,7 @@ describe('audit log', () => {
     let cursor = (await readPeople()).next_cursor;
     for (const [i, row] of rows.entries()) {
       assert.equal(await row.send(), statuses[i], row.what);
-      const page = await readPeople(`?after=${cursor}`);
+      const page = await auditAfter(t, people.adminToken, cursor, 1);
       assert.equal(page.entries.length, 1, `${row.what}: ${JSON.stringify(page.entries)}`);
       const [entry] = page.entries;
       assert.deepEqual([entry.action, entry.actor, entry.target, entry.summary], [row.action, row.actor(), row.target(), row.summary], row.what);
@@ -315,10 +315,34 @@ describe('audit log', () => {
       for (const name of ['A_ONE', 'A_TWO', 'A_THREE']) {
         assert.equal((await t.request('PUT', `/api/admin/v1/secrets/${name}`, { token: org.adminToken, body: { value: 'v' } })).status, 200);
       }
-      const first = await read(`?after=${newest.next_cursor}&limit=2`);
+      const first = await auditAfter(t, org.adminToken, newest.next_cursor, 2, '&limit=2');
       assert.deepEqual(first.entries.map((e) => e.target.id), ['A_ONE', 'A_TWO'], 'oldest first after a cursor');
-      const second = await read(`?after=${first.next_cursor}&limit=2`);
+      const second = await auditAfter(t, org.adminToken, first.next_cursor, 1, '&limit=2');
       assert.deepEqual(second.entries.map((e) => e.target.id), ['A_THREE']);
+    });
+
+    it('lists an entry whose change commits late after any cursor handed out meanwhile, never behind it', async () => {
+      const start = (await read()).next_cursor;
+      // A change that wrote its entry (taking the lower id) and has not committed yet, as a slow one would.
+      const slow = await database.pool.connect();
+      try {
+        await slow.query('BEGIN');
+        await slow.query(
+          `INSERT INTO audit_entries (organization_id, actor_type, actor_id, actor_name, action, target_type, target_id, summary)
+           VALUES ($1, 'operator', 'operator', 'operator', 'secret.changed', 'secret', 'LATE', '{}')`,
+          [org.id],
+        );
+        assert.equal((await t.request('PUT', '/api/admin/v1/secrets/PROMPT', { token: org.adminToken, body: { value: 'v' } })).status, 200);
+        const meanwhile = await read(`?after=${start}`);
+        assert.deepEqual(meanwhile.entries.map((e) => e.target.id), [], 'nothing is listed past an entry that may still commit');
+        assert.deepEqual((await read()).entries.map((e) => e.target.id).filter((id) => id === 'PROMPT' || id === 'LATE'), []);
+        await slow.query('COMMIT');
+        const since = await auditAfter(t, org.adminToken, meanwhile.next_cursor, 2);
+        assert.deepEqual(since.entries.map((e) => e.target.id), ['LATE', 'PROMPT'], 'both, in the order their transactions began');
+      } finally {
+        await slow.query('ROLLBACK').catch(() => undefined);
+        slow.release();
+      }
     });
 
     it('filters by actor, action and target, alone or together', async () => {
@@ -345,7 +369,7 @@ describe('audit log', () => {
     });
 
     it('refuses bad parameters with 422 and a JSON error', async () => {
-      for (const query of ['?limit=0', '?limit=201', '?limit=x', '?after=nope!', '?after=YWJj', '?actor=robot:1', '?actor=token', '?action=published', '?target=a:b:c', '?colour=red']) {
+      for (const query of ['?limit=0', '?limit=201', '?limit=x', '?after=nope!', '?after=YWJj', `?after=${Buffer.from('b18446744073709551616.1').toString('base64url')}`, `?after=${Buffer.from('b1.9223372036854775808').toString('base64url')}`, '?actor=robot:1', '?actor=token', '?action=published', '?target=a:b:c', '?colour=red']) {
         const res = await t.request('GET', `${AUDIT}${query}`, { token: org.adminToken });
         assert.equal(res.status, 422, `${query}: ${res.text}`);
         assert.equal(typeof res.body.error, 'string', query);

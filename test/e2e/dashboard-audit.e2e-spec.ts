@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { auditAfter, FROM_THE_START } from '../support/audit-helpers.js';
 import { assertNoPageProblems, checkAtEachWidth, expectHttpError, launchChromium, openPage, WIDTHS } from '../support/browser.js';
 import { goToSection, listenOnLoopback, signIn, tableRows } from '../support/browser-dashboard.js';
 import { createOrganization } from '../support/scenario.js';
@@ -45,6 +46,7 @@ describe('admin dashboard: the audit log in the browser', () => {
     const change = (method: string, path: string, body: unknown) => t.request(method, `/api/admin/v1${path}`, { token: org.adminToken, body });
     assert.equal((await change('POST', '/tokens', { name: 'ci', scope: 'api' })).status, 201);
     assert.equal((await change('PUT', '/secrets/CRM_KEY', { value: 'crm-value' })).status, 200);
+    await auditAfter(t, org.adminToken, FROM_THE_START, 4);
 
     // The test injects axe-core as a script, which the dashboard's CSP rightly refuses.
     const context = await browser.newContext({ baseURL: baseUrl, bypassCSP: true, viewport: { width: WIDTHS[0].width, height: WIDTHS[0].height } });
@@ -68,6 +70,7 @@ describe('admin dashboard: the audit log in the browser', () => {
 
       assert.equal((await change('POST', '/tokens', { name: 'later', scope: 'api' })).status, 201);
       assert.equal((await change('DELETE', '/secrets/CRM_KEY', undefined)).status, 204);
+      await auditAfter(t, org.adminToken, FROM_THE_START, 6);
       await page.getByRole('button', { name: 'Load newer entries' }).click();
       await page.getByText('1 newer entry added on top.').waitFor();
       const rows = await tableRows(page, ENTRIES);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AuditActor, AuditEntry, AuditFilters, AuditTarget } from '../domain/audit-entry.js';
+import type { AuditActor, AuditEntry, AuditFilters, AuditPosition, AuditTarget } from '../domain/audit-entry.js';
 import { AuditLog } from './audit-log.js';
 
 export interface AuditEntryView {
@@ -12,18 +12,24 @@ export interface AuditEntryView {
   summary: Record<string, unknown>;
 }
 
+const MAX_XID8 = 2n ** 64n - 1n;
+const MAX_BIGINT = 2n ** 63n - 1n;
+const START: AuditPosition = { xid: '0', id: '0' };
+
 /**
- * A cursor is the position of the newest entry a reader has seen (base64url of its id, opaque to
- * clients): the first page reads the newest entries, later ones what was recorded since.
+ * A cursor is the position of the newest entry a reader has seen (base64url, opaque to clients):
+ * the first page reads the newest entries, later ones what was recorded since.
  */
-export function auditCursor(id: string): string {
-  return Buffer.from(`a${id}`, 'latin1').toString('base64url');
+export function auditCursor(position: AuditPosition): string {
+  return Buffer.from(`b${position.xid}.${position.id}`, 'latin1').toString('base64url');
 }
 
-/** The entry id a cursor stands for; undefined for anything that is not one of ours. */
-export function parseAuditCursor(cursor: string): string | undefined {
-  if (cursor.length > 40 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
-  return /^a(0|[1-9][0-9]{0,17})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'))?.[1];
+/** The position a cursor stands for; undefined for anything that is not one of ours. */
+export function parseAuditCursor(cursor: string): AuditPosition | undefined {
+  if (cursor.length > 60 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
+  const parts = /^b(0|[1-9][0-9]{0,19})\.(0|[1-9][0-9]{0,18})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
+  if (!parts || BigInt(parts[1]!) > MAX_XID8 || BigInt(parts[2]!) > MAX_BIGINT) return undefined;
+  return { xid: parts[1]!, id: parts[2]! };
 }
 
 @Injectable()
@@ -31,13 +37,13 @@ export class AuditEntriesService {
   constructor(private readonly log: AuditLog) {}
 
   /**
-   * Without `afterId`, the newest entries, newest first; after a cursor, the entries recorded
+   * Without `after`, the newest entries, newest first; after a cursor, the entries recorded
    * since, oldest first. `next_cursor` is the newest entry read (the cursor given when there was none).
    */
-  async list(organizationId: number, afterId: string | undefined, filters: AuditFilters, limit: number): Promise<{ entries: AuditEntryView[]; next_cursor: string }> {
-    const entries = afterId === undefined ? await this.log.newest(organizationId, filters, limit) : await this.log.after(organizationId, afterId, filters, limit);
-    const newest = afterId === undefined ? entries[0] : entries.at(-1);
-    return { entries: entries.map(toView), next_cursor: auditCursor(newest?.id ?? afterId ?? '0') };
+  async list(organizationId: number, after: AuditPosition | undefined, filters: AuditFilters, limit: number): Promise<{ entries: AuditEntryView[]; next_cursor: string }> {
+    const entries = after === undefined ? await this.log.newest(organizationId, filters, limit) : await this.log.after(organizationId, after, filters, limit);
+    const newest = after === undefined ? entries[0] : entries.at(-1);
+    return { entries: entries.map(toView), next_cursor: auditCursor(newest?.position ?? after ?? START) };
   }
 }
 

@@ -35,8 +35,18 @@ export interface AuditedChange {
   summary?: Record<string, unknown>;
 }
 
+/**
+ * Where an entry sits in the log: the transaction that wrote it, then its id. Commits follow this
+ * order for every entry a reader can see (see the audit-commit-order migration).
+ */
+export interface AuditPosition {
+  xid: string;
+  id: string;
+}
+
 export interface AuditEntry {
   id: string;
+  position: AuditPosition;
   at: Date;
   actor: AuditActor;
   action: string;

@@ -28,7 +28,7 @@ export class AuditController {
   @ApiEndpoint({
     operationId: 'listAuditEntries',
     summary: 'List audit entries',
-    description: `Every change made through the admin and operator API, one entry each, written in the transaction of the change. Without \`after\`, the newest entries, newest first; with the \`next_cursor\` of an answer, the entries recorded since, oldest first (\`next_cursor\` is then the newest entry read, or \`after\` itself when there is none). Entries are never changed or deleted but by retention (\`audit_days\`, at least 90). \`summary\` says what changed and never holds a secret value, a token or a webhook URL. ${BODY_IGNORED}`,
+    description: `Every change made through the admin and operator API, one entry each, written in the transaction of the change. Without \`after\`, the newest entries, newest first; with the \`next_cursor\` of an answer, the entries recorded since, oldest first (\`next_cursor\` is then the newest entry read, or \`after\` itself when there is none). An entry is listed once every change that began before it has ended (at once, unless one is slow), so a cursor never passes an entry that commits late. Entries are never changed or deleted but by retention (\`audit_days\`, at least 90). \`summary\` says what changed and never holds a secret value, a token or a webhook URL. ${BODY_IGNORED}`,
     success: {
       status: 200,
       description: 'A page of entries.',
@@ -37,9 +37,9 @@ export class AuditController {
     errors: { 422: 'An unknown parameter; `after` not a `next_cursor` of this list; `limit` not an integer from 1 to 200; `actor` not `type:id`; `action` not an action name; `target` not `type` or `type:id`.' },
   })
   list(@Caller() caller: { organizationId: number }, @Query() query: ListAuditRequest) {
-    const afterId = query.after === undefined ? undefined : parseAuditCursor(query.after);
-    if (query.after !== undefined && afterId === undefined) throw new InvalidRequestError('invalid query string', [{ path: '/after', error: 'after must be a next_cursor of this list' }]);
-    return this.entries.list(caller.organizationId, afterId, filters(query), query.limit ? Number(query.limit) : 50);
+    const after = query.after === undefined ? undefined : parseAuditCursor(query.after);
+    if (query.after !== undefined && after === undefined) throw new InvalidRequestError('invalid query string', [{ path: '/after', error: 'after must be a next_cursor of this list' }]);
+    return this.entries.list(caller.organizationId, after, filters(query), query.limit ? Number(query.limit) : 50);
   }
 }
 
