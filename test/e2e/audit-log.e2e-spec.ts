@@ -8,11 +8,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { DigestPass } from '../../src/modules/reporting/application/digest-pass.service.js';
 import { PurgePass } from '../../src/modules/retention/application/purge-pass.service.js';
 import { AUDIT, auditAfter, readAudit } from '../support/audit-helpers.js';
 import { eventually, type IsolatedDatabase, startIsolatedApp } from '../support/automation-helpers.js';
 import { emailDefinition } from '../support/email-helpers.js';
-import { formDefinition } from '../support/form-helpers.js';
+import { formDefinition, postForm, validFields } from '../support/form-helpers.js';
 import { createOrganization, operatorToken, type Organization, sampleDefinition } from '../support/scenario.js';
 import { asSession, givenOwnedOrganization, linkMailedTo, signInWith, uniqueEmail } from '../support/people-helpers.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
@@ -137,9 +138,9 @@ describe('audit log', () => {
       { what: 'publish the ticketing workflow', action: 'workflow.published', target: target('workflow', 'form'), status: 200,
         send: () => as('POST', `/api/admin/v1/workflows/${ids.form}/publish`) },
       { what: 'generate its form URL', action: 'form.created', target: target('workflow', 'form'), status: 201,
-        send: () => remember(as('POST', `/api/admin/v1/workflows/${ids.form}/form`), (b) => secrets.push(b.form.url)) },
+        send: () => remember(as('POST', `/api/admin/v1/workflows/${ids.form}/form`), (b) => { secrets.push(b.form.url); keep('formPath', new URL(b.form.url).pathname); }) },
       { what: 'rotate its form URL (operator)', action: 'form.rotated', target: target('workflow', 'form'), actor: 'operator', status: 200,
-        send: () => remember(operator(`/api/operator/v1/workflows/${ids.form}/form/rotate`), (b) => secrets.push(b.form.url)) },
+        send: () => remember(operator(`/api/operator/v1/workflows/${ids.form}/form/rotate`), (b) => { secrets.push(b.form.url); keep('formPath', new URL(b.form.url).pathname); }) },
       { what: 'create a secret', action: 'secret.created', target: () => ({ type: 'secret', id: 'CRM_KEY' }), status: 200,
         send: () => as('PUT', '/api/admin/v1/secrets/CRM_KEY', { value: 'crm-secret-one' }) },
       { what: 'replace it', action: 'secret.replaced', target: () => ({ type: 'secret', id: 'CRM_KEY' }), status: 200,
@@ -148,6 +149,17 @@ describe('audit log', () => {
       { what: 'create a subscription', action: 'subscription.created', target: target('subscription', 'subscription'), status: 201,
         send: () => remember(as('POST', '/api/admin/v1/subscriptions', { url: receiver, events: ['case.created'] }), (b) => { keep('subscription', b.subscription.id); secrets.push(b.signing_secret); }),
         summary: (s) => assert.deepEqual(s, { events: ['case.created'], workflow_ids: null }) },
+      { what: 'retry a delivery of it', action: 'subscription.delivery_retried', target: target('subscription', 'subscription'), status: 202,
+        send: async () => {
+          assert.equal((await postForm(t, ids.formPath!, validFields())).status, 303, 'a case for the subscription to deliver');
+          const [delivery] = await eventually('a delivery to retry', async () => {
+            const log = await t.request('GET', `/api/admin/v1/subscriptions/${ids.subscription}/deliveries`, { token: org.adminToken });
+            return log.body.deliveries.length > 0 ? log.body.deliveries : undefined;
+          });
+          keep('delivery', delivery.delivery_id);
+          return as('POST', `/api/admin/v1/subscriptions/${ids.subscription}/deliveries/${ids.delivery}/retry`);
+        },
+        summary: (s) => assert.deepEqual(s, { delivery_id: Number(ids.delivery) }) },
       { what: 'change its events and URL', action: 'subscription.updated', target: target('subscription', 'subscription'), status: 200,
         send: () => as('PATCH', `/api/admin/v1/subscriptions/${ids.subscription}`, { events: ['case.closed'], url: `${receiver}&v=2` }),
         summary: (s) => assert.deepEqual(s, { changed: { events: { from: ['case.created'], to: ['case.closed'] }, url: 'changed' } }) },
@@ -165,6 +177,15 @@ describe('audit log', () => {
       { what: 'change its hour', action: 'digest.updated', target: target('digest', 'digest'), status: 200,
         send: () => as('PATCH', `/api/admin/v1/digests/${ids.digest}`, { hour_utc: 7 }),
         summary: (s) => assert.deepEqual(s, { changed: { hour_utc: { from: 6, to: 7 } } }) },
+      { what: 'send it now, once its recipient confirmed', action: 'digest.send_requested', target: target('digest', 'digest'), status: 202,
+        send: async () => {
+          await t.app.get(DigestPass).run();
+          const invitation = await eventually('the digest\'s confirmation mail', async () => sink.mails.find((m) => m.to.includes('ops@acme.example')));
+          const confirm = /https?:\/\/[^/\s]+(\/digests\/confirm\/[A-Za-z0-9_-]+)/.exec(invitation.parsed.text ?? '')![1]!;
+          assert.equal((await postForm(t, confirm, '')).status, 200, 'confirming is no audited change');
+          return as('POST', `/api/admin/v1/digests/${ids.digest}/send`);
+        },
+        summary: (s) => assert.deepEqual(Object.keys(s).sort(), ['period_end', 'period_start']) },
       { what: 'delete it', action: 'digest.deleted', target: target('digest', 'digest'), status: 204, send: () => as('DELETE', `/api/admin/v1/digests/${ids.digest}`) },
       { what: 'change retention', action: 'retention.updated', target: () => ({ type: 'retention', id: String(org.id) }), status: 200,
         send: () => as('PUT', '/api/admin/v1/retention', { runs_days: 10, audit_days: 400 }),
