@@ -5,7 +5,7 @@ import type { Logger } from '../../../shared/logging/logger.js';
 import type { OutboundHttp } from '../../../shared/outbound/outbound-http.js';
 import type { SecretsService } from '../../secrets/application/secrets.service.js';
 import { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
-import { StepRunner, type StepSite } from './step-runner.js';
+import { MAX_STEP_ERROR_CHARS, StepRunner, type StepSite } from './step-runner.js';
 
 /** What an extension's step does for one test: `run` gets the public context. */
 function stepType(run: (context: StepContext) => Promise<StepOutcome>): StepTypeDefinition {
@@ -71,5 +71,23 @@ describe('StepRunner', () => {
     const { runner } = runnerFor(stepType(async (context) => ({ kind: 'fail', error: String(context.render('{{ attributes.missing }}')) })));
     assert.deepEqual(await runner.run('custom', {}, site()), { kind: 'fail', error: 'custom: template {{ attributes.missing }} does not resolve' });
     assert.deepEqual(await runner.run('launch_rocket', {}, site()), { kind: 'fail', error: 'unknown step type launch_rocket' });
+  });
+
+  it('keeps at most MAX_STEP_ERROR_CHARS of an error, after masking the secrets in it', async () => {
+    const { runner } = runnerFor(stepType(async (context) => {
+      const { found } = await context.secrets(['API_KEY']);
+      return { kind: 'fail', error: `${found.API_KEY} ${'x'.repeat(1_000_000)}` };
+    }));
+    const outcome = await runner.run('custom', {}, site());
+    const error = outcome.kind === 'fail' ? outcome.error : '';
+    assert.ok(error.startsWith('[secret API_KEY] xxx'), error.slice(0, 40));
+    assert.equal(error, `${error.slice(0, MAX_STEP_ERROR_CHARS)}… (${'[secret API_KEY] '.length + 1_000_000 - MAX_STEP_ERROR_CHARS} more characters)`);
+  });
+
+  it('keeps at most MAX_STEP_ERROR_CHARS of a refused change naming each of a stranger\'s many problems', async () => {
+    const attributes = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`field_${i}`, i]));
+    const outcome = await runnerFor(stepType(async () => ({ kind: 'change', attributes }))).runner.run('custom', {}, site());
+    assert.equal(outcome.kind, 'fail');
+    assert.ok(outcome.kind === 'fail' && outcome.error.length < MAX_STEP_ERROR_CHARS + 40, String(outcome.kind === 'fail' && outcome.error.length));
   });
 });

@@ -80,8 +80,21 @@ export class StepRunner {
     const refusal = refusalOf(outcome, site.version);
     if (refusal) return { kind: 'fail', error: `${type}: ${refusal}` };
     if (outcome.kind === 'change') outcome = mergeIfValid(type, outcome.attributes, site, outcome.note);
-    return Object.keys(resolved).length ? redacted(outcome, redact) : outcome;
+    return bounded(Object.keys(resolved).length ? redacted(outcome, redact) : outcome);
   }
+}
+
+/**
+ * The longest error a step's outcome keeps. An error can quote what a stranger sent (a receiver's
+ * answer that fails the attribute schema names each problem), and it is stored with the run, in
+ * its trace and in the case's timeline: the rest is cut, after secrets were masked.
+ */
+export const MAX_STEP_ERROR_CHARS = 2_000;
+
+function bounded(outcome: StepOutcome): StepOutcome {
+  if ((outcome.kind !== 'fail' && outcome.kind !== 'retry') || outcome.error.length <= MAX_STEP_ERROR_CHARS) return outcome;
+  const cut = outcome.error.length - MAX_STEP_ERROR_CHARS;
+  return { ...outcome, error: `${outcome.error.slice(0, MAX_STEP_ERROR_CHARS)}… (${cut} more characters)` };
 }
 
 function answeredTo(http: GuardedHttp, answered: StepSite['answered']): GuardedHttp {
