@@ -45,11 +45,18 @@ export function heading(page: Page, name: string | RegExp) {
   return page.getByRole('heading', { level: 1, name });
 }
 
-/** Signs in through the sign-in form and waits for the first page (the workflows). */
+/** Opens the sign-in page's "Advanced" part, the admin token form, unless it is open. */
+export async function openTokenSignIn(page: Page): Promise<void> {
+  const advanced = page.locator('details', { hasText: 'Advanced: sign in with an admin token' });
+  if ((await advanced.getAttribute('open')) === null) await advanced.locator('summary').click();
+}
+
+/** Signs in through the admin token form and waits for the first page (the workflows). */
 export async function signIn(page: Page, token: string): Promise<void> {
   await page.goto('/dashboard/');
+  await openTokenSignIn(page);
   await page.getByLabel('Admin token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await heading(page, 'Workflows').waitFor();
 }
 

@@ -6,6 +6,7 @@ import { FieldError, FormError, formProblems, useFocusFirstProblem } from '../fo
 import { useAction, useLoad, useTitle } from '../hooks.ts';
 import { Link } from '../router.tsx';
 import { WorkflowPicker } from './subscription-form.tsx';
+import { can } from '../session.ts';
 
 const FIELDS = ['schedule', 'hour_utc', 'weekday', 'recipients', 'workflow_ids'] as const;
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -113,7 +114,8 @@ export function DigestsPage() {
         title="Digests"
         eyebrow={<Link href="/reports">Reports</Link>}
         actions={
-          !creating && (
+          !creating &&
+          can('createDigest') && (
             <button
               type="button"
               class="button button--primary"
@@ -179,19 +181,23 @@ export function DigestsPage() {
                       <DateTime iso={digest.last_sent_at} />
                     </td>
                     <td class="actions">
-                      <button
-                        type="button"
-                        class="button button--ghost button--small"
-                        onClick={() => {
-                          setCreating(false);
-                          setEditing(digest);
-                        }}
-                      >
-                        Edit<span class="visually-hidden"> digest {describe(digest)}</span>
-                      </button>{' '}
-                      <button type="button" class="button button--danger-ghost button--small" onClick={() => setDeleting(digest)}>
-                        Delete<span class="visually-hidden"> digest {describe(digest)}</span>
-                      </button>
+                      {can('updateDigest') && (
+                        <button
+                          type="button"
+                          class="button button--ghost button--small"
+                          onClick={() => {
+                            setCreating(false);
+                            setEditing(digest);
+                          }}
+                        >
+                          Edit<span class="visually-hidden"> digest {describe(digest)}</span>
+                        </button>
+                      )}{' '}
+                      {can('deleteDigest') && (
+                        <button type="button" class="button button--danger-ghost button--small" onClick={() => setDeleting(digest)}>
+                          Delete<span class="visually-hidden"> digest {describe(digest)}</span>
+                        </button>
+                      )}
                     </td>
                   </tr>
                 ))}
