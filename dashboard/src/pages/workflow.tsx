@@ -67,13 +67,15 @@ export function WorkflowPage({ id, tab }: { id: number; tab: string | null }) {
           <p class="page-header__meta">
             <PublishedBadge workflow={workflow} />
             <span>ID {workflow.id}</span>
-            <span id={publishStateId}>
-              {upToDate
-                ? `The draft is the published version ${workflow.version}: change it to publish a new version.`
-                : workflow.draft_changed
-                  ? `Publishing freezes the draft as version ${(workflow.version ?? 0) + 1}.`
-                  : `The draft is version ${workflow.version}: publishing takes it live again.`}
-            </span>
+            {can('publishWorkflow') && (
+              <span id={publishStateId}>
+                {upToDate
+                  ? `The draft is the published version ${workflow.version}: change it to publish a new version.`
+                  : workflow.draft_changed
+                    ? `Publishing freezes the draft as version ${(workflow.version ?? 0) + 1}.`
+                    : `The draft is version ${workflow.version}: publishing takes it live again.`}
+              </span>
+            )}
             {draft.unsaved && <strong>Unsaved changes: Save draft before publishing, or they are lost.</strong>}
           </p>
         )}
