@@ -50,7 +50,8 @@ async function call(method: string, url: string, options: RequestOptions, accept
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(url, { method, headers, body, cache: 'no-store', credentials: token ? 'omit' : 'same-origin' });
+    // `same-origin`: under the page's no-referrer policy a browser may send `Origin: null`, which the service refuses on a session's change; the service is the only one told.
+    response = await fetch(url, { method, headers, body, cache: 'no-store', credentials: token ? 'omit' : 'same-origin', referrerPolicy: 'same-origin' });
   } catch {
     throw new ApiError(0, 'The service could not be reached. Check your connection and try again.');
   }
