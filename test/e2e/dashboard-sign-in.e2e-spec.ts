@@ -2,7 +2,8 @@
  * People in the dashboard, in headless Chromium (people.md section 2): signing in by email link
  * (the mail read from a local SMTP sink), who is signed in, signing out; each role sees only what
  * it may do (an editor no Publish button, a viewer nothing that changes anything); the owner's
- * Users page invites and changes roles; the admin token still signs in behind "Advanced".
+ * Users page invites and changes roles; single sign-on starts at /auth/sso with the typed
+ * address; the admin token still signs in behind "Advanced".
  * axe-core finds no serious or critical violation on the sign-in and Users pages.
  */
 import assert from 'node:assert/strict';
@@ -82,6 +83,22 @@ describe('admin dashboard: people sign in, and see what their role may do', () =
     await context.close();
   });
 
+  it('sends "Sign in with single sign-on" to /auth/sso with the typed address, and asks for one first', async () => {
+    const context = await newContext(suite.browser, suite.baseUrl);
+    const page = await openPage(context);
+    // The service's single sign-on answers there (a redirect to the identity provider): a stand-in here.
+    await page.route('**/auth/sso?*', (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'identity provider' }));
+    await page.goto('/dashboard/');
+    await page.getByRole('button', { name: 'Sign in with single sign-on' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Enter your email address.' }).waitFor();
+    await page.getByLabel('Email address').fill('lee+ops@acme.example');
+    await page.getByRole('button', { name: 'Sign in with single sign-on' }).click();
+    await page.waitForURL(/\/auth\/sso\?/);
+    const url = new URL(page.url());
+    assert.deepEqual([url.pathname, url.searchParams.get('email')], ['/auth/sso', 'lee+ops@acme.example']);
+    await context.close();
+  });
+
   it('shows an editor no Publish button on a workflow with a draft, and lets them save the draft', async () => {
     const { context, page } = await givenSessionPage(editor);
     assert.deepEqual(await navigation(page), ['Workflows', 'Cases', 'Reports', 'Usage', 'Subscriptions', 'Retention']);
@@ -117,6 +134,20 @@ describe('admin dashboard: people sign in, and see what their role may do', () =
     // A page beyond the role is not there for it, rather than a refusal from the service.
     await page.goto(`/dashboard/workflows/${workflowId}`);
     await heading(page, 'Page not found').waitFor();
+    assertNoPageProblems(page);
+    await context.close();
+  });
+
+  it('signs a person out with a message when their session stops working (the user removed)', async () => {
+    const leaving = await givenMember(suite.t, suite.sink, org, 'viewer', suite.origin);
+    const { context, page } = await givenSessionPage(leaving);
+    await heading(page, 'Cases').waitFor();
+    expectHttpError(page, { status: 401, url: /\/api\/admin\/v1\// });
+    const removed = await suite.t.request('DELETE', `/api/admin/v1/users/${leaving.userId}`, { headers: { cookie: org.owner.cookie, origin: suite.origin } });
+    assert.equal(removed.status, 204, removed.text);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Usage' }).click();
+    await heading(page, SIGN_IN).waitFor();
+    await page.getByText('You were signed out: your session ended').waitFor();
     assertNoPageProblems(page);
     await context.close();
   });
