@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, errorMessage, type User } from '../api.ts';
-import { Alert, Badge, ConfirmDialog, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
+import { Alert, Badge, ConfirmDialog, DateTime, EmptyState, Field, ItemTable, Loading, PageHeader, Select } from '../components.tsx';
 import { DeleteDialog } from '../crud-parts.tsx';
 import { useAction, useLoad, useTitle } from '../hooks.ts';
 import { ROLES, type Role } from '../session.ts';
@@ -139,41 +139,26 @@ export function UsersPage() {
           {users.loading && !users.data && <Loading />}
           {users.data?.length === 0 && <EmptyState title="No users" />}
           {users.data && users.data.length > 0 && (
-            <TableScroll label="Users">
-              <table class="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Email</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Last seen</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {users.data.map((user) => (
-                    <tr key={user.id}>
-                      <th scope="row">{user.email}</th>
-                      <td>{ROLE_NAMES[user.role]}</td>
-                      <td>{user.status === 'invited' ? <Badge tone="amber">Invited</Badge> : <Badge tone="green">Active</Badge>}</td>
-                      <td>
-                        <DateTime iso={user.last_seen_at} />
-                      </td>
-                      <td class="actions">
-                        <button type="button" class="button button--ghost button--small" onClick={() => setChanging(user)}>
-                          Change role<span class="visually-hidden"> of {user.email}</span>
-                        </button>{' '}
-                        <button type="button" class="button button--danger-ghost button--small" onClick={() => setRemoving(user)}>
-                          Remove<span class="visually-hidden"> {user.email}</span>
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <ItemTable label="Users" columns={['Email', 'Role', 'Status', 'Last seen']}>
+              {users.data.map((user) => (
+                <tr key={user.id}>
+                  <th scope="row">{user.email}</th>
+                  <td>{ROLE_NAMES[user.role]}</td>
+                  <td>{user.status === 'invited' ? <Badge tone="amber">Invited</Badge> : <Badge tone="green">Active</Badge>}</td>
+                  <td>
+                    <DateTime iso={user.last_seen_at} />
+                  </td>
+                  <td class="actions">
+                    <button type="button" class="button button--ghost button--small" onClick={() => setChanging(user)}>
+                      Change role<span class="visually-hidden"> of {user.email}</span>
+                    </button>{' '}
+                    <button type="button" class="button button--danger-ghost button--small" onClick={() => setRemoving(user)}>
+                      Remove<span class="visually-hidden"> {user.email}</span>
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </ItemTable>
           )}
           <p class="hint">“Last seen” is the last request of one of their sessions, to the minute.</p>
         </section>
