@@ -1,6 +1,6 @@
 import type { components, operations } from './api-schema.generated.ts';
 import { parseJson } from './json.ts';
-import { currentSession, signOut } from './session.ts';
+import { currentSession, signedInAsPerson, signedInWithToken, signedOut, storedToken } from './session.ts';
 
 /** The admin API (docs: /docs, contract: admin-api.md); the dashboard has no other back door. */
 const API_BASE = '/api/admin/v1';
@@ -23,6 +23,7 @@ export class ApiError extends Error {
 }
 
 export const SIGNED_OUT_NOTICE = 'You were signed out: the admin token was not accepted (it may have been deleted). Sign in again.';
+export const SESSION_ENDED_NOTICE = 'You were signed out: your session ended (it expired, was signed out elsewhere, or your access was removed). Sign in again.';
 
 interface RequestOptions {
   body?: unknown;
@@ -34,23 +35,30 @@ interface RequestOptions {
   signOutOn401?: boolean;
 }
 
-/** Sends one call to the admin API with the session's token; a refusal becomes an ApiError (a 401 signs out). */
-async function call(method: string, path: string, options: RequestOptions, accept: string): Promise<Response> {
-  const token = options.token ?? currentSession().token;
+/**
+ * Sends one call to the service: with the admin token as bearer in token mode, else with the
+ * session cookie (and the session's CSRF token on a change). A refusal becomes an ApiError; a
+ * 401 signs out.
+ */
+async function call(method: string, url: string, options: RequestOptions, accept: string): Promise<Response> {
+  const session = currentSession();
+  const token = options.token ?? (session.kind === 'token' ? session.token : undefined);
   const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   const headers: Record<string, string> = { accept };
   if (token) headers.authorization = `Bearer ${token}`;
+  else if (session.kind === 'person' && method !== 'GET') headers['x-csrf-token'] = session.csrfToken;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;
   try {
-    response = await fetch(API_BASE + path, { method, headers, body, cache: 'no-store', credentials: 'omit' });
+    // `same-origin`: under the page's no-referrer policy a browser may send `Origin: null`, which the service refuses on a session's change; the service is the only one told.
+    response = await fetch(url, { method, headers, body, cache: 'no-store', credentials: token ? 'omit' : 'same-origin', referrerPolicy: 'same-origin' });
   } catch {
     throw new ApiError(0, 'The service could not be reached. Check your connection and try again.');
   }
   if (response.ok) return response;
   const payload = (parsedOrUndefined(await response.text()) ?? {}) as { error?: unknown; validation_errors?: ValidationProblem[]; cap?: unknown; limit?: unknown };
   const message = typeof payload.error === 'string' ? payload.error : `The service answered ${response.status}.`;
-  if (response.status === 401 && options.signOutOn401 !== false) signOut(SIGNED_OUT_NOTICE);
+  if (response.status === 401 && options.signOutOn401 !== false) signedOut(session.kind === 'person' ? SESSION_ENDED_NOTICE : SIGNED_OUT_NOTICE);
   const cap = typeof payload.cap === 'string' && typeof payload.limit === 'number' ? { setting: payload.cap, limit: payload.limit } : null;
   throw new ApiError(response.status, message, Array.isArray(payload.validation_errors) ? payload.validation_errors : [], cap);
 }
@@ -64,14 +72,41 @@ function parsedOrUndefined(text: string): unknown {
 }
 
 export async function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-  const response = await call(method, path, options, 'application/json');
+  const response = await call(method, API_BASE + path, options, 'application/json');
   return parsedOrUndefined(await response.text()) as T;
 }
 
 /** A file the API serves as a download (an email attachment): its bytes, read with the bearer token a plain link could not send. */
 export async function download(path: string): Promise<Blob> {
-  const response = await call('GET', path, {}, '*/*');
+  const response = await call('GET', API_BASE + path, {}, '*/*');
   return response.blob();
+}
+
+/**
+ * On load: a person's session if the cookie holds one (GET /me answers), else the admin token
+ * this tab kept, else signed out.
+ */
+export async function resumeSession(): Promise<void> {
+  try {
+    const me = await request<Schemas['Me']>('GET', '/me', { signOutOn401: false });
+    if (me.caller.type === 'user' && me.csrf_token) return signedInAsPerson(me.caller.name, me.role, me.csrf_token);
+  } catch {
+    // No session (401) or no answer: the token path, or the sign-in page, says what is wrong.
+  }
+  const token = storedToken();
+  if (token) signedInWithToken(token);
+  else signedOut();
+}
+
+/** Mails a one-time sign-in link if the address is a user's (the service answers 202 either way). */
+export async function requestSignInLink(email: string): Promise<void> {
+  await call('POST', '/auth/email', { body: { email }, signOutOn401: false }, 'application/json');
+}
+
+/** Ends a person's session at the service (the cookie goes with it), or forgets the admin token. */
+export async function signOut(): Promise<void> {
+  if (currentSession().kind === 'person') await call('POST', '/auth/sign_out', { signOutOn401: false }, 'application/json');
+  signedOut('You signed out.');
 }
 
 export const api = {
@@ -181,3 +216,5 @@ export type RetentionPeriods = RetentionSettings['retention'];
 export const BUILT_IN_STATUSES = ['Open', 'Closed', 'Error'];
 /** One change made through the admin or operator API (people.md section 3). */
 export type AuditEntry = Schemas['AuditEntry'];
+/** A person of the organization, with their role (people.md section 1). */
+export type User = Schemas['User'];

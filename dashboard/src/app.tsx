@@ -1,5 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { Layout } from './layout.tsx';
+import { resumeSession } from './api.ts';
+import { Loading } from './components.tsx';
+import { Layout, landingPath, sectionOf } from './layout.tsx';
 import { AuditPage } from './pages/audit.tsx';
 import { CasePage } from './pages/case.tsx';
 import { CasesPage } from './pages/cases.tsx';
@@ -10,23 +12,31 @@ import { SubscriptionPage } from './pages/subscription.tsx';
 import { SubscriptionsPage } from './pages/subscriptions.tsx';
 import { TokensPage } from './pages/tokens.tsx';
 import { UsagePage } from './pages/usage.tsx';
+import { UsersPage } from './pages/users.tsx';
 import { ReportsPage } from './pages/reports.tsx';
 import { DigestsPage } from './pages/digests.tsx';
 import { NewWorkflowPage } from './pages/new-workflow.tsx';
 import { WorkflowPage } from './pages/workflow.tsx';
 import { WorkflowsPage } from './pages/workflows.tsx';
 import { navigate, useLocation, type Location } from './router.tsx';
-import { currentSession, onSessionChange } from './session.ts';
+import { can, currentSession, onSessionChange } from './session.ts';
 
 function useSession() {
   const [session, setSession] = useState(currentSession);
-  useEffect(() => onSessionChange(() => setSession(currentSession())), []);
+  useEffect(() => {
+    const stop = onSessionChange(() => setSession(currentSession()));
+    void resumeSession();
+    return stop;
+  }, []);
   return session;
 }
 
 function route(location: Location) {
   const { path, query } = location;
   let match: RegExpMatchArray | null;
+  // A section the caller's role may not read is not there for them (its nav entry is not shown either).
+  const section = sectionOf(path);
+  if (section && !can(section.needs)) return <NotFoundPage />;
   if (path === '/workflows') return <WorkflowsPage />;
   if (path === '/workflows/new') return <NewWorkflowPage />;
   if ((match = path.match(/^\/workflows\/([1-9][0-9]*)$/))) return <WorkflowPage key={match[1]} id={Number(match[1])} tab={query.get('tab')} />;
@@ -40,6 +50,7 @@ function route(location: Location) {
   if ((match = path.match(/^\/subscriptions\/([1-9][0-9]*)$/))) return <SubscriptionPage key={match[1]} id={Number(match[1])} />;
   if (path === '/retention') return <RetentionPage />;
   if (path === '/audit') return <AuditPage />;
+  if (path === '/users') return <UsersPage />;
   return <NotFoundPage />;
 }
 
@@ -48,9 +59,10 @@ export function App() {
   const location = useLocation();
   const lastPath = useRef<string | null>(null);
 
+  const signedIn = session.kind === 'person' || session.kind === 'token';
   useEffect(() => {
-    if (session.token && (location.path === '/' || location.path === '/sign-in')) navigate('/workflows', { replace: true });
-  }, [session.token, location.path]);
+    if (signedIn && (location.path === '/' || location.path === '/sign-in')) navigate(landingPath(), { replace: true });
+  }, [signedIn, session, location.path]);
 
   // After moving to another page, focus its heading so the change is announced (not on first load).
   useLayoutEffect(() => {
@@ -61,6 +73,17 @@ export function App() {
     document.getElementById('page-title')?.focus({ preventScroll: true });
   }, [location.path]);
 
-  if (!session.token) return <SignInPage notice={session.notice} />;
-  return <Layout path={location.path}>{route(location)}</Layout>;
+  if (session.kind === 'checking') {
+    return (
+      <main class="sign-in" id="main">
+        <Loading />
+      </main>
+    );
+  }
+  if (session.kind === 'signed-out') return <SignInPage notice={session.notice} tokenOpen={session.hadToken} />;
+  return (
+    <Layout path={location.path} session={session}>
+      {route(location)}
+    </Layout>
+  );
 }

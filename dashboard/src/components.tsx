@@ -84,6 +84,29 @@ export function TableScroll({ label, children }: { label: string; children: Comp
   );
 }
 
+/** A table of listed items in its scrolling region: column headings, then a last column of row actions (named for screen readers only). */
+export function ItemTable({ label, columns, compact = false, children }: { label: string; columns: string[]; compact?: boolean; children: ComponentChildren }) {
+  return (
+    <TableScroll label={label}>
+      <table class={compact ? 'table table--compact' : 'table'}>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th scope="col" key={column}>
+                {column}
+              </th>
+            ))}
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
 async function copyText(text: string, fallbackInput?: HTMLInputElement | null): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);

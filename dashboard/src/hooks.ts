@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { errorMessage } from './api.ts';
+import { api, errorMessage, type Workflow } from './api.ts';
+import { can } from './session.ts';
 
 export interface Loaded<T> {
   data: T | undefined;
@@ -36,6 +37,14 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
   }, [...deps, generation]);
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
   return { data, error, loading, reload, setData };
+}
+
+/**
+ * The organization's workflows, to name and pick them beside cases, figures and subscriptions;
+ * none for a role that may not read workflows (a viewer sees workflow ids instead of names).
+ */
+export function useWorkflows(): Loaded<Workflow[]> {
+  return useLoad(() => (can('listWorkflows') ? api.get<{ workflows: Workflow[] }>('/workflows').then((r) => r.workflows) : Promise.resolve([])), []);
 }
 
 /** Runs one action at a time (a button's click), with its pending state and error. */

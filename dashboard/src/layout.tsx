@@ -1,18 +1,68 @@
 import type { ComponentChildren } from 'preact';
 import { useLayoutEffect, useState } from 'preact/hooks';
+import { errorMessage, signOut } from './api.ts';
+import { useAction } from './hooks.ts';
 import { Link } from './router.tsx';
-import { signOut } from './session.ts';
+import { can, type Operation, type Session } from './session.ts';
 
-const SECTIONS = [
-  { href: '/workflows', label: 'Workflows' },
-  { href: '/cases', label: 'Cases' },
-  { href: '/reports', label: 'Reports' },
-  { href: '/usage', label: 'Usage' },
-  { href: '/subscriptions', label: 'Subscriptions' },
-  { href: '/tokens', label: 'Tokens' },
-  { href: '/retention', label: 'Retention' },
-  { href: '/audit', label: 'Audit' },
+interface Area {
+  href: string;
+  /** What the area reads first: a role that may not call it does not see the area at all. */
+  needs: Operation;
+}
+
+/** The main navigation, in order; the first one the caller may read is where signing in lands. */
+const SECTIONS: (Area & { label: string })[] = [
+  { href: '/workflows', label: 'Workflows', needs: 'listWorkflows' },
+  { href: '/cases', label: 'Cases', needs: 'listCases' },
+  { href: '/reports', label: 'Reports', needs: 'getCaseReport' },
+  { href: '/usage', label: 'Usage', needs: 'getUsage' },
+  { href: '/subscriptions', label: 'Subscriptions', needs: 'listSubscriptions' },
+  { href: '/tokens', label: 'Tokens', needs: 'listTokens' },
+  { href: '/retention', label: 'Retention', needs: 'getRetention' },
+  { href: '/audit', label: 'Audit', needs: 'listAuditEntries' },
+  { href: '/users', label: 'Users', needs: 'listUsers' },
 ];
+
+/** Pages below a section that need more than the section does. */
+const SUBAREAS: Area[] = [{ href: '/reports/digests', needs: 'listDigests' }];
+
+const within = (path: string, href: string) => path === href || path.startsWith(`${href}/`);
+
+/** The most specific area `path` belongs to, if any. */
+export function sectionOf(path: string): Area | undefined {
+  return [...SUBAREAS, ...SECTIONS].find((area) => within(path, area.href));
+}
+
+/** Where a signed-in caller starts: the first section their role may read. */
+export function landingPath(): string {
+  return SECTIONS.find((section) => can(section.needs))?.href ?? '/cases';
+}
+
+/** Who is signed in, and signing out. */
+function Account({ session }: { session: Extract<Session, { kind: 'person' | 'token' }> }) {
+  const leave = useAction(signOut);
+  return (
+    <div class="account">
+      {session.kind === 'person' ? (
+        <p class="account__who">
+          <span class="account__email">{session.email}</span>
+          <span class="account__role">{session.role}</span>
+        </p>
+      ) : (
+        <p class="account__who">Admin token</p>
+      )}
+      <button type="button" class="button button--ghost nav__signout" disabled={leave.pending} onClick={() => void leave.run()}>
+        Sign out
+      </button>
+      {leave.error !== null && (
+        <p class="account__error" role="alert">
+          Not signed out: {errorMessage(leave.error)}
+        </p>
+      )}
+    </div>
+  );
+}
 
 function Brand() {
   return (
@@ -24,7 +74,7 @@ function Brand() {
   );
 }
 
-export function Layout({ path, children }: { path: string; children: ComponentChildren }) {
+export function Layout({ path, session, children }: { path: string; session: Extract<Session, { kind: 'person' | 'token' }>; children: ComponentChildren }) {
   const [menuOpen, setMenuOpen] = useState(false);
   // A layout effect: the menu is closed in the same commit that shows the new page, never a frame later.
   useLayoutEffect(() => setMenuOpen(false), [path]);
@@ -42,8 +92,8 @@ export function Layout({ path, children }: { path: string; children: ComponentCh
           </button>
           <nav id="main-nav" class={`nav ${menuOpen ? 'nav--open' : ''}`} aria-label="Main">
             <ul class="nav__list">
-              {SECTIONS.map((section) => {
-                const current = path === section.href || path.startsWith(`${section.href}/`);
+              {SECTIONS.filter((section) => can(section.needs)).map((section) => {
+                const current = within(path, section.href);
                 return (
                   <li key={section.href}>
                     <Link href={section.href} class="nav__link" aria-current={current ? 'page' : undefined}>
@@ -53,9 +103,7 @@ export function Layout({ path, children }: { path: string; children: ComponentCh
                 );
               })}
             </ul>
-            <button type="button" class="button button--ghost nav__signout" onClick={() => signOut('You signed out.')}>
-              Sign out
-            </button>
+            <Account session={session} />
           </nav>
         </div>
       </header>

@@ -1,16 +1,27 @@
 import assert from 'node:assert/strict';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
 import { after, before } from 'node:test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchChromium, newContext, openPage } from './browser.js';
+import { linkMailedTo } from './people-helpers.js';
 import { createOrganization, type Organization } from './scenario.js';
+import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
 import { closeDb, startTestApp, type TestApp } from './test-app.js';
 
-/** The test app also listening on a real loopback port, for the browser. */
-export async function listenOnLoopback(t: TestApp): Promise<string> {
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = t.app.getHttpServer().address() as AddressInfo;
-  return `http://127.0.0.1:${port}`;
+/** The test app also listening on a real loopback port (`port`, or any free one), for the browser. */
+export async function listenOnLoopback(t: TestApp, port = 0): Promise<string> {
+  await t.app.listen({ port, host: '127.0.0.1' });
+  const { port: bound } = t.app.getHttpServer().address() as AddressInfo;
+  return `http://127.0.0.1:${bound}`;
+}
+
+/** A loopback port free a moment ago (for an app that must know its own address before it starts). */
+async function freeLoopbackPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
 
 export interface DashboardSuite {
@@ -35,6 +46,63 @@ export function dashboardSuite(options?: Parameters<typeof startTestApp>[0]): Da
   return suite;
 }
 
+export interface PeopleDashboardSuite extends DashboardSuite {
+  sink: SmtpSink;
+  /** The service's own origin (PUBLIC_BASE_URL), which the browser's is too. */
+  origin: string;
+}
+
+/**
+ * For a describe block where people sign in: the test app sends mail to an SMTP sink, and is
+ * served at the very address it believes is its own (PUBLIC_BASE_URL), since the sign-in link
+ * page and a session's changes are accepted only from the service's own origin.
+ */
+export function peopleDashboardSuite(env: Record<string, string> = {}): PeopleDashboardSuite {
+  const suite = {} as PeopleDashboardSuite;
+  before(async () => {
+    suite.sink = await startSmtpSink();
+    const port = await freeLoopbackPort();
+    suite.origin = `http://127.0.0.1:${port}`;
+    suite.t = await startTestApp({ env: { SMTP_RELAY_URL: suite.sink.url, PUBLIC_BASE_URL: suite.origin, ...env } });
+    suite.baseUrl = await listenOnLoopback(suite.t, port);
+    suite.browser = await launchChromium();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.t?.close();
+    await suite.sink?.close();
+    await closeDb();
+  });
+  return suite;
+}
+
+/** The header's account part: who is signed in. */
+export function signedInAs(page: Page): Locator {
+  return page.getByRole('banner').locator('.account__who');
+}
+
+/** Opens the dashboard in a browser that holds a session cookie (however it got there) and waits for the signed-in header. */
+export async function openSignedInDashboard(page: Page): Promise<void> {
+  await page.goto('/dashboard/');
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/**
+ * Signs `email` in as a person does: asks for a link on the sign-in page, opens the link from
+ * the mail the sink caught, presses the link page's button, and waits for the dashboard.
+ */
+export async function signInByEmail(page: Page, sink: SmtpSink, email: string): Promise<void> {
+  const earlier = new Set(sink.mails.filter((mail) => mail.to.includes(email)).map((mail) => /\/auth\/link\/sil_[A-Za-z0-9_-]+/.exec(mail.parsed.text ?? '')?.[0] ?? ''));
+  await page.goto('/dashboard/');
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Email me a sign-in link' }).click();
+  await page.getByText('Check your mail').waitFor();
+  await page.goto(await linkMailedTo(sink, email, earlier));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/dashboard\//);
+  await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
 export interface SignedIn {
   org: Organization;
   context: BrowserContext;
@@ -45,11 +113,18 @@ export function heading(page: Page, name: string | RegExp) {
   return page.getByRole('heading', { level: 1, name });
 }
 
-/** Signs in through the sign-in form and waits for the first page (the workflows). */
+/** Opens the sign-in page's "Advanced" part, the admin token form, unless it is open. */
+export async function openTokenSignIn(page: Page): Promise<void> {
+  const advanced = page.locator('details', { hasText: 'Advanced: sign in with an admin token' });
+  if ((await advanced.getAttribute('open')) === null) await advanced.locator('summary').click();
+}
+
+/** Signs in through the admin token form and waits for the first page (the workflows). */
 export async function signIn(page: Page, token: string): Promise<void> {
   await page.goto('/dashboard/');
+  await openTokenSignIn(page);
   await page.getByLabel('Admin token').fill(token);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await heading(page, 'Workflows').waitFor();
 }
 

@@ -6,6 +6,7 @@ import { parseJson, prettyJson } from '../json.ts';
 import { childPointer, PointerField, problemMap, ProblemsProvider, ProblemText, useFieldProblem, useUnplacedProblems } from './problems.tsx';
 import { AddByName, isObject, renameKey, withKey, type JsonObject } from './schema-form.tsx';
 import { StepContextProvider, StepList } from './steps.tsx';
+import { can } from '../session.ts';
 
 const CASE_SOURCES = ['direct', 'ticketing', 'email'];
 const ATTRIBUTE_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'any'];
@@ -32,7 +33,7 @@ export function builderRefusal(text: string): string | null {
 export function DefinitionBuilder({ text, onTextChange, save }: { text: string; onTextChange: (text: string) => void; save: (text: string) => Promise<void> }) {
   const definition = parseJson(text) as JsonObject;
   const context = useLoad(async () => {
-    const [types, secrets] = await Promise.all([api.get<{ step_types: StepType[] }>('/step_types'), api.get<{ secrets: Secret[] }>('/secrets')]);
+    const [types, secrets] = await Promise.all([api.get<{ step_types: StepType[] }>('/step_types'), can('listSecrets') ? api.get<{ secrets: Secret[] }>('/secrets') : { secrets: [] }]);
     return { stepTypes: types.step_types, secrets: secrets.secrets.map((s) => s.name) };
   }, []);
   const [problems, setProblems] = useState<ValidationProblem[]>([]);

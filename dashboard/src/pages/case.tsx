@@ -5,6 +5,7 @@ import { formatActor, humanize } from '../format.ts';
 import { useAction, useLoad, useTitle } from '../hooks.ts';
 import { compactJson, prettyJson } from '../json.ts';
 import { Link } from '../router.tsx';
+import { can } from '../session.ts';
 import { EMAIL_FIELDS, EmailThread, emailMessageOf, formatMailbox, subjectOf } from './case-email.tsx';
 import { CaseRuns, caseRunsPage } from './case-runs.tsx';
 import { ModeBadge, SourceBadge, StatusBadge } from './cases.tsx';
@@ -88,7 +89,7 @@ export function CasePage({ id }: { id: number }) {
   });
   const events = timeline.data?.events;
   const workflowId = found.data?.workflow_id;
-  const workflow = useLoad(() => (workflowId ? api.get<{ workflow: Workflow }>(`/workflows/${workflowId}`).then((r) => r.workflow) : Promise.resolve(null)), [workflowId]);
+  const workflow = useLoad(() => (workflowId && can('getWorkflow') ? api.get<{ workflow: Workflow }>(`/workflows/${workflowId}`).then((r) => r.workflow) : Promise.resolve(null)), [workflowId]);
   const c = found.data;
   const refresh = () => {
     found.reload();
@@ -116,7 +117,7 @@ export function CasePage({ id }: { id: number }) {
                 items={[
                   ['Case ID', c.id],
                   ['Subject', c.subject],
-                  ['Workflow', <Link href={`/workflows/${c.workflow_id}`}>{workflow.data?.name ?? `#${c.workflow_id}`}</Link>],
+                  ['Workflow', can('getWorkflow') ? <Link href={`/workflows/${c.workflow_id}`}>{workflow.data?.name ?? `#${c.workflow_id}`}</Link> : `#${c.workflow_id}`],
                   ['Status', <StatusBadge status={c.status} />],
                   ['Outcome', c.outcome ?? <span class="muted">—</span>],
                   ['Source', <SourceBadge source={c.source_type} />],

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, CASE_SOURCES, query, type Case, type CasePage, type BuiltInCaseSource, type Workflow } from '../api.ts';
 import { Alert, Badge, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
-import { useLoad, useTitle } from '../hooks.ts';
+import { useLoad, useTitle, useWorkflows } from '../hooks.ts';
 import { Link, navigate } from '../router.tsx';
 
 const PAGE_SIZE = 25;
@@ -57,10 +57,6 @@ export function StatusBadge({ status }: { status: string }) {
 
 function filtersFrom(params: URLSearchParams): Filters {
   return Object.fromEntries(FILTERS.map((key) => [key, params.get(key) ?? ''])) as Filters;
-}
-
-function useWorkflows() {
-  return useLoad(() => api.get<{ workflows: Workflow[] }>('/workflows').then((r) => r.workflows), []);
 }
 
 function FilterForm({ initial, workflows }: { initial: Filters; workflows: Workflow[] }) {

@@ -1,11 +1,12 @@
 import { useLayoutEffect, useState } from 'preact/hooks';
 import { api, type Digest } from '../api.ts';
-import { Alert, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
+import { Alert, DateTime, EmptyState, Field, ItemTable, Loading, PageHeader, Select } from '../components.tsx';
 import { DeleteDialog, NewItemCard } from '../crud-parts.tsx';
 import { FieldError, FormError, formProblems, useFocusFirstProblem } from '../form-problems.tsx';
 import { useAction, useLoad, useTitle } from '../hooks.ts';
 import { Link } from '../router.tsx';
 import { WorkflowPicker } from './subscription-form.tsx';
+import { can } from '../session.ts';
 
 const FIELDS = ['schedule', 'hour_utc', 'weekday', 'recipients', 'workflow_ids'] as const;
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -113,7 +114,8 @@ export function DigestsPage() {
         title="Digests"
         eyebrow={<Link href="/reports">Reports</Link>}
         actions={
-          !creating && (
+          !creating &&
+          can('createDigest') && (
             <button
               type="button"
               class="button button--primary"
@@ -156,48 +158,38 @@ export function DigestsPage() {
         {digests.loading && !digests.data && <Loading />}
         {digests.data?.length === 0 && <EmptyState title="No digests" />}
         {digests.data && digests.data.length > 0 && (
-          <TableScroll label="Digests">
-            <table class="table">
-              <thead>
-                <tr>
-                  <th scope="col">Schedule</th>
-                  <th scope="col">Recipients</th>
-                  <th scope="col">Last sent</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {digests.data.map((digest) => (
-                  <tr key={digest.id}>
-                    <th scope="row">{describe(digest)}</th>
-                    <td>
-                      {digest.recipients.join(', ')} <span class="muted">({digest.confirmed_recipients.length} confirmed)</span>
-                    </td>
-                    <td>
-                      <DateTime iso={digest.last_sent_at} />
-                    </td>
-                    <td class="actions">
-                      <button
-                        type="button"
-                        class="button button--ghost button--small"
-                        onClick={() => {
-                          setCreating(false);
-                          setEditing(digest);
-                        }}
-                      >
-                        Edit<span class="visually-hidden"> digest {describe(digest)}</span>
-                      </button>{' '}
-                      <button type="button" class="button button--danger-ghost button--small" onClick={() => setDeleting(digest)}>
-                        Delete<span class="visually-hidden"> digest {describe(digest)}</span>
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <ItemTable label="Digests" columns={['Schedule', 'Recipients', 'Last sent']}>
+            {digests.data.map((digest) => (
+              <tr key={digest.id}>
+                <th scope="row">{describe(digest)}</th>
+                <td>
+                  {digest.recipients.join(', ')} <span class="muted">({digest.confirmed_recipients.length} confirmed)</span>
+                </td>
+                <td>
+                  <DateTime iso={digest.last_sent_at} />
+                </td>
+                <td class="actions">
+                  {can('updateDigest') && (
+                    <button
+                      type="button"
+                      class="button button--ghost button--small"
+                      onClick={() => {
+                        setCreating(false);
+                        setEditing(digest);
+                      }}
+                    >
+                      Edit<span class="visually-hidden"> digest {describe(digest)}</span>
+                    </button>
+                  )}{' '}
+                  {can('deleteDigest') && (
+                    <button type="button" class="button button--danger-ghost button--small" onClick={() => setDeleting(digest)}>
+                      Delete<span class="visually-hidden"> digest {describe(digest)}</span>
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </ItemTable>
         )}
       </div>
       <DeleteDialog target={deleting} title="Delete this digest?" confirmLabel="Delete digest" remove={remove} onClose={() => setDeleting(null)}>

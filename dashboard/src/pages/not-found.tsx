@@ -1,5 +1,6 @@
 import { PageHeader } from '../components.tsx';
 import { useTitle } from '../hooks.ts';
+import { landingPath } from '../layout.tsx';
 import { Link } from '../router.tsx';
 
 export function NotFoundPage() {
@@ -8,7 +9,7 @@ export function NotFoundPage() {
     <>
       <PageHeader title="Page not found" />
       <p>
-        There is nothing at this address. Go to the <Link href="/workflows">workflows</Link>.
+        There is nothing at this address that your role may see. Go to the <Link href={landingPath()}>start page</Link>.
       </p>
     </>
   );

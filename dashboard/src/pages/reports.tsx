@@ -4,9 +4,10 @@ import { HorizontalBars } from '../chart.tsx';
 import { Alert, EmptyState, Loading, PageHeader, TableScroll } from '../components.tsx';
 import { dayStart, lastDays, localIso } from '../days.ts';
 import { formatCount, formatDay, formatLocalDateTime } from '../format.ts';
-import { useLoad, useTitle } from '../hooks.ts';
+import { useLoad, useTitle, useWorkflows } from '../hooks.ts';
 import { Link, navigate } from '../router.tsx';
 import { TimeChart, type TimeSeries } from '../time-chart.tsx';
+import { can } from '../session.ts';
 
 const HOUR_MS = 3_600_000;
 type Range = '24h' | '7d' | '30d' | '90d' | '365d';
@@ -191,10 +192,10 @@ export function ReportsPage({ query }: { query: URLSearchParams }) {
   const { range, search } = reportQuery(query);
   const key = search.toString();
   const report = useLoad(() => api.get<{ report: CaseReport }>(`/reports/cases?${key}`).then((r) => r.report), [key]);
-  const workflows = useLoad(() => api.get<{ workflows: Workflow[] }>('/workflows').then((r) => r.workflows), []);
+  const workflows = useWorkflows();
   return (
     <>
-      <PageHeader title="Reports" actions={<Link href="/reports/digests" class="button button--secondary">Email digests</Link>}>
+      <PageHeader title="Reports" actions={can('listDigests') && <Link href="/reports/digests" class="button button--secondary">Email digests</Link>}>
         <p class="page-header__lead">Live cases over time: created by source, closed, errored and reopened, time to close, open cases and the most frequent run failures. Test cases never count.</p>
       </PageHeader>
       <Pickers query={query} range={range} workflows={workflows.data ?? []} />

@@ -3,6 +3,7 @@ import { ApiError, api, errorMessage, type RetentionPeriods, type RetentionSetti
 import { Alert, Badge, Loading, PageHeader } from '../components.tsx';
 import { formatRetentionDays } from '../format.ts';
 import { useAction, useLoad, useTitle } from '../hooks.ts';
+import { can } from '../session.ts';
 
 type PeriodKey = keyof RetentionPeriods;
 type Drafts = Record<PeriodKey, string>;
@@ -83,6 +84,7 @@ function PeriodCard(props: { period: PeriodField; settings: RetentionSettings; d
         In force: <strong>{formatRetentionDays(settings.retention[period.key])}</strong>
         {own ? `, this organization’s own (deployment default: ${fallback}).` : ', the deployment default.'}
       </p>
+      {can('putRetention') && (
       <div class="field">
         <label for={id}>{period.label}</label>
         <div class="retention__control">
@@ -113,6 +115,7 @@ function PeriodCard(props: { period: PeriodField; settings: RetentionSettings; d
           </p>
         )}
       </div>
+      )}
     </section>
   );
 }
@@ -183,12 +186,14 @@ function RetentionForm({ settings, onSaved }: { settings: RetentionSettings; onS
           )}
         </Alert>
       )}
-      <div class="form-actions">
-        <button type="submit" class="button button--primary" disabled={save.pending}>
-          {save.pending ? 'Saving…' : 'Save retention'}
-        </button>
-        {saved && <Alert tone="success">Retention saved.</Alert>}
-      </div>
+      {can('putRetention') && (
+        <div class="form-actions">
+          <button type="submit" class="button button--primary" disabled={save.pending}>
+            {save.pending ? 'Saving…' : 'Save retention'}
+          </button>
+          {saved && <Alert tone="success">Retention saved.</Alert>}
+        </div>
+      )}
     </form>
   );
 }

@@ -1,11 +1,78 @@
 import { useState } from 'preact/hooks';
-import { ApiError, errorMessage, request } from '../api.ts';
+import { ApiError, errorMessage, request, requestSignInLink } from '../api.ts';
 import { Alert } from '../components.tsx';
-import { useTitle } from '../hooks.ts';
-import { signIn } from '../session.ts';
+import { useAction, useTitle } from '../hooks.ts';
+import { signedInWithToken } from '../session.ts';
 
-export function SignInPage({ notice }: { notice: string | null }) {
-  useTitle('Sign in');
+/** Where single sign-on starts: the service finds the organization's identity provider by the address's domain. */
+const singleSignOnUrl = (email: string) => `/auth/sso?email=${encodeURIComponent(email)}`;
+
+/** A person's way in: a one-time link by mail, or the organization's identity provider. */
+function PersonSignIn() {
+  const [email, setEmail] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const send = useAction(requestSignInLink);
+
+  const typed = (): string | null => {
+    const address = email.trim();
+    setProblem(address ? null : 'Enter your email address.');
+    return address || null;
+  };
+  const onSubmit = async (event: Event) => {
+    event.preventDefault();
+    const address = typed();
+    if (!address) return;
+    setSentTo(null);
+    await send.run(address);
+    setSentTo(address);
+  };
+  const onSingleSignOn = () => {
+    const address = typed();
+    if (address) window.location.assign(singleSignOnUrl(address));
+  };
+  const refusal = send.error instanceof ApiError && send.error.validationErrors.length ? 'Enter a valid email address.' : send.error !== null ? errorMessage(send.error) : null;
+  const error = problem ?? refusal;
+
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <div class="field">
+        <label for="sign-in-email">Email address</label>
+        <input
+          id="sign-in-email"
+          name="email"
+          class="input"
+          type="email"
+          autocomplete="email"
+          spellcheck={false}
+          value={email}
+          onInput={(e) => setEmail(e.currentTarget.value)}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? 'sign-in-email-error' : undefined}
+        />
+      </div>
+      {error && (
+        <div id="sign-in-email-error">
+          <Alert tone="error">{error}</Alert>
+        </div>
+      )}
+      {sentTo && !send.pending && send.error === null && (
+        <Alert tone="success" title="Check your mail">
+          If {sentTo} may sign in here, a sign-in link is on its way to it. The link works once, within 15 minutes.
+        </Alert>
+      )}
+      <button type="submit" class="button button--primary button--block" disabled={send.pending}>
+        {send.pending ? 'Sending…' : 'Email me a sign-in link'}
+      </button>
+      <button type="button" class="button button--secondary button--block" onClick={onSingleSignOn}>
+        Sign in with single sign-on
+      </button>
+    </form>
+  );
+}
+
+/** Pasting an admin token: for the people who run the service, before anyone has an account. */
+function TokenSignIn({ open }: { open: boolean }) {
   const [token, setToken] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
@@ -19,7 +86,7 @@ export function SignInPage({ notice }: { notice: string | null }) {
     try {
       // Any admin call proves the token; a 401 here is a wrong token, not an expired session.
       await request('GET', '/workflows', { token: candidate, signOutOn401: false });
-      signIn(candidate);
+      signedInWithToken(candidate);
     } catch (failure) {
       setError(
         failure instanceof ApiError && failure.status === 401
@@ -31,6 +98,39 @@ export function SignInPage({ notice }: { notice: string | null }) {
     }
   };
 
+  return (
+    <details class="disclosure" open={open}>
+      <summary>Advanced: sign in with an admin token</summary>
+      <form onSubmit={onSubmit} noValidate>
+        <div class="field">
+          <label for="admin-token">Admin token</label>
+          <input
+            id="admin-token"
+            name="admin-token"
+            class="input input--mono"
+            type="password"
+            autocomplete="off"
+            spellcheck={false}
+            value={token}
+            onInput={(e) => setToken(e.currentTarget.value)}
+            aria-describedby="admin-token-hint"
+            aria-invalid={error ? true : undefined}
+          />
+          <p class="hint" id="admin-token-hint">
+            Starts with <code>adm_</code>. It is kept in this browser tab only and forgotten when you sign out or close the tab.
+          </p>
+        </div>
+        {error && <Alert tone="error">{error}</Alert>}
+        <button type="submit" class="button button--secondary button--block" disabled={pending}>
+          {pending ? 'Checking…' : 'Sign in'}
+        </button>
+      </form>
+    </details>
+  );
+}
+
+export function SignInPage({ notice, tokenOpen }: { notice: string | null; tokenOpen: boolean }) {
+  useTitle('Sign in');
   return (
     <main class="sign-in" id="main">
       <div class="sign-in__card">
@@ -44,30 +144,8 @@ export function SignInPage({ notice }: { notice: string | null }) {
           </div>
         </div>
         {notice && <Alert tone="info">{notice}</Alert>}
-        <form onSubmit={onSubmit} noValidate>
-          <div class="field">
-            <label for="admin-token">Admin token</label>
-            <input
-              id="admin-token"
-              name="admin-token"
-              class="input input--mono"
-              type="password"
-              autocomplete="off"
-              spellcheck={false}
-              value={token}
-              onInput={(e) => setToken(e.currentTarget.value)}
-              aria-describedby="admin-token-hint"
-              aria-invalid={error ? true : undefined}
-            />
-            <p class="hint" id="admin-token-hint">
-              Starts with <code>adm_</code>. It is kept in this browser tab only and forgotten when you sign out or close the tab.
-            </p>
-          </div>
-          {error && <Alert tone="error">{error}</Alert>}
-          <button type="submit" class="button button--primary button--block" disabled={pending}>
-            {pending ? 'Checking…' : 'Sign in'}
-          </button>
-        </form>
+        <PersonSignIn />
+        <TokenSignIn open={tokenOpen} />
       </div>
     </main>
   );

@@ -1,14 +1,14 @@
 import { useState } from 'preact/hooks';
-import { api, SUBSCRIPTION_EVENTS, type Subscription, type Workflow } from '../api.ts';
+import { api, SUBSCRIPTION_EVENTS, type Subscription } from '../api.ts';
 import { Field } from '../components.tsx';
 import { FieldError, FormError, formProblems, useFocusFirstProblem } from '../form-problems.tsx';
-import { useAction, useLoad } from '../hooks.ts';
+import { useAction, useWorkflows } from '../hooks.ts';
 
 const FIELDS = ['url', 'events', 'workflow_ids'] as const;
 
 /** Workflows to pick from; none picked means every workflow (`workflow_ids` null). */
 export function WorkflowPicker({ id, chosen, onChange, error }: { id: string; chosen: number[]; onChange: (ids: number[]) => void; error: string | undefined }) {
-  const workflows = useLoad(() => api.get<{ workflows: Workflow[] }>('/workflows').then((r) => r.workflows), []);
+  const workflows = useWorkflows();
   const toggle = (workflowId: number, on: boolean) => onChange(on ? [...chosen, workflowId] : chosen.filter((w) => w !== workflowId));
   return (
     <fieldset class="field" aria-describedby={error ? `${id}-error` : `${id}-hint`}>

@@ -6,6 +6,7 @@ import { Link, navigate } from '../router.tsx';
 import { DeleteDialog } from '../crud-parts.tsx';
 import { SubscriptionForm } from './subscription-form.tsx';
 import { StatusBadge } from './subscriptions.tsx';
+import { can } from '../session.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -24,9 +25,11 @@ function DisabledBanner({ subscription, onEnabled }: { subscription: Subscriptio
         Disabled since <DateTime iso={subscription.disabled_at} />
         {subscription.disabled_reason && `: ${subscription.disabled_reason}`}. Nothing is sent to it. Enabling it sends the events that happen from then on; send the events it missed with Recover.
       </p>
-      <button type="button" class="button button--primary button--small" onClick={() => void enable.run()} disabled={enable.pending}>
-        {enable.pending ? 'Enabling…' : 'Enable subscription'}
-      </button>
+      {can('enableSubscription') && (
+        <button type="button" class="button button--primary button--small" onClick={() => void enable.run()} disabled={enable.pending}>
+          {enable.pending ? 'Enabling…' : 'Enable subscription'}
+        </button>
+      )}
       {enable.error !== null && <p role="alert">{errorMessage(enable.error)}</p>}
     </Alert>
   );
@@ -136,7 +139,7 @@ function DeliveriesCard({ subscription, attempts, onChanged }: { subscription: S
                     <DateTime iso={attempt.attempted_at} />
                   </td>
                   <td class="actions">
-                    {latest.get(attempt.delivery_id) === attempt && (
+                    {latest.get(attempt.delivery_id) === attempt && can('retryDelivery') && (
                       <button type="button" class="button button--ghost button--small" disabled={subscription.status === 'disabled' || retry.pending} onClick={() => void retry.run(attempt)}>
                         Retry<span class="visually-hidden"> {attempt.event_type} of case {attempt.case_id}</span>
                       </button>
@@ -225,8 +228,8 @@ export function SubscriptionPage({ id }: { id: number }) {
               ]}
             />
           </section>
-          <EditCard subscription={shown} onSaved={subscription.setData} />
-          <RecoverCard subscription={shown} onRecovered={attempts.reload} />
+          {can('updateSubscription') && <EditCard subscription={shown} onSaved={subscription.setData} />}
+          {can('recoverDeliveries') && <RecoverCard subscription={shown} onRecovered={attempts.reload} />}
           {attempts.error && <Alert tone="error">{attempts.error}</Alert>}
           {attempts.loading && !attempts.data && <Loading />}
           {attempts.data && <DeliveriesCard subscription={shown} attempts={attempts.data} onChanged={attempts.reload} />}

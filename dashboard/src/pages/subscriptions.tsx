@@ -5,6 +5,7 @@ import { useLoad, useTitle } from '../hooks.ts';
 import { Link } from '../router.tsx';
 import { NewItemCard } from '../crud-parts.tsx';
 import { SubscriptionForm } from './subscription-form.tsx';
+import { can } from '../session.ts';
 
 export function StatusBadge({ subscription }: { subscription: Subscription }) {
   if (subscription.status === 'disabled') return <Badge tone="red">Disabled</Badge>;
@@ -21,7 +22,8 @@ export function SubscriptionsPage() {
       <PageHeader
         title="Subscriptions"
         actions={
-          !creating && (
+          !creating &&
+          can('createSubscription') && (
             <button type="button" class="button button--primary" onClick={() => setCreating(true)}>
               New subscription
             </button>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, errorMessage, type Token } from '../api.ts';
-import { Alert, Badge, ConfirmDialog, CopyField, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
+import { Alert, Badge, ConfirmDialog, CopyField, DateTime, EmptyState, Field, ItemTable, Loading, PageHeader, Select } from '../components.tsx';
 import { useAction, useLoad, useTitle } from '../hooks.ts';
 
 const SCOPES: [Token['scope'], string][] = [
@@ -119,40 +119,25 @@ export function TokensPage() {
           {tokens.loading && !tokens.data && <Loading />}
           {tokens.data?.length === 0 && <EmptyState title="No tokens" />}
           {tokens.data && tokens.data.length > 0 && (
-            <TableScroll label="Active tokens">
-              <table class="table">
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Scope</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">
-                      <span class="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {tokens.data.map((token) => (
-                    <tr key={token.id}>
-                      <th scope="row">{token.name}</th>
-                      <td>{token.scope === 'admin' ? <Badge tone="violet">Admin</Badge> : <Badge tone="blue">API</Badge>}</td>
-                      <td>
-                        <DateTime iso={token.created_at} />
-                      </td>
-                      <td>
-                        <DateTime iso={token.last_used_at} />
-                      </td>
-                      <td class="actions">
-                        <button type="button" class="button button--danger-ghost button--small" onClick={() => setDeleting(token)}>
-                          Delete<span class="visually-hidden"> token {token.name}</span>
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
+            <ItemTable label="Active tokens" columns={['Name', 'Scope', 'Created', 'Last used']}>
+              {tokens.data.map((token) => (
+                <tr key={token.id}>
+                  <th scope="row">{token.name}</th>
+                  <td>{token.scope === 'admin' ? <Badge tone="violet">Admin</Badge> : <Badge tone="blue">API</Badge>}</td>
+                  <td>
+                    <DateTime iso={token.created_at} />
+                  </td>
+                  <td>
+                    <DateTime iso={token.last_used_at} />
+                  </td>
+                  <td class="actions">
+                    <button type="button" class="button button--danger-ghost button--small" onClick={() => setDeleting(token)}>
+                      Delete<span class="visually-hidden"> token {token.name}</span>
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </ItemTable>
           )}
           <p class="hint">“Last used” is updated at most once a minute.</p>
         </section>

@@ -1,11 +1,11 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { api, query, type Counts, type Usage, type Workflow } from '../api.ts';
+import { api, query, type Counts, type Usage } from '../api.ts';
 import { ColumnBars, HorizontalBars, type Series } from '../chart.tsx';
 import { Alert, EmptyState, Loading, PageHeader, TableScroll } from '../components.tsx';
 import { dayStart, lastDays, monthStart } from '../days.ts';
 import { formatCount, formatDay, formatDayLines } from '../format.ts';
-import { useLoad, useTitle } from '../hooks.ts';
+import { useLoad, useTitle, useWorkflows } from '../hooks.ts';
 
 type Period = 'month' | '30d';
 const PERIODS: [Period, string][] = [
@@ -158,7 +158,7 @@ export function UsagePage() {
     const { from, to } = periodRange(period, new Date());
     return fetchUsage(from, to);
   }, [period]);
-  const workflows = useLoad(() => api.get<{ workflows: Workflow[] }>('/workflows').then((r) => r.workflows), []);
+  const workflows = useWorkflows();
   const names = new Map((workflows.data ?? []).map((w) => [w.id, w.name]));
   const report = usage.data;
   const range = report && `${formatDay(new Date(report.from))} – ${formatDay(new Date(report.to))}`;

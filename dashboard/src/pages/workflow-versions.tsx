@@ -1,7 +1,7 @@
 import { useEffect, useId, useState } from 'preact/hooks';
 import { api, errorMessage, type Workflow } from '../api.ts';
 import type { components } from '../api-schema.generated.ts';
-import { Alert, ConfirmDialog, DateTime, EmptyState, Field, Loading, Select, TableScroll } from '../components.tsx';
+import { Alert, ConfirmDialog, DateTime, EmptyState, Field, ItemTable, Loading, Select } from '../components.tsx';
 import { useAction, useLoad } from '../hooks.ts';
 import { prettyJson } from '../json.ts';
 import { type DiffRow, diffLines, sideBySide } from '../line-diff.ts';
@@ -51,39 +51,25 @@ export function WorkflowVersions({ workflow, draft, onRestored }: { workflow: Wo
           </EmptyState>
         )}
         {versions.length > 0 && (
-          <TableScroll label="Published versions">
-            <table class="table table--compact">
-              <thead>
-                <tr>
-                  <th scope="col">Version</th>
-                  <th scope="col">Published</th>
-                  <th scope="col">Published by</th>
-                  <th scope="col">
-                    <span class="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {versions.map((v) => (
-                  <tr key={v.version}>
-                    <th scope="row">
-                      Version {v.version}
-                      {v.version === workflow.version && workflow.published && <span class="muted"> (live)</span>}
-                    </th>
-                    <td>
-                      <DateTime iso={v.published_at} />
-                    </td>
-                    <td>{v.published_by ?? <span class="muted">Not recorded</span>}</td>
-                    <td>
-                      <button type="button" class="button button--secondary button--small" onClick={() => setConfirming(v.version)} disabled={restore.pending}>
-                        Restore version {v.version} into the draft
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <ItemTable label="Published versions" columns={['Version', 'Published', 'Published by']} compact>
+            {versions.map((v) => (
+              <tr key={v.version}>
+                <th scope="row">
+                  Version {v.version}
+                  {v.version === workflow.version && workflow.published && <span class="muted"> (live)</span>}
+                </th>
+                <td>
+                  <DateTime iso={v.published_at} />
+                </td>
+                <td>{v.published_by ?? <span class="muted">Not recorded</span>}</td>
+                <td>
+                  <button type="button" class="button button--secondary button--small" onClick={() => setConfirming(v.version)} disabled={restore.pending}>
+                    Restore version {v.version} into the draft
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </ItemTable>
         )}
       </section>
       {versions.length > 0 && <VersionDiff workflowId={workflow.id} versions={versions} draftText={definitionText(draft)} />}

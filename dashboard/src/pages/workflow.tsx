@@ -10,21 +10,24 @@ import { WorkflowOverview } from './workflow-overview.tsx';
 import { WorkflowTestRun } from './workflow-test-run.tsx';
 import { WorkflowVersions } from './workflow-versions.tsx';
 import { PublishedBadge } from './workflows.tsx';
+import { can, type Operation } from '../session.ts';
 
-const TABS = [
+const TABS: { id: string; label: string; needs?: Operation }[] = [
   { id: 'overview', label: 'Overview' },
   { id: 'builder', label: 'Builder' },
   { id: 'json', label: 'JSON' },
   { id: 'test-run', label: 'Test run' },
   { id: 'versions', label: 'Versions' },
-  { id: 'case-configuration', label: 'Case Configuration' },
+  // Where cases come from is the workflow's channel secret (webhook URL, inbound address, form), an admin's to see.
+  { id: 'case-configuration', label: 'Case Configuration', needs: 'getWebhook' },
 ];
 
 export function WorkflowPage({ id, tab }: { id: number; tab: string | null }) {
   const loaded = useLoad(() => api.get<{ workflow: Workflow }>(`/workflows/${id}`).then((r) => r.workflow), [id]);
   const workflow = loaded.data;
   useTitle(workflow?.name ?? `Workflow ${id}`);
-  const selected = TABS.some((t) => t.id === tab) ? tab! : 'overview';
+  const tabs = TABS.filter((t) => t.needs === undefined || can(t.needs));
+  const selected = tabs.some((t) => t.id === tab) ? tab! : 'overview';
   const [notice, setNotice] = useState<string | null>(null);
   const [confirmUnpublish, setConfirmUnpublish] = useState(false);
   const draft = useDefinitionDraft(workflow, (next) => {
@@ -44,14 +47,16 @@ export function WorkflowPage({ id, tab }: { id: number; tab: string | null }) {
   const publishStateId = useId();
   const actions = workflow && (
     <>
-      {workflow.published && (
+      {workflow.published && can('unpublishWorkflow') && (
         <button type="button" class="button button--secondary" onClick={() => setConfirmUnpublish(true)} disabled={change.pending}>
           Unpublish
         </button>
       )}
-      <button type="button" class="button button--primary" onClick={() => change.run('publish')} disabled={change.pending || upToDate} aria-describedby={upToDate ? publishStateId : undefined}>
-        {workflow.published ? 'Publish draft' : 'Publish'}
-      </button>
+      {can('publishWorkflow') && (
+        <button type="button" class="button button--primary" onClick={() => change.run('publish')} disabled={change.pending || upToDate} aria-describedby={upToDate ? publishStateId : undefined}>
+          {workflow.published ? 'Publish draft' : 'Publish'}
+        </button>
+      )}
     </>
   );
 
@@ -62,13 +67,15 @@ export function WorkflowPage({ id, tab }: { id: number; tab: string | null }) {
           <p class="page-header__meta">
             <PublishedBadge workflow={workflow} />
             <span>ID {workflow.id}</span>
-            <span id={publishStateId}>
-              {upToDate
-                ? `The draft is the published version ${workflow.version}: change it to publish a new version.`
-                : workflow.draft_changed
-                  ? `Publishing freezes the draft as version ${(workflow.version ?? 0) + 1}.`
-                  : `The draft is version ${workflow.version}: publishing takes it live again.`}
-            </span>
+            {can('publishWorkflow') && (
+              <span id={publishStateId}>
+                {upToDate
+                  ? `The draft is the published version ${workflow.version}: change it to publish a new version.`
+                  : workflow.draft_changed
+                    ? `Publishing freezes the draft as version ${(workflow.version ?? 0) + 1}.`
+                    : `The draft is version ${workflow.version}: publishing takes it live again.`}
+              </span>
+            )}
             {draft.unsaved && <strong>Unsaved changes: Save draft before publishing, or they are lost.</strong>}
           </p>
         )}
@@ -78,7 +85,7 @@ export function WorkflowPage({ id, tab }: { id: number; tab: string | null }) {
       {notice && <Alert tone="success">{notice}</Alert>}
       {change.error !== null && !confirmUnpublish && <Alert tone="error">{errorMessage(change.error)}</Alert>}
       {workflow && (
-        <Tabs label="Workflow sections" tabs={TABS} selected={selected} onSelect={(next) => {
+        <Tabs label="Workflow sections" tabs={tabs} selected={selected} onSelect={(next) => {
             // Invalid JSON would be lost on the Builder: the JSON tab keeps it until it is corrected.
             if (selected === 'json' && next === 'builder' && !draft.mayOpenBuilder()) return;
             navigate(`/workflows/${id}?tab=${next}`, { replace: true });

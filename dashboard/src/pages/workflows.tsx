@@ -1,7 +1,8 @@
-import { api, type Workflow } from '../api.ts';
+import type { Workflow } from '../api.ts';
 import { Alert, Badge, DateTime, EmptyState, Loading, PageHeader, TableScroll } from '../components.tsx';
-import { useLoad, useTitle } from '../hooks.ts';
+import { useTitle, useWorkflows } from '../hooks.ts';
 import { Link } from '../router.tsx';
+import { can } from '../session.ts';
 
 export function PublishedBadge({ workflow }: { workflow: Workflow }) {
   if (workflow.published) return <Badge tone="green">Published · v{workflow.version}</Badge>;
@@ -13,15 +14,17 @@ export const SOURCE_LABELS: Record<Workflow['case_source'], string> = { direct: 
 
 export function WorkflowsPage() {
   useTitle('Workflows');
-  const workflows = useLoad(() => api.get<{ workflows: Workflow[] }>('/workflows').then((r) => r.workflows), []);
+  const workflows = useWorkflows();
   return (
     <>
       <PageHeader
         title="Workflows"
         actions={
-          <Link href="/workflows/new" class="button button--primary">
-            New workflow
-          </Link>
+          can('createWorkflow') && (
+            <Link href="/workflows/new" class="button button--primary">
+              New workflow
+            </Link>
+          )
         }
       >
         <p class="page-header__lead">Each workflow defines the statuses, attributes and automations of the cases it takes in.</p>
@@ -31,9 +34,11 @@ export function WorkflowsPage() {
       {workflows.data?.length === 0 && (
         <EmptyState title="No workflows yet">
           <p>Create one to start taking in cases from the API, an incoming webhook, email or a request form.</p>
-          <Link href="/workflows/new" class="button button--primary">
-            New workflow
-          </Link>
+          {can('createWorkflow') && (
+            <Link href="/workflows/new" class="button button--primary">
+              New workflow
+            </Link>
+          )}
         </EmptyState>
       )}
       {workflows.data && workflows.data.length > 0 && (

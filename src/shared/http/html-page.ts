@@ -44,13 +44,19 @@ export function sendPage(reply: FastifyReply, status: number, page: Markup): Fas
   return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page.text);
 }
 
-export function layout(title: string, body: Markup): Markup {
+/**
+ * `referrer`: a page's URL is a secret, so its links and posts tell nothing of it; but a browser
+ * sends `Origin: null` with a form post from a `no-referrer` page, so a page whose post the
+ * service accepts only from its own origin (a sign-in link's) says `same-origin`: its own
+ * origin is told to the service itself alone. The page's meta tag wins over the header.
+ */
+export function layout(title: string, body: Markup, referrer: 'no-referrer' | 'same-origin' = 'no-referrer'): Markup {
   return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="${referrer}">
 <title>${title}</title>
 <style>${new Markup(CSS)}</style>
 </head>

@@ -1,4 +1,5 @@
 import { SetMetadata, UseGuards } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants.js';
 import type { FastifyRequest } from 'fastify';
 import { CredentialGuard } from './authenticated-requests.js';
@@ -76,7 +77,12 @@ function declare(handler: object, credential: RouteCredential, override: boolean
   const config = (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) ?? {}) as { credential?: RouteCredential };
   if (config.credential && !override) return;
   Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, credential }, handler);
+  // The OpenAPI document names each admin operation's least role, so that clients (the dashboard's generated role map) show only what the caller may do.
+  if (credential.kind === 'admin') ApiExtension(REQUIRED_ROLE_EXTENSION, credential.role)({}, 'handler', { value: handler });
 }
+
+/** The OpenAPI extension of an admin operation that holds the least role its route requires. */
+export const REQUIRED_ROLE_EXTENSION = 'x-required-role';
 
 /**
  * `@RequiresRole('editor')` on an admin controller or handler: an admin token (role `admin`) or

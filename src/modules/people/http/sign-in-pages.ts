@@ -9,7 +9,7 @@ export function signInPage(): Markup {
   return layout('Sign in', html`<h1>Sign in</h1>
 <p>Sign in to the Case Intake Service dashboard in this browser.</p>
 <form method="post"><button type="submit">Sign in</button></form>
-<p>If you did not ask to sign in, close this page: nothing happens unless you press the button.</p>`);
+<p>If you did not ask to sign in, close this page: nothing happens unless you press the button.</p>`, 'same-origin');
 }
 
 const signInErrors = errorPages({
