@@ -46,7 +46,7 @@ export const REQUIRED_ROLES = {
   listWorkflowVersions: 'editor',
   listWorkflows: 'editor',
   publishWorkflow: 'admin',
-  putRetention: 'admin',
+  putRetention: 'owner',
   putSecret: 'admin',
   putWebhookVerification: 'admin',
   recoverDeliveries: 'admin',

@@ -52,8 +52,7 @@ const CONTRACT: Record<string, Role> = {
   'DELETE /api/admin/v1/digests/:digestId': 'admin',
   'POST /api/admin/v1/digests/:digestId/send': 'admin',
   'GET /api/admin/v1/retention': 'editor',
-  // people.md: owner; admin until the dashboard signs people in (retention.controller.ts).
-  'PUT /api/admin/v1/retention': 'admin',
+  'PUT /api/admin/v1/retention': 'owner',
   'PUT /api/admin/v1/secrets/:name': 'admin',
   'GET /api/admin/v1/secrets': 'admin',
   'DELETE /api/admin/v1/secrets/:name': 'admin',

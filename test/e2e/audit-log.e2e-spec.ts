@@ -10,12 +10,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DigestPass } from '../../src/modules/reporting/application/digest-pass.service.js';
 import { PurgePass } from '../../src/modules/retention/application/purge-pass.service.js';
-import { AUDIT, auditAfter, readAudit } from '../support/audit-helpers.js';
+import { AUDIT, auditAfter, FROM_THE_START, readAudit } from '../support/audit-helpers.js';
 import { eventually, type IsolatedDatabase, startIsolatedApp } from '../support/automation-helpers.js';
 import { emailDefinition } from '../support/email-helpers.js';
 import { formDefinition, postForm, validFields } from '../support/form-helpers.js';
 import { createOrganization, operatorToken, type Organization, sampleDefinition } from '../support/scenario.js';
-import { asSession, givenOwnedOrganization, linkMailedTo, signInWith, uniqueEmail } from '../support/people-helpers.js';
+import { asSession, fromDashboard, givenOwnedOrganization, givenOwner, linkMailedTo, signInWith, uniqueEmail } from '../support/people-helpers.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
 import type { InjectResult, TestApp } from '../support/test-app.js';
 
@@ -33,7 +33,8 @@ interface Row {
   action: string;
   /** The target's type and, once known, its id. */
   target: () => { type: string; id: string };
-  actor?: 'operator';
+  /** Who sends it: the organization's admin token unless named. */
+  actor?: 'operator' | 'owner';
   send: () => Promise<InjectResult>;
   status: number;
   /** Checks of the entry's summary beyond action, actor and target. */
@@ -69,6 +70,7 @@ describe('audit log', () => {
   });
 
   it('a new organization starts with its creation and its first admin token, both by the operator', async () => {
+    await auditAfter(t, org.adminToken, FROM_THE_START, 2);
     const { entries } = await read();
     assert.deepEqual(
       entries.map((e) => [e.action, e.actor, e.target]),
@@ -187,12 +189,17 @@ describe('audit log', () => {
         },
         summary: (s) => assert.deepEqual(Object.keys(s).sort(), ['period_end', 'period_start']) },
       { what: 'delete it', action: 'digest.deleted', target: target('digest', 'digest'), status: 204, send: () => as('DELETE', `/api/admin/v1/digests/${ids.digest}`) },
-      { what: 'change retention', action: 'retention.updated', target: () => ({ type: 'retention', id: String(org.id) }), status: 200,
-        send: () => as('PUT', '/api/admin/v1/retention', { runs_days: 10, audit_days: 400 }),
+      { what: 'change retention (owner)', action: 'retention.updated', target: () => ({ type: 'retention', id: String(org.id) }), actor: 'owner', status: 200,
+        send: () => fromDashboard(t, owner, 'PUT', '/api/admin/v1/retention', { runs_days: 10, audit_days: 400 }),
         summary: (s) => assert.deepEqual(s, { changed: { runs_days: { from: null, to: 10 }, audit_days: { from: null, to: 400 } } }) },
     ];
 
-    let cursor = (await read()).next_cursor;
+    const owner = await givenOwner(t, org.id);
+    const ownerActor: Actor = { type: 'user', id: String(owner.userId), name: owner.email };
+    let cursor = await eventually('the owner\'s sign-in entry', async () => {
+      const newest = await read();
+      return newest.entries[0]?.action === 'session.signed_in' ? newest.next_cursor : undefined;
+    });
     for (const row of rows) {
       const res = await row.send();
       assert.equal(res.status, row.status, `${row.what}: ${res.text}`);
@@ -200,7 +207,7 @@ describe('audit log', () => {
       assert.equal(page.entries.length, 1, `${row.what}: ${JSON.stringify(page.entries)}`);
       const [entry] = page.entries;
       assert.equal(entry.action, row.action, row.what);
-      assert.deepEqual(entry.actor, row.actor === 'operator' ? OPERATOR : admin, row.what);
+      assert.deepEqual(entry.actor, row.actor === 'operator' ? OPERATOR : row.actor === 'owner' ? ownerActor : admin, row.what);
       assert.deepEqual(entry.target, row.target(), row.what);
       assert.equal(typeof entry.address, 'string', row.what);
       row.summary?.(entry.summary);
@@ -294,10 +301,14 @@ describe('audit log', () => {
   });
 
   it('a change refused by validation writes no entry', async () => {
-    const { next_cursor: cursor } = await read();
+    const owner = await givenOwner(t, org.id);
+    const cursor = await eventually('the owner\'s sign-in entry', async () => {
+      const newest = await read();
+      return newest.entries[0]?.action === 'session.signed_in' && newest.entries[0].actor.id === String(owner.userId) ? newest.next_cursor : undefined;
+    });
     const refused = [
       await t.request('POST', '/api/admin/v1/workflows', { token: org.adminToken, body: sampleDefinition({ statuses: 'not a list' }) }),
-      await t.request('PUT', '/api/admin/v1/retention', { token: org.adminToken, body: { audit_days: 89 } }),
+      await fromDashboard(t, owner, 'PUT', '/api/admin/v1/retention', { audit_days: 89 }),
       await t.request('PUT', '/api/admin/v1/secrets/lower_case', { token: org.adminToken, body: { value: 'x' } }),
       await t.request('POST', '/api/admin/v1/tokens', { token: org.adminToken, body: { name: '', scope: 'api' } }),
       await t.request('DELETE', '/api/admin/v1/secrets/NOT_THERE', { token: org.adminToken }),
@@ -417,16 +428,17 @@ describe('audit log', () => {
   describe('retention', () => {
     it('audit_days defaults to 365, and fewer than 90 is a 422 that changes nothing', async () => {
       const other = await createOrganization(t);
+      const owner = await givenOwner(t, other.id);
       const shown = await t.request('GET', '/api/admin/v1/retention', { token: other.adminToken });
       assert.equal(shown.body.retention.audit_days, 365);
       assert.equal(shown.body.defaults.audit_days, 365);
       assert.equal(shown.body.overrides.audit_days, null);
       for (const days of [0, 1, 89, 36501, 90.5]) {
-        const res = await t.request('PUT', '/api/admin/v1/retention', { token: other.adminToken, body: { audit_days: days } });
+        const res = await fromDashboard(t, owner, 'PUT', '/api/admin/v1/retention', { audit_days: days });
         assert.equal(res.status, 422, `${days}: ${res.text}`);
         assert.equal(res.body.validation_errors[0].path, '/audit_days');
       }
-      const set = await t.request('PUT', '/api/admin/v1/retention', { token: other.adminToken, body: { audit_days: 90 } });
+      const set = await fromDashboard(t, owner, 'PUT', '/api/admin/v1/retention', { audit_days: 90 });
       assert.equal(set.status, 200, set.text);
       assert.equal(set.body.retention.audit_days, 90);
     });
@@ -434,7 +446,7 @@ describe('audit log', () => {
     it('the purge deletes entries older than the organization\'s audit_days, and only those', async () => {
       const keeping = await createOrganization(t);
       const short = await createOrganization(t);
-      assert.equal((await t.request('PUT', '/api/admin/v1/retention', { token: short.adminToken, body: { audit_days: 90 } })).status, 200);
+      assert.equal((await fromDashboard(t, await givenOwner(t, short.id), 'PUT', '/api/admin/v1/retention', { audit_days: 90 })).status, 200);
       const age = async (organizationId: number, days: number) =>
         (await database.pool.query(
           `INSERT INTO audit_entries (organization_id, at, actor_type, actor_id, actor_name, action, target_type, target_id, summary)

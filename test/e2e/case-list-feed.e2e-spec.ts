@@ -21,6 +21,7 @@ import {
   anotherWorkflow, assertCaseResponse, assertErrorBody, CASE_KEYS, type CasesFixture, createdCaseId, getCase, givenCasesWorkflow, patchCase, postRaw,
 } from '../support/cases-api.js';
 import { closeDb, db, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
+import { fromDashboard, givenOwner } from '../support/people-helpers.js';
 
 type Case = Record<string, any>;
 interface Page { cases: Case[]; next_cursor: string | null }
@@ -407,7 +408,7 @@ describe('cases API: list and change feed', () => {
       const { cursor: old } = await follow(f);
       assert.equal((await patchCase(f, purged, { status: 'Closed' })).status, 200);
       const { cursor: recent } = await follow(f, old);
-      const retention = await t.request('PUT', '/api/admin/v1/retention', { token: f.org.adminToken, body: { closed_cases_days: 1 } });
+      const retention = await fromDashboard(t, await givenOwner(t, f.org.id), 'PUT', '/api/admin/v1/retention', { closed_cases_days: 1 });
       assert.equal(retention.status, 200, retention.text);
       await db().query(`UPDATE cases SET created_at = now() - interval '3 days', updated_at = now() - interval '2 days' WHERE id = $1`, [purged]);
       await db().query(`UPDATE workflow_runs SET state = 'succeeded', finished_at = now() - interval '2 days' WHERE case_id = $1 AND state IN ('pending', 'running', 'waiting')`, [purged]);

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { assertNoPageProblems, checkAtEachWidth, expectHttpError, focused, launchChromium, newContext, openPage, pageProblems, sessionStorageLength } from '../support/browser.js';
-import { clipboard, detail, fillDefinition, givenSignedIn, goToSection, heading, listenOnLoopback, signIn, tableRows, workflowIdFromUrl } from '../support/browser-dashboard.js';
+import { clipboard, detail, fillDefinition, freeLoopbackPort, givenSignedIn, givenSignedInOwner, goToSection, heading, listenOnLoopback, signIn, tableRows, workflowIdFromUrl } from '../support/browser-dashboard.js';
+import { fromDashboard, givenOwner } from '../support/people-helpers.js';
 import { createdCaseId, givenCasesWorkflow, patchCase } from '../support/cases-api.js';
 import { createOrganization, createToken, createWorkflow, generateWebhook, givenDirectWorkflow, sampleDefinition, type Organization } from '../support/scenario.js';
 import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
@@ -52,10 +53,12 @@ describe('admin dashboard in the browser', () => {
   let browser: Browser;
 
   before(async () => {
-    t = await startTestApp();
+    // Served at its own PUBLIC_BASE_URL: an owner's session changes things only from the service's origin.
+    const port = await freeLoopbackPort();
+    t = await startTestApp({ env: { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } });
     const built = await t.request('GET', '/dashboard/');
     assert.equal(built.status, 200, 'the dashboard is not built next to the compiled app: `npm test` builds it with `vite build --outDir build/src/dashboard`');
-    baseUrl = await listenOnLoopback(t);
+    baseUrl = await listenOnLoopback(t, port);
     browser = await launchChromium();
   });
   after(async () => {
@@ -522,7 +525,7 @@ describe('admin dashboard in the browser', () => {
   });
 
   it('sets a retention period with the keyboard, shows a refused one at its field, and clears it back to the default', async () => {
-    const { org, context, page } = await givenSignedIn(t, browser, baseUrl);
+    const { org, context, page } = await givenSignedInOwner(t, browser, baseUrl);
     expectHttpError(page, { status: 422, url: /\/api\/admin\/v1\/retention$/ });
     const { defaults } = await apiGet(t, org, '/retention');
     const inForce = (key: string) => page.locator(`#retention-${key}-in-force`).textContent();
@@ -554,7 +557,7 @@ describe('admin dashboard in the browser', () => {
     await page.keyboard.press('Enter');
     const deliveries = page.getByLabel('Keep ended deliveries for (days)');
     await deliveries.and(page.locator('[aria-invalid="true"]')).waitFor();
-    const refused = await t.request('PUT', '/api/admin/v1/retention', { token: org.adminToken, body: { runs_days: 45, deliveries_days: 0 } });
+    const refused = await fromDashboard(t, await givenOwner(t, org.id), 'PUT', '/api/admin/v1/retention', { runs_days: 45, deliveries_days: 0 });
     assert.equal(refused.status, 422, refused.text);
     const expected = refused.body.validation_errors.find((e: { path: string }) => e.path === '/deliveries_days');
     assert.ok(expected, refused.text);

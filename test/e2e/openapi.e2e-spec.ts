@@ -21,13 +21,14 @@ import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js'
 import { SmtpListener } from '../../src/modules/email/infrastructure/smtp-listener.js';
 import { deliver } from '../support/smtp-client.js';
 import { eventOf, Receiver, verifySignature, waitFor } from '../support/subscription-helpers.js';
+import { REQUIRED_ROLE_EXTENSION } from '../../src/shared/http/route-credentials.js';
 
 const MAX_BODY_BYTES = 1_048_576;
 const NO_ID = 9_007_199_254_740_991;
 const isApi = (path: string) => path.startsWith('/api/');
 const isDocumentedRoute = (url: string) => isApi(url) || ['/healthz', '/readyz', '/metrics', '/auth/email', '/auth/sign_out'].includes(url);
 /** The admin operations only an owner may call (people.md): called with an owner's session, every other with the admin token. */
-const ownerOnly = ({ path }: Operation) => path.startsWith('/api/admin/v1/users');
+const ownerOnly = ({ op }: Operation) => op[REQUIRED_ROLE_EXTENSION] === 'owner';
 /** Probes take no input and no credential: nothing a client sends can be refused (/metrics can take METRICS_TOKEN). */
 const takesInput = ({ op }: Operation) => op.security.length > 0;
 const takesBody = ({ method }: Operation) => ['post', 'put', 'patch', 'delete'].includes(method);

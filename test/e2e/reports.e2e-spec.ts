@@ -19,6 +19,7 @@ import { deliver } from '../support/smtp-client.js';
 import type { IsolatedDatabase } from '../support/automation-helpers.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { createdCaseId, postWebhook } from '../support/webhook-helpers.js';
+import { fromDashboard, givenOwner } from '../support/people-helpers.js';
 
 const ROUTE = '/api/admin/v1/reports/cases';
 const FAILURE = 'crm answered 500';
@@ -190,7 +191,7 @@ describe('case report', () => {
     assertUtcDays(await report(utcDays()));
     assert.deepEqual(await report(utcDays()), unfolded);
     for (const [i, query] of foldedRanges().entries()) assert.deepEqual(await report(query), unfoldedRanges[i], query);
-    const set = await t.request('PUT', '/api/admin/v1/retention', { token: w.org.adminToken, body: { closed_cases_days: 1 } });
+    const set = await fromDashboard(t, await givenOwner(t, w.org.id), 'PUT', '/api/admin/v1/retention', { closed_cases_days: 1 });
     assert.equal(set.status, 200, set.text);
     await eventually('the closed cases to be purged', async () => {
       const { rows } = await database.pool.query('SELECT count(*)::int AS n FROM cases WHERE id = ANY($1::bigint[])', [closedCases]);

@@ -3,7 +3,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { after, before } from 'node:test';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { launchChromium, newContext, openPage } from './browser.js';
-import { linkMailedTo } from './people-helpers.js';
+import { givenOwner, linkMailedTo } from './people-helpers.js';
 import { createOrganization, type Organization } from './scenario.js';
 import { type SmtpSink, startSmtpSink } from './smtp-sink.js';
 import { closeDb, startTestApp, type TestApp } from './test-app.js';
@@ -16,7 +16,7 @@ export async function listenOnLoopback(t: TestApp, port = 0): Promise<string> {
 }
 
 /** A loopback port free a moment ago (for an app that must know its own address before it starts). */
-async function freeLoopbackPort(): Promise<number> {
+export async function freeLoopbackPort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -134,6 +134,21 @@ export async function givenSignedIn(t: TestApp, browser: Browser, baseUrl: strin
   const context = await newContext(browser, baseUrl);
   const page = await openPage(context);
   await signIn(page, org.adminToken);
+  return { org, context, page };
+}
+
+/**
+ * A fresh browser profile where the owner of a new organization is signed in (their session
+ * cookie set, as the sign-in link page sets it). The app must be served at its PUBLIC_BASE_URL.
+ */
+export async function givenSignedInOwner(t: TestApp, browser: Browser, baseUrl: string): Promise<SignedIn> {
+  const org = await createOrganization(t);
+  const owner = await givenOwner(t, org.id);
+  const context = await newContext(browser, baseUrl);
+  const [name, value] = owner.cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: baseUrl, httpOnly: true, sameSite: 'Lax' }]);
+  const page = await openPage(context);
+  await openSignedInDashboard(page);
   return { org, context, page };
 }
 

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { UsersService } from '../../src/modules/people/application/users.service.js';
 import type { Requester } from './automation-helpers.js';
 import { eventually } from './automation-helpers.js';
 import { operatorToken } from './scenario.js';
 import type { SmtpSink, SunkMail } from './smtp-sink.js';
-import type { InjectResult } from './test-app.js';
+import type { InjectResult, TestApp } from './test-app.js';
 
 export const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const;
 export type Role = (typeof ROLES)[number];
@@ -70,4 +71,25 @@ export async function givenMember(r: Requester, sink: SmtpSink, org: PeopleOrgan
   const invited = await asSession(r, org.owner, origin, 'POST', '/api/admin/v1/users', { email, role });
   assert.equal(invited.status, 201, invited.text);
   return sessionFromMail(r, sink, email, origin);
+}
+
+/**
+ * An owner of an existing organization (one made without `owner_email`), signed in: invited as
+ * the operator would be, with the invitation's link taken from the service instead of a mail.
+ */
+export async function givenOwner(t: TestApp, organizationId: number): Promise<Session> {
+  const email = uniqueEmail('owner');
+  const { link } = await t.app.get(UsersService).invite({ actor: { type: 'operator', id: 'operator', name: 'operator' }, address: null }, organizationId, email, 'owner');
+  const origin = new URL(t.env.PUBLIC_BASE_URL!).origin;
+  const { response, cookie } = await signInWith(t, new URL(link).pathname, origin);
+  assert.equal(response.status, 303, response.text);
+  assert.ok(cookie, 'the sign-in set the session cookie');
+  const me = await t.request('GET', '/api/admin/v1/me', { headers: { cookie } });
+  assert.equal(me.status, 200, me.text);
+  return { email, userId: me.body.caller.id, role: me.body.role, cookie, csrf: me.body.csrf_token };
+}
+
+/** A request of `session` from the service's own dashboard (its PUBLIC_BASE_URL's origin). */
+export function fromDashboard(t: TestApp, session: Session, method: string, url: string, body?: unknown): Promise<InjectResult> {
+  return asSession(t, session, new URL(t.env.PUBLIC_BASE_URL!).origin, method, url, body);
 }

@@ -15,9 +15,8 @@ const ANSWER = { status: 200 as const, description: 'The retention in force for 
 
 /** How long the organization's runs, deliveries, closed cases and audit entries are kept. */
 @Controller('api/admin/v1/retention')
-// people.md gives retention to owners; admins keep it until the dashboard signs people in (its
-// retention page has only the admin token to call with).
-@RequiresRole('admin')
+// people.md gives changing retention to owners alone (it decides when data is deleted).
+@RequiresRole('owner')
 @ApiTags('Retention')
 @ApiSecurity('adminToken')
 export class RetentionController {
