@@ -189,7 +189,7 @@ describe('people', () => {
       assert.deepEqual([token.body.caller.type, token.body.role, token.body.organization.id, token.body.csrf_token], ['token', 'admin', org.id, undefined]);
     });
 
-    it('a state-changing request of a session needs the service\'s own Origin, or no Origin and the CSRF token: otherwise 403', async () => {
+    it('a state-changing request of a session needs the service\'s own Origin, or no (or a null) Origin and the CSRF token: otherwise 403', async () => {
       const body = sampleDefinition({ name: 'CSRF probe' });
       const cookie = org.owner.cookie;
       assertJsonError(await t.request('POST', '/api/admin/v1/workflows', { body, headers: { cookie, origin: 'https://evil.example' } }), 403);
@@ -197,6 +197,9 @@ describe('people', () => {
       assertJsonError(await t.request('POST', '/api/admin/v1/workflows', { body, headers: { cookie, 'x-csrf-token': 'forged' } }), 403);
       assert.equal((await t.request('POST', '/api/admin/v1/workflows', { body, headers: { cookie, origin } })).status, 201);
       assert.equal((await t.request('POST', '/api/admin/v1/workflows', { body, headers: { cookie, 'x-csrf-token': org.owner.csrf } })).status, 201);
+      // A page with no referrer (or a sandboxed frame) sends `Origin: null`: only the CSRF token vouches for it.
+      assertJsonError(await t.request('POST', '/api/admin/v1/workflows', { body, headers: { cookie, origin: 'null' } }), 403);
+      assert.equal((await t.request('POST', '/api/admin/v1/workflows', { body, headers: { cookie, origin: 'null', 'x-csrf-token': org.owner.csrf } })).status, 201);
       assert.equal((await t.request('GET', '/api/admin/v1/workflows', { headers: { cookie, origin: 'https://evil.example' } })).status, 200, 'reads are not state-changing');
       // A bearer token is no ambient credential: no Origin check.
       assert.equal((await t.request('POST', '/api/admin/v1/workflows', { body, token: org.adminToken, headers: { origin: 'https://evil.example' } })).status, 201);

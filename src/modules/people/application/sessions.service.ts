@@ -118,11 +118,12 @@ export class SessionsService {
 
   /**
    * A state-changing request of a session is accepted from the service's own origin, or with
-   * no Origin but the session's CSRF token; anything else may be another site's form.
+   * no Origin (or `null`, which a page without a referrer or a sandboxed frame sends) but the
+   * session's CSRF token; anything else may be another site's form.
    */
   private checkOrigin(request: RequestOrigin, sessionId: string): void {
     if (SAFE_METHODS.has(request.method)) return;
-    if (request.origin !== undefined) {
+    if (request.origin !== undefined && request.origin !== 'null') {
       if (request.origin === new URL(this.env.PUBLIC_BASE_URL!).origin) return;
     } else if (request.csrfToken !== undefined && request.csrfToken === this.csrfToken(sessionId)) {
       return;
