@@ -1243,7 +1243,7 @@ export interface components {
             at: string;
             /** @description The entry's id, increasing in the order entries were written. */
             id: string;
-            /** @description What changed: the JSON Pointers of a draft's changed parts, `from` and `to` of settings, names of what was created. Never a secret value, a token or a webhook URL. */
+            /** @description What changed: the JSON Pointers of a draft's changed parts (`changed`, at most 100, each at most 256 characters, a longer one shortened to a part containing it; `changed_omitted` counts the rest), `from` and `to` of settings, names of what was created. Never a secret value, a token or a webhook URL. */
             summary: Record<string, unknown>;
             /** @description What was changed. */
             target: {

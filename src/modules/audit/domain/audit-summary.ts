@@ -28,6 +28,27 @@ export function changedPointers(before: unknown, after: unknown, at = ''): strin
   return [at];
 }
 
+/** A summary lists at most this many changed parts; the rest are only counted (`changed_omitted`). */
+export const MAX_CHANGED_POINTERS = 100;
+/** A longer pointer is shortened to the nearest part containing it that fits. */
+export const MAX_POINTER_CHARS = 256;
+
+/**
+ * What a draft change's summary says changed: `changedPointers`, bounded in number and length, so
+ * that a huge change (a definition may take 1 MB) costs an audit entry little to store and to read.
+ */
+export function changedParts(before: unknown, after: unknown): { changed: string[]; changed_omitted?: number } {
+  const pointers = [...new Set(changedPointers(before, after).map(shortened))];
+  if (pointers.length <= MAX_CHANGED_POINTERS) return { changed: pointers };
+  return { changed: pointers.slice(0, MAX_CHANGED_POINTERS), changed_omitted: pointers.length - MAX_CHANGED_POINTERS };
+}
+
+function shortened(pointer: string): string {
+  let fitting = pointer;
+  while (fitting.length > MAX_POINTER_CHARS) fitting = fitting.slice(0, fitting.lastIndexOf('/'));
+  return fitting;
+}
+
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,7 +4,7 @@ import { NotFoundError, UnstorableValueError } from '../../../shared/errors/app-
 import { hasUnstorableEscape } from '../../../shared/json/json-text.js';
 import { AuditTrail } from '../../audit/application/audit-trail.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
-import { changedPointers } from '../../audit/domain/audit-summary.js';
+import { changedParts } from '../../audit/domain/audit-summary.js';
 import { StepTypeRegistry } from '../../extensions/step-type.registry.js';
 import { compileStepArguments, type StepArgumentRules } from '../domain/step-arguments.js';
 import { allStatuses, parseWorkflowDefinition, sameDefinition, type WorkflowDefinition } from '../domain/workflow-definition.js';
@@ -78,8 +78,7 @@ export class WorkflowDraftsService implements OnApplicationBootstrap {
       const before = await this.workflows.lockOwned(tx, organizationId, id);
       if (!before) throw new NotFoundError('workflow');
       await this.workflows.replaceDraft(tx, id, draft);
-      const changed = changedPointers(before.draft, draft);
-      await this.audit.record(tx, { organizationId, by, action, target: { type: 'workflow', id: String(id) }, summary: { ...summary, changed } });
+      await this.audit.record(tx, { organizationId, by, action, target: { type: 'workflow', id: String(id) }, summary: { ...summary, ...changedParts(before.draft, draft) } });
     });
     return this.get(organizationId, id);
   }
