@@ -10,12 +10,12 @@ import type { Run, TracedStep } from '../../cases/domain/run.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { pointer } from '../../../shared/json/json-pointer.js';
-import { CLOSED } from '../../workflows/domain/status-rules.js';
 import { compileRunWithPaths, conditionHolds, type Instruction } from '../domain/run-program.js';
 import type { RunRef } from '../../cases/domain/run-queue.js';
 import { RunLeases, RunMetrics, RunScheduler } from './run-engine.ports.js';
 import { StepRunner, type StepSite } from './step-runner.js';
 import type { StepOutcome } from '../../../extension-api/step-types.js';
+import { stepOutcomeName } from '../domain/step-outcome-name.js';
 import type { TemplateScope } from '../domain/templates.js';
 
 /** More automatic status moves than this in one chain is taken as a loop. */
@@ -259,28 +259,13 @@ function tracedStep(path: string, ran: StepRan, outcome: StepOutcome, attempts: 
   return {
     path,
     type: ran.type,
-    outcome: outcomeName(ran, outcome),
+    outcome: stepOutcomeName(ran.type, outcome, ran.httpStatus !== null),
     started_at: ran.startedAt,
     finished_at: ran.finishedAt,
     attempts,
     http_status: ran.httpStatus,
     error: outcome.kind === 'fail' || outcome.kind === 'retry' ? outcome.error : null,
   };
-}
-
-function outcomeName(ran: StepRan, outcome: StepOutcome): string {
-  switch (outcome.kind) {
-    case 'next':
-    case 'change':
-      return ran.httpStatus === null ? 'change' : 'sent';
-    case 'move':
-      return outcome.status === CLOSED ? 'close' : 'move';
-    case 'wait':
-    case 'retry':
-      return outcome.kind;
-    case 'fail':
-      return ran.type === 'fail' ? 'fail' : 'error';
-  }
 }
 
 /** Merges a step's attribute patch into the case, and into the scope later steps of the stretch read. */

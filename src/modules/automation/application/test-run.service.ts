@@ -12,6 +12,7 @@ import { CLOSED, ERROR } from '../../workflows/domain/status-rules.js';
 import { WorkflowNotPublishedError } from '../../workflows/domain/workflow.errors.js';
 import { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { compileRunWithPaths, conditionHolds } from '../domain/run-program.js';
+import { stepOutcomeName } from '../domain/step-outcome-name.js';
 import type { TemplateScope } from '../domain/templates.js';
 import { mergeInto, scopeOf } from './run-executor.service.js';
 import { StepRunner } from './step-runner.js';
@@ -147,7 +148,7 @@ class TestRunWalk {
       case 'change': {
         const changes = outcome.kind === 'change' ? outcome.attributes : undefined;
         if (changes) mergeInto(this.subject, changes, this.scope);
-        this.trace.push({ ...step, outcome: request ? 'sent' : 'change', ...shown, ...(changes ? { changes } : {}) });
+        this.trace.push({ ...step, outcome: stepOutcomeName(step.type, outcome, request !== undefined), ...shown, ...(changes ? { changes } : {}) });
         return undefined;
       }
       case 'wait':
@@ -160,13 +161,14 @@ class TestRunWalk {
         }
         this.moves += 1;
         this.subject.moveTo(outcome.status, this.version, { kind: 'automation' }, { outcome: outcome.outcome });
-        this.trace.push({ ...step, outcome: outcome.status === CLOSED ? 'close' : 'move', to: outcome.status, ...(outcome.status === CLOSED ? { case_outcome: this.subject.outcome } : {}) });
+        this.trace.push({ ...step, outcome: stepOutcomeName(step.type, outcome, false), to: outcome.status, ...(outcome.status === CLOSED ? { case_outcome: this.subject.outcome } : {}) });
         return undefined;
       case 'retry':
       case 'fail': {
         // A real run retries a failing call later and fails once its retries are spent; a test run makes one attempt.
-        const failStep = outcome.kind === 'fail' && step.type === 'fail';
-        this.trace.push({ ...step, outcome: failStep ? 'fail' : 'error', error: outcome.error, ...shown });
+        const name = outcome.kind === 'retry' ? 'error' : stepOutcomeName(step.type, outcome, false);
+        const failStep = name === 'fail';
+        this.trace.push({ ...step, outcome: name, error: outcome.error, ...shown });
         this.run.finish('failed', outcome.error);
         this.subject.park(this.version, outcome.error);
         return failStep ? 'failed' : 'error';
