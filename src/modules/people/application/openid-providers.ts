@@ -46,12 +46,13 @@ export class OpenIdProviders {
 
   private async discover(setting: SsoConfiguration, clientSecret: string): Promise<oidc.Configuration> {
     const issuer = new URL(setting.issuer);
-    const configuration = await oidc.discovery(issuer, setting.clientId, undefined, oidc.ClientSecretBasic(clientSecret), {
+    return oidc.discovery(issuer, setting.clientId, undefined, oidc.ClientSecretBasic(clientSecret), {
       [oidc.customFetch]: this.fetch,
       timeout: PROVIDER_TIMEOUT_MS / 1000,
+      // openid-client trusts the TLS channel for an ID token from the token endpoint unless told to
+      // check its signature too (OIDC Core 3.1.3.7 allows either): the contract wants the keys checked.
       // http is accepted only for loopback issuers while private addresses are allowed (issuerProblem).
-      execute: issuer.protocol === 'http:' ? [oidc.allowInsecureRequests] : [],
+      execute: [oidc.enableNonRepudiationChecks, ...(issuer.protocol === 'http:' ? [oidc.allowInsecureRequests] : [])],
     });
-    return configuration;
   }
 }
