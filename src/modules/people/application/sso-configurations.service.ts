@@ -77,7 +77,7 @@ export class SsoConfigurationsService {
   /** Sets or replaces the setting; the audit entry names the changed fields, and of the secret only whether it changed. */
   async put(by: ChangeAuthor, organizationId: number, input: SsoSettingInput): Promise<SsoView> {
     const problem = issuerProblem(input.issuer, this.env.OUTBOUND_ALLOW_PRIVATE);
-    if (problem) throw new InvalidRequestError(problem, [{ path: '/issuer', error: problem }]);
+    if (problem) throw new InvalidRequestError('invalid request body', [{ path: '/issuer', error: problem }]);
     const emailDomains = [...new Set(input.emailDomains)].sort();
     const sealed = this.secrets.seal(input.clientSecret, ssoClientSecretBinding(organizationId));
     const stored = await this.cache.change(String(organizationId), async (tx) => {
