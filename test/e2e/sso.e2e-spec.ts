@@ -45,7 +45,13 @@ describe('single sign-on', () => {
     return { path: await throughProvider(String(start.headers.location), t.env.PUBLIC_BASE_URL!), cookie };
   }
 
-  const callback = (trip: { path: string; cookie: string }) => t.request('GET', trip.path, { headers: { cookie: trip.cookie } });
+  /** Every code and state the provider sent back, which no log line or audit entry may hold. */
+  const returned: string[] = [];
+  const callback = (trip: { path: string; cookie: string }) => {
+    const query = new URL(trip.path, 'http://x').searchParams;
+    returned.push(...['code', 'state'].map((name) => query.get(name)).filter((value): value is string => value !== null));
+    return t.request('GET', trip.path, { headers: { cookie: trip.cookie } });
+  };
   const sessionOf = (res: InjectResult) => [res.headers['set-cookie']].flat().map(String).find((c) => c.startsWith('cis_session=') && !c.startsWith('cis_session=;'))?.split(';')[0];
   const usersWith = async (email: string) => (await db().query('SELECT role, status FROM users WHERE organization_id = $1 AND lower(email) = lower($2)', [org.id, email])).rows as { role: string; status: string }[];
   const lastEntry = async (action: string) => (await db().query('SELECT actor_id, actor_name, target_type, summary FROM audit_entries WHERE organization_id = $1 AND action = $2 ORDER BY id DESC LIMIT 1', [org.id, action])).rows[0] as { actor_id: string; actor_name: string; target_type: string; summary: Record<string, unknown> } | undefined;
@@ -61,7 +67,7 @@ describe('single sign-on', () => {
 
   before(async () => {
     sink = await startSmtpSink();
-    t = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, REDIS_PREFIX: isolatedRedisPrefix() } });
+    t = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, REDIS_PREFIX: isolatedRedisPrefix() }, captureLogs: true });
     origin = new URL(t.env.PUBLIC_BASE_URL!).origin;
     idp = await startTestProvider(`${t.env.PUBLIC_BASE_URL}/auth/sso/callback`);
     org = await givenOwnedOrganization(t, sink, origin);
@@ -284,6 +290,14 @@ describe('single sign-on', () => {
         assert.equal((await put(setting())).status, 200);
       }
       assert.equal((await signInWith(t, invitation, origin)).response.status, 303, 'the link works again once SSO is not required');
+    });
+
+    it('no log line or audit entry holds a code, a state or the client secret', async () => {
+      assert.ok(returned.length > 20, 'the sign-ins above ran first');
+      assert.ok(t.logs.some((line) => line.includes('single sign-on failed')), 'failures are logged');
+      const { rows } = await db().query(`SELECT row_to_json(a)::text AS json FROM audit_entries a`);
+      const text = [...t.logs, ...rows.map((r: { json: string }) => r.json)].join('\n');
+      for (const value of [...returned, CLIENT_SECRET]) assert.ok(!text.includes(value), `${value} is written somewhere`);
     });
   });
 });
