@@ -184,6 +184,8 @@ describe('single sign-on', () => {
       assert.equal(none.status, 200);
       assert.match(none.text, /No single sign-on is set up for that email domain/);
       assert.match(none.text, /href="\/dashboard\/"/);
+      assert.equal((await t.request('GET', '/auth/sso')).status, 422, 'neither an organization nor an address');
+      assert.equal((await t.request('GET', '/auth/sso?organization=abc')).status, 404);
       const shared = `shared-${domain}`;
       const second = await givenOwnedOrganization(t, sink, origin);
       assert.equal((await put(setting({ email_domains: [domain, shared] }))).status, 200);

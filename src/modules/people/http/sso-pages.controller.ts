@@ -43,7 +43,8 @@ export class SsoPagesController {
     const organization = queryValue(request, 'organization');
     const email = queryValue(request, 'email');
     if (organization !== undefined) return ORGANIZATION_ID.test(organization) ? this.redirect(Number(organization), request, reply) : sendSsoErrorPage(reply, 404);
-    if (email === undefined || email.length > 254) return sendSsoErrorPage(reply, 400);
+    // Neither an organization nor an address: a link cut short, answered as any unreadable request.
+    if (email === undefined || email.length > 254) return sendSsoErrorPage(reply, 422);
     const choices = await this.settings.forEmail(email);
     if (choices.length === 1) return this.redirect(choices[0]!.organizationId, request, reply);
     if (choices.length === 0) return sendPage(reply, 200, noSsoPage());
