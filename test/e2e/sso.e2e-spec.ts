@@ -280,7 +280,8 @@ describe('single sign-on', () => {
       assert.equal((await put(setting({ required: true }))).status, 200);
       try {
         const refusedLink = await signInWith(t, invitation, origin);
-        assert.equal(refusedLink.response.status, 404);
+        assert.equal(refusedLink.response.status, 403);
+        assert.ok(refusedLink.response.text.includes(`href="/auth/sso?organization=${org.id}"`), 'the page leads to single sign-on');
         assert.equal(refusedLink.cookie, undefined);
         assert.equal((await lastEntry('session.sign_in_failed'))?.summary.reason, 'sso_required');
         const mailsBefore = sink.mails.length;

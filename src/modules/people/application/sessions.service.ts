@@ -53,19 +53,20 @@ export class SessionsService {
 
   /**
    * Signs in with a sign-in link's token, from `address`: a new session for the link's user,
-   * answering its id (for the cookie only); undefined for an unknown, used or expired link. The
-   * sign-in and a failed one with a link that was issued are audited (never with the token).
+   * answering its id (for the cookie only); undefined for an unknown, used or expired link, and
+   * the organization when it requires single sign-on. The sign-in and a failed one with a link
+   * that was issued are audited (never with the token).
    */
-  async signIn(token: string, address: string | null): Promise<string | undefined> {
+  async signIn(token: string, address: string | null): Promise<{ sessionId: string } | { ssoRequiredBy: number } | undefined> {
     return this.transactions.run(async (tx) => {
       const found = await this.links.redeem(tx, token);
       if (!found) return undefined;
       if ('spent' in found) {
         const { user, reason } = found.spent;
         await this.audit.record(tx, { organizationId: user.organizationId, by: { actor: userActor(user), address }, action: 'session.sign_in_failed', target: auditTargetOf(user.id), summary: { method: 'email_link', reason } });
-        return undefined;
+        return reason === 'sso_required' ? { ssoRequiredBy: user.organizationId } : undefined;
       }
-      return this.start(tx, found.user, 'email_link', address);
+      return { sessionId: await this.start(tx, found.user, 'email_link', address) };
     });
   }
 

@@ -26,6 +26,13 @@ const signInErrors = errorPages(signInErrorTexts);
 /** Draws the error answers of the sign-in pages (the `errorPage` of their route config). */
 export const sendSignInErrorPage = signInErrors.send;
 
+/** A sign-in link of an organization that requires single sign-on: the way in is its provider. */
+export function ssoRequiredPage(organizationId: number): Markup {
+  return layout('Single sign-on required', html`<h1>Single sign-on required</h1>
+<p>Your organization signs its people in through its identity provider only, so this link does not sign you in.</p>
+<p><a href="/auth/sso?organization=${organizationId}">Sign in with single sign-on</a></p>`);
+}
+
 /** An organization a typed address may sign in to, as the chooser lists it. */
 export interface SsoChoice {
   organizationId: number;
