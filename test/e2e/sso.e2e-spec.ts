@@ -295,6 +295,15 @@ describe('single sign-on', () => {
       assert.equal((await signInWith(t, invitation, origin)).response.status, 303, 'the link works again once SSO is not required');
     });
 
+    it('past 30 single sign-ons begun from one address in 15 minutes, a 429 page with Retry-After (each keeps state in Redis for 10 minutes)', async () => {
+      let answer: InjectResult | undefined;
+      for (let i = 0; i <= 30 && answer?.status !== 429; i++) answer = await t.request('GET', `/auth/sso?organization=${org.id}`);
+      assert.equal(answer?.status, 429);
+      assert.match(answer!.text, /Too many requests/);
+      assert.equal(answer!.headers['retry-after'], '900');
+      assert.equal(answer!.headers['set-cookie'], undefined);
+    });
+
     it('no log line or audit entry holds a code, a state or the client secret', async () => {
       assert.ok(returned.length > 20, 'the sign-ins above ran first');
       assert.ok(t.logs.some((line) => line.includes('single sign-on failed')), 'failures are logged');

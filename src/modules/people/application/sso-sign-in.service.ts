@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import * as oidc from 'openid-client';
 import { Env } from '../../../shared/config/env.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
-import { ServiceUnavailableError } from '../../../shared/errors/app-error.js';
+import { RateLimitedError, ServiceUnavailableError } from '../../../shared/errors/app-error.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { REDIS_CLIENT, type RedisConnection } from '../../../shared/redis/redis.client.js';
 import { AuditTrail } from '../../audit/application/audit-trail.js';
@@ -13,11 +13,14 @@ import { auditTargetOf } from '../domain/user.js';
 import { OpenIdProviders } from './openid-providers.js';
 import { PeopleStore } from './people-store.js';
 import { SessionsService } from './sessions.service.js';
+import { SIGN_IN_REQUEST_WINDOW_MS, SignInRequestLimits } from './sign-in-request-limits.js';
 import { SsoConfigurationsService } from './sso-configurations.service.js';
 
 export const SSO_CALLBACK_PATH = '/auth/sso/callback';
 /** A sign-in begun at the provider must come back within this, once. */
 export const SSO_PENDING_MS = 10 * 60_000;
+
+const WINDOW_SECONDS = SIGN_IN_REQUEST_WINDOW_MS / 1000;
 
 /** What the service keeps between sending a person to the provider and their return. */
 interface PendingSignIn {
@@ -55,6 +58,7 @@ export class SsoSignInService {
     private readonly sessions: SessionsService,
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditTrail,
+    private readonly limits: SignInRequestLimits,
     private readonly env: Env,
     @Inject(REDIS_CLIENT) private readonly redis: RedisConnection,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -64,6 +68,7 @@ export class SsoSignInService {
   async start(organizationId: number, address: string | null): Promise<{ location: string; pendingId: string }> {
     const setting = await this.settings.find(organizationId);
     if (!setting) throw new SsoSignInError('not_configured', 404);
+    if (address !== null && !(await this.limits.allowSsoStart(address))) throw new RateLimitedError(WINDOW_SECONDS);
     const configuration = await this.audited(address, () => this.provider(setting));
     const pending: PendingSignIn = { organizationId, codeVerifier: oidc.randomPKCECodeVerifier(), state: oidc.randomState(), nonce: oidc.randomNonce() };
     const location = oidc.buildAuthorizationUrl(configuration, {
