@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { isolatedRedisPrefix } from '../support/automation-helpers.js';
+import { eventually, isolatedRedisPrefix } from '../support/automation-helpers.js';
 import { assertJsonError } from '../support/foundation-assertions.js';
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider, throughProvider } from '../support/oidc-test-provider.js';
 import { asSession, givenOwnedOrganization, linkMailedTo, type PeopleOrganization, signInWith } from '../support/people-helpers.js';
@@ -127,6 +127,21 @@ describe('single sign-on', () => {
       assert.equal(rows[0].n, 1);
       assert.equal((await t.request('GET', `/auth/sso?organization=${other.id}`)).status, 404, 'no single sign-on: a page saying so');
     });
+  });
+
+  it('a setting changed on one instance acts on another within 1 s, also after it cached the old one', async () => {
+    const other = await givenOwnedOrganization(t, sink, origin);
+    assert.equal((await put(setting(), other)).status, 200);
+    const b = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, REDIS_PREFIX: isolatedRedisPrefix() } });
+    try {
+      assert.equal((await b.request('GET', `/auth/sso?organization=${other.id}`)).status, 303, 'B knows the setting');
+      assert.equal((await asSession(t, other.owner, origin, 'DELETE', SSO)).status, 204);
+      const since = Date.now();
+      await eventually('B to drop the deleted setting', async () => ((await b.request('GET', `/auth/sso?organization=${other.id}`)).status === 404 ? true : undefined), { timeoutMs: 1_500 });
+      assert.ok(Date.now() - since < 1_500);
+    } finally {
+      await b.close();
+    }
   });
 
   describe('signing in', () => {
