@@ -11,7 +11,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import { DataSource } from 'typeorm';
 import { rotateEncryptionKey } from '../../src/shared/crypto/rotate-encryption-key.js';
 import { SecretBox } from '../../src/shared/crypto/secret-box.js';
-import { organizationSecretBinding, SEALED_COLUMNS } from '../../src/shared/crypto/stored-secrets.js';
+import { organizationSecretBinding, SEALED_COLUMNS, ssoClientSecretBinding } from '../../src/shared/crypto/stored-secrets.js';
 import { dataSourceOptions } from '../../src/shared/database/data-source-options.js';
 import { type IsolatedDatabase, isolatedDatabase, isolatedRedisPrefix, type Requester } from '../support/automation-helpers.js';
 import { createOrganization, createWorkflow, generateWebhook } from '../support/scenario.js';
@@ -26,6 +26,7 @@ const KEY_A = randomBytes(32).toString('hex');
 const KEY_B = randomBytes(32).toString('base64');
 const CRM_KEY = `crm-${randomBytes(8).toString('hex')}`;
 const SIGNING_SECRET = `gh-${randomBytes(8).toString('hex')}`;
+const SSO_CLIENT_SECRET = `sso-${randomBytes(8).toString('hex')}`;
 
 /** The scenario helpers only ever call request(), which a service process has. */
 const app = (r: Requester) => r as TestApp;
@@ -123,6 +124,12 @@ describe('secrets at rest: bound to their row, and the key rotates', () => {
     await database.pool.query('UPDATE workflows SET webhook_token_ciphertext = $1 WHERE id = $2', [sealV1(KEY_A, storedV1.token), storedV1.workflowId]);
     await database.pool.query('UPDATE subscriptions SET secret_ciphertext = $1 WHERE id = $2', [sealV1(KEY_A, storedV1Subscription.secret), storedV1Subscription.id]);
     const before = [await ciphertextOf('workflows', sealedNow.workflowId), await ciphertextOf('subscriptions', sealedNowSubscription.id)];
+    // Single sign-on's client secret, as PUT /api/admin/v1/sso (an owner's) seals it.
+    await database.pool.query(
+      `INSERT INTO sso_configurations (organization_id, issuer, client_id, client_secret_ciphertext, email_domains, default_role, required)
+       VALUES ($1, 'https://idp.example', 'case-intake', $2, '{example.com}', 'viewer', false)`,
+      [sealedNow.org.id, new SecretBox(KEY_A).seal(SSO_CLIENT_SECRET, ssoClientSecretBinding(sealedNow.org.id))],
+    );
     await stopService();
 
     const rotated = await rotate({ TOKEN_ENCRYPTION_KEY: KEY_B, TOKEN_ENCRYPTION_OLD_KEYS: KEY_A });
@@ -132,7 +139,10 @@ describe('secrets at rest: bound to their row, and the key rotates', () => {
     assert.match(rotated.output, /^subscriptions \(replaced signing secrets\): 1 re-encrypted, 0 already current, 0 not opened$/m);
     assert.match(rotated.output, /^organization_secrets: 1 re-encrypted, 0 already current, 0 not opened$/m);
     assert.match(rotated.output, /^webhook_verifications: 1 re-encrypted, 0 already current, 0 not opened$/m);
-    const secrets = [CRM_KEY, SIGNING_SECRET, sealedNow.token, storedV1.token, sealedNowSubscription.secret, newSigningSecret, storedV1Subscription.secret, KEY_A, KEY_B];
+    assert.match(rotated.output, /^sso_configurations: 1 re-encrypted, 0 already current, 0 not opened$/m);
+    const { rows: [sso] } = await database.pool.query('SELECT client_secret_ciphertext AS sealed FROM sso_configurations WHERE organization_id = $1', [sealedNow.org.id]);
+    assert.equal(new SecretBox(KEY_B).open(sso.sealed, ssoClientSecretBinding(sealedNow.org.id)), SSO_CLIENT_SECRET, 'the new key alone opens it');
+    const secrets = [CRM_KEY, SIGNING_SECRET, SSO_CLIENT_SECRET, sealedNow.token, storedV1.token, sealedNowSubscription.secret, newSigningSecret, storedV1Subscription.secret, KEY_A, KEY_B];
     for (const secret of secrets) assert.ok(!rotated.output.includes(secret), 'the script prints counts, never a secret or key');
 
     const again = await rotate({ TOKEN_ENCRYPTION_KEY: KEY_B, TOKEN_ENCRYPTION_OLD_KEYS: KEY_A });
