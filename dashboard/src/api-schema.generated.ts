@@ -302,6 +302,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get single sign-on
+         * @description The organization's OpenID provider setting; never the client secret.
+         */
+        get: operations["getSso"];
+        /**
+         * Set single sign-on
+         * @description Sets (or replaces) the organization's OpenID provider. People sign in at `/auth/sso?organization=<id>` (or by typing an address of a listed domain on the sign-in page) with the authorization code flow, PKCE, state and nonce; register `<PUBLIC_BASE_URL>/auth/sso/callback` as the redirect URI at the provider. The ID token's signature, issuer, audience and expiry are verified against the provider's discovery document and keys; its `email` must be verified (`email_verified`) and of a listed domain. A person with no user yet becomes one with `default_role`.
+         *
+         *     The client secret is stored encrypted and never shown, logged or audited (the audit entry says whether it changed). A change acts at once on this instance and within 1 s on every other one.
+         */
+        put: operations["putSso"];
+        post?: never;
+        /**
+         * Remove single sign-on
+         * @description The organization's people sign in by email link again; their users and sessions stay. Takes no body (one that is sent is ignored).
+         */
+        delete: operations["deleteSso"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/step_types": {
         parameters: {
             query?: never;
@@ -1695,6 +1725,23 @@ export interface components {
             /** @description The value: 1 to 8,192 bytes of UTF-8. Stored encrypted (AES-256-GCM); never shown, logged or written to a case, the timeline or an error. */
             value: string;
         };
+        PutSsoRequest: {
+            /** @description The client id the provider gave this service. */
+            client_id: string;
+            /** @description The client secret (sent to the token endpoint with HTTP Basic). Stored encrypted; never shown or logged. */
+            client_secret: string;
+            /**
+             * @description The role of a person who signs in for the first time (never `owner`).
+             * @enum {string}
+             */
+            default_role: "viewer" | "editor" | "admin";
+            /** @description Lower-case domains (`example.com`): only a verified email address of one of these signs in. */
+            email_domains: string[];
+            /** @description The provider's issuer identifier, exactly as its discovery document (`/.well-known/openid-configuration` below it) states it: an `https` URL. */
+            issuer: string;
+            /** @description `true`: sign-in links are refused for the organization's users; they sign in here only. */
+            required: boolean;
+        };
         /** @description Only these keys are accepted, and of the options only those of the chosen scheme; anything else is a 422. */
         PutWebhookVerificationRequest: {
             /**
@@ -1868,6 +1915,31 @@ export interface components {
              * @description The address a sign-in link goes to, if it is a user's.
              */
             email: string;
+        };
+        /** @description An organization's single sign-on; the client secret is never shown. */
+        SsoConfiguration: {
+            client_id: string;
+            /**
+             * Format: date-time
+             * @description When single sign-on was first set (ISO 8601, UTC)
+             */
+            created_at: string;
+            /**
+             * @description The role of a person who signs in for the first time.
+             * @enum {string}
+             */
+            default_role: "viewer" | "editor" | "admin";
+            /** @description Lower-case, sorted: a verified email address of one of these signs in. */
+            email_domains: string[];
+            /** @description The OpenID provider's issuer identifier. */
+            issuer: string;
+            /** @description `true`: sign-in links are refused for the organization's users. */
+            required: boolean;
+            /**
+             * Format: date-time
+             * @description When it was last replaced (ISO 8601, UTC)
+             */
+            updated_at: string;
         };
         /** @description One step of a run. */
         Step: components["schemas"]["SetAttributesStep"] | components["schemas"]["SetStatusStep"] | components["schemas"]["CloseStep"] | components["schemas"]["HttpRequestStep"] | components["schemas"]["WaitStep"] | components["schemas"]["FailStep"] | components["schemas"]["IfStep"];
@@ -3074,6 +3146,95 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setting, without the client secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sso: components["schemas"]["SsoConfiguration"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The organization has no single sign-on. */
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutSsoRequest"];
+            };
+        };
+        responses: {
+            /** @description The setting, without the client secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sso: components["schemas"]["SsoConfiguration"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Nothing was stored: an issuer that is not an `https` URL (or has a query, fragment or credentials), an empty `client_id` or `client_secret`, `email_domains` empty, over 50 or not lower-case domain names, a `default_role` other than `viewer`, `editor`, `admin`, a `required` that is not a boolean, an unsupported key, or a body that is not a valid JSON object. */
+            422: components["responses"]["Unprocessable"];
+            /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The organization has no single sign-on. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -72,6 +72,9 @@ const CONTRACT: Record<string, Role> = {
   'GET /api/admin/v1/users': 'owner',
   'PATCH /api/admin/v1/users/:userId': 'owner',
   'DELETE /api/admin/v1/users/:userId': 'owner',
+  'PUT /api/admin/v1/sso': 'owner',
+  'GET /api/admin/v1/sso': 'owner',
+  'DELETE /api/admin/v1/sso': 'owner',
   'GET /api/admin/v1/audit': 'admin',
 };
 

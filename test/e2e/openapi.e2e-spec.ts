@@ -186,10 +186,10 @@ describe('OpenAPI document', () => {
       assert.equal(served.length, operations.length);
     });
 
-    it('documents every route the app serves, but for the documents themselves, the dashboard\'s files, the hosted form\'s pages, the digest recipients\' pages and the sign-in links\' pages', () => {
+    it('documents every route the app serves, but for the documents themselves, the dashboard\'s files, the hosted form\'s pages, the digest recipients\' pages and the sign-in pages (links and single sign-on)', () => {
       const fastify = t.app.getHttpAdapter().getInstance();
-      // The hosted request form's pages and the digest recipients' pages are HTML for people, like the dashboard (and `/`, which leads to it): not API operations.
-      const notApi = /^\/$|^\/(docs|dashboard)([/*]|$)|^\/(forms|digests|auth\/link)\/|^\/openapi\.(json|yaml)$/;
+      // The hosted request form's pages, the digest recipients' pages and the sign-in pages are HTML for people, like the dashboard (and `/`, which leads to it): not API operations.
+      const notApi = /^\/$|^\/(docs|dashboard)([/*]|$)|^\/(forms|digests|auth\/link)\/|^\/auth\/sso(\/callback)?$|^\/openapi\.(json|yaml)$/;
       const served = servedRoutes(fastify).filter((r) => r.method !== 'HEAD' && !notApi.test(r.url));
       assert.ok(served.some((r) => r.url === '/metrics') && served.length >= 20, `parsed only ${served.length} routes`);
       const undocumented = served.filter(({ method, url }) => !doc.paths[toTemplate(url)]?.[method.toLowerCase()]);
@@ -340,6 +340,10 @@ describe('OpenAPI document', () => {
       await api.call('delete', '/api/admin/v1/users/{userId}', { session: owner, params: { userId: invited.body.user.id } });
       await api.call('get', '/api/admin/v1/me', { token: admin });
       await api.call('get', '/api/admin/v1/me', { session: owner });
+      const sso = { issuer: 'https://idp.example', client_id: 'case-intake', client_secret: 'documented-secret', email_domains: ['example.com'], default_role: 'viewer', required: false };
+      await api.call('put', '/api/admin/v1/sso', { session: owner, body: sso });
+      await api.call('get', '/api/admin/v1/sso', { session: owner });
+      await api.call('delete', '/api/admin/v1/sso', { session: owner });
       await api.call('post', '/auth/email', { body: { email: uniqueEmail('nobody') } });
       await api.call('post', '/auth/sign_out', { session: owner });
     }
@@ -495,6 +499,8 @@ describe('OpenAPI document', () => {
         ['post', '/api/admin/v1/users', { session: org.owner, body: { email: 'not an address', role: 'owner' } }, 422, 'invalid request body'],
         ['patch', '/api/admin/v1/users/{userId}', { session: org.owner, params: { userId: (await api.call('get', '/api/admin/v1/me', { session: org.owner })).body.caller.id }, body: { role: 'viewer' } }, 422, 'the organization\'s last owner cannot be demoted or deleted'],
         ['post', '/auth/email', { body: { email: 7 } }, 422, 'invalid request body'],
+        ['put', '/api/admin/v1/sso', { session: org.owner, body: { issuer: 'https://idp.example', client_id: 'c', client_secret: 's', email_domains: ['Example.COM'], default_role: 'viewer', required: false } }, 422, 'invalid request body'],
+        ['put', '/api/admin/v1/sso', { session: org.owner, body: { issuer: 'http://idp.example', client_id: 'c', client_secret: 's', email_domains: ['example.com'], default_role: 'viewer', required: false } }, 422, 'invalid request body'],
         ['get', '/api/admin/v1/audit', { token: org.admin, query: '?limit=0' }, 422, 'invalid query string'],
         ['get', '/api/admin/v1/audit', { token: org.admin, query: '?after=YWJj' }, 422, 'invalid query string'],
         ['get', '/api/admin/v1/reports/cases', { token: org.admin, query: '?from=2025-01-01&to=2026-06-01' }, 422, 'the range must not be longer than 366 days'],

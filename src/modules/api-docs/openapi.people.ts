@@ -1,5 +1,6 @@
 import { object, resourceId, type Schema, timestamp } from '../../shared/http/openapi-schema.js';
 import { ROLES } from '../../shared/http/roles.js';
+import { MAX_SSO_EMAIL_DOMAINS, SSO_DEFAULT_ROLES } from '../people/domain/sso.js';
 
 /** An organization's people and who is calling (people.md, sections 1 and 2). */
 
@@ -27,5 +28,18 @@ export const peopleSchemas: Record<string, Schema> = {
     },
     ['csrf_token'],
     'Who is calling.',
+  ),
+  SsoConfiguration: object(
+    {
+      issuer: { type: 'string', description: 'The OpenID provider\'s issuer identifier.' },
+      client_id: { type: 'string' },
+      email_domains: { type: 'array', items: { type: 'string' }, maxItems: MAX_SSO_EMAIL_DOMAINS, description: 'Lower-case, sorted: a verified email address of one of these signs in.' },
+      default_role: { type: 'string', enum: [...SSO_DEFAULT_ROLES], description: 'The role of a person who signs in for the first time.' },
+      required: { type: 'boolean', description: '`true`: sign-in links are refused for the organization\'s users.' },
+      created_at: timestamp('When single sign-on was first set'),
+      updated_at: timestamp('When it was last replaced'),
+    },
+    [],
+    'An organization\'s single sign-on; the client secret is never shown.',
   ),
 };

@@ -27,6 +27,9 @@ export const digestRecipientBinding = (organizationId: number | string, address:
   row: `organization:${organizationId}:digest-recipient:${address.toLowerCase()}`,
 });
 
+/** An organization's single sign-on client secret (its OpenID provider's). */
+export const ssoClientSecretBinding = (organizationId: number | string): SecretBinding => ({ purpose: 'sso-client-secret', row: `organization:${organizationId}:sso` });
+
 /** A column of sealed secrets, as `npm run rotate-encryption-key` walks it. */
 export interface SealedColumn {
   table: string;
@@ -67,4 +70,5 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
     ciphertext: 'unsubscribe_token_ciphertext',
     binding: (row) => digestRecipientBinding(row.organization_id!, row.address!),
   },
+  { table: 'sso_configurations', key: ['organization_id'], ciphertext: 'client_secret_ciphertext', binding: (row) => ssoClientSecretBinding(row.organization_id!) },
 ];

@@ -7,11 +7,16 @@ export const CSRF_HEADER = 'x-csrf-token';
 
 /** The session id the request's cookie holds, undefined without one. */
 export function sessionCookie(request: FastifyRequest): string | undefined {
+  return requestCookie(request, SESSION_COOKIE);
+}
+
+/** The value of the request's cookie `name`, undefined without one (or an empty one). */
+export function requestCookie(request: FastifyRequest, name: string): string | undefined {
   const header = request.headers.cookie;
   if (typeof header !== 'string') return undefined;
   for (const part of header.split(';')) {
     const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === SESSION_COOKIE) {
+    if (at > 0 && part.slice(0, at).trim() === name) {
       const value = part.slice(at + 1).trim();
       return value === '' ? undefined : value;
     }
@@ -24,8 +29,13 @@ export function sessionCookie(request: FastifyRequest): string | undefined {
  * unless the service is served on localhost over plain HTTP; `maxAgeSeconds` 0 removes it.
  */
 export function setSessionCookie(reply: FastifyReply, publicBaseUrl: string, value: string, maxAgeSeconds: number): void {
+  setCookie(reply, publicBaseUrl, { name: SESSION_COOKIE, value, path: '/', maxAgeSeconds });
+}
+
+/** A cookie of the service's own, with the session cookie's attributes; each call adds a `Set-Cookie` header. */
+export function setCookie(reply: FastifyReply, publicBaseUrl: string, cookie: { name: string; value: string; path: string; maxAgeSeconds: number }): void {
   const url = new URL(publicBaseUrl);
   const local = url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
-  const attributes = [`${SESSION_COOKIE}=${value}`, 'Path=/', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`, ...(local ? [] : ['Secure'])];
+  const attributes = [`${cookie.name}=${cookie.value}`, `Path=${cookie.path}`, 'HttpOnly', 'SameSite=Lax', `Max-Age=${cookie.maxAgeSeconds}`, ...(local ? [] : ['Secure'])];
   reply.header('set-cookie', attributes.join('; '));
 }

@@ -4,13 +4,15 @@ import type { StoredSession, User } from '../domain/user.js';
 
 export interface SpentSignInLink {
   user: User;
-  reason: 'used' | 'expired';
+  reason: 'used' | 'expired' | 'sso_required';
 }
 
 /** Where users, their sessions and their sign-in links are kept; bound to the module's infrastructure. */
 export abstract class PeopleStore {
   /** A new invited user; undefined when the organization already has a user with this address. */
   abstract createUser(tx: Transaction, organizationId: number, email: string, role: Role): Promise<User | undefined>;
+  /** The organization's user with this address (any case), now active; created with `role` when there is none. */
+  abstract activateUser(tx: Transaction, organizationId: number, email: string, role: Role): Promise<{ user: User; created: boolean }>;
   abstract listUsers(organizationId: number): Promise<User[]>;
   abstract findUser(organizationId: number, id: number): Promise<User | undefined>;
   /** The users of every organization with this address (any case). */
@@ -33,6 +35,8 @@ export abstract class PeopleStore {
   abstract createSignInLink(user: User, tokenHash: Buffer, expiresAt: Date): Promise<void>;
   /** Whether the link is unused and still valid (nothing changes). */
   abstract signInLinkUsable(tokenHash: Buffer): Promise<boolean>;
+  /** The user a link was issued to, whatever its state; undefined for a link never issued. */
+  abstract signInLinkUser(tx: Transaction, tokenHash: Buffer): Promise<User | undefined>;
   /** Uses the link up and answers its user, now active; undefined for an unknown, used or expired link. */
   abstract redeemSignInLink(tx: Transaction, tokenHash: Buffer): Promise<User | undefined>;
   /** The user of a link that can no longer be used, and why; undefined for a link never issued. */

@@ -15,6 +15,7 @@ import { SignInLinksService } from './sign-in-links.service.js';
 
 /** `last_seen_at` (the idle timeout's clock) is written at most once a minute per session. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
+export type SignInMethod = 'email_link' | 'sso';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** What a state-changing request says about where it comes from, for the CSRF check. */
@@ -52,24 +53,29 @@ export class SessionsService {
 
   /**
    * Signs in with a sign-in link's token, from `address`: a new session for the link's user,
-   * answering its id (for the cookie only); undefined for an unknown, used or expired link. The
-   * sign-in and a failed one with a link that was issued are audited (never with the token).
+   * answering its id (for the cookie only); undefined for an unknown, used or expired link, and
+   * the organization when it requires single sign-on. The sign-in and a failed one with a link
+   * that was issued are audited (never with the token).
    */
-  async signIn(token: string, address: string | null): Promise<string | undefined> {
+  async signIn(token: string, address: string | null): Promise<{ sessionId: string } | { ssoRequiredBy: number } | undefined> {
     return this.transactions.run(async (tx) => {
       const found = await this.links.redeem(tx, token);
       if (!found) return undefined;
       if ('spent' in found) {
         const { user, reason } = found.spent;
         await this.audit.record(tx, { organizationId: user.organizationId, by: { actor: userActor(user), address }, action: 'session.sign_in_failed', target: auditTargetOf(user.id), summary: { method: 'email_link', reason } });
-        return undefined;
+        return reason === 'sso_required' ? { ssoRequiredBy: user.organizationId } : undefined;
       }
-      const { user } = found;
-      const id = randomBytes(32).toString('base64url');
-      await this.store.createSession(tx, user, sha256(id), new Date(Date.now() + this.env.SESSION_MAX_AGE_MS));
-      await this.audit.record(tx, { organizationId: user.organizationId, by: { actor: userActor(user), address }, action: 'session.signed_in', target: auditTargetOf(user.id), summary: { method: 'email_link' } });
-      return id;
+      return { sessionId: await this.start(tx, found.user, 'email_link', address) };
     });
+  }
+
+  /** A new session for `user`, signed in by `method` from `address`, audited; answers its id (for the cookie only). */
+  async start(tx: Transaction, user: User, method: SignInMethod, address: string | null): Promise<string> {
+    const id = randomBytes(32).toString('base64url');
+    await this.store.createSession(tx, user, sha256(id), new Date(Date.now() + this.env.SESSION_MAX_AGE_MS));
+    await this.audit.record(tx, { organizationId: user.organizationId, by: { actor: userActor(user), address }, action: 'session.signed_in', target: auditTargetOf(user.id), summary: { method } });
+    return id;
   }
 
   /**

@@ -9,6 +9,7 @@ import { RelayMailer } from '../../../shared/mail/relay-mailer.js';
 import type { User } from '../domain/user.js';
 import { PeopleStore, type SpentSignInLink } from './people-store.js';
 import { SignInRequestLimits } from './sign-in-request-limits.js';
+import { SsoConfigurationsService } from './sso-configurations.service.js';
 
 export const SIGN_IN_PATH = '/auth/link';
 /** An invitation's link is valid this long (people.md, section 1). */
@@ -28,6 +29,7 @@ export class SignInLinksService {
     private readonly store: PeopleStore,
     private readonly mailer: RelayMailer,
     private readonly limits: SignInRequestLimits,
+    private readonly sso: SsoConfigurationsService,
     private readonly env: Env,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -48,7 +50,8 @@ export class SignInLinksService {
     if (!(await this.limits.allowAddress(email))) return;
     const users = await this.store.usersByEmail(email);
     for (const user of users) {
-      if (!(await this.limits.allowOrganization(user.organizationId))) continue;
+      // An organization that requires single sign-on mails no link: its people sign in at their provider.
+      if ((await this.sso.required(user.organizationId)) || !(await this.limits.allowOrganization(user.organizationId))) continue;
       const link = await this.issue(user, SIGN_IN_VALIDITY_MS);
       void this.mail(user, 'Your sign-in link', 'Someone (we hope you) asked to sign in to the Case Intake Service.', link, '15 minutes');
     }
@@ -62,6 +65,8 @@ export class SignInLinksService {
   /** Uses the link up: its user, or the user of a used or expired link and why it failed; undefined for an unknown link. */
   async redeem(tx: Transaction, token: string): Promise<{ user: User } | { spent: SpentSignInLink } | undefined> {
     if (!token.startsWith(TOKEN_PREFIX)) return undefined;
+    const holder = await this.store.signInLinkUser(tx, sha256(token));
+    if (holder && (await this.sso.required(holder.organizationId))) return { spent: { user: holder, reason: 'sso_required' } };
     const user = await this.store.redeemSignInLink(tx, sha256(token));
     if (user) return { user };
     const spent = await this.store.spentSignInLink(tx, sha256(token));

@@ -1,16 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Env } from '../../../shared/config/env.js';
 import { sha256 } from '../../../shared/crypto/sha256.js';
+import { clientAddressGroup } from '../../../shared/net/ip-address.js';
 import { REDIS_CLIENT, type RedisConnection } from '../../../shared/redis/redis.client.js';
 
-const WINDOW_MS = 15 * 60_000;
+export const SIGN_IN_REQUEST_WINDOW_MS = 15 * 60_000;
 /** Links one address may ask for per window: a person retries a few times, a flood stops here. */
 const PER_ADDRESS = 5;
 /** Links mailed to one organization's people per window, whatever addresses were asked for. */
 const PER_ORGANIZATION = 50;
+/**
+ * Single sign-ons begun from one client address (an IPv6 /64 is one) per window: each keeps its
+ * pending state in Redis for 10 minutes, so a flood must not fill Redis; a person retries a few times.
+ */
+const SSO_STARTS_PER_CLIENT = 30;
 
 /**
- * Counts sign-in link requests in Redis, so the limits hold across instances (a fixed window per
+ * Counts sign-in link requests and single sign-ons begun in Redis, so the limits hold across instances (a fixed window per
  * key, like the HTTP rate limits). While Redis is unavailable nobody is limited: signing in does
  * not stop with it.
  */
@@ -26,10 +32,14 @@ export class SignInRequestLimits {
     return this.allow(`organization:${organizationId}`, PER_ORGANIZATION);
   }
 
+  allowSsoStart(clientAddress: string): Promise<boolean> {
+    return this.allow(`sso:${clientAddressGroup(clientAddress)}`, SSO_STARTS_PER_CLIENT);
+  }
+
   private async allow(key: string, max: number): Promise<boolean> {
     const name = `${this.env.REDIS_PREFIX}:sign-in-requests:${key}`;
     try {
-      const answers = (await this.redis.multi().set(name, '0', 'PX', WINDOW_MS, 'NX').incr(name).exec()) as [unknown, unknown][];
+      const answers = (await this.redis.multi().set(name, '0', 'PX', SIGN_IN_REQUEST_WINDOW_MS, 'NX').incr(name).exec()) as [unknown, unknown][];
       return Number(answers[1]![1]) <= max;
     } catch {
       return true;

@@ -8,12 +8,13 @@ import { Public } from '../../../shared/http/route-credentials.js';
 import { setSessionCookie } from '../../../shared/http/session-cookie.js';
 import { SessionsService } from '../application/sessions.service.js';
 import { SIGN_IN_PATH, SignInLinksService } from '../application/sign-in-links.service.js';
-import { sendSignInErrorPage, signInPage } from './sign-in-pages.js';
+import { sendSignInErrorPage, signInPage, ssoRequiredPage } from './sign-in-pages.js';
 
 /**
  * The page of a sign-in link (HTML for people, not in the OpenAPI document). Public: the token in
  * the URL is looked up by the service; GET only shows the button, POST uses the link up and sets
- * the session cookie. A used, expired or unknown link shows the same refusal.
+ * the session cookie. A used, expired or unknown link shows the same refusal; a link of an
+ * organization that requires single sign-on leads to its provider instead.
  */
 @Controller()
 @Public()
@@ -38,9 +39,10 @@ export class SignInPagesController {
   async signIn(@Param('token') token: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const origin = request.headers.origin;
     if (origin !== undefined && origin !== new URL(this.env.PUBLIC_BASE_URL!).origin) return sendSignInErrorPage(reply, 403);
-    const sessionId = await this.sessions.signIn(token, request.ip ?? null);
-    if (!sessionId) return sendSignInErrorPage(reply, 404);
-    setSessionCookie(reply, this.env.PUBLIC_BASE_URL!, sessionId, Math.floor(this.env.SESSION_MAX_AGE_MS / 1000));
+    const signedIn = await this.sessions.signIn(token, request.ip ?? null);
+    if (!signedIn) return sendSignInErrorPage(reply, 404);
+    if ('ssoRequiredBy' in signedIn) return sendPage(reply, 403, ssoRequiredPage(signedIn.ssoRequiredBy));
+    setSessionCookie(reply, this.env.PUBLIC_BASE_URL!, signedIn.sessionId, Math.floor(this.env.SESSION_MAX_AGE_MS / 1000));
     return reply.status(303).header('cache-control', 'no-store').header('location', '/dashboard/').send();
   }
 }

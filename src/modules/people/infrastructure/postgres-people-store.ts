@@ -44,6 +44,21 @@ export class PostgresPeopleStore extends PeopleStore {
     return rows[0] && toUser(rows[0]);
   }
 
+  async activateUser(tx: Transaction, organizationId: number, email: string, role: Role): Promise<{ user: User; created: boolean }> {
+    const m = entityManager(tx);
+    const created = (await m.query(
+      `INSERT INTO users (organization_id, email, role, status) VALUES ($1, $2, $3, 'active')
+       ON CONFLICT (organization_id, lower(email)) DO NOTHING RETURNING ${USER_COLUMNS}`,
+      [organizationId, email, role],
+    )) as UserRow[];
+    if (created[0]) return { user: toUser(created[0]), created: true };
+    const [rows] = (await m.query(
+      `UPDATE users SET status = 'active' WHERE organization_id = $1 AND lower(email) = lower($2) RETURNING ${USER_COLUMNS}`,
+      [organizationId, email],
+    )) as [UserRow[], number];
+    return { user: toUser(rows[0]!), created: false };
+  }
+
   async listUsers(organizationId: number): Promise<User[]> {
     return ((await this.db.query(`SELECT ${USER_COLUMNS} FROM users WHERE organization_id = $1 ORDER BY id`, [organizationId])) as UserRow[]).map(toUser);
   }
@@ -107,6 +122,15 @@ export class PostgresPeopleStore extends PeopleStore {
   async signInLinkUsable(tokenHash: Buffer): Promise<boolean> {
     const rows = (await this.db.query('SELECT 1 FROM sign_in_links WHERE token_hash = $1 AND used_at IS NULL AND expires_at > now()', [tokenHash])) as unknown[];
     return rows.length > 0;
+  }
+
+  async signInLinkUser(tx: Transaction, tokenHash: Buffer): Promise<User | undefined> {
+    const rows = (await entityManager(tx).query(
+      `SELECT u.id, u.organization_id, u.email, u.role, u.status, u.created_at, u.last_seen_at
+       FROM sign_in_links l JOIN users u ON u.organization_id = l.organization_id AND u.id = l.user_id WHERE l.token_hash = $1`,
+      [tokenHash],
+    )) as UserRow[];
+    return rows[0] && toUser(rows[0]);
   }
 
   async redeemSignInLink(tx: Transaction, tokenHash: Buffer): Promise<User | undefined> {

@@ -1,0 +1,83 @@
+import { Controller, Get, Req, Res } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Env } from '../../../shared/config/env.js';
+import { sendPage } from '../../../shared/http/html-page.js';
+import { Public } from '../../../shared/http/route-credentials.js';
+import { requestCookie, setCookie, setSessionCookie } from '../../../shared/http/session-cookie.js';
+import { SSO_CALLBACK_PATH, SSO_PENDING_MS, SsoSignInService } from '../application/sso-sign-in.service.js';
+import { SsoConfigurationsService } from '../application/sso-configurations.service.js';
+import { SsoSignInError } from '../domain/sso.js';
+import { noSsoPage, sendSsoErrorPage, ssoChooserPage } from './sign-in-pages.js';
+
+const SSO_PATH = '/auth/sso';
+/** Holds only the random id of the pending sign-in; sent back to the callback alone. */
+const PENDING_COOKIE = 'cis_sso';
+const ORGANIZATION_ID = /^[1-9][0-9]{0,15}$/;
+
+const queryValue = (request: FastifyRequest, name: string): string | undefined => {
+  const value = (request.query as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+/**
+ * Single sign-on for people (HTML and redirects, not in the OpenAPI document). Public: the
+ * person has no credential yet. `/auth/sso` sends them to their organization's provider (chosen
+ * by id, or by the domain of a typed address); the provider sends them back to the callback,
+ * which signs them in with the session cookie the sign-in link page sets. Failures are pages.
+ */
+@Controller()
+@Public()
+@ApiExcludeController()
+export class SsoPagesController {
+  constructor(
+    private readonly signIns: SsoSignInService,
+    private readonly settings: SsoConfigurationsService,
+    private readonly env: Env,
+  ) {}
+
+  @Get(SSO_PATH)
+  @RouteConfig({ errorPage: sendSsoErrorPage })
+  async start(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    const organization = queryValue(request, 'organization');
+    const email = queryValue(request, 'email');
+    if (organization !== undefined) return ORGANIZATION_ID.test(organization) ? this.redirect(Number(organization), request, reply) : sendSsoErrorPage(reply, 404);
+    // Neither an organization nor an address: a link cut short, answered as any unreadable request.
+    if (email === undefined || email.length > 254) return sendSsoErrorPage(reply, 422);
+    const choices = await this.settings.forEmail(email);
+    if (choices.length === 1) return this.redirect(choices[0]!.organizationId, request, reply);
+    if (choices.length === 0) return sendPage(reply, 200, noSsoPage());
+    return sendPage(reply, 200, ssoChooserPage(choices.map((c) => ({ organizationId: c.organizationId, issuerHost: new URL(c.issuer).host }))));
+  }
+
+  @Get(SSO_CALLBACK_PATH)
+  @RouteConfig({ errorPage: sendSsoErrorPage })
+  async callback(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    // The pending sign-in is used up whatever happens next: its cookie goes too.
+    setCookie(reply, this.env.PUBLIC_BASE_URL!, { name: PENDING_COOKIE, value: '', path: SSO_PATH, maxAgeSeconds: 0 });
+    const callbackUrl = new URL(request.url, this.env.PUBLIC_BASE_URL);
+    const sessionId = await this.failuresAsPages(reply, () => this.signIns.finish(requestCookie(request, PENDING_COOKIE), callbackUrl, request.ip ?? null));
+    if (sessionId === undefined) return reply;
+    setSessionCookie(reply, this.env.PUBLIC_BASE_URL!, sessionId, Math.floor(this.env.SESSION_MAX_AGE_MS / 1000));
+    return reply.status(303).header('cache-control', 'no-store').header('location', '/dashboard/').send();
+  }
+
+  private async redirect(organizationId: number, request: FastifyRequest, reply: FastifyReply) {
+    const started = await this.failuresAsPages(reply, () => this.signIns.start(organizationId, request.ip ?? null));
+    if (started === undefined) return reply;
+    setCookie(reply, this.env.PUBLIC_BASE_URL!, { name: PENDING_COOKIE, value: started.pendingId, path: SSO_PATH, maxAgeSeconds: SSO_PENDING_MS / 1000 });
+    return reply.status(303).header('cache-control', 'no-store').header('location', started.location).send();
+  }
+
+  /** Runs `work`; a single sign-on that failed is answered with its page (undefined then). */
+  private async failuresAsPages<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await work();
+    } catch (err) {
+      if (!(err instanceof SsoSignInError)) throw err;
+      sendSsoErrorPage(reply, err.status);
+      return undefined;
+    }
+  }
+}

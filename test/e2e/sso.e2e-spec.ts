@@ -1,0 +1,315 @@
+/**
+ * Single sign-on with OpenID Connect (people.md, section 2), end to end: the service, through the
+ * real HTTP stack, Postgres and Redis, against a real OpenID provider (oidc-provider) started
+ * here on 127.0.0.1, with a browser's trip driven by plain HTTP.
+ */
+import assert from 'node:assert/strict';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { isolatedRedisPrefix } from '../support/automation-helpers.js';
+import { assertJsonError } from '../support/foundation-assertions.js';
+import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider, throughProvider } from '../support/oidc-test-provider.js';
+import { asSession, givenOwnedOrganization, linkMailedTo, type PeopleOrganization, signInWith } from '../support/people-helpers.js';
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
+import { db, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
+
+const SSO = '/api/admin/v1/sso';
+
+describe('single sign-on', () => {
+  let t: TestApp;
+  let sink: SmtpSink;
+  let idp: TestProvider;
+  let origin: string;
+  let org: PeopleOrganization;
+  const domain = `acme-${randomBytes(3).toString('hex')}.test`;
+
+  /** A person the provider knows, signing in next; answers their address. */
+  const person = (who: string, claims: { email_verified?: boolean; domain?: string } = {}) => {
+    const email = `${who}-${randomBytes(3).toString('hex')}@${claims.domain ?? domain}`;
+    const id = `account-${randomBytes(4).toString('hex')}`;
+    idp.accounts.set(id, { email, email_verified: claims.email_verified ?? true });
+    idp.signInAs = id;
+    return email;
+  };
+
+  const setting = (changes: Record<string, unknown> = {}) => ({
+    issuer: idp.issuer, client_id: CLIENT_ID, client_secret: CLIENT_SECRET, email_domains: [domain], default_role: 'viewer', required: false, ...changes,
+  });
+  const put = (body: unknown, as = org) => asSession(t, as.owner, origin, 'PUT', SSO, body);
+
+  /** Starts at `/auth/sso?...`, goes through the provider, and answers the callback's path with the pending sign-in's cookie. */
+  async function toCallback(query = `organization=${org.id}`): Promise<{ path: string; cookie: string }> {
+    const start = await t.request('GET', `/auth/sso?${query}`);
+    assert.equal(start.status, 303, start.text);
+    const cookie = String([start.headers['set-cookie']].flat().find((c) => String(c).startsWith('cis_sso='))).split(';')[0]!;
+    return { path: await throughProvider(String(start.headers.location), t.env.PUBLIC_BASE_URL!), cookie };
+  }
+
+  /** Every code and state the provider sent back, which no log line or audit entry may hold. */
+  const returned: string[] = [];
+  const callback = (trip: { path: string; cookie: string }) => {
+    const query = new URL(trip.path, 'http://x').searchParams;
+    returned.push(...['code', 'state'].map((name) => query.get(name)).filter((value): value is string => value !== null));
+    return t.request('GET', trip.path, { headers: { cookie: trip.cookie } });
+  };
+  const sessionOf = (res: InjectResult) => [res.headers['set-cookie']].flat().map(String).find((c) => c.startsWith('cis_session=') && !c.startsWith('cis_session=;'))?.split(';')[0];
+  const usersWith = async (email: string) => (await db().query('SELECT role, status FROM users WHERE organization_id = $1 AND lower(email) = lower($2)', [org.id, email])).rows as { role: string; status: string }[];
+  const lastEntry = async (action: string) => (await db().query('SELECT actor_id, actor_name, target_type, summary FROM audit_entries WHERE organization_id = $1 AND action = $2 ORDER BY id DESC LIMIT 1', [org.id, action])).rows[0] as { actor_id: string; actor_name: string; target_type: string; summary: Record<string, unknown> } | undefined;
+
+  /** A sign-in that must fail with `status`, audited with `reason`, setting no session. */
+  async function refused(trip: { path: string; cookie: string }, status: number, reason: string, what = reason): Promise<void> {
+    const res = await callback(trip);
+    assert.equal(res.status, status, what);
+    assert.match(String(res.headers['content-type']), /^text\/html/);
+    assert.equal(sessionOf(res), undefined, 'no session');
+    assert.deepEqual((await lastEntry('session.sign_in_failed'))?.summary.reason, reason);
+  }
+
+  before(async () => {
+    sink = await startSmtpSink();
+    t = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, REDIS_PREFIX: isolatedRedisPrefix() }, captureLogs: true });
+    origin = new URL(t.env.PUBLIC_BASE_URL!).origin;
+    idp = await startTestProvider(`${t.env.PUBLIC_BASE_URL}/auth/sso/callback`);
+    org = await givenOwnedOrganization(t, sink, origin);
+  });
+  after(async () => {
+    await t?.close();
+    await idp?.close();
+    await sink?.close();
+  });
+
+  describe('the owner\'s setting', () => {
+    it('GET is 404 until set; PUT answers the setting without the secret, stores the secret sealed, and audits which fields changed', async () => {
+      assertJsonError(await asSession(t, org.owner, origin, 'GET', SSO), 404);
+      const res = await put(setting({ email_domains: [domain, `b-${domain}`] }));
+      assert.equal(res.status, 200, res.text);
+      assert.deepEqual(Object.keys(res.body.sso).sort(), ['client_id', 'created_at', 'default_role', 'email_domains', 'issuer', 'required', 'updated_at']);
+      assert.deepEqual(res.body.sso.email_domains, [domain, `b-${domain}`].sort());
+      const got = await asSession(t, org.owner, origin, 'GET', SSO);
+      assert.deepEqual(got.body, res.body);
+      assert.ok(!got.text.includes(CLIENT_SECRET), 'GET never shows the secret');
+      const [row] = (await db().query('SELECT client_secret_ciphertext FROM sso_configurations WHERE organization_id = $1', [org.id])).rows as { client_secret_ciphertext: string }[];
+      assert.match(row!.client_secret_ciphertext, /^v2\./);
+      assert.ok(!row!.client_secret_ciphertext.includes(CLIENT_SECRET));
+      const first = await lastEntry('sso.configured');
+      assert.equal(first?.summary.client_secret_changed, true);
+      assert.deepEqual(Object.keys(first!.summary.changed as object).sort(), ['client_id', 'default_role', 'email_domains', 'issuer', 'required']);
+
+      assert.equal((await put(setting())).status, 200);
+      const second = await lastEntry('sso.configured');
+      assert.deepEqual(second?.summary, { changed: { email_domains: { from: [domain, `b-${domain}`].sort(), to: [domain] } }, client_secret_changed: false });
+      const { rows } = await db().query(`SELECT row_to_json(a)::text AS json FROM audit_entries a WHERE organization_id = $1`, [org.id]);
+      assert.ok(!rows.some((r: { json: string }) => r.json.includes(CLIENT_SECRET)), 'no entry holds the secret');
+    });
+
+    it('refuses bad settings with 422 and stores nothing', async () => {
+      const bad = [
+        { issuer: 'http://idp.example' }, { issuer: 'https://idp.example/?tenant=1' }, { issuer: 'not a url' }, { issuer: 'ftp://idp.example' },
+        { email_domains: ['Acme.com'] }, { email_domains: [] }, { email_domains: ['user@acme.com'] }, { email_domains: Array.from({ length: 51 }, (_, i) => `d${i}.example`) },
+        { default_role: 'owner' }, { default_role: 'root' }, { required: 'yes' }, { client_secret: '' }, { client_id: '' }, { extra: 1 },
+      ];
+      const before = await asSession(t, org.owner, origin, 'GET', SSO);
+      for (const change of bad) assertJsonError(await put(setting(change)), 422, ['validation_errors']);
+      const missing = setting();
+      delete (missing as Record<string, unknown>).client_secret;
+      assertJsonError(await put(missing), 422, ['validation_errors']);
+      assert.deepEqual((await asSession(t, org.owner, origin, 'GET', SSO)).body, before.body);
+    });
+
+    it('DELETE removes it (204, audited), then 404; an admin token may not touch it (403)', async () => {
+      const other = await givenOwnedOrganization(t, sink, origin);
+      assert.equal((await put(setting(), other)).status, 200);
+      assertJsonError(await t.request('GET', SSO, { token: other.adminToken }), 403);
+      assert.equal((await asSession(t, other.owner, origin, 'DELETE', SSO)).status, 204);
+      assertJsonError(await asSession(t, other.owner, origin, 'DELETE', SSO), 404);
+      assertJsonError(await asSession(t, other.owner, origin, 'GET', SSO), 404);
+      const { rows } = await db().query(`SELECT count(*)::int AS n FROM audit_entries WHERE organization_id = $1 AND action = 'sso.deleted'`, [other.id]);
+      assert.equal(rows[0].n, 1);
+      assert.equal((await t.request('GET', `/auth/sso?organization=${other.id}`)).status, 404, 'no single sign-on: a page saying so');
+    });
+  });
+
+  describe('signing in', () => {
+    before(async () => {
+      assert.equal((await put(setting())).status, 200);
+    });
+
+    it('a verified address of a listed domain with no user becomes one with default_role, signed in; the flow uses PKCE S256, state and nonce', async () => {
+      const email = person('new');
+      const start = await t.request('GET', `/auth/sso?organization=${org.id}`);
+      const authorization = new URL(String(start.headers.location));
+      assert.equal(authorization.origin, idp.issuer);
+      for (const name of ['state', 'nonce', 'code_challenge']) assert.ok((authorization.searchParams.get(name) ?? '').length >= 43, name);
+      assert.equal(authorization.searchParams.get('code_challenge_method'), 'S256');
+      assert.equal(authorization.searchParams.get('redirect_uri'), `${t.env.PUBLIC_BASE_URL}/auth/sso/callback`);
+      assert.equal(authorization.searchParams.get('scope'), 'openid email');
+      const pending = String([start.headers['set-cookie']].flat()[0]);
+      assert.match(pending, /^cis_sso=[A-Za-z0-9_-]{43}; Path=\/auth\/sso; HttpOnly; SameSite=Lax; Max-Age=600$/);
+
+      const trip = { path: await throughProvider(String(start.headers.location), t.env.PUBLIC_BASE_URL!), cookie: pending.split(';')[0]! };
+      const res = await callback(trip);
+      assert.equal(res.status, 303, res.text);
+      assert.equal(res.headers.location, '/dashboard/');
+      const cookie = sessionOf(res);
+      assert.ok(cookie, 'the session cookie is set');
+      const me = await t.request('GET', '/api/admin/v1/me', { headers: { cookie } });
+      assert.equal(me.status, 200, me.text);
+      assert.deepEqual([me.body.caller.type, me.body.caller.name, me.body.role, me.body.organization.id], ['user', email, 'viewer', org.id]);
+      assert.deepEqual(await usersWith(email), [{ role: 'viewer', status: 'active' }]);
+      assert.deepEqual((await lastEntry('user.created'))?.summary, { email, role: 'viewer', via: 'sso' });
+      const signedIn = await lastEntry('session.signed_in');
+      assert.deepEqual([signedIn?.actor_name, signedIn?.summary], [email, { method: 'sso' }]);
+
+      // The same callback again: the pending sign-in was used up.
+      const replay = await callback(trip);
+      assert.equal(replay.status, 400);
+      assert.equal(sessionOf(replay), undefined);
+    });
+
+    it('an invited user signs in with their role and becomes active', async () => {
+      const email = person('invited');
+      assert.equal((await asSession(t, org.owner, origin, 'POST', '/api/admin/v1/users', { email: email.toUpperCase(), role: 'editor' })).status, 201);
+      const res = await callback(await toCallback());
+      assert.equal(res.status, 303, res.text);
+      const me = await t.request('GET', '/api/admin/v1/me', { headers: { cookie: sessionOf(res)! } });
+      assert.equal(me.body.role, 'editor');
+      assert.deepEqual(await usersWith(email), [{ role: 'editor', status: 'active' }]);
+    });
+
+    it('an address typed on the sign-in page leads to its domain\'s organization, a chooser for several, a page for none', async () => {
+      person('typed');
+      const res = await callback(await toCallback(`email=${encodeURIComponent(`someone@${domain.toUpperCase()}`)}`));
+      assert.equal(res.status, 303, res.text);
+      const none = await t.request('GET', '/auth/sso?email=someone%40nowhere.example');
+      assert.equal(none.status, 200);
+      assert.match(none.text, /No single sign-on is set up for that email domain/);
+      assert.match(none.text, /href="\/dashboard\/"/);
+      assert.equal((await t.request('GET', '/auth/sso')).status, 422, 'neither an organization nor an address');
+      assert.equal((await t.request('GET', '/auth/sso?organization=abc')).status, 404);
+      const shared = `shared-${domain}`;
+      const second = await givenOwnedOrganization(t, sink, origin);
+      assert.equal((await put(setting({ email_domains: [domain, shared] }))).status, 200);
+      assert.equal((await put(setting({ email_domains: [shared] }), second)).status, 200);
+      const chooser = await t.request('GET', `/auth/sso?email=a%40${shared}`);
+      assert.equal(chooser.status, 200);
+      assert.ok(chooser.text.includes(`href="/auth/sso?organization=${org.id}"`) && chooser.text.includes(`href="/auth/sso?organization=${second.id}"`), chooser.text);
+      assert.equal((await put(setting())).status, 200);
+    });
+
+    it('an unverified address, or one outside the listed domains, signs in nobody and creates no user (403)', async () => {
+      const unverified = person('unverified', { email_verified: false });
+      await refused(await toCallback(), 403, 'email_not_verified');
+      const outside = person('outside', { domain: 'elsewhere.example' });
+      await refused(await toCallback(), 403, 'email_domain_not_listed');
+      assert.deepEqual([...(await usersWith(unverified)), ...(await usersWith(outside))], []);
+      assert.equal((await lastEntry('session.sign_in_failed'))?.target_type, 'sso');
+    });
+
+    it('a tampered state signs in nobody (400), and the pending sign-in is used up', async () => {
+      person('state');
+      const trip = await toCallback();
+      const url = new URL(trip.path, 'http://x');
+      url.searchParams.set('state', `${url.searchParams.get('state')}x`);
+      await refused({ path: `${url.pathname}${url.search}`, cookie: trip.cookie }, 400, 'state_mismatch');
+      const again = await callback(trip);
+      assert.equal(again.status, 400);
+      assert.equal(sessionOf(again), undefined);
+    });
+
+    it('an expired code, and a code used once already, are refused by the provider: nobody signs in (400)', async () => {
+      person('late');
+      idp.codeTtl = 1;
+      try {
+        const trip = await toCallback();
+        await new Promise((resolve) => setTimeout(resolve, 2_100));
+        await refused(trip, 400, 'code_rejected');
+      } finally {
+        idp.codeTtl = 60;
+      }
+      // A used code with a new pending sign-in's state and cookie: the provider refuses the code.
+      const used = await toCallback();
+      assert.equal((await callback(used)).status, 303);
+      const fresh = await toCallback();
+      const usedCode = new URL(used.path, 'http://x').searchParams.get('code')!;
+      const url = new URL(fresh.path, 'http://x');
+      url.searchParams.set('code', usedCode);
+      await refused({ path: `${url.pathname}${url.search}`, cookie: fresh.cookie }, 400, 'code_rejected');
+    });
+
+    it('an ID token re-signed with the provider\'s key passes; with another audience, issuer, an expiry passed or another key, nobody signs in', async () => {
+      const email = person('token');
+      idp.tamper = { claims: {} };
+      try {
+        assert.equal((await callback(await toCallback())).status, 303, 'the re-signing itself is sound');
+        const { privateKey: stranger } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+        for (const tamper of [
+          { claims: { aud: 'another-client' } },
+          { claims: { aud: ['another-client'] } },
+          { claims: { iss: `${idp.issuer}/other` } },
+          { claims: { exp: Math.floor(Date.now() / 1000) - 3_600 } },
+          { claims: { nonce: 'another-nonce' } },
+          { claims: { email: `mallory@${domain}` }, key: stranger },
+        ]) {
+          idp.tamper = tamper;
+          await refused(await toCallback(), 400, 'id_token_invalid', JSON.stringify(tamper.claims));
+        }
+      } finally {
+        idp.tamper = undefined;
+      }
+      assert.deepEqual(await usersWith(`mallory@${domain}`), []);
+      assert.equal((await usersWith(email)).length, 1);
+    });
+
+    it('a wrong issuer (the discovery document names another) and a provider that is down are a 502 page, audited', async () => {
+      const other = await givenOwnedOrganization(t, sink, origin);
+      assert.equal((await put(setting({ issuer: `${idp.issuer}/alias` }), other)).status, 200);
+      const wrong = await t.request('GET', `/auth/sso?organization=${other.id}`);
+      assert.equal(wrong.status, 502, wrong.text);
+      assert.match(wrong.text, /Identity provider unavailable/);
+      assert.equal(wrong.headers['set-cookie'], undefined);
+      assert.equal((await put(setting({ issuer: 'http://127.0.0.1:9' }), other)).status, 200);
+      assert.equal((await t.request('GET', `/auth/sso?organization=${other.id}`)).status, 502);
+      const { rows } = await db().query(`SELECT summary FROM audit_entries WHERE organization_id = $1 AND action = 'session.sign_in_failed'`, [other.id]);
+      assert.deepEqual(rows.map((r: { summary: unknown }) => r.summary), [{ method: 'sso', reason: 'provider_unreachable' }, { method: 'sso', reason: 'provider_unreachable' }]);
+    });
+
+    it('with required: true, email links are refused for the organization\'s users: no link is mailed, and an issued one does not sign in', async () => {
+      const email = person('required');
+      assert.equal((await asSession(t, org.owner, origin, 'POST', '/api/admin/v1/users', { email, role: 'viewer' })).status, 201);
+      const invitation = await linkMailedTo(sink, email);
+      assert.equal((await put(setting({ required: true }))).status, 200);
+      try {
+        const refusedLink = await signInWith(t, invitation, origin);
+        assert.equal(refusedLink.response.status, 403);
+        assert.ok(refusedLink.response.text.includes(`href="/auth/sso?organization=${org.id}"`), 'the page leads to single sign-on');
+        assert.equal(refusedLink.cookie, undefined);
+        assert.equal((await lastEntry('session.sign_in_failed'))?.summary.reason, 'sso_required');
+        const mailsBefore = sink.mails.length;
+        assert.equal((await t.request('POST', '/auth/email', { body: { email } })).status, 202);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        assert.equal(sink.mails.filter((mail) => mail.to.includes(email)).length, sink.mails.slice(0, mailsBefore).filter((mail) => mail.to.includes(email)).length, 'no new link mailed');
+        assert.equal((await callback(await toCallback())).status, 303, 'single sign-on still signs them in');
+      } finally {
+        assert.equal((await put(setting())).status, 200);
+      }
+      assert.equal((await signInWith(t, invitation, origin)).response.status, 303, 'the link works again once SSO is not required');
+    });
+
+    it('past 30 single sign-ons begun from one address in 15 minutes, a 429 page with Retry-After (each keeps state in Redis for 10 minutes)', async () => {
+      let answer: InjectResult | undefined;
+      for (let i = 0; i <= 30 && answer?.status !== 429; i++) answer = await t.request('GET', `/auth/sso?organization=${org.id}`);
+      assert.equal(answer?.status, 429);
+      assert.match(answer!.text, /Too many requests/);
+      assert.equal(answer!.headers['retry-after'], '900');
+      assert.equal(answer!.headers['set-cookie'], undefined);
+    });
+
+    it('no log line or audit entry holds a code, a state or the client secret', async () => {
+      assert.ok(returned.length > 20, 'the sign-ins above ran first');
+      assert.ok(t.logs.some((line) => line.includes('single sign-on failed')), 'failures are logged');
+      const { rows } = await db().query(`SELECT row_to_json(a)::text AS json FROM audit_entries a`);
+      const text = [...t.logs, ...rows.map((r: { json: string }) => r.json)].join('\n');
+      for (const value of [...returned, CLIENT_SECRET]) assert.ok(!text.includes(value), `${value} is written somewhere`);
+    });
+  });
+});
