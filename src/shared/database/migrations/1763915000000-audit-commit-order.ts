@@ -7,8 +7,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * every one still running (`pg_snapshot_xmin`), in (xid, id) order, so an entry that commits late
  * still comes after any cursor handed out before it. (Existing entries share the migration's xid.)
  */
-export class AuditCommitOrder1763920000000 implements MigrationInterface {
-  name = 'AuditCommitOrder1763920000000';
+export class AuditCommitOrder1763915000000 implements MigrationInterface {
+  name = 'AuditCommitOrder1763915000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
