@@ -209,6 +209,8 @@ export type DeliveryAttempt = Schemas['DeliveryAttempt'];
 /** GET /reports/cases: live cases only. */
 export type CaseReport = Schemas['CaseReport'];
 export type RetentionSettings = Schemas['Retention'];
+export type Me = Schemas['Me'];
+export type SsoConfiguration = Schemas['SsoConfiguration'];
 /** Days kept, per kind of finished work; `closed_cases_days` 0 keeps closed cases. */
 export type RetentionPeriods = RetentionSettings['retention'];
 

@@ -8,6 +8,7 @@ import { CasesPage } from './pages/cases.tsx';
 import { NotFoundPage } from './pages/not-found.tsx';
 import { RetentionPage } from './pages/retention.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
+import { SsoPage } from './pages/sso.tsx';
 import { SubscriptionPage } from './pages/subscription.tsx';
 import { SubscriptionsPage } from './pages/subscriptions.tsx';
 import { TokensPage } from './pages/tokens.tsx';
@@ -51,6 +52,7 @@ function route(location: Location) {
   if (path === '/retention') return <RetentionPage />;
   if (path === '/audit') return <AuditPage />;
   if (path === '/users') return <UsersPage />;
+  if (path === '/sso') return <SsoPage />;
   return <NotFoundPage />;
 }
 

@@ -22,6 +22,7 @@ const SECTIONS: (Area & { label: string })[] = [
   { href: '/retention', label: 'Retention', needs: 'getRetention' },
   { href: '/audit', label: 'Audit', needs: 'listAuditEntries' },
   { href: '/users', label: 'Users', needs: 'listUsers' },
+  { href: '/sso', label: 'Single sign-on', needs: 'getSso' },
 ];
 
 /** Pages below a section that need more than the section does. */
