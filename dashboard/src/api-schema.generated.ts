@@ -1038,6 +1038,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/operator/v1/organizations/{organizationId}/sso": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Turn off an organization's single sign-on
+         * @description For an organization whose people can no longer sign in at its provider (with `required: true`, owners included): single sign-on is removed, as an owner would (`deleteSso`), audited with the operator as the actor, and its people sign in by email link again at once on every instance. Takes no body (one that is sent is ignored).
+         */
+        delete: operations["deleteOrganizationSso"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/operator/v1/workflows/{workflowId}/email_address/rotate": {
         parameters: {
             query?: never;
@@ -4883,6 +4903,35 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `name` missing or not 1 to 200 characters, `owner_email` not an email address, an unsupported key, or a body that is not a valid JSON object. */
             422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteOrganizationSso: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                organizationId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The operator API is disabled (no `OPERATOR_TOKEN`), or the organization does not exist or has no single sign-on. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -339,11 +339,13 @@ describe('OpenAPI document', () => {
       await api.call('patch', '/api/admin/v1/users/{userId}', { session: owner, params: { userId: invited.body.user.id }, body: { role: 'viewer' } });
       await api.call('delete', '/api/admin/v1/users/{userId}', { session: owner, params: { userId: invited.body.user.id } });
       await api.call('get', '/api/admin/v1/me', { token: admin });
-      await api.call('get', '/api/admin/v1/me', { session: owner });
+      const me = await api.call('get', '/api/admin/v1/me', { session: owner });
       const sso = { issuer: 'https://idp.example', client_id: 'case-intake', client_secret: 'documented-secret', email_domains: ['example.com'], default_role: 'viewer', required: false };
       await api.call('put', '/api/admin/v1/sso', { session: owner, body: sso });
       await api.call('get', '/api/admin/v1/sso', { session: owner });
       await api.call('delete', '/api/admin/v1/sso', { session: owner });
+      await api.call('put', '/api/admin/v1/sso', { session: owner, body: sso });
+      await api.call('delete', '/api/operator/v1/organizations/{organizationId}/sso', { token: operatorToken(), params: { organizationId: me.body.organization.id } });
       await api.call('post', '/auth/email', { body: { email: uniqueEmail('nobody') } });
       await api.call('post', '/auth/sign_out', { session: owner });
     }

@@ -10,6 +10,7 @@ import { eventually, isolatedRedisPrefix } from '../support/automation-helpers.j
 import { assertJsonError } from '../support/foundation-assertions.js';
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider, throughProvider } from '../support/oidc-test-provider.js';
 import { asSession, givenOwnedOrganization, linkMailedTo, type PeopleOrganization, signInWith } from '../support/people-helpers.js';
+import { operatorToken } from '../support/scenario.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
 import { db, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -308,6 +309,26 @@ describe('single sign-on', () => {
         assert.equal((await put(setting())).status, 200);
       }
       assert.equal((await signInWith(t, invitation, origin)).response.status, 303, 'the link works again once SSO is not required');
+    });
+
+    it('the operator turns single sign-on off for an organization locked out by it (required, provider gone): email links work again, audited', async () => {
+      assert.equal((await put(setting({ required: true, issuer: 'http://127.0.0.1:9' }))).status, 200);
+      try {
+        const route = `/api/operator/v1/organizations/${org.id}/sso`;
+        assertJsonError(await t.request('DELETE', route, { token: org.adminToken }), 401);
+        assert.equal((await t.request('DELETE', route, { token: operatorToken() })).status, 204);
+        assert.deepEqual(await lastEntry('sso.deleted'), { actor_id: 'operator', actor_name: 'operator', target_type: 'sso', summary: {} });
+        assertJsonError(await t.request('DELETE', route, { token: operatorToken() }), 404);
+        assertJsonError(await t.request('DELETE', '/api/operator/v1/organizations/999999999/sso', { token: operatorToken() }), 404);
+        assertJsonError(await asSession(t, org.owner, origin, 'GET', SSO), 404);
+
+        const seen = new Set(sink.mails.map((mail) => /\/auth\/link\/sil_[A-Za-z0-9_-]+/.exec(mail.parsed.text ?? '')?.[0] ?? ''));
+        assert.equal((await t.request('POST', '/auth/email', { body: { email: org.owner.email } })).status, 202);
+        const link = await linkMailedTo(sink, org.owner.email, seen);
+        assert.equal((await signInWith(t, link, origin)).response.status, 303, 'the owner signs in by email link again');
+      } finally {
+        assert.equal((await put(setting())).status, 200);
+      }
     });
 
     it('past 30 single sign-ons begun from one address in 15 minutes, a 429 page with Retry-After (each keeps state in Redis for 10 minutes)', async () => {

@@ -15,7 +15,7 @@ import { AuthController } from './http/auth.controller.js';
 import { MeController } from './http/me.controller.js';
 import { SignInPagesController } from './http/sign-in-pages.controller.js';
 import { SsoPagesController } from './http/sso-pages.controller.js';
-import { SsoController } from './http/sso.controller.js';
+import { OperatorSsoController, SsoController } from './http/sso.controller.js';
 import { UsersController } from './http/users.controller.js';
 import { PostgresPeopleStore } from './infrastructure/postgres-people-store.js';
 import { PostgresSsoStore } from './infrastructure/postgres-sso-store.js';
@@ -23,7 +23,7 @@ import { PostgresSsoStore } from './infrastructure/postgres-sso-store.js';
 /** An organization's people: users and roles, sessions, sign-in by email link or single sign-on, and the check of every admin route. */
 @Module({
   imports: [TokensModule],
-  controllers: [UsersController, MeController, AuthController, SignInPagesController, SsoController, SsoPagesController],
+  controllers: [UsersController, MeController, AuthController, SignInPagesController, SsoController, OperatorSsoController, SsoPagesController],
   providers: [
     UsersService,
     SessionsService,

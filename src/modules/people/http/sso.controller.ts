@@ -1,11 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED, CHANGE_NOT_SAVED } from '../../../shared/http/api-endpoint.decorator.js';
+import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
 import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
+import { RequiresOperatorToken } from '../../tokens/http/operator-token.check.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { SsoConfigurationsService } from '../application/sso-configurations.service.js';
 import { PutSsoRequest } from './put-sso.request.js';
@@ -61,5 +63,31 @@ export class SsoController {
   })
   async delete(@Principal() caller: Caller, @ChangeAuthor() by: Author) {
     await this.sso.delete(by, caller.organizationId);
+  }
+}
+
+/**
+ * The way back in when an organization requires single sign-on and its provider is gone or
+ * misconfigured: its owners, refused email links, could not sign in to fix it, and admin tokens
+ * may not touch single sign-on. The deployment's operator turns it off for them.
+ */
+@Controller('api/operator/v1/organizations')
+@RequiresOperatorToken()
+@ApiTags('Operator')
+@ApiSecurity('operatorToken')
+export class OperatorSsoController {
+  constructor(private readonly sso: SsoConfigurationsService) {}
+
+  @Delete(':organizationId/sso')
+  @HttpCode(204)
+  @ApiEndpoint({
+    operationId: 'deleteOrganizationSso',
+    summary: 'Turn off an organization\'s single sign-on',
+    description: `For an organization whose people can no longer sign in at its provider (with \`required: true\`, owners included): single sign-on is removed, as an owner would (\`deleteSso\`), audited with the operator as the actor, and its people sign in by email link again at once on every instance. ${BODY_IGNORED}`,
+    success: { status: 204, description: 'Removed; no body.' },
+    errors: { 404: 'The operator API is disabled (no `OPERATOR_TOKEN`), or the organization does not exist or has no single sign-on.', 503: CHANGE_NOT_SAVED },
+  })
+  async delete(@ChangeAuthor() by: Author, @Param('organizationId', new IdParamPipe('organization')) organizationId: number) {
+    await this.sso.delete(by, organizationId);
   }
 }
