@@ -89,7 +89,7 @@ export async function download(path: string): Promise<Blob> {
 export async function resumeSession(): Promise<void> {
   try {
     const me = await request<Schemas['Me']>('GET', '/me', { signOutOn401: false });
-    if (me.caller.type === 'user' && me.csrf_token) return signedInAsPerson(me.caller.name, me.role, me.csrf_token);
+    if (me.caller.type === 'user' && me.csrf_token) return signedInAsPerson(me.caller.name, me.role, me.csrf_token, me.organization.id);
   } catch {
     // No session (401) or no answer: the token path, or the sign-in page, says what is wrong.
   }

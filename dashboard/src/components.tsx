@@ -227,7 +227,7 @@ export function ConfirmDialog(props: {
   );
 }
 
-export function Field({ label, hint, children, id }: { label: string; hint?: string; id: string; children: ComponentChildren }) {
+export function Field({ label, hint, children, id }: { label: string; hint?: ComponentChildren; id: string; children: ComponentChildren }) {
   return (
     <div class="field">
       <label for={id}>{label}</label>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ApiError, errorMessage, request, requestSignInLink } from '../api.ts';
-import { Alert } from '../components.tsx';
+import { Alert, Field } from '../components.tsx';
 import { useAction, useTitle } from '../hooks.ts';
 import { signedInWithToken } from '../session.ts';
 
@@ -36,8 +36,7 @@ function PersonSignIn() {
 
   return (
     <form onSubmit={onSubmit} noValidate>
-      <div class="field">
-        <label for="sign-in-email">Email address</label>
+      <Field label="Email address" id="sign-in-email">
         <input
           id="sign-in-email"
           name="email"
@@ -50,7 +49,7 @@ function PersonSignIn() {
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? 'sign-in-email-error' : undefined}
         />
-      </div>
+      </Field>
       {error && (
         <div id="sign-in-email-error">
           <Alert tone="error">{error}</Alert>
@@ -74,36 +73,40 @@ function PersonSignIn() {
 /** Pasting an admin token: for the people who run the service, before anyone has an account. */
 function TokenSignIn({ open }: { open: boolean }) {
   const [token, setToken] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
+  const [missing, setMissing] = useState(false);
+  const check = useAction(async (candidate: string) => {
+    // Any admin call proves the token; a 401 here is a wrong token, not an expired session.
+    await request('GET', '/workflows', { token: candidate, signOutOn401: false });
+    signedInWithToken(candidate);
+  });
+  const candidate = token.trim();
+  const refusal =
+    check.error === null
+      ? null
+      : check.error instanceof ApiError && check.error.status === 401
+        ? `This token was not accepted.${candidate.startsWith('adm_') ? '' : ' Admin tokens start with “adm_”.'}`
+        : errorMessage(check.error);
+  const error = missing ? 'Enter your admin token.' : refusal;
 
-  const onSubmit = async (event: Event) => {
+  const onSubmit = (event: Event) => {
     event.preventDefault();
-    const candidate = token.trim();
-    if (!candidate) return setError('Enter your admin token.');
-    setPending(true);
-    setError(null);
-    try {
-      // Any admin call proves the token; a 401 here is a wrong token, not an expired session.
-      await request('GET', '/workflows', { token: candidate, signOutOn401: false });
-      signedInWithToken(candidate);
-    } catch (failure) {
-      setError(
-        failure instanceof ApiError && failure.status === 401
-          ? `This token was not accepted.${candidate.startsWith('adm_') ? '' : ' Admin tokens start with “adm_”.'}`
-          : errorMessage(failure),
-      );
-    } finally {
-      setPending(false);
-    }
+    setMissing(!candidate);
+    if (candidate) void check.run(candidate);
   };
 
   return (
     <details class="disclosure" open={open}>
       <summary>Advanced: sign in with an admin token</summary>
       <form onSubmit={onSubmit} noValidate>
-        <div class="field">
-          <label for="admin-token">Admin token</label>
+        <Field
+          label="Admin token"
+          id="admin-token"
+          hint={
+            <>
+              Starts with <code>adm_</code>. It is kept in this browser tab only and forgotten when you sign out or close the tab.
+            </>
+          }
+        >
           <input
             id="admin-token"
             name="admin-token"
@@ -116,13 +119,10 @@ function TokenSignIn({ open }: { open: boolean }) {
             aria-describedby="admin-token-hint"
             aria-invalid={error ? true : undefined}
           />
-          <p class="hint" id="admin-token-hint">
-            Starts with <code>adm_</code>. It is kept in this browser tab only and forgotten when you sign out or close the tab.
-          </p>
-        </div>
+        </Field>
         {error && <Alert tone="error">{error}</Alert>}
-        <button type="submit" class="button button--secondary button--block" disabled={pending}>
-          {pending ? 'Checking…' : 'Sign in'}
+        <button type="submit" class="button button--secondary button--block" disabled={check.pending}>
+          {check.pending ? 'Checking…' : 'Sign in'}
         </button>
       </form>
     </details>

@@ -1,10 +1,11 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { ApiError, api, type Me, type SsoConfiguration } from '../api.ts';
+import { ApiError, api, type SsoConfiguration } from '../api.ts';
 import { Alert, Badge, CopyField, DateTime, Field, Loading, PageHeader, Select } from '../components.tsx';
 import { DeleteDialog } from '../crud-parts.tsx';
 import { FieldError, FormError, formProblems, useFocusFirstProblem } from '../form-problems.tsx';
 import { useAction, useLoad, useTitle } from '../hooks.ts';
+import { currentSession } from '../session.ts';
 
 const FIELDS = ['issuer', 'client_id', 'client_secret', 'email_domains', 'default_role', 'required'] as const;
 type FieldName = (typeof FIELDS)[number];
@@ -32,8 +33,7 @@ function domainsOf(text: string): string[] {
 function TextField(props: { name: FieldName; label: string; hint: ComponentChildren; value: string; onInput: (value: string) => void; error: string | undefined; type?: string; placeholder?: string }) {
   const id = inputId(props.name);
   return (
-    <div class="field">
-      <label for={id}>{props.label}</label>
+    <Field label={props.label} id={id} hint={props.hint}>
       <input
         id={id}
         class={props.type === 'password' ? 'input input--mono' : 'input'}
@@ -46,11 +46,8 @@ function TextField(props: { name: FieldName; label: string; hint: ComponentChild
         aria-invalid={props.error ? true : undefined}
         aria-describedby={describedBy(props.name, props.error)}
       />
-      <p class="hint" id={`${id}-hint`}>
-        {props.hint}
-      </p>
       <FieldError id={id} error={props.error} />
-    </div>
+    </Field>
   );
 }
 
@@ -99,8 +96,11 @@ function SsoForm({ existing, onSaved, onEdit }: { existing: SsoConfiguration | n
         error={problems.fields.client_secret}
         hint={existing ? 'Enter it again to save any change: it is stored encrypted and never shown.' : 'Stored encrypted; never shown or logged.'}
       />
-      <div class="field">
-        <label for={inputId('email_domains')}>Email domains</label>
+      <Field
+        label="Email domains"
+        id={inputId('email_domains')}
+        hint="One per line, lower case (example.com). Only a verified address of one of these signs in, and typing such an address on the sign-in page leads here."
+      >
         <textarea
           id={inputId('email_domains')}
           class="input"
@@ -111,11 +111,8 @@ function SsoForm({ existing, onSaved, onEdit }: { existing: SsoConfiguration | n
           aria-invalid={problems.fields.email_domains ? true : undefined}
           aria-describedby={describedBy('email_domains', problems.fields.email_domains)}
         />
-        <p class="hint" id={`${inputId('email_domains')}-hint`}>
-          One per line, lower case (example.com). Only a verified address of one of these signs in, and typing such an address on the sign-in page leads here.
-        </p>
         <FieldError id={inputId('email_domains')} error={problems.fields.email_domains} />
-      </div>
+      </Field>
       <Field label="Role of a person signing in for the first time" id={inputId('default_role')} hint="People who already have a user keep their role.">
         <Select id={inputId('default_role')} value={defaultRole} onChange={(value) => edited(setDefaultRole)(value as SsoConfiguration['default_role'])} options={ROLE_OPTIONS} aria-describedby={describedBy('default_role', problems.fields.default_role)} />
         <FieldError id={inputId('default_role')} error={problems.fields.default_role} />
@@ -156,12 +153,12 @@ function SignInAddresses({ organizationId }: { organizationId: number }) {
 /** An owner's page: the organization's OpenID Connect provider (people.md, section 2). */
 export function SsoPage() {
   useTitle('Single sign-on');
+  const session = currentSession();
   const loaded = useLoad(async () => {
-    const me = await api.get<Me>('/me');
     try {
-      return { organizationId: me.organization.id, sso: (await api.get<{ sso: SsoConfiguration }>('/sso')).sso };
+      return { sso: (await api.get<{ sso: SsoConfiguration }>('/sso')).sso };
     } catch (failure) {
-      if (failure instanceof ApiError && failure.status === 404) return { organizationId: me.organization.id, sso: null };
+      if (failure instanceof ApiError && failure.status === 404) return { sso: null };
       throw failure;
     }
   }, []);
@@ -205,7 +202,7 @@ export function SsoPage() {
               setNotice('Single sign-on saved.');
             }}
           />
-          <SignInAddresses organizationId={data.organizationId} />
+          {session.kind === 'person' && <SignInAddresses organizationId={session.organizationId} />}
         </div>
       )}
       <DeleteDialog

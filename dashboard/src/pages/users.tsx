@@ -2,6 +2,7 @@ import { useState } from 'preact/hooks';
 import { api, errorMessage, type User } from '../api.ts';
 import { Alert, Badge, ConfirmDialog, DateTime, EmptyState, Field, ItemTable, Loading, PageHeader, Select } from '../components.tsx';
 import { DeleteDialog } from '../crud-parts.tsx';
+import { FieldError } from '../form-problems.tsx';
 import { useAction, useLoad, useTitle } from '../hooks.ts';
 import { ROLES, type Role } from '../session.ts';
 
@@ -59,11 +60,7 @@ function InviteForm({ onInvited }: { onInvited: (user: User) => void }) {
           </button>
         </div>
       </form>
-      {emailError && (
-        <p class="field-error" id="invite-email-error" role="alert">
-          {emailError}
-        </p>
-      )}
+      <FieldError id="invite-email" error={emailError ?? undefined} />
       {invite.error !== null && <Alert tone="error">{errorMessage(invite.error)}</Alert>}
     </section>
   );

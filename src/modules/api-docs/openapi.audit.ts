@@ -1,4 +1,5 @@
 import { object, type Schema, timestamp } from '../../shared/http/openapi-schema.js';
+import { MAX_CHANGED_POINTERS, MAX_POINTER_CHARS } from '../audit/domain/audit-summary.js';
 
 /** The audit log (people.md §3): what the audit API answers. */
 export const auditSchemas: Record<string, Schema> = {
@@ -18,7 +19,7 @@ export const auditSchemas: Record<string, Schema> = {
       action: { type: 'string', description: 'What was done, as `<target>.<verb>` (`workflow.published`, `token.created`).' },
       target: object({ type: { type: 'string', description: 'What kind of thing changed (`workflow`, `token`, `secret`, ...).' }, id: { type: 'string', description: 'Its id (a secret\'s name).' } }, [], 'What was changed.'),
       address: { type: ['string', 'null'], description: 'The IP address the change came from.' },
-      summary: { type: 'object', description: 'What changed: the JSON Pointers of a draft\'s changed parts (`changed`, at most 100, each at most 256 characters, a longer one shortened to a part containing it; `changed_omitted` counts the rest), `from` and `to` of settings, names of what was created. Never a secret value, a token or a webhook URL.' },
+      summary: { type: 'object', description: `What changed: the JSON Pointers of a draft's changed parts (\`changed\`, at most ${MAX_CHANGED_POINTERS}, each at most ${MAX_POINTER_CHARS} characters, a longer one shortened to a part containing it; \`changed_omitted\` counts the rest), \`from\` and \`to\` of settings, names of what was created. Never a secret value, a token or a webhook URL.` },
     },
     [],
     'One change made through the admin or operator API.',

@@ -1,4 +1,5 @@
 import { object, type Schema } from '../../shared/http/openapi-schema.js';
+import { AUDIT_DAYS_MIN } from '../retention/domain/retention.js';
 
 /** Retention (operations.md, "Retention"): what the retention API answers. */
 
@@ -8,7 +9,7 @@ const days = (kind: 'number' | 'integer', what: string, nullable = false): Recor
     runs_days: { type, minimum: 0, description: `${what}: days finished runs are kept after they finished.` },
     deliveries_days: { type, minimum: 0, description: `${what}: days ended deliveries and their attempts are kept after they ended.` },
     closed_cases_days: { type, minimum: 0, description: `${what}: days a case stays Closed before it goes; 0 keeps closed cases.` },
-    audit_days: { type: nullable ? ['integer', 'null'] : 'integer', minimum: 90, description: `${what}: days audit entries are kept after the change they record (at least 90).` },
+    audit_days: { type: nullable ? ['integer', 'null'] : 'integer', minimum: AUDIT_DAYS_MIN, description: `${what}: days audit entries are kept after the change they record (at least ${AUDIT_DAYS_MIN}).` },
   };
 };
 

@@ -9,7 +9,3 @@ export type Role = (typeof ROLES)[number];
 export function roleAllows(held: Role, required: Role): boolean {
   return ROLES.indexOf(held) >= ROLES.indexOf(required);
 }
-
-export function isRole(value: unknown): value is Role {
-  return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
-}

@@ -15,6 +15,8 @@ export interface AuditEntryView {
 const MAX_XID8 = 2n ** 64n - 1n;
 const MAX_BIGINT = 2n ** 63n - 1n;
 const START: AuditPosition = { xid: '0', id: '0' };
+/** What a cursor looks like: base64url of `b<xid>.<id>`, at most 20 and 19 digits (56 characters). */
+export const AUDIT_CURSOR_TEXT = /^[A-Za-z0-9_-]{1,56}$/;
 
 /**
  * A cursor is the position of the newest entry a reader has seen (base64url, opaque to clients):
@@ -26,7 +28,7 @@ export function auditCursor(position: AuditPosition): string {
 
 /** The position a cursor stands for; undefined for anything that is not one of ours. */
 export function parseAuditCursor(cursor: string): AuditPosition | undefined {
-  if (cursor.length > 60 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
+  if (!AUDIT_CURSOR_TEXT.test(cursor)) return undefined;
   const parts = /^b(0|[1-9][0-9]{0,19})\.(0|[1-9][0-9]{0,18})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
   if (!parts || BigInt(parts[1]!) > MAX_XID8 || BigInt(parts[2]!) > MAX_BIGINT) return undefined;
   return { xid: parts[1]!, id: parts[2]! };

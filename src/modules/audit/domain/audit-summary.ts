@@ -17,7 +17,8 @@ export function changedSettings(before: Record<string, unknown>, after: Record<s
  * object member or array item where they part; a changed array length points at the array.
  */
 export function changedPointers(before: unknown, after: unknown, at = ''): string[] {
-  if (JSON.stringify(before) === JSON.stringify(after)) return [];
+  // One walk of both values: comparing serialized subtrees at every level would cost the
+  // definition's size times its depth (1 MB, 64 levels).
   if (isObject(before) && isObject(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
     return keys.flatMap((key) => changedPointers(before[key], after[key], `${at}/${escapePointer(key)}`));
@@ -25,7 +26,7 @@ export function changedPointers(before: unknown, after: unknown, at = ''): strin
   if (Array.isArray(before) && Array.isArray(after) && before.length === after.length) {
     return before.flatMap((item, index) => changedPointers(item, after[index], `${at}/${index}`));
   }
-  return [at];
+  return before === after ? [] : [at];
 }
 
 /** A summary lists at most this many changed parts; the rest are only counted (`changed_omitted`). */

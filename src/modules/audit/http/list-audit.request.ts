@@ -1,12 +1,13 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
+import { AUDIT_CURSOR_TEXT } from '../application/audit-entries.service.js';
 
 const NAME = '[a-z][a-z0-9_]{0,63}';
 /** The text of an integer from 1 to 200 (documented as that integer: a pattern is for strings only). */
 const PAGE_SIZE = /^([1-9][0-9]?|1[0-9][0-9]|200)$/;
 
 export class ListAuditRequest {
-  @IsOptional() @Matches(/^[A-Za-z0-9_-]{1,40}$/, { message: 'after must be a next_cursor of this list' })
+  @IsOptional() @Matches(AUDIT_CURSOR_TEXT, { message: 'after must be a next_cursor of this list' })
   @ApiPropertyOptional({ type: 'string', description: 'The `next_cursor` of an earlier answer: the entries recorded since, oldest first. Without it, the newest entries, newest first.' })
   after?: string;
 
