@@ -67,7 +67,7 @@ function Account({ session }: { session: Extract<Session, { kind: 'person' | 'to
 
 function Brand() {
   return (
-    <Link href="/workflows" class="brand">
+    <Link href={landingPath()} class="brand">
       <img class="brand__mark" src="/dashboard/favicon.svg" alt="" width={28} height={28} />
       <span class="brand__name">Case Intake</span>
       <span class="brand__tag">Admin</span>

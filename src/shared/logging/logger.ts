@@ -9,7 +9,7 @@ export type { Logger };
  * Request lines themselves are written field by field (see request-logging.ts), so
  * this is a second line of defence, not the first.
  */
-const REDACT = ['authorization', 'headers.authorization', 'req.headers.authorization', 'token', 'secret', '*.token', '*.secret', 'query.token', 'url'];
+const REDACT = ['authorization', 'headers.authorization', 'req.headers.authorization', 'cookie', 'headers.cookie', 'req.headers.cookie', 'headers["x-csrf-token"]', 'token', 'secret', '*.token', '*.secret', 'query.token', 'url'];
 
 /** The longest a log line waits in the buffer: an idle process's last lines (its start, an error) reach stdout this soon. */
 export const LOG_FLUSH_INTERVAL_MS = 1_000;

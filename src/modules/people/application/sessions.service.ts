@@ -9,6 +9,7 @@ import { ForbiddenError, UnauthorizedError } from '../../../shared/errors/app-er
 import { AuditTrail } from '../../audit/application/audit-trail.js';
 import { userActor } from '../../audit/domain/audit-entry.js';
 import type { UserPrincipal } from '../../tokens/domain/principal.js';
+import { secretsEqual } from '../../tokens/domain/token-secrets.js';
 import { auditTargetOf, type StoredSession, type User } from '../domain/user.js';
 import { PeopleStore } from './people-store.js';
 import { SignInLinksService } from './sign-in-links.service.js';
@@ -17,6 +18,8 @@ import { SignInLinksService } from './sign-in-links.service.js';
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 export type SignInMethod = 'email_link' | 'sso';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** A session id as `start` makes it (32 random bytes, base64url): any other cookie is no session, and costs no query. */
+const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
 
 /** What a state-changing request says about where it comes from, for the CSRF check. */
 export interface RequestOrigin {
@@ -83,7 +86,7 @@ export class SessionsService {
    * session, or a deleted user; 403 for a state-changing request that fails the CSRF check.
    */
   async authenticate(id: string | undefined, request: RequestOrigin): Promise<UserPrincipal> {
-    if (!id) throw new UnauthorizedError();
+    if (!id || !SESSION_ID.test(id)) throw new UnauthorizedError();
     const hash = sha256(id);
     const key = hash.toString('hex');
     const session = await this.sessions.get(key, () => this.store.findSession(hash));
@@ -131,7 +134,7 @@ export class SessionsService {
     if (SAFE_METHODS.has(request.method)) return;
     if (request.origin !== undefined && request.origin !== 'null') {
       if (request.origin === new URL(this.env.PUBLIC_BASE_URL!).origin) return;
-    } else if (request.csrfToken !== undefined && request.csrfToken === this.csrfToken(sessionId)) {
+    } else if (request.csrfToken !== undefined && secretsEqual(request.csrfToken, this.csrfToken(sessionId))) {
       return;
     }
     throw new ForbiddenError('cross-site request refused: send it from the dashboard');

@@ -148,7 +148,8 @@ export class SsoSignInService {
     }
     const email = typeof claims?.email === 'string' ? claims.email : undefined;
     const domain = email && emailDomainOf(email);
-    if (!email || !domain) throw new SsoSignInError('email_missing', 403, setting.organizationId);
+    // An address no mailbox can have (RFC 5321 caps it at 254) is none: it would only be stored, in the user and the audit log.
+    if (!email || email.length > 254 || !domain) throw new SsoSignInError('email_missing', 403, setting.organizationId);
     if (claims!.email_verified !== true) throw new SsoSignInError('email_not_verified', 403, setting.organizationId, email);
     if (!setting.emailDomains.includes(domain)) throw new SsoSignInError('email_domain_not_listed', 403, setting.organizationId, email);
     return email;

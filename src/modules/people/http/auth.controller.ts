@@ -1,7 +1,8 @@
-import { Body, Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Env } from '../../../shared/config/env.js';
+import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { UnauthorizedError } from '../../../shared/errors/app-error.js';
 import { ApiEndpoint, BODY_IGNORED } from '../../../shared/http/api-endpoint.decorator.js';
 import { Public } from '../../../shared/http/route-credentials.js';
@@ -24,6 +25,7 @@ export class AuthController {
     private readonly links: SignInLinksService,
     private readonly sessions: SessionsService,
     private readonly env: Env,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   @Post('email')
@@ -35,8 +37,9 @@ export class AuthController {
     success: { status: 202, description: 'Taken; no body.' },
     errors: { 422: '`email` not an email address, an unsupported key, or a body that is not a valid JSON object.' },
   })
-  async email(@Body() body: SignInEmailRequest) {
-    await this.links.request(body.email);
+  email(@Body() body: SignInEmailRequest): void {
+    // Answered before the address is looked up: how long the answer takes says nothing about it.
+    this.links.request(body.email).catch((err: unknown) => this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'sign-in link request not handled'));
   }
 
   @Post('sign_out')

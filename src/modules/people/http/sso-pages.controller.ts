@@ -56,7 +56,9 @@ export class SsoPagesController {
   async callback(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     // The pending sign-in is used up whatever happens next: its cookie goes too.
     setCookie(reply, this.env.PUBLIC_BASE_URL!, { name: PENDING_COOKIE, value: '', path: SSO_PATH, maxAgeSeconds: 0 });
-    const callbackUrl = new URL(request.url, this.env.PUBLIC_BASE_URL);
+    // The service's own callback address (as sent to the provider), with the query the provider sent back.
+    const callbackUrl = new URL(`${this.env.PUBLIC_BASE_URL}${SSO_CALLBACK_PATH}`);
+    callbackUrl.search = new URL(request.url, 'http://callback').search;
     const sessionId = await this.failuresAsPages(reply, () => this.signIns.finish(requestCookie(request, PENDING_COOKIE), callbackUrl, request.ip ?? null));
     if (sessionId === undefined) return reply;
     setSessionCookie(reply, this.env.PUBLIC_BASE_URL!, sessionId, Math.floor(this.env.SESSION_MAX_AGE_MS / 1000));
