@@ -82,6 +82,44 @@ describe('WindowCounters', () => {
     assert.equal(store.count('a'), 4);
   });
 
+  it('counts what a settle in flight is sending: a request made while its round trip is out still sees those requests', async () => {
+    const clock = { now: 1000 };
+    const store = sharedStore(clock);
+    const { held, counters } = heldCounters(store, clock);
+    const first = counters.increment('a');
+    held[0]!();
+    await first;
+    for (let i = 2; i <= 5; i++) assert.equal((await counters.increment('a')).current, i);
+    const settling = settleNow(counters);
+    assert.deepEqual(held.length, 2, 'the four counted here are on their way');
+    assert.equal((await counters.increment('a')).current, 6);
+    held[1]!();
+    await settling;
+    assert.equal((await counters.increment('a')).current, 7);
+    assert.equal(store.count('a'), 5);
+    const closing = counters.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    held[2]!();
+    await closing;
+    assert.equal(store.count('a'), 7);
+  });
+
+  it('puts back what a failed settle was sending, without counting it twice', async () => {
+    const clock = { now: 1000 };
+    const store = sharedStore(clock);
+    const counters = countersOn(store, clock);
+    await counters.increment('a');
+    assert.equal((await counters.increment('a')).current, 2);
+    store.setDown(true);
+    await settleNow(counters);
+    assert.equal((await counters.increment('a')).current, 3);
+    store.setDown(false);
+    await settleNow(counters);
+    assert.equal(store.count('a'), 3);
+    assert.equal((await counters.increment('a')).current, 4);
+    await counters.close();
+  });
+
   it('starts the next window when the later of two first requests reached the store after the window ended', async () => {
     const clock = { now: 1000 };
     const store = sharedStore(clock);

@@ -20,6 +20,8 @@ interface Counter {
   known: number;
   /** Counted here and not sent yet. */
   unsent: number;
+  /** Counted here and sent by a settle whose answer has not come back: in neither `known` nor `unsent` until it does. */
+  sending: number;
   /** Settle passes the key still takes part in: two after its last request here, so the pass after the one that sent it reads what the others sent meanwhile. */
   passes: number;
 }
@@ -66,7 +68,7 @@ export class WindowCounters {
       counter.unsent += 1;
       counter.passes = SETTLE_PASSES;
       this.scheduleSettle();
-      return { current: counter.known + counter.unsent, ttl: counter.ends - now };
+      return { current: counter.known + counter.sending + counter.unsent, ttl: counter.ends - now };
     }
     const shared = await this.settle(key, 1, this.options.windowMs);
     // Another first request of the key settled while this one waited, in the same window: what
@@ -76,10 +78,10 @@ export class WindowCounters {
     const settled = this.counters.get(key);
     if (settled && settledAt < settled.ends && Math.abs(settledAt + shared.ttl - settled.ends) < this.options.windowMs / 2) {
       settled.known = Math.max(settled.known, shared.current);
-      return { current: settled.known + settled.unsent, ttl: settled.ends - settledAt };
+      return { current: settled.known + settled.sending + settled.unsent, ttl: settled.ends - settledAt };
     }
     if (this.roomFor(key, now)) {
-      this.counters.set(key, { ends: now + shared.ttl, known: shared.current, unsent: 0, passes: 0 });
+      this.counters.set(key, { ends: now + shared.ttl, known: shared.current, unsent: 0, sending: 0, passes: 0 });
       this.earliestEnd = Math.min(this.earliestEnd, now + shared.ttl);
     }
     return shared;
@@ -131,14 +133,17 @@ export class WindowCounters {
       if (counter.passes === 0) continue;
       const sent = counter.unsent;
       counter.unsent = 0;
+      counter.sending += sent;
       counter.passes -= 1;
       passes.push(
         this.settle(key, sent, this.options.windowMs).then(
           (shared) => {
+            counter.sending -= sent;
             counter.known = shared.current;
             counter.ends = this.now() + shared.ttl;
           },
           () => {
+            counter.sending -= sent;
             counter.unsent += sent;
             counter.passes = SETTLE_PASSES;
           },
