@@ -316,7 +316,7 @@ export interface paths {
         get: operations["getSso"];
         /**
          * Set single sign-on
-         * @description Sets (or replaces) the organization's OpenID provider. People sign in at `/auth/sso?organization=<id>` (or by typing an address of a listed domain on the sign-in page) with the authorization code flow, PKCE, state and nonce; register `<PUBLIC_BASE_URL>/auth/sso/callback` as the redirect URI at the provider. The ID token's signature, issuer, audience and expiry are verified against the provider's discovery document and keys; its `email` must be verified (`email_verified`) and of a listed domain. A person with no user yet becomes one with `default_role`.
+         * @description Sets (or replaces) the organization's OpenID provider. People sign in at `/auth/sso?organization=<id>` (or by typing an address of a listed domain on the sign-in page, once the domain is verified: `verifySsoDomains`) with the authorization code flow, PKCE, state and nonce; register `<PUBLIC_BASE_URL>/auth/sso/callback` as the redirect URI at the provider. The ID token's signature, issuer, audience and expiry are verified against the provider's discovery document and keys; its `email` must be verified (`email_verified`) and of a listed domain. A person with no user yet becomes one with `default_role`.
          *
          *     The client secret is stored encrypted and never shown, logged or audited (the audit entry says whether it changed). A change acts at once on this instance and within 1 s on every other one.
          */
@@ -327,6 +327,28 @@ export interface paths {
          * @description The organization's people sign in by email link again; their users and sessions stay. Takes no body (one that is sent is ignored).
          */
         delete: operations["deleteSso"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/sso/verify_domains": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Verify single sign-on email domains
+         * @description Looks up the DNS TXT record of every listed domain not verified yet (`domain_verifications[].record_name`) and marks those whose record says `record_value` as verified, audited as `sso.domains_verified`. Only a verified domain sends a person who types an address of it on the sign-in page to this organization's provider: otherwise any organization could list a domain it does not own and collect its people's sign-ins. Listing a domain alone still lets a verified email of it sign in at `/auth/sso?organization=<id>`.
+         *
+         *     A domain whose record is missing, or whose lookup failed, stays unverified: check again once DNS has the record. A domain removed from `email_domains` loses its verification. Takes no body (one that is sent is ignored).
+         */
+        post: operations["verifySsoDomains"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1949,6 +1971,15 @@ export interface components {
              * @enum {string}
              */
             default_role: "viewer" | "editor" | "admin";
+            /** @description Each listed domain in the order of `email_domains`: whether it is verified (a typed address of it is sent to this provider), and the DNS TXT record that verifies it (`verifySsoDomains`). */
+            domain_verifications: {
+                domain: string;
+                /** @description Where the TXT record goes: `_case-intake.<domain>`. */
+                record_name: string;
+                /** @description What it says: `case-intake-domain-verification=<this organization's token>`. */
+                record_value: string;
+                verified: boolean;
+            }[];
             /** @description Lower-case, sorted: a verified email address of one of these signs in. */
             email_domains: string[];
             /** @description The OpenID provider's issuer identifier. */
@@ -3246,6 +3277,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The organization has no single sign-on. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    verifySsoDomains: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The setting, without the client secret. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sso: components["schemas"]["SsoConfiguration"];
+                    };
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];

@@ -61,4 +61,5 @@ export const REQUIRED_ROLES = {
   unpublishWorkflow: 'admin',
   updateDigest: 'admin',
   updateSubscription: 'admin',
+  verifySsoDomains: 'owner',
 } as const;

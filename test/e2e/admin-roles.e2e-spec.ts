@@ -75,6 +75,7 @@ const CONTRACT: Record<string, Role> = {
   'PUT /api/admin/v1/sso': 'owner',
   'GET /api/admin/v1/sso': 'owner',
   'DELETE /api/admin/v1/sso': 'owner',
+  'POST /api/admin/v1/sso/verify_domains': 'owner',
   'GET /api/admin/v1/audit': 'admin',
 };
 

@@ -1,7 +1,8 @@
 /**
  * Single sign-on in the dashboard, in headless Chromium, against a real OpenID provider
  * (oidc-provider) started here (people.md section 2): the owner sets the provider up on the
- * Single sign-on page, keyboard only; a person of a listed domain types their address on the
+ * Single sign-on page, keyboard only, and verifies its domain with a TXT record (served by a DNS
+ * server started here); a person of that domain types their address on the
  * sign-in page, chooses single sign-on, signs in at the provider and lands on the dashboard as a
  * new user with the default role (editor here), who then sees no Publish button. axe-core finds
  * no serious or critical violation on the Single sign-on page.
@@ -11,11 +12,20 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { assertNoPageProblems, axeViolations, expectHttpError, focused, newContext, openPage } from '../support/browser.js';
 import { givenSignedInOwner, goToSection, heading, peopleDashboardSuite, signedInAs } from '../support/browser-dashboard.js';
+import { type DnsTestServer, startDnsTestServer } from '../support/dns-test-server.js';
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider } from '../support/oidc-test-provider.js';
 import { sampleDefinition } from '../support/scenario.js';
 
 describe('admin dashboard: single sign-on', () => {
-  const suite = peopleDashboardSuite();
+  let dns: DnsTestServer;
+  const env: Record<string, string> = {};
+  // Registered before the suite's own `before`, which reads `env` when it starts the service.
+  before(async () => {
+    dns = await startDnsTestServer();
+    env.DNS_SERVERS = dns.server;
+  });
+  after(() => dns?.close());
+  const suite = peopleDashboardSuite(env);
   let idp: TestProvider;
   const domain = `acme-${randomBytes(3).toString('hex')}.test`;
 
@@ -65,6 +75,18 @@ describe('admin dashboard: single sign-on', () => {
     assert.equal(stored.status, 200, stored.text);
     assert.deepEqual([stored.body.sso.issuer, stored.body.sso.email_domains, stored.body.sso.default_role, stored.body.sso.required], [idp.issuer, [domain], 'editor', false]);
     assert.ok(!(await page.content()).includes(CLIENT_SECRET), 'the secret is not on the page once saved');
+
+    // The domain is not verified yet; the owner publishes the TXT record the page shows, and checks.
+    const domainRow = page.getByRole('region', { name: 'Email domains' }).getByRole('row', { name: new RegExp(domain.replace(/[.]/g, '\\.')) });
+    await domainRow.getByText('Not verified').waitFor();
+    const recordName = (await domainRow.locator('code').textContent())!;
+    assert.equal(recordName, `_case-intake.${domain}`);
+    dns.txt.set(recordName, [[await page.getByLabel('TXT record value').inputValue()]]);
+    await page.getByRole('button', { name: 'Check DNS records' }).click();
+    await page.getByText('Verified 1 domain.').waitFor();
+    await domainRow.getByText('Verified', { exact: true }).waitFor();
+    assert.equal(await page.getByRole('button', { name: 'Check DNS records' }).count(), 0, 'nothing left to check');
+    assert.deepEqual((await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical'), [], 'the page with its domains');
     assertNoPageProblems(page);
     await context.close();
 

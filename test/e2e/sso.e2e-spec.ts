@@ -8,6 +8,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { eventually, isolatedRedisPrefix } from '../support/automation-helpers.js';
 import { assertJsonError } from '../support/foundation-assertions.js';
+import { type DnsTestServer, startDnsTestServer } from '../support/dns-test-server.js';
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider, throughProvider } from '../support/oidc-test-provider.js';
 import { asSession, givenOwnedOrganization, linkMailedTo, type PeopleOrganization, signInWith } from '../support/people-helpers.js';
 import { operatorToken } from '../support/scenario.js';
@@ -20,6 +21,7 @@ describe('single sign-on', () => {
   let t: TestApp;
   let sink: SmtpSink;
   let idp: TestProvider;
+  let dns: DnsTestServer;
   let origin: string;
   let org: PeopleOrganization;
   const domain = `acme-${randomBytes(3).toString('hex')}.test`;
@@ -37,6 +39,17 @@ describe('single sign-on', () => {
     issuer: idp.issuer, client_id: CLIENT_ID, client_secret: CLIENT_SECRET, email_domains: [domain], default_role: 'viewer', required: false, ...changes,
   });
   const put = (body: unknown, as = org) => asSession(t, as.owner, origin, 'PUT', SSO, body);
+  const verify = (as = org) => asSession(t, as.owner, origin, 'POST', `${SSO}/verify_domains`);
+  type DomainVerification = { domain: string; verified: boolean; record_name: string; record_value: string };
+  const verifications = async (as = org): Promise<DomainVerification[]> => (await asSession(t, as.owner, origin, 'GET', SSO, undefined)).body.sso.domain_verifications;
+
+  /** Publishes the TXT records the organization's setting asks for these domains, and has them verified. */
+  async function proveDomains(domains: string[], as = org): Promise<void> {
+    for (const v of await verifications(as)) if (domains.includes(v.domain)) dns.txt.set(v.record_name, [['v=spf1 -all'], [v.record_value]]);
+    const res = await verify(as);
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(res.body.sso.domain_verifications.filter((v: DomainVerification) => v.verified).map((v: DomainVerification) => v.domain).sort(), [...domains].sort());
+  }
 
   /** Starts at `/auth/sso?...`, goes through the provider, and answers the callback's path with the pending sign-in's cookie. */
   async function toCallback(query = `organization=${org.id}`): Promise<{ path: string; cookie: string }> {
@@ -68,7 +81,8 @@ describe('single sign-on', () => {
 
   before(async () => {
     sink = await startSmtpSink();
-    t = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, REDIS_PREFIX: isolatedRedisPrefix() }, captureLogs: true });
+    dns = await startDnsTestServer();
+    t = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, REDIS_PREFIX: isolatedRedisPrefix(), DNS_SERVERS: dns.server }, captureLogs: true });
     origin = new URL(t.env.PUBLIC_BASE_URL!).origin;
     idp = await startTestProvider(`${t.env.PUBLIC_BASE_URL}/auth/sso/callback`);
     org = await givenOwnedOrganization(t, sink, origin);
@@ -77,6 +91,7 @@ describe('single sign-on', () => {
     await t?.close();
     await idp?.close();
     await sink?.close();
+    await dns?.close();
   });
 
   describe('the owner\'s setting', () => {
@@ -84,8 +99,10 @@ describe('single sign-on', () => {
       assertJsonError(await asSession(t, org.owner, origin, 'GET', SSO), 404);
       const res = await put(setting({ email_domains: [domain, `b-${domain}`] }));
       assert.equal(res.status, 200, res.text);
-      assert.deepEqual(Object.keys(res.body.sso).sort(), ['client_id', 'created_at', 'default_role', 'email_domains', 'issuer', 'required', 'updated_at']);
+      assert.deepEqual(Object.keys(res.body.sso).sort(), ['client_id', 'created_at', 'default_role', 'domain_verifications', 'email_domains', 'issuer', 'required', 'updated_at']);
       assert.deepEqual(res.body.sso.email_domains, [domain, `b-${domain}`].sort());
+      assert.deepEqual(res.body.sso.domain_verifications.map((v: DomainVerification) => [v.domain, v.verified, v.record_name]), [domain, `b-${domain}`].sort().map((d) => [d, false, `_case-intake.${d}`]));
+      assert.match(res.body.sso.domain_verifications[0].record_value, /^case-intake-domain-verification=[A-Za-z0-9_-]{22}$/);
       const got = await asSession(t, org.owner, origin, 'GET', SSO);
       assert.deepEqual(got.body, res.body);
       assert.ok(!got.text.includes(CLIENT_SECRET), 'GET never shows the secret');
@@ -192,11 +209,16 @@ describe('single sign-on', () => {
       assert.deepEqual(await usersWith(email), [{ role: 'editor', status: 'active' }]);
     });
 
-    it('an address typed on the sign-in page leads to its domain\'s organization, a chooser for several, a page for none', async () => {
+    it('an address typed on the sign-in page leads to the organization that verified its domain, a chooser for several, a page for none', async () => {
       person('typed');
+      const typed = (address: string) => t.request('GET', `/auth/sso?email=${encodeURIComponent(address)}`);
+      const unproven = await typed(`someone@${domain}`);
+      assert.equal(unproven.status, 200, 'a listed domain not verified sends nobody to the provider');
+      assert.match(unproven.text, /No single sign-on is set up for that email domain/);
+      await proveDomains([domain]);
       const res = await callback(await toCallback(`email=${encodeURIComponent(`someone@${domain.toUpperCase()}`)}`));
       assert.equal(res.status, 303, res.text);
-      const none = await t.request('GET', '/auth/sso?email=someone%40nowhere.example');
+      const none = await typed('someone@nowhere.example');
       assert.equal(none.status, 200);
       assert.match(none.text, /No single sign-on is set up for that email domain/);
       assert.match(none.text, /href="\/dashboard\/"/);
@@ -206,9 +228,46 @@ describe('single sign-on', () => {
       const second = await givenOwnedOrganization(t, sink, origin);
       assert.equal((await put(setting({ email_domains: [domain, shared] }))).status, 200);
       assert.equal((await put(setting({ email_domains: [shared] }), second)).status, 200);
-      const chooser = await t.request('GET', `/auth/sso?email=a%40${shared}`);
+      await proveDomains([domain, shared]);
+      assert.equal(String((await typed(`a@${shared}`)).headers.location).startsWith(idp.issuer), true, 'one organization proved it: straight to its provider');
+      await proveDomains([shared], second);
+      const chooser = await typed(`a@${shared}`);
       assert.equal(chooser.status, 200);
       assert.ok(chooser.text.includes(`href="/auth/sso?organization=${org.id}"`) && chooser.text.includes(`href="/auth/sso?organization=${second.id}"`), chooser.text);
+      assert.equal((await put(setting())).status, 200);
+    });
+
+    it('verifies a domain only by its own TXT record: another organization\'s value, a missing record, or a domain removed and listed again prove nothing', async () => {
+      const other = await givenOwnedOrganization(t, sink, origin);
+      assertJsonError(await verify(other), 404);
+      const claimed = `claimed-${domain}`;
+      assert.equal((await put(setting({ email_domains: [claimed] }), other)).status, 200);
+      assert.equal((await put(setting({ email_domains: [domain, claimed] }))).status, 200);
+      const ours = (await verifications()).find((v) => v.domain === claimed)!;
+      const theirs = (await verifications(other))[0]!;
+      assert.equal(ours.record_name, theirs.record_name);
+      assert.notEqual(ours.record_value, theirs.record_value, 'each organization has its own value');
+
+      dns.txt.set(ours.record_name, [[ours.record_value]]);
+      const refused = await verify(other);
+      assert.equal(refused.status, 200, refused.text);
+      assert.deepEqual(refused.body.sso.domain_verifications.map((v: DomainVerification) => v.verified), [false], 'the record names another organization');
+      const { rows } = await db().query(`SELECT count(*)::int AS n FROM audit_entries WHERE organization_id = $1 AND action = 'sso.domains_verified'`, [other.id]);
+      assert.equal(rows[0].n, 0, 'nothing proven, nothing audited');
+
+      // A long value arrives as several strings of one record; joined, they prove the domain.
+      dns.txt.set(ours.record_name, [[ours.record_value.slice(0, 20), ours.record_value.slice(20)]]);
+      const proven = await verify();
+      assert.equal(proven.body.sso.domain_verifications.find((v: DomainVerification) => v.domain === claimed)?.verified, true, proven.text);
+      assert.deepEqual((await lastEntry('sso.domains_verified'))?.summary, { domains: [claimed] });
+      assert.equal((await t.request('GET', `/auth/sso?email=a%40${claimed}`)).status, 303, 'a typed address now goes to the provider');
+
+      dns.txt.delete(ours.record_name);
+      assert.equal((await put(setting({ email_domains: [domain] }))).status, 200);
+      assert.equal((await put(setting({ email_domains: [domain, claimed] }))).status, 200);
+      const again = await verify();
+      assert.equal(again.body.sso.domain_verifications.find((v: DomainVerification) => v.domain === claimed)?.verified, false, 'removed and listed again: unverified until its record proves it again');
+      assert.equal((await t.request('GET', `/auth/sso?email=a%40${claimed}`)).status, 200);
       assert.equal((await put(setting())).status, 200);
     });
 

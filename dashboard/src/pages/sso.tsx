@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
-import { ApiError, api, type SsoConfiguration } from '../api.ts';
-import { Alert, Badge, CopyField, DateTime, Field, Loading, PageHeader, Select } from '../components.tsx';
+import { ApiError, api, errorMessage, type SsoConfiguration } from '../api.ts';
+import { Alert, Badge, CopyField, DateTime, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
 import { DeleteDialog } from '../crud-parts.tsx';
 import { FieldError, FormError, formProblems, useFocusFirstProblem } from '../form-problems.tsx';
 import { useAction, useLoad, useTitle } from '../hooks.ts';
@@ -99,7 +99,7 @@ function SsoForm({ existing, onSaved, onEdit }: { existing: SsoConfiguration | n
       <Field
         label="Email domains"
         id={inputId('email_domains')}
-        hint="One per line, lower case (example.com). Only a verified address of one of these signs in, and typing such an address on the sign-in page leads here."
+        hint="One per line, lower case (example.com). Only a verified address of one of these signs in. Typing such an address on the sign-in page leads here once the domain is verified (below)."
       >
         <textarea
           id={inputId('email_domains')}
@@ -136,6 +136,68 @@ function SsoForm({ existing, onSaved, onEdit }: { existing: SsoConfiguration | n
   );
 }
 
+/**
+ * The DNS proof of each listed domain: without it, a typed address of the domain is not sent to
+ * this provider (any organization could list a domain it does not own).
+ */
+function DomainVerification({ sso, onVerified }: { sso: SsoConfiguration; onVerified: (sso: SsoConfiguration) => void }) {
+  const [verified, setVerified] = useState<number | null>(null);
+  const check = useAction(async () => {
+    const unverifiedBefore = sso.domain_verifications.filter((d) => !d.verified).length;
+    const answer = await api.post<{ sso: SsoConfiguration }>('/sso/verify_domains');
+    setVerified(unverifiedBefore - answer.sso.domain_verifications.filter((d) => !d.verified).length);
+    onVerified(answer.sso);
+  });
+  const waiting = sso.domain_verifications.filter((d) => !d.verified);
+  return (
+    <section class="card stack" aria-labelledby="sso-domains-title">
+      <h2 id="sso-domains-title" class="card__title">
+        Domain verification
+      </h2>
+      <p>
+        A person who types an address of a domain on the sign-in page is sent here only once the domain is verified. To verify one, add a TXT record at its record name with this value in the domain's DNS, then check.
+      </p>
+      <CopyField label="TXT record value" value={sso.domain_verifications[0]?.record_value ?? ''} hint="The same value for every domain of this organization." copyLabel="Copy TXT record value" />
+      <TableScroll label="Email domains">
+        <table class="table table--compact">
+          <thead>
+            <tr>
+              <th scope="col">Domain</th>
+              <th scope="col">TXT record name</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {sso.domain_verifications.map((d) => (
+              <tr key={d.domain}>
+                <th scope="row">{d.domain}</th>
+                <td>
+                  <code>{d.record_name}</code>
+                </td>
+                <td>{d.verified ? <Badge tone="green">Verified</Badge> : <Badge tone="amber">Not verified</Badge>}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </TableScroll>
+      {check.error ? (
+        <Alert tone="error">{errorMessage(check.error)}</Alert>
+      ) : verified === null ? null : verified > 0 ? (
+        <Alert tone="success">{`Verified ${verified} ${verified === 1 ? 'domain' : 'domains'}.`}</Alert>
+      ) : (
+        <Alert tone="info">No record found yet. DNS changes can take a while to show; check again later.</Alert>
+      )}
+      {waiting.length > 0 && (
+        <div>
+          <button type="button" class="button" disabled={check.pending} onClick={() => void check.run()}>
+            {check.pending ? 'Checking…' : 'Check DNS records'}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}
+
 /** Where people sign in, and what to register at the provider. */
 function SignInAddresses({ organizationId }: { organizationId: number }) {
   const origin = window.location.origin;
@@ -145,7 +207,7 @@ function SignInAddresses({ organizationId }: { organizationId: number }) {
         Addresses
       </h2>
       <CopyField label="Redirect URI to register at the provider" value={`${origin}/auth/sso/callback`} hint="The provider sends people back here after they sign in." copyLabel="Copy redirect URI" />
-      <CopyField label="Sign-in address for your people" value={`${origin}/auth/sso?organization=${organizationId}`} hint="Or they type their work address on the sign-in page and choose single sign-on." copyLabel="Copy sign-in address" />
+      <CopyField label="Sign-in address for your people" value={`${origin}/auth/sso?organization=${organizationId}`} hint="Or, once their domain is verified, they type their work address on the sign-in page and choose single sign-on." copyLabel="Copy sign-in address" />
     </section>
   );
 }
@@ -202,6 +264,7 @@ export function SsoPage() {
               setNotice('Single sign-on saved.');
             }}
           />
+          {data.sso && <DomainVerification key={data.sso.updated_at} sso={data.sso} onVerified={(sso) => loaded.setData({ ...data, sso })} />}
           {session.kind === 'person' && <SignInAddresses organizationId={session.organizationId} />}
         </div>
       )}

@@ -34,6 +34,20 @@ export const peopleSchemas: Record<string, Schema> = {
       issuer: { type: 'string', description: 'The OpenID provider\'s issuer identifier.' },
       client_id: { type: 'string' },
       email_domains: { type: 'array', items: { type: 'string' }, maxItems: MAX_SSO_EMAIL_DOMAINS, description: 'Lower-case, sorted: a verified email address of one of these signs in.' },
+      domain_verifications: {
+        type: 'array',
+        maxItems: MAX_SSO_EMAIL_DOMAINS,
+        description: 'Each listed domain in the order of `email_domains`: whether it is verified (a typed address of it is sent to this provider), and the DNS TXT record that verifies it (`verifySsoDomains`).',
+        items: object(
+          {
+            domain: { type: 'string' },
+            verified: { type: 'boolean' },
+            record_name: { type: 'string', description: 'Where the TXT record goes: `_case-intake.<domain>`.' },
+            record_value: { type: 'string', description: 'What it says: `case-intake-domain-verification=<this organization\'s token>`.' },
+          },
+          [],
+        ),
+      },
       default_role: { type: 'string', enum: [...SSO_DEFAULT_ROLES], description: 'The role of a person who signs in for the first time.' },
       required: { type: 'boolean', description: '`true`: sign-in links are refused for the organization\'s users.' },
       created_at: timestamp('When single sign-on was first set'),

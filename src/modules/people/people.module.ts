@@ -8,6 +8,7 @@ import { SignInRequestLimits } from './application/sign-in-request-limits.js';
 import { OpenIdProviders } from './application/openid-providers.js';
 import { SsoConfigurationsService } from './application/sso-configurations.service.js';
 import { SsoSignInService } from './application/sso-sign-in.service.js';
+import { DomainRecords } from './application/domain-records.js';
 import { SsoStore } from './application/sso-store.js';
 import { UsersService } from './application/users.service.js';
 import { AdminCallerCheck } from './http/admin-caller.check.js';
@@ -18,6 +19,7 @@ import { SsoPagesController } from './http/sso-pages.controller.js';
 import { OperatorSsoController, SsoController } from './http/sso.controller.js';
 import { UsersController } from './http/users.controller.js';
 import { PostgresPeopleStore } from './infrastructure/postgres-people-store.js';
+import { DnsDomainRecords } from './infrastructure/dns-domain-records.js';
 import { PostgresSsoStore } from './infrastructure/postgres-sso-store.js';
 
 /** An organization's people: users and roles, sessions, sign-in by email link or single sign-on, and the check of every admin route. */
@@ -36,6 +38,7 @@ import { PostgresSsoStore } from './infrastructure/postgres-sso-store.js';
     AdminCallerCheck,
     { provide: PeopleStore, useClass: PostgresPeopleStore },
     { provide: SsoStore, useClass: PostgresSsoStore },
+    { provide: DomainRecords, useClass: DnsDomainRecords },
   ],
   exports: [UsersService, SessionsService, AdminCallerCheck],
 })

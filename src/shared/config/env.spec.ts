@@ -49,6 +49,11 @@ describe('validateEnv', () => {
       ['TRUST_PROXY', '10.0.0.0/8,lb.internal-zz9'],
       ['TRUST_PROXY', '10.0.0.0/8/9'],
       ['TRUST_PROXY', '10.0.0.0/-1'],
+      ['DNS_SERVERS', 'dns.internal-zz9'],
+      ['DNS_SERVERS', '192.0.2.53:99999'],
+      ['DNS_SERVERS', '300.1.1.1'],
+      ['DNS_SERVERS', '2001:db8::zz9'],
+      ['DNS_SERVERS', '192.0.2.53,'],
       ['TOKEN_ENCRYPTION_OLD_KEYS', 'hunter2-not-a-key'],
       ['TOKEN_ENCRYPTION_OLD_KEYS', `${'b2'.repeat(32)},hunter2-not-a-key`],
       ['TOKEN_ENCRYPTION_OLD_KEYS', `${'b2'.repeat(32)},`],
@@ -178,6 +183,12 @@ describe('validateEnv', () => {
   it('accepts TRUST_PROXY as comma-separated IPv4 and IPv6 addresses and CIDRs', () => {
     const value = '10.0.0.0/8, 192.0.2.7,2001:db8::/32 ,::1, ::ffff:10.1.2.3/128';
     assert.equal(validateEnv({ ...REQUIRED, TRUST_PROXY: value }).TRUST_PROXY, value);
+  });
+
+  it('accepts DNS_SERVERS as comma-separated IPv4 and IPv6 addresses, each with an optional port', () => {
+    const value = '192.0.2.53, 127.0.0.1:5353,2001:db8::53 , [2001:db8::53]:5353';
+    assert.equal(validateEnv({ ...REQUIRED, DNS_SERVERS: value }).DNS_SERVERS, value);
+    assert.equal(validateEnv(REQUIRED).DNS_SERVERS, undefined);
   });
 
   it('TOKEN_ENCRYPTION_OLD_KEYS takes comma-separated hex or base64 keys', () => {

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform, Type } from 'class-transformer';
-import { IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Matches, Max, Min, MinLength, ValidateBy, validateSync } from 'class-validator';
-import { cidrList, isCidr } from './cidr-list.js';
+import { IsBoolean, IsEmail, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Matches, Max, Min, MinLength, validateSync } from 'class-validator';
 import { ENCRYPTION_KEY_PATTERN } from './encryption-key-format.js';
+import { IsCap, IsCidrList, IsDnsServerList } from './env-validators.js';
 
 /** A hundred years: the longest retention a setting or an override may ask for. */
 export const MAX_RETENTION_DAYS = 36_500;
@@ -257,25 +257,16 @@ export class Env {
   @IsOptional() @Matches(/^[^,\s]+(\s*,\s*[^,\s]+)*$/, { message: '$property must be comma-separated module specifiers' })
   EXTENSIONS?: string;
 
+  /**
+   * The DNS servers asked for the TXT records that prove a single sign-on email domain
+   * (comma-separated `address` or `address:port`, IPv6 as `[address]:port`). Unset: the system's.
+   */
+  @IsOptional() @IsDnsServerList()
+  DNS_SERVERS?: string;
+
   /** How long the process waits for in-flight requests and jobs on SIGTERM. */
   @Type(() => Number) @IsInt() @Min(0) @Max(600000)
   SHUTDOWN_GRACE_MS = 10000;
-}
-
-/** A count of something per organization: a whole number, at least 1. */
-function IsCap(): PropertyDecorator {
-  return (target, key) => [Type(() => Number), IsInt(), Min(1)].forEach((decorate) => decorate(target, key));
-}
-
-/** `10.0.0.0/8, 2001:db8::/32, 192.0.2.7`: addresses, each with an optional prefix length that fits its family. */
-function IsCidrList(): PropertyDecorator {
-  return ValidateBy({
-    name: 'isCidrList',
-    validator: {
-      validate: (value: unknown) => typeof value === 'string' && cidrList(value).every(isCidr),
-      defaultMessage: () => '$property must be comma-separated IPv4 or IPv6 addresses or CIDRs',
-    },
-  });
 }
 
 export class InvalidEnvironmentError extends Error {}

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
 import { CacheGeneration } from '../../../shared/cache/cache-generation.js';
 import { InvalidatedCache } from '../../../shared/cache/invalidated-cache.js';
 import { Env } from '../../../shared/config/env.js';
@@ -8,7 +9,8 @@ import { InvalidRequestError, NotFoundError } from '../../../shared/errors/app-e
 import { AuditTrail } from '../../audit/application/audit-trail.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { changedSettings } from '../../audit/domain/audit-summary.js';
-import { emailDomainOf, issuerProblem, type SsoConfiguration, type SsoDefaultRole } from '../domain/sso.js';
+import { domainVerificationRecord, emailDomainOf, issuerProblem, provesDomain, type SsoConfiguration, type SsoDefaultRole } from '../domain/sso.js';
+import { DomainRecords } from './domain-records.js';
 import { SsoStore } from './sso-store.js';
 
 /** What an owner sets: everything the provider and the sign-in need. */
@@ -26,6 +28,8 @@ export interface SsoView {
   issuer: string;
   client_id: string;
   email_domains: string[];
+  /** Each listed domain, whether it is proven, and the TXT record that proves it. */
+  domain_verifications: { domain: string; verified: boolean; record_name: string; record_value: string }[];
   default_role: SsoDefaultRole;
   required: boolean;
   created_at: string;
@@ -48,6 +52,7 @@ export class SsoConfigurationsService {
     private readonly secrets: SecretBox,
     private readonly audit: AuditTrail,
     private readonly env: Env,
+    private readonly dns: DomainRecords,
     generations: CacheGeneration,
   ) {
     this.cache = new InvalidatedCache(generations, 'sso', 60_000);
@@ -58,10 +63,10 @@ export class SsoConfigurationsService {
     return (await this.cache.get(String(organizationId), async () => (await this.store.find(organizationId)) ?? null)) ?? undefined;
   }
 
-  /** The settings of the organizations whose single sign-on takes this address's domain (a few at most). */
+  /** The settings of the organizations that proved this address's domain (a few at most): where a typed address is sent. */
   async forEmail(email: string): Promise<SsoConfiguration[]> {
     const domain = emailDomainOf(email);
-    return domain ? this.store.listingDomain(domain, 20) : [];
+    return domain ? this.store.provingDomain(domain, 20) : [];
   }
 
   /** Whether the organization's people must sign in through its provider (email links refused). */
@@ -82,7 +87,10 @@ export class SsoConfigurationsService {
     const sealed = this.secrets.seal(input.clientSecret, ssoClientSecretBinding(organizationId));
     const stored = await this.cache.change(String(organizationId), async (tx) => {
       const before = await this.store.find(organizationId, tx);
-      const saved = await this.store.put(tx, { organizationId, issuer: input.issuer, clientId: input.clientId, sealedClientSecret: sealed, emailDomains, defaultRole: input.defaultRole, required: input.required });
+      const saved = await this.store.put(tx, {
+        organizationId, issuer: input.issuer, clientId: input.clientId, sealedClientSecret: sealed, emailDomains, defaultRole: input.defaultRole, required: input.required,
+        domainVerificationToken: randomBytes(16).toString('base64url'),
+      });
       const changed = changedSettings(before ? publicFields(before) : {}, publicFields(saved));
       const clientSecretChanged = !before || this.opensTo(before) !== input.clientSecret;
       await this.audit.record(tx, { organizationId, by, action: 'sso.configured', target: AUDIT_TARGET(organizationId), summary: { changed, client_secret_changed: clientSecretChanged } });
@@ -97,12 +105,40 @@ export class SsoConfigurationsService {
     return toView(found);
   }
 
+  /**
+   * Looks up the TXT record of every listed domain not proven yet, and marks those whose record
+   * is there as proven (audited with the domains it proved). A domain whose lookup fails stays
+   * unproven; the owner checks again once DNS has the record.
+   */
+  async verifyDomains(by: ChangeAuthor, organizationId: number): Promise<SsoView> {
+    const found = await this.store.find(organizationId);
+    if (!found) throw new NotFoundError('single sign-on');
+    const unproven = found.emailDomains.filter((domain) => !found.verifiedEmailDomains.includes(domain));
+    const proven = (await Promise.all(unproven.map(async (domain) => ((await this.proves(domain, found.domainVerificationToken)) ? [domain] : [])))).flat();
+    if (!proven.length) return toView(found);
+    const stored = await this.cache.change(String(organizationId), async (tx) => {
+      const saved = await this.store.markVerified(tx, organizationId, found.domainVerificationToken, proven);
+      if (saved) await this.audit.record(tx, { organizationId, by, action: 'sso.domains_verified', target: AUDIT_TARGET(organizationId), summary: { domains: proven } });
+      return saved;
+    });
+    // Removed or made anew (another token) while DNS was asked: what proved the old one proves nothing now.
+    return stored ? toView(stored) : this.get(organizationId);
+  }
+
   /** Removes single sign-on: its people sign in by email link again. */
   async delete(by: ChangeAuthor, organizationId: number): Promise<void> {
     await this.cache.change(String(organizationId), async (tx) => {
       if (!(await this.store.delete(tx, organizationId))) throw new NotFoundError('single sign-on');
       await this.audit.record(tx, { organizationId, by, action: 'sso.deleted', target: AUDIT_TARGET(organizationId) });
     });
+  }
+
+  private async proves(domain: string, token: string): Promise<boolean> {
+    try {
+      return provesDomain(await this.dns.txt(domainVerificationRecord(domain, token).name), domain, token);
+    } catch {
+      return false;
+    }
   }
 
   /** The stored secret, or undefined when no configured key opens it (then it is replaced, so it changed). */
@@ -120,5 +156,10 @@ function publicFields(c: SsoConfiguration): Record<string, unknown> {
 }
 
 function toView(c: SsoConfiguration): SsoView {
-  return { ...(publicFields(c) as Omit<SsoView, 'created_at' | 'updated_at'>), created_at: c.createdAt.toISOString(), updated_at: c.updatedAt.toISOString() };
+  const domainVerifications = c.emailDomains.map((domain) => {
+    const record = domainVerificationRecord(domain, c.domainVerificationToken);
+    return { domain, verified: c.verifiedEmailDomains.includes(domain), record_name: record.name, record_value: record.value };
+  });
+  const fields = publicFields(c) as Omit<SsoView, 'domain_verifications' | 'created_at' | 'updated_at'>;
+  return { ...fields, domain_verifications: domainVerifications, created_at: c.createdAt.toISOString(), updated_at: c.updatedAt.toISOString() };
 }

@@ -1,7 +1,8 @@
 import type { Transaction } from '../../../shared/database/transaction.js';
 import type { SsoConfiguration } from '../domain/sso.js';
 
-export type SsoSetting = Omit<SsoConfiguration, 'createdAt' | 'updatedAt'>;
+/** What a put stores; the verified domains are kept where still listed, and the verification token of an existing setting stays. */
+export type SsoSetting = Omit<SsoConfiguration, 'createdAt' | 'updatedAt' | 'verifiedEmailDomains'>;
 
 /** Where organizations' single sign-on settings are kept; bound to the module's infrastructure. */
 export abstract class SsoStore {
@@ -10,6 +11,11 @@ export abstract class SsoStore {
   abstract put(tx: Transaction, setting: SsoSetting): Promise<SsoConfiguration>;
   /** Whether there was one to delete. */
   abstract delete(tx: Transaction, organizationId: number): Promise<boolean>;
-  /** The settings that list this email domain, by organization id (at most `limit`). */
-  abstract listingDomain(domain: string, limit: number): Promise<SsoConfiguration[]>;
+  /**
+   * Adds these to the verified domains of the setting whose TXT records say `token` (the domains
+   * it still lists); answers it as stored, or undefined when the setting was removed or made anew.
+   */
+  abstract markVerified(tx: Transaction, organizationId: number, token: string, domains: string[]): Promise<SsoConfiguration | undefined>;
+  /** The settings whose organization proved this email domain, by organization id (at most `limit`). */
+  abstract provingDomain(domain: string, limit: number): Promise<SsoConfiguration[]>;
 }

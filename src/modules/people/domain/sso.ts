@@ -15,10 +15,31 @@ export interface SsoConfiguration {
   clientId: string;
   sealedClientSecret: string;
   emailDomains: string[];
+  /** The listed domains whose DNS proved the organization may speak for them: only these route a typed address. */
+  verifiedEmailDomains: string[];
+  /** What the organization's TXT record must say; not a secret (it is published in DNS), but its own. */
+  domainVerificationToken: string;
   defaultRole: SsoDefaultRole;
   required: boolean;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * The DNS TXT record that proves an organization may speak for an email domain. Listing a
+ * domain only limits whose verified email the organization's provider may sign in; sending
+ * people who type an address of the domain to that provider needs this proof, or any
+ * organization could list a domain it does not own and collect its people's sign-ins.
+ */
+export function domainVerificationRecord(domain: string, token: string): { name: string; value: string } {
+  return { name: `_case-intake.${domain}`, value: `case-intake-domain-verification=${token}` };
+}
+
+/** Whether a TXT lookup's answer (each record as its strings) holds the record that proves the domain. */
+export function provesDomain(records: string[][], domain: string, token: string): boolean {
+  const expected = domainVerificationRecord(domain, token).value;
+  // A long TXT record arrives as several strings of at most 255 characters each.
+  return records.some((strings) => strings.join('') === expected);
 }
 
 /** Why a single sign-on did not sign anyone in: the audit entry's `reason`. */

@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint, BODY_IGNORED, CHANGE_NOT_SAVED } from '../../../shared/http/api-endpoint.decorator.js';
 import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
@@ -29,7 +29,7 @@ export class SsoController {
     operationId: 'putSso',
     summary: 'Set single sign-on',
     description: [
-      'Sets (or replaces) the organization\'s OpenID provider. People sign in at `/auth/sso?organization=<id>` (or by typing an address of a listed domain on the sign-in page) with the authorization code flow, PKCE, state and nonce; register `<PUBLIC_BASE_URL>/auth/sso/callback` as the redirect URI at the provider. The ID token\'s signature, issuer, audience and expiry are verified against the provider\'s discovery document and keys; its `email` must be verified (`email_verified`) and of a listed domain. A person with no user yet becomes one with `default_role`.',
+      'Sets (or replaces) the organization\'s OpenID provider. People sign in at `/auth/sso?organization=<id>` (or by typing an address of a listed domain on the sign-in page, once the domain is verified: `verifySsoDomains`) with the authorization code flow, PKCE, state and nonce; register `<PUBLIC_BASE_URL>/auth/sso/callback` as the redirect URI at the provider. The ID token\'s signature, issuer, audience and expiry are verified against the provider\'s discovery document and keys; its `email` must be verified (`email_verified`) and of a listed domain. A person with no user yet becomes one with `default_role`.',
       'The client secret is stored encrypted and never shown, logged or audited (the audit entry says whether it changed). A change acts at once on this instance and within 1 s on every other one.',
     ],
     success: ssoAnswer,
@@ -38,6 +38,22 @@ export class SsoController {
   async put(@Principal() caller: Caller, @ChangeAuthor() by: Author, @Body() body: PutSsoRequest) {
     const input = { issuer: body.issuer, clientId: body.client_id, clientSecret: body.client_secret, emailDomains: body.email_domains, defaultRole: body.default_role, required: body.required };
     return { sso: await this.sso.put(by, caller.organizationId, input) };
+  }
+
+  @Post('verify_domains')
+  @HttpCode(200)
+  @ApiEndpoint({
+    operationId: 'verifySsoDomains',
+    summary: 'Verify single sign-on email domains',
+    description: [
+      'Looks up the DNS TXT record of every listed domain not verified yet (`domain_verifications[].record_name`) and marks those whose record says `record_value` as verified, audited as `sso.domains_verified`. Only a verified domain sends a person who types an address of it on the sign-in page to this organization\'s provider: otherwise any organization could list a domain it does not own and collect its people\'s sign-ins. Listing a domain alone still lets a verified email of it sign in at `/auth/sso?organization=<id>`.',
+      `A domain whose record is missing, or whose lookup failed, stays unverified: check again once DNS has the record. A domain removed from \`email_domains\` loses its verification. ${BODY_IGNORED}`,
+    ],
+    success: ssoAnswer,
+    errors: { 404: NO_SSO, 503: CHANGE_NOT_SAVED },
+  })
+  async verifyDomains(@Principal() caller: Caller, @ChangeAuthor() by: Author) {
+    return { sso: await this.sso.verifyDomains(by, caller.organizationId) };
   }
 
   @Get()

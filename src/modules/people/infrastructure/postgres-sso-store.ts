@@ -12,13 +12,15 @@ interface SsoRow {
   client_id: string;
   client_secret_ciphertext: string;
   email_domains: string[];
+  verified_email_domains: string[];
+  domain_verification_token: string;
   default_role: SsoConfiguration['defaultRole'];
   required: boolean;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = 'organization_id, issuer, client_id, client_secret_ciphertext, email_domains, default_role, required, created_at, updated_at';
+const COLUMNS = 'organization_id, issuer, client_id, client_secret_ciphertext, email_domains, verified_email_domains, domain_verification_token, default_role, required, created_at, updated_at';
 
 const toConfiguration = (row: SsoRow): SsoConfiguration => ({
   organizationId: Number(row.organization_id),
@@ -26,6 +28,8 @@ const toConfiguration = (row: SsoRow): SsoConfiguration => ({
   clientId: row.client_id,
   sealedClientSecret: row.client_secret_ciphertext,
   emailDomains: row.email_domains,
+  verifiedEmailDomains: row.verified_email_domains,
+  domainVerificationToken: row.domain_verification_token,
   defaultRole: row.default_role,
   required: row.required,
   createdAt: row.created_at,
@@ -46,12 +50,13 @@ export class PostgresSsoStore extends SsoStore {
 
   async put(tx: Transaction, s: SsoSetting): Promise<SsoConfiguration> {
     const rows = (await entityManager(tx).query(
-      `INSERT INTO sso_configurations (organization_id, issuer, client_id, client_secret_ciphertext, email_domains, default_role, required)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO sso_configurations (organization_id, issuer, client_id, client_secret_ciphertext, email_domains, default_role, required, domain_verification_token)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (organization_id) DO UPDATE SET issuer = $2, client_id = $3, client_secret_ciphertext = $4, email_domains = $5,
-         default_role = $6, required = $7, updated_at = clock_timestamp()
+         default_role = $6, required = $7, updated_at = clock_timestamp(),
+         verified_email_domains = ARRAY(SELECT unnest(sso_configurations.verified_email_domains) INTERSECT SELECT unnest($5::text[]) ORDER BY 1)
        RETURNING ${COLUMNS}`,
-      [s.organizationId, s.issuer, s.clientId, s.sealedClientSecret, s.emailDomains, s.defaultRole, s.required],
+      [s.organizationId, s.issuer, s.clientId, s.sealedClientSecret, s.emailDomains, s.defaultRole, s.required, s.domainVerificationToken],
     )) as SsoRow[];
     return toConfiguration(rows[0]!);
   }
@@ -61,8 +66,17 @@ export class PostgresSsoStore extends SsoStore {
     return count > 0;
   }
 
-  async listingDomain(domain: string, limit: number): Promise<SsoConfiguration[]> {
-    const rows = (await this.db.query(`SELECT ${COLUMNS} FROM sso_configurations WHERE email_domains @> ARRAY[$1]::text[] ORDER BY organization_id LIMIT $2`, [domain, limit])) as SsoRow[];
+  async markVerified(tx: Transaction, organizationId: number, token: string, domains: string[]): Promise<SsoConfiguration | undefined> {
+    const [rows] = (await entityManager(tx).query(
+      `UPDATE sso_configurations SET verified_email_domains = ARRAY(SELECT unnest(verified_email_domains || $3::text[]) INTERSECT SELECT unnest(email_domains) ORDER BY 1)
+       WHERE organization_id = $1 AND domain_verification_token = $2 RETURNING ${COLUMNS}`,
+      [organizationId, token, domains],
+    )) as [SsoRow[], number];
+    return rows[0] && toConfiguration(rows[0]);
+  }
+
+  async provingDomain(domain: string, limit: number): Promise<SsoConfiguration[]> {
+    const rows = (await this.db.query(`SELECT ${COLUMNS} FROM sso_configurations WHERE verified_email_domains @> ARRAY[$1]::text[] ORDER BY organization_id LIMIT $2`, [domain, limit])) as SsoRow[];
     return rows.map(toConfiguration);
   }
 }
