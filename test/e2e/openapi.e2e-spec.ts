@@ -16,6 +16,7 @@ import {
 } from '../support/openapi-conformance.js';
 import { givenOwnedOrganization, sessionFromMail, uniqueEmail } from '../support/people-helpers.js';
 import { createToken, createWorkflow, generateWebhook, operatorToken, type Organization, sampleDefinition } from '../support/scenario.js';
+import { type DnsTestServer, startDnsTestServer } from '../support/dns-test-server.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
 import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
 import { SmtpListener } from '../../src/modules/email/infrastructure/smtp-listener.js';
@@ -70,16 +71,18 @@ describe('OpenAPI document', () => {
   let api: DocumentedApi;
   let operations: Operation[];
   let sink: SmtpSink;
+  let dns: DnsTestServer;
 
   before(async () => {
     sink = await startSmtpSink();
-    t = await startTestApp({ env: { SMTP_RELAY_URL: sink.url } });
+    dns = await startDnsTestServer();
+    t = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, DNS_SERVERS: dns.server } });
     const res = await t.request('GET', '/openapi.json');
     doc = res.body;
     api = new DocumentedApi(t, doc);
     operations = operationsOf(doc);
   });
-  after(async () => { await t.close(); await closeDb(); await sink.close(); });
+  after(async () => { await t.close(); await closeDb(); await sink.close(); await dns.close(); });
 
   /** An organization with an admin token, a signed-in owner, an API token and a published direct workflow. */
   async function givenOrganization() {
@@ -341,7 +344,10 @@ describe('OpenAPI document', () => {
       await api.call('get', '/api/admin/v1/me', { token: admin });
       const me = await api.call('get', '/api/admin/v1/me', { session: owner });
       const sso = { issuer: 'https://idp.example', client_id: 'case-intake', client_secret: 'documented-secret', email_domains: ['example.com'], default_role: 'viewer', required: false };
-      await api.call('put', '/api/admin/v1/sso', { session: owner, body: sso });
+      const set = await api.call('put', '/api/admin/v1/sso', { session: owner, body: sso });
+      const [proof] = set.body.sso.domain_verifications;
+      dns.txt.set(proof.record_name, [[proof.record_value]]);
+      await api.call('post', '/api/admin/v1/sso/verify_domains', { session: owner });
       await api.call('get', '/api/admin/v1/sso', { session: owner });
       await api.call('delete', '/api/admin/v1/sso', { session: owner });
       await api.call('put', '/api/admin/v1/sso', { session: owner, body: sso });
