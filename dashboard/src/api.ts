@@ -23,6 +23,9 @@ export class ApiError extends Error {
 }
 
 export const SIGNED_OUT_NOTICE = 'You were signed out: the admin token was not accepted (it may have been deleted). Sign in again.';
+/** How long the load waits before asking again who is signed in, when the service gave no answer (a restart, a network blip). */
+const RESUME_RETRY_DELAYS_MS = [500, 1_500, 4_000];
+export const UNREACHABLE_NOTICE = 'The service could not be reached to check whether you are signed in. Reload the page to try again.';
 export const SESSION_ENDED_NOTICE = 'You were signed out: your session ended (it expired, was signed out elsewhere, or your access was removed). Sign in again.';
 
 interface RequestOptions {
@@ -84,18 +87,30 @@ export async function download(path: string): Promise<Blob> {
 
 /**
  * On load: a person's session if the cookie holds one (GET /me answers), else the admin token
- * this tab kept, else signed out.
+ * this tab kept, else signed out (saying so when the service never answered).
  */
 export async function resumeSession(): Promise<void> {
-  try {
-    const me = await request<Schemas['Me']>('GET', '/me', { signOutOn401: false });
-    if (me.caller.type === 'user' && me.csrf_token) return signedInAsPerson(me.caller.name, me.role, me.csrf_token, me.organization.id);
-  } catch {
-    // No session (401) or no answer: the token path, or the sign-in page, says what is wrong.
-  }
+  const me = await askWhoIsSignedIn();
+  if (me !== 'unreachable' && me?.caller.type === 'user' && me.csrf_token) return signedInAsPerson(me.caller.name, me.role, me.csrf_token, me.organization.id);
   const token = storedToken();
   if (token) signedInWithToken(token);
-  else signedOut();
+  else signedOut(me === 'unreachable' ? UNREACHABLE_NOTICE : null);
+}
+
+/**
+ * GET /me; null for a 401 (no session). Any other failure is asked again a few times, so a
+ * service restarting does not send a signed-in person to the sign-in page.
+ */
+async function askWhoIsSignedIn(): Promise<Schemas['Me'] | null | 'unreachable'> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await request<Schemas['Me']>('GET', '/me', { signOutOn401: false });
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.status === 401) return null;
+      if (attempt === RESUME_RETRY_DELAYS_MS.length) return 'unreachable';
+      await new Promise((resolve) => setTimeout(resolve, RESUME_RETRY_DELAYS_MS[attempt]));
+    }
+  }
 }
 
 /** Mails a one-time sign-in link if the address is a user's (the service answers 202 either way). */

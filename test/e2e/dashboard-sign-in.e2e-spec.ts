@@ -152,6 +152,24 @@ describe('admin dashboard: people sign in, and see what their role may do', () =
     await context.close();
   });
 
+  it('keeps a person signed in when the service answers "who is signed in" only after failing, and says so when it never answers', async () => {
+    const { context, page } = await givenSessionPage(viewer);
+    expectHttpError(page, { status: 503, url: /\/api\/admin\/v1\/me$/ });
+    let failures = 2; // a service restarting: two failed answers, then the real one
+    await page.route('**/api/admin/v1/me', (route) => (failures-- > 0 ? route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"service unavailable"}' }) : route.continue()));
+    await page.reload();
+    await page.getByRole('button', { name: 'Sign out' }).waitFor();
+    assert.equal(failures, -1, 'asked three times');
+    await page.unroute('**/api/admin/v1/me');
+
+    await page.route('**/api/admin/v1/me', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"service unavailable"}' }));
+    await page.reload();
+    await heading(page, SIGN_IN).waitFor({ timeout: 15_000 });
+    await page.getByText('The service could not be reached to check whether you are signed in.').waitFor();
+    assertNoPageProblems(page);
+    await context.close();
+  });
+
   it('lets the owner invite a user, change a role, keep the last owner, and remove a user on the Users page', async () => {
     const { context, page } = await givenSessionPage(org.owner);
     await goToSection(page, 'Users');
