@@ -170,16 +170,25 @@ describe('people', () => {
       assertJsonError(await t.request('POST', '/auth/email', { body: { email: 'not-an-address' } }), 422, ['validation_errors']);
     });
 
-    it('a flood of requests for one address mails at most 5 links in the window, and still answers 202', async () => {
+    it('a flood of requests for one address from one client network mails at most 5 links in the window, and still answers 202; another network\'s request still gets one', async () => {
       const member = await givenMember(t, sink, org, 'viewer', origin);
       const mailsBefore = sink.mails.filter((mail) => mail.to.includes(member.email)).length;
-      for (let i = 0; i < 8; i++) assert.equal((await t.request('POST', '/auth/email', { body: { email: member.email } })).status, 202);
+      const ask = async (remoteAddress: string) => assert.equal((await t.request('POST', '/auth/email', { body: { email: member.email }, remoteAddress })).status, 202);
+      // Eight requests from addresses of one IPv6 /64: one client network.
+      for (let i = 0; i < 8; i++) await ask(`2001:db8:5:7::${i + 1}`);
       // Links are issued after the answer (its timing says nothing about the address): wait for them, then give stragglers a moment.
       const issued = async () => ((await db().query('SELECT count(*)::int AS n FROM sign_in_links WHERE user_id = $1', [member.userId])).rows as { n: number }[])[0]!.n;
-      await eventually('the links issued', async () => ((await issued()) >= 6 ? true : undefined));
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const settled = async (count: number) => {
+        await eventually('the links issued', async () => ((await issued()) >= count ? true : undefined));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return issued();
+      };
       // The invitation, then five of the eight requests.
-      assert.equal(await issued(), 6);
+      assert.equal(await settled(6), 6);
+      // The person asks from elsewhere (the next /64, and an IPv4 address): the stranger's flood locked them out of nothing.
+      await ask('2001:db8:5:8::1');
+      await ask('198.51.100.7');
+      assert.equal(await settled(8), 8);
       assert.ok(mailsBefore >= 1);
     });
   });

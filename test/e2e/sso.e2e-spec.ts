@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { eventually, isolatedRedisPrefix } from '../support/automation-helpers.js';
 import { assertJsonError } from '../support/foundation-assertions.js';
@@ -346,6 +347,37 @@ describe('single sign-on', () => {
       assert.equal((await t.request('GET', `/auth/sso?organization=${other.id}`)).status, 502);
       const { rows } = await db().query(`SELECT summary FROM audit_entries WHERE organization_id = $1 AND action = 'session.sign_in_failed'`, [other.id]);
       assert.deepEqual(rows.map((r: { summary: unknown }) => r.summary), [{ method: 'sso', reason: 'provider_unreachable' }, { method: 'sso', reason: 'provider_unreachable' }]);
+    });
+
+    it('a provider that is down is asked once for the sign-ins begun within 30 s, each the same 502 page; a changed setting is asked at once', async () => {
+      const other = await givenOwnedOrganization(t, sink, origin);
+      // Down: every connection is taken, counted and closed unanswered.
+      let asked = 0;
+      const down = createServer((socket) => {
+        asked++;
+        socket.destroy();
+      });
+      await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+      try {
+        const issuer = `http://127.0.0.1:${(down.address() as AddressInfo).port}`;
+        assert.equal((await put(setting({ issuer }), other)).status, 200);
+        // From an address of its own: these starts count towards no other test's limit.
+        const start = async () => {
+          const page = await t.request('GET', `/auth/sso?organization=${other.id}`, { remoteAddress: '192.0.2.77' });
+          assert.equal(page.status, 502, page.text);
+          assert.match(page.text, /Identity provider unavailable/);
+          assert.equal(page.headers['set-cookie'], undefined);
+        };
+        await start();
+        assert.equal(asked, 1, 'the first start asks the provider');
+        await start();
+        assert.equal(asked, 1, 'the second start, within the window, asks nobody');
+        assert.equal((await put(setting({ issuer, default_role: 'editor' }), other)).status, 200);
+        await start();
+        assert.equal(asked, 2, 'a changed setting is asked at once');
+      } finally {
+        await new Promise((resolve) => down.close(resolve));
+      }
     });
 
     it('with required: true, email links are refused for the organization\'s users: no link is mailed, and an issued one does not sign in', async () => {

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ENDED_SIGN_INS_KEPT_MS } from '../../src/modules/people/application/people-purges.js';
 import { DIGEST_SENDS_KEPT_MS } from '../../src/modules/reporting/domain/digest.js';
 import {
   ageCase,
@@ -20,6 +21,7 @@ import {
   type RetentionWorkflow,
   startRetentionContext,
 } from '../support/retention-fixtures.js';
+import { givenOrganization } from '../support/integration-scenario.js';
 
 describe('retention purge', () => {
   let r: RetentionContext;
@@ -214,5 +216,52 @@ describe('retention purge', () => {
     for (const id of kept) assert.equal(await exists(r, 'digest_sends', 'id', id), true, `send ${id} is kept`);
     assert.equal(purged.digest_sends, 4);
     assert.equal((await purgedRowsMetric(registry)).digest_sends, 4);
+  });
+
+  it('deletes sessions and sign-in links just over ENDED_SIGN_INS_KEPT_MS after they ended (expired, idle, used), counted by kind; keeps those just under and valid ones', async () => {
+    const organizationId = (await givenOrganization(r.ctx)).id;
+    const { rows: [user] } = await r.pool.query<{ id: string }>(
+      `INSERT INTO users (organization_id, email, role, status) VALUES ($1, 'ada@acme.example', 'viewer', 'active') RETURNING id`,
+      [organizationId],
+    );
+    const kept = ENDED_SIGN_INS_KEPT_MS;
+    const idle = r.ctx.env.SESSION_IDLE_TIMEOUT_MS;
+    const minute = 60_000;
+    let nth = 0;
+    /** A row with its times in milliseconds from now (negative: past); answers its hash, which names it. */
+    const session = async (lastSeen: number, expires: number) => {
+      const { rows } = await r.pool.query<{ hash: Buffer }>(
+        `INSERT INTO sessions (organization_id, user_id, id_hash, created_at, last_seen_at, expires_at)
+         VALUES ($1, $2, sha256(convert_to($3, 'UTF8')), now() - interval '30 days', now() + $4::float8 * interval '1 millisecond', now() + $5::float8 * interval '1 millisecond')
+         RETURNING id_hash AS hash`,
+        [organizationId, user!.id, `session ${nth++}`, lastSeen, expires],
+      );
+      return rows[0]!.hash.toString('hex');
+    };
+    const link = async (used: number | null, expires: number) => {
+      const { rows } = await r.pool.query<{ hash: Buffer }>(
+        `INSERT INTO sign_in_links (organization_id, user_id, token_hash, used_at, expires_at)
+         VALUES ($1, $2, sha256(convert_to($3, 'UTF8')), now() + $4::float8 * interval '1 millisecond', now() + $5::float8 * interval '1 millisecond')
+         RETURNING token_hash AS hash`,
+        [organizationId, user!.id, `link ${nth++}`, used, expires],
+      );
+      return rows[0]!.hash.toString('hex');
+    };
+    const goneSessions = [await session(-kept - 2 * minute, -kept - minute), await session(-kept - idle - minute, 3_600_000)];
+    const keptSessions = [await session(-kept, -kept + minute), await session(-kept - idle + minute, 3_600_000), await session(0, 3_600_000)];
+    const goneLinks = [await link(-kept - minute, -kept + 14 * minute), await link(null, -kept - minute)];
+    const keptLinks = [await link(-kept + minute, -kept + 15 * minute), await link(null, -kept + minute), await link(0, 15 * minute), await link(null, 15 * minute)];
+
+    const { pass, registry } = r.pass();
+    const purged = await pass.run();
+
+    const left = async (table: string, column: string) =>
+      (await r.pool.query<{ hash: Buffer }>(`SELECT ${column} AS hash FROM ${table} WHERE organization_id = $1`, [organizationId])).rows.map((row) => row.hash.toString('hex')).sort();
+    assert.deepEqual(await left('sessions', 'id_hash'), [...keptSessions].sort(), 'sessions ended just over the margin (expired, idle) are purged; the others kept');
+    assert.deepEqual(await left('sign_in_links', 'token_hash'), [...keptLinks].sort(), 'links used or expired just over the margin are purged; the others kept');
+    assert.equal(purged.sessions, goneSessions.length);
+    assert.equal(purged.sign_in_links, goneLinks.length);
+    const metric = await purgedRowsMetric(registry);
+    assert.deepEqual([metric.sessions, metric.sign_in_links], [goneSessions.length, goneLinks.length]);
   });
 });

@@ -20,6 +20,8 @@ export interface RequestOptions {
   /** Sent exactly as given, instead of `body`. */
   rawBody?: string | Buffer;
   headers?: Record<string, string>;
+  /** The client's address as the app sees it (`request.ip`); 127.0.0.1 unless given. */
+  remoteAddress?: string;
 }
 
 export interface TestApp {
@@ -49,10 +51,11 @@ export async function startTestApp(options: { env?: Record<string, string>; capt
     app,
     env,
     logs,
-    async request(method, url, { token, body, rawBody, headers = {} } = {}) {
+    async request(method, url, { token, body, rawBody, headers = {}, remoteAddress } = {}) {
       const response = await fastify.inject({
         method: method as 'GET',
         url,
+        remoteAddress,
         headers: {
           ...(token ? { authorization: `Bearer ${token}` } : {}),
           ...(body !== undefined || rawBody !== undefined ? { 'content-type': 'application/json' } : {}),

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { RelayMailer } from '../../shared/mail/relay-mailer.js';
 import { TokensModule } from '../tokens/tokens.module.js';
+import { PeoplePurges } from './application/people-purges.js';
 import { PeopleStore } from './application/people-store.js';
 import { SessionsService } from './application/sessions.service.js';
 import { SignInLinksService } from './application/sign-in-links.service.js';
@@ -18,6 +19,7 @@ import { SignInPagesController } from './http/sign-in-pages.controller.js';
 import { SsoPagesController } from './http/sso-pages.controller.js';
 import { OperatorSsoController, SsoController } from './http/sso.controller.js';
 import { UsersController } from './http/users.controller.js';
+import { PostgresPeoplePurges } from './infrastructure/postgres-people-purges.js';
 import { PostgresPeopleStore } from './infrastructure/postgres-people-store.js';
 import { DnsDomainRecords } from './infrastructure/dns-domain-records.js';
 import { PostgresSsoStore } from './infrastructure/postgres-sso-store.js';
@@ -39,6 +41,7 @@ import { PostgresSsoStore } from './infrastructure/postgres-sso-store.js';
     { provide: PeopleStore, useClass: PostgresPeopleStore },
     { provide: SsoStore, useClass: PostgresSsoStore },
     { provide: DomainRecords, useClass: DnsDomainRecords },
+    { provide: PeoplePurges, useClass: PostgresPeoplePurges },
   ],
   exports: [UsersService, SessionsService, AdminCallerCheck],
 })

@@ -7,6 +7,12 @@ import type { SsoConfiguration } from '../domain/sso.js';
 const PROVIDER_TIMEOUT_MS = 10_000;
 /** Discovery documents and keys change rarely; an owner's change of the setting replaces the entry at once. */
 const DISCOVERY_TTL_MS = 3_600_000;
+/**
+ * A failed discovery is the answer this long: a provider that is down would otherwise be asked
+ * (and waited for, up to PROVIDER_TIMEOUT_MS) by every person retrying the sign-in page, piling
+ * requests on it while it recovers; an owner fixing the setting is not kept waiting by it.
+ */
+const FAILED_DISCOVERY_TTL_MS = 30_000;
 const MAX_CACHED = 1_000;
 /** Statuses a fetch Response may not carry a body with. */
 const NULL_BODY = new Set([101, 204, 205, 304]);
@@ -20,7 +26,7 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
  */
 @Injectable()
 export class OpenIdProviders {
-  private readonly configurations = new Map<string, { at: number; configuration: Promise<oidc.Configuration> }>();
+  private readonly configurations = new Map<string, { until: number; configuration: Promise<oidc.Configuration> }>();
   private readonly fetch: oidc.CustomFetch;
 
   constructor(http: OutboundHttp) {
@@ -31,16 +37,21 @@ export class OpenIdProviders {
     };
   }
 
-  /** The provider's discovered configuration for this client (cached); fails when discovery does (a wrong issuer included). */
+  /**
+   * The provider's discovered configuration for this client (cached); fails when discovery does
+   * (a wrong issuer included), and then again without asking for FAILED_DISCOVERY_TTL_MS.
+   */
   configuration(setting: SsoConfiguration, clientSecret: string): Promise<oidc.Configuration> {
     const key = `${setting.organizationId}:${setting.updatedAt.getTime()}`;
     const cached = this.configurations.get(key);
-    if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.configuration;
+    if (cached && Date.now() < cached.until) return cached.configuration;
     const configuration = this.discover(setting, clientSecret);
     if (this.configurations.size >= MAX_CACHED) this.configurations.delete(this.configurations.keys().next().value!);
-    this.configurations.set(key, { at: Date.now(), configuration });
-    // A failed discovery is not kept: the next sign-in asks the provider again.
-    configuration.catch(() => this.configurations.delete(key));
+    const entry = { until: Date.now() + DISCOVERY_TTL_MS, configuration };
+    this.configurations.set(key, entry);
+    configuration.catch(() => {
+      entry.until = Date.now() + FAILED_DISCOVERY_TTL_MS;
+    });
     return configuration;
   }
 

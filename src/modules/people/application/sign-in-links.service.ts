@@ -42,12 +42,12 @@ export class SignInLinksService {
   }
 
   /**
-   * `POST /auth/email`: mails a link to every user with this address (one per organization),
-   * within the limits per address and per organization. The caller learns nothing: the answer is
-   * the same, and the mail goes out after it, whoever asked.
+   * `POST /auth/email` from `clientAddress`: mails a link to every user with this address (one per
+   * organization), within the limits per address and client network, and per organization. The
+   * caller learns nothing: the answer is the same, and the mail goes out after it, whoever asked.
    */
-  async request(email: string): Promise<void> {
-    if (!(await this.limits.allowAddress(email))) return;
+  async request(email: string, clientAddress: string): Promise<void> {
+    if (!(await this.limits.allowAddress(email, clientAddress))) return;
     const users = await this.store.usersByEmail(email);
     for (const user of users) {
       // An organization that requires single sign-on mails no link: its people sign in at their provider.

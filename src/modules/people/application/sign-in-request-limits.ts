@@ -5,8 +5,12 @@ import { clientAddressGroup } from '../../../shared/net/ip-address.js';
 import { REDIS_CLIENT, type RedisConnection } from '../../../shared/redis/redis.client.js';
 
 export const SIGN_IN_REQUEST_WINDOW_MS = 15 * 60_000;
-/** Links one address may ask for per window: a person retries a few times, a flood stops here. */
-const PER_ADDRESS = 5;
+/**
+ * Links one client network (an IPv6 /64 is one) may ask for one address per window: a person
+ * retries a few times, a flood stops here. Counted per client network too, so a stranger
+ * elsewhere using up the window cannot keep the person from signing in.
+ */
+const PER_ADDRESS_AND_CLIENT = 5;
 /** Links mailed to one organization's people per window, whatever addresses were asked for. */
 const PER_ORGANIZATION = 50;
 /**
@@ -24,8 +28,8 @@ const SSO_STARTS_PER_CLIENT = 30;
 export class SignInRequestLimits {
   constructor(@Inject(REDIS_CLIENT) private readonly redis: RedisConnection, private readonly env: Env) {}
 
-  allowAddress(email: string): Promise<boolean> {
-    return this.allow(`address:${sha256(email.toLowerCase()).toString('base64url')}`, PER_ADDRESS);
+  allowAddress(email: string, clientAddress: string): Promise<boolean> {
+    return this.allow(`address:${sha256(email.toLowerCase()).toString('base64url')}:${clientAddressGroup(clientAddress)}`, PER_ADDRESS_AND_CLIENT);
   }
 
   allowOrganization(organizationId: number): Promise<boolean> {

@@ -33,13 +33,13 @@ export class AuthController {
   @ApiEndpoint({
     operationId: 'requestSignInLink',
     summary: 'Ask for a sign-in link',
-    description: 'Always 202, whether or not the address is a user\'s: a user with this address (in each of their organizations) gets a one-time link valid 15 minutes by mail. At most 5 requests per address and 50 links per organization in 15 minutes are acted on; others get the same answer and no mail.',
+    description: 'Always 202, whether or not the address is a user\'s: a user with this address (in each of their organizations) gets a one-time link valid 15 minutes by mail. At most 5 requests per address from one client network (an IPv6 /64 is one) and 50 links per organization in 15 minutes are acted on; others get the same answer and no mail.',
     success: { status: 202, description: 'Taken; no body.' },
     errors: { 422: '`email` not an email address, an unsupported key, or a body that is not a valid JSON object.' },
   })
-  email(@Body() body: SignInEmailRequest): void {
+  email(@Body() body: SignInEmailRequest, @Req() request: FastifyRequest): void {
     // Answered before the address is looked up: how long the answer takes says nothing about it.
-    this.links.request(body.email).catch((err: unknown) => this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'sign-in link request not handled'));
+    this.links.request(body.email, request.ip).catch((err: unknown) => this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'sign-in link request not handled'));
   }
 
   @Post('sign_out')

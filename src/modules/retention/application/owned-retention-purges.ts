@@ -1,6 +1,7 @@
 import { Injectable, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { AuditEntryPurges } from '../../audit/application/audit-entry-purges.js';
+import { PeoplePurges } from '../../people/application/people-purges.js';
 import { OrganizationsService } from '../../organizations/application/organizations.service.js';
 import type { RetentionDays } from '../domain/retention.js';
 import {
@@ -10,10 +11,14 @@ import {
   type ExpiringKind,
   type OrganizationDays,
   type PurgeBatch,
+  type PurgedKind,
   type PurgeOwner,
   RetentionOverridesStore,
   RetentionPurges,
 } from './retention.ports.js';
+
+/** A batch of an owner whose port only deletes and counts: another batch follows while a full one was deleted. */
+const untilShort = (kind: PurgedKind, purged: number, limit: number): PurgeBatch<number> => ({ purged: { [kind]: purged }, next: purged === limit ? 0 : null });
 
 /**
  * The purge's statements, each sent to the module that owns the rows (its port, bound in that
@@ -64,8 +69,15 @@ export class OwnedRetentionPurges extends RetentionPurges {
   }
 
   async purgeAuditEntries(defaultDays: number, limit: number): Promise<PurgeBatch<number>> {
-    const purged = await this.owner(AuditEntryPurges).purgeOlderThan(await this.organizationDays('auditDays', defaultDays), limit);
-    return { purged: { audit_entries: purged }, next: purged === limit ? 0 : null };
+    return untilShort('audit_entries', await this.owner(AuditEntryPurges).purgeOlderThan(await this.organizationDays('auditDays', defaultDays), limit), limit);
+  }
+
+  async purgeEndedSessions(limit: number): Promise<PurgeBatch<number>> {
+    return untilShort('sessions', await this.owner(PeoplePurges).purgeEndedSessions(limit), limit);
+  }
+
+  async purgeSpentSignInLinks(limit: number): Promise<PurgeBatch<number>> {
+    return untilShort('sign_in_links', await this.owner(PeoplePurges).purgeSpentSignInLinks(limit), limit);
   }
 
   private owner<T>(port: abstract new () => T): T {
