@@ -37,6 +37,6 @@ import { PostgresSsoStore } from './infrastructure/postgres-sso-store.js';
     { provide: PeopleStore, useClass: PostgresPeopleStore },
     { provide: SsoStore, useClass: PostgresSsoStore },
   ],
-  exports: [UsersService, SessionsService, AdminCallerCheck],
+  exports: [UsersService, SessionsService, SignInLinksService, AdminCallerCheck],
 })
 export class PeopleModule {}
