@@ -6,8 +6,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * it. `enqueued_at` and `locked_until` are the relay's hand-over and the sender's lease (as for
  * event deliveries); the partial index finds what is due without scanning what waits.
  */
-export class SignInMails1763930000000 implements MigrationInterface {
-  name = 'SignInMails1763930000000';
+export class SignInMails1763940000000 implements MigrationInterface {
+  name = 'SignInMails1763940000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
