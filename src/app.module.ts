@@ -7,6 +7,7 @@ import { HealthModule } from './modules/health/health.module.js';
 import { OrganizationsModule } from './modules/organizations/organizations.module.js';
 import { TokensModule } from './modules/tokens/tokens.module.js';
 import { PeopleModule } from './modules/people/people.module.js';
+import { SignInMailsModule } from './modules/people/sign-in-mails.module.js';
 import { WorkflowsModule } from './modules/workflows/workflows.module.js';
 import { CasesModule } from './modules/cases/cases.module.js';
 import { CaseIntakeModule } from './modules/cases/case-intake.module.js';
@@ -51,6 +52,7 @@ export class AppModule {
         AuditModule,
         TokensModule,
         PeopleModule,
+        SignInMailsModule.forRoot(env),
         OrganizationsModule,
         WorkflowsModule,
         CasesModule,

@@ -605,7 +605,7 @@ export interface paths {
         put?: never;
         /**
          * Invite a user
-         * @description The user starts `invited`; an invitation with a one-time sign-in link, valid 7 days, goes to the address through `SMTP_RELAY_URL` (a relay that fails is logged; the user exists all the same).
+         * @description The user starts `invited`; an invitation with a one-time sign-in link, valid 7 days, is mailed to the address by the worker through `SMTP_RELAY_URL` just after this answer (a relay that is down is tried again for about an hour, then the mail is given up and logged; the user exists all the same).
          */
         post: operations["createUser"];
         delete?: never;

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { SignInLinksService } from '../../src/modules/people/application/sign-in-links.service.js';
 import { UsersService } from '../../src/modules/people/application/users.service.js';
 import type { Requester } from './automation-helpers.js';
 import { eventually } from './automation-helpers.js';
@@ -75,11 +76,12 @@ export async function givenMember(r: Requester, sink: SmtpSink, org: PeopleOrgan
 
 /**
  * An owner of an existing organization (one made without `owner_email`), signed in: invited as
- * the operator would be, with the invitation's link taken from the service instead of a mail.
+ * the operator would be, with a link issued by the service as its worker does for a mail.
  */
 export async function givenOwner(t: TestApp, organizationId: number): Promise<Session> {
   const email = uniqueEmail('owner');
-  const { link } = await t.app.get(UsersService).invite({ actor: { type: 'operator', id: 'operator', name: 'operator' }, address: null }, organizationId, email, 'owner');
+  const user = await t.app.get(UsersService).invite({ actor: { type: 'operator', id: 'operator', name: 'operator' }, address: null }, organizationId, email, 'owner');
+  const link = await t.app.get(SignInLinksService).issue({ organizationId, id: user.id }, 'invitation');
   const origin = new URL(t.env.PUBLIC_BASE_URL!).origin;
   const { response, cookie } = await signInWith(t, new URL(link).pathname, origin);
   assert.equal(response.status, 303, response.text);

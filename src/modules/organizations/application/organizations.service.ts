@@ -23,15 +23,19 @@ export class OrganizationsService {
     private readonly users: UsersService,
   ) {}
 
-  /** A new organization comes with its first admin token, shown this once, and with `ownerEmail` its first owner, invited. */
+  /**
+   * A new organization comes with its first admin token, shown this once, and with `ownerEmail`
+   * its first owner, invited: all in one transaction, so an organization never lacks the owner
+   * asked for, nor an owner the mail of their invitation.
+   */
   async create(by: ChangeAuthor, name: string, ownerEmail?: string): Promise<{ organization: OrganizationView; admin_token: string; owner?: UserView }> {
-    const { organization, secret } = await this.transactions.run(async (tx) => {
+    return this.transactions.run(async (tx) => {
       const organization = await this.organizations.create(tx, name);
       await this.audit.record(tx, { organizationId: organization.id, by, action: 'organization.created', target: { type: 'organization', id: String(organization.id) }, summary: { name } });
-      return { organization, secret: (await this.tokens.createIn(tx, by, organization.id, 'Initial admin token', 'admin')).secret };
+      const { secret } = await this.tokens.createIn(tx, by, organization.id, 'Initial admin token', 'admin');
+      const owner = ownerEmail === undefined ? undefined : await this.users.inviteIn(tx, by, organization.id, ownerEmail, 'owner');
+      return { organization: toView(organization), admin_token: secret, ...(owner ? { owner } : {}) };
     });
-    const owner = ownerEmail === undefined ? undefined : (await this.users.invite(by, organization.id, ownerEmail, 'owner')).user;
-    return { organization: toView(organization), admin_token: secret, ...(owner ? { owner } : {}) };
   }
 
   /** Every organization's id, in id order. */

@@ -1,5 +1,6 @@
 import type { Transaction } from '../../../shared/database/transaction.js';
 import type { Role } from '../../../shared/http/roles.js';
+import type { SignInMailKind } from '../domain/sign-in-mail.js';
 import type { StoredSession, User } from '../domain/user.js';
 
 export interface SpentSignInLink {
@@ -32,7 +33,9 @@ export abstract class PeopleStore {
   abstract touchSession(idHash: Buffer): Promise<void>;
   abstract deleteSession(tx: Transaction, idHash: Buffer): Promise<void>;
 
-  abstract createSignInLink(user: User, tokenHash: Buffer, expiresAt: Date): Promise<void>;
+  /** Queues a mail to the user, in the transaction that asks for it: the worker sends it once that commits. */
+  abstract queueSignInMail(tx: Transaction, user: User, kind: SignInMailKind): Promise<void>;
+  abstract createSignInLink(user: Pick<User, 'id' | 'organizationId'>, tokenHash: Buffer, expiresAt: Date): Promise<void>;
   /** Whether the link is unused and still valid (nothing changes). */
   abstract signInLinkUsable(tokenHash: Buffer): Promise<boolean>;
   /** The user a link was issued to, whatever its state; undefined for a link never issued. */

@@ -2,10 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { Env } from '../../../shared/config/env.js';
 import { sha256 } from '../../../shared/crypto/sha256.js';
-import type { Transaction } from '../../../shared/database/transaction.js';
-import { html } from '../../../shared/http/html.js';
+import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { RelayMailer } from '../../../shared/mail/relay-mailer.js';
+import type { SignInMailKind } from '../domain/sign-in-mail.js';
 import type { User } from '../domain/user.js';
 import { PeopleStore, type SpentSignInLink } from './people-store.js';
 import { SignInRequestLimits } from './sign-in-request-limits.js';
@@ -19,9 +19,11 @@ export const SIGN_IN_VALIDITY_MS = 15 * 60_000;
 const TOKEN_PREFIX = 'sil_';
 
 /**
- * One-time sign-in links, mailed through SMTP_RELAY_URL. The link's token is random; only its
- * SHA-256 is stored, it signs in once, and only by the button of the page it opens (a mail
- * scanner that fetches the link signs in nobody).
+ * One-time sign-in links. The link's token is random; only its SHA-256 is stored, it signs in
+ * once, and only by the button of the page it opens (a mail scanner that fetches the link signs
+ * in nobody). Asking for a link or inviting someone only queues a mail (sign_in_mails): the
+ * worker issues the link when it mails it (SignInMailSender), so no token waits in the database
+ * and a link's time starts when it is sent.
  */
 @Injectable()
 export class SignInLinksService {
@@ -30,15 +32,14 @@ export class SignInLinksService {
     private readonly mailer: RelayMailer,
     private readonly limits: SignInRequestLimits,
     private readonly sso: SsoConfigurationsService,
+    private readonly transactions: TransactionRunner,
     private readonly env: Env,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** Mails `user` an invitation; answers the link (start:local prints it). A relay that fails is logged: the user exists all the same. */
-  async invite(user: User): Promise<string> {
-    const link = await this.issue(user, INVITATION_VALIDITY_MS);
-    await this.mail(user, 'You are invited to the Case Intake Service', `You were invited as ${user.role}.`, link, '7 days');
-    return link;
+  /** Queues `user`'s invitation in the transaction that creates them: it is mailed once that commits. */
+  async invite(tx: Transaction, user: User): Promise<void> {
+    if (this.mailable(user)) await this.store.queueSignInMail(tx, user, 'invitation');
   }
 
   /**
@@ -48,13 +49,22 @@ export class SignInLinksService {
    */
   async request(email: string, clientAddress: string): Promise<void> {
     if (!(await this.limits.allowAddress(email, clientAddress))) return;
-    const users = await this.store.usersByEmail(email);
-    for (const user of users) {
+    const mailed: User[] = [];
+    for (const user of await this.store.usersByEmail(email)) {
       // An organization that requires single sign-on mails no link: its people sign in at their provider.
       if ((await this.sso.required(user.organizationId)) || !(await this.limits.allowOrganization(user.organizationId))) continue;
-      const link = await this.issue(user, SIGN_IN_VALIDITY_MS);
-      void this.mail(user, 'Your sign-in link', 'Someone (we hope you) asked to sign in to the Case Intake Service.', link, '15 minutes');
+      if (this.mailable(user)) mailed.push(user);
     }
+    if (mailed.length) await this.transactions.run(async (tx) => {
+      for (const user of mailed) await this.store.queueSignInMail(tx, user, 'sign_in');
+    });
+  }
+
+  /** A new link for `user`, valid as long as `kind` says; only its hash is kept. */
+  async issue(user: Pick<User, 'id' | 'organizationId'>, kind: SignInMailKind): Promise<string> {
+    const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
+    await this.store.createSignInLink(user, sha256(token), new Date(Date.now() + (kind === 'invitation' ? INVITATION_VALIDITY_MS : SIGN_IN_VALIDITY_MS)));
+    return `${this.env.PUBLIC_BASE_URL}${SIGN_IN_PATH}/${token}`;
   }
 
   /** Whether the link's page should offer to sign in (nothing is used up). */
@@ -73,19 +83,9 @@ export class SignInLinksService {
     return spent && { spent };
   }
 
-  private async issue(user: User, validityMs: number): Promise<string> {
-    const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
-    await this.store.createSignInLink(user, sha256(token), new Date(Date.now() + validityMs));
-    return `${this.env.PUBLIC_BASE_URL}${SIGN_IN_PATH}/${token}`;
-  }
-
-  private async mail(user: User, subject: string, why: string, link: string, validFor: string): Promise<void> {
-    const text = `${why}\n\nSign in: ${link}\n\nThe link works once, for ${validFor}. If you did not expect this mail, ignore it.\n`;
-    const body = html`<p>${why}</p><p><a href="${link}">Sign in</a></p><p>The link works once, for ${validFor}. If you did not expect this mail, ignore it.</p>`;
-    try {
-      await this.mailer.send({ to: user.email, subject, text, html: body.text });
-    } catch (err) {
-      this.logger.warn({ organizationId: user.organizationId, userId: user.id, err: err instanceof Error ? err.message : String(err) }, 'sign-in mail not sent');
-    }
+  /** Without a relay nothing could send the mail: it is not queued, and the user can only be signed in some other way. */
+  private mailable(user: User): boolean {
+    if (!this.mailer.configured) this.logger.warn({ organizationId: user.organizationId, userId: user.id }, 'sign-in mail not sent: SMTP_RELAY_URL is not set');
+    return this.mailer.configured;
   }
 }

@@ -30,15 +30,18 @@ export class UsersService {
     private readonly audit: AuditTrail,
   ) {}
 
-  /** A new invited user, mailed a sign-in link valid 7 days (once the user is saved); answers the user and the link. */
-  async invite(by: ChangeAuthor, organizationId: number, email: string, role: Role): Promise<{ user: UserView; link: string }> {
-    const user = await this.transactions.run(async (tx) => {
-      const created = await this.store.createUser(tx, organizationId, email, role);
-      if (!created) throw new InvalidRequestError('the organization already has a user with this email address');
-      await this.audit.record(tx, { organizationId, by, action: 'user.invited', target: auditTargetOf(created.id), summary: { email, role } });
-      return created;
-    });
-    return { user: toView(user), link: await this.links.invite(user) };
+  /** A new invited user, mailed a sign-in link valid 7 days by the worker once the user is saved. */
+  invite(by: ChangeAuthor, organizationId: number, email: string, role: Role): Promise<UserView> {
+    return this.transactions.run((tx) => this.inviteIn(tx, by, organizationId, email, role));
+  }
+
+  /** As `invite`, in the caller's transaction (an organization created with its owner): nothing is mailed unless it commits. */
+  async inviteIn(tx: Transaction, by: ChangeAuthor, organizationId: number, email: string, role: Role): Promise<UserView> {
+    const created = await this.store.createUser(tx, organizationId, email, role);
+    if (!created) throw new InvalidRequestError('the organization already has a user with this email address');
+    await this.audit.record(tx, { organizationId, by, action: 'user.invited', target: auditTargetOf(created.id), summary: { email, role } });
+    await this.links.invite(tx, created);
+    return toView(created);
   }
 
   async list(organizationId: number): Promise<UserView[]> {

@@ -25,12 +25,12 @@ export class UsersController {
   @ApiEndpoint({
     operationId: 'createUser',
     summary: 'Invite a user',
-    description: 'The user starts `invited`; an invitation with a one-time sign-in link, valid 7 days, goes to the address through `SMTP_RELAY_URL` (a relay that fails is logged; the user exists all the same).',
+    description: 'The user starts `invited`; an invitation with a one-time sign-in link, valid 7 days, is mailed to the address by the worker through `SMTP_RELAY_URL` just after this answer (a relay that is down is tried again for about an hour, then the mail is given up and logged; the user exists all the same).',
     success: { status: 201, description: 'The invited user.', schema: wrapped('user', schemaRef('User')) },
     errors: { 422: '`email` not an email address, `role` not one of the four, an unsupported key, or the organization already has a user with this address.' },
   })
   async create(@Principal() caller: Caller, @ChangeAuthor() by: Author, @Body() body: CreateUserRequest) {
-    return { user: (await this.users.invite(by, caller.organizationId, body.email, body.role)).user };
+    return { user: await this.users.invite(by, caller.organizationId, body.email, body.role) };
   }
 
   @Get()

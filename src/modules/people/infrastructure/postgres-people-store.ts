@@ -5,9 +5,10 @@ import type { Transaction } from '../../../shared/database/transaction.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import type { Role } from '../../../shared/http/roles.js';
 import { PeopleStore, type SpentSignInLink } from '../application/people-store.js';
+import type { SignInMailKind } from '../domain/sign-in-mail.js';
 import type { StoredSession, User } from '../domain/user.js';
 
-interface UserRow {
+export interface UserRow {
   id: string;
   organization_id: string;
   email: string;
@@ -19,7 +20,7 @@ interface UserRow {
 
 const USER_COLUMNS = 'id, organization_id, email, role, status, created_at, last_seen_at';
 
-const toUser = (row: UserRow): User => ({
+export const toUser = (row: UserRow): User => ({
   id: Number(row.id),
   organizationId: Number(row.organization_id),
   email: row.email,
@@ -115,7 +116,11 @@ export class PostgresPeopleStore extends PeopleStore {
     await entityManager(tx).query('DELETE FROM sessions WHERE id_hash = $1', [idHash]);
   }
 
-  async createSignInLink(user: User, tokenHash: Buffer, expiresAt: Date): Promise<void> {
+  async queueSignInMail(tx: Transaction, user: User, kind: SignInMailKind): Promise<void> {
+    await entityManager(tx).query('INSERT INTO sign_in_mails (organization_id, user_id, kind) VALUES ($1, $2, $3)', [user.organizationId, user.id, kind]);
+  }
+
+  async createSignInLink(user: Pick<User, 'id' | 'organizationId'>, tokenHash: Buffer, expiresAt: Date): Promise<void> {
     await this.db.query('INSERT INTO sign_in_links (organization_id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4)', [user.organizationId, user.id, tokenHash, expiresAt]);
   }
 
