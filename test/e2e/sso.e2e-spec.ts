@@ -103,7 +103,7 @@ describe('single sign-on', () => {
       assert.deepEqual(Object.keys(res.body.sso).sort(), ['client_id', 'created_at', 'default_role', 'domain_verifications', 'email_domains', 'issuer', 'required', 'updated_at']);
       assert.deepEqual(res.body.sso.email_domains, [domain, `b-${domain}`].sort());
       assert.deepEqual(res.body.sso.domain_verifications.map((v: DomainVerification) => [v.domain, v.verified, v.record_name]), [domain, `b-${domain}`].sort().map((d) => [d, false, `_case-intake.${d}`]));
-      assert.match(res.body.sso.domain_verifications[0].record_value, /^case-intake-domain-verification=[A-Za-z0-9_-]{22}$/);
+      assert.match(res.body.sso.domain_verifications[0].record_value, /^case-intake-domain-verification=[0-9a-f]{32}$/);
       const got = await asSession(t, org.owner, origin, 'GET', SSO);
       assert.deepEqual(got.body, res.body);
       assert.ok(!got.text.includes(CLIENT_SECRET), 'GET never shows the secret');

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { randomBytes } from 'node:crypto';
 import { CacheGeneration } from '../../../shared/cache/cache-generation.js';
 import { InvalidatedCache } from '../../../shared/cache/invalidated-cache.js';
 import { Env } from '../../../shared/config/env.js';
@@ -87,10 +86,7 @@ export class SsoConfigurationsService {
     const sealed = this.secrets.seal(input.clientSecret, ssoClientSecretBinding(organizationId));
     const stored = await this.cache.change(String(organizationId), async (tx) => {
       const before = await this.store.find(organizationId, tx);
-      const saved = await this.store.put(tx, {
-        organizationId, issuer: input.issuer, clientId: input.clientId, sealedClientSecret: sealed, emailDomains, defaultRole: input.defaultRole, required: input.required,
-        domainVerificationToken: randomBytes(16).toString('base64url'),
-      });
+      const saved = await this.store.put(tx, { organizationId, issuer: input.issuer, clientId: input.clientId, sealedClientSecret: sealed, emailDomains, defaultRole: input.defaultRole, required: input.required });
       const changed = changedSettings(before ? publicFields(before) : {}, publicFields(saved));
       const clientSecretChanged = !before || this.opensTo(before) !== input.clientSecret;
       await this.audit.record(tx, { organizationId, by, action: 'sso.configured', target: AUDIT_TARGET(organizationId), summary: { changed, client_secret_changed: clientSecretChanged } });

@@ -1,8 +1,8 @@
 import type { Transaction } from '../../../shared/database/transaction.js';
 import type { SsoConfiguration } from '../domain/sso.js';
 
-/** What a put stores; the verified domains are kept where still listed, and the verification token of an existing setting stays. */
-export type SsoSetting = Omit<SsoConfiguration, 'createdAt' | 'updatedAt' | 'verifiedEmailDomains'>;
+/** What a put stores; the store keeps the verified domains still listed, and gives a new setting its verification token. */
+export type SsoSetting = Omit<SsoConfiguration, 'createdAt' | 'updatedAt' | 'verifiedEmailDomains' | 'domainVerificationToken'>;
 
 /** Where organizations' single sign-on settings are kept; bound to the module's infrastructure. */
 export abstract class SsoStore {

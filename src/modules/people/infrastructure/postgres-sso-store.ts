@@ -50,13 +50,13 @@ export class PostgresSsoStore extends SsoStore {
 
   async put(tx: Transaction, s: SsoSetting): Promise<SsoConfiguration> {
     const rows = (await entityManager(tx).query(
-      `INSERT INTO sso_configurations (organization_id, issuer, client_id, client_secret_ciphertext, email_domains, default_role, required, domain_verification_token)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+      `INSERT INTO sso_configurations (organization_id, issuer, client_id, client_secret_ciphertext, email_domains, default_role, required)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
        ON CONFLICT (organization_id) DO UPDATE SET issuer = $2, client_id = $3, client_secret_ciphertext = $4, email_domains = $5,
          default_role = $6, required = $7, updated_at = clock_timestamp(),
          verified_email_domains = ARRAY(SELECT unnest(sso_configurations.verified_email_domains) INTERSECT SELECT unnest($5::text[]) ORDER BY 1)
        RETURNING ${COLUMNS}`,
-      [s.organizationId, s.issuer, s.clientId, s.sealedClientSecret, s.emailDomains, s.defaultRole, s.required, s.domainVerificationToken],
+      [s.organizationId, s.issuer, s.clientId, s.sealedClientSecret, s.emailDomains, s.defaultRole, s.required],
     )) as SsoRow[];
     return toConfiguration(rows[0]!);
   }

@@ -5,6 +5,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * to a provider whose organization proved the address's domain with a DNS TXT record, so the
  * domain search moves to the verified list. Settings made before this have no proven domain:
  * their owners verify them once (their people still sign in at `/auth/sso?organization=<id>`).
+ * Each setting gets its own random token when it is made (122 random bits), kept while it lasts.
  */
 export class SsoDomainVerification1763960000000 implements MigrationInterface {
   name = 'SsoDomainVerification1763960000000';
@@ -13,9 +14,7 @@ export class SsoDomainVerification1763960000000 implements MigrationInterface {
     await q.query(`
       ALTER TABLE sso_configurations
         ADD COLUMN verified_email_domains text[] NOT NULL DEFAULT '{}',
-        ADD COLUMN domain_verification_token text;
-      UPDATE sso_configurations SET domain_verification_token = replace(gen_random_uuid()::text, '-', '');
-      ALTER TABLE sso_configurations ALTER COLUMN domain_verification_token SET NOT NULL;
+        ADD COLUMN domain_verification_token text NOT NULL DEFAULT replace(gen_random_uuid()::text, '-', '');
       DROP INDEX sso_configurations_domains;
       CREATE INDEX sso_configurations_verified_domains ON sso_configurations USING gin (verified_email_domains);
     `);
