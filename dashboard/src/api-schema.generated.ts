@@ -1151,7 +1151,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a sign-in link
-         * @description Always 202, whether or not the address is a user's: a user with this address (in each of their organizations) gets a one-time link valid 15 minutes by mail. At most 5 requests per address from one client network (an IPv6 /64 is one) and 50 links per organization in 15 minutes are acted on; others get the same answer and no mail.
+         * @description Always 202, whether or not the address is a user's: a user with this address (in each of their organizations) gets a one-time link valid 15 minutes by mail. At most 5 requests per address from one client network (an IPv6 /64 is one), 15 per address from all networks, and 50 links per organization in 15 minutes are acted on; others get the same answer and no mail.
          */
         post: operations["requestSignInLink"];
         delete?: never;

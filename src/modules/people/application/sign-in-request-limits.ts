@@ -11,6 +11,13 @@ export const SIGN_IN_REQUEST_WINDOW_MS = 15 * 60_000;
  * elsewhere using up the window cannot keep the person from signing in.
  */
 const PER_ADDRESS_AND_CLIENT = 5;
+/**
+ * Links one address may be sent per window from all networks together: what bounds one inbox
+ * against a stranger with many networks (and how many of the organization's 50 one known address
+ * can use up). Counted only for requests its network's window let through, so one network's flood
+ * uses at most 5 of them.
+ */
+const PER_ADDRESS = 15;
 /** Links mailed to one organization's people per window, whatever addresses were asked for. */
 const PER_ORGANIZATION = 50;
 /**
@@ -28,8 +35,9 @@ const SSO_STARTS_PER_CLIENT = 30;
 export class SignInRequestLimits {
   constructor(@Inject(REDIS_CLIENT) private readonly redis: RedisConnection, private readonly env: Env) {}
 
-  allowAddress(email: string, clientAddress: string): Promise<boolean> {
-    return this.allow(`address:${sha256(email.toLowerCase()).toString('base64url')}:${clientAddressGroup(clientAddress)}`, PER_ADDRESS_AND_CLIENT);
+  async allowAddress(email: string, clientAddress: string): Promise<boolean> {
+    const address = sha256(email.toLowerCase()).toString('base64url');
+    return (await this.allow(`address:${address}:${clientAddressGroup(clientAddress)}`, PER_ADDRESS_AND_CLIENT)) && this.allow(`address:${address}`, PER_ADDRESS);
   }
 
   allowOrganization(organizationId: number): Promise<boolean> {

@@ -33,7 +33,7 @@ export class AuthController {
   @ApiEndpoint({
     operationId: 'requestSignInLink',
     summary: 'Ask for a sign-in link',
-    description: 'Always 202, whether or not the address is a user\'s: a user with this address (in each of their organizations) gets a one-time link valid 15 minutes by mail. At most 5 requests per address from one client network (an IPv6 /64 is one) and 50 links per organization in 15 minutes are acted on; others get the same answer and no mail.',
+    description: 'Always 202, whether or not the address is a user\'s: a user with this address (in each of their organizations) gets a one-time link valid 15 minutes by mail. At most 5 requests per address from one client network (an IPv6 /64 is one), 15 per address from all networks, and 50 links per organization in 15 minutes are acted on; others get the same answer and no mail.',
     success: { status: 202, description: 'Taken; no body.' },
     errors: { 422: '`email` not an email address, an unsupported key, or a body that is not a valid JSON object.' },
   })
