@@ -127,6 +127,9 @@ function sendMailCommand(demo: Demo, smtpPort: number | null): string {
   return `printf '${message}' | curl -s smtp://localhost:${smtpPort} --mail-from ada@example.com --mail-rcpt '${demo.emailAddress}' -T -`;
 }
 
+/** The date `days` days before today's, in UTC: a report `from` it cuts days at UTC midnight (without one, they start at the hour after now's). */
+const utcDaysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+
 function printWelcome(base: string, host: string, demo: Demo, operatorToken: string, smtpPort: number | null, mailPage: string | undefined, ownerLink: string | undefined, servers: LocalServers): void {
   const cases = `${base}/api/external/v1/workflows/${demo.workflowId}/cases`;
   console.log(`
@@ -155,9 +158,9 @@ curl -s -X POST '${demo.webhookUrl}' -H 'Content-Type: application/json' \\
 ${sendMailCommand(demo, smtpPort)}
 curl -s '${base}/api/admin/v1/cases?source=Email' -H 'Authorization: Bearer ${demo.adminToken}'
 
-# The case report, and a daily digest (its mail lands in the local mail sink${mailPage ? `: open ${mailPage}` : ', SMTP_RELAY_URL'}).
+# The case report of the last 30 days, a day from each UTC midnight, and a daily digest (its mail lands in the local mail sink${mailPage ? `: open ${mailPage}` : ', SMTP_RELAY_URL'}).
 # ops@example.com first gets a confirmation mail: open its link and press Confirm, then send the digest now
-curl -s '${base}/api/admin/v1/reports/cases?interval=day' -H 'Authorization: Bearer ${demo.adminToken}'
+curl -s '${base}/api/admin/v1/reports/cases?interval=day&from=${utcDaysAgo(29)}' -H 'Authorization: Bearer ${demo.adminToken}'
 curl -s -X POST '${base}/api/admin/v1/digests' -H 'Authorization: Bearer ${demo.adminToken}' -H 'Content-Type: application/json' \\
   -d '{"schedule": "daily", "hour_utc": 8, "recipients": ["ops@example.com"]}'
 curl -s -X POST '${base}/api/admin/v1/digests/1/send' -H 'Authorization: Bearer ${demo.adminToken}'
