@@ -237,6 +237,9 @@ async function postgresDataDir(dir: string, user: PostgresUser | undefined): Pro
   await mkdir(dir, { recursive: true });
   const real = await realpath(dir);
   if (!user) return real;
+  // A clone moved since: its home records where it is now, so a purge from elsewhere keeps it.
+  const of = path.join(path.dirname(real), 'of');
+  if (real !== dir && path.basename(real) === 'data' && existsSync(of)) await writeFile(of, `${path.join(await realpath(path.dirname(dir)), path.basename(dir))}\n`);
   if ((await stat(real)).uid !== user.uid) await run('chown', ['-R', `${user.uid}:${user.gid}`, real]);
   if (await canEnter(user, real)) return real;
   if ((await readdir(real)).length > 0) throw new Error(`The user "${PG_USER}" cannot enter ${real}, which already holds files; move it.`);
