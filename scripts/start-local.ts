@@ -136,7 +136,7 @@ function printWelcome(base: string, host: string, demo: Demo, operatorToken: str
 Case intake service is running at ${base}  (API docs: ${base}/docs), listening on ${host}${host === '127.0.0.1' ? ' only (HOST=0.0.0.0 to open it to other machines)' : ''}
 Dashboard: ${base}/dashboard/  sign in with the demo admin token ${demo.adminToken}
 Demo owner ${demo.ownerEmail}: ${ownerLink ? `sign in at ${ownerLink}  (a sign-in link: one use, valid ${SIGN_IN_VALIDITY_MS / 60_000} minutes; each start prints a new one)` : 'no such user in the demo organization any more'}
-${mailPage ? `Local mail: ${mailPage}  (every mail the service sends lands here)\n` : ''}Data: ${DATA}${servers.postgresDataElsewhere ? ` and ${servers.postgresDataElsewhere} (Postgres, which cannot enter this clone)` : ''}  (npm run stop:local -- --purge deletes it)
+${mailPage ? `Local mail: ${mailPage}  (every mail the service sends lands here)\n` : ''}Data: ${DATA}${servers.postgresDataElsewhere ? ` and ${servers.postgresDataElsewhere} (Postgres, which cannot enter this clone)` : ''}  (npm run stop:local -- --purge deletes this data)
 
 Demo organization ${demo.organizationId}, workflow ${demo.workflowId} ("Customer escalations", published, direct).
 Secrets are kept in .data/ for this machine only.
