@@ -10,8 +10,9 @@
  * be gone from its data directory.
  */
 import { execFile, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
-import { chmod, chown, cp, lstat, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { chmod, chown, cp, lstat, mkdir, mkdtemp, readdir, readFile, readlink, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -53,8 +54,8 @@ process.on('exit', () => {
 
 /**
  * A `sh` that reads a pipe from us: at EOF (we are gone, however we died) it sends the server
- * `signal`, then SIGKILL after 10 s. It ignores INT/HUP/TERM (a Ctrl-C reaches the whole
- * group), never keeps our event loop alive, and is killed as soon as its server exits, so it
+ * `signal`, then SIGKILL after 10 s. It ignores INT/HUP/TERM (a Ctrl-C reaches our whole
+ * group, the watchdog included), never keeps our event loop alive, and is killed as soon as its server exits, so it
  * never signals a recycled pid.
  */
 const WATCHDOG = `trap '' INT HUP TERM; read _
@@ -62,9 +63,13 @@ kill -s "$2" "$1" 2>/dev/null || exit 0
 i=0; while kill -0 "$1" 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done
 kill -s KILL "$1" 2>/dev/null; exit 0`;
 
-/** Spawns a server whose output is kept (last lines, for error messages) and which dies with us. */
+/**
+ * Spawns a server whose output is kept (last lines, for error messages) and which dies with us.
+ * It gets a process group of its own: a Ctrl-C in the terminal reaches only us, and we stop the
+ * service that uses the server before the server (stop()), not at the same moment.
+ */
 function spawnServer(file: string, args: string[], signal: NodeJS.Signals, options: SpawnOptions = {}) {
-  const child = spawn(file, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(file, args, { ...options, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const keep = (chunk: Buffer) => {
     lines.push(...chunk.toString('utf8').split('\n').filter((line) => line.trim()));
@@ -215,21 +220,40 @@ function postgresBinaries(user: PostgresUser | undefined): Promise<string> {
 }
 
 /**
+ * Where a data directory `user` cannot enter keeps its cluster instead: a folder in /var/tmp
+ * named after the directory (so it is found from it, and a clone made again at the same path
+ * reuses the name, never a second folder), holding the cluster in data/ and the directory's path
+ * in `of`, by which `npm run stop:local -- --purge` tells a deleted clone's leftovers.
+ */
+export const relocatedHome = (dir: string) => path.join('/var/tmp', `cis-postgres-${createHash('sha256').update(dir).digest('hex').slice(0, 16)}`);
+
+/**
  * The data directory as `user` can reach it: `dir` itself, or (when `user` cannot enter it, and
- * it holds no cluster yet) a directory in /var/tmp that `dir` becomes a link to, so later runs
- * find the same cluster.
+ * it holds no cluster yet) `relocatedHome(dir)`/data, which `dir` becomes a link to, so later
+ * runs find the same cluster. Postgres refuses to run as root, and a checkout under /root or a
+ * `mktemp -d` is closed to every other user, so that is the one place it can keep its files.
  */
 async function postgresDataDir(dir: string, user: PostgresUser | undefined): Promise<string> {
   await mkdir(dir, { recursive: true });
   const real = await realpath(dir);
   if (!user) return real;
+  // A clone moved since: its home records where it is now, so a purge from elsewhere keeps it.
+  const of = path.join(path.dirname(real), 'of');
+  if (real !== dir && path.basename(real) === 'data' && existsSync(of)) await writeFile(of, `${path.join(await realpath(path.dirname(dir)), path.basename(dir))}\n`);
   if ((await stat(real)).uid !== user.uid) await run('chown', ['-R', `${user.uid}:${user.gid}`, real]);
   if (await canEnter(user, real)) return real;
   if ((await readdir(real)).length > 0) throw new Error(`The user "${PG_USER}" cannot enter ${real}, which already holds files; move it.`);
-  const elsewhere = await mkdtemp(path.join('/var/tmp', 'cis-postgres-data-'));
+  // What a home holds when its directory has no link to it is an earlier clone's at this path.
+  const home = relocatedHome(real);
+  await rm(home, { recursive: true, force: true });
+  await mkdir(path.join(home, 'data'), { recursive: true, mode: 0o700 });
+  await chmod(home, 0o755);
+  const elsewhere = path.join(home, 'data');
   await chown(elsewhere, user.uid, user.gid);
   await rm(real, { recursive: true });
   await symlink(elsewhere, real);
+  // Written last: a purge takes a home whose `of` does not link to it for a deleted clone's.
+  await writeFile(path.join(home, 'of'), `${real}\n`);
   console.warn(`local-infra: the user "${PG_USER}" cannot enter ${real}; its Postgres data is in ${elsewhere} (${real} links there).`);
   return elsewhere;
 }
@@ -340,6 +364,8 @@ export interface LocalServers {
   /** A Postgres server URL (DATABASE_URL, or the embedded server's `postgres` database). */
   postgresUrl: string;
   redisUrl: string;
+  /** Where the embedded Postgres keeps its data when that is outside `dataDir` (see postgresDataDir). */
+  postgresDataElsewhere?: string;
   /** Stops what was started here (never a server given through the environment). */
   stop(): Promise<void>;
 }
@@ -357,14 +383,16 @@ export async function useOrStartServers(dataDir: string, persist: boolean): Prom
   const stop = async () => {
     for (const service of started.reverse()) await service.stop().catch(() => undefined);
     // Data moved to /var/tmp (see postgresDataDir) is not removed with `dataDir` by the caller.
-    const moved = await lstat(postgresDir).then((s) => s.isSymbolicLink(), () => false);
-    if (!persist && moved) await rm(await realpath(postgresDir), { recursive: true, force: true });
+    if (!persist && (await elsewhere())) await rm(relocatedHome(path.join(await realpath(dataDir), 'postgres')), { recursive: true, force: true });
   };
+  const elsewhere = () => lstat(postgresDir).then((s) => (s.isSymbolicLink() ? readlink(postgresDir) : undefined), () => undefined);
   try {
     let postgresUrl = process.env.DATABASE_URL;
+    let postgresDataElsewhere: string | undefined;
     if (!postgresUrl) {
       started.push(await startEmbeddedPostgres(postgresDir, await freePort()));
       postgresUrl = started[0]!.url;
+      postgresDataElsewhere = await elsewhere();
     }
     let redisUrl = process.env.REDIS_URL;
     if (!redisUrl) {
@@ -372,7 +400,7 @@ export async function useOrStartServers(dataDir: string, persist: boolean): Prom
       started.push(redis);
       redisUrl = redis.url;
     }
-    return { postgresUrl, redisUrl, stop };
+    return { postgresUrl, redisUrl, postgresDataElsewhere, stop };
   } catch (err) {
     await stop();
     throw err;

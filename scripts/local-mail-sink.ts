@@ -65,7 +65,7 @@ async function answer(dir: string, url: string): Promise<{ status: number; type:
     const mail = await simpleParser(readFileSync(join(dir, shown)));
     const to = [mail.to].flat().map((a) => a?.text ?? '').join(', ');
     return html(`<p><a href="/">All messages</a></p><h1>${escapeHtml(mail.subject ?? '(no subject)')}</h1><p>To: ${escapeHtml(to)}</p>`
-      + `<iframe sandbox srcdoc="${escapeHtml(typeof mail.html === 'string' ? mail.html : `<pre>${escapeHtml(mail.text ?? '')}</pre>`)}" style="width:100%;height:700px;border:1px solid #ccc"></iframe>`
+      + `<iframe sandbox="allow-popups allow-popups-to-escape-sandbox" srcdoc="${escapeHtml(linksOpenInNewTab(typeof mail.html === 'string' ? mail.html : `<pre>${escapeHtml(mail.text ?? '')}</pre>`))}" style="width:100%;height:700px;border:1px solid #ccc"></iframe>`
       + `<h2>Text part</h2><pre>${escapeHtml(mail.text ?? '')}</pre>`);
   }
   if (url !== '/') return { status: 404, type: 'text/plain', body: 'not found' };
@@ -74,6 +74,17 @@ async function answer(dir: string, url: string): Promise<{ status: number; type:
     return `<li><a href="/messages/${file}">${escapeHtml(mail.subject ?? '(no subject)')}</a> (${escapeHtml(mail.date?.toISOString() ?? '')})</li>`;
   }));
   return html(`<h1>Local mail (${files.length})</h1><ul>${rows.join('') || '<li>Nothing yet.</li>'}</ul>`);
+}
+
+/**
+ * A mail's links (sign in, accept an invitation, confirm a digest) open in a new tab, outside the
+ * sandbox: inside the frame they would load the service's pages into it, which this page's CSP
+ * (frame-src 'self') and the pages' own frame-ancestors refuse.
+ */
+function linksOpenInNewTab(html: string): string {
+  const head = /<head\b[^>]*>/i.exec(html);
+  const base = '<base target="_blank">';
+  return head ? html.slice(0, head.index + head[0].length) + base + html.slice(head.index + head[0].length) : base + html;
 }
 
 async function listen(server: NetServer, port: number, elseFree: boolean): Promise<void> {

@@ -6,24 +6,27 @@
  * them (one sends a test message over SMTP). Without SMTP_RELAY_URL it also starts a local mail
  * sink (SMTP on 1025, a page on http://localhost:1080, or free ports when those are taken) that
  * digests are sent to. It listens on 127.0.0.1 unless HOST says otherwise: the demo's secrets are
- * printed, and the operator token is the one from .data/. Ctrl-C stops everything it started.
+ * printed, and the operator token is the one from .data/. Each start prints a new sign-in link
+ * for the demo owner. Ctrl-C (or `npm run stop:local`) stops everything it started, the service
+ * before the servers it uses.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { simpleParser } from 'mailparser';
 import pg from 'pg';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../src/app.js';
 import { listenForMail } from '../src/modules/email/infrastructure/smtp-listener.js';
+import { SIGN_IN_VALIDITY_MS, SignInLinksService } from '../src/modules/people/application/sign-in-links.service.js';
 import { validateEnv } from '../src/shared/config/env.js';
 import { runMigrations } from '../src/shared/database/migrate.js';
 import { createLogger } from '../src/shared/logging/logger.js';
-import { useOrStartServers } from './local-infra.js';
+import { type LocalServers, useOrStartServers } from './local-infra.js';
 import { type MailSink, startMailSink } from './local-mail-sink.js';
 
 const DATA = resolve('.data');
 const DATABASE = 'case_intake';
-/** The demo organization's owner: their invitation, and each start's sign-in link, land in the local mail sink. */
+/** The demo organization's owner: their invitation lands in the local mail sink, and each start prints a sign-in link for them. */
 const DEMO_OWNER = 'owner@example.com';
 
 interface Demo {
@@ -117,26 +120,6 @@ async function ensureEmailDemo(base: string, demo: Demo, file: string): Promise<
   return demo;
 }
 
-/**
- * A fresh sign-in link for the demo owner, asked for as anyone would (POST /auth/email) and read
- * from the local mail sink's newest mail to them; undefined with a real relay (SMTP_RELAY_URL).
- */
-async function ownerSignInLink(base: string, mailDir: string | undefined): Promise<string | undefined> {
-  if (!mailDir) return undefined;
-  const known = new Set(readdirSync(mailDir));
-  const res = await fetch(`${base}/auth/email`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: DEMO_OWNER }) });
-  if (res.status !== 202) throw new Error(`POST /auth/email answered ${res.status}`);
-  for (let waited = 0; waited < 10_000; waited += 100) {
-    for (const name of readdirSync(mailDir).filter((n) => !known.has(n))) {
-      const mail = await simpleParser(readFileSync(join(mailDir, name)));
-      const path = /\/auth\/link\/sil_[A-Za-z0-9_-]+/.exec(mail.text ?? '');
-      if (path && mail.text!.includes(`${base}${path[0]}`)) return `${base}${path[0]}`;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return undefined;
-}
-
 /** A curl line that sends a short message to the demo's inbound address over SMTP. */
 function sendMailCommand(demo: Demo, smtpPort: number | null): string {
   if (smtpPort === null) return '# (SMTP_PORT is 0: no SMTP listener, so email intake is off)';
@@ -144,12 +127,16 @@ function sendMailCommand(demo: Demo, smtpPort: number | null): string {
   return `printf '${message}' | curl -s smtp://localhost:${smtpPort} --mail-from ada@example.com --mail-rcpt '${demo.emailAddress}' -T -`;
 }
 
-function printWelcome(base: string, host: string, demo: Demo, operatorToken: string, smtpPort: number | null, mailPage: string | undefined, ownerLink: string | undefined): void {
+/** The date `days` days before today's, in UTC: a report `from` it cuts days at UTC midnight (without one, they start at the hour after now's). */
+const utcDaysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+
+function printWelcome(base: string, host: string, demo: Demo, operatorToken: string, smtpPort: number | null, mailPage: string | undefined, ownerLink: string | undefined, servers: LocalServers): void {
   const cases = `${base}/api/external/v1/workflows/${demo.workflowId}/cases`;
   console.log(`
 Case intake service is running at ${base}  (API docs: ${base}/docs), listening on ${host}${host === '127.0.0.1' ? ' only (HOST=0.0.0.0 to open it to other machines)' : ''}
 Dashboard: ${base}/dashboard/  sign in with the demo admin token ${demo.adminToken}
-Demo owner ${demo.ownerEmail}: ${ownerLink ? `sign in at ${ownerLink}  (one use, 15 minutes)` : `ask for a sign-in link: curl -s -X POST '${base}/auth/email' -H 'Content-Type: application/json' -d '{"email": "${demo.ownerEmail}"}'`}
+Demo owner ${demo.ownerEmail}: ${ownerLink ? `sign in at ${ownerLink}  (a sign-in link: one use, valid ${SIGN_IN_VALIDITY_MS / 60_000} minutes; each start prints a new one)` : 'no such user in the demo organization any more'}
+${mailPage ? `Local mail: ${mailPage}  (every mail the service sends lands here)\n` : ''}Data: ${DATA}${servers.postgresDataElsewhere ? ` and ${servers.postgresDataElsewhere} (Postgres, which cannot enter this clone)` : ''}  (npm run stop:local -- --purge deletes this data)
 
 Demo organization ${demo.organizationId}, workflow ${demo.workflowId} ("Customer escalations", published, direct).
 Secrets are kept in .data/ for this machine only.
@@ -171,9 +158,9 @@ curl -s -X POST '${demo.webhookUrl}' -H 'Content-Type: application/json' \\
 ${sendMailCommand(demo, smtpPort)}
 curl -s '${base}/api/admin/v1/cases?source=Email' -H 'Authorization: Bearer ${demo.adminToken}'
 
-# The case report, and a daily digest (its mail lands in the local mail sink${mailPage ? `: open ${mailPage}` : ', SMTP_RELAY_URL'}).
+# The case report of the last 30 days, a day from each UTC midnight, and a daily digest (its mail lands in the local mail sink${mailPage ? `: open ${mailPage}` : ', SMTP_RELAY_URL'}).
 # ops@example.com first gets a confirmation mail: open its link and press Confirm, then send the digest now
-curl -s '${base}/api/admin/v1/reports/cases?interval=day' -H 'Authorization: Bearer ${demo.adminToken}'
+curl -s '${base}/api/admin/v1/reports/cases?interval=day&from=${utcDaysAgo(29)}' -H 'Authorization: Bearer ${demo.adminToken}'
 curl -s -X POST '${base}/api/admin/v1/digests' -H 'Authorization: Bearer ${demo.adminToken}' -H 'Content-Type: application/json' \\
   -d '{"schedule": "daily", "hour_utc": 8, "recipients": ["ops@example.com"]}'
 curl -s -X POST '${base}/api/admin/v1/digests/1/send' -H 'Authorization: Bearer ${demo.adminToken}'
@@ -185,13 +172,22 @@ curl -s '${base}/api/operator/v1/organizations' -H 'Authorization: Bearer ${oper
 Press Ctrl-C to stop.`);
 }
 
+/** The pid of a running start:local, for `npm run stop:local` (scripts/stop-local.mjs). */
+const PID_FILE = join(DATA, 'start-local.pid');
+
 async function main(): Promise<void> {
   mkdirSync(DATA, { recursive: true });
+  // Its servers start only where no other run's do, so the pid file is then this run's.
   const servers = await useOrStartServers(DATA, true);
+  writeFileSync(PID_FILE, `${process.pid}\n`);
   let mail: MailSink | undefined;
+  let app: NestFastifyApplication | undefined;
+  // The service first: it stops its workers while the servers they talk to still answer.
   const stopAll = async () => {
+    await app?.close();
     await mail?.stop();
     await servers.stop();
+    rmSync(PID_FILE, { force: true });
   };
   try {
     mail = process.env.SMTP_RELAY_URL ? undefined : await startMailSink(join(DATA, 'mail'), 1025, 1080, { elseFree: true });
@@ -209,19 +205,20 @@ async function main(): Promise<void> {
       SMTP_RELAY_URL: process.env.SMTP_RELAY_URL ?? mail?.smtpUrl,
       DIGEST_CHECK_INTERVAL_MS: process.env.DIGEST_CHECK_INTERVAL_MS ?? '5000',
     });
-    const app = await createApp(env, createLogger(env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL));
+    app = await createApp(env, createLogger(env.LOG_LEVEL === 'info' ? 'warn' : env.LOG_LEVEL));
     await app.listen({ port: env.PORT, host: env.HOST });
     const smtpPort = await listenForMail(app, env);
     const base = env.PUBLIC_BASE_URL!;
     const demo = await ensureDemo(base, env.OPERATOR_TOKEN!);
-    printWelcome(base, env.HOST, demo, env.OPERATOR_TOKEN!, smtpPort, mail?.pageUrl, await ownerSignInLink(base, mail ? join(DATA, 'mail') : undefined));
+    // Issued here, not asked for at POST /auth/email: restarts spend none of the limits a stranger meets there.
+    const ownerLink = await app.get(SignInLinksService).issueFor(demo.organizationId, demo.ownerEmail!);
+    printWelcome(base, env.HOST, demo, env.OPERATOR_TOKEN!, smtpPort, mail?.pageUrl, ownerLink, servers);
 
     let stopping = false;
     const stop = async () => {
       if (stopping) return;
       stopping = true;
       console.log('\nstopping...');
-      await app.close();
       await stopAll();
       process.exit(0);
     };

@@ -1269,6 +1269,8 @@ export interface components {
         Actor: {
             /** @description The API token's id, for `api_token` only. */
             id?: number;
+            /** @description The API token's name, for `api_token` only (a deleted token's too). */
+            name?: string;
             /** @description The source type of an extension's case source, for `case_source` only. */
             source_type?: string;
             /** @enum {string} */

@@ -82,10 +82,11 @@ const ACTORS: Record<string, string> = {
   engine: 'Engine',
 };
 
-/** `{type: "api_token", id: 3}` -> "API token #3". */
-export function formatActor(by: { type: string; id?: number }): string {
-  const name = ACTORS[by.type] ?? by.type.replace(/_/g, ' ');
-  return by.id === undefined ? name : `${name} #${by.id}`;
+/** `{type: "api_token", id: 3, name: "CRM sync"}` -> "API token “CRM sync”" (without a name: "API token #3"). */
+export function formatActor(by: { type: string; id?: number; name?: string }): string {
+  const kind = ACTORS[by.type] ?? by.type.replace(/_/g, ' ');
+  if (by.name !== undefined) return `${kind} “${by.name}”`;
+  return by.id === undefined ? kind : `${kind} #${by.id}`;
 }
 
 /** `status_changed` -> "Status changed". */

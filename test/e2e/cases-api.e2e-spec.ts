@@ -372,12 +372,14 @@ describe('cases API', () => {
     const gist = (e: Record<string, unknown>) =>
       e.type === 'created' ? { type: e.type, by: e.by, source: e.source } : { type: e.type, by: e.by, from: e.from, to: e.to, outcome: e.outcome };
 
-    it('records the creation and every status change with the API token that made it', async () => {
+    it('records the creation and every status change with the API token that made it, by id and name', async () => {
       const f = await given();
       const caseId = await createdCaseId(f);
       for (const status of ['Triage', 'Closed', 'Open']) assert.equal((await patchCase(f, caseId, { status })).status, 200);
+      // Deleted since: the timeline still names it.
+      assert.equal((await t.request('DELETE', `/api/admin/v1/tokens/${f.apiTokenId}`, { token: f.org.adminToken })).status, 204);
       const events = await timeline(t, f.org, caseId);
-      const by = { type: 'api_token', id: f.apiTokenId };
+      const by = { type: 'api_token', id: f.apiTokenId, name: 'api token' };
       assert.deepEqual(events.map(gist), [
         { type: 'created', by, source: 'API' },
         { type: 'status_changed', by, from: 'Open', to: 'Triage', outcome: null },

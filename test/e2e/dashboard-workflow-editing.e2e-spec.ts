@@ -78,7 +78,7 @@ describe('admin dashboard: workflow editing and the case timeline in the browser
     await context.close();
   });
 
-  it('lists a case’s timeline in the order things happened: a run’s status change before the run’s end', async () => {
+  it('lists a case’s timeline in the order things happened (a run’s status change before the run’s end), naming the API token that made the case', async () => {
     const f = await givenCasesWorkflow(suite.t, definition());
     const caseId = await createdCaseId(f, { attributes: { b: 1 } });
     let events: { id: number; type: string }[] = [];
@@ -102,6 +102,7 @@ describe('admin dashboard: workflow editing and the case timeline in the browser
     await heading(page, `Case #${caseId}`).waitFor();
     await page.locator('.timeline__event').nth(4).waitFor();
     assert.deepEqual(await page.locator('.timeline__type').allTextContents(), ['Created', 'Run started', 'Attributes changed', 'Status changed', 'Run succeeded']);
+    assert.equal(await page.locator('.timeline__meta > span').first().textContent(), 'by API token “api token”', 'the token by its name');
     assertNoPageProblems(page);
     await context.close();
   });

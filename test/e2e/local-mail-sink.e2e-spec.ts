@@ -34,7 +34,7 @@ describe('local mail sink', () => {
     assert.equal(shown.status, 200);
     assert.match(shown.headers.get('content-security-policy') ?? '', /default-src 'none'/);
     const page = await shown.text();
-    assert.match(page, /<iframe sandbox srcdoc="[^"]*data:image\/png;base64,/);
+    assert.match(page, /<iframe sandbox="allow-popups allow-popups-to-escape-sandbox" srcdoc="[^"]*data:image\/png;base64,/);
     assert.match(page, /<pre>Cases created: 3/);
     assert.equal((await fetch(new URL('/messages/../../etc/passwd', sink.pageUrl))).status, 404);
   });

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { relocatedHome } from '../../scripts/local-infra.js';
 
 const PROJECT = fileURLToPath(new URL('../../..', import.meta.url));
 const LOCAL_INFRA = fileURLToPath(new URL('../../scripts/local-infra.js', import.meta.url));
@@ -23,10 +25,10 @@ await servers.stop();
 console.log('connected as ' + rows[0].who);
 `;
 
-function run(cwd: string): Promise<{ code: number | null; output: string }> {
+function run(cwd: string, args = ['--input-type=module', '-e', START_LOCAL]): Promise<{ code: number | null; output: string }> {
   const { DATABASE_URL: _, NODE_TEST_CONTEXT: __, ...env } = process.env;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', START_LOCAL], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
@@ -78,5 +80,25 @@ describe('local stack as root in a directory only root can enter', { skip: !isRo
     assert.equal(second.code, 0, second.output);
     assert.match(second.output, /connected as postgres/);
     assert.equal(await realpath(join(checkout, '.data', 'postgres')), dataDir, 'the same cluster is used again');
+  });
+
+  it('keeps that data in a folder named after the clone, which npm run stop:local -- --purge deletes with those of deleted clones', async () => {
+    assert.ok(base, 'the test before made the clone');
+    const checkout = join(base, 'clone');
+    const link = join(await realpath(checkout), '.data', 'postgres');
+    const home = relocatedHome(link);
+    relocated.push(home);
+    assert.equal(await realpath(link), join(home, 'data'));
+    assert.equal(await readFile(join(home, 'of'), 'utf8'), `${link}\n`, 'the clone it belongs to is recorded beside it');
+    const orphan = await mkdtemp('/var/tmp/cis-postgres-orphan-');
+    relocated.push(orphan);
+    await mkdir(join(orphan, 'data'));
+    await writeFile(join(orphan, 'of'), `${join(base, 'deleted-clone', '.data', 'postgres')}\n`);
+
+    await mkdir(join(checkout, 'scripts'), { recursive: true });
+    await cp(join(PROJECT, 'scripts', 'stop-local.mjs'), join(checkout, 'scripts', 'stop-local.mjs'));
+    const purge = await run(checkout, ['scripts/stop-local.mjs', '--purge']);
+    assert.equal(purge.code, 0, purge.output);
+    for (const gone of [join(checkout, '.data'), home, orphan]) assert.equal(existsSync(gone), false, `${gone} is deleted:\n${purge.output}`);
   });
 });

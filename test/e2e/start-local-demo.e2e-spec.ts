@@ -5,19 +5,23 @@
  * shell, each checked for what its comment says.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { connect } from 'node:net';
+import { type AddressInfo, connect, createServer } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../scripts/local-infra.js';
+import { assertNoPageProblems, launchChromium, newContext, openPage } from '../support/browser.js';
 import { eventually } from '../support/automation-helpers.js';
 import { INVITATION_SUBJECT } from '../support/digest-helpers.js';
 import { createTestDatabase, dropTestDatabase, flushRedisPrefix } from '../support/test-infra.js';
 
 const START_LOCAL = fileURLToPath(new URL('../../scripts/start-local.js', import.meta.url));
+// Compiled to build/test/e2e/: the repository is three levels up.
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const READY = 'Press Ctrl-C to stop.';
 
 interface Printed {
@@ -66,12 +70,75 @@ function refused(port: number, host: string): Promise<boolean> {
   });
 }
 
+/** A running `node build/scripts/start-local.js` (what `npm run start:local` runs once it has built), its banner printed. */
+interface StartLocal {
+  output(): string;
+  /** Ctrl-C, as a terminal sends it, and its exit. */
+  stop(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+async function startLocal(cwd: string, env: Record<string, string>): Promise<StartLocal> {
+  const { NODE_TEST_CONTEXT: _, SMTP_RELAY_URL: __, HOST: ___, PUBLIC_BASE_URL: ____, ...inherited } = process.env;
+  const child = spawn(process.execPath, [START_LOCAL], { cwd, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  await eventually('the banner', async () => {
+    assert.equal(child.exitCode, null, output);
+    return output.includes(READY) ? true : undefined;
+  }, { timeoutMs: 120_000, explain: async () => output });
+  return {
+    output: () => output,
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+      return exited;
+    },
+  };
+}
+
+/** The demo owner's sign-in link as the banner prints it, with what it says the link is. */
+function printedOwnerLink(output: string, base: string): string {
+  const printed = new RegExp(`^Demo owner owner@example\\.com: sign in at (${base}/auth/link/sil_[A-Za-z0-9_-]+) {2}\\(a sign-in link: one use, valid 15 minutes; each start prints a new one\\)$`, 'm').exec(output);
+  assert.ok(printed, output);
+  return printed[1]!;
+}
+
+/** Opens the link's page and presses its button, as a person does: the session's cookie. */
+async function signInWithLink(link: string, base: string): Promise<string> {
+  const page = await fetch(link);
+  assert.match(await page.text(), /<button type="submit">Sign in<\/button>/);
+  const pressed = await fetch(link, { method: 'POST', redirect: 'manual', headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' } });
+  assert.equal(pressed.status, 303);
+  return pressed.headers.get('set-cookie')!.split(';')[0]!;
+}
+
+async function me(base: string, cookie: string): Promise<[string, string, string]> {
+  const body = (await (await fetch(`${base}/api/admin/v1/me`, { headers: { cookie } })).json()) as { caller: { type: string; name: string }; role: string };
+  return [body.caller.type, body.caller.name, body.role];
+}
+
+/** The local mail sink's page, from the banner's line of its own. */
+function printedMailPage(output: string): string {
+  const printed = /^Local mail: (http:\/\/localhost:\d+\/) {2}\(every mail the service sends lands here\)$/m.exec(output);
+  assert.ok(printed, output);
+  return printed[1]!;
+}
+
+/** The newest mail with this subject on the sink's page: its page's address, once it is there. */
+async function mailInSink(mailPage: string, subject: string): Promise<string> {
+  return eventually(`"${subject}" in the local mail sink`, async () => {
+    const href = new RegExp(`href="(/messages/[^"]+)">${subject}<`).exec(await (await fetch(mailPage)).text())?.[1];
+    return href && new URL(href, mailPage).toString();
+  });
+}
+
 describe('npm run start:local, its banner and every line it prints', () => {
   const serverUrl = process.env.DATABASE_URL!;
   const redisPrefix = `${process.env.REDIS_PREFIX}-start-local`;
   let databaseUrl: string;
   let dir: string;
-  let child: ChildProcess;
+  let run: StartLocal;
   let output = '';
   let port: number;
   let smtpPort: number;
@@ -80,25 +147,11 @@ describe('npm run start:local, its banner and every line it prints', () => {
     databaseUrl = await createTestDatabase(serverUrl, `cis_demo_${Date.now().toString(36)}`);
     dir = await mkdtemp(join(tmpdir(), 'cis-start-local-'));
     [port, smtpPort] = [await freePort(), await freePort()];
-    const { NODE_TEST_CONTEXT: _, SMTP_RELAY_URL: __, HOST: ___, PUBLIC_BASE_URL: ____, ...inherited } = process.env;
-    child = spawn(process.execPath, [START_LOCAL], {
-      cwd: dir,
-      env: { ...inherited, DATABASE_URL: databaseUrl, REDIS_PREFIX: redisPrefix, PORT: String(port), SMTP_PORT: String(smtpPort) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-    await eventually('the banner', async () => {
-      assert.equal(child.exitCode, null, output);
-      return output.includes(READY) ? true : undefined;
-    }, { timeoutMs: 120_000, explain: async () => output });
+    run = await startLocal(dir, { DATABASE_URL: databaseUrl, REDIS_PREFIX: redisPrefix, PORT: String(port), SMTP_PORT: String(smtpPort) });
+    output = run.output();
   });
   after(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGINT');
-      await exited;
-    }
+    await run?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
     if (databaseUrl) await dropTestDatabase(serverUrl, databaseUrl);
     await flushRedisPrefix(process.env.REDIS_URL!, redisPrefix);
@@ -120,15 +173,30 @@ describe('npm run start:local, its banner and every line it prints', () => {
 
   it('prints the demo owner\'s sign-in link, whose page\'s button signs in as the owner', async () => {
     const base = `http://localhost:${port}`;
-    const printed = new RegExp(`^Demo owner owner@example\\.com: sign in at (${base}/auth/link/sil_[A-Za-z0-9_-]+) {2}\\(one use, 15 minutes\\)$`, 'm').exec(output);
-    assert.ok(printed, output);
-    const page = await fetch(printed[1]!);
-    assert.match(await page.text(), /<button type="submit">Sign in<\/button>/);
-    const pressed = await fetch(printed[1]!, { method: 'POST', redirect: 'manual', headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' } });
-    assert.equal(pressed.status, 303);
-    const cookie = pressed.headers.get('set-cookie')!.split(';')[0]!;
-    const me = (await (await fetch(`${base}/api/admin/v1/me`, { headers: { cookie } })).json()) as { caller: { type: string; name: string }; role: string };
-    assert.deepEqual([me.caller.type, me.caller.name, me.role], ['user', 'owner@example.com', 'owner']);
+    const cookie = await signInWithLink(printedOwnerLink(output, base), base);
+    assert.deepEqual(await me(base, cookie), ['user', 'owner@example.com', 'owner']);
+  });
+
+  it('prints the local mail sink on a line of its own, and a mail\'s Sign in link there opens the sign-in page in a new tab', async () => {
+    const base = `http://localhost:${port}`;
+    const mailPage = printedMailPage(output);
+    const invitation = await mailInSink(mailPage, 'You are invited to the Case Intake Service');
+    const browser = await launchChromium();
+    try {
+      const context = await newContext(browser, mailPage);
+      const page = await openPage(context);
+      await page.goto(invitation);
+      const [opened] = await Promise.all([
+        context.waitForEvent('page', { timeout: 15_000 }),
+        page.frameLocator('iframe').getByRole('link', { name: 'Sign in' }).click(),
+      ]);
+      await opened.getByRole('button', { name: 'Sign in' }).click();
+      await opened.waitForURL(`${base}/dashboard/`);
+      assert.equal(page.url(), invitation, 'the mail stays open where it was');
+      assertNoPageProblems(page);
+    } finally {
+      await browser.close();
+    }
   });
 
   it('listens on 127.0.0.1 only, HTTP and SMTP, when HOST is not set', async () => {
@@ -167,7 +235,11 @@ describe('npm run start:local, its banner and every line it prints', () => {
       { at: find(/cases\?source=Email'/), check: async (c: Printed) => {
         await eventually('the mailed case', async () => ((await json(c.command)).cases.some((k: { subject: string }) => k.subject === 'Printer on floor 3 is on fire') ? true : undefined));
       } },
-      { at: find(/reports\/cases/), check: async (c: Printed) => assert.ok((await json(c.command)).report.totals.created >= 3) },
+      { at: find(/reports\/cases/), check: async (c: Printed) => {
+        const { report } = await json(c.command);
+        assert.ok(report.totals.created >= 3);
+        assert.match(report.series[0].start, /T00:00:00Z$/, 'days start at UTC midnight');
+      } },
       { at: find(/-X POST '[^']*\/digests' /), check: async (c: Printed) => assert.deepEqual((await json(c.command)).digest.recipients, ['ops@example.com']) },
       { at: find(/digests\/1\/send/), check: async (c: Printed) => {
         // Sent before the recipient confirmed, as an impatient reader would: told so, and nothing held back.
@@ -193,5 +265,75 @@ describe('npm run start:local, its banner and every line it prints', () => {
     assert.deepEqual(steps.map((s) => s.at), steps.map((s) => s.at).sort((a, b) => a - b), 'checked in the order printed');
     assert.equal(steps.length, commands.length, 'every printed line is checked');
     for (const step of steps) await step.check(commands[step.at]!);
+  });
+});
+
+describe('npm run start:local, started seven times in a row', () => {
+  const serverUrl = process.env.DATABASE_URL!;
+  const redisPrefix = `${process.env.REDIS_PREFIX}-start-local-restarts`;
+  let databaseUrl: string;
+  let dir: string;
+  let run: StartLocal | undefined;
+
+  before(async () => {
+    databaseUrl = await createTestDatabase(serverUrl, `cis_restarts_${Date.now().toString(36)}`);
+    dir = await mkdtemp(join(tmpdir(), 'cis-start-local-restarts-'));
+  });
+  after(async () => {
+    await run?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+    if (databaseUrl) await dropTestDatabase(serverUrl, databaseUrl);
+    await flushRedisPrefix(process.env.REDIS_URL!, redisPrefix);
+  });
+
+  // More starts than the sign-in requests an address may make in 15 minutes: a start spends none of them.
+  it('prints a working sign-in link for the demo owner every time, and "Email me a sign-in link" still mails one after', async () => {
+    const port = await freePort();
+    const base = `http://localhost:${port}`;
+    const env = { DATABASE_URL: databaseUrl, REDIS_PREFIX: redisPrefix, PORT: String(port), SMTP_PORT: '0' };
+    for (let start = 1; start <= 7; start++) {
+      run = await startLocal(dir, env);
+      const cookie = await signInWithLink(printedOwnerLink(run.output(), base), base);
+      assert.deepEqual(await me(base, cookie), ['user', 'owner@example.com', 'owner'], `start ${start}`);
+      if (start < 7) assert.deepEqual(await run.stop(), { code: 0, signal: null }, run.output());
+    }
+    const asked = await fetch(`${base}/auth/email`, { method: 'POST', headers: { 'content-type': 'application/json', origin: base }, body: JSON.stringify({ email: 'owner@example.com' }) });
+    assert.equal(asked.status, 202);
+    const mail = await (await fetch(await mailInSink(printedMailPage(run!.output()), 'Your sign-in link'))).text();
+    const link = new RegExp(`${base}/auth/link/sil_[A-Za-z0-9_-]+`).exec(mail)?.[0];
+    assert.ok(link, mail);
+    assert.deepEqual(await me(base, await signInWithLink(link, base)), ['user', 'owner@example.com', 'owner']);
+  });
+});
+
+describe('npm run start:local with its port taken', () => {
+  const steps = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts['start:local']!.split(' && ');
+
+  function sh(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+    const { HOST: _, PORT: __, SMTP_PORT: ___, ...inherited } = process.env;
+    return new Promise((resolve) => {
+      execFile('sh', ['-c', script], { cwd: ROOT, env: { ...inherited, ...env }, timeout: 60_000 }, (err, stdout, stderr) =>
+        resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr }));
+    });
+  }
+
+  it('stops before it builds, with one line naming the port and what to set, for PORT and for SMTP_PORT', async () => {
+    const check = steps.indexOf('node scripts/check-ports.mjs');
+    const build = steps.findIndex((step) => /generate:api-metadata|^tsc |^vite /.test(step));
+    assert.ok(check >= 0 && check < build, `the ports are checked before the build: ${steps.join(' && ')}`);
+    const upToCheck = steps.slice(0, check + 1).join(' && ');
+    const held = createServer();
+    await new Promise<void>((resolve) => held.listen(0, '127.0.0.1', resolve));
+    const taken = String((held.address() as AddressInfo).port);
+    try {
+      const free = String(await freePort());
+      for (const [name, env] of [['PORT', { PORT: taken, SMTP_PORT: free }], ['SMTP_PORT', { PORT: free, SMTP_PORT: taken }]] as const) {
+        const { code, stdout, stderr } = await sh(upToCheck, env);
+        assert.deepEqual({ code, stdout, stderr }, { code: 1, stdout: '', stderr: `port ${taken} is in use: set ${name}=<free port> (or stop what listens there)\n` });
+      }
+      assert.equal((await sh(upToCheck, { PORT: free, SMTP_PORT: '0' })).code, 0, 'free ports, and SMTP off, pass');
+    } finally {
+      await new Promise((resolve) => held.close(resolve));
+    }
   });
 });

@@ -91,8 +91,8 @@ describe('cases after intake (integration)', () => {
       assert.deepEqual(await stored(caseId), { status: 'Open', outcome: null });
       const { events: timeline } = await ctx.get(CaseQueriesService).timeline(org.id, caseId, { limit: 100 });
       assert.deepEqual(timeline.map((e) => [e.type, e.by]), [
-        ['created', { type: 'api_token', id: org.api.tokenId }],
-        ...Array.from({ length: 3 }, () => ['status_changed', { type: 'api_token', id: org.api.tokenId }]),
+        ['created', { type: 'api_token', id: org.api.tokenId, name: org.api.name }],
+        ...Array.from({ length: 3 }, () => ['status_changed', { type: 'api_token', id: org.api.tokenId, name: org.api.name }]),
       ]);
     });
 

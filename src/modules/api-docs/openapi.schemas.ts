@@ -103,9 +103,10 @@ const caseSchemas: Record<string, Schema> = {
     {
       type: { type: 'string', enum: ['api_token', 'webhook', 'email', 'form', 'case_source', 'automation', 'engine'] },
       id: resourceId('The API token\'s id, for `api_token` only.'),
+      name: { type: 'string', description: 'The API token\'s name, for `api_token` only (a deleted token\'s too).' },
       source_type: { type: 'string', description: 'The source type of an extension\'s case source, for `case_source` only.' },
     },
-    ['id', 'source_type'],
+    ['id', 'name', 'source_type'],
     'Who made the change.',
   ),
   Run: object(

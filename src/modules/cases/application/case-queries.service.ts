@@ -3,6 +3,7 @@ import { Env } from '../../../shared/config/env.js';
 import { KeyedSemaphore } from '../../../shared/concurrency/keyed-semaphore.js';
 import { TimeBudgets } from '../../../shared/concurrency/time-budgets.js';
 import { AppError, NotFoundError, RateLimitedError } from '../../../shared/errors/app-error.js';
+import { TokensService } from '../../tokens/application/tokens.service.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { CaseProps } from '../domain/case.js';
 import { FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor, readRunsCursor, readTimelineCursor, runsCursor, timelineCursor } from './case-cursors.js';
@@ -34,7 +35,7 @@ export interface CasePage {
 export interface TimelineEvent {
   id: number;
   type: string;
-  by: { type: string; id?: number; source_type?: string };
+  by: { type: string; id?: number; name?: string; source_type?: string };
   at: string;
   [field: string]: unknown;
 }
@@ -53,7 +54,7 @@ export class CaseQueriesService {
   private readonly listReads: KeyedSemaphore<number>;
   private readonly listReadTime: TimeBudgets<number>;
 
-  constructor(private readonly queries: CaseQueries, private readonly workflows: PublishedWorkflowsService, env: Env) {
+  constructor(private readonly queries: CaseQueries, private readonly workflows: PublishedWorkflowsService, private readonly tokens: TokensService, env: Env) {
     const perOrganization = env.LIST_READS_PER_ORGANIZATION;
     this.listReads = new KeyedSemaphore({ capacity: perOrganization, maxWaiting: perOrganization, waitMs: LIST_READ_WAIT_MS });
     this.listReadTime = new TimeBudgets({ msPerSecond: env.LIST_READ_DATABASE_MS_PER_SECOND, burstMs: env.LIST_READ_DATABASE_BURST_MS });
@@ -145,9 +146,11 @@ export class CaseQueriesService {
     const afterId = page.cursor === undefined ? '0' : decoded(readTimelineCursor(page.cursor));
     const found = await this.queries.timeline(organizationId, caseId, afterId, page.limit + 1);
     if (!found) throw new NotFoundError('case');
-    const events = found.slice(0, page.limit);
+    const events = found.slice(0, page.limit).map((event) => ({ ...event, by: actorView(event.actor) }));
+    const tokenIds = [...new Set(events.flatMap(({ by }) => (by.type === 'api_token' && by.id !== undefined ? [by.id] : [])))];
+    const names = await this.tokens.names(organizationId, tokenIds);
     return {
-      events: events.map((event) => ({ id: event.id, type: event.type, by: actorView(event.actor), at: event.createdAt.toISOString(), ...event.data })),
+      events: events.map(({ id, type, by, createdAt, data }) => ({ id, type, by: by.id !== undefined && names.has(by.id) ? { ...by, name: names.get(by.id) } : by, at: createdAt.toISOString(), ...data })),
       nextCursor: found.length > page.limit ? timelineCursor(String(events.at(-1)!.id)) : null,
     };
   }

@@ -11,6 +11,8 @@ export abstract class TokenStore {
   /** The hash of the organization's live token with this id, undefined when there is none. */
   abstract liveTokenHash(organizationId: number, id: number): Promise<Buffer | undefined>;
   abstract markDeleted(tx: Transaction, id: number): Promise<void>;
+  /** The names of the organization's tokens with these ids, deleted ones too (a timeline names who acted then). */
+  abstract names(organizationId: number, ids: readonly number[]): Promise<Map<number, string>>;
   /** The caller a live token with this hash proves, undefined when there is none. */
   abstract principalByHash(tokenHash: Buffer): Promise<TokenPrincipal | undefined>;
   abstract recordUse(id: number): Promise<void>;

@@ -53,6 +53,11 @@ export class TokensService {
     return (await this.tokens.listLive(organizationId)).map(toView);
   }
 
+  /** The names of the organization's tokens with these ids, deleted ones too. */
+  names(organizationId: number, ids: readonly number[]): Promise<Map<number, string>> {
+    return this.tokens.names(organizationId, ids);
+  }
+
   async delete(by: ChangeAuthor, organizationId: number, id: number): Promise<void> {
     const tokenHash = await this.tokens.liveTokenHash(organizationId, id);
     if (!tokenHash) throw new NotFoundError('token');

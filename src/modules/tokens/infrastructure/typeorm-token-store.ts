@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, type Repository } from 'typeorm';
+import { In, IsNull, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
 import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
@@ -38,6 +38,12 @@ export class TypeOrmTokenStore extends TokenStore {
 
   async markDeleted(tx: Transaction, id: number): Promise<void> {
     await entityManager(tx).update(AccessTokenOrmEntity, { id }, { deletedAt: () => 'now()' });
+  }
+
+  async names(organizationId: number, ids: readonly number[]): Promise<Map<number, string>> {
+    if (!ids.length) return new Map();
+    const rows = await this.tokens.find({ where: { organizationId, id: In([...ids]) }, select: { id: true, name: true } });
+    return new Map(rows.map((row) => [row.id, row.name]));
   }
 
   async principalByHash(tokenHash: Buffer): Promise<TokenPrincipal | undefined> {
