@@ -7,6 +7,11 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { SignInRequestLimits } from '../../src/modules/people/application/sign-in-request-limits.js';
+import { SsoSignInService } from '../../src/modules/people/application/sso-sign-in.service.js';
+import type { Env } from '../../src/shared/config/env.js';
+import { RateLimitedError } from '../../src/shared/errors/app-error.js';
+import { REDIS_CLIENT } from '../../src/shared/redis/redis.client.js';
 import { eventually, isolatedRedisPrefix } from '../support/automation-helpers.js';
 import { assertJsonError } from '../support/foundation-assertions.js';
 import { type DnsTestServer, startDnsTestServer } from '../support/dns-test-server.js';
@@ -15,11 +20,6 @@ import { asSession, givenOwnedOrganization, linkMailedTo, type PeopleOrganizatio
 import { operatorToken } from '../support/scenario.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
 import { db, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
-import { SignInRequestLimits } from '../../src/modules/people/application/sign-in-request-limits.js';
-import { SsoSignInService } from '../../src/modules/people/application/sso-sign-in.service.js';
-import { Env } from '../../src/shared/config/env.js';
-import { RateLimitedError } from '../../src/shared/errors/app-error.js';
-import { REDIS_CLIENT } from '../../src/shared/redis/redis.client.js';
 
 const SSO = '/api/admin/v1/sso';
 
