@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * List audit entries
-         * @description Every change made through the admin and operator API, one entry each, written in the transaction of the change. Without `after`, the newest entries, newest first; with the `next_cursor` of an answer, the entries recorded since, oldest first (`next_cursor` is then the newest entry read, or `after` itself when there is none). An entry is listed once every change that began before it has ended (at once, unless one is slow), so a cursor never passes an entry that commits late. Entries are never changed or deleted but by retention (`audit_days`, at least 90). `summary` says what changed and never holds a secret value, a token or a webhook URL. Takes no body (one that is sent is ignored).
+         * @description Every change made through the admin and operator API, one entry each, written in the transaction of the change. Without `after`, the newest entries, newest first; with the `next_cursor` of an answer, the entries recorded since, oldest first (`next_cursor` is then the newest entry read, or `after` itself when there is none). An entry is listed once every change that began before it has ended (at once, unless one is slow), so a cursor never passes an entry that commits late. Entries are never changed or deleted but by retention (`audit_days`, at least 90), except that a failed sign-in (`session.sign_in_failed`) repeated within an hour of its entry adds one to that entry's `summary.count` instead of a new entry. `summary` says what changed and never holds a secret value, a token or a webhook URL. Takes no body (one that is sent is ignored).
          */
         get: operations["listAuditEntries"];
         put?: never;
@@ -1151,7 +1151,7 @@ export interface paths {
         put?: never;
         /**
          * Ask for a sign-in link
-         * @description Always 202, whether or not the address is a user's: a user with this address (in each of their organizations) gets a one-time link valid 15 minutes by mail. At most 5 requests per address from one client network (an IPv6 /64 is one), 15 per address from all networks, and 50 links per organization in 15 minutes are acted on; others get the same answer and no mail.
+         * @description Always 202, whether or not the address is a user's: a user with this address (in each of their organizations) gets a one-time link valid 15 minutes by mail. From a network that signed the person in before (an IPv6 /64, an IPv4 address; the last 10), a link goes out at once, at most 5 in 15 minutes; from any other, when the person's backoff allows (the first at once, then after 1 minute, 2, 4 ... up to an hour), and within 50 such links per organization in 15 minutes. Others get the same answer and no mail.
          */
         post: operations["requestSignInLink"];
         delete?: never;
@@ -1333,7 +1333,7 @@ export interface components {
              * @description The setting that caps what the organization may hold.
              * @enum {string}
              */
-            cap: "MAX_SUBSCRIPTIONS_PER_ORGANIZATION" | "MAX_WORKFLOWS_PER_ORGANIZATION" | "MAX_SECRETS_PER_ORGANIZATION" | "MAX_TOKENS_PER_ORGANIZATION" | "MAX_DIGESTS_PER_ORGANIZATION";
+            cap: "MAX_SUBSCRIPTIONS_PER_ORGANIZATION" | "MAX_WORKFLOWS_PER_ORGANIZATION" | "MAX_SECRETS_PER_ORGANIZATION" | "MAX_TOKENS_PER_ORGANIZATION" | "MAX_DIGESTS_PER_ORGANIZATION" | "MAX_USERS_PER_ORGANIZATION";
             /** @description What went wrong, for people; not a stable code. */
             error: string;
             /** @description Its value: how many the organization may hold. */
@@ -3834,8 +3834,10 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description `email` not an email address, `role` not one of the four, an unsupported key, or the organization already has a user with this address. */
+            /** @description `email` not an email address, `role` not one of the four, an unsupported key, or the organization already has a user with this address. Or the organization already has as many users as `MAX_USERS_PER_ORGANIZATION` allows (`cap` and `limit` name it). */
             422: components["responses"]["Unprocessable"];
+            /** @description The organization has sent as many invitations in 24 hours as `MAX_INVITATIONS_PER_DAY` allows; `Retry-After` says when the next may go. */
+            429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

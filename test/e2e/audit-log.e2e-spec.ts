@@ -253,9 +253,9 @@ describe('audit log', () => {
           member = { ...member, cookie: cookie ?? '' };
           return response.status;
         } },
-      { what: 'the used link again', action: 'session.sign_in_failed', actor: member$, target: () => userTarget(member.id), summary: { method: 'email_link', reason: 'used' },
+      { what: 'the used link again', action: 'session.sign_in_failed', actor: member$, target: () => userTarget(member.id), summary: { method: 'email_link', reason: 'used', count: 1 },
         send: async () => (await signInWith(t, links[0]!, origin)).response.status },
-      { what: 'an expired link', action: 'session.sign_in_failed', actor: member$, target: () => userTarget(member.id), summary: { method: 'email_link', reason: 'expired' },
+      { what: 'an expired link', action: 'session.sign_in_failed', actor: member$, target: () => userTarget(member.id), summary: { method: 'email_link', reason: 'expired', count: 1 },
         send: async () => {
           assert.equal((await t.request('POST', '/auth/email', { body: { email: memberEmail } })).status, 202);
           links.push(await linkMailedTo(sink, memberEmail, new Set(links)));

@@ -30,7 +30,7 @@ describe('people', () => {
 
   before(async () => {
     sink = await startSmtpSink();
-    t = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, REDIS_PREFIX: isolatedRedisPrefix() } });
+    t = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, REDIS_PREFIX: isolatedRedisPrefix() }, captureLogs: true });
     origin = new URL(t.env.PUBLIC_BASE_URL!).origin;
     org = await givenOwnedOrganization(t, sink, origin);
   });
@@ -170,29 +170,78 @@ describe('people', () => {
       assertJsonError(await t.request('POST', '/auth/email', { body: { email: 'not-an-address' } }), 422, ['validation_errors']);
     });
 
-    it('a flood of requests for one address from one client network mails at most 5 links in the window, and still answers 202; another network\'s request still gets one, up to 15 for the address from all networks', async () => {
+    /** Sign-in links issued to these users: the worker issues one as it mails it. */
+    const issued = async (...userIds: number[]) => ((await db().query('SELECT count(*)::int AS n FROM sign_in_links WHERE user_id = ANY($1::bigint[])', [userIds])).rows as { n: number }[])[0]!.n;
+    /** Links are issued after the answer (its timing says nothing about the address): waits for `count`, then gives stragglers a moment. */
+    const settled = async (count: number, ...userIds: number[]) => {
+      await eventually('the links issued', async () => ((await issued(...userIds)) >= count ? true : undefined));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return issued(...userIds);
+    };
+    const ask = async (email: string, remoteAddress: string) => assert.equal((await t.request('POST', '/auth/email', { body: { email }, remoteAddress })).status, 202);
+    const linksSeen = () => new Set(sink.mails.map((mail) => /\/auth\/link\/sil_[A-Za-z0-9_-]+/.exec(mail.parsed.text ?? '')?.[0] ?? ''));
+
+    it('a stranger on many networks cannot keep a person from a link: from a network that signed them in it is mailed at once; the stranger\'s requests wait for the person\'s backoff, logged without the address', async () => {
+      // The member signed in with their invitation from 127.0.0.1: that network is known to them.
       const member = await givenMember(t, sink, org, 'viewer', origin);
-      const mailsBefore = sink.mails.filter((mail) => mail.to.includes(member.email)).length;
-      const ask = async (remoteAddress: string) => assert.equal((await t.request('POST', '/auth/email', { body: { email: member.email }, remoteAddress })).status, 202);
-      // Eight requests from addresses of one IPv6 /64: one client network.
-      for (let i = 0; i < 8; i++) await ask(`2001:db8:5:7::${i + 1}`);
-      // Links are issued after the answer (its timing says nothing about the address): wait for them, then give stragglers a moment.
-      const issued = async () => ((await db().query('SELECT count(*)::int AS n FROM sign_in_links WHERE user_id = $1', [member.userId])).rows as { n: number }[])[0]!.n;
-      const settled = async (count: number) => {
-        await eventually('the links issued', async () => ((await issued()) >= count ? true : undefined));
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        return issued();
-      };
-      // The invitation, then five of the eight requests.
-      assert.equal(await settled(6), 6);
-      // The person asks from elsewhere (the next /64, and an IPv4 address): the stranger's flood locked them out of nothing.
-      await ask('2001:db8:5:8::1');
-      await ask('198.51.100.7');
-      assert.equal(await settled(8), 8);
-      // A stranger with many networks: each lets 5 through, and the address takes 15 in all.
-      for (let network = 10; network < 14; network++) for (let i = 0; i < 5; i++) await ask(`2001:db8:5:${network}::${i + 1}`);
-      assert.equal(await settled(16), 16, 'the invitation and 15 links');
-      assert.ok(mailsBefore >= 1);
+      // A stranger: 20 networks (IPv6 /64s and IPv4 addresses), 3 requests from each.
+      for (let network = 0; network < 20; network++) {
+        for (let i = 0; i < 3; i++) await ask(member.email, network % 2 ? `2001:db8:5:${network}::${i + 1}` : `198.51.100.${network * 3 + i + 1}`);
+      }
+      // The invitation, then the first request's link; the backoff holds the others (the next one after a minute).
+      assert.equal(await settled(2, member.userId), 2);
+      // The person asks from their own network: mailed at once, whatever the stranger spent.
+      const seen = linksSeen();
+      await ask(member.email, '127.0.0.1');
+      assert.equal((await signInWith(t, await linkMailedTo(sink, member.email, seen), origin)).response.status, 303);
+      // From a known network, at most 5 in the window: someone sharing it cannot flood the inbox either.
+      for (let i = 0; i < 7; i++) await ask(member.email, '127.0.0.1');
+      assert.equal(await settled(7, member.userId), 7, 'the invitation, the stranger\'s one, and 5 from the known network');
+      const heldBack = t.logs.filter((line) => line.includes('sign-in link request held back') && line.includes(`"userId":${member.userId}`));
+      assert.ok(heldBack.some((line) => line.includes('"reason":"backoff"')) && heldBack.some((line) => line.includes('"reason":"known_network_limit"')), heldBack.join(''));
+      assert.ok(!t.logs.some((line) => line.includes(member.email)), 'no log line holds the address');
+    });
+
+    it('strangers asking for links for 4 of an organization\'s people do not keep a 5th from one, even from a network new to them', async () => {
+      const staffed = await givenOwnedOrganization(t, sink, origin);
+      const staff = [];
+      for (let i = 0; i < 5; i++) staff.push(await givenMember(t, sink, staffed, 'viewer', origin));
+      const targets = staff.slice(0, 4);
+      for (const person of targets) for (let network = 0; network < 20; network++) await ask(person.email, `2001:db8:6:${network}::1`);
+      const ids = targets.map((person) => person.userId);
+      // Each invitation, and the first request for each.
+      assert.equal(await settled(8, ...ids), 8);
+      const seen = linksSeen();
+      await ask(staff[4]!.email, '203.0.113.9');
+      assert.equal((await signInWith(t, await linkMailedTo(sink, staff[4]!.email, seen), origin)).response.status, 303);
+    });
+
+    it('twenty failed sign-ins with one link are one audit entry counting them', async () => {
+      const email = uniqueEmail('replayed');
+      const invited = await asSession(t, org.owner, origin, 'POST', USERS, { email, role: 'viewer' });
+      const link = await linkMailedTo(sink, email);
+      assert.equal((await signInWith(t, link, origin)).response.status, 303);
+      for (let i = 0; i < 20; i++) assert.equal((await signInWith(t, link, origin)).response.status, 404);
+      const { rows } = await db().query(`SELECT summary FROM audit_entries WHERE organization_id = $1 AND action = 'session.sign_in_failed' AND target_id = $2`, [org.id, String(invited.body.user.id)]);
+      assert.deepEqual(rows.map((row: { summary: unknown }) => row.summary), [{ method: 'email_link', reason: 'used', count: 20 }]);
+    });
+
+    it('an organization invites at most MAX_INVITATIONS_PER_DAY people a day (429) and holds at most MAX_USERS_PER_ORGANIZATION users (422)', async () => {
+      const busy = await givenOwnedOrganization(t, sink, origin);
+      const invite = (as: PeopleOrganization) => asSession(t, as.owner, origin, 'POST', USERS, { email: uniqueEmail('many'), role: 'viewer' });
+      // The owner's own invitation (owner_email) was the day's first.
+      for (let i = 1; i < 100; i++) assert.equal((await invite(busy)).status, 201);
+      const refused = await invite(busy);
+      assertJsonError(refused, 429);
+      assert.ok(Number(refused.headers['retry-after']) > 86_000, String(refused.headers['retry-after']));
+      assert.equal((await invite(org)).status, 201, 'another organization invites as before');
+
+      const large = await givenOwnedOrganization(t, sink, origin);
+      await db().query(`INSERT INTO users (organization_id, email, role, status) SELECT $1, 'user-' || n || '@example.com', 'viewer', 'invited' FROM generate_series(1, 998) n`, [large.id]);
+      assert.equal((await invite(large)).status, 201, 'the 1,000th user');
+      const full = await invite(large);
+      assertJsonError(full, 422, ['cap', 'limit']);
+      assert.deepEqual([full.body.cap, full.body.limit], ['MAX_USERS_PER_ORGANIZATION', 1000]);
     });
   });
 

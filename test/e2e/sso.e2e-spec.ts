@@ -7,6 +7,11 @@ import assert from 'node:assert/strict';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { type AddressInfo, createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { SignInRequestLimits } from '../../src/modules/people/application/sign-in-request-limits.js';
+import { SsoSignInService } from '../../src/modules/people/application/sso-sign-in.service.js';
+import type { Env } from '../../src/shared/config/env.js';
+import { RateLimitedError } from '../../src/shared/errors/app-error.js';
+import { REDIS_CLIENT } from '../../src/shared/redis/redis.client.js';
 import { eventually, isolatedRedisPrefix } from '../support/automation-helpers.js';
 import { assertJsonError } from '../support/foundation-assertions.js';
 import { type DnsTestServer, startDnsTestServer } from '../support/dns-test-server.js';
@@ -346,7 +351,7 @@ describe('single sign-on', () => {
       assert.equal((await put(setting({ issuer: 'http://127.0.0.1:9' }), other)).status, 200);
       assert.equal((await t.request('GET', `/auth/sso?organization=${other.id}`)).status, 502);
       const { rows } = await db().query(`SELECT summary FROM audit_entries WHERE organization_id = $1 AND action = 'session.sign_in_failed'`, [other.id]);
-      assert.deepEqual(rows.map((r: { summary: unknown }) => r.summary), [{ method: 'sso', reason: 'provider_unreachable' }, { method: 'sso', reason: 'provider_unreachable' }]);
+      assert.deepEqual(rows.map((r: { summary: unknown }) => r.summary), [{ method: 'sso', reason: 'provider_unreachable', count: 2 }], 'one entry counts both');
     });
 
     it('a provider that is down is asked once for the sign-ins begun within 30 s, each the same 502 page; a changed setting is asked at once', async () => {
@@ -429,6 +434,19 @@ describe('single sign-on', () => {
       assert.match(answer!.text, /Too many requests/);
       assert.equal(answer!.headers['retry-after'], '900');
       assert.equal(answer!.headers['set-cookie'], undefined);
+    });
+
+    it('single sign-ons begun are counted per IPv6 /48, not per /64: a client with a whole /48 gets 30 in all', async () => {
+      const signIns = t.app.get(SsoSignInService);
+      for (let i = 0; i < 30; i++) await signIns.start(org.id, `2001:db8:48:${i + 1}::1`);
+      await assert.rejects(signIns.start(org.id, '2001:db8:48:ffff::1'), RateLimitedError, 'another /64 of the same /48');
+      await signIns.start(org.id, '2001:db8:49:1::1');
+    });
+
+    it('past SSO_PENDING_CEILING single sign-ons begun in 10 minutes from all clients together, no more are begun', async () => {
+      const limits = new SignInRequestLimits(t.app.get(REDIS_CLIENT), { ...t.env, REDIS_PREFIX: isolatedRedisPrefix(), SSO_PENDING_CEILING: 3 } as Env);
+      for (const address of ['192.0.2.1', '192.0.2.2', '2001:db8:50::1']) assert.equal(await limits.allowSsoStart(address), true, address);
+      assert.equal(await limits.allowSsoStart('2001:db8:51::1'), false, 'a fourth client, never seen before');
     });
 
     it('no log line or audit entry holds a code, a state or the client secret', async () => {

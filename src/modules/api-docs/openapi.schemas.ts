@@ -39,7 +39,7 @@ const errorSchemas: Record<string, Schema> = {
   CapReachedError: object(
     {
       error: { type: 'string', description: 'What went wrong, for people; not a stable code.' },
-      cap: { type: 'string', enum: ['MAX_SUBSCRIPTIONS_PER_ORGANIZATION', 'MAX_WORKFLOWS_PER_ORGANIZATION', 'MAX_SECRETS_PER_ORGANIZATION', 'MAX_TOKENS_PER_ORGANIZATION', 'MAX_DIGESTS_PER_ORGANIZATION'], description: 'The setting that caps what the organization may hold.' },
+      cap: { type: 'string', enum: ['MAX_SUBSCRIPTIONS_PER_ORGANIZATION', 'MAX_WORKFLOWS_PER_ORGANIZATION', 'MAX_SECRETS_PER_ORGANIZATION', 'MAX_TOKENS_PER_ORGANIZATION', 'MAX_DIGESTS_PER_ORGANIZATION', 'MAX_USERS_PER_ORGANIZATION'], description: 'The setting that caps what the organization may hold.' },
       limit: { type: 'integer', minimum: 1, description: 'Its value: how many the organization may hold.' },
     },
     [],

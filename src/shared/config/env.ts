@@ -150,6 +150,7 @@ export class Env {
   @IsCap() MAX_SECRETS_PER_ORGANIZATION = 200;
   @IsCap() MAX_TOKENS_PER_ORGANIZATION = 200;
   @IsCap() MAX_DIGESTS_PER_ORGANIZATION = 100;
+  @IsCap() MAX_USERS_PER_ORGANIZATION = 1000;
 
   /**
    * Posts per minute to one hosted request form, from all addresses together, across all
@@ -244,6 +245,16 @@ export class Env {
   /** How often workers look for digests due (one repeatable Bull job, taken by one worker each time). */
   @Type(() => Number) @IsInt() @Min(1000) @Max(3_600_000)
   DIGEST_CHECK_INTERVAL_MS = 60_000;
+
+  /**
+   * Single sign-ons begun in 10 minutes from all clients together, across all instances: each
+   * keeps its pending state in Redis that long, so this bounds what a flood from many networks
+   * can put there; past it, a 429 page.
+   */
+  @IsCap() SSO_PENDING_CEILING = 10_000;
+
+  /** Invitations one organization may send in 24 hours (`POST /api/admin/v1/users`, owner_email): past it, a 429. */
+  @IsCap() MAX_INVITATIONS_PER_DAY = 100;
 
   /** A dashboard session ends after this long without a request (docs/security.md). */
   @Type(() => Number) @IsInt() @Min(60_000) @Max(2_592_000_000)

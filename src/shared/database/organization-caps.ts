@@ -4,7 +4,7 @@ import { OrganizationCapReachedError } from '../errors/app-error.js';
 import type { Transaction } from './transaction.js';
 import { entityManager } from './typeorm-transaction-runner.js';
 
-type CapSetting = 'MAX_SUBSCRIPTIONS_PER_ORGANIZATION' | 'MAX_WORKFLOWS_PER_ORGANIZATION' | 'MAX_SECRETS_PER_ORGANIZATION' | 'MAX_TOKENS_PER_ORGANIZATION' | 'MAX_DIGESTS_PER_ORGANIZATION';
+type CapSetting = 'MAX_SUBSCRIPTIONS_PER_ORGANIZATION' | 'MAX_WORKFLOWS_PER_ORGANIZATION' | 'MAX_SECRETS_PER_ORGANIZATION' | 'MAX_TOKENS_PER_ORGANIZATION' | 'MAX_DIGESTS_PER_ORGANIZATION' | 'MAX_USERS_PER_ORGANIZATION';
 
 /** Something an organization holds at most `setting` of: its rows of `table` that `live` (SQL, when given) selects. */
 export interface OrganizationCap {

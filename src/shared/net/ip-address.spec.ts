@@ -20,6 +20,12 @@ describe('clientAddressGroup: the client a source address stands for', () => {
     assert.equal(clientAddressGroup('fe80::1%eth0'), 'fe80::/64');
   });
 
+  it('groups a /48 when asked to, IPv4 still alone', () => {
+    for (const address of ['2001:db8:1:2::1', '2001:db8:1:ffff::9', '2001:db8:1::1']) assert.equal(clientAddressGroup(address, 48), '2001:db8:1::/48', address);
+    assert.equal(clientAddressGroup('2001:db8:2::1', 48), '2001:db8:2::/48');
+    assert.equal(clientAddressGroup('192.0.2.1', 48), '192.0.2.1');
+  });
+
   it('keeps every IPv4 address alone, also IPv4-mapped (dotted or in hex)', () => {
     assert.equal(clientAddressGroup('192.0.2.1'), '192.0.2.1');
     assert.equal(clientAddressGroup('192.0.2.2'), '192.0.2.2');

@@ -24,16 +24,17 @@ export function parseIpAddress(address: string): IpAddress | undefined {
 /**
  * The client a source address stands for, as limits per address count it. One IPv6 subscriber
  * gets a whole /64 and picks any address in it at will, so all addresses of a /64 are one client
- * (`2001:db8:1:2::/64`). An IPv4 address is a client of its own, IPv4-mapped or not. Anything
- * that is not an IP address stays as it is.
+ * (`2001:db8:1:2::/64`); where one client may hold a whole site's allocation, `ipv6Bits` 48
+ * groups a /48. An IPv4 address is a client of its own, IPv4-mapped or not. Anything that is not
+ * an IP address stays as it is.
  */
-export function clientAddressGroup(address: string): string {
+export function clientAddressGroup(address: string, ipv6Bits: 48 | 64 = 64): string {
   const ip = parseIpAddress(address);
   if (!ip) return address;
   if (ip.family === 4) return ip.address;
   const [head, tail] = ip.address.split('::').map((part) => (part === '' ? [] : part.split(':')));
   const words = tail === undefined ? head! : [...head!, ...Array<string>(8 - head!.length - tail.length).fill('0'), ...tail];
-  return `${canonicalIpv6(`${words.slice(0, 4).join(':')}::`)}/64`;
+  return `${canonicalIpv6(`${words.slice(0, ipv6Bits / 16).join(':')}::`)}/${ipv6Bits}`;
 }
 
 function canonicalIpv6(address: string): string | undefined {

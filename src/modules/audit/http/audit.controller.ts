@@ -28,7 +28,7 @@ export class AuditController {
   @ApiEndpoint({
     operationId: 'listAuditEntries',
     summary: 'List audit entries',
-    description: `Every change made through the admin and operator API, one entry each, written in the transaction of the change. Without \`after\`, the newest entries, newest first; with the \`next_cursor\` of an answer, the entries recorded since, oldest first (\`next_cursor\` is then the newest entry read, or \`after\` itself when there is none). An entry is listed once every change that began before it has ended (at once, unless one is slow), so a cursor never passes an entry that commits late. Entries are never changed or deleted but by retention (\`audit_days\`, at least 90). \`summary\` says what changed and never holds a secret value, a token or a webhook URL. ${BODY_IGNORED}`,
+    description: `Every change made through the admin and operator API, one entry each, written in the transaction of the change. Without \`after\`, the newest entries, newest first; with the \`next_cursor\` of an answer, the entries recorded since, oldest first (\`next_cursor\` is then the newest entry read, or \`after\` itself when there is none). An entry is listed once every change that began before it has ended (at once, unless one is slow), so a cursor never passes an entry that commits late. Entries are never changed or deleted but by retention (\`audit_days\`, at least 90), except that a failed sign-in (\`session.sign_in_failed\`) repeated within an hour of its entry adds one to that entry's \`summary.count\` instead of a new entry. \`summary\` says what changed and never holds a secret value, a token or a webhook URL. ${BODY_IGNORED}`,
     success: {
       status: 200,
       description: 'A page of entries.',

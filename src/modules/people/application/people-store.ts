@@ -10,7 +10,7 @@ export interface SpentSignInLink {
 
 /** Where users, their sessions and their sign-in links are kept; bound to the module's infrastructure. */
 export abstract class PeopleStore {
-  /** A new invited user; undefined when the organization already has a user with this address. */
+  /** A new invited user; undefined when the organization already has a user with this address; OrganizationCapReachedError past MAX_USERS_PER_ORGANIZATION. */
   abstract createUser(tx: Transaction, organizationId: number, email: string, role: Role): Promise<User | undefined>;
   /** The organization's user with this address (any case), now active; created with `role` when there is none. */
   abstract activateUser(tx: Transaction, organizationId: number, email: string, role: Role): Promise<{ user: User; created: boolean }>;

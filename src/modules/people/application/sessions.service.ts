@@ -13,6 +13,7 @@ import { secretsEqual } from '../../tokens/domain/token-secrets.js';
 import { auditTargetOf, type StoredSession, type User } from '../domain/user.js';
 import { PeopleStore } from './people-store.js';
 import { SignInLinksService } from './sign-in-links.service.js';
+import { SignInRequestLimits } from './sign-in-request-limits.js';
 
 /** `last_seen_at` (the idle timeout's clock) is written at most once a minute per session. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
@@ -48,6 +49,7 @@ export class SessionsService {
     private readonly links: SignInLinksService,
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditTrail,
+    private readonly limits: SignInRequestLimits,
     generations: CacheGeneration,
   ) {
     this.sessions = new InvalidatedCache(generations, 'sessions', 60_000);
@@ -58,7 +60,8 @@ export class SessionsService {
    * Signs in with a sign-in link's token, from `address`: a new session for the link's user,
    * answering its id (for the cookie only); undefined for an unknown, used or expired link, and
    * the organization when it requires single sign-on. The sign-in and a failed one with a link
-   * that was issued are audited (never with the token).
+   * that was issued are audited (never with the token); the failures of one link, counted in an
+   * entry an hour (anyone holding it may repeat them).
    */
   async signIn(token: string, address: string | null): Promise<{ sessionId: string } | { ssoRequiredBy: number } | undefined> {
     return this.transactions.run(async (tx) => {
@@ -66,18 +69,23 @@ export class SessionsService {
       if (!found) return undefined;
       if ('spent' in found) {
         const { user, reason } = found.spent;
-        await this.audit.record(tx, { organizationId: user.organizationId, by: { actor: userActor(user), address }, action: 'session.sign_in_failed', target: auditTargetOf(user.id), summary: { method: 'email_link', reason } });
+        await this.audit.recordRepeated(tx, { organizationId: user.organizationId, by: { actor: userActor(user), address }, action: 'session.sign_in_failed', target: auditTargetOf(user.id), summary: { method: 'email_link', reason } });
         return reason === 'sso_required' ? { ssoRequiredBy: user.organizationId } : undefined;
       }
       return { sessionId: await this.start(tx, found.user, 'email_link', address) };
     });
   }
 
-  /** A new session for `user`, signed in by `method` from `address`, audited; answers its id (for the cookie only). */
+  /**
+   * A new session for `user`, signed in by `method` from `address`, audited; answers its id (for
+   * the cookie only). The address's network becomes one of the user's known ones: a link asked
+   * for from there is mailed at once.
+   */
   async start(tx: Transaction, user: User, method: SignInMethod, address: string | null): Promise<string> {
     const id = randomBytes(32).toString('base64url');
     await this.store.createSession(tx, user, sha256(id), new Date(Date.now() + this.env.SESSION_MAX_AGE_MS));
     await this.audit.record(tx, { organizationId: user.organizationId, by: { actor: userActor(user), address }, action: 'session.signed_in', target: auditTargetOf(user.id), summary: { method } });
+    if (address !== null) await this.limits.rememberNetwork(user, address);
     return id;
   }
 

@@ -44,16 +44,19 @@ export class SignInLinksService {
 
   /**
    * `POST /auth/email` from `clientAddress`: mails a link to every user with this address (one per
-   * organization), within the limits per address and client network, and per organization. The
-   * caller learns nothing: the answer is the same, and the mail goes out after it, whoever asked.
+   * organization) as SignInRequestLimits allows: at once from a network that signed them in
+   * before, otherwise when their backoff does. The caller learns nothing: the answer is the same,
+   * and the mail goes out after it, whoever asked. A request held back is logged with the user's
+   * id and why, never the address.
    */
   async request(email: string, clientAddress: string): Promise<void> {
-    if (!(await this.limits.allowAddress(email, clientAddress))) return;
     const mailed: User[] = [];
     for (const user of await this.store.usersByEmail(email)) {
       // An organization that requires single sign-on mails no link: its people sign in at their provider.
-      if ((await this.sso.required(user.organizationId)) || !(await this.limits.allowOrganization(user.organizationId))) continue;
-      if (this.mailable(user)) mailed.push(user);
+      if (await this.sso.required(user.organizationId)) continue;
+      const heldBack = await this.limits.allowLink(user, clientAddress);
+      if (heldBack) this.logger.info({ organizationId: user.organizationId, userId: user.id, reason: heldBack }, 'sign-in link request held back');
+      else if (this.mailable(user)) mailed.push(user);
     }
     if (mailed.length) await this.transactions.run(async (tx) => {
       for (const user of mailed) await this.store.queueSignInMail(tx, user, 'sign_in');

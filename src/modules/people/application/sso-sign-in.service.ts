@@ -106,7 +106,10 @@ export class SsoSignInService {
     });
   }
 
-  /** Runs `work`; a failure for a known organization is audited as `session.sign_in_failed` (its own transaction; never a code or a token). */
+  /**
+   * Runs `work`; a failure for a known organization is audited as `session.sign_in_failed` (its
+   * own transaction; never a code or a token), repeats counted in one entry an hour: anyone may cause them.
+   */
   private async audited<T>(address: string | null, work: () => Promise<T>): Promise<T> {
     try {
       return await work();
@@ -115,7 +118,7 @@ export class SsoSignInService {
         const organizationId = err.organizationId;
         const actor = { type: 'user' as const, id: 'unknown', name: err.email ?? 'unknown' };
         const summary = { method: 'sso', reason: err.reason, ...(err.email ? { email: err.email } : {}) };
-        await this.transactions.run((tx) => this.audit.record(tx, { organizationId, by: { actor, address }, action: 'session.sign_in_failed', target: { type: 'sso', id: String(organizationId) }, summary }));
+        await this.transactions.run((tx) => this.audit.recordRepeated(tx, { organizationId, by: { actor, address }, action: 'session.sign_in_failed', target: { type: 'sso', id: String(organizationId) }, summary }));
       }
       throw err;
     }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidRequestError, NotFoundError } from '../../../shared/errors/app-error.js';
+import { InvalidRequestError, NotFoundError, RateLimitedError } from '../../../shared/errors/app-error.js';
 import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
 import type { Role } from '../../../shared/http/roles.js';
 import { AuditTrail } from '../../audit/application/audit-trail.js';
@@ -9,6 +9,7 @@ import { auditTargetOf, type User } from '../domain/user.js';
 import { PeopleStore } from './people-store.js';
 import { SessionsService } from './sessions.service.js';
 import { SignInLinksService } from './sign-in-links.service.js';
+import { SignInRequestLimits } from './sign-in-request-limits.js';
 
 export interface UserView {
   id: number;
@@ -28,6 +29,7 @@ export class UsersService {
     private readonly links: SignInLinksService,
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditTrail,
+    private readonly limits: SignInRequestLimits,
   ) {}
 
   /** A new invited user, mailed a sign-in link valid 7 days by the worker once the user is saved. */
@@ -35,8 +37,14 @@ export class UsersService {
     return this.transactions.run((tx) => this.inviteIn(tx, by, organizationId, email, role));
   }
 
-  /** As `invite`, in the caller's transaction (an organization created with its owner): nothing is mailed unless it commits. */
+  /**
+   * As `invite`, in the caller's transaction (an organization created with its owner): nothing is
+   * mailed unless it commits. Within MAX_INVITATIONS_PER_DAY (429: each mails someone) and
+   * MAX_USERS_PER_ORGANIZATION (422).
+   */
   async inviteIn(tx: Transaction, by: ChangeAuthor, organizationId: number, email: string, role: Role): Promise<UserView> {
+    const retryAfter = await this.limits.invitationRefused(organizationId);
+    if (retryAfter !== undefined) throw new RateLimitedError(retryAfter, 'the organization has sent as many invitations as MAX_INVITATIONS_PER_DAY allows in 24 hours');
     const created = await this.store.createUser(tx, organizationId, email, role);
     if (!created) throw new InvalidRequestError('the organization already has a user with this email address');
     await this.audit.record(tx, { organizationId, by, action: 'user.invited', target: auditTargetOf(created.id), summary: { email, role } });

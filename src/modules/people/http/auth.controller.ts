@@ -33,7 +33,7 @@ export class AuthController {
   @ApiEndpoint({
     operationId: 'requestSignInLink',
     summary: 'Ask for a sign-in link',
-    description: 'Always 202, whether or not the address is a user\'s: a user with this address (in each of their organizations) gets a one-time link valid 15 minutes by mail. At most 5 requests per address from one client network (an IPv6 /64 is one), 15 per address from all networks, and 50 links per organization in 15 minutes are acted on; others get the same answer and no mail.',
+    description: 'Always 202, whether or not the address is a user\'s: a user with this address (in each of their organizations) gets a one-time link valid 15 minutes by mail. From a network that signed the person in before (an IPv6 /64, an IPv4 address; the last 10), a link goes out at once, at most 5 in 15 minutes; from any other, when the person\'s backoff allows (the first at once, then after 1 minute, 2, 4 ... up to an hour), and within 50 such links per organization in 15 minutes. Others get the same answer and no mail.',
     success: { status: 202, description: 'Taken; no body.' },
     errors: { 422: '`email` not an email address, an unsupported key, or a body that is not a valid JSON object.' },
   })

@@ -27,7 +27,10 @@ export class UsersController {
     summary: 'Invite a user',
     description: 'The user starts `invited`; an invitation with a one-time sign-in link, valid 7 days, is mailed to the address by the worker through `SMTP_RELAY_URL` just after this answer (a relay that is down is tried again for about an hour, then the mail is given up and logged; the user exists all the same).',
     success: { status: 201, description: 'The invited user.', schema: wrapped('user', schemaRef('User')) },
-    errors: { 422: '`email` not an email address, `role` not one of the four, an unsupported key, or the organization already has a user with this address.' },
+    errors: {
+      422: '`email` not an email address, `role` not one of the four, an unsupported key, or the organization already has a user with this address. Or the organization already has as many users as `MAX_USERS_PER_ORGANIZATION` allows (`cap` and `limit` name it).',
+      429: 'The organization has sent as many invitations in 24 hours as `MAX_INVITATIONS_PER_DAY` allows; `Retry-After` says when the next may go.',
+    },
   })
   async create(@Principal() caller: Caller, @ChangeAuthor() by: Author, @Body() body: CreateUserRequest) {
     return { user: await this.users.invite(by, caller.organizationId, body.email, body.role) };

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { Env } from '../../../shared/config/env.js';
+import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import type { Role } from '../../../shared/http/roles.js';
@@ -30,18 +32,20 @@ export const toUser = (row: UserRow): User => ({
   lastSeenAt: row.last_seen_at,
 });
 
+const USERS_CAP: OrganizationCap = { what: 'users', table: 'users', setting: 'MAX_USERS_PER_ORGANIZATION' };
+
 @Injectable()
 export class PostgresPeopleStore extends PeopleStore {
-  constructor(@InjectDataSource() private readonly db: DataSource) {
+  constructor(@InjectDataSource() private readonly db: DataSource, private readonly env: Env) {
     super();
   }
 
   async createUser(tx: Transaction, organizationId: number, email: string, role: Role): Promise<User | undefined> {
-    const rows = (await entityManager(tx).query(
+    const rows = (await storeWithinCap(tx, this.env, organizationId, USERS_CAP, (m) => m.query(
       `INSERT INTO users (organization_id, email, role, status) VALUES ($1, $2, $3, 'invited')
        ON CONFLICT (organization_id, lower(email)) DO NOTHING RETURNING ${USER_COLUMNS}`,
       [organizationId, email, role],
-    )) as UserRow[];
+    ))) as UserRow[];
     return rows[0] && toUser(rows[0]);
   }
 
