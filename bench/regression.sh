@@ -11,8 +11,10 @@
 set -u
 HERE="$(cd "$(dirname "$0")" && pwd)"
 OLD="$(cd "$1" && pwd)"; NEW="$(cd "$2" && pwd)"
+# perf-ab's wrk script and body, in the shared/ folder beside the checkout (or beside the main checkout of a worktree).
 AB="${PERF_AB_DIR:-$HERE/../../shared/tools/perf-ab}"
-[ -f "$AB/post.lua" ] || AB="$HERE/../../../shared/tools/perf-ab"
+[ -f "$AB/post.lua" ] || AB="$(dirname "$(dirname "$(git -C "$HERE" rev-parse --path-format=absolute --git-common-dir)")")/shared/tools/perf-ab"
+[ -f "$AB/post.lua" ] || { echo "no perf-ab folder (set PERF_AB_DIR)" >&2; exit 1; }
 export BODY_FILE="$AB/body.json"
 DUR=${DUR:-15}; WARM=${WARM:-5}; REPS=${REPS:-3}; CONNS=${CONNS:-64}
 HZ=$(getconf CLK_TCK)
