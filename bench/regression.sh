@@ -5,7 +5,7 @@
 # costs, which a busy machine changes far less: CPU of the server's processes (of it in the kernel) and of its Postgres
 # backends per request, and statements and round trips to Postgres per request
 # (bench/pg-round-trips.cjs, preloaded into both servers). CONNS (default 64), REPS (default 3),
-# DUR (default 15 s), WARM (default 5 s), PORT_BASE (3211, and the next), REDIS_DB_BASE (13, and the next); SERVER_NODE_OPTIONS is added to both servers' NODE_OPTIONS
+# DUR (default 15 s), WARM (default 5 s), PORT_BASE (3211) and PORT_NEXT (the next), REDIS_DB_BASE (13, and the next); SERVER_NODE_OPTIONS is added to both servers' NODE_OPTIONS
 # (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": written when the script stops them). One line per run, then "RESULT {json}" with the medians.
 # Needs wrk, Postgres (local socket, user postgres) and Redis (6379).
 set -u
@@ -69,7 +69,7 @@ console.log(JSON.stringify({rps:Math.round(w.rps),p99_ms:+(w.p99_us/1000).toFixe
 }
 P0=${PORT_BASE:-3211}; R0=${REDIS_DB_BASE:-13}
 start "$OLD" "$P0" "$R0" old || exit 1
-start "$NEW" $((P0 + 1)) $((R0 + 1)) new || exit 1
+start "$NEW" "${PORT_NEXT:-$((P0 + 1))}" $((R0 + 1)) new || exit 1
 for i in $(seq 1 "$REPS"); do
   for b in old new; do x=$(run $b); echo "c$CONNS $b run $i: $x"; echo "$x" >>"$work/$b.runs"; done
 done

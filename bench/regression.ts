@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../scripts/local-infra.js';
 import { type BenchResults, int, ms } from './results.js';
 
 export interface RegressionCost {
@@ -36,7 +37,7 @@ export interface RegressionResult {
 
 const setting = (name: string, fallback: string) => process.env[name] || fallback;
 
-export function runRegression(repoRoot: string, log: (line: string) => void): RegressionResult {
+export async function runRegression(repoRoot: string, log: (line: string) => void): Promise<RegressionResult> {
   const git = (...args: string[]) => execFileSync('git', ['-C', repoRoot, ...args], { encoding: 'utf8' }).trim();
   const base = git('rev-parse', '--short', `${setting('BENCH_REGRESSION_BASE', '45e99a2')}^{commit}`);
   const dir = join(os.tmpdir(), `cis-bench-base-${base}`);
@@ -49,7 +50,7 @@ export function runRegression(repoRoot: string, log: (line: string) => void): Re
   const out = execFileSync(join(repoRoot, 'bench', 'regression.sh'), [dir, repoRoot], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, CONNS: setting('BENCH_REGRESSION_CONNECTIONS', '64'), REPS: setting('BENCH_REGRESSION_REPS', '3'), DUR: setting('BENCH_REGRESSION_DURATION', '15') },
+    env: { ...process.env, PORT_BASE: String(await freePort()), PORT_NEXT: String(await freePort()), CONNS: setting('BENCH_REGRESSION_CONNECTIONS', '64'), REPS: setting('BENCH_REGRESSION_REPS', '3'), DUR: setting('BENCH_REGRESSION_DURATION', '15') },
   });
   for (const line of out.split('\n')) if (line.includes(' run ')) log(`  ${line}`);
   const result = /^RESULT (.*)$/m.exec(out)?.[1];

@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Env } from '../config/env.js';
 import { RateLimitedError } from '../errors/app-error.js';
 import { clientAddressGroup } from '../net/ip-address.js';
@@ -38,7 +38,7 @@ function credentialKey(request: FastifyRequest): string | undefined {
   // Asked for by more than one window of the same request: hashed once.
   if (credentialKeys.has(request)) return credentialKeys.get(request);
   const secret = presentedSecret(request);
-  const key = secret === undefined ? undefined : createHash('sha256').update(secret).digest('base64url').slice(0, 32);
+  const key = secret === undefined ? undefined : hash('sha256', secret, 'base64url').slice(0, 32);
   credentialKeys.set(request, key);
   return key;
 }
