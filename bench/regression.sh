@@ -61,6 +61,7 @@ run() { # NAME -> one JSON line
   local t0 q0 t1 q1 r; t0=$(ticks "$1"); q0=$(pgcounts "$1"); t0=$(ticks "$1")
   r=$(taskset -c 1 wrk -t1 -c"$CONNS" -d"${DUR}s" --timeout 10s -s "$AB/post.lua" "$url" 2>&1 | sed -n 's/^RESULT //p')
   t1=$(ticks "$1"); q1=$(pgcounts "$1")
+  [ -n "$r" ] || { echo "c$CONNS $1: wrk gave no result (is the server still up? $(tail -1 "$work/server-"*.log | tr '\n' ' '))" >&2; return; }
   node -e '
 const [r,t0,t1,q0,q1,hz]=process.argv.slice(1);const w=JSON.parse(r),a=t0.split(" ").map(Number),b=t1.split(" ").map(Number),c0=JSON.parse(q0),c1=JSON.parse(q1);
 const n=w.requests,us=(d)=>Math.round(d*1e6/Number(hz)/n);
@@ -71,7 +72,7 @@ P0=${PORT_BASE:-3211}; R0=${REDIS_DB_BASE:-13}
 start "$OLD" "$P0" "$R0" old || exit 1
 start "$NEW" "${PORT_NEXT:-$((P0 + 1))}" $((R0 + 1)) new || exit 1
 for i in $(seq 1 "$REPS"); do
-  for b in old new; do x=$(run $b); echo "c$CONNS $b run $i: $x"; echo "$x" >>"$work/$b.runs"; done
+  for b in old new; do x=$(run $b); [ -n "$x" ] || continue; echo "c$CONNS $b run $i: $x"; echo "$x" >>"$work/$b.runs"; done
 done
 node -e '
 const fs=require("fs");const rd=(f)=>fs.readFileSync(f,"utf8").trim().split("\n").map((l)=>JSON.parse(l));
