@@ -9,6 +9,7 @@ import type { GrowthStep } from './growth.js';
 import type { ScenarioResult } from './http-scenarios.js';
 import type { Measurement } from './load.js';
 import type { NoisyResult } from './noisy-neighbour.js';
+import type { RegressionResult } from './regression.js';
 import type { PgbenchReference } from './pgbench-reference.js';
 import type { SyncStep } from './sync.js';
 import type { VerifiedWebhookResult } from './verified-webhook.js';
@@ -56,6 +57,8 @@ export interface BenchResults {
   reportsFailure: string | null;
   noisy: NoisyResult | null;
   noisyFailure: string | null;
+  regression: RegressionResult | null;
+  regressionFailure: string | null;
   failures: string[];
   totalSec: number;
 }

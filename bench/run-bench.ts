@@ -24,6 +24,7 @@ import { runGrowth } from './growth.js';
 import { runHttpScenarios } from './http-scenarios.js';
 import { runNoisyNeighbour } from './noisy-neighbour.js';
 import { runPgbenchReference } from './pgbench-reference.js';
+import { runRegression } from './regression.js';
 import { runSync } from './sync.js';
 import { runVerifiedWebhook, verifiedRatio } from './verified-webhook.js';
 import { runReports } from './reports.js';
@@ -212,6 +213,8 @@ async function main(): Promise<number> {
     const sync = syncSteps ?? [];
     failures.push(...sync.flatMap((s) => s.failures.map((f) => `sync: ${f}`)));
     const { result: noisy, failure: noisyFailure } = await part('noisy', 'noisy neighbour', () => runNoisyNeighbour(ctx, log));
+    const { result: regression, failure: regressionFailure } = await part('regression', 'regression against a fixed base (bench/regression.sh)', () => runRegression(repoRoot, log));
+    if (regression) log(`  ${regression.base}: new/old req/s ${regression.rps_ratio}, p99 ${regression.p99_ratio}; server CPU ${regression.old.server_cpu_us} -> ${regression.new.server_cpu_us} µs/request, round trips ${regression.old.round_trips} -> ${regression.new.round_trips}`);
 
     for (const child of children) if (child.exited()) failures.push(`${child.name} exited during the run:\n${child.output()}`);
     const results: BenchResults = {
@@ -245,6 +248,8 @@ async function main(): Promise<number> {
       reportsFailure,
       noisy,
       noisyFailure,
+      regression,
+      regressionFailure,
       failures,
       totalSec: (Date.now() - startedAt) / 1000,
     };

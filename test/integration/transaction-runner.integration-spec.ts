@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type { DataSource } from 'typeorm';
+import { BatchWorkFailed } from '../../src/shared/database/batch-work.js';
 import { PreparedStatements } from '../../src/shared/database/prepared-statements.js';
 import { entityManager, TypeOrmTransactionRunner } from '../../src/shared/database/typeorm-transaction-runner.js';
 import { type Transaction, TransactionRunner } from '../../src/shared/database/transaction.js';
@@ -71,6 +72,26 @@ describe('TransactionRunner: BEGIN sent with the work\'s first statement', () =>
     await rolledBack(name, (tx) => Promise.all([PreparedStatements.rowsIn(tx, 'SELECT 1 / 0', []), PreparedStatements.rowsIn(tx, INSERT_SQL, [name])]), /division by zero/);
     const many = await Promise.all(Array.from({ length: 12 }, (_, i) => transactions.run(async (tx) => (await PreparedStatements.rowsIn<{ v: number }>(tx, 'SELECT $1::int AS v', [i]))[0]!.v)));
     assert.deepEqual(many, Array.from({ length: 12 }, (_, i) => i));
+  });
+
+  it('runs prepared statements sent with their BEGIN in one transaction, commits it, and a failing one stores none and names itself', async () => {
+    const name = `tx-${randomUUID()}`;
+    const [first, inserted, second] = await transactions.runStatementsCheckingCommit([
+      { text: XACT_SQL, values: [] },
+      { text: INSERT_SQL, values: [name] },
+      { text: XACT_SQL, values: [] },
+    ]);
+    assert.equal((first as { xact: string }[])[0]!.xact, (second as { xact: string }[])[0]!.xact, 'one transaction, not one per statement');
+    assert.equal(inserted!.length, 1);
+    assert.equal(await stored(name), 1);
+    const other = `tx-${randomUUID()}`;
+    const failing = { text: 'SELECT 1 / 0', values: [] };
+    await assert.rejects(transactions.runStatementsCheckingCommit([{ text: INSERT_SQL, values: [other] }, failing]), (err: unknown) => {
+      assert.ok(err instanceof BatchWorkFailed);
+      assert.deepEqual([...(err.failures as ReadonlyMap<unknown, unknown>).keys()], [failing]);
+      return true;
+    });
+    assert.equal(await stored(other), 0);
   });
 });
 

@@ -34,12 +34,16 @@ export class PreparedStatements {
     if (!runner?.isTransactionActive) throw new Error('not inside a transaction');
     return run<T>(runner, text, values);
   }
+
+  /** On a pg client a QueryRunner's `connect()` handed out, sent at once (its connection is pipelined). */
+  static async rowsOn<T>(client: pg.ClientBase, text: string, values: unknown[]): Promise<T[]> {
+    return (await client.query(named(text, values))).rows as T[];
+  }
 }
 
 /** `connect()` returns the runner's pg client: the one it already holds, or one from the pool. */
 async function run<T>(runner: QueryRunner, text: string, values: unknown[]): Promise<T[]> {
-  const client = (await runner.connect()) as pg.PoolClient;
-  return (await client.query(named(text, values))).rows as T[];
+  return PreparedStatements.rowsOn<T>((await runner.connect()) as pg.PoolClient, text, values);
 }
 
 const names = new Map<string, string>();

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { BatchQueue } from '../concurrency/batch-queue.js';
-import { BatchWorkFailed, runTogether } from './batch-work.js';
+import { BatchWorkFailed } from './batch-work.js';
 import { isDatabaseUnavailable, StatementWaitTimeoutError } from './database-errors.js';
 import { PreparedStatements } from './prepared-statements.js';
 import type { TransactionRunner } from './transaction.js';
@@ -66,7 +66,7 @@ export class StatementBatches extends BatchQueue<Entry> {
     if (batch.length === 1) return this.runAlone(batch[0]!);
     let results: unknown[][];
     try {
-      results = await this.transactions.runCheckingCommit((tx) => runTogether(batch, (entry) => PreparedStatements.rowsIn(tx, entry.text, entry.values)));
+      results = await this.transactions.runStatementsCheckingCommit(batch);
     } catch (err) {
       const failures = err instanceof BatchWorkFailed ? (err.failures as ReadonlyMap<Entry, unknown>) : undefined;
       const unavailable = failures && [...failures.values()].find(isDatabaseUnavailable);

@@ -17,4 +17,18 @@ export abstract class TransactionRunner {
    * It fails as `run` does when that cannot be found out in a few seconds.
    */
   abstract runCheckingCommit<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+
+  /**
+   * Prepared statements (PreparedStatements) that need nothing but each other in one
+   * transaction, its `COMMIT` checked as in `runCheckingCommit`: `BEGIN`, the transaction id's
+   * read and every statement go out in one round trip, as no code of the caller runs inside it.
+   * Answers each statement's rows, or throws as `runCheckingCommit` with `runTogether`'s
+   * BatchWorkFailed (keyed by the statements at fault).
+   */
+  abstract runStatementsCheckingCommit(statements: readonly SqlStatement[]): Promise<unknown[][]>;
+}
+
+export interface SqlStatement {
+  readonly text: string;
+  readonly values: unknown[];
 }

@@ -4,8 +4,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type pg from 'pg';
 import type { DataSource, EntityManager } from 'typeorm';
+import { runTogether } from './batch-work.js';
 import { isDatabaseUnavailable } from './database-errors.js';
-import { type Transaction, TransactionRunner } from './transaction.js';
+import { PreparedStatements } from './prepared-statements.js';
+import { type SqlStatement, type Transaction, TransactionRunner } from './transaction.js';
 
 const CURRENT_XACT_SQL = 'SELECT pg_current_xact_id()::text AS xact';
 /** `committed`, `aborted`, `in progress`, or null for a transaction too old to tell. */
@@ -33,6 +35,37 @@ export class TypeOrmTransactionRunner extends TransactionRunner {
     return this.transaction(work, true);
   }
 
+  /**
+   * On the pg client the runner holds (public `connect()`), pipelined: `BEGIN`, the transaction
+   * id's read and the statements are sent back to back, where `startTransaction` waits for its
+   * `START TRANSACTION` to come back before anything else is sent. TypeORM never sees this
+   * transaction: no Transaction is handed out, so no TypeORM code runs in it and its runner state
+   * stays that of an idle connection.
+   */
+  async runStatementsCheckingCommit(statements: readonly SqlStatement[]): Promise<unknown[][]> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const client = (await runner.connect()) as pg.PoolClient;
+      const begun = client.query('BEGIN');
+      const xact = client.query<{ xact: string }>(CURRENT_XACT_SQL).then((r) => r.rows);
+      xact.catch(() => undefined);
+      // Both are awaited whatever the other answered; COMMIT or ROLLBACK then goes out behind
+      // every statement, and the connection is idle once it is answered.
+      const [began, done] = await Promise.allSettled([begun, runTogether(statements, (s) => PreparedStatements.rowsOn(client, s.text, s.values))]);
+      try {
+        if (began.status === 'rejected') throw began.reason;
+        if (done.status === 'rejected') throw done.reason;
+        await this.commitChecked(() => client.query('COMMIT'), xact);
+        return done.value;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
   private async transaction<T>(work: (tx: Transaction) => Promise<T>, checkCommit: boolean): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     try {
@@ -46,10 +79,7 @@ export class TypeOrmTransactionRunner extends TransactionRunner {
       xact?.catch(() => undefined);
       try {
         const value = await work(runner.manager as unknown as Transaction);
-        const xactId = xact && (await xact)[0]!.xact;
-        await runner.commitTransaction().catch(async (err: unknown) => {
-          if (!xactId || !isDatabaseUnavailable(err) || !(await this.committed(xactId))) throw err;
-        });
+        await this.commitChecked(() => runner.commitTransaction(), xact);
         return value;
       } catch (err) {
         // ROLLBACK goes out behind anything the work left in flight on the connection.
@@ -59,6 +89,18 @@ export class TypeOrmTransactionRunner extends TransactionRunner {
     } finally {
       await runner.release();
     }
+  }
+
+  /**
+   * Sends `COMMIT`; when its answer does not come (the connection lost, the answer timed out)
+   * and the transaction's id was read, the commit counts if the transaction turns out to have
+   * committed.
+   */
+  private async commitChecked(commit: () => Promise<unknown>, xact: Promise<{ xact: string }[]> | undefined): Promise<void> {
+    const xactId = xact && (await xact)[0]!.xact;
+    await commit().catch(async (err: unknown) => {
+      if (!xactId || !isDatabaseUnavailable(err) || !(await this.committed(xactId))) throw err;
+    });
   }
 
   /**

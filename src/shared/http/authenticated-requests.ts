@@ -38,6 +38,9 @@ export function declaredCredential(handler: object): RouteCredential | undefined
   return (Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) as { credential?: RouteCredential } | undefined)?.credential;
 }
 
+/** Each handler's declared credential, read from its metadata once. */
+const declarations = new WeakMap<object, RouteCredential | undefined>();
+
 /** What a route answers a caller it does not let in: a form that does not exist is a page that does not. */
 function refusal(kind: RouteCredential['kind'] | undefined): AppError {
   if (kind === 'form') return new NotFoundError('form');
@@ -54,11 +57,14 @@ function refusal(kind: RouteCredential['kind'] | undefined): AppError {
 @Injectable()
 export class CredentialGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
-    const declared = declaredCredential(context.getHandler());
+    const handler = context.getHandler();
+    if (!declarations.has(handler)) declarations.set(handler, declaredCredential(handler));
+    const declared = declarations.get(handler);
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     const found = proofs.get(request);
     // Compared by value: a request authenticated for one scope is not in on a route of another.
-    if (!declared || !found || !isDeepStrictEqual(found.credential, declared)) throw refusal(declared?.kind);
+    // (The hook's credential is usually this very declaration, which Fastify was given.)
+    if (!declared || !found || (found.credential !== declared && !isDeepStrictEqual(found.credential, declared))) throw refusal(declared?.kind);
     checkBodylessRequest(request);
     return true;
   }

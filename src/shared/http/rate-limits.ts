@@ -1,6 +1,6 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Env } from '../config/env.js';
 import { RateLimitedError } from '../errors/app-error.js';
 import { clientAddressGroup } from '../net/ip-address.js';
@@ -35,9 +35,14 @@ const UNLIMITED = new Set(['/healthz', '/readyz', '/metrics']);
  * adding a random `Authorization` header is still counted under its `?token=`.
  */
 function credentialKey(request: FastifyRequest): string | undefined {
+  // Asked for by more than one window of the same request: hashed once.
+  if (credentialKeys.has(request)) return credentialKeys.get(request);
   const secret = presentedSecret(request);
-  return secret === undefined ? undefined : createHash('sha256').update(secret).digest('base64url').slice(0, 32);
+  const key = secret === undefined ? undefined : hash('sha256', secret, 'base64url').slice(0, 32);
+  credentialKeys.set(request, key);
+  return key;
 }
+const credentialKeys = new WeakMap<FastifyRequest, string | undefined>();
 
 interface SettlingRedis {
   settleRateLimit(key: string, n: number, windowMs: number): Promise<[number, number]>;
@@ -93,21 +98,23 @@ export async function registerRateLimits(fastify: FastifyInstance, env: Env, red
     skipOnError: true,
     timeWindow: WINDOW_MS,
   });
-  const checks: ReturnType<FastifyInstance['createRateLimit']>[] = [];
+  type Check = ReturnType<FastifyInstance['createRateLimit']>;
+  // Each window with the requests it counts, so a request runs only the plugin checks of its own windows.
+  const windows: { check: Check; counts: (request: FastifyRequest) => boolean }[] = [];
   if (env.RATE_LIMIT_PER_ADDRESS > 0) {
-    checks.push(fastify.createRateLimit({ max: env.RATE_LIMIT_PER_ADDRESS, keyGenerator: (r) => `address:${clientAddressGroup(r.ip)}` }));
+    windows.push({ check: fastify.createRateLimit({ max: env.RATE_LIMIT_PER_ADDRESS, keyGenerator: (r) => `address:${clientAddressGroup(r.ip)}` }), counts: () => true });
   }
   if (env.RATE_LIMIT_PER_CREDENTIAL > 0) {
-    checks.push(fastify.createRateLimit({ max: env.RATE_LIMIT_PER_CREDENTIAL, keyGenerator: (r) => `credential:${credentialKey(r)}`, allowList: (r) => credentialKey(r) === undefined }));
+    windows.push({ check: fastify.createRateLimit({ max: env.RATE_LIMIT_PER_CREDENTIAL, keyGenerator: (r) => `credential:${credentialKey(r)}` }), counts: (r) => credentialKey(r) !== undefined });
   }
   if (env.FORM_POSTS_PER_MINUTE > 0) {
-    checks.push(fastify.createRateLimit({ max: env.FORM_POSTS_PER_MINUTE, keyGenerator: (r) => `form-posts:${credentialKey(r)}`, allowList: (r) => !isFormPost(r) }));
+    windows.push({ check: fastify.createRateLimit({ max: env.FORM_POSTS_PER_MINUTE, keyGenerator: (r) => `form-posts:${credentialKey(r)}` }), counts: isFormPost });
   }
-  if (!checks.length) return;
+  if (!windows.length) return;
   // All windows are counted at once; only the first request of a key in a window waits for Redis.
   fastify.addHook('onRequest', async (request) => {
     if (UNLIMITED.has(request.url.split('?')[0]!)) return;
-    const verdicts = await Promise.all(checks.map((check) => check(request)));
+    const verdicts = await Promise.all(windows.flatMap((w) => (w.counts(request) ? [w.check(request)] : [])));
     const exceeded = verdicts.flatMap((v) => (!v.isAllowed && v.isExceeded ? [v.ttlInSeconds] : []));
     if (!exceeded.length) return;
     throw new RateLimitedError(Math.max(...exceeded, 1));
