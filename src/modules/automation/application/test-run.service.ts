@@ -144,7 +144,8 @@ class TestRunWalk {
             run: this.run, case: this.subject.snapshot(), version: this.version, scope: this.scope, http: (redact) => http.client(redact), secretStandIns: this.secretStandIns,
           });
           const step = { path, type: instruction.type, duration_ms: Date.now() - started };
-          if (this.budget.spent) return this.overBudget(step, http);
+          // A request cut at the deadline fails its step: that is the budget too, not the receiver.
+          if (this.budget.spent || ((outcome.kind === 'retry' || outcome.kind === 'fail') && !this.budget.hasTime())) return this.overBudget(step, http);
           const stop = this.apply(step, outcome, http);
           if (stop) return stop;
           if (outcome.kind === 'move') moved = true;
