@@ -63,16 +63,18 @@ export function secretNamesIn(value: unknown, names = new Set<string>()): Set<st
 /**
  * The forms a secret value can take in text the service shows or stores: as given; percent-
  * encoded into a url (as a component, and as a form value with `+` for a space); escaped inside
- * a JSON string (quotes, backslashes, control characters; and, as other serializers write it,
- * every character past ASCII as `\u` escapes, either case of hex); and base64 (standard and
- * url-safe), which an extension step may build a header from. Templates have no filters, so
- * these are all a definition can make of a value.
+ * a JSON string (quotes, backslashes, control characters; and, as other serializers such as
+ * PHP's write it, every character past ASCII as `\u` escapes, either case of hex, and `/` as
+ * `\/`); and base64 (standard and url-safe), which an extension step may build a header from.
+ * Templates have no filters, so these are all a definition can make of a value.
  */
 export function secretForms(value: string): string[] {
   const json = JSON.stringify(value).slice(1, -1);
   const asciiJson = json.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const bytes = Buffer.from(value, 'utf8');
-  const forms = [value, percentEncoded(value), new URLSearchParams({ v: value }).toString().slice(2), json, asciiJson, asciiJson.replace(/\\u[0-9a-f]{4}/g, (e) => `\\u${e.slice(2).toUpperCase()}`), bytes.toString('base64'), bytes.toString('base64url')];
+  const upperJson = asciiJson.replace(/\\u[0-9a-f]{4}/g, (e) => `\\u${e.slice(2).toUpperCase()}`);
+  const jsonForms = [json, asciiJson, upperJson].flatMap((form) => [form, form.replaceAll('/', '\\/')]);
+  const forms = [value, percentEncoded(value), new URLSearchParams({ v: value }).toString().slice(2), ...jsonForms, bytes.toString('base64'), bytes.toString('base64url')];
   return [...new Set(forms)].filter((form) => form !== '');
 }
 
