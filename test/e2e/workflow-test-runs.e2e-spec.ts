@@ -130,13 +130,13 @@ describe('workflow test runs', () => {
     assert.equal(refused.stopped_because, 'error');
   });
 
-  it('hides a secret holding quotes, backslashes, line breaks, control and non-ASCII characters in every form: the shown body, the url, a receiver\'s echo', async (test) => {
+  it('hides a secret holding quotes, backslashes, line breaks, control and non-ASCII characters in every form: the shown body, the url, a receiver\'s echo, a saved answer', async (test) => {
     const hard = 'q"uo\\te\nline\t\u0001\u2028é€😀/+&= x';
     assert.equal((await t.request('PUT', '/api/admin/v1/secrets/HARD_KEY', { token: org.adminToken, body: { value: hard } })).status, 200);
     // The receiver answers with the body it got: the secret comes back JSON-escaped inside the answer's text.
     const receiver = await receiverFor(test, (_, request) => ({ status: 200, rawBody: request.body }));
     const workflowId = await createWorkflow(t, org, definition({
-      Open: [{ http_request: { method: 'POST', url: `${receiver.url}/hooks?key={{ secrets.HARD_KEY }}`, body: { key: '{{ secrets.HARD_KEY }}', note: 'Key: {{ secrets.HARD_KEY }}!' }, retries: 0 } }],
+      Open: [{ http_request: { method: 'POST', url: `${receiver.url}/hooks?key={{ secrets.HARD_KEY }}`, body: { key: '{{ secrets.HARD_KEY }}', note: 'Key: {{ secrets.HARD_KEY }}!' }, save_response_as: 'crm', retries: 0 } }],
     }), false);
     const json = JSON.stringify(hard).slice(1, -1);
     const forms = [hard, json, JSON.stringify(json).slice(1, -1), encodeURIComponent(hard), json.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)];
@@ -147,7 +147,12 @@ describe('workflow test runs', () => {
       const [step] = res.body.test_run.steps;
       assert.deepEqual(step.request.body, { key: '[secret HARD_KEY]', note: 'Key: [secret HARD_KEY]!' });
       assert.equal(step.request.url, `${receiver.url}/hooks?key=[secret HARD_KEY]`);
-      if (send_requests) assert.deepEqual(JSON.parse(step.response.body), { key: '[secret HARD_KEY]', note: 'Key: [secret HARD_KEY]!' });
+      if (send_requests) {
+        const masked = { key: '[secret HARD_KEY]', note: 'Key: [secret HARD_KEY]!' };
+        assert.deepEqual(JSON.parse(step.response.body), masked);
+        assert.deepEqual(step.changes, { crm: masked }, 'the saved echo is shown masked');
+        assert.deepEqual(res.body.test_run.final.attributes.crm, masked);
+      }
     }
     assert.equal(JSON.parse(receiver.requests[0]!.body).key, hard, 'the receiver gets the secret itself');
   });

@@ -52,10 +52,20 @@ export class TestRunBudget {
  */
 export class TestRunHttp {
   readonly requests: TracedRequest[] = [];
+  private redact: (text: string) => string = (text) => text;
 
   constructor(readonly sends: boolean, private readonly guarded: GuardedHttp, private readonly budget: TestRunBudget) {}
 
+  /**
+   * `value` as the test run may show it: an answer the step saved can echo the secrets it sent,
+   * which a real run stores as the receiver sent them but a test run's answer never shows.
+   */
+  shown(value: unknown): unknown {
+    return maskSecrets(value, this.redact);
+  }
+
   client(redact: (text: string) => string): GuardedHttp {
+    this.redact = redact;
     return {
       send: async (request) => {
         const traced: TracedRequest = { request: shown(request, redact) };

@@ -89,7 +89,7 @@ export class TestRunService {
     const budget = new TestRunBudget(Date.now() + MAX_TEST_RUN_MS);
     const walk = new TestRunWalk(subject, subject.takeRun(0)!, version, this.steps, budget, !request.readSecrets, () => new TestRunHttp(request.send_requests, this.outbound, budget));
     const stoppedBecause = await walk.go();
-    return { steps: walk.trace, final: { status: subject.status, outcome: subject.outcome, attributes: walk.scope.attributes }, stopped_because: stoppedBecause };
+    return { steps: walk.trace, final: { status: subject.status, outcome: subject.outcome, attributes: walk.shownAttributes() }, stopped_because: stoppedBecause };
   }
 
   /** `published` is the latest published version, refused (422) while the workflow is unpublished. */
@@ -107,6 +107,8 @@ class TestRunWalk {
   readonly trace: TracedStep[] = [];
   readonly scope: TemplateScope;
   private moves = 0;
+  /** The clients of the steps that ran: each masks the secrets its step read. */
+  private readonly clients: TestRunHttp[] = [];
 
   constructor(
     private readonly subject: Case,
@@ -140,6 +142,7 @@ class TestRunWalk {
           const started = Date.now();
           if (!this.budget.hasTime(started)) return this.overBudget({ path, type: instruction.type, duration_ms: 0 });
           const http = this.httpForStep();
+          this.clients.push(http);
           const outcome = await this.steps.run(instruction.type, instruction.arg, {
             run: this.run, case: this.subject.snapshot(), version: this.version, scope: this.scope, http: (redact) => http.client(redact), secretStandIns: this.secretStandIns,
           });
@@ -160,6 +163,11 @@ class TestRunWalk {
       this.run = next;
       this.scope.case = scopeOf(this.subject.snapshot()).case;
     }
+  }
+
+  /** The case's attributes as the run leaves them, with every secret a step read masked. */
+  shownAttributes(): Record<string, unknown> {
+    return this.clients.reduce((attributes, http) => http.shown(attributes) as Record<string, unknown>, this.scope.attributes);
   }
 
   /** The run stops where its budget ran out: the step is traced with why, and the case stays where it was (no real run would stop there). */
@@ -183,7 +191,7 @@ class TestRunWalk {
       case 'change': {
         const changes = outcome.kind === 'change' ? outcome.attributes : undefined;
         if (changes) mergeInto(this.subject, changes, this.scope);
-        this.trace.push({ ...step, outcome: stepOutcomeName(step.type, outcome, request !== undefined), ...shown, ...(changes ? { changes } : {}) });
+        this.trace.push({ ...step, outcome: stepOutcomeName(step.type, outcome, request !== undefined), ...shown, ...(changes ? { changes: http.shown(changes) } : {}) });
         return undefined;
       }
       case 'wait':
