@@ -76,7 +76,7 @@ export interface SourceCaseRequest {
   workflowId: number;
   /** A JSON object: its top-level keys are the case's attributes, checked against the workflow's declarations. */
   attributes: JsonText;
-  /** Null or blank for the default `<workflow> via <label> - <time> UTC`. */
+  /** Null or blank for the default `<workflow> via <label> - <time> UTC`; checked as the cases API checks its `subject` (at most 1,000 characters, well-formed text), a 422 at `/subject`. */
   subject?: string | null;
   /** `live` unless given. */
   mode?: 'live' | 'test';

@@ -75,6 +75,22 @@ describe('the example ticket extension in the real application', () => {
     assert.deepEqual(JSON.parse(request!.body), { title: `Case ${caseId} from ada@example.com`, case_id: caseId });
     findEvent(await timelineOf(w, caseId), 'open_ticket', { ticket_id: 'T-100' });
   });
+
+  it('a case source\'s subject gets the cases API\'s checks: over 1,000 characters is a 422 at /subject, and nothing is created', async () => {
+    const w = await givenAutomation(app.t, { Open: [{ close: { outcome: 'Ticketed' } }] }, { attributes, case_source: 'ticket_bus' });
+    assert.equal((await app.t.request('PUT', '/api/admin/v1/secrets/TICKET_BUS_SECRET', { token: w.org.adminToken, body: { value: BUS_SECRET } })).status, 200);
+    const send = (title: string) => {
+      const message = JSON.stringify({ title, customer_email: 'ada@example.com' });
+      return app.t.request('POST', `/api/ext/ticket-bus/v1/workflows/${w.workflowId}/cases`, { rawBody: message, headers: { 'x-ticket-bus-signature': signTicketBusMessage(BUS_SECRET, Buffer.from(message), Date.now() / 1000) } });
+    };
+    const refused = await send('x'.repeat(1001));
+    assert.equal(refused.status, 422, refused.text);
+    assert.deepEqual(refused.body.validation_errors, [{ path: '/subject', error: 'subject must be shorter than or equal to 1000 characters' }]);
+    const cases = await app.t.request('GET', `/api/admin/v1/cases?workflow_id=${w.workflowId}`, { token: w.org.adminToken });
+    assert.equal(cases.status, 200, cases.text);
+    assert.equal(cases.body.cases.length, 0, 'nothing was created');
+    assert.equal((await send('x'.repeat(1000))).status, 201, '1,000 characters are a subject');
+  });
 });
 
 describe('the example ticket extension with private addresses refused', () => {

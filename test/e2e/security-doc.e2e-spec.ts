@@ -14,11 +14,12 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The proof column of the threat model: each `file` named, followed by the quoted test names that stand in it. */
+/** The proof column of the threat model and of the role matrix: each `file` named, followed by the quoted test names that stand in it. */
 function proofs(): { row: string; file: string; names: string[] }[] {
   const doc = readFileSync(join(root, 'docs/security.md'), 'utf8');
-  const table = doc.slice(doc.indexOf('## Threat model'), doc.indexOf('\n## ', doc.indexOf('## Threat model') + 1));
-  const rows = table.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| asset') && !line.startsWith('| -'));
+  const section = (title: string) => doc.slice(doc.indexOf(title), doc.indexOf('\n## ', doc.indexOf(title) + 1));
+  const table = section('## Threat model') + section('## Roles and capabilities');
+  const rows = table.split('\n').filter((line) => line.startsWith('| ') && !line.startsWith('| asset') && !line.startsWith('| capability') && !line.startsWith('| -'));
   return rows.flatMap((row) => {
     const proof = row.split(' | ').at(-1)!;
     // `file` › "name", "name"; `other` …: a name belongs to the file named before it.
@@ -32,7 +33,7 @@ function proofs(): { row: string; file: string; names: string[] }[] {
 }
 
 describe('docs/security.md', () => {
-  it('every threat model row names a test file that exists, and every test name it quotes stands in that file', () => {
+  it('every threat model and role matrix row names a test file that exists, and every test name it quotes stands in that file', () => {
     const files = [...sourceFiles('src'), ...sourceFiles('test')];
     const named = proofs();
     assert.ok(named.length >= 20, `the threat model names ${named.length} proofs`);

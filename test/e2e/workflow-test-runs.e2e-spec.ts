@@ -130,6 +130,61 @@ describe('workflow test runs', () => {
     assert.equal(refused.stopped_because, 'error');
   });
 
+  it('hides a secret holding quotes, backslashes, line breaks, control and non-ASCII characters in every form: the shown body, the url, a receiver\'s echo, a saved answer', async (test) => {
+    const hard = 'q"uo\\te\nline\t\u0001\u2028é€😀/+&= x';
+    assert.equal((await t.request('PUT', '/api/admin/v1/secrets/HARD_KEY', { token: org.adminToken, body: { value: hard } })).status, 200);
+    // The receiver answers with the body it got: the secret comes back JSON-escaped inside the answer's text.
+    const receiver = await receiverFor(test, (_, request) => ({ status: 200, rawBody: request.body }));
+    const workflowId = await createWorkflow(t, org, definition({
+      Open: [{ http_request: { method: 'POST', url: `${receiver.url}/hooks?key={{ secrets.HARD_KEY }}`, body: { key: '{{ secrets.HARD_KEY }}', note: 'Key: {{ secrets.HARD_KEY }}!' }, save_response_as: 'crm', retries: 0 } }],
+    }), false);
+    const json = JSON.stringify(hard).slice(1, -1);
+    const forms = [hard, json, JSON.stringify(json).slice(1, -1), encodeURIComponent(hard), json.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)];
+    for (const send_requests of [false, true]) {
+      const res = await testRun(t, org, workflowId, { send_requests, attributes: { customer_email: 'a@example.com' } });
+      assert.equal(res.status, 200, res.text);
+      for (const form of forms) assert.ok(!res.text.includes(form), `the answer shows the secret as ${JSON.stringify(form)}: ${res.text}`);
+      const [step] = res.body.test_run.steps;
+      assert.deepEqual(step.request.body, { key: '[secret HARD_KEY]', note: 'Key: [secret HARD_KEY]!' });
+      assert.equal(step.request.url, `${receiver.url}/hooks?key=[secret HARD_KEY]`);
+      if (send_requests) {
+        const masked = { key: '[secret HARD_KEY]', note: 'Key: [secret HARD_KEY]!' };
+        assert.deepEqual(JSON.parse(step.response.body), masked);
+        assert.deepEqual(step.changes, { crm: masked }, 'the saved echo is shown masked');
+        assert.deepEqual(res.body.test_run.final.attributes.crm, masked);
+      }
+    }
+    assert.equal(JSON.parse(receiver.requests[0]!.body).key, hard, 'the receiver gets the secret itself');
+  });
+
+  it('a header of the draft named X-Case-Intake-Test-Run, in any case of its name, cannot replace the mark of a test run', async (test) => {
+    const receiver = await receiverFor(test, () => ({ status: 200, body: {} }));
+    const workflowId = await createWorkflow(t, org, definition({
+      Open: [{ http_request: { method: 'GET', url: `${receiver.url}/a`, headers: { 'x-CASE-intake-Test-RUN': 'false' }, retries: 0 } }],
+    }), false);
+    await assertTraced(t, org, workflowId, { send_requests: true, attributes: { customer_email: 'a@example.com' } });
+    assert.equal(receiver.requests.length, 1);
+    assert.equal(receiver.requests[0]!.headers['x-case-intake-test-run'], 'true');
+  });
+
+  it('sends at most 20 requests in one run: the step that would send the 21st stops it with stopped_because budget', async (test) => {
+    const receiver = await receiverFor(test, () => ({ status: 200, body: {} }));
+    const call = { http_request: { method: 'GET', url: `${receiver.url}/n`, retries: 0 } };
+    const workflowId = await createWorkflow(t, org, definition({ Open: [...Array.from({ length: 21 }, () => call), { set_status: 'Triage' }] }), false);
+    const run = await assertTraced(t, org, workflowId, { send_requests: true, attributes: { customer_email: 'a@example.com' } });
+    assert.equal(receiver.requests.length, 20);
+    assert.equal(run.stopped_because, 'budget');
+    assert.equal(run.steps.length, 21);
+    assert.deepEqual({ ...run.steps[20], duration_ms: 0 }, {
+      path: '/automations/Open/20', type: 'http_request', outcome: 'error', duration_ms: 0,
+      error: 'the test run sent the 20 requests it may; nothing more was sent',
+      request: { method: 'GET', url: `${receiver.url}/n`, headers: {} },
+    });
+    assert.equal(run.final.status, 'Open');
+    const unsent = await assertTraced(t, org, workflowId, { attributes: { customer_email: 'a@example.com' } });
+    assert.equal(unsent.stopped_because, 'finished', 'requests not sent cost nothing');
+  });
+
   it('follows moves up to 20, notes and skips a wait, and ends a fail step with failed', async () => {
     const loop = await createWorkflow(t, org, definition({ Open: [{ set_status: 'Triage' }], Triage: [{ wait: { seconds: 3600 } }, { set_status: 'Open' }] }), false);
     const looped = await assertTraced(t, org, loop, { attributes: { customer_email: 'a@example.com' } });

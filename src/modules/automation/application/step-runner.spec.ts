@@ -21,10 +21,10 @@ const site = (): StepSite => ({
   scope: { case: { id: 1, subject: 'S', status: 'Open', mode: 'live', workflow_id: 2 }, attributes: { floor: 3 } },
 }) as unknown as StepSite;
 
-function runnerFor(type: StepTypeDefinition) {
+function runnerFor(type: StepTypeDefinition, key = KEY) {
   const lines: { fields: Record<string, unknown>; message: string }[] = [];
   const logger = { info: (fields: Record<string, unknown>, message: string) => lines.push({ fields, message }) } as unknown as Logger;
-  const secrets = { resolve: async (_org: number, names: string[]) => ({ found: { API_KEY: KEY }, missing: names.filter((n) => n !== 'API_KEY') }) } as unknown as SecretsService;
+  const secrets = { resolve: async (_org: number, names: string[]) => ({ found: { API_KEY: key }, missing: names.filter((n) => n !== 'API_KEY') }) } as unknown as SecretsService;
   return { runner: new StepRunner(new Map([[type.type, type]]), {} as OutboundHttp, secrets, logger), lines };
 }
 
@@ -47,6 +47,29 @@ describe('StepRunner', () => {
     }));
     assert.deepEqual(await runner.run('custom', {}, site()), { kind: 'retry', delayMs: 1000, error: 'refused [secret API_KEY]' });
     assert.deepEqual(lines, [{ fields: { key: '[secret API_KEY]', nested: [{ line: 'a\n[secret API_KEY]' }], runId: 9, caseId: 1, step: 'custom' }, message: 'calling with [secret API_KEY]' }]);
+  });
+
+  it('masks a secret with quotes, backslashes and line breaks in a note at every depth and in an error, also JSON-escaped', async () => {
+    const hard = 'k"e\\y\n\u2028é';
+    const { runner } = runnerFor(stepType(async (context) => {
+      const { found } = await context.secrets(['API_KEY']);
+      const key = found.API_KEY!;
+      return { kind: 'next', note: { top: key, deep: { list: [{ at: `x${key}` }], [key]: 1 }, json: JSON.stringify({ key }) } };
+    }), hard);
+    const outcome = await runner.run('custom', {}, site());
+    assert.deepEqual(outcome, { kind: 'next', note: { top: '[secret API_KEY]', deep: { list: [{ at: 'x[secret API_KEY]' }], '[secret API_KEY]': 1 }, json: '{"key":"[secret API_KEY]"}' } });
+    const failed = await runnerFor(stepType(async (context) => ({ kind: 'fail', error: `answered ${JSON.stringify({ echo: (await context.secrets(['API_KEY'])).found.API_KEY })}` })), hard).runner.run('custom', {}, site());
+    assert.deepEqual(failed, { kind: 'fail', error: 'answered {"echo":"[secret API_KEY]"}' });
+  });
+
+  it('gives a step [secret NAME] instead of the value when the run may not read secrets (an editor\'s test run), and names a missing one', async () => {
+    let seen: unknown;
+    const { runner } = runnerFor(stepType(async (context) => {
+      seen = await context.secrets(['API_KEY', 'NOPE']);
+      return { kind: 'next' };
+    }));
+    await runner.run('custom', {}, { ...site(), secretStandIns: true });
+    assert.deepEqual(seen, { found: { API_KEY: '[secret API_KEY]' }, missing: ['NOPE'] });
   });
 
   it('checks a change against the workflow\'s attributes: a refused one fails the run', async () => {

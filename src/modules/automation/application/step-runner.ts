@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { GuardedHttp, StepContext, StepOutcome } from '../../../extension-api/step-types.js';
-import { isPlainObject } from '../../../shared/json/json-text.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { OutboundHttp } from '../../../shared/outbound/outbound-http.js';
 import type { CaseProps } from '../../cases/domain/case.js';
@@ -8,7 +7,7 @@ import type { Run } from '../../cases/domain/run.js';
 import { SecretsService } from '../../secrets/application/secrets.service.js';
 import { ERROR } from '../../workflows/domain/status-rules.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
-import { redactSecrets } from '../domain/request-templates.js';
+import { maskSecrets, redactSecrets } from '../domain/request-templates.js';
 import { render, UnresolvableTemplateError, type TemplateScope } from '../domain/templates.js';
 import { StepTypes } from './run-engine.ports.js';
 import { mergeIfValid } from './steps/attribute-merge.js';
@@ -27,6 +26,11 @@ export interface StepSite {
   http?: (redact: (text: string) => string) => GuardedHttp;
   /** Told the status of each answer the step's requests got (for the run's trace). */
   answered?: (status: number) => void;
+  /**
+   * Secrets are never read: the step gets `[secret NAME]` as the value of each that exists
+   * (a test run started by a caller below `admin`, who may not read secrets).
+   */
+  secretStandIns?: boolean;
 }
 
 /**
@@ -53,8 +57,7 @@ export class StepRunner {
     if (!stepType) return { kind: 'fail', error: `unknown step type ${type}` };
     const resolved: Record<string, string> = Object.create(null);
     const redact = (text: string) => redactSecrets(resolved)(text);
-    const mask = (value: unknown): unknown =>
-      typeof value === 'string' ? redact(value) : Array.isArray(value) ? value.map(mask) : isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, mask(v)])) : value;
+    const mask = (value: unknown): unknown => maskSecrets(value, redact);
     const log = (level: 'info' | 'warn') => (message: string, fields: Record<string, unknown> = {}) =>
       this.logger[level]({ ...(mask(fields) as object), runId: site.run.id, caseId: site.case.id, step: type }, redact(message));
     const context: StepContext = {
@@ -64,6 +67,7 @@ export class StepRunner {
       render: (value) => render(value, site.scope),
       secrets: async (names) => {
         const answer = await this.secrets.resolve(site.case.organizationId, names);
+        if (site.secretStandIns) return { found: Object.fromEntries(Object.keys(answer.found).map((name) => [name, secretStandIn(name)])), missing: answer.missing };
         Object.assign(resolved, answer.found);
         return answer;
       },
@@ -83,6 +87,9 @@ export class StepRunner {
     return bounded(Object.keys(resolved).length ? redacted(outcome, redact) : outcome);
   }
 }
+
+/** What a step gets, shows and sends in place of a secret it may not read. */
+export const secretStandIn = (name: string) => `[secret ${name}]`;
 
 /**
  * The longest error a step's outcome keeps. An error can quote what a stranger sent (a receiver's
@@ -121,14 +128,12 @@ function refusalOf(outcome: StepOutcome, version: WorkflowVersion): string | und
 }
 
 /**
- * The outcome with every secret value in its messages and note replaced by `[secret NAME]`.
- * A saved answer (an attribute change) is left as the receiver sent it: echoing a secret back
- * is the receiver's choice.
+ * The outcome with every secret value in its messages and note (at any depth) replaced by
+ * `[secret NAME]`. A saved answer (an attribute change) is left as the receiver sent it:
+ * echoing a secret back is the receiver's choice.
  */
 function redacted(outcome: StepOutcome, redact: (text: string) => string): StepOutcome {
   if (outcome.kind === 'fail' || outcome.kind === 'retry') return { ...outcome, error: redact(outcome.error) };
-  if ((outcome.kind === 'next' || outcome.kind === 'change') && outcome.note) {
-    return { ...outcome, note: Object.fromEntries(Object.entries(outcome.note).map(([k, v]) => [k, typeof v === 'string' ? redact(v) : v])) };
-  }
+  if ((outcome.kind === 'next' || outcome.kind === 'change') && outcome.note) return { ...outcome, note: maskSecrets(outcome.note, redact) as Record<string, unknown> };
   return outcome;
 }

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import type { StepOutcome } from '../../../extension-api/step-types.js';
 import { InvalidRequestError, NotFoundError } from '../../../shared/errors/app-error.js';
 import { pointer } from '../../../shared/json/json-pointer.js';
+import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { OutboundHttp } from '../../../shared/outbound/outbound-http.js';
+import { AuditTrail } from '../../audit/application/audit-trail.js';
+import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { Case } from '../../cases/domain/case.js';
 import { checkNewCaseAttributes } from '../../cases/domain/new-case-attributes.js';
 import type { Run } from '../../cases/domain/run.js';
@@ -16,7 +19,7 @@ import { stepOutcomeName } from '../domain/step-outcome-name.js';
 import type { TemplateScope } from '../domain/templates.js';
 import { mergeInto, scopeOf } from './run-executor.service.js';
 import { StepRunner } from './step-runner.js';
-import { TestRunHttp } from './test-run-http.js';
+import { MAX_TEST_RUN_MS, TestRunBudget, TestRunHttp } from './test-run-http.js';
 
 /** Status moves a test run follows; the next one ends it with `move_limit`. */
 export const MAX_TEST_RUN_MOVES = 20;
@@ -26,6 +29,8 @@ export interface TestRunRequest {
   status: string;
   attributes: Record<string, unknown>;
   send_requests: boolean;
+  /** Whether the run reads the organization's secrets: only for a caller who may (`admin` and up); others' steps get `[secret NAME]`. */
+  readSecrets: boolean;
 }
 
 /** Which step ran, where in the definition, for how long. */
@@ -41,14 +46,14 @@ export type TracedStep = StepRan & { outcome: string } & Record<string, unknown>
 export interface TestRunReport {
   steps: TracedStep[];
   final: { status: string; outcome: string | null; attributes: Record<string, unknown> };
-  stopped_because: 'finished' | 'closed' | 'failed' | 'error' | 'move_limit';
+  stopped_because: 'finished' | 'closed' | 'failed' | 'error' | 'move_limit' | 'budget';
 }
 
 /**
  * Runs a workflow's automation on a case that exists only in memory, and reports every step.
  * It is the engine's own machinery (the compiled run program, the StepRunner with the
  * registered step types, the Case aggregate's status machine, the engine's attribute merge),
- * so a test run and a real run cannot disagree; what differs is that nothing is stored, a
+ * so a test run and a real run cannot disagree; what differs is that nothing is stored (a run that sends is audited), a
  * `wait` is skipped, and outgoing requests are captured (or sent marked as a test run).
  */
 @Injectable()
@@ -58,9 +63,11 @@ export class TestRunService {
     private readonly published: PublishedWorkflowsService,
     private readonly steps: StepRunner,
     private readonly outbound: OutboundHttp,
+    private readonly transactions: TransactionRunner,
+    private readonly audit: AuditTrail,
   ) {}
 
-  async run(organizationId: number, workflowId: number, request: TestRunRequest): Promise<TestRunReport> {
+  async run(by: ChangeAuthor, organizationId: number, workflowId: number, request: TestRunRequest): Promise<TestRunReport> {
     const version = await this.versionToTest(organizationId, workflowId, request.definition);
     const statusProblem = request.status === ERROR ? 'only the engine moves a case to "Error"' : version.statuses.has(request.status) ? undefined : `status "${request.status}" is not declared`;
     if (statusProblem) throw new InvalidRequestError('status must be a declared status other than Error', [{ path: '/status', error: statusProblem }]);
@@ -72,9 +79,17 @@ export class TestRunService {
       { id: 0, organizationId, workflowId, workflowVersion: version.version, subject: 'Test run', status: request.status, outcome: null, mode: 'test', source: 'API', attributes: text, createdAt: now, updatedAt: now },
       [{ id: 0, caseId: 0, status: request.status, mode: 'test', chainDepth: 0, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: now, tracedSteps: 0, retryTraced: false }],
     );
-    const walk = new TestRunWalk(subject, subject.takeRun(0)!, version, this.steps, () => new TestRunHttp(request.send_requests, this.outbound));
+    if (request.send_requests) {
+      // Recorded before anything is sent, so a run that fails or takes down its process is recorded too.
+      await this.transactions.run((tx) => this.audit.record(tx, {
+        organizationId, by, action: 'workflow.test_run_sent', target: { type: 'workflow', id: String(workflowId) },
+        summary: { definition: request.definition, secrets: request.readSecrets ? 'read' : 'stand_ins' },
+      }));
+    }
+    const budget = new TestRunBudget(Date.now() + MAX_TEST_RUN_MS);
+    const walk = new TestRunWalk(subject, subject.takeRun(0)!, version, this.steps, budget, !request.readSecrets, () => new TestRunHttp(request.send_requests, this.outbound, budget));
     const stoppedBecause = await walk.go();
-    return { steps: walk.trace, final: { status: subject.status, outcome: subject.outcome, attributes: walk.scope.attributes }, stopped_because: stoppedBecause };
+    return { steps: walk.trace, final: { status: subject.status, outcome: subject.outcome, attributes: walk.shownAttributes() }, stopped_because: stoppedBecause };
   }
 
   /** `published` is the latest published version, refused (422) while the workflow is unpublished. */
@@ -92,8 +107,18 @@ class TestRunWalk {
   readonly trace: TracedStep[] = [];
   readonly scope: TemplateScope;
   private moves = 0;
+  /** The clients of the steps that ran: each masks the secrets its step read. */
+  private readonly clients: TestRunHttp[] = [];
 
-  constructor(private readonly subject: Case, private run: Run, private readonly version: WorkflowVersion, private readonly steps: StepRunner, private readonly httpForStep: () => TestRunHttp) {
+  constructor(
+    private readonly subject: Case,
+    private run: Run,
+    private readonly version: WorkflowVersion,
+    private readonly steps: StepRunner,
+    private readonly budget: TestRunBudget,
+    private readonly secretStandIns: boolean,
+    private readonly httpForStep: () => TestRunHttp,
+  ) {
     this.scope = scopeOf(subject.snapshot());
   }
 
@@ -115,9 +140,15 @@ class TestRunWalk {
           pc = holds ? pc + 1 : instruction.target;
         } else {
           const started = Date.now();
+          if (!this.budget.hasTime(started)) return this.overBudget({ path, type: instruction.type, duration_ms: 0 });
           const http = this.httpForStep();
-          const outcome = await this.steps.run(instruction.type, instruction.arg, { run: this.run, case: this.subject.snapshot(), version: this.version, scope: this.scope, http: (redact) => http.client(redact) });
+          this.clients.push(http);
+          const outcome = await this.steps.run(instruction.type, instruction.arg, {
+            run: this.run, case: this.subject.snapshot(), version: this.version, scope: this.scope, http: (redact) => http.client(redact), secretStandIns: this.secretStandIns,
+          });
           const step = { path, type: instruction.type, duration_ms: Date.now() - started };
+          // A request cut at the deadline fails its step: that is the budget too, not the receiver.
+          if (this.budget.spent || ((outcome.kind === 'retry' || outcome.kind === 'fail') && !this.budget.hasTime())) return this.overBudget(step, http);
           const stop = this.apply(step, outcome, http);
           if (stop) return stop;
           if (outcome.kind === 'move') moved = true;
@@ -134,6 +165,18 @@ class TestRunWalk {
     }
   }
 
+  /** The case's attributes as the run leaves them, with every secret a step read masked. */
+  shownAttributes(): Record<string, unknown> {
+    return this.clients.reduce((attributes, http) => http.shown(attributes) as Record<string, unknown>, this.scope.attributes);
+  }
+
+  /** The run stops where its budget ran out: the step is traced with why, and the case stays where it was (no real run would stop there). */
+  private overBudget(step: StepRan, http?: TestRunHttp): 'budget' {
+    const request = http?.requests.at(-1);
+    this.trace.push({ ...step, outcome: 'error', error: this.budget.explain(), ...(request ? { request: request.request } : {}) });
+    return 'budget';
+  }
+
   /** Traces the step's outcome and applies it to the in-memory case; says why the run stops, if it does. */
   private apply(step: StepRan, outcome: StepOutcome, http: TestRunHttp): TestRunReport['stopped_because'] | undefined {
     const [request] = http.requests;
@@ -148,7 +191,7 @@ class TestRunWalk {
       case 'change': {
         const changes = outcome.kind === 'change' ? outcome.attributes : undefined;
         if (changes) mergeInto(this.subject, changes, this.scope);
-        this.trace.push({ ...step, outcome: stepOutcomeName(step.type, outcome, request !== undefined), ...shown, ...(changes ? { changes } : {}) });
+        this.trace.push({ ...step, outcome: stepOutcomeName(step.type, outcome, request !== undefined), ...shown, ...(changes ? { changes: http.shown(changes) } : {}) });
         return undefined;
       }
       case 'wait':

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { redactSecrets, renderHeaders, renderUrl, secretNamesIn } from './request-templates.js';
+import fc from 'fast-check';
+import { maskSecrets, redactSecrets, renderHeaders, renderUrl, secretForms, secretNamesIn } from './request-templates.js';
 import type { TemplateScope } from './templates.js';
 
 const scopeWith = (attributes: Record<string, unknown>, secrets: Record<string, string> = {}): TemplateScope => ({
@@ -69,5 +70,36 @@ describe('secrets', () => {
   it('redacts every value, as given and percent-encoded, longest first', () => {
     const redact = redactSecrets({ SHORT: 'abc', LONG: 'abc/def', EMPTY: '' });
     assert.equal(redact('x abc/def y abc%2Fdef z abc'), 'x [secret LONG] y [secret LONG] z [secret SHORT]');
+  });
+});
+
+describe('masking secrets of the full Unicode range (property)', () => {
+  const PLACEHOLDER = '[secret K]';
+  // A secret with a bracket, or one that stands inside the placeholder itself, could be read back out of the placeholder: no real secret is that short.
+  const secrets = fc.string({ unit: 'binary', minLength: 1, maxLength: 20 }).filter((s) => !/[[\]]/.test(s) && !secretForms(s).some((form) => PLACEHOLDER.includes(form)));
+  const text = fc.string({ unit: 'binary', maxLength: 8 });
+  /** The parts of `masked` between placeholders hold no form of `secret`. */
+  const assertNoForm = (masked: string, secret: string, how: string, forms = secretForms(secret)) => {
+    for (const part of masked.split(PLACEHOLDER)) for (const form of forms) assert.ok(!part.includes(form), `${how}: ${JSON.stringify(form)} is left in ${JSON.stringify(masked)}`);
+  };
+
+  it('leaves no form of the secret in text holding it raw, percent-encoded, JSON-escaped or base64', () => {
+    fc.assert(fc.property(secrets, text, text, (secret, before, after) => {
+      const redact = redactSecrets({ K: secret });
+      const forms = secretForms(secret);
+      for (const form of forms) assertNoForm(redact(`${before}${form}${after}`), secret, 'one form');
+      assertNoForm(redact(JSON.stringify({ [before]: `${before}${secret}${after}` })), secret, 'in a JSON text');
+      assertNoForm(redact(`Basic ${Buffer.from(secret).toString('base64')}`), secret, 'a base64 header');
+    }), { numRuns: 400 });
+  });
+
+  it('masks a value before it is written out: no form of the secret in its JSON, at any depth, keys included', () => {
+    fc.assert(fc.property(secrets, text, text, (secret, before, after) => {
+      const value = { [`${before}${secret}`]: [`${before}${secret}${after}`, { deep: { deeper: [secret] } }], n: 1 };
+      const masked = maskSecrets(value, redactSecrets({ K: secret }));
+      assertNoForm(JSON.stringify(masked), secret, 'written as JSON');
+      const escapedTwice = JSON.stringify(JSON.stringify(secret).slice(1, -1)).slice(1, -1);
+      assertNoForm(JSON.stringify(JSON.stringify(masked)), secret, 'written as JSON twice', [...secretForms(secret), escapedTwice]);
+    }), { numRuns: 400 });
   });
 });

@@ -61,14 +61,52 @@ export function secretNamesIn(value: unknown, names = new Set<string>()): Set<st
 }
 
 /**
- * Replaces every secret value (as given and as percent-encoded into a url) with `[secret NAME]`:
- * whatever a step reports (its url, a network error echoing a header) never shows a secret.
+ * The forms a secret value can take in text the service shows or stores: as given; percent-
+ * encoded into a url (as a component, and as a form value with `+` for a space); escaped inside
+ * a JSON string (quotes, backslashes, control characters; and, as other serializers such as
+ * PHP's write it, every character past ASCII as `\u` escapes, either case of hex, and `/` as
+ * `\/`); and base64 (standard and url-safe), which an extension step may build a header from.
+ * Templates have no filters, so these are all a definition can make of a value.
+ */
+export function secretForms(value: string): string[] {
+  const json = JSON.stringify(value).slice(1, -1);
+  const asciiJson = json.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const bytes = Buffer.from(value, 'utf8');
+  const upperJson = asciiJson.replace(/\\u[0-9a-f]{4}/g, (e) => `\\u${e.slice(2).toUpperCase()}`);
+  const jsonForms = [json, asciiJson, upperJson].flatMap((form) => [form, form.replaceAll('/', '\\/')]);
+  const forms = [value, percentEncoded(value), new URLSearchParams({ v: value }).toString().slice(2), ...jsonForms, bytes.toString('base64'), bytes.toString('base64url')];
+  return [...new Set(forms)].filter((form) => form !== '');
+}
+
+/** Empty for text with a lone surrogate, which encodeURIComponent refuses: no url can carry that form. */
+function percentEncoded(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Replaces every secret value, in each of its {@link secretForms}, with `[secret NAME]`:
+ * whatever a step reports (its url, a network error echoing a header, a body a receiver echoed)
+ * never shows a secret. Where the value is at hand before it is written out (a request body, a
+ * step's note), {@link maskSecrets} masks it there instead, which needs no escaped forms.
  */
 export function redactSecrets(secrets: Readonly<Record<string, string>>): (text: string) => string {
   const forms = Object.entries(secrets)
-    .flatMap(([name, value]) => [value, encodeURIComponent(value)].map((form) => ({ form, name })))
-    .filter(({ form }) => form !== '')
+    .flatMap(([name, value]) => secretForms(value).map((form) => ({ form, name })))
     // Longest first, so a secret that contains another is replaced whole.
     .sort((a, b) => b.form.length - a.form.length);
   return (text) => forms.reduce((out, { form, name }) => out.replaceAll(form, `[secret ${name}]`), text);
+}
+
+/** `value` with every string in it, keys included, at any depth, passed through `redact`. */
+export function maskSecrets(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => maskSecrets(item, redact));
+  if (!isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) Object.defineProperty(out, redact(key), { value: maskSecrets(item, redact), enumerable: true, writable: true, configurable: true });
+  return out;
 }

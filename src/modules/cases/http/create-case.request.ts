@@ -1,7 +1,8 @@
 import { IsWellFormedText } from '../../../shared/http/well-formed-text.js';
 import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { NUMBER_RULE } from '../../../shared/http/openapi-schema.js';
-import { IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, MaxLength, ValidateIf, validateSync } from 'class-validator';
+import { InvalidRequestError } from '../../../shared/errors/app-error.js';
 import type { CaseMode } from '../domain/case.js';
 
 /** Only these keys are accepted; any other top-level key is a 422 before anything is created. */
@@ -19,4 +20,15 @@ export class CreateCaseRequest {
   @ValidateIf((body: CreateCaseRequest) => body.mode !== undefined) @IsIn(['live', 'test'])
   @ApiPropertyOptional({ enum: ['live', 'test'], default: 'live' })
   mode?: CaseMode;
+}
+
+/**
+ * The subject rules above, for a subject that reaches intake by another way than this body (an
+ * extension's case source): the same 422, with the problem at `/subject`.
+ */
+export function checkCaseSubject(subject: unknown): void {
+  const problems = validateSync(Object.assign(new CreateCaseRequest(), { subject }))
+    .filter((error) => error.property === 'subject')
+    .flatMap((error) => Object.values(error.constraints ?? {}).map((message) => ({ path: '/subject', error: message })));
+  if (problems.length) throw new InvalidRequestError('invalid case subject', problems);
 }

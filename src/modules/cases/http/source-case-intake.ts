@@ -7,6 +7,7 @@ import { caseSourceOf, CaseSourceRegistry } from '../../workflows/application/ca
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { CreateCaseService, IDEMPOTENCY_KEY } from '../application/create-case.service.js';
+import { checkCaseSubject } from './create-case.request.js';
 import { objectAttributes } from './webhook-case.request.js';
 
 /**
@@ -43,6 +44,7 @@ export class SourceCaseIntake extends CaseIntake {
     if (!found) throw new NotFoundError('workflow');
     const key = request.idempotencyKey;
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) throw new InvalidRequestError('the idempotency key must be 1 to 255 printable ASCII characters');
+    checkCaseSubject(request.subject);
     const attributes = objectAttributes(request.attributes, 'the case attributes must be a JSON object');
     const mode = request.mode ?? 'live';
     const { id, replayed } = await this.createCases.execute({
