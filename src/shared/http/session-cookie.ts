@@ -5,6 +5,17 @@ export const SESSION_COOKIE = 'cis_session';
 /** The header the dashboard sends with every state-changing request of a session (its CSRF token). */
 export const CSRF_HEADER = 'x-csrf-token';
 
+/**
+ * Whether a form post that signs a browser in may have come from the service's own page: its
+ * `Origin` is the service's (`PUBLIC_BASE_URL`'s), or absent (a browser that sends none). Another
+ * site's form, or a page that hides its origin (`null`), would sign the browser in to someone
+ * else's account, or send it on to an identity provider it did not ask for.
+ */
+export function postedFromOwnPage(request: FastifyRequest, publicBaseUrl: string): boolean {
+  const origin = request.headers.origin;
+  return origin === undefined || origin === new URL(publicBaseUrl).origin;
+}
+
 /** The session id the request's cookie holds, undefined without one. */
 export function sessionCookie(request: FastifyRequest): string | undefined {
   return requestCookie(request, SESSION_COOKIE);
