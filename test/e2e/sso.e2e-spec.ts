@@ -11,7 +11,7 @@ import { eventually, isolatedRedisPrefix } from '../support/automation-helpers.j
 import { assertJsonError } from '../support/foundation-assertions.js';
 import { type DnsTestServer, startDnsTestServer } from '../support/dns-test-server.js';
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider, throughProvider } from '../support/oidc-test-provider.js';
-import { asSession, givenOwnedOrganization, linkMailedTo, type PeopleOrganization, signInWith } from '../support/people-helpers.js';
+import { asSession, givenMember, givenOwnedOrganization, linkMailedTo, type PeopleOrganization, signInWith } from '../support/people-helpers.js';
 import { operatorToken } from '../support/scenario.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
 import { db, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
@@ -305,6 +305,26 @@ describe('single sign-on', () => {
       assert.equal((await put(setting())).status, 200);
     });
 
+    it('a proof whose TXT record was taken down lapses at the worker\'s scheduled check, audited; a record still there keeps its proof', async () => {
+      const other = await givenOwnedOrganization(t, sink, origin);
+      const lapsing = `lapsing-${domain}`;
+      assert.equal((await put(setting({ email_domains: [lapsing] }), other)).status, 200);
+      await proveDomains([lapsing], other);
+      assert.equal((await verifications()).find((v) => v.domain === domain)?.verified, true, 'this organization\'s domain is proven, its record in place');
+      dns.txt.delete((await verifications(other))[0]!.record_name);
+      // A worker whose schedule runs every second (the default is daily).
+      const checker = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, REDIS_PREFIX: isolatedRedisPrefix(), DNS_SERVERS: dns.server, SSO_DOMAIN_CHECK_INTERVAL_MS: '1000' } });
+      try {
+        await eventually('the lapsed proof to be found', async () => ((await verifications(other))[0]!.verified ? undefined : true), { timeoutMs: 15_000 });
+      } finally {
+        await checker.close();
+      }
+      const { rows } = await db().query(`SELECT actor_type, actor_id, summary FROM audit_entries WHERE organization_id = $1 AND action = 'sso.domains_lapsed'`, [other.id]);
+      assert.deepEqual(rows, [{ actor_type: 'operator', actor_id: 'domain-check', summary: { domains: [lapsing] } }]);
+      assert.match((await t.request('GET', `/auth/sso?email=a%40${lapsing}`)).text, /No single sign-on is set up for that email domain/, 'a typed address leads nowhere now');
+      assert.equal((await verifications()).find((v) => v.domain === domain)?.verified, true, 'a record still there keeps its proof');
+    });
+
     it('an unverified address, or one outside the listed domains, signs in nobody and creates no user (403)', async () => {
       const unverified = person('unverified', { email_verified: false });
       await refused(await toCallback(), 403, 'email_not_verified');
@@ -433,6 +453,52 @@ describe('single sign-on', () => {
         assert.equal((await put(setting())).status, 200);
       }
       assert.equal((await signInWith(t, invitation, origin)).response.status, 303, 'the link works again once SSO is not required');
+    });
+
+    it('turning required: true on ends the organization\'s email-link sessions on every instance, but not single sign-on ones nor those of the owner who turned it on', async () => {
+      const member = await givenMember(t, sink, org, 'viewer', origin);
+      person('kept');
+      const viaSso = sessionOf(await callback(await toCallback()))!;
+      const me = (app: TestApp, cookie: string) => app.request('GET', '/api/admin/v1/me', { headers: { cookie } });
+      const b = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, REDIS_PREFIX: isolatedRedisPrefix() } });
+      try {
+        assert.equal((await me(b, member.cookie)).status, 200, 'B has the member\'s session cached');
+        assert.equal((await put(setting({ required: true }))).status, 200);
+        for (const app of [t, b]) await eventually('the email-link session to end', async () => ((await me(app, member.cookie)).status === 401 ? true : undefined));
+        for (const app of [t, b]) {
+          assert.equal((await me(app, viaSso)).status, 200, 'a single sign-on session stays');
+          assert.equal((await me(app, org.owner.cookie)).status, 200, 'the owner who turned it on stays signed in');
+        }
+        const ended = (await lastEntry('sso.configured'))?.summary.email_link_sessions_ended;
+        assert.ok(typeof ended === 'number' && ended >= 1, String(ended));
+      } finally {
+        await b.close();
+        assert.equal((await put(setting())).status, 200);
+      }
+      assert.equal((await me(t, member.cookie)).status, 401, 'ended for good, not only while single sign-on is required');
+    });
+
+    it('once linked, a person is found by the provider\'s sub: a changed address stays the same user, and an address handed on to someone else signs in nobody', async () => {
+      const email = person('linked');
+      const account = idp.signInAs!;
+      const userOf = async (res: InjectResult) => (await t.request('GET', '/api/admin/v1/me', { headers: { cookie: sessionOf(res)! } })).body.caller.id as number;
+      const first = await callback(await toCallback());
+      assert.equal(first.status, 303, first.text);
+      const userId = await userOf(first);
+      const { rows } = await db().query('SELECT sso_issuer, sso_subject FROM users WHERE organization_id = $1 AND id = $2', [org.id, userId]);
+      assert.deepEqual(rows, [{ sso_issuer: idp.issuer, sso_subject: account }]);
+
+      const renamed = `renamed-${email}`;
+      idp.accounts.set(account, { email: renamed, email_verified: true });
+      const again = await callback(await toCallback());
+      assert.equal(again.status, 303, again.text);
+      assert.equal(await userOf(again), userId, 'the same user, though the provider changed the address');
+      assert.deepEqual(await usersWith(renamed), [], 'no new user');
+
+      const successor = `account-${randomBytes(4).toString('hex')}`;
+      idp.accounts.set(successor, { email, email_verified: true });
+      idp.signInAs = successor;
+      await refused(await toCallback(), 403, 'identity_mismatch', 'the address was handed on to another person at the provider');
     });
 
     it('the operator turns single sign-on off for an organization locked out by it (required, provider gone): email links work again, audited', async () => {

@@ -264,6 +264,10 @@ export class Env {
   @IsOptional() @IsDnsServerList()
   DNS_SERVERS?: string;
 
+  /** How often the worker role checks every proven single sign-on domain's TXT record again (one repeatable Bull job for all workers). */
+  @Type(() => Number) @IsInt() @Min(1000) @Max(604_800_000)
+  SSO_DOMAIN_CHECK_INTERVAL_MS = 86_400_000;
+
   /** How long the process waits for in-flight requests and jobs on SIGTERM. */
   @Type(() => Number) @IsInt() @Min(0) @Max(600000)
   SHUTDOWN_GRACE_MS = 10000;
