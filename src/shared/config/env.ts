@@ -257,10 +257,7 @@ export class Env {
   @IsOptional() @Matches(/^[^,\s]+(\s*,\s*[^,\s]+)*$/, { message: '$property must be comma-separated module specifiers' })
   EXTENSIONS?: string;
 
-  /**
-   * The DNS servers asked for the TXT records that prove a single sign-on email domain
-   * (comma-separated `address` or `address:port`, IPv6 as `[address]:port`). Unset: the system's.
-   */
+  /** The DNS servers asked for single sign-on domains' TXT records (comma-separated `address` or `address:port`, IPv6 `[address]:port`); unset: the system's. */
   @IsOptional() @IsDnsServerList()
   DNS_SERVERS?: string;
 
