@@ -1783,7 +1783,7 @@ export interface components {
             email_domains: string[];
             /** @description The provider's issuer identifier, exactly as its discovery document (`/.well-known/openid-configuration` below it) states it: an `https` URL. */
             issuer: string;
-            /** @description `true`: sign-in links are refused for the organization's users; they sign in here only. */
+            /** @description `true`: sign-in links are refused for the organization's users; they sign in here only. Turning it on ends their sessions signed in by email link, but the caller's. */
             required: boolean;
         };
         /** @description Only these keys are accepted, and of the options only those of the chosen scheme; anything else is a 422. */

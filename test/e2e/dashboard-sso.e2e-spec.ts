@@ -101,6 +101,10 @@ describe('admin dashboard: single sign-on', () => {
     await person.goto('/dashboard/');
     await person.getByLabel('Email address').fill(email);
     await person.getByRole('button', { name: 'Sign in with single sign-on' }).click();
+    // The service's own page names the organization and the provider; only its button goes on.
+    await person.waitForURL(/\/auth\/sso\?email=/);
+    await person.getByText(`Organization ${org.id} signs its people in`).waitFor();
+    await person.getByRole('button', { name: `Continue to ${new URL(idp.issuer).host}` }).click();
     await person.waitForURL(/\/dashboard\//);
     await person.getByRole('button', { name: 'Sign out' }).waitFor();
     assert.match((await signedInAs(person).textContent()) ?? '', new RegExp(`${email.replace(/[.]/g, '\\.')}\\s*editor`));

@@ -284,6 +284,29 @@ describe('people', () => {
       assert.equal((await t.request('POST', '/auth/sign_out', { headers: { cookie: member.cookie, origin } })).status, 204, 'signing out twice is no error');
     });
 
+    it('over HTTPS at the root the session cookie is __Host-cis_session (Secure, Path=/, no Domain), and only that name signs in', async () => {
+      const base = 'https://cases.example';
+      const secure = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, REDIS_PREFIX: isolatedRedisPrefix(), PUBLIC_BASE_URL: base } });
+      try {
+        const email = uniqueEmail('secure');
+        assert.equal((await secure.request('POST', '/api/operator/v1/organizations', { token: operatorToken(), body: { name: 'Secure', owner_email: email } })).status, 201);
+        const { response, cookie } = await signInWith(secure, await linkMailedTo(sink, email), base);
+        assert.equal(response.status, 303, response.text);
+        const attributes = String([response.headers['set-cookie']].flat()[0]).split('; ');
+        assert.match(attributes[0]!, /^__Host-cis_session=[A-Za-z0-9_-]{43}$/);
+        assert.ok(attributes.includes('Secure') && attributes.includes('Path=/'), attributes.join('; '));
+        assert.ok(!attributes.some((a) => /^domain=/i.test(a)), 'no Domain');
+        assert.equal((await secure.request('GET', '/api/admin/v1/me', { headers: { cookie: cookie! } })).status, 200);
+        // The same id under the plain name (which a neighbouring host could set) is no session here.
+        assertJsonError(await secure.request('GET', '/api/admin/v1/me', { headers: { cookie: cookie!.replace(/^__Host-/, '') } }), 401);
+        const out = await secure.request('POST', '/auth/sign_out', { headers: { cookie: cookie!, origin: base } });
+        assert.equal(out.status, 204);
+        assert.match(String(out.headers['set-cookie']), /^__Host-cis_session=; Path=\/; .*Max-Age=0; Secure$/);
+      } finally {
+        await secure.close();
+      }
+    });
+
     it('a session ends 12 h after its last request and 14 days after its sign-in (seen by an instance that never cached it)', async () => {
       const idle = await givenMember(t, sink, org, 'viewer', origin);
       const old = await givenMember(t, sink, org, 'viewer', origin);

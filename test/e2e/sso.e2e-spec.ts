@@ -16,7 +16,7 @@ import { eventually, isolatedRedisPrefix } from '../support/automation-helpers.j
 import { assertJsonError } from '../support/foundation-assertions.js';
 import { type DnsTestServer, startDnsTestServer } from '../support/dns-test-server.js';
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider, throughProvider } from '../support/oidc-test-provider.js';
-import { asSession, givenOwnedOrganization, linkMailedTo, type PeopleOrganization, signInWith } from '../support/people-helpers.js';
+import { asSession, givenMember, givenOwnedOrganization, linkMailedTo, type PeopleOrganization, signInWith } from '../support/people-helpers.js';
 import { operatorToken } from '../support/scenario.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
 import { db, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
@@ -57,9 +57,19 @@ describe('single sign-on', () => {
     assert.deepEqual(res.body.sso.domain_verifications.filter((v: DomainVerification) => v.verified).map((v: DomainVerification) => v.domain).sort(), [...domains].sort());
   }
 
-  /** Starts at `/auth/sso?...`, goes through the provider, and answers the callback's path with the pending sign-in's cookie. */
+  /** The start page's button: a post from the service's own page (or `from` another origin). */
+  const begin = (organizationId = org.id, options: { remoteAddress?: string; from?: string } = {}) =>
+    t.request('POST', `/auth/sso?organization=${organizationId}`, { headers: { origin: options.from ?? origin, 'content-type': 'application/x-www-form-urlencoded' }, rawBody: '', remoteAddress: options.remoteAddress });
+  /** Where the start page's button posts, undefined for a page without one. */
+  const startAction = (page: InjectResult) => /<form method="post" action="([^"]+)">/.exec(page.text)?.[1]?.replace(/&amp;/g, '&');
+
+  /** Starts at `/auth/sso?...`, presses the start page's button, goes through the provider, and answers the callback's path with the pending sign-in's cookie. */
   async function toCallback(query = `organization=${org.id}`): Promise<{ path: string; cookie: string }> {
-    const start = await t.request('GET', `/auth/sso?${query}`);
+    const page = await t.request('GET', `/auth/sso?${query}`);
+    assert.equal(page.status, 200, page.text);
+    const action = startAction(page);
+    assert.ok(action, page.text);
+    const start = await t.request('POST', action, { headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, rawBody: '' });
     assert.equal(start.status, 303, start.text);
     const cookie = String([start.headers['set-cookie']].flat().find((c) => String(c).startsWith('cis_sso='))).split(';')[0]!;
     return { path: await throughProvider(String(start.headers.location), t.env.PUBLIC_BASE_URL!), cookie };
@@ -158,7 +168,7 @@ describe('single sign-on', () => {
     assert.equal((await put(setting(), other)).status, 200);
     const b = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, REDIS_PREFIX: isolatedRedisPrefix() } });
     try {
-      assert.equal((await b.request('GET', `/auth/sso?organization=${other.id}`)).status, 303, 'B knows the setting');
+      assert.equal((await b.request('GET', `/auth/sso?organization=${other.id}`)).status, 200, 'B knows the setting');
       assert.equal((await asSession(t, other.owner, origin, 'DELETE', SSO)).status, 204);
       const since = Date.now();
       await eventually('B to drop the deleted setting', async () => ((await b.request('GET', `/auth/sso?organization=${other.id}`)).status === 404 ? true : undefined), { timeoutMs: 1_500 });
@@ -175,7 +185,7 @@ describe('single sign-on', () => {
 
     it('a verified address of a listed domain with no user becomes one with default_role, signed in; the flow uses PKCE S256, state and nonce', async () => {
       const email = person('new');
-      const start = await t.request('GET', `/auth/sso?organization=${org.id}`);
+      const start = await begin();
       const authorization = new URL(String(start.headers.location));
       assert.equal(authorization.origin, idp.issuer);
       for (const name of ['state', 'nonce', 'code_challenge']) assert.ok((authorization.searchParams.get(name) ?? '').length >= 43, name);
@@ -203,6 +213,29 @@ describe('single sign-on', () => {
       const replay = await callback(trip);
       assert.equal(replay.status, 400);
       assert.equal(sessionOf(replay), undefined);
+    });
+
+    it('GET /auth/sso?organization= only shows a page naming the organization and the provider\'s host; its button\'s post begins the sign-in, and a post from another origin is refused', async () => {
+      const page = await t.request('GET', `/auth/sso?organization=${org.id}`);
+      assert.equal(page.status, 200, 'a page, not a redirect to the provider');
+      assert.equal(page.headers.location, undefined);
+      assert.equal(page.headers['set-cookie'], undefined, 'nothing begun: no pending sign-in');
+      assert.match(String(page.headers['content-type']), /^text\/html/);
+      const host = new URL(idp.issuer).host;
+      assert.ok(page.text.includes(`Organization ${org.id}`) && page.text.includes(host), page.text);
+      assert.equal(startAction(page), `/auth/sso?organization=${org.id}`);
+      assert.match(String(page.headers['content-security-policy']), new RegExp(`form-action 'self' ${idp.issuer.replace(/[.]/g, '\\.')};`), 'its post may go on to the provider, nowhere else');
+      for (const from of ['https://elsewhere.example', 'null']) {
+        const refusedStart = await begin(org.id, { from });
+        assert.equal(refusedStart.status, 403, from);
+        assert.match(refusedStart.text, /did not start from this service's own page/);
+        assert.equal(refusedStart.headers.location, undefined);
+        assert.equal(refusedStart.headers['set-cookie'], undefined);
+      }
+      const started = await begin();
+      assert.equal(started.status, 303, started.text);
+      assert.equal(new URL(String(started.headers.location)).origin, idp.issuer);
+      assert.equal((await t.request('POST', '/auth/sso?organization=abc', { headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, rawBody: '' })).status, 404);
     });
 
     it('an invited user signs in with their role and becomes active', async () => {
@@ -235,7 +268,7 @@ describe('single sign-on', () => {
       assert.equal((await put(setting({ email_domains: [domain, shared] }))).status, 200);
       assert.equal((await put(setting({ email_domains: [shared] }), second)).status, 200);
       await proveDomains([domain, shared]);
-      assert.equal(String((await typed(`a@${shared}`)).headers.location).startsWith(idp.issuer), true, 'one organization proved it: straight to its provider');
+      assert.equal(startAction(await typed(`a@${shared}`)), `/auth/sso?organization=${org.id}`, 'one organization proved it: its start page');
       await proveDomains([shared], second);
       const chooser = await typed(`a@${shared}`);
       assert.equal(chooser.status, 200);
@@ -266,15 +299,35 @@ describe('single sign-on', () => {
       const proven = await verify();
       assert.equal(proven.body.sso.domain_verifications.find((v: DomainVerification) => v.domain === claimed)?.verified, true, proven.text);
       assert.deepEqual((await lastEntry('sso.domains_verified'))?.summary, { domains: [claimed] });
-      assert.equal((await t.request('GET', `/auth/sso?email=a%40${claimed}`)).status, 303, 'a typed address now goes to the provider');
+      assert.equal(startAction(await t.request('GET', `/auth/sso?email=a%40${claimed}`)), `/auth/sso?organization=${org.id}`, 'a typed address now leads to the start page');
 
       dns.txt.delete(ours.record_name);
       assert.equal((await put(setting({ email_domains: [domain] }))).status, 200);
       assert.equal((await put(setting({ email_domains: [domain, claimed] }))).status, 200);
       const again = await verify();
       assert.equal(again.body.sso.domain_verifications.find((v: DomainVerification) => v.domain === claimed)?.verified, false, 'removed and listed again: unverified until its record proves it again');
-      assert.equal((await t.request('GET', `/auth/sso?email=a%40${claimed}`)).status, 200);
+      assert.match((await t.request('GET', `/auth/sso?email=a%40${claimed}`)).text, /No single sign-on is set up for that email domain/);
       assert.equal((await put(setting())).status, 200);
+    });
+
+    it('a proof whose TXT record was taken down lapses at the worker\'s scheduled check, audited; a record still there keeps its proof', async () => {
+      const other = await givenOwnedOrganization(t, sink, origin);
+      const lapsing = `lapsing-${domain}`;
+      assert.equal((await put(setting({ email_domains: [lapsing] }), other)).status, 200);
+      await proveDomains([lapsing], other);
+      assert.equal((await verifications()).find((v) => v.domain === domain)?.verified, true, 'this organization\'s domain is proven, its record in place');
+      dns.txt.delete((await verifications(other))[0]!.record_name);
+      // A worker whose schedule runs every second (the default is daily).
+      const checker = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, REDIS_PREFIX: isolatedRedisPrefix(), DNS_SERVERS: dns.server, SSO_DOMAIN_CHECK_INTERVAL_MS: '1000' } });
+      try {
+        await eventually('the lapsed proof to be found', async () => ((await verifications(other))[0]!.verified ? undefined : true), { timeoutMs: 15_000 });
+      } finally {
+        await checker.close();
+      }
+      const { rows } = await db().query(`SELECT actor_type, actor_id, summary FROM audit_entries WHERE organization_id = $1 AND action = 'sso.domains_lapsed'`, [other.id]);
+      assert.deepEqual(rows, [{ actor_type: 'operator', actor_id: 'domain-check', summary: { domains: [lapsing] } }]);
+      assert.match((await t.request('GET', `/auth/sso?email=a%40${lapsing}`)).text, /No single sign-on is set up for that email domain/, 'a typed address leads nowhere now');
+      assert.equal((await verifications()).find((v) => v.domain === domain)?.verified, true, 'a record still there keeps its proof');
     });
 
     it('an unverified address, or one outside the listed domains, signs in nobody and creates no user (403)', async () => {
@@ -344,12 +397,12 @@ describe('single sign-on', () => {
     it('a wrong issuer (the discovery document names another) and a provider that is down are a 502 page, audited', async () => {
       const other = await givenOwnedOrganization(t, sink, origin);
       assert.equal((await put(setting({ issuer: `${idp.issuer}/alias` }), other)).status, 200);
-      const wrong = await t.request('GET', `/auth/sso?organization=${other.id}`);
+      const wrong = await begin(other.id);
       assert.equal(wrong.status, 502, wrong.text);
       assert.match(wrong.text, /Identity provider unavailable/);
       assert.equal(wrong.headers['set-cookie'], undefined);
       assert.equal((await put(setting({ issuer: 'http://127.0.0.1:9' }), other)).status, 200);
-      assert.equal((await t.request('GET', `/auth/sso?organization=${other.id}`)).status, 502);
+      assert.equal((await begin(other.id)).status, 502);
       const { rows } = await db().query(`SELECT summary FROM audit_entries WHERE organization_id = $1 AND action = 'session.sign_in_failed'`, [other.id]);
       assert.deepEqual(rows.map((r: { summary: unknown }) => r.summary), [{ method: 'sso', reason: 'provider_unreachable', count: 2 }], 'one entry counts both');
     });
@@ -368,7 +421,7 @@ describe('single sign-on', () => {
         assert.equal((await put(setting({ issuer }), other)).status, 200);
         // From an address of its own: these starts count towards no other test's limit.
         const start = async () => {
-          const page = await t.request('GET', `/auth/sso?organization=${other.id}`, { remoteAddress: '192.0.2.77' });
+          const page = await begin(other.id, { remoteAddress: '192.0.2.77' });
           assert.equal(page.status, 502, page.text);
           assert.match(page.text, /Identity provider unavailable/);
           assert.equal(page.headers['set-cookie'], undefined);
@@ -407,6 +460,52 @@ describe('single sign-on', () => {
       assert.equal((await signInWith(t, invitation, origin)).response.status, 303, 'the link works again once SSO is not required');
     });
 
+    it('turning required: true on ends the organization\'s email-link sessions on every instance, but not single sign-on ones nor those of the owner who turned it on', async () => {
+      const member = await givenMember(t, sink, org, 'viewer', origin);
+      person('kept');
+      const viaSso = sessionOf(await callback(await toCallback()))!;
+      const me = (app: TestApp, cookie: string) => app.request('GET', '/api/admin/v1/me', { headers: { cookie } });
+      const b = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, REDIS_PREFIX: isolatedRedisPrefix() } });
+      try {
+        assert.equal((await me(b, member.cookie)).status, 200, 'B has the member\'s session cached');
+        assert.equal((await put(setting({ required: true }))).status, 200);
+        for (const app of [t, b]) await eventually('the email-link session to end', async () => ((await me(app, member.cookie)).status === 401 ? true : undefined));
+        for (const app of [t, b]) {
+          assert.equal((await me(app, viaSso)).status, 200, 'a single sign-on session stays');
+          assert.equal((await me(app, org.owner.cookie)).status, 200, 'the owner who turned it on stays signed in');
+        }
+        const ended = (await lastEntry('sso.configured'))?.summary.email_link_sessions_ended;
+        assert.ok(typeof ended === 'number' && ended >= 1, String(ended));
+      } finally {
+        await b.close();
+        assert.equal((await put(setting())).status, 200);
+      }
+      assert.equal((await me(t, member.cookie)).status, 401, 'ended for good, not only while single sign-on is required');
+    });
+
+    it('once linked, a person is found by the provider\'s sub: a changed address stays the same user, and an address handed on to someone else signs in nobody', async () => {
+      const email = person('linked');
+      const account = idp.signInAs!;
+      const userOf = async (res: InjectResult) => (await t.request('GET', '/api/admin/v1/me', { headers: { cookie: sessionOf(res)! } })).body.caller.id as number;
+      const first = await callback(await toCallback());
+      assert.equal(first.status, 303, first.text);
+      const userId = await userOf(first);
+      const { rows } = await db().query('SELECT sso_issuer, sso_subject FROM users WHERE organization_id = $1 AND id = $2', [org.id, userId]);
+      assert.deepEqual(rows, [{ sso_issuer: idp.issuer, sso_subject: account }]);
+
+      const renamed = `renamed-${email}`;
+      idp.accounts.set(account, { email: renamed, email_verified: true });
+      const again = await callback(await toCallback());
+      assert.equal(again.status, 303, again.text);
+      assert.equal(await userOf(again), userId, 'the same user, though the provider changed the address');
+      assert.deepEqual(await usersWith(renamed), [], 'no new user');
+
+      const successor = `account-${randomBytes(4).toString('hex')}`;
+      idp.accounts.set(successor, { email, email_verified: true });
+      idp.signInAs = successor;
+      await refused(await toCallback(), 403, 'identity_mismatch', 'the address was handed on to another person at the provider');
+    });
+
     it('the operator turns single sign-on off for an organization locked out by it (required, provider gone): email links work again, audited', async () => {
       assert.equal((await put(setting({ required: true, issuer: 'http://127.0.0.1:9' }))).status, 200);
       try {
@@ -429,7 +528,7 @@ describe('single sign-on', () => {
 
     it('past 30 single sign-ons begun from one address in 15 minutes, a 429 page with Retry-After (each keeps state in Redis for 10 minutes)', async () => {
       let answer: InjectResult | undefined;
-      for (let i = 0; i <= 30 && answer?.status !== 429; i++) answer = await t.request('GET', `/auth/sso?organization=${org.id}`);
+      for (let i = 0; i <= 30 && answer?.status !== 429; i++) answer = await begin();
       assert.equal(answer?.status, 429);
       assert.match(answer!.text, /Too many requests/);
       assert.equal(answer!.headers['retry-after'], '900');

@@ -39,7 +39,7 @@ export async function linkMailedTo(sink: SmtpSink, email: string, seen: Set<stri
 /** Opens the link and presses its button, as a browser on the service's own page: the session cookie set. */
 export async function signInWith(r: Requester, link: string, origin: string): Promise<{ response: InjectResult; cookie: string | undefined }> {
   const response = await r.request('POST', link, { headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, rawBody: '' });
-  const setCookie = [response.headers['set-cookie']].flat().find((value) => typeof value === 'string' && value.startsWith('cis_session='));
+  const setCookie = [response.headers['set-cookie']].flat().find((value) => typeof value === 'string' && /^(__Host-)?cis_session=/.test(value));
   return { response, cookie: (setCookie as string | undefined)?.split(';')[0] };
 }
 

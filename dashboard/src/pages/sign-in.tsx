@@ -4,7 +4,7 @@ import { Alert, Field } from '../components.tsx';
 import { useAction, useTitle } from '../hooks.ts';
 import { signedInWithToken } from '../session.ts';
 
-/** Where single sign-on starts: the service finds the organization's identity provider by the address's domain. */
+/** Where single sign-on starts: the service shows the organization whose proven domain the address has, and its provider, with a button to go on. */
 const singleSignOnUrl = (email: string) => `/auth/sso?email=${encodeURIComponent(email)}`;
 
 /** A person's way in: a one-time link by mail, or the organization's identity provider. */

@@ -43,6 +43,6 @@ import { PostgresSsoStore } from './infrastructure/postgres-sso-store.js';
     { provide: DomainRecords, useClass: DnsDomainRecords },
     { provide: PeoplePurges, useClass: PostgresPeoplePurges },
   ],
-  exports: [UsersService, SessionsService, SignInLinksService, AdminCallerCheck],
+  exports: [UsersService, SessionsService, SignInLinksService, AdminCallerCheck, SsoConfigurationsService],
 })
 export class PeopleModule {}

@@ -8,11 +8,14 @@ import { PostgresSignInMailOutbox } from './infrastructure/postgres-sign-in-mail
 import { SignInMailRelay } from './infrastructure/sign-in-mail-relay.service.js';
 import { PrometheusSignInMailMetrics } from './infrastructure/sign-in-mail.metrics.js';
 import { SIGN_IN_MAILS_QUEUE } from './infrastructure/sign-in-mails.queue.js';
+import { SsoDomainCheckSchedule } from './infrastructure/sso-domain-check.schedule.js';
+import { SSO_DOMAIN_CHECKS_QUEUE } from './infrastructure/sso-domain-checks.queue.js';
 import { PeopleModule } from './people.module.js';
 
 /**
  * The people module's part of worker roles: the relay and sender of the sign-in and invitation
- * mails PeopleModule queues. Nothing in API roles (whose PeopleModule only writes the rows).
+ * mails PeopleModule queues, and the scheduled check of proven single sign-on domains. Nothing in
+ * API roles (whose PeopleModule only writes the rows).
  */
 @Module({})
 export class SignInMailsModule {
@@ -20,7 +23,7 @@ export class SignInMailsModule {
     if (env.ROLE === 'api') return { module: SignInMailsModule };
     return {
       module: SignInMailsModule,
-      imports: [PeopleModule, BullModule.registerQueue({ name: SIGN_IN_MAILS_QUEUE })],
+      imports: [PeopleModule, BullModule.registerQueue({ name: SIGN_IN_MAILS_QUEUE }, { name: SSO_DOMAIN_CHECKS_QUEUE })],
       providers: [
         PostgresSignInMailOutbox,
         { provide: SignInMailOutbox, useExisting: PostgresSignInMailOutbox },
@@ -28,6 +31,7 @@ export class SignInMailsModule {
         RelayMailer,
         SignInMailSender,
         SignInMailRelay,
+        SsoDomainCheckSchedule,
       ],
     };
   }

@@ -87,9 +87,18 @@ export class CacheGeneration extends CacheTrust implements OnModuleInit, OnAppli
   commit<T>(cache: string, key: string, change: (tx: Transaction) => Promise<T>): Promise<T> {
     return this.transactions.run(async (tx) => {
       const result = await change(tx);
-      await entityManager(tx).query(INVALIDATE_SQL, [cache, key]);
+      await this.invalidate(tx, cache, [key]);
       return result;
     });
+  }
+
+  /**
+   * Invalidates `keys` of `cache` in `tx` as well: for a change that ends many entries at once
+   * (each key its own bump, as every instance reads them; a bump the poll finds pruned empties
+   * its caches, which is never wrong). Every instance, this one included, drops them at its next poll.
+   */
+  async invalidate(tx: Transaction, cache: string, keys: readonly string[]): Promise<void> {
+    for (const key of keys) await entityManager(tx).query(INVALIDATE_SQL, [cache, key]);
   }
 
   /** One poll at a time: a hanging one makes the caches untrusted, not a pile of queries. */

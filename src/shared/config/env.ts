@@ -268,12 +268,13 @@ export class Env {
   @IsOptional() @Matches(/^[^,\s]+(\s*,\s*[^,\s]+)*$/, { message: '$property must be comma-separated module specifiers' })
   EXTENSIONS?: string;
 
-  /**
-   * The DNS servers asked for the TXT records that prove a single sign-on email domain
-   * (comma-separated `address` or `address:port`, IPv6 as `[address]:port`). Unset: the system's.
-   */
+  /** The DNS servers asked for single sign-on domains' TXT records (comma-separated `address` or `address:port`, IPv6 `[address]:port`); unset: the system's. */
   @IsOptional() @IsDnsServerList()
   DNS_SERVERS?: string;
+
+  /** How often the worker role checks every proven single sign-on domain's TXT record again (one repeatable Bull job for all workers). */
+  @Type(() => Number) @IsInt() @Min(1000) @Max(604_800_000)
+  SSO_DOMAIN_CHECK_INTERVAL_MS = 86_400_000;
 
   /** How long the process waits for in-flight requests and jobs on SIGTERM. */
   @Type(() => Number) @IsInt() @Min(0) @Max(600000)

@@ -38,9 +38,13 @@ button{font:inherit;font-weight:600;padding:.625rem 1.25rem;color:#fff;backgroun
  */
 export const PAGE_CSP = `default-src 'none'; style-src 'sha256-${createHash('sha256').update(CSS).digest('base64')}'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'`;
 
-/** Sends a page with the headers every such page has: its URL is a secret, so no referrer and no cache. */
-export function sendPage(reply: FastifyReply, status: number, page: Markup): FastifyReply {
-  setSecurityHeaders(reply, PAGE_CSP);
+/**
+ * Sends a page with the headers every such page has: its URL is a secret, so no referrer and no
+ * cache. `formRedirectsTo`: origins the page's form post may be redirected to (browsers hold a
+ * post's redirect to `form-action` too), beside this one.
+ */
+export function sendPage(reply: FastifyReply, status: number, page: Markup, formRedirectsTo: readonly string[] = []): FastifyReply {
+  setSecurityHeaders(reply, formRedirectsTo.length ? PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${formRedirectsTo.join(' ')}`) : PAGE_CSP);
   return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page.text);
 }
 

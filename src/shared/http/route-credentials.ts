@@ -4,7 +4,7 @@ import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constant
 import type { FastifyRequest } from 'fastify';
 import { CredentialGuard } from './authenticated-requests.js';
 import type { Role } from './roles.js';
-import { sessionCookie } from './session-cookie.js';
+import { anySessionCookie } from './session-cookie.js';
 
 /**
  * The credential a route authenticates with. Controllers declare it (`@RequiresToken`, `@RequiresRole`,
@@ -117,6 +117,6 @@ export function presentedSecret(request: FastifyRequest): string | undefined {
   if (credential.kind === 'form') return formSecret(request);
   // Whatever a source's callers present is the source's own business: they are limited by address.
   if (credential.kind === 'source') return undefined;
-  if (credential.kind === 'admin') return bearerSecret(request) ?? sessionCookie(request);
+  if (credential.kind === 'admin') return bearerSecret(request) ?? anySessionCookie(request);
   return credential.kind === 'webhook' ? webhookSecret(request) : bearerSecret(request);
 }

@@ -2,12 +2,40 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** The cookie of a signed-in person: only the session's random id, never anything it proves. */
 export const SESSION_COOKIE = 'cis_session';
+/**
+ * Its name where the service is served over HTTPS at its root: a browser keeps a `__Host-` cookie
+ * only when it is `Secure`, for `Path=/` and with no `Domain`, so no neighbouring host (another
+ * subdomain of the same site) can set or replace it, to sign a person in to an account of its choosing.
+ */
+const HOST_SESSION_COOKIE = `__Host-${SESSION_COOKIE}`;
 /** The header the dashboard sends with every state-changing request of a session (its CSRF token). */
 export const CSRF_HEADER = 'x-csrf-token';
 
-/** The session id the request's cookie holds, undefined without one. */
-export function sessionCookie(request: FastifyRequest): string | undefined {
-  return requestCookie(request, SESSION_COOKIE);
+/**
+ * Whether a form post that signs a browser in may have come from the service's own page: its
+ * `Origin` is the service's (`PUBLIC_BASE_URL`'s), or absent (a browser that sends none). Another
+ * site's form, or a page that hides its origin (`null`), would sign the browser in to someone
+ * else's account, or send it on to an identity provider it did not ask for.
+ */
+export function postedFromOwnPage(request: FastifyRequest, publicBaseUrl: string): boolean {
+  const origin = request.headers.origin;
+  return origin === undefined || origin === new URL(publicBaseUrl).origin;
+}
+
+/** The session cookie's name for the service at `publicBaseUrl`: `__Host-cis_session` over HTTPS at the root, `cis_session` otherwise. */
+export function sessionCookieName(publicBaseUrl: string): string {
+  const url = new URL(publicBaseUrl);
+  return url.protocol === 'https:' && url.pathname === '/' ? HOST_SESSION_COOKIE : SESSION_COOKIE;
+}
+
+/** The session id the request's cookie holds (only the cookie of the name the service uses), undefined without one. */
+export function sessionCookie(request: FastifyRequest, publicBaseUrl: string): string | undefined {
+  return requestCookie(request, sessionCookieName(publicBaseUrl));
+}
+
+/** Whichever session cookie the request holds: to count its requests by, never to sign anyone in. */
+export function anySessionCookie(request: FastifyRequest): string | undefined {
+  return requestCookie(request, HOST_SESSION_COOKIE) ?? requestCookie(request, SESSION_COOKIE);
 }
 
 /** The value of the request's cookie `name`, undefined without one (or an empty one). */
@@ -29,7 +57,7 @@ export function requestCookie(request: FastifyRequest, name: string): string | u
  * unless the service is served on localhost over plain HTTP; `maxAgeSeconds` 0 removes it.
  */
 export function setSessionCookie(reply: FastifyReply, publicBaseUrl: string, value: string, maxAgeSeconds: number): void {
-  setCookie(reply, publicBaseUrl, { name: SESSION_COOKIE, value, path: '/', maxAgeSeconds });
+  setCookie(reply, publicBaseUrl, { name: sessionCookieName(publicBaseUrl), value, path: '/', maxAgeSeconds });
 }
 
 /** A cookie of the service's own, with the session cookie's attributes; each call adds a `Set-Cookie` header. */

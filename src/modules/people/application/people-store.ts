@@ -1,7 +1,7 @@
 import type { Transaction } from '../../../shared/database/transaction.js';
 import type { Role } from '../../../shared/http/roles.js';
 import type { SignInMailKind } from '../domain/sign-in-mail.js';
-import type { StoredSession, User } from '../domain/user.js';
+import type { SignInMethod, SsoIdentity, StoredSession, User } from '../domain/user.js';
 
 export interface SpentSignInLink {
   user: User;
@@ -12,8 +12,13 @@ export interface SpentSignInLink {
 export abstract class PeopleStore {
   /** A new invited user; undefined when the organization already has a user with this address; OrganizationCapReachedError past MAX_USERS_PER_ORGANIZATION. */
   abstract createUser(tx: Transaction, organizationId: number, email: string, role: Role): Promise<User | undefined>;
-  /** The organization's user with this address (any case), now active; created with `role` when there is none. */
-  abstract activateUser(tx: Transaction, organizationId: number, email: string, role: Role): Promise<{ user: User; created: boolean }>;
+  /**
+   * The organization's user a single sign-on signs in, now active: the one linked to the
+   * provider's identity; else the one with this address (any case), linked to it now, unless it
+   * is linked to another identity at this same provider (then undefined); else a new one with
+   * `role`, linked to it.
+   */
+  abstract activateSsoUser(tx: Transaction, organizationId: number, identity: SsoIdentity, email: string, role: Role): Promise<{ user: User; created: boolean } | undefined>;
   abstract listUsers(organizationId: number): Promise<User[]>;
   abstract findUser(organizationId: number, id: number): Promise<User | undefined>;
   /** The users of every organization with this address (any case). */
@@ -27,11 +32,13 @@ export abstract class PeopleStore {
   /** Deletes the user with their sessions and links. */
   abstract deleteUser(tx: Transaction, organizationId: number, id: number): Promise<void>;
 
-  abstract createSession(tx: Transaction, user: User, idHash: Buffer, expiresAt: Date): Promise<void>;
+  abstract createSession(tx: Transaction, user: User, idHash: Buffer, expiresAt: Date, method: SignInMethod): Promise<void>;
   abstract findSession(idHash: Buffer): Promise<StoredSession | undefined>;
   /** Notes that the session (and its user) was just used. */
   abstract touchSession(idHash: Buffer): Promise<void>;
   abstract deleteSession(tx: Transaction, idHash: Buffer): Promise<void>;
+  /** Deletes the organization's sessions signed in by `method`, but those of user `sparing`; answers their id hashes. */
+  abstract deleteSessionsSignedInBy(tx: Transaction, organizationId: number, method: SignInMethod, sparing: number | undefined): Promise<Buffer[]>;
 
   /** Queues a mail to the user, in the transaction that asks for it: the worker sends it once that commits. */
   abstract queueSignInMail(tx: Transaction, user: User, kind: SignInMailKind): Promise<void>;

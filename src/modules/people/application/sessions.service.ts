@@ -10,14 +10,13 @@ import { AuditTrail } from '../../audit/application/audit-trail.js';
 import { userActor } from '../../audit/domain/audit-entry.js';
 import type { UserPrincipal } from '../../tokens/domain/principal.js';
 import { secretsEqual } from '../../tokens/domain/token-secrets.js';
-import { auditTargetOf, type StoredSession, type User } from '../domain/user.js';
+import { auditTargetOf, SESSIONS_CACHE, type SignInMethod, type StoredSession, type User } from '../domain/user.js';
 import { PeopleStore } from './people-store.js';
 import { SignInLinksService } from './sign-in-links.service.js';
 import { SignInRequestLimits } from './sign-in-request-limits.js';
 
 /** `last_seen_at` (the idle timeout's clock) is written at most once a minute per session. */
 const LAST_SEEN_RESOLUTION_MS = 60_000;
-export type SignInMethod = 'email_link' | 'sso';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** A session id as `start` makes it (32 random bytes, base64url): any other cookie is no session, and costs no query. */
 const SESSION_ID = /^[A-Za-z0-9_-]{43}$/;
@@ -52,7 +51,7 @@ export class SessionsService {
     private readonly limits: SignInRequestLimits,
     generations: CacheGeneration,
   ) {
-    this.sessions = new InvalidatedCache(generations, 'sessions', 60_000);
+    this.sessions = new InvalidatedCache(generations, SESSIONS_CACHE, 60_000);
     this.users = new InvalidatedCache(generations, 'users', 60_000);
   }
 
@@ -83,7 +82,7 @@ export class SessionsService {
    */
   async start(tx: Transaction, user: User, method: SignInMethod, address: string | null): Promise<string> {
     const id = randomBytes(32).toString('base64url');
-    await this.store.createSession(tx, user, sha256(id), new Date(Date.now() + this.env.SESSION_MAX_AGE_MS));
+    await this.store.createSession(tx, user, sha256(id), new Date(Date.now() + this.env.SESSION_MAX_AGE_MS), method);
     await this.audit.record(tx, { organizationId: user.organizationId, by: { actor: userActor(user), address }, action: 'session.signed_in', target: auditTargetOf(user.id), summary: { method } });
     if (address !== null) await this.limits.rememberNetwork(user, address);
     return id;

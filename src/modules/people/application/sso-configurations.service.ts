@@ -4,12 +4,15 @@ import { InvalidatedCache } from '../../../shared/cache/invalidated-cache.js';
 import { Env } from '../../../shared/config/env.js';
 import { SecretBox } from '../../../shared/crypto/secret-box.js';
 import { ssoClientSecretBinding } from '../../../shared/crypto/stored-secrets.js';
+import type { Transaction } from '../../../shared/database/transaction.js';
 import { InvalidRequestError, NotFoundError } from '../../../shared/errors/app-error.js';
 import { AuditTrail } from '../../audit/application/audit-trail.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { changedSettings } from '../../audit/domain/audit-summary.js';
 import { domainVerificationRecord, emailDomainOf, issuerProblem, provesDomain, type SsoConfiguration, type SsoDefaultRole } from '../domain/sso.js';
+import { SESSIONS_CACHE } from '../domain/user.js';
 import { DomainRecords } from './domain-records.js';
+import { PeopleStore } from './people-store.js';
 import { SsoStore } from './sso-store.js';
 
 /** What an owner sets: everything the provider and the sign-in need. */
@@ -36,6 +39,10 @@ export interface SsoView {
 }
 
 const AUDIT_TARGET = (organizationId: number) => ({ type: 'sso', id: String(organizationId) });
+/** The scheduled check of proven domains, as the audit log names it: the deployment acting, as its operator does. */
+const DOMAIN_CHECK: ChangeAuthor = { actor: { type: 'operator', id: 'domain-check', name: 'scheduled domain check' }, address: null };
+/** Settings read per query of a check pass. */
+const CHECK_PAGE = 100;
 
 /**
  * An organization's single sign-on setting (people.md, section 2). Read on every sign-in (and
@@ -52,7 +59,8 @@ export class SsoConfigurationsService {
     private readonly audit: AuditTrail,
     private readonly env: Env,
     private readonly dns: DomainRecords,
-    generations: CacheGeneration,
+    private readonly people: PeopleStore,
+    private readonly generations: CacheGeneration,
   ) {
     this.cache = new InvalidatedCache(generations, 'sso', 60_000);
   }
@@ -78,7 +86,12 @@ export class SsoConfigurationsService {
     return this.secrets.open(configuration.sealedClientSecret, ssoClientSecretBinding(configuration.organizationId));
   }
 
-  /** Sets or replaces the setting; the audit entry names the changed fields, and of the secret only whether it changed. */
+  /**
+   * Sets or replaces the setting; the audit entry names the changed fields, and of the secret only
+   * whether it changed. Turning `required` on ends the organization's email-link sessions in the
+   * same transaction, on every instance at its next poll (a person so signed in signs in again at
+   * the provider), but those of the person turning it on: they may need to turn it off again.
+   */
   async put(by: ChangeAuthor, organizationId: number, input: SsoSettingInput): Promise<SsoView> {
     const problem = issuerProblem(input.issuer, this.env.OUTBOUND_ALLOW_PRIVATE);
     if (problem) throw new InvalidRequestError('invalid request body', [{ path: '/issuer', error: problem }]);
@@ -89,7 +102,9 @@ export class SsoConfigurationsService {
       const saved = await this.store.put(tx, { organizationId, issuer: input.issuer, clientId: input.clientId, sealedClientSecret: sealed, emailDomains, defaultRole: input.defaultRole, required: input.required });
       const changed = changedSettings(before ? publicFields(before) : {}, publicFields(saved));
       const clientSecretChanged = !before || this.opensTo(before) !== input.clientSecret;
-      await this.audit.record(tx, { organizationId, by, action: 'sso.configured', target: AUDIT_TARGET(organizationId), summary: { changed, client_secret_changed: clientSecretChanged } });
+      const ended = input.required && !before?.required ? await this.endEmailLinkSessions(tx, organizationId, by) : undefined;
+      const summary = { changed, client_secret_changed: clientSecretChanged, ...(ended === undefined ? {} : { email_link_sessions_ended: ended }) };
+      await this.audit.record(tx, { organizationId, by, action: 'sso.configured', target: AUDIT_TARGET(organizationId), summary });
       return saved;
     });
     return toView(stored);
@@ -121,6 +136,22 @@ export class SsoConfigurationsService {
     return stored ? toView(stored) : this.get(organizationId);
   }
 
+  /**
+   * Checks every proven domain's TXT record again (the worker's schedule): a domain whose record
+   * DNS answers is gone loses its proof, audited as `sso.domains_lapsed`, and typed addresses of
+   * it lead to no provider any more. A lookup that fails (DNS down) changes nothing: an outage must
+   * not undo every organization's proof. Answers how many domains lapsed.
+   */
+  async recheckDomains(): Promise<number> {
+    let lapsed = 0;
+    for (let after = 0; ;) {
+      const page = await this.store.withVerifiedDomains(after, CHECK_PAGE);
+      for (const setting of page) lapsed += await this.recheck(setting);
+      if (page.length < CHECK_PAGE) return lapsed;
+      after = page[page.length - 1]!.organizationId;
+    }
+  }
+
   /** Removes single sign-on: its people sign in by email link again. */
   async delete(by: ChangeAuthor, organizationId: number): Promise<void> {
     await this.cache.change(String(organizationId), async (tx) => {
@@ -129,11 +160,38 @@ export class SsoConfigurationsService {
     });
   }
 
+  /** Deletes the organization's email-link sessions (but the acting person's) and has every instance drop them; answers how many. */
+  private async endEmailLinkSessions(tx: Transaction, organizationId: number, by: ChangeAuthor): Promise<number> {
+    const acting = by.actor.type === 'user' ? Number(by.actor.id) : undefined;
+    const ended = await this.people.deleteSessionsSignedInBy(tx, organizationId, 'email_link', acting);
+    await this.generations.invalidate(tx, SESSIONS_CACHE, ended.map((hash) => hash.toString('hex')));
+    return ended.length;
+  }
+
+  private async recheck(setting: SsoConfiguration): Promise<number> {
+    const { organizationId, domainVerificationToken: token } = setting;
+    const answers = await Promise.all(setting.verifiedEmailDomains.map(async (domain) => ({ domain, proven: await this.lookUp(domain, token) })));
+    const lapsed = answers.filter((answer) => answer.proven === false).map((answer) => answer.domain);
+    if (!lapsed.length) return 0;
+    await this.cache.change(String(organizationId), async (tx) => {
+      // Made anew (another token) while DNS was asked: its proofs are not the ones checked.
+      if (await this.store.markUnverified(tx, organizationId, token, lapsed)) {
+        await this.audit.record(tx, { organizationId, by: DOMAIN_CHECK, action: 'sso.domains_lapsed', target: AUDIT_TARGET(organizationId), summary: { domains: lapsed } });
+      }
+    });
+    return lapsed.length;
+  }
+
   private async proves(domain: string, token: string): Promise<boolean> {
+    return (await this.lookUp(domain, token)) ?? false;
+  }
+
+  /** Whether DNS holds the record that proves the domain; undefined when DNS did not answer. */
+  private async lookUp(domain: string, token: string): Promise<boolean | undefined> {
     try {
       return provesDomain(await this.dns.txt(domainVerificationRecord(domain, token).name), domain, token);
     } catch {
-      return false;
+      return undefined;
     }
   }
 

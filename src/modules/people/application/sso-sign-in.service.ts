@@ -47,7 +47,9 @@ const OAUTH_FAILURES: Record<string, SsoFailureReason> = {
  * against the provider's keys, its issuer, audience, expiry and nonce. The pending sign-in is
  * kept in Redis under a random id the browser holds in a short-lived cookie, and taken once
  * (GETDEL): a replayed callback finds nothing. A verified email of a listed domain signs in the
- * organization's user with that address, created with the default role when there is none.
+ * organization's user linked to the person's identity at the provider (its `sub`), else the user
+ * with that address, linked then (created with the default role when there is none). An address
+ * that is another linked person's signs in nobody: providers hand on addresses, never a `sub`.
  */
 @Injectable()
 export class SsoSignInService {
@@ -96,9 +98,11 @@ export class SsoSignInService {
       if (callbackUrl.searchParams.get('state') !== pending.state) throw new SsoSignInError('state_mismatch', 400, pending.organizationId);
       const setting = await this.settings.find(pending.organizationId);
       if (!setting) throw new SsoSignInError('not_configured', 404, pending.organizationId);
-      const email = await this.verifiedEmail(await this.provider(setting), callbackUrl, pending, setting);
+      const { email, subject } = await this.verifiedPerson(await this.provider(setting), callbackUrl, pending, setting);
       return await this.transactions.run(async (tx) => {
-        const { user, created } = await this.store.activateUser(tx, setting.organizationId, email, setting.defaultRole);
+        const found = await this.store.activateSsoUser(tx, setting.organizationId, { issuer: setting.issuer, subject }, email, setting.defaultRole);
+        if (!found) throw new SsoSignInError('identity_mismatch', 403, setting.organizationId, email);
+        const { user, created } = found;
         const by = { actor: userActor(user), address };
         if (created) await this.audit.record(tx, { organizationId: user.organizationId, by, action: 'user.created', target: auditTargetOf(user.id), summary: { email: user.email, role: user.role, via: 'sso' } });
         return this.sessions.start(tx, user, 'sso', address);
@@ -135,8 +139,8 @@ export class SsoSignInService {
     }
   }
 
-  /** The code exchanged for tokens (state, nonce and PKCE checked, the ID token verified), then the email the ID token vouches for. */
-  private async verifiedEmail(configuration: oidc.Configuration, callbackUrl: URL, pending: PendingSignIn, setting: SsoConfiguration): Promise<string> {
+  /** The code exchanged for tokens (state, nonce and PKCE checked, the ID token verified), then who the ID token vouches for: its `sub` and email. */
+  private async verifiedPerson(configuration: oidc.Configuration, callbackUrl: URL, pending: PendingSignIn, setting: SsoConfiguration): Promise<{ email: string; subject: string }> {
     let claims: oidc.IDToken | undefined;
     try {
       const tokens = await oidc.authorizationCodeGrant(configuration, callbackUrl, {
@@ -155,7 +159,7 @@ export class SsoSignInService {
     if (!email || email.length > 254 || !domain) throw new SsoSignInError('email_missing', 403, setting.organizationId);
     if (claims!.email_verified !== true) throw new SsoSignInError('email_not_verified', 403, setting.organizationId, email);
     if (!setting.emailDomains.includes(domain)) throw new SsoSignInError('email_domain_not_listed', 403, setting.organizationId, email);
-    return email;
+    return { email, subject: claims!.sub };
   }
 
   private failureOf(err: unknown, organizationId: number): SsoSignInError {

@@ -16,6 +16,10 @@ export abstract class SsoStore {
    * it still lists); answers it as stored, or undefined when the setting was removed or made anew.
    */
   abstract markVerified(tx: Transaction, organizationId: number, token: string, domains: string[]): Promise<SsoConfiguration | undefined>;
+  /** Removes these from the verified domains of the setting whose TXT records say `token`; answers it as stored, or undefined when it was removed or made anew. */
+  abstract markUnverified(tx: Transaction, organizationId: number, token: string, domains: string[]): Promise<SsoConfiguration | undefined>;
+  /** The settings with a proven domain, by organization id after `afterOrganizationId` (at most `limit`). */
+  abstract withVerifiedDomains(afterOrganizationId: number, limit: number): Promise<SsoConfiguration[]>;
   /** The settings whose organization proved this email domain, by organization id (at most `limit`). */
   abstract provingDomain(domain: string, limit: number): Promise<SsoConfiguration[]>;
 }

@@ -54,7 +54,9 @@ export type SsoFailureReason =
   | 'response_invalid'
   | 'email_missing'
   | 'email_not_verified'
-  | 'email_domain_not_listed';
+  | 'email_domain_not_listed'
+  /** The address is a user's who is linked to another person at this provider (the address was handed on). */
+  | 'identity_mismatch';
 
 /** A single sign-on that signs nobody in; `status` is the page's (4xx, 502 for a provider that cannot be used). */
 export class SsoSignInError extends Error {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { Env } from '../../../shared/config/env.js';
 import { ForbiddenError } from '../../../shared/errors/app-error.js';
 import { bearerSecret, type CredentialCheck } from '../../../shared/http/route-credentials.js';
 import { type Role, roleAllows } from '../../../shared/http/roles.js';
@@ -23,12 +24,13 @@ export class AdminCallerCheck implements CredentialCheck<{ kind: 'admin'; role: 
   constructor(
     private readonly tokens: TokensService,
     private readonly sessions: SessionsService,
+    private readonly env: Env,
   ) {}
 
   async authenticate(request: FastifyRequest, credential: { role: Role }): Promise<Principal> {
     const caller = request.headers.authorization !== undefined
       ? await this.tokens.authenticate(bearerSecret(request), 'admin')
-      : await this.sessions.authenticate(sessionCookie(request), { method: request.method, origin: header(request, 'origin'), csrfToken: header(request, CSRF_HEADER) });
+      : await this.sessions.authenticate(sessionCookie(request, this.env.PUBLIC_BASE_URL!), { method: request.method, origin: header(request, 'origin'), csrfToken: header(request, CSRF_HEADER) });
     const role = roleOf(caller)!;
     if (!roleAllows(role, credential.role)) throw new ForbiddenError(`this needs the ${credential.role} role or a stronger one; the caller has ${role}`);
     return caller;

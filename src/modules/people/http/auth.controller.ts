@@ -53,7 +53,7 @@ export class AuthController {
   })
   async signOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     try {
-      const caller = await this.sessions.authenticate(sessionCookie(request), { method: request.method, origin: header(request, 'origin'), csrfToken: header(request, CSRF_HEADER) });
+      const caller = await this.sessions.authenticate(sessionCookie(request, this.env.PUBLIC_BASE_URL!), { method: request.method, origin: header(request, 'origin'), csrfToken: header(request, CSRF_HEADER) });
       await this.sessions.end(caller, request.ip ?? null);
     } catch (err) {
       if (!(err instanceof UnauthorizedError)) throw err;

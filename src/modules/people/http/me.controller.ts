@@ -1,6 +1,7 @@
 import { Controller, Get, Req } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import type { FastifyRequest } from 'fastify';
+import { Env } from '../../../shared/config/env.js';
 import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
 import { schemaRef } from '../../../shared/http/openapi-schema.js';
@@ -14,7 +15,10 @@ import { SessionsService } from '../application/sessions.service.js';
 @ApiTags('People')
 @ApiSecurity('adminToken')
 export class MeController {
-  constructor(private readonly sessions: SessionsService) {}
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly env: Env,
+  ) {}
 
   @Get()
   @ApiEndpoint({
@@ -26,6 +30,6 @@ export class MeController {
   me(@Principal() caller: Caller, @Req() request: FastifyRequest) {
     const base = { role: roleOf(caller)!, organization: { id: caller.organizationId } };
     if (caller.kind === 'token') return { caller: { type: 'token', id: caller.tokenId, name: caller.name }, ...base };
-    return { caller: { type: 'user', id: caller.userId, name: caller.name }, ...base, csrf_token: this.sessions.csrfToken(sessionCookie(request)!) };
+    return { caller: { type: 'user', id: caller.userId, name: caller.name }, ...base, csrf_token: this.sessions.csrfToken(sessionCookie(request, this.env.PUBLIC_BASE_URL!)!) };
   }
 }

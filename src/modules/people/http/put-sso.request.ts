@@ -24,6 +24,6 @@ export class PutSsoRequest {
   default_role: SsoDefaultRole;
 
   @IsBoolean()
-  @ApiProperty({ type: 'boolean', description: '`true`: sign-in links are refused for the organization\'s users; they sign in here only.' })
+  @ApiProperty({ type: 'boolean', description: '`true`: sign-in links are refused for the organization\'s users; they sign in here only. Turning it on ends their sessions signed in by email link, but the caller\'s.' })
   required: boolean;
 }

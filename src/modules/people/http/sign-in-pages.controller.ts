@@ -5,7 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Env } from '../../../shared/config/env.js';
 import { sendPage } from '../../../shared/http/html-page.js';
 import { Public } from '../../../shared/http/route-credentials.js';
-import { setSessionCookie } from '../../../shared/http/session-cookie.js';
+import { postedFromOwnPage, setSessionCookie } from '../../../shared/http/session-cookie.js';
 import { SessionsService } from '../application/sessions.service.js';
 import { SIGN_IN_PATH, SignInLinksService } from '../application/sign-in-links.service.js';
 import { sendSignInErrorPage, signInPage, ssoRequiredPage } from './sign-in-pages.js';
@@ -37,8 +37,7 @@ export class SignInPagesController {
   @Post(`${SIGN_IN_PATH}/:token`)
   @RouteConfig({ formBody: 'ignored', errorPage: sendSignInErrorPage })
   async signIn(@Param('token') token: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
-    const origin = request.headers.origin;
-    if (origin !== undefined && origin !== new URL(this.env.PUBLIC_BASE_URL!).origin) return sendSignInErrorPage(reply, 403);
+    if (!postedFromOwnPage(request, this.env.PUBLIC_BASE_URL!)) return sendSignInErrorPage(reply, 403);
     const signedIn = await this.sessions.signIn(token, request.ip ?? null);
     if (!signedIn) return sendSignInErrorPage(reply, 404);
     if ('ssoRequiredBy' in signedIn) return sendPage(reply, 403, ssoRequiredPage(signedIn.ssoRequiredBy));

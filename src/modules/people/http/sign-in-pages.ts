@@ -39,11 +39,30 @@ export interface SsoChoice {
   issuerHost: string;
 }
 
+/**
+ * Where single sign-on begins: the organization and its provider's host, and a button that posts
+ * back here (only that post sends the browser on). A link on another site therefore leads to
+ * this page, never straight to a provider's login.
+ */
+export function ssoStartPage(choice: SsoChoice): Markup {
+  return layout('Sign in with single sign-on', html`<h1>Sign in with single sign-on</h1>
+<p>Organization ${choice.organizationId} signs its people in to the Case Intake Service dashboard through its identity provider at <strong>${choice.issuerHost}</strong>.</p>
+<form method="post" action="/auth/sso?organization=${choice.organizationId}"><button type="submit">Continue to ${choice.issuerHost}</button></form>
+<p>If you did not ask to sign in, close this page: nothing happens unless you press the button.</p>`, 'same-origin');
+}
+
+/** A post to begin single sign-on that another site's page sent. */
+export function ssoCrossSitePage(): Markup {
+  return layout('Sign-in refused', html`<h1>Sign-in refused</h1>
+<p>This single sign-on did not start from this service's own page. Start again from the sign-in page.</p>
+<p><a href="/dashboard/">Back to the sign-in page</a></p>`);
+}
+
 /** Several organizations list the address's domain: the person picks one. */
 export function ssoChooserPage(choices: SsoChoice[]): Markup {
   const items = choices.map((c) => html`<li><a href="/auth/sso?organization=${c.organizationId}">Organization ${c.organizationId}, at ${c.issuerHost}</a></li>`);
   return layout('Choose your organization', html`<h1>Choose your organization</h1>
-<p>Several organizations sign in people of this email domain. Choose yours to continue at its identity provider.</p>
+<p>Several organizations sign in people of this email domain. Choose yours to continue to its identity provider.</p>
 <ul>${items}</ul>`);
 }
 

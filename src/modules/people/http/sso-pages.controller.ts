@@ -1,15 +1,15 @@
-import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Controller, Get, Post, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Env } from '../../../shared/config/env.js';
 import { sendPage } from '../../../shared/http/html-page.js';
 import { Public } from '../../../shared/http/route-credentials.js';
-import { requestCookie, setCookie, setSessionCookie } from '../../../shared/http/session-cookie.js';
+import { postedFromOwnPage, requestCookie, setCookie, setSessionCookie } from '../../../shared/http/session-cookie.js';
 import { SSO_CALLBACK_PATH, SSO_PENDING_MS, SsoSignInService } from '../application/sso-sign-in.service.js';
 import { SsoConfigurationsService } from '../application/sso-configurations.service.js';
-import { SsoSignInError } from '../domain/sso.js';
-import { noSsoPage, sendSsoErrorPage, ssoChooserPage } from './sign-in-pages.js';
+import { type SsoConfiguration, SsoSignInError } from '../domain/sso.js';
+import { noSsoPage, sendSsoErrorPage, type SsoChoice, ssoChooserPage, ssoCrossSitePage, ssoStartPage } from './sign-in-pages.js';
 
 const SSO_PATH = '/auth/sso';
 /** Holds only the random id of the pending sign-in; sent back to the callback alone. */
@@ -21,11 +21,15 @@ const queryValue = (request: FastifyRequest, name: string): string | undefined =
   return typeof value === 'string' ? value : undefined;
 };
 
+const choiceOf = (setting: SsoConfiguration): SsoChoice => ({ organizationId: setting.organizationId, issuerHost: new URL(setting.issuer).host });
+
 /**
  * Single sign-on for people (HTML and redirects, not in the OpenAPI document). Public: the
- * person has no credential yet. `/auth/sso` sends them to their organization's provider (chosen
- * by id, or by the domain of a typed address); the provider sends them back to the callback,
- * which signs them in with the session cookie the sign-in link page sets. Failures are pages.
+ * person has no credential yet. `GET /auth/sso` only shows where the person would sign in (the
+ * organization chosen by id, or by the proven domain of a typed address) and a button; the
+ * button's post, from this service's own page, sends them to the provider. The provider sends
+ * them back to the callback, which signs them in with the session cookie the sign-in link page
+ * sets. Failures are pages.
  */
 @Controller()
 @Public()
@@ -39,16 +43,32 @@ export class SsoPagesController {
 
   @Get(SSO_PATH)
   @RouteConfig({ errorPage: sendSsoErrorPage })
-  async start(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+  async show(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     const organization = queryValue(request, 'organization');
     const email = queryValue(request, 'email');
-    if (organization !== undefined) return ORGANIZATION_ID.test(organization) ? this.redirect(Number(organization), request, reply) : sendSsoErrorPage(reply, 404);
+    if (organization !== undefined) {
+      const setting = ORGANIZATION_ID.test(organization) ? await this.settings.find(Number(organization)) : undefined;
+      return setting ? this.startPage(reply, setting) : sendSsoErrorPage(reply, 404);
+    }
     // Neither an organization nor an address: a link cut short, answered as any unreadable request.
     if (email === undefined || email.length > 254) return sendSsoErrorPage(reply, 422);
     const choices = await this.settings.forEmail(email);
-    if (choices.length === 1) return this.redirect(choices[0]!.organizationId, request, reply);
+    if (choices.length === 1) return this.startPage(reply, choices[0]!);
     if (choices.length === 0) return sendPage(reply, 200, noSsoPage());
-    return sendPage(reply, 200, ssoChooserPage(choices.map((c) => ({ organizationId: c.organizationId, issuerHost: new URL(c.issuer).host }))));
+    return sendPage(reply, 200, ssoChooserPage(choices.map(choiceOf)));
+  }
+
+  /** The start page's button: begins the sign-in (state kept for the callback) and sends the browser to the provider. */
+  @Post(SSO_PATH)
+  @RouteConfig({ formBody: 'ignored', errorPage: sendSsoErrorPage })
+  async begin(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    if (!postedFromOwnPage(request, this.env.PUBLIC_BASE_URL!)) return sendPage(reply, 403, ssoCrossSitePage());
+    const organization = queryValue(request, 'organization');
+    if (organization === undefined || !ORGANIZATION_ID.test(organization)) return sendSsoErrorPage(reply, 404);
+    const started = await this.failuresAsPages(reply, () => this.signIns.start(Number(organization), request.ip ?? null));
+    if (started === undefined) return reply;
+    setCookie(reply, this.env.PUBLIC_BASE_URL!, { name: PENDING_COOKIE, value: started.pendingId, path: SSO_PATH, maxAgeSeconds: SSO_PENDING_MS / 1000 });
+    return reply.status(303).header('cache-control', 'no-store').header('location', started.location).send();
   }
 
   @Get(SSO_CALLBACK_PATH)
@@ -65,11 +85,9 @@ export class SsoPagesController {
     return reply.status(303).header('cache-control', 'no-store').header('location', '/dashboard/').send();
   }
 
-  private async redirect(organizationId: number, request: FastifyRequest, reply: FastifyReply) {
-    const started = await this.failuresAsPages(reply, () => this.signIns.start(organizationId, request.ip ?? null));
-    if (started === undefined) return reply;
-    setCookie(reply, this.env.PUBLIC_BASE_URL!, { name: PENDING_COOKIE, value: started.pendingId, path: SSO_PATH, maxAgeSeconds: SSO_PENDING_MS / 1000 });
-    return reply.status(303).header('cache-control', 'no-store').header('location', started.location).send();
+  /** The page whose button begins the sign-in; its post may be redirected to the provider (the page's `form-action`). */
+  private startPage(reply: FastifyReply, setting: SsoConfiguration) {
+    return sendPage(reply, 200, ssoStartPage(choiceOf(setting)), [new URL(setting.issuer).origin]);
   }
 
   /** Runs `work`; a single sign-on that failed is answered with its page (undefined then). */

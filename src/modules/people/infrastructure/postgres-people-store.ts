@@ -8,7 +8,7 @@ import { entityManager } from '../../../shared/database/typeorm-transaction-runn
 import type { Role } from '../../../shared/http/roles.js';
 import { PeopleStore, type SpentSignInLink } from '../application/people-store.js';
 import type { SignInMailKind } from '../domain/sign-in-mail.js';
-import type { StoredSession, User } from '../domain/user.js';
+import type { SignInMethod, SsoIdentity, StoredSession, User } from '../domain/user.js';
 
 export interface UserRow {
   id: string;
@@ -49,19 +49,27 @@ export class PostgresPeopleStore extends PeopleStore {
     return rows[0] && toUser(rows[0]);
   }
 
-  async activateUser(tx: Transaction, organizationId: number, email: string, role: Role): Promise<{ user: User; created: boolean }> {
+  async activateSsoUser(tx: Transaction, organizationId: number, identity: SsoIdentity, email: string, role: Role): Promise<{ user: User; created: boolean } | undefined> {
     const m = entityManager(tx);
+    // TypeORM answers an UPDATE with [rows, count].
+    const [linked] = (await m.query(
+      `UPDATE users SET status = 'active' WHERE organization_id = $1 AND sso_issuer = $2 AND sso_subject = $3 RETURNING ${USER_COLUMNS}`,
+      [organizationId, identity.issuer, identity.subject],
+    )) as [UserRow[], number];
+    if (linked[0]) return { user: toUser(linked[0]), created: false };
     const created = (await m.query(
-      `INSERT INTO users (organization_id, email, role, status) VALUES ($1, $2, $3, 'active')
-       ON CONFLICT (organization_id, lower(email)) DO NOTHING RETURNING ${USER_COLUMNS}`,
-      [organizationId, email, role],
+      `INSERT INTO users (organization_id, email, role, status, sso_issuer, sso_subject) VALUES ($1, $2, $3, 'active', $4, $5)
+       ON CONFLICT DO NOTHING RETURNING ${USER_COLUMNS}`,
+      [organizationId, email, role, identity.issuer, identity.subject],
     )) as UserRow[];
     if (created[0]) return { user: toUser(created[0]), created: true };
+    // Linked at another provider (the organization moved): the address vouched for by this one links it anew.
     const [rows] = (await m.query(
-      `UPDATE users SET status = 'active' WHERE organization_id = $1 AND lower(email) = lower($2) RETURNING ${USER_COLUMNS}`,
-      [organizationId, email],
+      `UPDATE users SET status = 'active', sso_issuer = $3, sso_subject = $4
+       WHERE organization_id = $1 AND lower(email) = lower($2) AND sso_issuer IS DISTINCT FROM $3 RETURNING ${USER_COLUMNS}`,
+      [organizationId, email, identity.issuer, identity.subject],
     )) as [UserRow[], number];
-    return { user: toUser(rows[0]!), created: false };
+    return rows[0] && { user: toUser(rows[0]), created: false };
   }
 
   async listUsers(organizationId: number): Promise<User[]> {
@@ -93,8 +101,8 @@ export class PostgresPeopleStore extends PeopleStore {
     await entityManager(tx).query('DELETE FROM users WHERE organization_id = $1 AND id = $2', [organizationId, id]);
   }
 
-  async createSession(tx: Transaction, user: User, idHash: Buffer, expiresAt: Date): Promise<void> {
-    await entityManager(tx).query('INSERT INTO sessions (organization_id, user_id, id_hash, expires_at) VALUES ($1, $2, $3, $4)', [user.organizationId, user.id, idHash, expiresAt]);
+  async createSession(tx: Transaction, user: User, idHash: Buffer, expiresAt: Date, method: SignInMethod): Promise<void> {
+    await entityManager(tx).query('INSERT INTO sessions (organization_id, user_id, id_hash, expires_at, sign_in_method) VALUES ($1, $2, $3, $4, $5)', [user.organizationId, user.id, idHash, expiresAt, method]);
   }
 
   async findSession(idHash: Buffer): Promise<StoredSession | undefined> {
@@ -118,6 +126,14 @@ export class PostgresPeopleStore extends PeopleStore {
 
   async deleteSession(tx: Transaction, idHash: Buffer): Promise<void> {
     await entityManager(tx).query('DELETE FROM sessions WHERE id_hash = $1', [idHash]);
+  }
+
+  async deleteSessionsSignedInBy(tx: Transaction, organizationId: number, method: SignInMethod, sparing: number | undefined): Promise<Buffer[]> {
+    const [rows] = (await entityManager(tx).query(
+      'DELETE FROM sessions WHERE organization_id = $1 AND sign_in_method = $2 AND user_id IS DISTINCT FROM $3 RETURNING id_hash',
+      [organizationId, method, sparing ?? null],
+    )) as [{ id_hash: Buffer }[], number];
+    return rows.map((row) => row.id_hash);
   }
 
   async queueSignInMail(tx: Transaction, user: User, kind: SignInMailKind): Promise<void> {

@@ -75,6 +75,23 @@ export class PostgresSsoStore extends SsoStore {
     return rows[0] && toConfiguration(rows[0]);
   }
 
+  async markUnverified(tx: Transaction, organizationId: number, token: string, domains: string[]): Promise<SsoConfiguration | undefined> {
+    const [rows] = (await entityManager(tx).query(
+      `UPDATE sso_configurations SET verified_email_domains = ARRAY(SELECT unnest(verified_email_domains) EXCEPT SELECT unnest($3::text[]) ORDER BY 1)
+       WHERE organization_id = $1 AND domain_verification_token = $2 RETURNING ${COLUMNS}`,
+      [organizationId, token, domains],
+    )) as [SsoRow[], number];
+    return rows[0] && toConfiguration(rows[0]);
+  }
+
+  async withVerifiedDomains(afterOrganizationId: number, limit: number): Promise<SsoConfiguration[]> {
+    const rows = (await this.db.query(
+      `SELECT ${COLUMNS} FROM sso_configurations WHERE organization_id > $1 AND verified_email_domains <> '{}' ORDER BY organization_id LIMIT $2`,
+      [afterOrganizationId, limit],
+    )) as SsoRow[];
+    return rows.map(toConfiguration);
+  }
+
   async provingDomain(domain: string, limit: number): Promise<SsoConfiguration[]> {
     const rows = (await this.db.query(`SELECT ${COLUMNS} FROM sso_configurations WHERE verified_email_domains @> ARRAY[$1]::text[] ORDER BY organization_id LIMIT $2`, [domain, limit])) as SsoRow[];
     return rows.map(toConfiguration);
