@@ -40,4 +40,16 @@ describe('relay re-enqueueing lost work (real Redis)', () => {
     assert.deepEqual((await queue.getJob('work:2'))?.data, { id: 2, original: true }, 'a job that still had its data is untouched');
     assert.deepEqual(source.untaken, []);
   });
+
+  it('hands the new work it took to the queue when its look for lost work then fails (a statement cancelled under load), and still reports the failure', async () => {
+    // Marked as handed over by the first look: left off the queue, only the failing look would find it again.
+    const canceled = Object.assign(new Error('canceling statement due to statement timeout'), { code: '57014' });
+    const source = { ...staleSource([]), takeNew: async () => [3, 4], takeStale: () => Promise.reject(canceled) };
+    const relay = new Relay('test relay', source, queue, 100, 15_000, pino({ level: 'silent' }));
+
+    await assert.rejects(relay.relayOnce(), canceled);
+
+    assert.deepEqual((await queue.getJob('work:3'))?.data, { id: 3 });
+    assert.deepEqual((await queue.getJob('work:4'))?.data, { id: 4 });
+  });
 });

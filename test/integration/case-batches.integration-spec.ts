@@ -1,15 +1,20 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { DataSource } from 'typeorm';
 import { CaseBatches, type CaseWork } from '../../src/modules/automation/application/case-batches.js';
 import { CaseRepository } from '../../src/modules/cases/domain/case.repository.js';
 import { CaseStatementParts } from '../../src/modules/cases/domain/case-statement-parts.js';
 import { CaseMetrics } from '../../src/modules/cases/infrastructure/case-metrics.js';
 import { PostgresCaseRepository } from '../../src/modules/cases/infrastructure/postgres-case.repository.js';
+import { dataSourceOptions } from '../../src/shared/database/data-source-options.js';
 import { PreparedStatements } from '../../src/shared/database/prepared-statements.js';
 import { TransactionRunner } from '../../src/shared/database/transaction.js';
 import { TypeOrmTransactionRunner } from '../../src/shared/database/typeorm-transaction-runner.js';
 import { startIntegrationContext, type IntegrationContext } from '../support/integration-context.js';
 import { givenCase, type WorkflowCase } from '../support/integration-fixtures.js';
+import { waitingBackends } from '../support/table-locks.js';
 import { closeDb, db } from '../support/test-app.js';
 import { impatientDataSource, slowCommits } from '../support/unanswered-commits.js';
 
@@ -101,6 +106,30 @@ describe('CaseBatches: work on different cases due together shares one transacti
     } finally {
       await dropSlowCommits();
       await db().query('DROP TABLE case_batch_probe');
+      await dataSource.destroy();
+    }
+  });
+
+  it("is not cut off by the pool's statement_timeout: a batch that a busy database holds up past it (here its case's lock, held elsewhere) finishes, instead of failing its work", async () => {
+    const dataSource = await new DataSource(dataSourceOptions({ DATABASE_URL: process.env.DATABASE_URL!, DATABASE_STATEMENT_TIMEOUT_MS: 100 })).initialize();
+    const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      const transactions = new TypeOrmTransactionRunner(dataSource);
+      const busy = new CaseBatches(new PostgresCaseRepository(dataSource, ctx.get(CaseMetrics), transactions, ctx.get(CaseStatementParts)), transactions);
+      const [{ caseId }] = sample as [WorkflowCase];
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM cases WHERE id = $1 FOR UPDATE', [caseId]);
+      const renamed = busy.run(caseId, rename('after the wait'));
+      renamed.catch(() => undefined);
+      while ((await waitingBackends()) === 0) await sleep(10);
+      // Three times the statement_timeout after the batch's lock statement began to wait.
+      await sleep(300);
+      await holder.query('COMMIT');
+      await renamed;
+      assert.equal(await subjectOf(caseId), 'after the wait');
+    } finally {
+      await holder.end();
       await dataSource.destroy();
     }
   });

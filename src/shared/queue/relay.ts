@@ -78,23 +78,38 @@ export class Relay<T> {
     return this.loop.stop();
   }
 
-  /** One pass; returns how many items it handed to the queue. */
+  /**
+   * One pass; returns how many items it handed to the queue. A look that fails (Postgres
+   * cancelled it at its statement_timeout, or went away) fails the pass, but only after what the
+   * looks before it took went to the queue: those items are marked as handed over, and only
+   * the look for lost work, the slowest, would find them again.
+   */
   async relayOnce(): Promise<number> {
-    const due = await this.source.takeNew(this.batch);
-    if (this.leaseCheck.due()) due.push(...(await this.source.takeExpired(this.batch)));
-    const stale = this.staleCheck.due() ? await this.source.takeStale(this.batch, this.graceMs) : [];
-    due.push(...stale);
-    if (!due.length) return 0;
+    const due: T[] = [];
+    let stale: T[] = [];
+    let lookFailed: { err: unknown } | undefined;
+    try {
+      due.push(...(await this.source.takeNew(this.batch)));
+      if (this.leaseCheck.due()) due.push(...(await this.source.takeExpired(this.batch)));
+      if (this.staleCheck.due()) due.push(...(stale = await this.source.takeStale(this.batch, this.graceMs)));
+    } catch (err) {
+      lookFailed = { err };
+    }
+    if (due.length) await this.handOver(due, stale.length);
+    if (lookFailed) throw lookFailed.err;
+    return due.length;
+  }
+
+  /** Adds the items' jobs; the last `stale` of them were taken as lost work. Redis refusing them makes them new again. */
+  private async handOver(due: T[], stale: number): Promise<void> {
     const jobs = due.map((item) => this.source.job(item));
     try {
-      // The stale items are the last ones taken.
-      if (stale.length) await this.dropJobsWithoutData(jobs.slice(-stale.length));
+      if (stale) await this.dropJobsWithoutData(jobs.slice(-stale));
       await this.queue.addBulk(jobs);
     } catch (err) {
       await this.source.untake(due);
       throw err;
     }
-    return due.length;
   }
 
   /**

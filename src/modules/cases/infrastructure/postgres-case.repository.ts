@@ -26,6 +26,9 @@ const FIND_CLAIM_SQL = `
 
 const FIND_CASE_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3`;
 
+/** `SET LOCAL statement_timeout = 0`, as a statement that can be prepared. */
+const NO_STATEMENT_TIMEOUT_SQL = `SELECT set_config('statement_timeout', '0', true)`;
+
 /** Locks in id order: the sort runs below the lock. */
 const LOCK_CASES_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`;
 
@@ -124,8 +127,15 @@ export class PostgresCaseRepository extends CaseRepository {
     });
   }
 
+  /**
+   * The engine's unit of work runs past the pool's statement_timeout (sent first, on the same
+   * round trip as the locks): its statements are bounded by its batch, and one that a busy
+   * machine slows down must finish, or the batch is cancelled, its runs' jobs fail and are
+   * retried, and overload costs work done twice and runs handed to the relay's look for lost
+   * work instead of only delaying them (docs/benchmarks.md, 2026-11-29).
+   */
   async load(tx: Transaction, caseIds: readonly number[]): Promise<Map<number, Case>> {
-    const subjects = await lockedWithRuns(tx, LOCK_CASES_SQL, [caseIds], caseIds);
+    const [, subjects] = await Promise.all([PreparedStatements.rowsIn(tx, NO_STATEMENT_TIMEOUT_SQL, []), lockedWithRuns(tx, LOCK_CASES_SQL, [caseIds], caseIds)]);
     return new Map(subjects.map((subject) => [subject.id, subject]));
   }
 

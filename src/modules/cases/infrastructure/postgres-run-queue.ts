@@ -15,9 +15,15 @@ const NEW_RUNS = `state = 'pending' AND enqueued_at IS NULL`;
  */
 const EXPIRED_LEASES = `state = 'running' AND locked_until < now() AND (enqueued_at IS NULL OR enqueued_at < locked_until)`;
 
-/** Runs that should be on the queue and may not be: lost with their job, held by a dead worker, or overdue after a wait. */
+/**
+ * Runs that should be on the queue and may not be: lost with their job, held by a dead worker, or
+ * overdue after a wait. The first test is the predicate of the partial index
+ * `workflow_runs_unfinished`: without it Postgres walks the primary key from the first run ever
+ * stored (the unfinished ones are the newest): a look that grows with every finished run, until
+ * under load it can outlast its statement_timeout (docs/benchmarks.md, 2026-11-29).
+ */
 const STALE_RUNS = `
-  (state = 'pending' OR (state = 'running' AND locked_until < now()) OR (state = 'waiting' AND resume_at < now() - $2 * interval '1 millisecond'))
+  state IN ('pending', 'running', 'waiting') AND (state = 'pending' OR (state = 'running' AND locked_until < now()) OR (state = 'waiting' AND resume_at < now() - $2 * interval '1 millisecond'))
   AND enqueued_at < now() - $2 * interval '1 millisecond'`;
 
 /**
