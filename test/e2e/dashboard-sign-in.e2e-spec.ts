@@ -22,7 +22,8 @@ async function seriousViolations(page: Page) {
 
 /** The visible texts of the main navigation's links. */
 async function navigation(page: Page): Promise<string[]> {
-  return page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
+  // The Settings menu's links too, shown or not.
+  return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { includeHidden: true }).allTextContents();
 }
 
 describe('admin dashboard: people sign in, and see what their role may do', () => {
@@ -131,9 +132,9 @@ describe('admin dashboard: people sign in, and see what their role may do', () =
     await goToSection(page, 'Reports');
     assert.equal(await page.getByRole('link', { name: 'Email digests' }).count(), 0);
     await goToSection(page, 'Usage');
-    // A page beyond the role is not there for it, rather than a refusal from the service.
+    // A page beyond the role names the role it needs, rather than a refusal from the service.
     await page.goto(`/dashboard/workflows/${workflowId}`);
-    await heading(page, 'Page not found').waitFor();
+    await heading(page, 'You need the editor role to see this').waitFor();
     assertNoPageProblems(page);
     await context.close();
   });

@@ -156,12 +156,18 @@ export async function givenSignedInOwner(t: TestApp, browser: Browser, baseUrl: 
 export async function goToSection(page: Page, name: string): Promise<void> {
   const menu = page.getByRole('button', { name: 'Menu' });
   if (await menu.isVisible()) await menu.click();
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  // The organization's settings sit in the Settings menu.
+  if ((await nav.getByRole('link', { name }).count()) === 0) await nav.getByRole('button', { name: 'Settings' }).click();
+  await nav.getByRole('link', { name }).click();
   await heading(page, name).waitFor();
 }
 
 /** Types a definition into the editor of the page (new workflow, or the JSON tab). */
 export async function fillDefinition(page: Page, definition: unknown): Promise<void> {
+  // A new workflow opens on its Builder tab.
+  const json = page.getByRole('tab', { name: 'JSON' });
+  if ((await json.count()) > 0 && (await json.getAttribute('aria-selected')) !== 'true') await json.click();
   await page.getByLabel('Definition (JSON)').fill(JSON.stringify(definition, null, 2));
 }
 
