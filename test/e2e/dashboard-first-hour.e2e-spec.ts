@@ -10,9 +10,9 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
-import { assertNoPageProblems, axeViolations, focused, newContext, openPage } from '../support/browser.js';
-import { heading, openSignedInDashboard, peopleDashboardSuite, tableRows } from '../support/browser-dashboard.js';
+import type { Page } from 'playwright-core';
+import { assertNoPageProblems, axeViolations, focused } from '../support/browser.js';
+import { heading, peopleDashboardSuite, sessionPage, tableRows } from '../support/browser-dashboard.js';
 import { asSession, givenMember, givenOwnedOrganization, type PeopleOrganization, type Session } from '../support/people-helpers.js';
 import { createToken, createWorkflow, sampleDefinition } from '../support/scenario.js';
 
@@ -43,14 +43,7 @@ describe('admin dashboard: a newcomer\'s first hour', () => {
     assert.equal(created.status, 201, created.text);
   });
 
-  async function givenSessionPage(session: Session): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await newContext(suite.browser, suite.baseUrl);
-    const [name, value] = session.cookie.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: suite.baseUrl }]);
-    const page = await openPage(context);
-    await openSignedInDashboard(page);
-    return { context, page };
-  }
+  const givenSessionPage = (session: Session) => sessionPage(suite, session);
 
   it('keeps the top bar on one line from 1024 to 1920 pixels, the settings in a keyboard menu, the role beside the name', async () => {
     const { context, page } = await givenSessionPage(org.owner);

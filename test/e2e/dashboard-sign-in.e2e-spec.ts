@@ -8,9 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { assertNoPageProblems, axeViolations, expectHttpError, newContext, openPage } from '../support/browser.js';
-import { fillDefinition, goToSection, heading, openSignedInDashboard, openTokenSignIn, peopleDashboardSuite, signedInAs, signIn, signInByEmail, tableRows } from '../support/browser-dashboard.js';
+import { fillDefinition, goToSection, heading, openTokenSignIn, peopleDashboardSuite, sessionPage, signedInAs, signIn, signInByEmail, tableRows } from '../support/browser-dashboard.js';
 import { givenMember, givenOwnedOrganization, linkMailedTo, type PeopleOrganization, type Session, uniqueEmail } from '../support/people-helpers.js';
 import { sampleDefinition } from '../support/scenario.js';
 
@@ -42,15 +42,7 @@ describe('admin dashboard: people sign in, and see what their role may do', () =
     workflowId = created.body.workflow.id;
   });
 
-  /** A fresh browser profile holding `session`'s cookie, on the dashboard. */
-  async function givenSessionPage(session: Session): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await newContext(suite.browser, suite.baseUrl);
-    const [name, value] = session.cookie.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: suite.baseUrl }]);
-    const page = await openPage(context);
-    await openSignedInDashboard(page);
-    return { context, page };
-  }
+  const givenSessionPage = (session: Session) => sessionPage(suite, session);
 
   it('signs a person in by email link, shows who is signed in, and signs out', async () => {
     const context = await newContext(suite.browser, suite.baseUrl);

@@ -87,6 +87,16 @@ export async function openSignedInDashboard(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
+/** A fresh browser profile holding `session`'s cookie, on the dashboard. */
+export async function sessionPage(suite: DashboardSuite, session: { cookie: string }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await newContext(suite.browser, suite.baseUrl);
+  const [name, value] = session.cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: suite.baseUrl }]);
+  const page = await openPage(context);
+  await openSignedInDashboard(page);
+  return { context, page };
+}
+
 /**
  * Signs `email` in as a person does: asks for a link on the sign-in page, opens the link from
  * the mail the sink caught, presses the link page's button, and waits for the dashboard.
