@@ -111,7 +111,8 @@ function Account({ session }: { session: Extract<Session, { kind: 'person' | 'to
         <span class="account__email" title={who}>
           {who}
         </span>
-        <span class="visually-hidden">, role {session.role}</span>
+        {/* Seen on the badge beside the product name; said here too, beside who it is. */}
+        {session.kind === 'person' && <span class="visually-hidden"> {session.role}</span>}
       </p>
       <button type="button" class="button button--ghost nav__signout" disabled={leave.pending} onClick={() => void leave.run()}>
         Sign out
