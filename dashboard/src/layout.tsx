@@ -79,14 +79,16 @@ function NavMenu({ label, current, path, children }: { label: string; current: b
     }
     if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return;
     event.preventDefault();
-    if (!open) setOpen(true);
-    // The panel is rendered by the time the next frame runs.
-    requestAnimationFrame(() => {
+    const move = () => {
       const list = [...(panel.current?.querySelectorAll<HTMLElement>('a, button') ?? [])];
       const at = list.indexOf(document.activeElement as HTMLElement);
       const next = at === -1 ? (event.key === 'ArrowDown' ? 0 : list.length - 1) : (at + (event.key === 'ArrowDown' ? 1 : list.length - 1)) % list.length;
       list[next]?.focus();
-    });
+    };
+    // An open panel takes the focus at once (a key pressed next acts on the item moved to); a closed one once it is drawn.
+    if (open) return move();
+    setOpen(true);
+    requestAnimationFrame(move);
   };
   return (
     <div class="nav-menu" ref={root} onKeyDown={onKeyDown}>

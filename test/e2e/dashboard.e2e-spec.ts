@@ -182,6 +182,7 @@ describe('admin dashboard in the browser', () => {
 
     await page.getByRole('link', { name: 'New workflow' }).first().click();
     await heading(page, 'New workflow').waitFor();
+    await page.getByRole('tab', { name: 'JSON' }).click();
     const template = JSON.parse(await page.getByLabel('Definition (JSON)').inputValue());
     assert.equal(template.case_source, 'direct', 'the editor starts from a template');
     await checkAtEachWidth(page, 'workflow-new');
@@ -279,8 +280,13 @@ describe('admin dashboard in the browser', () => {
     await heading(page, 'Customer escalations').waitFor();
     assert.deepEqual(JSON.parse(await page.getByLabel('Definition (JSON)').inputValue()), sampleDefinition(), 'the editor holds the definition as written');
 
-    const template = JSON.parse(await page.goto(`/dashboard/workflows/new`).then(() => page.getByLabel('Definition (JSON)').inputValue()));
-    assert.equal((await t.request('POST', '/api/admin/v1/workflows', { token: org.adminToken, body: template })).status, 201, 'the new-workflow template is a valid definition');
+    await page.goto(`/dashboard/workflows/new`);
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    for (const name of ['Empty', 'Support request', 'Webhook triage']) {
+      await page.getByRole('radio', { name: new RegExp(`^${name}`) }).check();
+      const template = JSON.parse(await page.getByLabel('Definition (JSON)').inputValue());
+      assert.equal((await t.request('POST', '/api/admin/v1/workflows', { token: org.adminToken, body: template })).status, 201, `the ${name} template is a valid definition`);
+    }
     await page.goto(`/dashboard/workflows/${workflowId}?tab=json`);
     await page.getByLabel('Definition (JSON)').waitFor();
 
