@@ -122,6 +122,7 @@ describe('admin dashboard: a newcomer\'s first hour', () => {
     const id = Number(/\/workflows\/([0-9]+)/.exec(page.url())![1]);
     const created = await suite.t.request('GET', `/api/admin/v1/workflows/${id}`, { token: org.adminToken });
     assert.deepEqual(created.body.workflow.attributes.category, { type: 'string', enum: ['billing', 'technical', 'other'] });
+    await page.getByRole('tab', { name: 'Builder' }).click();
     await page.getByRole('heading', { name: 'Automations' }).waitFor();
 
     // The condition's field: the case's fields and the declared attributes.

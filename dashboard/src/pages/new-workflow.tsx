@@ -28,7 +28,7 @@ export function NewWorkflowPage() {
   };
   const create = async (text: string) => {
     const { workflow } = await api.post<{ workflow: Workflow }>('/workflows', { rawBody: text });
-    navigate(`/workflows/${workflow.id}?tab=builder`);
+    navigate(`/workflows/${workflow.id}`);
   };
   return (
     <>
