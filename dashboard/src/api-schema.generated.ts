@@ -638,6 +638,26 @@ export interface paths {
         patch: operations["changeUser"];
         trace?: never;
     };
+    "/api/admin/v1/workflow_names": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List workflow names
+         * @description Each workflow's id, name and statuses, oldest first, without its definition.
+         */
+        get: operations["listWorkflowNames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/workflows": {
         parameters: {
             query?: never;
@@ -2419,6 +2439,15 @@ export interface components {
              */
             webhook_dedup: components["schemas"]["WebhookDedup"] | null;
         };
+        /** @description A workflow as a case list names and filters it: no definition. */
+        WorkflowName: {
+            /** @description Workflow id. */
+            id: number;
+            /** @description The intake name, used in default subjects (`<name> via API - ...`). */
+            name: string;
+            /** @description All statuses of the draft: `Open`, `Closed`, `Error`, then the custom ones. */
+            statuses: string[];
+        };
         /** @description A published version with its definition as it was published. */
         WorkflowVersion: {
             definition: components["schemas"]["WorkflowDefinition"];
@@ -3910,6 +3939,31 @@ export interface operations {
             /** @description `role` not one of the four, an unsupported key, or: The user is the organization's last owner: an organization always keeps one. */
             422: components["responses"]["Unprocessable"];
             /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWorkflowNames: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The workflows. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        workflows: components["schemas"]["WorkflowName"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

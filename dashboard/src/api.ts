@@ -150,6 +150,7 @@ export function query(params: Record<string, string | number | undefined | null>
 type Schemas = components['schemas'];
 
 export type Workflow = Schemas['Workflow'];
+export type WorkflowName = Schemas['WorkflowName'];
 /** A step type a definition may use, with the JSON Schema of its arguments (the builder's forms). */
 export type StepType = operations['listStepTypes']['responses'][200]['content']['application/json']['step_types'][number];
 /** An organization secret, by name only: what `{{ secrets.NAME }}` may name. */

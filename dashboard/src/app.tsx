@@ -5,7 +5,7 @@ import { Layout, landingPath, sectionOf } from './layout.tsx';
 import { AuditPage } from './pages/audit.tsx';
 import { CasePage } from './pages/case.tsx';
 import { CasesPage } from './pages/cases.tsx';
-import { NotFoundPage } from './pages/not-found.tsx';
+import { NeedsRolePage, NotFoundPage } from './pages/not-found.tsx';
 import { RetentionPage } from './pages/retention.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
 import { SsoPage } from './pages/sso.tsx';
@@ -20,6 +20,7 @@ import { NewWorkflowPage } from './pages/new-workflow.tsx';
 import { WorkflowPage } from './pages/workflow.tsx';
 import { WorkflowsPage } from './pages/workflows.tsx';
 import { navigate, useLocation, type Location } from './router.tsx';
+import { REQUIRED_ROLES } from './required-roles.generated.ts';
 import { can, currentSession, onSessionChange } from './session.ts';
 
 function useSession() {
@@ -35,9 +36,9 @@ function useSession() {
 function route(location: Location) {
   const { path, query } = location;
   let match: RegExpMatchArray | null;
-  // A section the caller's role may not read is not there for them (its nav entry is not shown either).
+  // A section the caller's role may not read is not linked for them; its address names the role it needs.
   const section = sectionOf(path);
-  if (section && !can(section.needs)) return <NotFoundPage />;
+  if (section && !can(section.needs)) return <NeedsRolePage role={REQUIRED_ROLES[section.needs]} />;
   if (path === '/workflows') return <WorkflowsPage />;
   if (path === '/workflows/new') return <NewWorkflowPage />;
   if ((match = path.match(/^\/workflows\/([1-9][0-9]*)$/))) return <WorkflowPage key={match[1]} id={Number(match[1])} tab={query.get('tab')} />;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, errorMessage, type Workflow } from './api.ts';
+import { api, errorMessage, type WorkflowName } from './api.ts';
 import { can } from './session.ts';
 
 export interface Loaded<T> {
@@ -40,11 +40,11 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
 }
 
 /**
- * The organization's workflows, to name and pick them beside cases, figures and subscriptions;
- * none for a role that may not read workflows (a viewer sees workflow ids instead of names).
+ * The organization's workflows by name, with their statuses, to name and pick them beside
+ * cases, figures and subscriptions: every role may read these (a viewer cannot read definitions).
  */
-export function useWorkflows(): Loaded<Workflow[]> {
-  return useLoad(() => (can('listWorkflows') ? api.get<{ workflows: Workflow[] }>('/workflows').then((r) => r.workflows) : Promise.resolve([])), []);
+export function useWorkflows(): Loaded<WorkflowName[]> {
+  return useLoad(() => (can('listWorkflowNames') ? api.get<{ workflows: WorkflowName[] }>('/workflow_names').then((r) => r.workflows) : Promise.resolve([])), []);
 }
 
 /** Runs one action at a time (a button's click), with its pending state and error. */

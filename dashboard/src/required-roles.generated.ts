@@ -45,6 +45,7 @@ export const REQUIRED_ROLES = {
   listSubscriptions: 'editor',
   listTokens: 'admin',
   listUsers: 'owner',
+  listWorkflowNames: 'viewer',
   listWorkflowVersions: 'editor',
   listWorkflows: 'editor',
   publishWorkflow: 'admin',

@@ -30,6 +30,7 @@ const CONTRACT: Record<string, Role> = {
   'POST /api/admin/v1/workflows/:workflowId/test_runs': 'editor',
   'POST /api/admin/v1/workflows': 'editor',
   'GET /api/admin/v1/workflows': 'editor',
+  'GET /api/admin/v1/workflow_names': 'viewer',
   'GET /api/admin/v1/workflows/:workflowId': 'editor',
   'PUT /api/admin/v1/workflows/:workflowId': 'editor',
   'POST /api/admin/v1/workflows/:workflowId/publish': 'admin',

@@ -8,9 +8,9 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { assertNoPageProblems, axeViolations, expectHttpError, newContext, openPage } from '../support/browser.js';
-import { fillDefinition, goToSection, heading, openSignedInDashboard, openTokenSignIn, peopleDashboardSuite, signedInAs, signIn, signInByEmail, tableRows } from '../support/browser-dashboard.js';
+import { fillDefinition, goToSection, heading, openTokenSignIn, peopleDashboardSuite, sessionPage, signedInAs, signIn, signInByEmail, tableRows } from '../support/browser-dashboard.js';
 import { givenMember, givenOwnedOrganization, linkMailedTo, type PeopleOrganization, type Session, uniqueEmail } from '../support/people-helpers.js';
 import { sampleDefinition } from '../support/scenario.js';
 
@@ -22,7 +22,8 @@ async function seriousViolations(page: Page) {
 
 /** The visible texts of the main navigation's links. */
 async function navigation(page: Page): Promise<string[]> {
-  return page.getByRole('navigation', { name: 'Main' }).getByRole('link').allTextContents();
+  // The Settings menu's links too, shown or not.
+  return page.getByRole('navigation', { name: 'Main' }).getByRole('link', { includeHidden: true }).allTextContents();
 }
 
 describe('admin dashboard: people sign in, and see what their role may do', () => {
@@ -41,15 +42,7 @@ describe('admin dashboard: people sign in, and see what their role may do', () =
     workflowId = created.body.workflow.id;
   });
 
-  /** A fresh browser profile holding `session`'s cookie, on the dashboard. */
-  async function givenSessionPage(session: Session): Promise<{ context: BrowserContext; page: Page }> {
-    const context = await newContext(suite.browser, suite.baseUrl);
-    const [name, value] = session.cookie.split('=') as [string, string];
-    await context.addCookies([{ name, value, url: suite.baseUrl }]);
-    const page = await openPage(context);
-    await openSignedInDashboard(page);
-    return { context, page };
-  }
+  const givenSessionPage = (session: Session) => sessionPage(suite, session);
 
   it('signs a person in by email link, shows who is signed in, and signs out', async () => {
     const context = await newContext(suite.browser, suite.baseUrl);
@@ -131,9 +124,9 @@ describe('admin dashboard: people sign in, and see what their role may do', () =
     await goToSection(page, 'Reports');
     assert.equal(await page.getByRole('link', { name: 'Email digests' }).count(), 0);
     await goToSection(page, 'Usage');
-    // A page beyond the role is not there for it, rather than a refusal from the service.
+    // A page beyond the role names the role it needs, rather than a refusal from the service.
     await page.goto(`/dashboard/workflows/${workflowId}`);
-    await heading(page, 'Page not found').waitFor();
+    await heading(page, 'You need the editor role to see this').waitFor();
     assertNoPageProblems(page);
     await context.close();
   });

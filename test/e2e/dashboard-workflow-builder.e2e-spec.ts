@@ -129,18 +129,21 @@ async function buildReadmeWorkflow(hands: Hands): Promise<void> {
   await hands.type('New attribute name', 'priority');
   await hands.press('Add attribute');
   await hands.choose('Type of attribute priority', 'integer');
-  await hands.type('Allowed values of attribute priority', '1, 2, 3');
+  for (const n of [1, 2, 3]) {
+    await hands.press('Add an allowed value to attribute priority');
+    await hands.type(`Allowed value ${n} of attribute priority`, String(n));
+  }
 
   // Open: if the priority is 1, to Triage; else into the standard queue.
   await hands.choose('New step type for Open', 'if');
   await hands.press('Add step to Open');
-  await hands.type('Field', 'attributes.priority');
+  await hands.choose('Field', 'attributes.priority');
   await hands.choose('Operator', 'equals');
   await hands.choose('Type of the value', 'Number');
   await hands.type('Value', '1');
   await hands.choose('New step type for Open step 1 then', 'set_status');
   await hands.press('Add step to Open step 1 then');
-  await hands.type('Arguments of Open step 1 then step 1', 'Triage');
+  await hands.choose('Arguments of Open step 1 then step 1', 'Triage');
   await hands.choose('New step type for Open step 1 else', 'set_attributes');
   await hands.press('Add step to Open step 1 else');
   await hands.type('New field name', 'queue');
@@ -332,9 +335,11 @@ describe('admin dashboard: the workflow builder in the browser', () => {
     const { context, page } = await givenEmptyDraftInBuilder();
     expectHttpError(page, { status: 422, url: /\/api\/admin\/v1\/workflows\/[0-9]+$/ });
     const hands = mouse(page);
-    await hands.choose('New step type for Open', 'set_status');
-    await hands.press('Add step to Open');
-    await hands.type('Arguments of Open step 1', 'Nowhere');
+    // The Builder offers declared statuses only: an undeclared one comes from the JSON tab.
+    await page.getByRole('tab', { name: 'JSON' }).click();
+    const draft = JSON.parse(await page.getByLabel('Definition (JSON)').inputValue());
+    await fillDefinition(page, { ...draft, automations: { Open: [{ set_status: 'Nowhere' }] } });
+    await page.getByRole('tab', { name: 'Builder' }).click();
     await hands.press('Save draft');
     const input = field(page, 'Arguments of Open step 1');
     await page.getByText('status "Nowhere" is not declared').waitFor();

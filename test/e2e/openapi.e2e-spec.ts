@@ -239,6 +239,7 @@ describe('OpenAPI document', () => {
       const workflowId = (await api.call('post', '/api/admin/v1/workflows', { token: admin, body: everyStepDefinition() })).body.workflow.id;
       const params = { workflowId };
       await api.call('get', '/api/admin/v1/workflows', { token: admin });
+      await api.call('get', '/api/admin/v1/workflow_names', { token: admin });
       await api.call('get', '/api/admin/v1/workflows/{workflowId}', { token: admin, params });
       await api.call('put', '/api/admin/v1/workflows/{workflowId}', { token: admin, params, body: { ...everyStepDefinition('Renamed'), webhook_dedup: { key: '/delivery_id' } } });
       await api.call('post', '/api/admin/v1/workflows/{workflowId}/publish', { token: admin, params });

@@ -87,6 +87,16 @@ export async function openSignedInDashboard(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 
+/** A fresh browser profile holding `session`'s cookie, on the dashboard. */
+export async function sessionPage(suite: DashboardSuite, session: { cookie: string }): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await newContext(suite.browser, suite.baseUrl);
+  const [name, value] = session.cookie.split('=') as [string, string];
+  await context.addCookies([{ name, value, url: suite.baseUrl }]);
+  const page = await openPage(context);
+  await openSignedInDashboard(page);
+  return { context, page };
+}
+
 /**
  * Signs `email` in as a person does: asks for a link on the sign-in page, opens the link from
  * the mail the sink caught, presses the link page's button, and waits for the dashboard.
@@ -156,12 +166,18 @@ export async function givenSignedInOwner(t: TestApp, browser: Browser, baseUrl: 
 export async function goToSection(page: Page, name: string): Promise<void> {
   const menu = page.getByRole('button', { name: 'Menu' });
   if (await menu.isVisible()) await menu.click();
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name }).click();
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  // The organization's settings sit in the Settings menu.
+  if ((await nav.getByRole('link', { name }).count()) === 0) await nav.getByRole('button', { name: 'Settings' }).click();
+  await nav.getByRole('link', { name }).click();
   await heading(page, name).waitFor();
 }
 
 /** Types a definition into the editor of the page (new workflow, or the JSON tab). */
 export async function fillDefinition(page: Page, definition: unknown): Promise<void> {
+  // A new workflow opens on its Builder tab.
+  const json = page.getByRole('tab', { name: 'JSON' });
+  if ((await json.count()) > 0 && (await json.getAttribute('aria-selected')) !== 'true') await json.click();
   await page.getByLabel('Definition (JSON)').fill(JSON.stringify(definition, null, 2));
 }
 

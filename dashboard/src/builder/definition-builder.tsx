@@ -1,6 +1,6 @@
 import { useId, useRef, useState } from 'preact/hooks';
 import { api, ApiError, BUILT_IN_STATUSES, errorMessage, type Secret, type StepType, type ValidationProblem } from '../api.ts';
-import { Alert, Loading } from '../components.tsx';
+import { Alert, ConfirmDialog, Loading } from '../components.tsx';
 import { useLoad } from '../hooks.ts';
 import { parseJson, prettyJson } from '../json.ts';
 import { childPointer, PointerField, problemMap, ProblemsProvider, ProblemText, useFieldProblem, useUnplacedProblems } from './problems.tsx';
@@ -30,7 +30,7 @@ export function builderRefusal(text: string): string | null {
  * The Builder tab: the draft definition as forms. It edits the same text as the JSON tab
  * (`text`, written back pretty-printed), so either tab shows the other's changes.
  */
-export function DefinitionBuilder({ text, onTextChange, save }: { text: string; onTextChange: (text: string) => void; save: (text: string) => Promise<void> }) {
+export function DefinitionBuilder({ text, onTextChange, save, submitLabel = 'Save draft', pendingLabel = 'Saving…' }: { text: string; onTextChange: (text: string) => void; save: (text: string) => Promise<void>; submitLabel?: string; pendingLabel?: string }) {
   const definition = parseJson(text) as JsonObject;
   const context = useLoad(async () => {
     const [types, secrets] = await Promise.all([api.get<{ step_types: StepType[] }>('/step_types'), can('listSecrets') ? api.get<{ secrets: Secret[] }>('/secrets') : { secrets: [] }]);
@@ -67,6 +67,15 @@ export function DefinitionBuilder({ text, onTextChange, save }: { text: string; 
 
   const statuses = Array.isArray(definition.statuses) ? (definition.statuses as string[]) : [];
   const attributes = isObject(definition.attributes) ? definition.attributes : {};
+  const automations = isObject(definition.automations) ? definition.automations : {};
+  // The status whose removal waits for a yes: its steps would go with it.
+  const [removing, setRemoving] = useState<number | null>(null);
+  const removeStatus = (index: number) => {
+    const status = statuses[index]!;
+    const next = withKey(definition, 'statuses', statuses.filter((_, i) => i !== index));
+    change(status in automations ? withKey(next, 'automations', withKey(automations, status, undefined)) : next);
+  };
+  const removingSteps = removing === null ? 0 : countSteps(automations[statuses[removing]!]);
   return (
     <ProblemsProvider value={problemMap(problems)}>
       <form class="builder stack" ref={form} onSubmit={submit} noValidate aria-label="Workflow builder">
@@ -87,21 +96,37 @@ export function DefinitionBuilder({ text, onTextChange, save }: { text: string; 
         {error && <Alert tone="error">{error}</Alert>}
         {context.error && <Alert tone="error">The step types or secrets could not be loaded: {context.error}</Alert>}
         <GeneralSection definition={definition} set={set} />
-        <StatusesSection statuses={statuses} definition={definition} change={change} />
+        <StatusesSection statuses={statuses} definition={definition} change={change} remove={(index) => (countSteps(automations[statuses[index]!]) > 0 ? setRemoving(index) : removeStatus(index))} />
         <AttributesSection attributes={attributes} set={set} />
         {context.loading && <Loading label="Loading the step types…" />}
         {context.data && (
-          <StepContextProvider.Provider value={{ ...context.data, attributes: Object.keys(attributes) }}>
+          <StepContextProvider.Provider value={{ ...context.data, attributes: Object.keys(attributes), statuses: ['Open', ...statuses, 'Closed'] }}>
             <AutomationsSection statuses={statuses} automations={definition.automations} set={set} />
           </StepContextProvider.Provider>
         )}
         <div class="editor__actions">
           <button type="submit" class="button button--primary" disabled={pending}>
-            {pending ? 'Saving…' : 'Save draft'}
+            {pending ? pendingLabel : submitLabel}
           </button>
           {saved && <Alert tone="success">Draft saved. Publish it to use it for new cases.</Alert>}
         </div>
       </form>
+      {/* Outside the builder's form: the dialog has a form of its own. */}
+      <ConfirmDialog
+        open={removing !== null}
+        title={removing === null ? '' : `Remove status ${statuses[removing]}?`}
+        confirmLabel="Remove status and its steps"
+        danger
+        onConfirm={() => {
+          if (removing !== null) removeStatus(removing);
+          setRemoving(null);
+        }}
+        onCancel={() => setRemoving(null)}
+      >
+        <p>
+          {removingSteps === 1 ? 'Its 1 step goes with it.' : `Its ${removingSteps} steps go with it.`} Steps that move cases to it stay and must be changed before the draft saves.
+        </p>
+      </ConfirmDialog>
     </ProblemsProvider>
   );
 }
@@ -144,20 +169,29 @@ function GeneralSection({ definition, set }: { definition: JsonObject; set: (key
   );
 }
 
-/** Custom statuses; renaming one carries its automation along. */
-function StatusesSection({ statuses, definition, change }: { statuses: string[]; definition: JsonObject; change: (definition: JsonObject) => void }) {
+/** How many steps `steps` holds, those inside if branches included. */
+export function countSteps(steps: unknown): number {
+  if (!Array.isArray(steps)) return 0;
+  return steps.reduce<number>((sum, step) => sum + 1 + (isObject(step) && 'if' in step ? countSteps(step.then) + countSteps(step.else) : 0), 0);
+}
+
+/** `value` with every `{"set_status": from}` step in it, at any depth, naming `to` instead. */
+function renameStatusTargets(value: unknown, from: string, to: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => renameStatusTargets(item, from, to));
+  if (!isObject(value)) return value;
+  if (Object.keys(value).length === 1 && value.set_status === from) return { set_status: to };
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, renameStatusTargets(item, from, to)]));
+}
+
+/** Custom statuses; renaming one carries its steps and every step that moves a case to it. */
+function StatusesSection({ statuses, definition, change, remove }: { statuses: string[]; definition: JsonObject; change: (definition: JsonObject) => void; remove: (index: number) => void }) {
   const id = useId();
   const automations = isObject(definition.automations) ? definition.automations : {};
   const rename = (index: number, to: string) => {
     const from = statuses[index]!;
     if (to === '' || to === from || statuses.includes(to) || BUILT_IN_STATUSES.includes(to)) return;
     const next = withKey(definition, 'statuses', statuses.map((s, i) => (i === index ? to : s)));
-    change(from in automations ? withKey(next, 'automations', renameKey(automations, from, to)) : next);
-  };
-  const remove = (index: number) => {
-    const next = withKey(definition, 'statuses', statuses.filter((_, i) => i !== index));
-    const status = statuses[index]!;
-    change(status in automations ? withKey(next, 'automations', withKey(automations, status, undefined)) : next);
+    change(withKey(next, 'automations', renameStatusTargets(renameKey(automations, from, to), from, to)));
   };
   return (
     <section class="card stack" aria-labelledby={`${id}-title`} data-pointer="/statuses">
@@ -255,33 +289,46 @@ function AttributeFields({ name, declaration, onChange, onRename, onRemove }: { 
   );
 }
 
-/** An attribute's allowed values, typed as a comma-separated list (numbers for number types). */
+/** An attribute's allowed values as a list: one field per value (a number for number types), added and removed one by one. */
 function EnumField({ id, pointer, name, type, value, onChange }: { id: string; pointer: string; name: string; type: string; value: unknown; onChange: (value: unknown[] | undefined) => void }) {
-  const shown = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v : prettyJson(v))).join(', ') : '';
-  const [text, setText] = useState(shown);
+  const values = Array.isArray(value) ? value : [];
   const numeric = type === 'integer' || type === 'number';
-  const parse = (input: string): unknown[] | undefined => {
-    const parts = input.split(',').map((part) => part.trim()).filter((part) => part !== '');
-    if (parts.length === 0) return undefined;
-    return parts.map((part) => (numeric && Number.isFinite(Number(part)) ? parseJson(part) : type === 'boolean' && (part === 'true' || part === 'false') ? part === 'true' : part));
-  };
-  // Follows changes made elsewhere (the JSON tab, a changed type) unless the text already says the same.
-  if (prettyJson(parse(text) ?? null) !== prettyJson(value ?? null) && text !== shown) setText(shown);
+  const parse = (text: string): unknown => (numeric && text.trim() !== '' && Number.isFinite(Number(text)) ? parseJson(text.trim()) : type === 'boolean' && (text === 'true' || text === 'false') ? text === 'true' : text);
+  const change = (next: unknown[]) => onChange(next.length ? next : undefined);
+  const { error } = useFieldProblem(pointer, id);
   return (
-    <PointerField id={id} pointer={pointer} label={`Allowed values of attribute ${name}`} hint="Optional: values separated by commas.">
-      {(aria) => (
-        <input
-          {...aria}
-          id={id}
-          class="input"
-          value={text}
-          onInput={(e) => {
-            setText(e.currentTarget.value);
-            onChange(parse(e.currentTarget.value));
-          }}
-        />
+    <fieldset class="builder__group" data-pointer={pointer}>
+      <legend>Allowed values of attribute {name}</legend>
+      <ProblemText id={id} error={error} />
+      {values.length === 0 ? (
+        <p class="hint">Any value of the type is allowed.</p>
+      ) : (
+        <ol class="builder__items">
+          {values.map((item, i) => (
+            <li key={i} class="builder__row">
+              <PointerField id={`${id}-${i}`} pointer={childPointer(pointer, i)} label={`Allowed value ${i + 1} of attribute ${name}`}>
+                {(aria) => (
+                  <input
+                    {...aria}
+                    id={`${id}-${i}`}
+                    class="input"
+                    inputMode={numeric ? 'decimal' : undefined}
+                    value={typeof item === 'string' ? item : prettyJson(item)}
+                    onInput={(e) => change(values.map((old, j) => (j === i ? parse(e.currentTarget.value) : old)))}
+                  />
+                )}
+              </PointerField>
+              <button type="button" class="button button--ghost button--small" onClick={() => change(values.filter((_, j) => j !== i))}>
+                Remove allowed value {i + 1} of attribute {name}
+              </button>
+            </li>
+          ))}
+        </ol>
       )}
-    </PointerField>
+      <button type="button" class="button button--secondary button--small" onClick={() => change([...values, numeric ? 0 : ''])}>
+        Add an allowed value to attribute {name}
+      </button>
+    </fieldset>
   );
 }
 

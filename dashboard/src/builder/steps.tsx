@@ -4,14 +4,16 @@ import type { StepType } from '../api.ts';
 import { childPointer, PointerField, ProblemText, useFieldProblem } from './problems.tsx';
 import { initialValue, isObject, JsonField, KeyValueEditor, SchemaField, TypedValue, withKey, type JsonObject, type Schema } from './schema-form.tsx';
 
-/** What every step form may offer: the service's step types, the organization's secret names, the attribute names. */
+/** What every step form may offer: the service's step types, the organization's secret names, the declared attribute and status names. */
 export interface StepContext {
   stepTypes: readonly StepType[];
   secrets: readonly string[];
   attributes: readonly string[];
+  /** The statuses a step may move a case to (all but Error). */
+  statuses: readonly string[];
 }
 
-export const StepContextProvider = createContext<StepContext>({ stepTypes: [], secrets: [], attributes: [] });
+export const StepContextProvider = createContext<StepContext>({ stepTypes: [], secrets: [], attributes: [], statuses: [] });
 
 const CASE_FIELDS = ['case.id', 'case.subject', 'case.status', 'case.mode', 'case.workflow_id'];
 const OPERATORS = [
@@ -151,6 +153,7 @@ function StepForm({ step, onChange, pointer, name, tools }: { step: unknown; onC
   const { error } = useFieldProblem(pointer, id);
   let body;
   if (kind === 'if') body = <IfForm step={object} onChange={onChange} pointer={pointer} name={name} />;
+  else if (kind === 'set_status' && stepType) body = <StatusPicker value={object[kind]} onChange={(next) => onChange({ [kind]: next })} pointer={childPointer(pointer, kind)} label={`Arguments of ${name}`} />;
   else if (kind === 'http_request' && stepType) body = <HttpRequestForm schema={stepType.arguments_schema as Schema} value={object[kind]} onChange={(next) => onChange({ [kind]: next })} pointer={childPointer(pointer, kind)} name={name} />;
   else if (kind && stepType) body = <SchemaField schema={stepType.arguments_schema as Schema} value={object[kind]} onChange={(next) => onChange({ [kind]: next })} pointer={childPointer(pointer, kind)} label={`Arguments of ${name}`} required />;
   // Its problems show in the JSON field, which edits the step's own pointer.
@@ -206,19 +209,21 @@ function ConditionBuilder({ condition, onChange, pointer, name }: { condition: u
     onChange({ field, [next]: carried });
   };
   const valueProblem = useFieldProblem(childPointer(pointer, operator), `${id}-value`);
+  const fields = [...CASE_FIELDS, ...attributes.map((a) => `attributes.${a}`)];
   return (
     <fieldset class="builder__group condition" data-pointer={pointer}>
       <legend>Condition of {name}</legend>
-      <PointerField id={`${id}-field`} pointer={childPointer(pointer, 'field')} label="Field" hint="case.id, case.subject, case.status, case.mode, case.workflow_id or attributes.<name>">
+      <PointerField id={`${id}-field`} pointer={childPointer(pointer, 'field')} label="Field" hint="A field of the case, or one of the workflow's declared attributes.">
         {(aria) => (
-          <>
-            <input {...aria} id={`${id}-field`} class="input input--mono" list={`${id}-fields`} value={field} spellcheck={false} onInput={(e) => onChange({ ...object, field: e.currentTarget.value })} />
-            <datalist id={`${id}-fields`}>
-              {[...CASE_FIELDS, ...attributes.map((a) => `attributes.${a}`)].map((f) => (
-                <option key={f} value={f} />
-              ))}
-            </datalist>
-          </>
+          <select {...aria} id={`${id}-field`} class="input input--mono" value={field} onChange={(e) => onChange({ ...object, field: e.currentTarget.value })}>
+            {/* A field the lists do not hold (typed on the JSON tab, or an attribute since removed) stays until another is chosen. */}
+            {!fields.includes(field) && <option value={field}>{field === '' ? 'Choose a field' : field}</option>}
+            {fields.map((f) => (
+              <option key={f} value={f}>
+                {f}
+              </option>
+            ))}
+          </select>
         )}
       </PointerField>
       <div class="field">
@@ -274,6 +279,27 @@ function InValues({ values, onChange, pointer }: { values: unknown[]; onChange: 
         Add a value
       </button>
     </fieldset>
+  );
+}
+
+/** A set_status step's target: one of the declared statuses (an undeclared one, from the JSON tab, is kept and shown as such). */
+function StatusPicker({ value, onChange, pointer, label }: { value: unknown; onChange: (value: string) => void; pointer: string; label: string }) {
+  const { statuses } = useContext(StepContextProvider);
+  const id = useId();
+  const current = typeof value === 'string' ? value : '';
+  return (
+    <PointerField id={id} pointer={pointer} label={label} hint="The status the case moves to; its steps run next.">
+      {(aria) => (
+        <select {...aria} id={id} class="input" value={current} onChange={(e) => onChange(e.currentTarget.value)}>
+          {!statuses.includes(current) && <option value={current}>{current === '' ? 'Choose a status' : `${current} (not declared)`}</option>}
+          {statuses.map((status) => (
+            <option key={status} value={status}>
+              {status}
+            </option>
+          ))}
+        </select>
+      )}
+    </PointerField>
   );
 }
 

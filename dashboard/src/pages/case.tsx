@@ -1,8 +1,8 @@
-import { api, errorMessage, type TimelineEvent, type TimelinePage, type Workflow } from '../api.ts';
+import { api, errorMessage, type TimelineEvent, type TimelinePage } from '../api.ts';
 import { findCase } from '../case-lookup.ts';
 import { Alert, DateTime, DetailList, Loading, PageHeader } from '../components.tsx';
 import { formatActor, humanize } from '../format.ts';
-import { useAction, useLoad, useTitle } from '../hooks.ts';
+import { useAction, useLoad, useTitle, useWorkflows } from '../hooks.ts';
 import { compactJson, prettyJson } from '../json.ts';
 import { Link } from '../router.tsx';
 import { can } from '../session.ts';
@@ -89,7 +89,8 @@ export function CasePage({ id }: { id: number }) {
   });
   const events = timeline.data?.events;
   const workflowId = found.data?.workflow_id;
-  const workflow = useLoad(() => (workflowId && can('getWorkflow') ? api.get<{ workflow: Workflow }>(`/workflows/${workflowId}`).then((r) => r.workflow) : Promise.resolve(null)), [workflowId]);
+  const workflows = useWorkflows();
+  const workflowName = workflows.data?.find((w) => w.id === workflowId)?.name ?? `#${workflowId}`;
   const c = found.data;
   const refresh = () => {
     found.reload();
@@ -117,7 +118,7 @@ export function CasePage({ id }: { id: number }) {
                 items={[
                   ['Case ID', c.id],
                   ['Subject', c.subject],
-                  ['Workflow', can('getWorkflow') ? <Link href={`/workflows/${c.workflow_id}`}>{workflow.data?.name ?? `#${c.workflow_id}`}</Link> : `#${c.workflow_id}`],
+                  ['Workflow', can('getWorkflow') ? <Link href={`/workflows/${c.workflow_id}`}>{workflowName}</Link> : workflowName],
                   ['Status', <StatusBadge status={c.status} />],
                   ['Outcome', c.outcome ?? <span class="muted">—</span>],
                   ['Source', <SourceBadge source={c.source_type} />],

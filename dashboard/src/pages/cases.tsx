@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, CASE_SOURCES, query, type Case, type CasePage, type BuiltInCaseSource, type Workflow } from '../api.ts';
+import { api, CASE_SOURCES, query, type Case, type CasePage, type BuiltInCaseSource, type WorkflowName } from '../api.ts';
 import { Alert, Badge, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
 import { useLoad, useTitle, useWorkflows } from '../hooks.ts';
 import { Link, navigate } from '../router.tsx';
+import { can } from '../session.ts';
 
 const PAGE_SIZE = 25;
 /** The page's own address keeps days (`created_from`, `created_to`, UTC) as typed; the list takes instants. */
@@ -59,7 +60,7 @@ function filtersFrom(params: URLSearchParams): Filters {
   return Object.fromEntries(FILTERS.map((key) => [key, params.get(key) ?? ''])) as Filters;
 }
 
-function FilterForm({ initial, workflows }: { initial: Filters; workflows: Workflow[] }) {
+function FilterForm({ initial, workflows }: { initial: Filters; workflows: WorkflowName[] }) {
   const [filters, setFilters] = useState(initial);
   useEffect(() => setFilters(initial), [JSON.stringify(initial)]);
   const set = (key: keyof Filters) => (value: string) => setFilters({ ...filters, [key]: value });
@@ -170,7 +171,8 @@ export function CasesPage({ query: params }: { query: URLSearchParams }) {
                     </th>
                     <td class="cell--wide">{c.subject}</td>
                     <td>
-                      <Link href={`/workflows/${c.workflow_id}`}>{names.get(c.workflow_id) ?? `#${c.workflow_id}`}</Link>
+                      {/* A viewer may not open a workflow: its name is plain text for them. */}
+                      {can('getWorkflow') ? <Link href={`/workflows/${c.workflow_id}`}>{names.get(c.workflow_id) ?? `#${c.workflow_id}`}</Link> : (names.get(c.workflow_id) ?? `#${c.workflow_id}`)}
                     </td>
                     <td>
                       <StatusBadge status={c.status} />

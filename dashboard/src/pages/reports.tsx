@@ -1,5 +1,5 @@
 import { useMemo } from 'preact/hooks';
-import { api, CASE_SOURCES, type CaseReport, type Workflow } from '../api.ts';
+import { api, CASE_SOURCES, type CaseReport, type WorkflowName } from '../api.ts';
 import { HorizontalBars } from '../chart.tsx';
 import { Alert, EmptyState, Loading, PageHeader, TableScroll } from '../components.tsx';
 import { dayStart, lastDays, localIso } from '../days.ts';
@@ -52,7 +52,7 @@ function duration(seconds: number | null): string {
   return `${Math.round(seconds / 86_400)} days`;
 }
 
-function Pickers({ query, range, workflows }: { query: URLSearchParams; range: Range | null; workflows: Workflow[] }) {
+function Pickers({ query, range, workflows }: { query: URLSearchParams; range: Range | null; workflows: WorkflowName[] }) {
   const chosen = new Set(query.getAll('workflow_id'));
   const go = (next: URLSearchParams) => navigate(`/reports?${next.toString()}`);
   const pickRange = (value: Range) => {

@@ -1,6 +1,6 @@
-import type { Workflow } from '../api.ts';
+import { api, type Workflow } from '../api.ts';
 import { Alert, Badge, DateTime, EmptyState, Loading, PageHeader, TableScroll } from '../components.tsx';
-import { useTitle, useWorkflows } from '../hooks.ts';
+import { useLoad, useTitle } from '../hooks.ts';
 import { Link } from '../router.tsx';
 import { can } from '../session.ts';
 
@@ -14,7 +14,7 @@ export const SOURCE_LABELS: Record<Workflow['case_source'], string> = { direct: 
 
 export function WorkflowsPage() {
   useTitle('Workflows');
-  const workflows = useWorkflows();
+  const workflows = useLoad(() => api.get<{ workflows: Workflow[] }>('/workflows').then((r) => r.workflows), []);
   return (
     <>
       <PageHeader

@@ -71,6 +71,15 @@ export const workflowSchemas: Record<string, Schema> = {
     [],
     'A workflow: its draft definition (what `name` ... `automations` show) and its publication state. Cases run on the latest published version.',
   ),
+  WorkflowName: object(
+    {
+      id: resourceId('Workflow id.'),
+      name: definitionFields.name!,
+      statuses: { type: 'array', items: { type: 'string' }, description: 'All statuses of the draft: `Open`, `Closed`, `Error`, then the custom ones.' },
+    },
+    [],
+    'A workflow as a case list names and filters it: no definition.',
+  ),
   WorkflowVersionSummary: object(
     {
       version: { type: 'integer', minimum: 1, description: 'The version number, counted from 1 per workflow.' },

@@ -14,6 +14,7 @@ import { WebhookVerificationService } from './application/webhook-verification.s
 import { WorkflowPublishingService } from './application/workflow-publishing.service.js';
 import { OperatorWebhooksController } from './http/operator-webhooks.controller.js';
 import { WebhookVerificationController } from './http/webhook-verification.controller.js';
+import { WorkflowNamesController } from './http/workflow-names.controller.js';
 import { WorkflowsController } from './http/workflows.controller.js';
 import { SourceCredentialCheck } from './http/source-credential.check.js';
 import { WorkflowVersionsController } from './http/workflow-versions.controller.js';
@@ -34,7 +35,7 @@ const STORES = [
 
 @Module({
   imports: [TypeOrmModule.forFeature([WorkflowOrmEntity, WorkflowVersionOrmEntity, WebhookVerificationOrmEntity]), TokensModule, DiscoveryModule, ExtensionsModule],
-  controllers: [WorkflowsController, WorkflowVersionsController, WebhookVerificationController, OperatorWebhooksController],
+  controllers: [WorkflowsController, WorkflowNamesController, WorkflowVersionsController, WebhookVerificationController, OperatorWebhooksController],
   providers: [WorkflowDraftsService, WorkflowVersionsService, WorkflowPublishingService, WebhookUrlsService, WebhookVerificationService, PublishedWorkflowsService, ChannelSecretKeeping, CaseSourceRegistry, SourceCredentialCheck, SenderSchemeRegistry, ...BUILT_IN_SENDER_SCHEMES, ...STORES],
   exports: [PublishedWorkflowsService, WorkflowDraftsService, ChannelSecretKeeping, CaseSourceRegistry],
 })

@@ -62,8 +62,18 @@ function toProblem(error: ErrorObject): ValidationProblem {
     case 'not':
       return { path: error.instancePath, error: 'must not be null' };
     case 'enum':
-      return { path: error.instancePath, error: `must be one of ${JSON.stringify((error.params as { allowedValues: unknown[] }).allowedValues)}` };
+      return { path: error.instancePath, error: oneOf((error.params as { allowedValues: unknown[] }).allowedValues) };
     default:
       return { path: error.instancePath, error: error.message ?? 'is invalid' };
   }
+}
+
+/** "must be one of: a, b, c, or empty", as a person would write it (null, allowed when not required, is "empty"). */
+function oneOf(allowed: unknown[]): string {
+  const values = allowed.filter((value) => value !== null).map((value) => (typeof value === 'string' ? value : JSON.stringify(value)));
+  const empty = values.length < allowed.length ? ['empty'] : [];
+  const all = [...values, ...empty];
+  if (all.length === 1) return `must be ${all[0]}`;
+  if (all.length === 2) return `must be ${all[0]} or ${all[1]}`;
+  return `must be one of: ${all.slice(0, -1).join(', ')}, or ${all.at(-1)}`;
 }

@@ -4,9 +4,8 @@
  * automations with a condition, an HTTP request, `set_attributes`, `set_status` and `close`.
  *
  * The one copy of it: the definition's unit and end-to-end tests, the tests' sample workflow
- * (test/support/scenario.ts), the benchmark's attribute schema and the dashboard's new-workflow
- * template all start from it. Plain data without imports, so the dashboard's own build can take
- * it too. A new object on every call: callers are free to change theirs.
+ * (test/support/scenario.ts) and the benchmark's attribute schema start from it. Plain data
+ * without imports. A new object on every call: callers are free to change theirs.
  */
 export function exampleDefinition() {
   return {

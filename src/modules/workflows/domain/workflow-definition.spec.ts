@@ -69,6 +69,7 @@ describe('parseWorkflowDefinition', () => {
 
     it('accepts every step kind, nested conditions, and automations on Open, Closed and custom statuses', () => {
       accepted(base({
+        attributes: { customer: { type: 'object' }, endpoint: { type: 'string' } },
         automations: {
           Open: [
             { set_attributes: { note: 'x' } },
@@ -85,6 +86,23 @@ describe('parseWorkflowDefinition', () => {
           Triage: [],
         },
       }));
+    });
+
+    it('accepts conditions on attributes the definition\'s own steps write', () => {
+      accepted(base({
+        automations: {
+          Open: [
+            { http_request: { method: 'GET', url: 'https://crm.example/x', save_response_as: 'crm' } },
+            { set_attributes: { queue: 'vip' } },
+            { if: { field: 'attributes.crm.tier', equals: 'gold' }, then: [] },
+            { if: { field: 'attributes.queue', exists: true }, then: [] },
+          ],
+        },
+      }));
+    });
+
+    it('names the undeclared attribute a condition uses', () => {
+      assert.match(problemMessage(withStep({ if: { field: 'attributes.tier', equals: 'gold' }, then: [] })), /attribute "tier" is not declared/);
     });
 
     it('accepts names and statuses of 200 characters', () => {
@@ -261,7 +279,9 @@ describe('parseWorkflowDefinition', () => {
       ['a condition on an empty attribute path', condition({ field: 'attributes.', equals: 'x' }), [`${AT}/field`]],
       ['a condition with an unknown operator', condition({ field: 'case.mode', contains: 'te' }), [`${AT}/contains`, AT]],
       ['in with a non-array', condition({ field: 'case.mode', in: 'test' }), [`${AT}/in`]],
-      ['exists with a non-boolean', condition({ field: 'attributes.x', exists: 'yes' }), [`${AT}/exists`]],
+      ['exists with a non-boolean', condition({ field: 'case.subject', exists: 'yes' }), [`${AT}/exists`]],
+      ['a condition on an undeclared attribute', condition({ field: 'attributes.tier', equals: 'gold' }), [`${AT}/field`]],
+      ['a condition on a nested path of an undeclared attribute', condition({ field: 'attributes.customer.tier', equals: 'gold' }), [`${AT}/field`]],
       ['an if step without then', condition({ field: 'case.mode', equals: 'test' }, {}), [`${STEP}/then`]],
       ['then that is not an array', condition({ field: 'case.mode', equals: 'test' }, { then: { close: {} } }), [`${STEP}/then`]],
       ['else that is not an array', condition({ field: 'case.mode', equals: 'test' }, { then: [], else: 'close' }), [`${STEP}/else`]],

@@ -84,11 +84,12 @@ export function parseWorkflowDefinition(input: unknown, steps: StepArgumentRules
   if (!isPlainObject(automations)) {
     report('/automations', 'must be an object of status name -> list of steps');
   } else {
+    const known = knownAttributes(attributes, automations);
     for (const [status, list] of Object.entries(automations)) {
       const path = pointer('/automations', status);
       if (status === ERROR) report(path, 'no automation may run in "Error": it is where the engine parks failed runs');
       else if (!declared.has(status)) report(path, `status "${status}" is not declared`);
-      checkSteps(list, path, declared, steps, report);
+      checkSteps(list, path, { statuses: declared, attributes: known }, steps, report);
     }
   }
 
@@ -169,7 +170,31 @@ function checkAttributes(value: unknown, report: Report): void {
   }
 }
 
-function checkSteps(list: unknown, path: string, declared: ReadonlySet<string>, steps: StepArgumentRules, report: Report): void {
+/** What a step may refer to: the declared statuses, and the attributes a condition may name. */
+interface Known {
+  statuses: ReadonlySet<string>;
+  attributes: ReadonlySet<string>;
+}
+
+/**
+ * The attributes a condition may name: the declared ones, and those the definition's own steps
+ * write (`save_response_as`, `set_attributes`), which exist by the time a later step reads them.
+ */
+function knownAttributes(attributes: unknown, automations: Record<string, unknown>): Set<string> {
+  const known = new Set(isPlainObject(attributes) ? Object.keys(attributes) : []);
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (isPlainObject(value)) {
+      if (typeof value.save_response_as === 'string') known.add(value.save_response_as);
+      if (isPlainObject(value.set_attributes)) for (const name of Object.keys(value.set_attributes)) known.add(name);
+      Object.values(value).forEach(visit);
+    }
+  };
+  visit(automations);
+  return known;
+}
+
+function checkSteps(list: unknown, path: string, declared: Known, steps: StepArgumentRules, report: Report): void {
   if (!Array.isArray(list)) {
     report(path, 'must be an array of steps');
     return;
@@ -178,7 +203,7 @@ function checkSteps(list: unknown, path: string, declared: ReadonlySet<string>, 
   list.forEach((step, i) => checkStep(step, pointer(path, i), declared, steps, report));
 }
 
-function checkStep(step: unknown, path: string, declared: ReadonlySet<string>, steps: StepArgumentRules, report: Report): void {
+function checkStep(step: unknown, path: string, declared: Known, steps: StepArgumentRules, report: Report): void {
   if (!isPlainObject(step)) {
     report(path, 'a step must be an object');
     return;
@@ -186,7 +211,7 @@ function checkStep(step: unknown, path: string, declared: ReadonlySet<string>, s
   const keys = Object.keys(step);
   if ('if' in step) {
     for (const key of keys) if (!['if', 'then', 'else'].includes(key)) report(pointer(path, key), `unknown key "${key}" in an if step`);
-    checkCondition(step.if, pointer(path, 'if'), report);
+    checkCondition(step.if, pointer(path, 'if'), declared.attributes, report);
     reportSecretTemplates(step.if, pointer(path, 'if'), report);
     checkSteps(step.then ?? null, pointer(path, 'then'), declared, steps, report);
     if (step.else !== undefined) checkSteps(step.else, pointer(path, 'else'), declared, steps, report);
@@ -201,10 +226,10 @@ function checkStep(step: unknown, path: string, declared: ReadonlySet<string>, s
   const at = pointer(path, kind);
   // Organization secrets reach only the receiver of an http_request; other step types ask for theirs by name.
   if (kind !== 'http_request') reportSecretTemplates(arg, at, report);
-  if (!steps.check(kind, arg, at, declared, report)) report(path, `unknown step "${kind}"`);
+  if (!steps.check(kind, arg, at, declared.statuses, report)) report(path, `unknown step "${kind}"`);
 }
 
-function checkCondition(condition: unknown, path: string, report: Report): void {
+function checkCondition(condition: unknown, path: string, attributes: ReadonlySet<string>, report: Report): void {
   if (!isPlainObject(condition)) {
     report(path, 'must be an object like {"field": "case.mode", "equals": "test"}');
     return;
@@ -212,6 +237,9 @@ function checkCondition(condition: unknown, path: string, report: Report): void 
   const field = condition.field;
   if (typeof field !== 'string' || !(CASE_FIELDS.has(field) || /^attributes\.[^.]+(\.[^.]+)*$/.test(field))) {
     report(pointer(path, 'field'), `must be one of ${[...CASE_FIELDS].join(', ')} or attributes.<name>`);
+  } else if (field.startsWith('attributes.') && !attributes.has(field.split('.')[1]!)) {
+    // A typo here would make the condition silently false on every case.
+    report(pointer(path, 'field'), `attribute "${field.split('.')[1]}" is not declared in /attributes`);
   }
   const operators = CONDITION_OPERATORS.filter((op) => op in condition);
   for (const key of Object.keys(condition)) {

@@ -1,0 +1,32 @@
+import { Controller, Get } from '@nestjs/common';
+import { ApiSecurity, ApiTags } from '@nestjs/swagger';
+import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
+import { listOf } from '../../../shared/http/openapi-schema.js';
+import { RequiresRole } from '../../../shared/http/route-credentials.js';
+import type { Principal as Caller } from '../../tokens/domain/principal.js';
+import { Principal } from '../../tokens/http/principal.decorator.js';
+import { WorkflowDraftsService } from '../application/workflow-drafts.service.js';
+
+/**
+ * A viewer reads cases but not workflows' definitions (people.md): this names the workflows
+ * its cases belong to and lists their statuses, for the case list's filters.
+ */
+@Controller('api/admin/v1/workflow_names')
+@RequiresRole('viewer')
+@ApiTags('Workflows')
+@ApiSecurity('adminToken')
+export class WorkflowNamesController {
+  constructor(private readonly drafts: WorkflowDraftsService) {}
+
+  @Get()
+  @ApiEndpoint({
+    operationId: 'listWorkflowNames',
+    summary: 'List workflow names',
+    description: 'Each workflow\'s id, name and statuses, oldest first, without its definition.',
+    success: { status: 200, description: 'The workflows.', schema: listOf('workflows', 'WorkflowName') },
+  })
+  async list(@Principal() caller: Caller) {
+    const workflows = await this.drafts.list(caller.organizationId);
+    return { workflows: workflows.map(({ id, name, statuses }) => ({ id, name, statuses })) };
+  }
+}
