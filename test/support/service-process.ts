@@ -10,21 +10,28 @@ const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const OUTPUT_LINES = 40;
 
 export interface ServiceProcess extends Requester {
-  role: 'api' | 'worker';
+  role: 'api' | 'worker' | 'all';
   /** Its last lines of output and exit status, for failure messages. */
   describe(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /**
- * Starts `node src/main.js` with the test run's environment plus `env`. An API process is
- * returned once /healthz answers, as is a worker (which serves its probes too). It listens for
- * mail only when `env` sets SMTP_PORT, so processes started side by side never share a port.
+ * Starts `node src/main.js` (or `main`, a build elsewhere) with the test run's environment plus
+ * `env`. An API process is returned once /healthz answers, as is a worker (which serves its probes
+ * too), or once it wrote a line holding `untilLogged` (asking nothing of it: a request logs a line,
+ * and so brings out the lines buffered before it), within `startMs` (RUN_DEADLINE_MS unless given).
+ * It listens for mail only when `env` sets SMTP_PORT, so processes started side by side never
+ * share a port.
  */
-export async function spawnService(role: 'api' | 'worker', env: Record<string, string>): Promise<ServiceProcess> {
+export async function spawnService(
+  role: ServiceProcess['role'],
+  env: Record<string, string>,
+  { main = MAIN, startMs, untilLogged }: { main?: string; startMs?: number; untilLogged?: string } = {},
+): Promise<ServiceProcess> {
   const port = await freePort();
   const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [main], {
     env: { ...inherited, HOST: '127.0.0.1', LOG_LEVEL: 'warn', SMTP_PORT: '0', ...env, PORT: String(port), ROLE: role },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -47,11 +54,12 @@ export async function spawnService(role: 'api' | 'worker', env: Record<string, s
     request: (method, url, options) => httpRequest(`http://127.0.0.1:${port}`, method, url, options),
   };
   try {
-    await eventually(`the ${role} process to answer /healthz`, async () => {
+    await eventually(untilLogged ? `the ${role} process to log "${untilLogged}"` : `the ${role} process to answer /healthz`, async () => {
       assert.ok(running(child), service.describe());
+      if (untilLogged) return output.some((line) => line.includes(untilLogged)) || undefined;
       const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((res) => res.ok, () => false);
       return ok ? true : undefined;
-    }, { explain: async () => service.describe() });
+    }, { timeoutMs: startMs, explain: async () => service.describe() });
   } catch (err) {
     // A process that never answered would otherwise outlive the test file and keep it from exiting.
     await service.kill();

@@ -25,16 +25,19 @@ export function createLogger(level: string, destination: DestinationStream = buf
 
 function bufferedStdout(): DestinationStream {
   const stdout = pino.destination({ sync: false, minLength: 4096 });
-  let written = 0;
+  // Bytes logged and not yet written. A flush while a write is under way does nothing, and when
+  // that write ends, sonic-boom keeps what followed it until 4 KiB are there again; so the timer
+  // flushes as long as bytes are left, not just once after a line (a once that fell while a write
+  // was under way kept a start's last lines, its start line among them, for good).
+  let unwritten = 0;
   const write = stdout.write.bind(stdout);
   stdout.write = (line: string) => {
-    written++;
+    unwritten += Buffer.byteLength(line);
     return write(line);
   };
+  stdout.on('write', (bytes: number) => (unwritten -= bytes));
   setInterval(() => {
-    if (written === 0) return;
-    written = 0;
-    stdout.flush();
+    if (unwritten > 0) stdout.flush();
   }, LOG_FLUSH_INTERVAL_MS).unref();
   return stdout;
 }
