@@ -8,6 +8,7 @@ import { Public } from '../../../shared/http/route-credentials.js';
 import { postedFromOwnPage, requestCookie, setCookie, setSessionCookie } from '../../../shared/http/session-cookie.js';
 import { SSO_CALLBACK_PATH, SSO_PENDING_MS, SsoSignInService } from '../application/sso-sign-in.service.js';
 import { SsoConfigurationsService } from '../application/sso-configurations.service.js';
+import { OrganizationNames } from '../application/organization-names.js';
 import { type SsoConfiguration, SsoSignInError } from '../domain/sso.js';
 import { noSsoPage, sendSsoErrorPage, type SsoChoice, ssoChooserPage, ssoCrossSitePage, ssoStartPage } from './sign-in-pages.js';
 
@@ -21,7 +22,6 @@ const queryValue = (request: FastifyRequest, name: string): string | undefined =
   return typeof value === 'string' ? value : undefined;
 };
 
-const choiceOf = (setting: SsoConfiguration): SsoChoice => ({ organizationId: setting.organizationId, issuerHost: new URL(setting.issuer).host });
 
 /**
  * Single sign-on for people (HTML and redirects, not in the OpenAPI document). Public: the
@@ -39,6 +39,7 @@ export class SsoPagesController {
     private readonly signIns: SsoSignInService,
     private readonly settings: SsoConfigurationsService,
     private readonly env: Env,
+    private readonly organizations: OrganizationNames,
   ) {}
 
   @Get(SSO_PATH)
@@ -55,7 +56,7 @@ export class SsoPagesController {
     const choices = await this.settings.forEmail(email);
     if (choices.length === 1) return this.startPage(reply, choices[0]!);
     if (choices.length === 0) return sendPage(reply, 200, noSsoPage());
-    return sendPage(reply, 200, ssoChooserPage(choices.map(choiceOf)));
+    return sendPage(reply, 200, ssoChooserPage(await this.choicesOf(choices)));
   }
 
   /** The start page's button: begins the sign-in (state kept for the callback) and sends the browser to the provider. */
@@ -86,8 +87,19 @@ export class SsoPagesController {
   }
 
   /** The page whose button begins the sign-in; its post may be redirected to the provider (the page's `form-action`). */
-  private startPage(reply: FastifyReply, setting: SsoConfiguration) {
-    return sendPage(reply, 200, ssoStartPage(choiceOf(setting)), [new URL(setting.issuer).origin]);
+  private async startPage(reply: FastifyReply, setting: SsoConfiguration) {
+    const [choice] = await this.choicesOf([setting]);
+    return sendPage(reply, 200, ssoStartPage(choice!), [new URL(setting.issuer).origin]);
+  }
+
+  /** Each setting as the pages show it: the organization by its name, the provider by its host. */
+  private async choicesOf(settings: SsoConfiguration[]): Promise<SsoChoice[]> {
+    const names = await this.organizations.names(settings.map((setting) => setting.organizationId));
+    return settings.map((setting) => ({
+      organizationId: setting.organizationId,
+      organizationName: names.get(setting.organizationId) ?? `Organization ${setting.organizationId}`,
+      issuerHost: new URL(setting.issuer).host,
+    }));
   }
 
   /** Runs `work`; a single sign-on that failed is answered with its page (undefined then). */
