@@ -215,6 +215,20 @@ describe('single sign-on', () => {
       assert.equal(sessionOf(replay), undefined);
     });
 
+    it('over HTTPS at the root the pending sign-in cookie is __Host-cis_sso (Secure, Path=/), which no neighbouring host can plant', async () => {
+      const base = 'https://cases.example';
+      const secure = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, REDIS_PREFIX: isolatedRedisPrefix(), PUBLIC_BASE_URL: base } });
+      try {
+        const start = await secure.request('POST', `/auth/sso?organization=${org.id}`, { headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' }, rawBody: '' });
+        assert.equal(start.status, 303, start.text);
+        assert.match(String([start.headers['set-cookie']].flat()[0]), /^__Host-cis_sso=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=600; Secure$/);
+        const back = await secure.request('GET', '/auth/sso/callback?state=x&code=y');
+        assert.match(String([back.headers['set-cookie']].flat()[0]), /^__Host-cis_sso=; Path=\/; .*Max-Age=0; Secure$/, 'the callback removes it by that name');
+      } finally {
+        await secure.close();
+      }
+    });
+
     it('GET /auth/sso?organization= only shows a page naming the organization and the provider\'s host; its button\'s post begins the sign-in, and a post from another origin is refused', async () => {
       const name = `Acme <b>"R&D"</b> ${org.id}`;
       await db().query('UPDATE organizations SET name = $1 WHERE id = $2', [name, org.id]);
