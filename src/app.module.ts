@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { ExtensionModule } from './extension-api/extensions.js';
 import { AuditModule } from './modules/audit/audit.module.js';
 import { HealthModule } from './modules/health/health.module.js';
+import { OrganizationNamesModule } from './modules/organizations/organization-names.module.js';
 import { OrganizationsModule } from './modules/organizations/organizations.module.js';
 import { TokensModule } from './modules/tokens/tokens.module.js';
 import { PeopleModule } from './modules/people/people.module.js';
@@ -54,6 +55,7 @@ export class AppModule {
         PeopleModule,
         SignInMailsModule.forRoot(env),
         OrganizationsModule,
+        OrganizationNamesModule,
         WorkflowsModule,
         CasesModule,
         CaseIntakeModule,

@@ -15,6 +15,7 @@ import { givenSignedInOwner, goToSection, heading, peopleDashboardSuite, signedI
 import { type DnsTestServer, startDnsTestServer } from '../support/dns-test-server.js';
 import { CLIENT_ID, CLIENT_SECRET, startTestProvider, type TestProvider } from '../support/oidc-test-provider.js';
 import { sampleDefinition } from '../support/scenario.js';
+import { db } from '../support/test-app.js';
 
 describe('admin dashboard: single sign-on', () => {
   let dns: DnsTestServer;
@@ -103,7 +104,8 @@ describe('admin dashboard: single sign-on', () => {
     await person.getByRole('button', { name: 'Sign in with single sign-on' }).click();
     // The service's own page names the organization and the provider; only its button goes on.
     await person.waitForURL(/\/auth\/sso\?email=/);
-    await person.getByText(`Organization ${org.id} signs its people in`).waitFor();
+    const [{ name: orgName }] = (await db().query('SELECT name FROM organizations WHERE id = $1', [org.id])).rows as { name: string }[];
+    await person.getByText(`${orgName!} signs its people in`).waitFor();
     await person.getByRole('button', { name: `Continue to ${new URL(idp.issuer).host}` }).click();
     await person.waitForURL(/\/dashboard\//);
     await person.getByRole('button', { name: 'Sign out' }).waitFor();

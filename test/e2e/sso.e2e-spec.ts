@@ -215,14 +215,31 @@ describe('single sign-on', () => {
       assert.equal(sessionOf(replay), undefined);
     });
 
+    it('over HTTPS at the root the pending sign-in cookie is __Host-cis_sso (Secure, Path=/), which no neighbouring host can plant', async () => {
+      const base = 'https://cases.example';
+      const secure = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, REDIS_PREFIX: isolatedRedisPrefix(), PUBLIC_BASE_URL: base } });
+      try {
+        const start = await secure.request('POST', `/auth/sso?organization=${org.id}`, { headers: { origin: base, 'content-type': 'application/x-www-form-urlencoded' }, rawBody: '' });
+        assert.equal(start.status, 303, start.text);
+        assert.match(String([start.headers['set-cookie']].flat()[0]), /^__Host-cis_sso=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=600; Secure$/);
+        const back = await secure.request('GET', '/auth/sso/callback?state=x&code=y');
+        assert.match(String([back.headers['set-cookie']].flat()[0]), /^__Host-cis_sso=; Path=\/; .*Max-Age=0; Secure$/, 'the callback removes it by that name');
+      } finally {
+        await secure.close();
+      }
+    });
+
     it('GET /auth/sso?organization= only shows a page naming the organization and the provider\'s host; its button\'s post begins the sign-in, and a post from another origin is refused', async () => {
+      const name = `Acme <b>"R&D"</b> ${org.id}`;
+      await db().query('UPDATE organizations SET name = $1 WHERE id = $2', [name, org.id]);
       const page = await t.request('GET', `/auth/sso?organization=${org.id}`);
       assert.equal(page.status, 200, 'a page, not a redirect to the provider');
       assert.equal(page.headers.location, undefined);
       assert.equal(page.headers['set-cookie'], undefined, 'nothing begun: no pending sign-in');
       assert.match(String(page.headers['content-type']), /^text\/html/);
       const host = new URL(idp.issuer).host;
-      assert.ok(page.text.includes(`Organization ${org.id}`) && page.text.includes(host), page.text);
+      assert.ok(page.text.includes(`Acme &lt;b&gt;&quot;R&amp;D&quot;&lt;/b&gt; ${org.id} signs its people in`) && page.text.includes(host), page.text);
+      assert.ok(!page.text.includes('<b>"R&D"'), 'the name is escaped');
       assert.equal(startAction(page), `/auth/sso?organization=${org.id}`);
       assert.match(String(page.headers['content-security-policy']), new RegExp(`form-action 'self' ${idp.issuer.replace(/[.]/g, '\\.')};`), 'its post may go on to the provider, nowhere else');
       for (const from of ['https://elsewhere.example', 'null']) {
@@ -273,6 +290,8 @@ describe('single sign-on', () => {
       const chooser = await typed(`a@${shared}`);
       assert.equal(chooser.status, 200);
       assert.ok(chooser.text.includes(`href="/auth/sso?organization=${org.id}"`) && chooser.text.includes(`href="/auth/sso?organization=${second.id}"`), chooser.text);
+      const [secondName] = (await db().query('SELECT name FROM organizations WHERE id = $1', [second.id])).rows.map((row: { name: string }) => row.name);
+      assert.ok(chooser.text.includes(`>${secondName}, at `), 'each organization by its name');
       assert.equal((await put(setting())).status, 200);
     });
 

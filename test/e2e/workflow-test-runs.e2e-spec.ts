@@ -157,6 +157,28 @@ describe('workflow test runs', () => {
     assert.equal(JSON.parse(receiver.requests[0]!.body).key, hard, 'the receiver gets the secret itself');
   });
 
+  it('hides a secret a receiver echoed wherever a later step shows it again (a set_attributes copy, a fail step\'s error) and where the shown answer is cut', async (test) => {
+    const secret = 'echoed-9f2c1e7a';
+    assert.equal((await t.request('PUT', '/api/admin/v1/secrets/ECHO_KEY', { token: org.adminToken, body: { value: secret } })).status, 200);
+    // The echo stands across the 4,096th character of the answer, where the shown answer is cut.
+    const receiver = await receiverFor(test, (_, request) => ({ status: 200, rawBody: JSON.stringify({ pad: 'x'.repeat(4_096 - 20), key: JSON.parse(request.body).key }) }));
+    const workflowId = await createWorkflow(t, org, definition({
+      Open: [
+        { http_request: { method: 'POST', url: `${receiver.url}/echo`, body: { key: '{{ secrets.ECHO_KEY }}' }, save_response_as: 'crm', retries: 0 } },
+        { set_attributes: { queue: '{{ attributes.crm.key }}' } },
+        { fail: 'the receiver said {{ attributes.crm.key }}' },
+      ],
+    }), false);
+    const res = await testRun(t, org, workflowId, { send_requests: true, attributes: { customer_email: 'a@example.com' } });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(receiver.requests.length, 1);
+    assert.ok(!res.text.includes(secret.slice(0, 8)), `the answer shows the secret or its start: ${res.text}`);
+    const [, copied, failed] = res.body.test_run.steps;
+    assert.deepEqual(copied.changes, { queue: '[secret ECHO_KEY]' });
+    assert.equal(failed.error, 'the receiver said [secret ECHO_KEY]');
+    assert.equal(res.body.test_run.final.attributes.queue, '[secret ECHO_KEY]');
+  });
+
   it('a header of the draft named X-Case-Intake-Test-Run, in any case of its name, cannot replace the mark of a test run', async (test) => {
     const receiver = await receiverFor(test, () => ({ status: 200, body: {} }));
     const workflowId = await createWorkflow(t, org, definition({

@@ -24,8 +24,17 @@ export function postedFromOwnPage(request: FastifyRequest, publicBaseUrl: string
 
 /** The session cookie's name for the service at `publicBaseUrl`: `__Host-cis_session` over HTTPS at the root, `cis_session` otherwise. */
 export function sessionCookieName(publicBaseUrl: string): string {
+  return hostCookieName(publicBaseUrl, SESSION_COOKIE);
+}
+
+/**
+ * A cookie that signs a browser in, named for the service at `publicBaseUrl`: `__Host-` prefixed
+ * over HTTPS at the root (it must then be set with `Path=/`), so that no neighbouring host can
+ * set it; `name` as it is otherwise.
+ */
+export function hostCookieName(publicBaseUrl: string, name: string): string {
   const url = new URL(publicBaseUrl);
-  return url.protocol === 'https:' && url.pathname === '/' ? HOST_SESSION_COOKIE : SESSION_COOKIE;
+  return url.protocol === 'https:' && url.pathname === '/' ? `__Host-${name}` : name;
 }
 
 /** The session id the request's cookie holds (only the cookie of the name the service uses), undefined without one. */

@@ -74,7 +74,8 @@ export class TestRunHttp {
         const timeoutMs = this.budget.takeRequest(request.timeoutMs);
         const headers = Object.fromEntries(Object.entries(request.headers ?? {}).filter(([name]) => name.toLowerCase() !== TEST_RUN_HEADER.toLowerCase()));
         const response = await this.guarded.send({ ...request, timeoutMs, headers: { ...headers, [TEST_RUN_HEADER]: 'true' } });
-        traced.response = { status: response.status, body: redact(response.text.slice(0, SHOWN_BODY_CHARS)) };
+        // Masked before it is cut: a cut through a secret would leave its start unmasked.
+        traced.response = { status: response.status, body: redact(response.text).slice(0, SHOWN_BODY_CHARS) };
         return response;
       },
     };

@@ -89,7 +89,8 @@ export class TestRunService {
     const budget = new TestRunBudget(Date.now() + MAX_TEST_RUN_MS);
     const walk = new TestRunWalk(subject, subject.takeRun(0)!, version, this.steps, budget, !request.readSecrets, () => new TestRunHttp(request.send_requests, this.outbound, budget));
     const stoppedBecause = await walk.go();
-    return { steps: walk.trace, final: { status: subject.status, outcome: subject.outcome, attributes: walk.shownAttributes() }, stopped_because: stoppedBecause };
+    const { steps, final } = walk.shown({ steps: walk.trace, final: { status: subject.status, outcome: subject.outcome, attributes: walk.scope.attributes } });
+    return { steps, final, stopped_because: stoppedBecause };
   }
 
   /** `published` is the latest published version, refused (422) while the workflow is unpublished. */
@@ -165,9 +166,13 @@ class TestRunWalk {
     }
   }
 
-  /** The case's attributes as the run leaves them, with every secret a step read masked. */
-  shownAttributes(): Record<string, unknown> {
-    return this.clients.reduce((attributes, http) => http.shown(attributes) as Record<string, unknown>, this.scope.attributes);
+  /**
+   * `report` with every secret any step of the run read masked: an answer a step saved can echo
+   * a secret, and a later step (a copy by set_attributes, a fail step's message, a close's
+   * outcome) can show it again, though that step read no secret itself.
+   */
+  shown<T>(report: T): T {
+    return this.clients.reduce((value, http) => http.shown(value), report as unknown) as T;
   }
 
   /** The run stops where its budget ran out: the step is traced with why, and the case stays where it was (no real run would stop there). */
@@ -191,7 +196,7 @@ class TestRunWalk {
       case 'change': {
         const changes = outcome.kind === 'change' ? outcome.attributes : undefined;
         if (changes) mergeInto(this.subject, changes, this.scope);
-        this.trace.push({ ...step, outcome: stepOutcomeName(step.type, outcome, request !== undefined), ...shown, ...(changes ? { changes: http.shown(changes) } : {}) });
+        this.trace.push({ ...step, outcome: stepOutcomeName(step.type, outcome, request !== undefined), ...shown, ...(changes ? { changes } : {}) });
         return undefined;
       }
       case 'wait':

@@ -36,6 +36,7 @@ export function ssoRequiredPage(organizationId: number): Markup {
 /** An organization a typed address may sign in to, as the chooser lists it. */
 export interface SsoChoice {
   organizationId: number;
+  organizationName: string;
   issuerHost: string;
 }
 
@@ -46,7 +47,7 @@ export interface SsoChoice {
  */
 export function ssoStartPage(choice: SsoChoice): Markup {
   return layout('Sign in with single sign-on', html`<h1>Sign in with single sign-on</h1>
-<p>Organization ${choice.organizationId} signs its people in to the Case Intake Service dashboard through its identity provider at <strong>${choice.issuerHost}</strong>.</p>
+<p>${choice.organizationName} signs its people in to the Case Intake Service dashboard through its identity provider at <strong>${choice.issuerHost}</strong>.</p>
 <form method="post" action="/auth/sso?organization=${choice.organizationId}"><button type="submit">Continue to ${choice.issuerHost}</button></form>
 <p>If you did not ask to sign in, close this page: nothing happens unless you press the button.</p>`, 'same-origin');
 }
@@ -60,7 +61,7 @@ export function ssoCrossSitePage(): Markup {
 
 /** Several organizations list the address's domain: the person picks one. */
 export function ssoChooserPage(choices: SsoChoice[]): Markup {
-  const items = choices.map((c) => html`<li><a href="/auth/sso?organization=${c.organizationId}">Organization ${c.organizationId}, at ${c.issuerHost}</a></li>`);
+  const items = choices.map((c) => html`<li><a href="/auth/sso?organization=${c.organizationId}">${c.organizationName}, at ${c.issuerHost}</a></li>`);
   return layout('Choose your organization', html`<h1>Choose your organization</h1>
 <p>Several organizations sign in people of this email domain. Choose yours to continue to its identity provider.</p>
 <ul>${items}</ul>`);

@@ -5,9 +5,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Env } from '../../../shared/config/env.js';
 import { sendPage } from '../../../shared/http/html-page.js';
 import { Public } from '../../../shared/http/route-credentials.js';
-import { postedFromOwnPage, requestCookie, setCookie, setSessionCookie } from '../../../shared/http/session-cookie.js';
+import { hostCookieName, postedFromOwnPage, requestCookie, setCookie, setSessionCookie } from '../../../shared/http/session-cookie.js';
 import { SSO_CALLBACK_PATH, SSO_PENDING_MS, SsoSignInService } from '../application/sso-sign-in.service.js';
 import { SsoConfigurationsService } from '../application/sso-configurations.service.js';
+import { OrganizationNames } from '../application/organization-names.js';
 import { type SsoConfiguration, SsoSignInError } from '../domain/sso.js';
 import { noSsoPage, sendSsoErrorPage, type SsoChoice, ssoChooserPage, ssoCrossSitePage, ssoStartPage } from './sign-in-pages.js';
 
@@ -21,7 +22,6 @@ const queryValue = (request: FastifyRequest, name: string): string | undefined =
   return typeof value === 'string' ? value : undefined;
 };
 
-const choiceOf = (setting: SsoConfiguration): SsoChoice => ({ organizationId: setting.organizationId, issuerHost: new URL(setting.issuer).host });
 
 /**
  * Single sign-on for people (HTML and redirects, not in the OpenAPI document). Public: the
@@ -39,6 +39,7 @@ export class SsoPagesController {
     private readonly signIns: SsoSignInService,
     private readonly settings: SsoConfigurationsService,
     private readonly env: Env,
+    private readonly organizations: OrganizationNames,
   ) {}
 
   @Get(SSO_PATH)
@@ -55,7 +56,7 @@ export class SsoPagesController {
     const choices = await this.settings.forEmail(email);
     if (choices.length === 1) return this.startPage(reply, choices[0]!);
     if (choices.length === 0) return sendPage(reply, 200, noSsoPage());
-    return sendPage(reply, 200, ssoChooserPage(choices.map(choiceOf)));
+    return sendPage(reply, 200, ssoChooserPage(await this.choicesOf(choices)));
   }
 
   /** The start page's button: begins the sign-in (state kept for the callback) and sends the browser to the provider. */
@@ -67,7 +68,7 @@ export class SsoPagesController {
     if (organization === undefined || !ORGANIZATION_ID.test(organization)) return sendSsoErrorPage(reply, 404);
     const started = await this.failuresAsPages(reply, () => this.signIns.start(Number(organization), request.ip ?? null));
     if (started === undefined) return reply;
-    setCookie(reply, this.env.PUBLIC_BASE_URL!, { name: PENDING_COOKIE, value: started.pendingId, path: SSO_PATH, maxAgeSeconds: SSO_PENDING_MS / 1000 });
+    this.setPendingCookie(reply, started.pendingId, SSO_PENDING_MS / 1000);
     return reply.status(303).header('cache-control', 'no-store').header('location', started.location).send();
   }
 
@@ -75,19 +76,40 @@ export class SsoPagesController {
   @RouteConfig({ errorPage: sendSsoErrorPage })
   async callback(@Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     // The pending sign-in is used up whatever happens next: its cookie goes too.
-    setCookie(reply, this.env.PUBLIC_BASE_URL!, { name: PENDING_COOKIE, value: '', path: SSO_PATH, maxAgeSeconds: 0 });
+    this.setPendingCookie(reply, '', 0);
     // The service's own callback address (as sent to the provider), with the query the provider sent back.
     const callbackUrl = new URL(`${this.env.PUBLIC_BASE_URL}${SSO_CALLBACK_PATH}`);
     callbackUrl.search = new URL(request.url, 'http://callback').search;
-    const sessionId = await this.failuresAsPages(reply, () => this.signIns.finish(requestCookie(request, PENDING_COOKIE), callbackUrl, request.ip ?? null));
+    const sessionId = await this.failuresAsPages(reply, () => this.signIns.finish(requestCookie(request, hostCookieName(this.env.PUBLIC_BASE_URL!, PENDING_COOKIE)), callbackUrl, request.ip ?? null));
     if (sessionId === undefined) return reply;
     setSessionCookie(reply, this.env.PUBLIC_BASE_URL!, sessionId, Math.floor(this.env.SESSION_MAX_AGE_MS / 1000));
     return reply.status(303).header('cache-control', 'no-store').header('location', '/dashboard/').send();
   }
 
   /** The page whose button begins the sign-in; its post may be redirected to the provider (the page's `form-action`). */
-  private startPage(reply: FastifyReply, setting: SsoConfiguration) {
-    return sendPage(reply, 200, ssoStartPage(choiceOf(setting)), [new URL(setting.issuer).origin]);
+  private async startPage(reply: FastifyReply, setting: SsoConfiguration) {
+    const [choice] = await this.choicesOf([setting]);
+    return sendPage(reply, 200, ssoStartPage(choice!), [new URL(setting.issuer).origin]);
+  }
+
+  /** Each setting as the pages show it: the organization by its name, the provider by its host. */
+  private async choicesOf(settings: SsoConfiguration[]): Promise<SsoChoice[]> {
+    const names = await this.organizations.names(settings.map((setting) => setting.organizationId));
+    return settings.map((setting) => ({
+      organizationId: setting.organizationId,
+      organizationName: names.get(setting.organizationId) ?? `Organization ${setting.organizationId}`,
+      issuerHost: new URL(setting.issuer).host,
+    }));
+  }
+
+  /**
+   * The pending sign-in's cookie: `__Host-` prefixed over HTTPS at the root (with `Path=/`, which
+   * that prefix needs), so that a neighbouring host cannot plant its own pending sign-in in the
+   * person's browser and have them come back signed in to its account; only on `/auth/sso` otherwise.
+   */
+  private setPendingCookie(reply: FastifyReply, value: string, maxAgeSeconds: number): void {
+    const name = hostCookieName(this.env.PUBLIC_BASE_URL!, PENDING_COOKIE);
+    setCookie(reply, this.env.PUBLIC_BASE_URL!, { name, value, path: name === PENDING_COOKIE ? SSO_PATH : '/', maxAgeSeconds });
   }
 
   /** Runs `work`; a single sign-on that failed is answered with its page (undefined then). */
