@@ -49,7 +49,7 @@ describe('templates and secrets in http_request steps', () => {
     ['a secret in set_attributes', withStep({ set_attributes: { copy: 'x {{ secrets.CRM_KEY }}' } }), [`${STEP}/set_attributes/copy`]],
     ['a secret in a close outcome', withStep({ close: { outcome: '{{ secrets.CRM_KEY }}' } }), [`${STEP}/close/outcome`]],
     ['a secret in a fail message', withStep({ fail: 'key {{ secrets.CRM_KEY }}' }), [`${STEP}/fail`]],
-    ['a secret in an if condition', withStep({ if: { field: 'attributes.key', equals: '{{ secrets.CRM_KEY }}' }, then: [] }), [`${STEP}/if/equals`]],
+    ['a secret in an if condition', withStep({ if: { field: 'case.subject', equals: '{{ secrets.CRM_KEY }}' }, then: [] }), [`${STEP}/if/equals`]],
     ['a secret in a nested step', withStep({ if: { field: 'case.mode', exists: true }, then: [{ set_attributes: { k: '{{ secrets.CRM_KEY }}' } }] }), [`${STEP}/then/0/set_attributes/k`]],
   ];
   for (const [label, input, paths] of rows) it(`refuses ${label}`, () => assert.deepEqual(problems(input).map((p) => p.path), paths));
