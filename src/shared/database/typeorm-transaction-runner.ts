@@ -46,12 +46,23 @@ export class TypeOrmTransactionRunner extends TransactionRunner {
     const runner = this.dataSource.createQueryRunner();
     try {
       const client = (await runner.connect()) as pg.PoolClient;
-      const begun = client.query('BEGIN');
-      const xact = client.query<{ xact: string }>(CURRENT_XACT_SQL).then((r) => r.rows);
+      // pg writes each query to the socket as it is queued (the connection is pipelined): corked,
+      // the whole batch leaves in one write, which wakes the Postgres backend once, where a
+      // write per statement costs the server a system call each.
+      const socket = (client as unknown as pg.Client).connection.stream;
+      socket.cork();
+      let begun: Promise<unknown>, xact: Promise<{ xact: string }[]>, stored: Promise<unknown[][]>;
+      try {
+        begun = client.query('BEGIN');
+        xact = client.query<{ xact: string }>(CURRENT_XACT_SQL).then((r) => r.rows);
+        stored = runTogether(statements, (s) => PreparedStatements.rowsOn(client, s.text, s.values));
+      } finally {
+        socket.uncork();
+      }
       xact.catch(() => undefined);
       // Both are awaited whatever the other answered; COMMIT or ROLLBACK then goes out behind
       // every statement, and the connection is idle once it is answered.
-      const [began, done] = await Promise.allSettled([begun, runTogether(statements, (s) => PreparedStatements.rowsOn(client, s.text, s.values))]);
+      const [began, done] = await Promise.allSettled([begun, stored]);
       try {
         if (began.status === 'rejected') throw began.reason;
         if (done.status === 'rejected') throw done.reason;

@@ -48,6 +48,22 @@ describe('WindowCounters', () => {
     await counters.close();
   });
 
+  it('countHere counts a key whose window is known here and answers at once; a key new here or past its window is left to increment, counted nowhere', async () => {
+    const clock = { now: 1000 };
+    const store = sharedStore(clock);
+    const counters = countersOn(store, clock);
+    assert.equal(counters.countHere('a'), undefined);
+    assert.equal(store.count('a'), undefined);
+    await counters.increment('a');
+    clock.now += 100;
+    assert.deepEqual(counters.countHere('a'), { current: 2, ttl: WINDOW_MS - 100 });
+    assert.deepEqual(store.calls, [{ key: 'a', n: 1 }]);
+    clock.now += WINDOW_MS;
+    assert.equal(counters.countHere('a'), undefined);
+    assert.deepEqual((await counters.increment('a')).current, 1);
+    await counters.close();
+  });
+
   /** Counters whose settles reach the store only when the test lets them (`held`, in order), as a slow round trip to Redis would. */
   function heldCounters(store: ReturnType<typeof sharedStore>, clock: { now: number }) {
     const held: (() => void)[] = [];

@@ -62,14 +62,25 @@ export class WindowCounters {
 
   /** Counts a request under `key`. */
   async increment(key: string): Promise<Count> {
+    return this.countHere(key) ?? this.settleFirst(key);
+  }
+
+  /**
+   * Counts a request under `key` when its window is known here (every request but a key's first
+   * in a window), without a promise; undefined, counting nothing, when `increment` must settle it.
+   */
+  countHere(key: string): Count | undefined {
     const now = this.now();
     const counter = this.counters.get(key);
-    if (counter && now < counter.ends) {
-      counter.unsent += 1;
-      counter.passes = SETTLE_PASSES;
-      this.scheduleSettle();
-      return { current: counter.known + counter.sending + counter.unsent, ttl: counter.ends - now };
-    }
+    if (!counter || now >= counter.ends) return undefined;
+    counter.unsent += 1;
+    counter.passes = SETTLE_PASSES;
+    this.scheduleSettle();
+    return { current: counter.known + counter.sending + counter.unsent, ttl: counter.ends - now };
+  }
+
+  private async settleFirst(key: string): Promise<Count> {
+    const now = this.now();
     const shared = await this.settle(key, 1, this.options.windowMs);
     // Another first request of the key settled while this one waited, in the same window: what
     // was counted on its counter since stays, and this settle may have read a larger shared

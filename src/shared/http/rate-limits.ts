@@ -1,12 +1,10 @@
-import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { hash } from 'node:crypto';
 import type { Env } from '../config/env.js';
 import { RateLimitedError } from '../errors/app-error.js';
 import { clientAddressGroup } from '../net/ip-address.js';
 import type { RedisConnection } from '../redis/redis.client.js';
 import { type Count, WindowCounters } from './rate-limit-counters.js';
-import { presentedSecret } from './route-credentials.js';
+import { presentedSecret, secretHash } from './route-credentials.js';
 
 const WINDOW_MS = 60_000;
 /** How often a process settles its counts with Redis (see WindowCounters). */
@@ -38,7 +36,7 @@ function credentialKey(request: FastifyRequest): string | undefined {
   // Asked for by more than one window of the same request: hashed once.
   if (credentialKeys.has(request)) return credentialKeys.get(request);
   const secret = presentedSecret(request);
-  const key = secret === undefined ? undefined : hash('sha256', secret, 'base64url').slice(0, 32);
+  const key = secret === undefined ? undefined : secretHash(request, secret).toString('base64url').slice(0, 32);
   credentialKeys.set(request, key);
   return key;
 }
@@ -46,22 +44,6 @@ const credentialKeys = new WeakMap<FastifyRequest, string | undefined>();
 
 interface SettlingRedis {
   settleRateLimit(key: string, n: number, windowMs: number): Promise<[number, number]>;
-}
-
-/** WindowCounters as a @fastify/rate-limit store (the plugin builds it with `new`). */
-function counterStore(counters: WindowCounters) {
-  return class CounterStore {
-    incr(key: string, answer: (err: Error | null, count?: Count) => void): void {
-      counters.increment(key).then(
-        (count) => answer(null, count),
-        (err: Error) => answer(err),
-      );
-    }
-
-    child(): CounterStore {
-      return this;
-    }
-  };
 }
 
 /** A post to a hosted request form: besides its sender's windows, it counts in its form's. */
@@ -92,31 +74,52 @@ export async function registerRateLimits(fastify: FastifyInstance, env: Env, red
     maxKeys: MAX_COUNTED_KEYS,
   });
   fastify.addHook('onClose', () => counters.close());
-  await fastify.register(rateLimit, {
-    global: false,
-    store: counterStore(counters),
-    skipOnError: true,
-    timeWindow: WINDOW_MS,
-  });
-  type Check = ReturnType<FastifyInstance['createRateLimit']>;
-  // Each window with the requests it counts, so a request runs only the plugin checks of its own windows.
-  const windows: { check: Check; counts: (request: FastifyRequest) => boolean }[] = [];
+  // Each window with the requests it counts, so a request counts only in its own windows.
+  const windows: Window[] = [];
   if (env.RATE_LIMIT_PER_ADDRESS > 0) {
-    windows.push({ check: fastify.createRateLimit({ max: env.RATE_LIMIT_PER_ADDRESS, keyGenerator: (r) => `address:${clientAddressGroup(r.ip)}` }), counts: () => true });
+    windows.push({ max: env.RATE_LIMIT_PER_ADDRESS, key: (r) => `address:${clientAddressGroup(r.ip)}`, counts: () => true });
   }
   if (env.RATE_LIMIT_PER_CREDENTIAL > 0) {
-    windows.push({ check: fastify.createRateLimit({ max: env.RATE_LIMIT_PER_CREDENTIAL, keyGenerator: (r) => `credential:${credentialKey(r)}` }), counts: (r) => credentialKey(r) !== undefined });
+    windows.push({ max: env.RATE_LIMIT_PER_CREDENTIAL, key: (r) => `credential:${credentialKey(r)}`, counts: (r) => credentialKey(r) !== undefined });
   }
   if (env.FORM_POSTS_PER_MINUTE > 0) {
-    windows.push({ check: fastify.createRateLimit({ max: env.FORM_POSTS_PER_MINUTE, keyGenerator: (r) => `form-posts:${credentialKey(r)}` }), counts: isFormPost });
+    windows.push({ max: env.FORM_POSTS_PER_MINUTE, key: (r) => `form-posts:${credentialKey(r)}`, counts: isFormPost });
   }
   if (!windows.length) return;
-  // All windows are counted at once; only the first request of a key in a window waits for Redis.
-  fastify.addHook('onRequest', async (request) => {
-    if (UNLIMITED.has(request.url.split('?')[0]!)) return;
-    const verdicts = await Promise.all(windows.flatMap((w) => (w.counts(request) ? [w.check(request)] : [])));
-    const exceeded = verdicts.flatMap((v) => (!v.isAllowed && v.isExceeded ? [v.ttlInSeconds] : []));
-    if (!exceeded.length) return;
-    throw new RateLimitedError(Math.max(...exceeded, 1));
+  // All windows are counted at once; only the first request of a key in a window waits for Redis,
+  // so the hook answers the others without a promise (it is on every request).
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    if (UNLIMITED.has(pathOf(request.url))) return done();
+    let exceeded = -1;
+    let pending: Promise<number>[] | undefined;
+    for (const window of windows) {
+      if (!window.counts(request)) continue;
+      const key = window.key(request);
+      const count = counters.countHere(key);
+      if (count === undefined) (pending ??= []).push(counters.increment(key).then((c) => waitSeconds(c, window.max), notCounted));
+      else exceeded = Math.max(exceeded, waitSeconds(count, window.max));
+    }
+    if (!pending) return done(refusal(exceeded));
+    Promise.all(pending).then((waits) => done(refusal(Math.max(exceeded, ...waits))), done);
   });
 }
+
+interface Window {
+  max: number;
+  key: (request: FastifyRequest) => string;
+  counts: (request: FastifyRequest) => boolean;
+}
+
+/** The seconds a window's caller must wait, -1 while it is within the window's limit. */
+const waitSeconds = (count: Count, max: number) => (count.current > max ? Math.ceil(count.ttl / 1000) : -1);
+
+/** While Redis fails, a key never counted is not limited: intake does not depend on Redis. */
+const notCounted = () => -1;
+
+/** Refused until the longest of the exceeded windows ends (never less than a second); undefined lets the request in. */
+const refusal = (wait: number) => (wait < 0 ? undefined : new RateLimitedError(Math.max(wait, 1)));
+
+const pathOf = (url: string) => {
+  const query = url.indexOf('?');
+  return query < 0 ? url : url.slice(0, query);
+};

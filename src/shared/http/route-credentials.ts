@@ -2,6 +2,7 @@ import { SetMetadata, UseGuards } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants.js';
 import type { FastifyRequest } from 'fastify';
+import { sha256 } from '../crypto/sha256.js';
 import { CredentialGuard } from './authenticated-requests.js';
 import type { Role } from './roles.js';
 import { anySessionCookie } from './session-cookie.js';
@@ -109,6 +110,19 @@ export function formSecret(request: FastifyRequest): string | undefined {
   const secret = (request.params as { secret?: unknown } | undefined)?.secret;
   return typeof secret === 'string' && secret !== '' ? secret : undefined;
 }
+
+/**
+ * The SHA-256 of a secret the request presented, hashed once per request: the per-credential
+ * rate limit and the route's credential check both need it.
+ */
+export function secretHash(request: FastifyRequest, secret: string): Buffer {
+  const known = secretHashes.get(request);
+  if (known?.secret === secret) return known.hash;
+  const hash = sha256(secret);
+  secretHashes.set(request, { secret, hash });
+  return hash;
+}
+const secretHashes = new WeakMap<FastifyRequest, { secret: string; hash: Buffer }>();
 
 /** The secret the request's route authenticates with, whatever other credential-like headers it carries. */
 export function presentedSecret(request: FastifyRequest): string | undefined {

@@ -253,6 +253,14 @@ export class Case {
 
 /** `<workflow name> via API - 2026-11-21 20:18:30 UTC` */
 export function defaultSubject(workflowName: string, sourceLabel: string, now: Date): string {
-  const stamp = now.toISOString().slice(0, 19).replace('T', ' ');
-  return `${workflowName} via ${sourceLabel} - ${stamp} UTC`;
+  return `${workflowName} via ${sourceLabel} - ${secondStamp(now)} UTC`;
+}
+
+/** The last second written out: every webhook case of that second has the same stamp (a Date's formatting is not cheap). */
+let lastStamp = { second: NaN, text: '' };
+
+function secondStamp(now: Date): string {
+  const second = Math.floor(now.getTime() / 1000);
+  if (second !== lastStamp.second) lastStamp = { second, text: now.toISOString().slice(0, 19).replace('T', ' ') };
+  return lastStamp.text;
 }

@@ -3,8 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { UnauthorizedError } from '../../../shared/errors/app-error.js';
 import { proofParameter } from '../../../shared/http/authenticated-requests.js';
-import { type CredentialCheck, RequiresCredential, webhookSecret } from '../../../shared/http/route-credentials.js';
-import { sha256 } from '../../../shared/crypto/sha256.js';
+import { type CredentialCheck, RequiresCredential, secretHash, webhookSecret } from '../../../shared/http/route-credentials.js';
 import type { SignatureCheck } from '../../workflows/domain/signature-schemes.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
@@ -33,7 +32,7 @@ export class WebhookTokenCheck implements CredentialCheck<{ kind: 'webhook' }, W
     if (token === undefined || !Number.isSafeInteger(workflowId)) throw new UnauthorizedError('invalid webhook URL');
     const state = await this.workflows.state(workflowId);
     const expected = state?.webhookTokenHash;
-    if (!state || !expected || !timingSafeEqual(sha256(token), expected) || !state.published || !state.current?.isDirect) {
+    if (!state || !expected || !timingSafeEqual(secretHash(request, token), expected) || !state.published || !state.current?.isDirect) {
       throw new UnauthorizedError('invalid webhook URL');
     }
     if (state.webhookSignature) request.rawBodyCheck = signatureRequired(request, state.webhookSignature);
