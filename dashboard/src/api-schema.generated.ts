@@ -1519,7 +1519,7 @@ export interface components {
              * @description The user's new role; the organization's last owner keeps `owner`.
              * @enum {string}
              */
-            role: "admin" | "viewer" | "editor" | "owner";
+            role: "admin" | "viewer" | "agent" | "editor" | "owner";
         };
         CloseStep: {
             /** @description Moves the case to `Closed` with this outcome (the workflow's default when omitted). */
@@ -1618,7 +1618,7 @@ export interface components {
              */
             email: string;
             /** @enum {string} */
-            role: "admin" | "viewer" | "editor" | "owner";
+            role: "admin" | "viewer" | "agent" | "editor" | "owner";
         };
         /** @description One attempt to deliver one event. */
         DeliveryAttempt: {
@@ -1760,10 +1760,10 @@ export interface components {
                 id: number;
             };
             /**
-             * @description `owner`: everything. `admin`: all but users. `editor`: drafts, test runs, versions, reads. `viewer`: reads of cases, timelines, runs, reports and usage.
+             * @description `owner`: everything. `admin`: all but users. `editor`: drafts, test runs, versions, reads. `agent`: works cases (assignment, comments, bulk changes, export, merge) and reads the statuses and attribute schemas of workflows. `viewer`: reads of cases, timelines, runs, reports and usage.
              * @enum {string}
              */
-            role: "viewer" | "editor" | "admin" | "owner";
+            role: "viewer" | "agent" | "editor" | "admin" | "owner";
         };
         Organization: {
             /**
@@ -1798,7 +1798,7 @@ export interface components {
              * @description The role of a person who signs in for the first time (never `owner`).
              * @enum {string}
              */
-            default_role: "viewer" | "editor" | "admin";
+            default_role: "viewer" | "agent" | "editor" | "admin";
             /** @description Lower-case domains (`example.com`): only a verified email address of one of these signs in. */
             email_domains: string[];
             /** @description The provider's issuer identifier, exactly as its discovery document (`/.well-known/openid-configuration` below it) states it: an `https` URL. */
@@ -1992,7 +1992,7 @@ export interface components {
              * @description The role of a person who signs in for the first time.
              * @enum {string}
              */
-            default_role: "viewer" | "editor" | "admin";
+            default_role: "viewer" | "agent" | "editor" | "admin";
             /** @description Each listed domain in the order of `email_domains`: whether it is verified (a typed address of it is sent to this provider), and the DNS TXT record that verifies it (`verifySsoDomains`). */
             domain_verifications: {
                 domain: string;
@@ -2253,10 +2253,10 @@ export interface components {
              */
             last_seen_at: string | null;
             /**
-             * @description `owner`: everything. `admin`: all but users. `editor`: drafts, test runs, versions, reads. `viewer`: reads of cases, timelines, runs, reports and usage.
+             * @description `owner`: everything. `admin`: all but users. `editor`: drafts, test runs, versions, reads. `agent`: works cases (assignment, comments, bulk changes, export, merge) and reads the statuses and attribute schemas of workflows. `viewer`: reads of cases, timelines, runs, reports and usage.
              * @enum {string}
              */
-            role: "viewer" | "editor" | "admin" | "owner";
+            role: "viewer" | "agent" | "editor" | "admin" | "owner";
             /**
              * @description `invited` until the person first signs in.
              * @enum {string}

@@ -128,7 +128,7 @@ function Account({ session }: { session: Extract<Session, { kind: 'person' | 'to
   );
 }
 
-const ROLE_LABELS: Record<Role, string> = { viewer: 'Viewer', editor: 'Editor', admin: 'Admin', owner: 'Owner' };
+const ROLE_LABELS: Record<Role, string> = { viewer: 'Viewer', agent: 'Agent', editor: 'Editor', admin: 'Admin', owner: 'Owner' };
 
 function Brand({ role }: { role: Role | null }) {
   return (

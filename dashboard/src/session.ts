@@ -11,7 +11,7 @@ const TOKEN_KEY = 'case-intake.admin-token';
 
 export type Role = components['schemas']['Me']['role'];
 /** Weakest first, as the service orders them (src/shared/http/roles.ts): each may do what those before it may. */
-export const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const satisfies readonly Role[];
+export const ROLES = ['viewer', 'agent', 'editor', 'admin', 'owner'] as const satisfies readonly Role[];
 
 export type Session =
   /** On load, while the service is asked whether the cookie holds a session. */

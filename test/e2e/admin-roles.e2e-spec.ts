@@ -127,7 +127,7 @@ describe('admin routes and roles', () => {
     origin = new URL(t.env.PUBLIC_BASE_URL!).origin;
     org = await givenOwnedOrganization(t, sink, origin);
     sessions.set('owner', org.owner);
-    for (const role of ['admin', 'editor', 'viewer'] as const) sessions.set(role, await givenMember(t, sink, org, role, origin));
+    for (const role of ['admin', 'editor', 'agent', 'viewer'] as const) sessions.set(role, await givenMember(t, sink, org, role, origin));
     routes = registeredAdminRoutes(t);
   });
   after(async () => {

@@ -59,7 +59,8 @@ describe('admin dashboard: single sign-on', () => {
     await page.keyboard.press('Tab');
     await page.keyboard.type(domain);
     await page.keyboard.press('Tab');
-    await page.keyboard.press('ArrowDown'); // viewer → editor
+    await page.keyboard.press('ArrowDown'); // viewer → agent
+    await page.keyboard.press('ArrowDown'); // agent → editor
     await page.keyboard.press('Tab');
     assert.equal((await focused(page)).id, 'sso-required');
     await page.keyboard.press('Tab');

@@ -21,7 +21,7 @@ import { closeDb, type InjectResult, startTestApp, type TestApp } from '../suppo
 // Compiled to build/test/e2e/: the repository is three levels up.
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const SPEC = 'role-capabilities.e2e-spec.ts';
-const COLUMNS = ['viewer', 'editor', 'admin', 'owner', 'admin token', 'API token'] as const;
+const COLUMNS = ['viewer', 'agent', 'editor', 'admin', 'owner', 'admin token', 'API token'] as const;
 type Column = (typeof COLUMNS)[number];
 /** `yes`: it can; `no`: refused (403, or 401 for a token the admin API does not take); `stand-in`: it runs, but gets `[secret NAME]` instead of the secret. */
 type Cell = 'yes' | 'no' | 'stand-in';
@@ -158,7 +158,7 @@ describe('the role × capability matrix of docs/security.md', () => {
     assert.equal((await t.request('POST', `/api/admin/v1/workflows/${workflowId}/webhook`, { token: org.adminToken })).status, 201);
     w = { t, org, workflowId, receiver: await startReceiver(() => ({ status: 201, body: { id: 'T-1' } })), sink };
     const sessions: [Column, Session][] = [['owner', org.owner]];
-    for (const role of ['viewer', 'editor', 'admin'] as const) sessions.push([role, await givenMember(t, sink, org, role, origin)]);
+    for (const role of ['viewer', 'agent', 'editor', 'admin'] as const) sessions.push([role, await givenMember(t, sink, org, role, origin)]);
     for (const [column, session] of sessions) {
       callers.set(column, { column, actor: { type: 'user', id: String(session.userId) }, request: (method, path, body) => t.request(method, path, { body, headers: { cookie: session.cookie, origin } }) });
     }

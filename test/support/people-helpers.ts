@@ -8,7 +8,7 @@ import { operatorToken } from './scenario.js';
 import type { SmtpSink, SunkMail } from './smtp-sink.js';
 import type { InjectResult, TestApp } from './test-app.js';
 
-export const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const;
+export const ROLES = ['viewer', 'agent', 'editor', 'admin', 'owner'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** A signed-in person: their session cookie and the CSRF token the dashboard would send. */

@@ -11,6 +11,7 @@ const FIELDS = ['issuer', 'client_id', 'client_secret', 'email_domains', 'defaul
 type FieldName = (typeof FIELDS)[number];
 const ROLE_OPTIONS: [SsoConfiguration['default_role'], string][] = [
   ['viewer', 'Viewer: reads cases, runs and reports'],
+  ['agent', 'Agent: also works cases: assigns, comments, replies, changes and exports them'],
   ['editor', 'Editor: also edits workflow drafts'],
   ['admin', 'Admin: also publishes, and manages tokens and secrets'],
 ];

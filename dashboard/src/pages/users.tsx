@@ -6,12 +6,13 @@ import { FieldError } from '../form-problems.tsx';
 import { useAction, useLoad, useTitle } from '../hooks.ts';
 import { ROLES, type Role } from '../session.ts';
 
-const ROLE_NAMES: Record<Role, string> = { owner: 'Owner', admin: 'Admin', editor: 'Editor', viewer: 'Viewer' };
+const ROLE_NAMES: Record<Role, string> = { owner: 'Owner', admin: 'Admin', editor: 'Editor', agent: 'Agent', viewer: 'Viewer' };
 /** What each role may do (people.md, section 1). */
 const ROLE_SCOPES: Record<Role, string> = {
   owner: 'everything, users included',
   admin: 'all but users',
   editor: 'drafts, test runs and versions; no publishing',
+  agent: 'works cases: assigns, comments, replies, changes and exports them',
   viewer: 'reads cases, reports and usage',
 };
 /** Strongest first. */

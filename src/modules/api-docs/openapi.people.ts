@@ -4,7 +4,7 @@ import { MAX_SSO_EMAIL_DOMAINS, SSO_DEFAULT_ROLES } from '../people/domain/sso.j
 
 /** An organization's people and who is calling (people.md, sections 1 and 2). */
 
-const role = { type: 'string', enum: [...ROLES], description: '`owner`: everything. `admin`: all but users. `editor`: drafts, test runs, versions, reads. `viewer`: reads of cases, timelines, runs, reports and usage.' };
+const role = { type: 'string', enum: [...ROLES], description: '`owner`: everything. `admin`: all but users. `editor`: drafts, test runs, versions, reads. `agent`: works cases (assignment, comments, bulk changes, export, merge) and reads the statuses and attribute schemas of workflows. `viewer`: reads of cases, timelines, runs, reports and usage.' };
 
 export const peopleSchemas: Record<string, Schema> = {
   User: object(

@@ -1,7 +1,7 @@
 import type { Role } from '../../../shared/http/roles.js';
 
 /** The roles a person signing in for the first time may get: an owner is always named by an owner. */
-export const SSO_DEFAULT_ROLES = ['viewer', 'editor', 'admin'] as const satisfies readonly Role[];
+export const SSO_DEFAULT_ROLES = ['viewer', 'agent', 'editor', 'admin'] as const satisfies readonly Role[];
 export type SsoDefaultRole = (typeof SSO_DEFAULT_ROLES)[number];
 /** Enough for an organization's every brand and subsidiary; bounds the GIN index's rows per organization. */
 export const MAX_SSO_EMAIL_DOMAINS = 50;
