@@ -4,7 +4,7 @@ import type { Logger } from '../../../../shared/logging/logger.js';
 import type { OutboundHttp, OutboundRequest } from '../../../../shared/outbound/outbound-http.js';
 import type { SecretsService } from '../../../secrets/application/secrets.service.js';
 import { StepRunner, type StepSite } from '../step-runner.js';
-import { HttpRequestStep } from './http-request.step.js';
+import { HttpRequestStep, parseAnswer } from './http-request.step.js';
 
 const KEY = 'k3y/with&chars';
 const context = {
@@ -79,5 +79,21 @@ describe('HttpRequestStep and secrets', () => {
     const { step, asked } = stepWith(async () => ({ status: 200, text: '' }));
     await step.execute({ method: 'GET', url: 'https://crm.example/{{ case.id }}' }, context);
     assert.deepEqual(asked, [[]]);
+  });
+});
+
+describe('HttpRequestStep and a receiver answer nested beyond bounds', () => {
+  const deep = (levels: number) => '['.repeat(levels) + ']'.repeat(levels);
+
+  it('refuses to save an answer nested 100,000 levels deep, naming the bound, instead of overflowing the stack', async () => {
+    const { step } = stepWith(async () => ({ status: 200, text: deep(100_000) }));
+    const outcome = await step.execute({ method: 'GET', url: 'https://crm.example/a', save_response_as: 'crm', retries: 0 }, context);
+    assert.equal(outcome.kind, 'fail');
+    assert.match(outcome.kind === 'fail' ? outcome.error : '', /\/crm.*nests deeper than 64 levels/);
+  });
+
+  it('reads an answer nested 64 levels deep as JSON, and one nested deeper as text', () => {
+    assert.ok(Array.isArray(parseAnswer(deep(64))));
+    assert.equal(parseAnswer(deep(65)), deep(65));
   });
 });

@@ -1,5 +1,7 @@
 import { StepType, type StepArgumentsCheck, type StepContext, type StepOutcome, type StepTypeDefinition } from '../../../../extension-api/step-types.js';
 import { unstorableNumber } from '../../../../shared/json/json-numbers.js';
+import { nestsDeeperThan } from '../../../../shared/json/json-text.js';
+import { MAX_NESTING_DEPTH } from '../../../../shared/http/json-body-parser.js';
 import { pointer } from '../../../../shared/json/json-pointer.js';
 import { checkHttpRequest } from '../../../workflows/domain/http-request-definition.js';
 import { renderHeaders, renderUrl, secretNamesIn } from '../../domain/request-templates.js';
@@ -74,6 +76,9 @@ export class HttpRequestStep implements StepTypeDefinition<HttpRequestArg> {
         const note = { method: spec.method, url: target, status: response.status };
         if (!spec.save_response_as) return { kind: 'next', note };
         const answer = parseAnswer(response.text);
+        if (typeof answer === 'string' && answerNestsTooDeep(response.text)) {
+          return stepFailure(this.type, [{ path: pointer('', spec.save_response_as), error: `the answer nests deeper than ${MAX_NESTING_DEPTH} levels of objects and arrays` }]);
+        }
         // Checked on the answer's own text: once parsed, 1e131071 would quietly be Infinity.
         const tooLarge = typeof answer === 'string' ? undefined : unstorableNumber(response.text);
         if (tooLarge) return stepFailure(this.type, [{ path: pointer('', spec.save_response_as) + tooLarge.path, error: tooLarge.error }]);
@@ -89,13 +94,22 @@ export class HttpRequestStep implements StepTypeDefinition<HttpRequestArg> {
   }
 }
 
-/** The answer as JSON when it is JSON, as text otherwise. */
+/**
+ * The answer as JSON when it is JSON nested no deeper than a request body may be, as text
+ * otherwise: a receiver's answer nested 100,000 deep would overflow the stack of every walk
+ * over it later (masking secrets, storing, showing a test run).
+ */
 export function parseAnswer(text: string): unknown {
+  if (answerNestsTooDeep(text)) return text;
   try {
     return JSON.parse(text);
   } catch {
     return text;
   }
+}
+
+function answerNestsTooDeep(text: string): boolean {
+  return nestsDeeperThan(text, MAX_NESTING_DEPTH);
 }
 
 /** Scheme, host and path only: query strings often carry credentials. */
