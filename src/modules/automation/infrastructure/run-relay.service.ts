@@ -1,27 +1,28 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
+import { Env } from '../../../shared/config/env.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
-import { LOST_JOB_GRACE_MS, Relay } from '../../../shared/queue/relay.js';
-import { AUTOMATION_QUEUE, RUN_JOB, runJobOptions } from './automation.queue.js';
+import { LOST_JOB_GRACE_MS } from '../../../shared/queue/relay.js';
+import { RelayWorker } from '../../../shared/queue/relay-worker.js';
+import { AUTOMATION_QUEUE, RUN_JOB, type RunJob, runJobOptions } from './automation.queue.js';
+import { RunExecutor } from '../application/run-executor.service.js';
 import { type DueRun, RunQueue } from '../../cases/domain/run-queue.js';
 
-const BATCH = 500;
 /** A run marked enqueued that has not started after this long is enqueued again (runs a dead worker held do not wait for this: see Relay). */
 export const REENQUEUE_AFTER_MS = LOST_JOB_GRACE_MS;
 
 /**
- * Hands runs to the automation queue (see Relay): new ones as soon as they are written, and
- * again those whose job was lost (Redis restarted, a worker died, a delayed job vanished).
+ * In worker roles: hands runs to the automation queue (see Relay), new ones as soon as they are
+ * written and again those whose job was lost (Redis restarted, a worker died, a delayed job
+ * vanished), and executes them, WORKER_CONCURRENCY runs at a time per process.
  */
 @Injectable()
-export class RunRelay implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly relay: Relay<DueRun>;
-
-  constructor(runs: RunQueue, @InjectQueue(AUTOMATION_QUEUE) queue: Queue, @Inject(LOGGER) logger: Logger) {
-    this.relay = new Relay<DueRun>(
-      'run relay',
-      {
+export class RunRelay extends RelayWorker<DueRun, RunJob> {
+  constructor(runs: RunQueue, executor: RunExecutor, env: Env, @InjectQueue(AUTOMATION_QUEUE) queue: Queue, @Inject(LOGGER) logger: Logger) {
+    super({
+      name: 'run',
+      source: {
         takeNew: (limit) => runs.takeNew(limit),
         takeExpired: (limit) => runs.takeExpired(limit),
         takeStale: (limit, graceMs) => runs.takeStale(limit, graceMs),
@@ -33,18 +34,12 @@ export class RunRelay implements OnApplicationBootstrap, OnApplicationShutdown {
         }),
       },
       queue,
-      BATCH,
-      REENQUEUE_AFTER_MS,
+      batch: 500,
+      job: RUN_JOB,
+      concurrency: env.WORKER_CONCURRENCY,
+      run: (job) => executor.execute(job),
       logger,
-    );
-  }
-
-  onApplicationBootstrap(): void {
-    this.relay.start();
-  }
-
-  onApplicationShutdown(): Promise<void> {
-    return this.relay.stop();
+    });
   }
 }
 
