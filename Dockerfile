@@ -12,7 +12,7 @@ COPY package.json package-lock.json ./
 # where build.npmrc may say `cafile=/run/secrets/npm-ca`. Without them npm uses its defaults.
 RUN --mount=type=secret,id=npmrc,target=/root/.npmrc --mount=type=secret,id=npm-ca \
     npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json nest-cli.json vite.config.ts ./
+COPY tsconfig.json tsconfig.build.json tsconfig.extension-api.json nest-cli.json vite.config.ts ./
 COPY scripts/pinned-node.sh scripts/generate-api-metadata.ts ./scripts/
 COPY src ./src
 COPY dashboard ./dashboard

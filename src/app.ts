@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
 import type { CaseIntakeOptions } from './extension-api/extensions.js';
 import { serveApiDocs } from './modules/api-docs/api-docs.js';
+import { checkExtensionApiVersions } from './modules/extensions/extension-api-version.js';
 import { serveDashboard } from './modules/dashboard/serve-dashboard.js';
 import { FormSecretCheck } from './modules/forms/http/form-secret.check.js';
 import { AdminCallerCheck } from './modules/people/http/admin-caller.check.js';
@@ -22,6 +23,8 @@ import { createMetricsRegistry, httpLatencyHistogram, MetricsTokenCheck } from '
 
 /** Builds the whole service without listening, so tests and main.ts boot exactly the same app. */
 export async function createApp(env: Env, logger: Logger, options: CaseIntakeOptions = {}): Promise<NestFastifyApplication> {
+  // Before anything is opened: an extension built for another API stops the start with nothing to close.
+  checkExtensionApiVersions(options.extensions ?? []);
   const metrics = createMetricsRegistry();
   const adapter = new FastifyAdapter(fastifyOptions(env));
   const fastify = adapter.getInstance();

@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -28,7 +28,20 @@ function specFiles(dir: string, pattern: RegExp): string[] {
   });
 }
 
+/**
+ * The package's own name, as the example extension imports it (`case-intake-service/extension-api`),
+ * must reach this build's copy of the extension API, the one the specs start the service with
+ * (its decorators are matched by identity), not dist/: the build gets a package.json of its own,
+ * the nearest one for every file in it, whose exports point where tsc put the same sources.
+ */
+function writeBuildPackageManifest(): void {
+  const manifest = JSON.parse(readFileSync(join(buildRoot, '..', 'package.json'), 'utf8')) as { name: string; type: string; exports: Record<string, unknown> };
+  const exports = JSON.parse(JSON.stringify(manifest.exports).replaceAll('"./dist/', '"./src/')) as unknown;
+  writeFileSync(join(buildRoot, 'package.json'), `${JSON.stringify({ name: manifest.name, type: manifest.type, private: true, exports }, null, 2)}\n`);
+}
+
 async function main(): Promise<number> {
+  writeBuildPackageManifest();
   const scratch = await mkdtemp(join(tmpdir(), 'cis-test-'));
   const servers = await useOrStartServers(scratch, false);
   const { postgresUrl: serverUrl, redisUrl } = servers;

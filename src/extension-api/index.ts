@@ -4,7 +4,7 @@
  * service and may change in any release. Versioned by EXTENSION_API_VERSION.
  */
 export { EXTENSION_API_VERSION } from './version.js';
-export type { CaseIntakeOptions, ExtensionModule } from './extensions.js';
+export type { CaseIntakeOptions, ExtensionDeclaration, ExtensionModule } from './extensions.js';
 export { CASE_EVENT_TYPES, CaseEventListener } from './case-events.js';
 export type { CaseEvent, CaseEventCase, CaseEventHandler, CaseEventType } from './case-events.js';
 export { CaseIntake, CaseSource, RequiresSourceCredential, SourceCredentialProof, type CaseSourceDefinition, type SourceCredentialRequest, type IntakeWorkflow, type JsonText, type SourceCaseReceipt, type SourceCaseRequest } from './case-sources.js';

@@ -8,7 +8,8 @@ import { cruise, type IConfiguration } from 'dependency-cruiser';
 /**
  * An extension may use the service only through the public barrel: whatever else it imports
  * may change in any release (docs/extending.md). The examples are what teams copy, so they
- * must show exactly that.
+ * must show exactly that. They import it by the package's name (`case-intake-service/extension-api`),
+ * which tsconfig.json's `paths` map to the barrel's source, as tsc reads them.
  */
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -17,7 +18,7 @@ const PUBLIC_BARREL = 'src/extension-api/index.ts';
 /** Every import of a file under examples/ that reaches the service's own files other than the barrel. */
 async function privateImports(): Promise<string[]> {
   const config = createRequire(import.meta.url)(join(root, '.dependency-cruiser.cjs')) as IConfiguration;
-  const { output } = await cruise(['examples'], { ...config.options, exclude: undefined, baseDir: root });
+  const { output } = await cruise(['examples'], { ...config.options, exclude: undefined, baseDir: root, tsConfig: { fileName: join(root, 'tsconfig.json') } });
   if (typeof output === 'string') throw new Error('expected a cruise result');
   return output.modules
     .filter((file) => file.source.startsWith('examples/'))

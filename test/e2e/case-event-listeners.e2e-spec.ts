@@ -50,7 +50,9 @@ class CreatedCounter implements CaseEventHandler {
 }
 
 @Module({ providers: [RecordingListener, CreatedCounter] })
-class RecordingExtensionModule {}
+class RecordingExtensionModule {
+  static readonly apiVersion = '1.0.0';
+}
 
 describe('case-event listeners (extension API)', () => {
   let t: TestApp;
@@ -170,7 +172,9 @@ describe('case-event listeners: names', () => {
   }
 
   @Module({ providers: [TicketListener, OtherTicketListener] })
-  class ClashingExtensionModule {}
+  class ClashingExtensionModule {
+    static readonly apiVersion = '1.0.0';
+  }
 
   it('two listeners with one name stop the start with a message naming both', async () => {
     const env = validateEnv({ ...process.env });

@@ -173,10 +173,14 @@ describe('names an extension shares with the service', () => {
   }
 
   @Module({ providers: [AnotherWebhookSource] })
-  class ClashingSourceModule {}
+  class ClashingSourceModule {
+    static readonly apiVersion = '1.0.0';
+  }
 
   @Module({ providers: [AnotherGithubScheme] })
-  class ClashingSchemeModule {}
+  class ClashingSchemeModule {
+    static readonly apiVersion = '1.0.0';
+  }
 
   it('stop the start with a message naming both providers', async () => {
     await assert.rejects(startTestApp({ extensions: [ClashingSourceModule] }), /two case sources are named "Webhook": WebhookCaseSource and AnotherWebhookSource/);

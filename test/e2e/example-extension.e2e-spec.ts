@@ -114,11 +114,15 @@ describe('step type names are unique', () => {
     async run(): Promise<StepOutcome> { return { kind: 'next' }; }
   }
   @Module({ providers: [AnotherClose] })
-  class ClashingExtension {}
+  class ClashingExtension {
+    static readonly apiVersion = '1.0.0';
+  }
   @StepType()
   class AnotherOpenTicket extends OpenTicketStep {}
   @Module({ providers: [AnotherOpenTicket] })
-  class SecondTicketExtension {}
+  class SecondTicketExtension {
+    static readonly apiVersion = '1.0.0';
+  }
 
   it('an extension\'s step type named like a built-in one stops the start, naming both', async () => {
     await assert.rejects(startTestApp({ extensions: [ClashingExtension] }), /two step types are named "close": CloseStep and AnotherClose; rename one of them/);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { StepType, type StepContext, type StepOutcome, type StepTypeDefinition } from '../../../src/extension-api/index.js';
+import { StepType, type StepContext, type StepOutcome, type StepTypeDefinition } from 'case-intake-service/extension-api';
 
 export interface OpenTicketArguments {
   /** The ticketing API's endpoint that creates a ticket. */

@@ -1,5 +1,5 @@
 import { Controller, Headers, HttpCode, Post, Req, Res, UnauthorizedException, UnprocessableEntityException } from '@nestjs/common';
-import { CaseIntake, RequiresSourceCredential, SourceCredentialProof } from '../../../src/extension-api/index.js';
+import { CaseIntake, RequiresSourceCredential, SourceCredentialProof } from 'case-intake-service/extension-api';
 import { SIGNATURE_HEADER, verifyTicketBusSignature } from './ticket-bus-signature.js';
 import { type TicketBusCaller, TicketBusSource } from './ticket-bus.source.js';
 

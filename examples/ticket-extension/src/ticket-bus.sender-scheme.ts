@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SenderScheme, type SenderSchemeDefinition, type SenderSchemeOptions, type SignatureVerifier } from '../../../src/extension-api/index.js';
+import { SenderScheme, type SenderSchemeDefinition, type SenderSchemeOptions, type SignatureVerifier } from 'case-intake-service/extension-api';
 import { SIGNATURE_HEADER, verifyTicketBusSignature } from './ticket-bus-signature.js';
 
 const MIN_SECRET_LENGTH = 16;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CaseIntake, CaseSource, type CaseSourceDefinition, type IntakeWorkflow, type SourceCredentialRequest } from '../../../src/extension-api/index.js';
+import { CaseIntake, CaseSource, type CaseSourceDefinition, type IntakeWorkflow, type SourceCredentialRequest } from 'case-intake-service/extension-api';
 
 /** The organization secret (set with `PUT /api/admin/v1/secrets/TICKET_BUS_SECRET`) the bus signs with. */
 export const TICKET_BUS_SECRET = 'TICKET_BUS_SECRET';

@@ -9,12 +9,15 @@ import { TicketBusSource } from './ticket-bus.source.js';
  * it (`open_ticket`), a case source its message bus posts to (`ticket_bus`), and the bus's
  * signature as a sender scheme. Load it with `createApp(env, logger, { extensions:
  * [TicketExtensionModule] })`, or name this file's built module in EXTENSIONS (its default
- * export is the module).
+ * export is the module). `apiVersion` is the extension API it was written against, as a literal:
+ * a service whose API does not fit it refuses to start.
  */
 @Module({
   controllers: [TicketBusController],
   providers: [OpenTicketStep, TicketBusSource, TicketBusSenderScheme],
 })
-export class TicketExtensionModule {}
+export class TicketExtensionModule {
+  static readonly apiVersion = '1.0.0';
+}
 
 export default TicketExtensionModule;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { GuardedHttpRequest, GuardedHttpResponse, StepContext } from '../../../src/extension-api/index.js';
+import type { GuardedHttpRequest, GuardedHttpResponse, StepContext } from 'case-intake-service/extension-api';
 import { OpenTicketStep, type OpenTicketArguments } from '../src/open-ticket.step.js';
 
 const TOKEN = 'tk-secret';

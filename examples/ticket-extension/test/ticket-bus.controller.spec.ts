@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HttpException } from '@nestjs/common';
-import { CaseIntake, type CaseSourceDefinition, type IntakeWorkflow, type JsonText, type SourceCaseReceipt, type SourceCaseRequest } from '../../../src/extension-api/index.js';
+import { CaseIntake, type CaseSourceDefinition, type IntakeWorkflow, type JsonText, type SourceCaseReceipt, type SourceCaseRequest } from 'case-intake-service/extension-api';
 import { signTicketBusMessage } from '../src/ticket-bus-signature.js';
 import { TicketBusController } from '../src/ticket-bus.controller.js';
 import { TICKET_BUS_SECRET, type TicketBusCaller, TicketBusSource } from '../src/ticket-bus.source.js';
