@@ -1,5 +1,5 @@
 # Builds with BuildKit (the RUN --mount lines below): Docker's default since 23.0, DOCKER_BUILDKIT=1
-# on older engines. npm run test:image builds and runs it (README, "Testing the image").
+# on older engines. npm run test:image builds and runs it (docs/deploying.md, "Testing the image").
 # The Node.js release CI tests on: keep it equal to .node-version (a unit test checks).
 ARG NODE_VERSION=24.21.0
 # Build stage: compile TypeScript with the full dependency tree.
@@ -32,7 +32,7 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Apply migrations with: docker run --rm --env-file prod.env IMAGE node dist/shared/database/migrate.js
-# Re-encrypt stored secrets after a key change (README, "Rotating the encryption key"):
+# Re-encrypt stored secrets after a key change (docs/deploying.md, "Rotating the encryption key"):
 #   docker run --rm --env-file prod.env IMAGE node dist/shared/crypto/rotate-encryption-key.js
 # The same command as `npm run start:prod`: the old generation grows by half before the next full
 # collection (V8 lets it reach several times the live heap) and the young one stays small, which

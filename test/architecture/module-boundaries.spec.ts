@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { cruise, type IConfiguration, type IModule } from 'dependency-cruiser';
 
-/** The boundaries of README's architecture section, on the TypeScript sources (not the build). */
+/** The boundaries of docs/architecture.md, on the TypeScript sources (not the build). */
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const MAX_LINES = 300;

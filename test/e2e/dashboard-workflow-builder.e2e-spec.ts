@@ -1,5 +1,5 @@
 /**
- * The workflow page's Builder in headless Chromium: the README's example workflow built from an
+ * The workflow page's Builder in headless Chromium: the tour's (docs/tour.md) example workflow built from an
  * empty draft with the builder's controls only (once with the mouse, once with the keyboard
  * alone), saved, test-run, published, given a webhook URL that takes a case, and that case's run
  * trace on its page; the JSON tab in sync with it; a 422 next to its field; an extension's step
@@ -17,11 +17,11 @@ import { dashboardSuite, detail, fillDefinition, givenSignedIn, heading, tableRo
 import { createOrganization, createWorkflow, type Organization } from '../support/scenario.js';
 import type { TestApp } from '../support/test-app.js';
 
-/** The workflow README.md's walk-through creates (its `POST /api/admin/v1/workflows` body). */
+/** The workflow docs/tour.md's walk-through creates (its `POST /api/admin/v1/workflows` body). */
 function readmeDefinition(): Record<string, unknown> {
-  const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
-  const body = /curl -s -X POST \$BASE\/api\/admin\/v1\/workflows -H "Authorization: Bearer \$ADM" -H 'Content-Type: application\/json' -d '(\{[\s\S]*?\n\})'/.exec(readme);
-  assert.ok(body, 'README.md has its workflow example');
+  const tour = readFileSync(new URL('../../../docs/tour.md', import.meta.url), 'utf8');
+  const body = /curl -s -X POST \$BASE\/api\/admin\/v1\/workflows -H "Authorization: Bearer \$ADM" -H 'Content-Type: application\/json' -d '(\{[\s\S]*?\n\})'/.exec(tour);
+  assert.ok(body, 'docs/tour.md has its workflow example');
   return JSON.parse(body[1]!);
 }
 
@@ -116,7 +116,7 @@ function keyboard(page: Page): Hands {
   };
 }
 
-/** README.md's workflow, built from an empty draft with the builder's controls: no JSON typed. */
+/** docs/tour.md's workflow, built from an empty draft with the builder's controls: no JSON typed. */
 async function buildReadmeWorkflow(hands: Hands): Promise<void> {
   await hands.type('Default outcome', 'Resolved');
   await hands.type('New status name', 'Triage');
@@ -192,7 +192,7 @@ async function generateWebhookUrl(page: Page, hands: Hands): Promise<string> {
   return url.inputValue();
 }
 
-/** A sender's POST of a JSON object to the webhook URL, as README.md shows it; the new case's id. */
+/** A sender's POST of a JSON object to the webhook URL, as docs/tour.md shows it; the new case's id. */
 async function postToWebhook(t: TestApp, webhookUrl: string, payload: Record<string, unknown>): Promise<number> {
   const { pathname, search } = new URL(webhookUrl);
   const created = await t.request('POST', pathname + search, { body: payload });
@@ -220,7 +220,7 @@ async function runTraceOnCasePage(t: TestApp, org: Organization, page: Page, cas
   };
 }
 
-/** After the README's workflow is built and saved: test-run, publish, a webhook delivery, and its run on the case page. */
+/** After the tour's workflow is built and saved: test-run, publish, a webhook delivery, and its run on the case page. */
 async function testRunPublishAndTakeAWebhookCase(t: TestApp, org: Organization, page: Page, hands: Hands): Promise<void> {
   const testRun = await testRunDraft(page, hands);
   // The sample's priority is its first allowed value, 1: to Triage, whose CRM call is shown, not sent.
@@ -243,7 +243,7 @@ async function testRunPublishAndTakeAWebhookCase(t: TestApp, org: Organization, 
 describe('admin dashboard: the workflow builder in the browser', () => {
   const suite = dashboardSuite();
 
-  /** An organization with the README's CRM key and an empty draft named like the README's workflow, open on its Builder tab. */
+  /** An organization with the tour's CRM key and an empty draft named like the tour's workflow, open on its Builder tab. */
   async function givenEmptyDraftInBuilder() {
     const org = await createOrganization(suite.t);
     const secret = await suite.t.request('PUT', '/api/admin/v1/secrets/CRM_KEY', { token: org.adminToken, body: { value: 'crm-live-1234' } });
@@ -256,7 +256,7 @@ describe('admin dashboard: the workflow builder in the browser', () => {
     return { org, workflowId, context, page };
   }
 
-  it('builds the README’s workflow from an empty draft with the mouse, saves, test-runs and publishes it, and a webhook case shows its run trace', async () => {
+  it('builds the tour’s workflow from an empty draft with the mouse, saves, test-runs and publishes it, and a webhook case shows its run trace', async () => {
     const { org, workflowId, context, page } = await givenEmptyDraftInBuilder();
 
     await buildReadmeWorkflow(mouse(page));

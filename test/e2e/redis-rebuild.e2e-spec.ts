@@ -18,7 +18,7 @@ const SETTLE_MS = 60_000;
 const POSTERS = 4;
 
 /**
- * Redis holds nothing that cannot be rebuilt (docs/operations.md, Backups): an API and a worker
+ * Redis holds nothing that cannot be rebuilt (docs/deploying.md, Backups): an API and a worker
  * process on a database and Redis prefix of their own have every key under that prefix deleted
  * at once (emptyRedisPrefix: never FLUSHALL, other test runs share this Redis), once while runs wait on
  * delayed jobs that live only in Redis, and twice under load; every accepted case still runs

@@ -1,9 +1,9 @@
 /**
- * The built image run the way the README deploys it, against this machine's Postgres and Redis
+ * The built image run the way docs/deploying.md deploys it, against this machine's Postgres and Redis
  * (`--network host`): the migration command on a database of its own, then the image's own
  * command, with a Redis prefix of its own, as ROLE=all and then as a ROLE=api and a ROLE=worker
  * container side by side, each on ports chosen free (HTTP and SMTP), driven over HTTP and SMTP as
- * the README's walk-through does. Everything it creates is registered with `cleanups` before it
+ * the walk-through of docs/tour.md does. Everything it creates is registered with `cleanups` before it
  * exists, so a failure or an interrupt leaves nothing behind; a failure quotes the output of
  * every container it started.
  */
@@ -209,7 +209,7 @@ async function containerOutput(cli: string, service: Service, logDir: string): P
 }
 
 /**
- * The README's walk-through, up to the cases: the operator creates an organization (and gets its
+ * The walk-through of docs/tour.md, up to the cases: the operator creates an organization (and gets its
  * admin token), the admin an API token and two published workflows whose Open run stamps and
  * closes each case: one taking cases on its webhook URL, one by email on its address.
  */

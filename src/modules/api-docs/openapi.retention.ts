@@ -1,7 +1,7 @@
 import { object, type Schema } from '../../shared/http/openapi-schema.js';
 import { AUDIT_DAYS_MIN } from '../retention/domain/retention.js';
 
-/** Retention (operations.md, "Retention"): what the retention API answers. */
+/** Retention (docs/deploying.md, "Purge schedule"): what the retention API answers. */
 
 const days = (kind: 'number' | 'integer', what: string, nullable = false): Record<string, Schema> => {
   const type = nullable ? [kind, 'null'] : kind;

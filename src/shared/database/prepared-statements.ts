@@ -13,7 +13,7 @@ import { entityManager } from './typeorm-transaction-runner.js';
  *
  * Infrastructure repositories reach Postgres through TypeORM's EntityManager / QueryRunner
  * (its entity API or `query()`); this is the one other tool, for the hot paths' statements
- * whose planning time counts (README, Architecture: one persistence style).
+ * whose planning time counts (docs/architecture.md, How it works: one persistence style).
  */
 export class PreparedStatements {
   constructor(private readonly dataSource: DataSource) {}

@@ -4,7 +4,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 const CHURNED_TABLES = ['workflow_runs', 'cases', 'case_events', 'outbox_events', 'event_deliveries', 'delivery_attempts', 'idempotency_keys'];
 
 /**
- * Retention (docs/operations.md, "Purge schedule"): per-organization overrides of the
+ * Retention (docs/deploying.md, "Purge schedule"): per-organization overrides of the
  * RETENTION_*_DAYS defaults, and the usage counts of purged cases and runs, rolled up per
  * organization, workflow, mode and UTC hour of creation so that usage answers never change.
  *

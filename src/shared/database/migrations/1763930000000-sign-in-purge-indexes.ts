@@ -5,7 +5,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * without these indexes each of its batches would scan the whole table. A session ends at its
  * expiry or after its last use plus the idle timeout (a setting, so two indexes); a link at its
  * use or its expiry, whichever is set first. Autovacuum as on every table the purge deletes from
- * (docs/operations.md, "Indexes and autovacuum").
+ * (docs/deploying.md, "Indexes and autovacuum").
  */
 export class SignInPurgeIndexes1763930000000 implements MigrationInterface {
   name = 'SignInPurgeIndexes1763930000000';
