@@ -1,8 +1,6 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { Env } from '../../../shared/config/env.js';
-import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { LOST_JOB_GRACE_MS } from '../../../shared/queue/relay.js';
 import { RelayWorker } from '../../../shared/queue/relay-worker.js';
 import { AUTOMATION_QUEUE, RUN_JOB, type RunJob, runJobOptions } from './automation.queue.js';
@@ -18,27 +16,21 @@ export const REENQUEUE_AFTER_MS = LOST_JOB_GRACE_MS;
  * vanished), and executes them, WORKER_CONCURRENCY runs at a time per process.
  */
 @Injectable()
-export class RunRelay extends RelayWorker<DueRun, RunJob> {
-  constructor(runs: RunQueue, executor: RunExecutor, env: Env, @InjectQueue(AUTOMATION_QUEUE) queue: Queue, @Inject(LOGGER) logger: Logger) {
+export class RunRelay extends RelayWorker<DueRun, number, RunJob> {
+  constructor(runs: RunQueue, executor: RunExecutor, @InjectQueue(AUTOMATION_QUEUE) queue: Queue) {
     super({
       name: 'run',
-      source: {
-        takeNew: (limit) => runs.takeNew(limit),
-        takeExpired: (limit) => runs.takeExpired(limit),
-        takeStale: (limit, graceMs) => runs.takeStale(limit, graceMs),
-        untake: (due) => runs.untake(due.map((run) => run.runId)),
-        job: ({ runId, caseId, workflowId, workflowVersion, ...run }) => ({
-          name: RUN_JOB,
-          data: { runId, caseId, workflowId, workflowVersion },
-          opts: runJobOptions(runId, jobKey(run)),
-        }),
-      },
+      store: runs,
+      key: (run) => run.runId,
+      toJob: ({ runId, caseId, workflowId, workflowVersion, ...run }) => ({
+        name: RUN_JOB,
+        data: { runId, caseId, workflowId, workflowVersion },
+        opts: runJobOptions(runId, jobKey(run)),
+      }),
       queue,
       batch: 500,
       job: RUN_JOB,
-      concurrency: env.WORKER_CONCURRENCY,
       run: (job) => executor.execute(job),
-      logger,
     });
   }
 }

@@ -1,8 +1,6 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { Env } from '../../../shared/config/env.js';
-import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { RelayWorker } from '../../../shared/queue/relay-worker.js';
 import { CaseEventDispatcher } from '../application/case-event-dispatcher.js';
 import { CaseEventListenerRegistry } from '../application/case-event-listener.registry.js';
@@ -16,31 +14,29 @@ import { ListenerHandlingRepository } from './listener-handling.repository.js';
  * Postgres and is taken again. A process with no listener neither polls nor processes.
  */
 @Injectable()
-export class CaseEventRelay extends RelayWorker<HandlingRef, HandlingRef> {
+export class CaseEventRelay extends RelayWorker<HandlingRef, HandlingRef, HandlingRef> {
   constructor(
     handlings: ListenerHandlingRepository,
     listeners: CaseEventListenerRegistry,
     dispatcher: CaseEventDispatcher,
-    env: Env,
     @InjectQueue(CASE_EVENTS_QUEUE) queue: Queue,
-    @Inject(LOGGER) logger: Logger,
   ) {
     super({
       name: 'case-event',
-      source: {
+      // Only the handlings of this process's listeners: a process leaves the others to those that run them.
+      store: {
         takeNew: (limit) => handlings.takeNew(limit, listeners.names()),
         takeExpired: (limit) => handlings.takeExpired(limit, listeners.names()),
         takeStale: (limit, graceMs) => handlings.takeStale(limit, listeners.names(), graceMs),
-        untake: (due) => handlings.untake(due),
-        job: (ref) => ({ name: HANDLE_JOB, data: ref, opts: handleJobOptions(ref) }),
+        untake: (refs) => handlings.untake(refs),
       },
+      key: (ref) => ref,
+      toJob: (ref) => ({ name: HANDLE_JOB, data: ref, opts: handleJobOptions(ref) }),
       queue,
       batch: 200,
       job: HANDLE_JOB,
-      concurrency: env.WORKER_CONCURRENCY,
       run: (ref) => dispatcher.dispatch(ref),
       runsHere: () => listeners.names().length > 0,
-      logger,
     });
   }
 }

@@ -1,8 +1,6 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Queue } from 'bull';
-import { Env } from '../../../shared/config/env.js';
-import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { RelayWorker } from '../../../shared/queue/relay-worker.js';
 import { SignInMailSender } from '../application/sign-in-mail-sender.service.js';
 import type { SignInMailRef } from '../application/sign-in-mail-outbox.js';
@@ -15,31 +13,23 @@ import { SEND_SIGN_IN_MAIL_JOB, SIGN_IN_MAILS_QUEUE, sendSignInMailJobOptions } 
  * restart: the mail stays in Postgres until it is sent or given up.
  */
 @Injectable()
-export class SignInMailRelay extends RelayWorker<SignInMailRef, SignInMailRef> {
+export class SignInMailRelay extends RelayWorker<SignInMailRef, SignInMailRef, SignInMailRef> {
   constructor(
     outbox: PostgresSignInMailOutbox,
     sender: SignInMailSender,
-    env: Env,
     @InjectQueue(SIGN_IN_MAILS_QUEUE) queue: Queue,
-    @Inject(LOGGER) logger: Logger,
   ) {
     super({
       name: 'sign-in mail',
-      source: {
-        takeNew: (limit) => outbox.takeNew(limit),
-        takeExpired: (limit) => outbox.takeExpired(limit),
-        takeStale: (limit, graceMs) => outbox.takeStale(limit, graceMs),
-        untake: (refs) => outbox.untake(refs),
-        job: (ref) => ({ name: SEND_SIGN_IN_MAIL_JOB, data: ref, opts: sendSignInMailJobOptions(ref) }),
-      },
+      store: outbox,
+      key: (ref) => ref,
+      toJob: (ref) => ({ name: SEND_SIGN_IN_MAIL_JOB, data: ref, opts: sendSignInMailJobOptions(ref) }),
       queue,
       batch: 100,
       job: SEND_SIGN_IN_MAIL_JOB,
-      concurrency: env.WORKER_CONCURRENCY,
       run: (ref) => sender.send(ref),
       // A worker without a mail relay would only give the mails up: it leaves them to one that has it.
-      runsHere: () => Boolean(env.SMTP_RELAY_URL),
-      logger,
+      runsHere: (env) => Boolean(env.SMTP_RELAY_URL),
     });
   }
 }
