@@ -57,10 +57,11 @@ export class CaseLinksController {
   }
 
   @Get(':caseId/links')
+  @RequiresRole('viewer')
   @ApiEndpoint({
     operationId: 'listCaseLinks',
     summary: 'List a case\'s links',
-    description: `The case's links both ways, oldest first, each as this case sees it (\`direction\`), with the other case's id, subject, status and outcome; at most ${MAX_LINKS_PER_CASE}.`,
+    description: `Anyone who reads cases reads their links. The case's links both ways, oldest first, each as this case sees it (\`direction\`), with the other case's id, subject, status and outcome; at most ${MAX_LINKS_PER_CASE}.`,
     success: { status: 200, description: 'The links.', schema: listOf('links', 'CaseLink') },
     errors: { 404: CASE_NOT_FOUND },
   })
