@@ -38,8 +38,9 @@ export function lockClosedCasesSql(parts: readonly CaseStatementPart[]): string 
 }
 
 /**
- * $1 locked case ids of the organization $2, what other modules hold of them gone first: the cases and all they hold (merge pointers from and to them too),
- * their own and their runs' counts rolled up.
+ * $1 locked case ids of the organization $2, what other modules hold of them gone first: the
+ * cases and all they hold (merge pointers from and to them too), their own and their runs'
+ * counts rolled up.
  * Each workflow's highest feed position among the purged cases is recorded with this
  * transaction's id (docs/change-feed.md): a feed cursor read before this purge and below that
  * position may have missed a purged case's last change.
