@@ -22,7 +22,9 @@ module.exports = {
     'webhook_dedup_keys',
     'workflow_runs',
     'usage_rollups',
+    'case_merges',
   ],
+  'src/modules/case-links': ['case_links'],
   'src/modules/subscriptions': ['subscriptions', 'outbox_events', 'event_deliveries', 'delivery_attempts'],
   'src/modules/reporting': [
     'report_changes',

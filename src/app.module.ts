@@ -15,6 +15,7 @@ import { CaseIntakeModule } from './modules/cases/case-intake.module.js';
 import { AutomationModule } from './modules/automation/automation.module.js';
 import { SubscriptionsModule } from './modules/subscriptions/subscriptions.module.js';
 import { CaseEventsModule } from './modules/case-events/case-events.module.js';
+import { CaseLinksModule } from './modules/case-links/case-links.module.js';
 import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { RetentionModule } from './modules/retention/retention.module.js';
 import { EmailModule } from './modules/email/email.module.js';
@@ -59,6 +60,7 @@ export class AppModule {
         WorkflowsModule,
         CasesModule,
         CaseIntakeModule,
+        CaseLinksModule,
         AutomationModule.forRoot(env),
         SubscriptionsModule.forRoot(env),
         CaseEventsModule.forRoot(env),

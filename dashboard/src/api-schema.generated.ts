@@ -82,6 +82,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/cases/{caseId}/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a case's links
+         * @description Anyone who reads cases reads their links. The case's links both ways, oldest first, each as this case sees it (`direction`), with the other case's id, subject, status and outcome; at most 500.
+         */
+        get: operations["listCaseLinks"];
+        put?: never;
+        /**
+         * Link a case to another
+         * @description Links the case to `case_id`, another case of the organization: this case relates to, duplicates or blocks it. A pair of cases has at most one link of each type, whichever way it points: the same link again answers 200 with the existing one (a `relates` link is the same both ways), and a `duplicates` or `blocks` link the other way round is refused. A case takes part in at most 500 links.
+         *
+         *     Both timelines get `linked` (`link_id`, `case_id`, `link_type`, `direction`). Audited as `case.linked`.
+         */
+        post: operations["linkCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/cases/{caseId}/links/{linkId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a link of a case
+         * @description Removes the link, from either of its cases. Both timelines get `unlinked`. Audited as `case.unlinked`. Takes no body (one that is sent is ignored).
+         */
+        delete: operations["unlinkCase"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/cases/{caseId}/merge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Merge a case into another
+         * @description Merges the case into `into`, a case of the same workflow and mode, and answers the target. The merged case moves to `Closed` with outcome `Merged` as any move does (recorded, `case.status_changed` and `case.closed` to subscriptions, the Closed run, if the workflow has one, starts and counts toward usage). Its timeline gets `merged_into` (`case_id`), the target's `merged_from` (`case_id`) followed by a copy of each of the merged case's email messages (`email_received` with `merged_from` and `received_at`), whose files the target's attachment route serves. Replies to the merged case's thread land on the target from then on, as do those of cases merged into it before.
+         *
+         *     A merge is final: a case merged once is neither merged again nor merged into (422). Audited as `case.merged`.
+         */
+        post: operations["mergeCase"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/cases/{caseId}/runs": {
         parameters: {
             query?: never;
@@ -1287,14 +1355,14 @@ export interface components {
     schemas: {
         /** @description Who made the change. */
         Actor: {
-            /** @description The API token's id, for `api_token` only. */
+            /** @description The API token's id, for `api_token`; the person's user id, for `user` (a person signed in to the dashboard). */
             id?: number;
             /** @description The API token's name, for `api_token` only (a deleted token's too). */
             name?: string;
             /** @description The source type of an extension's case source, for `case_source` only. */
             source_type?: string;
             /** @enum {string} */
-            type: "api_token" | "webhook" | "email" | "form" | "case_source" | "automation" | "engine";
+            type: "api_token" | "user" | "webhook" | "email" | "form" | "case_source" | "automation" | "engine";
         };
         AttributeDeclaration: {
             /** @description The allowed values. */
@@ -1407,6 +1475,31 @@ export interface components {
             timestamp: string;
             /** @enum {string} */
             type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received";
+        };
+        /** @description A link between two cases of the organization, as one of them sees it. */
+        CaseLink: {
+            /** @description The other case as it stands. */
+            case: {
+                /** @description The other case. */
+                id: number;
+                outcome: string | null;
+                status: string;
+                subject: string;
+            };
+            /**
+             * Format: date-time
+             * @description When the link was made (ISO 8601, UTC)
+             */
+            created_at: string;
+            /**
+             * @description `outward`: this case relates to, duplicates or blocks the other; `inward`: the other case relates to, duplicates or blocks this one.
+             * @enum {string}
+             */
+            direction: "outward" | "inward";
+            /** @description The link's id. */
+            id: number;
+            /** @enum {string} */
+            type: "relates" | "duplicates" | "blocks";
         };
         /** @description Figures of live cases over a range. */
         CaseReport: {
@@ -1743,6 +1836,16 @@ export interface components {
             /** @description Steps run when the condition holds. */
             then: components["schemas"]["Step"][];
         };
+        /** @description `case_id` and `type` are the only accepted keys. */
+        LinkCaseRequest: {
+            /** @description The other case, of the same organization. */
+            case_id: number;
+            /**
+             * @description This case relates to, duplicates or blocks the other.
+             * @enum {string}
+             */
+            type: "relates" | "duplicates" | "blocks";
+        };
         /** @description Who is calling. */
         Me: {
             caller: {
@@ -1764,6 +1867,11 @@ export interface components {
              * @enum {string}
              */
             role: "viewer" | "agent" | "editor" | "admin" | "owner";
+        };
+        /** @description `into` is the only accepted key. */
+        MergeCaseRequest: {
+            /** @description The id of the case to merge into, of the same workflow. */
+            into: number;
         };
         Organization: {
             /**
@@ -2076,7 +2184,7 @@ export interface components {
              */
             status: string;
         };
-        /** @description One entry of a case's timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields: `created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case. `attributes_changed`: `keys`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`. `run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status). `http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`. `email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service's own mail), which reopens nothing. */
+        /** @description One entry of a case's timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields: `created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case. `attributes_changed`: `keys`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`. `run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status). `http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`. `email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service's own mail), which reopens nothing; a copy of a message of a case merged into this one carries `merged_from` (that case's id) and `received_at`. `merged_into` / `merged_from` (a merge; the merged case then moves to `Closed` with outcome `Merged`): `case_id`, the other case. `linked` / `unlinked`: `link_id`, `case_id` (the other case), `link_type` (`relates`, `duplicates`, `blocks`) and `direction` (`outward`: this case relates to, duplicates or blocks the other; `inward`: the other way). */
         TimelineEvent: {
             /**
              * Format: date-time
@@ -2091,6 +2199,8 @@ export interface components {
              */
             automatic?: true;
             by: components["schemas"]["Actor"];
+            /** @description `merged_into`, `merged_from`, `linked`, `unlinked`: the other case. */
+            case_id?: number;
             cc?: {
                 address: string;
                 /** @description The display name; empty when none was given. */
@@ -2101,6 +2211,11 @@ export interface components {
              * @description The `Date` header in UTC; null when absent or unreadable.
              */
             date?: string | null;
+            /**
+             * @description `outward`: this case relates to, duplicates or blocks the other; `inward`: the other way.
+             * @enum {string}
+             */
+            direction?: "outward" | "inward";
             error?: string;
             /** @description `status_changed`: the status left. `email_received`: the sender (`address`, `name`), or null. */
             from?: string | Record<string, unknown> | null;
@@ -2112,6 +2227,12 @@ export interface components {
             in_reply_to?: string | null;
             /** @description The attributes a step set. */
             keys?: string[];
+            /** @description `linked`, `unlinked`: the link. */
+            link_id?: number;
+            /** @enum {string} */
+            link_type?: "relates" | "duplicates" | "blocks";
+            /** @description `email_received` only, on a copy of a message of a merged case: the case it came to. */
+            merged_from?: number;
             /** @description A Message-ID with its angle brackets; null when there is none (or it is not one). */
             message_id?: string | null;
             method?: string;
@@ -2119,6 +2240,11 @@ export interface components {
             mode?: "live" | "test";
             outcome?: string | null;
             reason?: string;
+            /**
+             * Format: date-time
+             * @description On a copy of a merged case's message, when that case received it (ISO 8601, UTC)
+             */
+            received_at?: string;
             /** @description The Message-IDs of `References`, in order (at most the last 100). */
             references?: string[];
             /**
@@ -2773,6 +2899,160 @@ export interface operations {
             /** @description The case or the attachment does not exist, or belongs to another organization. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCaseLinks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The links. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        links: components["schemas"]["CaseLink"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    linkCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkCaseRequest"];
+            };
+        };
+        responses: {
+            /** @description The link existed already: the existing one. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        link: components["schemas"]["CaseLink"];
+                    };
+                };
+            };
+            /** @description The new link, as this case sees it. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        link: components["schemas"]["CaseLink"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case or `case_id` does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A body other than `{"case_id", "type"}`; the case itself; the link exists the other way round; or a case has 500 links already. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unlinkCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+                linkId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case or the link does not exist, belongs to another organization, or the link is not one of this case. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    mergeCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MergeCaseRequest"];
+            };
+        };
+        responses: {
+            /** @description The target case. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        case: components["schemas"]["CaseWithSource"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case or `into` does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A body other than `{"into": <case id>}`; `into` is the case itself, of another workflow or mode, or a merged case; or the case was already merged. */
+            422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -192,6 +192,21 @@ describe('audit log', () => {
         },
         summary: (s) => assert.deepEqual(Object.keys(s).sort(), ['period_end', 'period_start']) },
       { what: 'delete it', action: 'digest.deleted', target: target('digest', 'digest'), status: 204, send: () => as('DELETE', `/api/admin/v1/digests/${ids.digest}`) },
+      { what: 'link two cases', action: 'case.linked', target: target('case', 'caseA'), status: 201,
+        send: async () => {
+          assert.equal((await postForm(t, ids.formPath!, validFields())).status, 303, 'a second case of the form');
+          const [b, a] = (await as('GET', `/api/admin/v1/cases?workflow_id=${ids.form}`)).body.cases;
+          keep('caseA', a.id);
+          keep('caseB', b.id);
+          return remember(as('POST', `/api/admin/v1/cases/${ids.caseA}/links`, { case_id: b.id, type: 'relates' }), (body) => keep('link', body.link.id));
+        },
+        summary: (s) => assert.deepEqual(s, { link_id: Number(ids.link), case_id: Number(ids.caseB), type: 'relates' }) },
+      { what: 'unlink them', action: 'case.unlinked', target: target('case', 'caseB'), status: 204,
+        send: () => as('DELETE', `/api/admin/v1/cases/${ids.caseB}/links/${ids.link}`),
+        summary: (s) => assert.deepEqual(s, { link_id: Number(ids.link), case_id: Number(ids.caseA), type: 'relates' }) },
+      { what: 'merge one into the other', action: 'case.merged', target: target('case', 'caseA'), status: 200,
+        send: () => as('POST', `/api/admin/v1/cases/${ids.caseA}/merge`, { into: Number(ids.caseB) }),
+        summary: (s) => assert.deepEqual(s, { into: Number(ids.caseB) }) },
       { what: 'change retention (owner)', action: 'retention.updated', target: () => ({ type: 'retention', id: String(org.id) }), actor: 'owner', status: 200,
         send: () => fromDashboard(t, owner, 'PUT', '/api/admin/v1/retention', { runs_days: 10, audit_days: 400 }),
         summary: (s) => assert.deepEqual(s, { changed: { runs_days: { from: null, to: 10 }, audit_days: { from: null, to: 400 } } }) },

@@ -324,6 +324,7 @@ describe('OpenAPI document', () => {
       await exercisePeople(admin, owner);
       await exerciseEmailIntake(admin, apiToken);
       await exerciseRequestForm(admin);
+      await exerciseMergesAndLinks(admin, apiToken, params);
       await api.call('post', '/api/admin/v1/workflows/{workflowId}/unpublish', { token: admin, params });
       await api.call('get', '/healthz');
       await api.call('get', '/readyz');
@@ -358,6 +359,19 @@ describe('OpenAPI document', () => {
     }
 
     /** An email workflow's address (generate, view, rotate), a message with an attachment sent to it, and the attachment's downloads. */
+    /** Two cases of the workflow linked, listed, linked again, unlinked, then merged. */
+    async function exerciseMergesAndLinks(admin: string, apiToken: string, params: { workflowId: number }): Promise<void> {
+      const opened = async () => (await api.call('post', '/api/external/v1/workflows/{workflowId}/cases', { token: apiToken, params, body: { attributes: { customer_email: 'm@b.co' } } })).body.case.id;
+      const [caseId, otherId] = [await opened(), await opened()];
+      const linkBody = { case_id: otherId, type: 'duplicates' };
+      const made = await api.call('post', '/api/admin/v1/cases/{caseId}/links', { token: admin, params: { caseId }, body: linkBody });
+      assert.equal(made.status, 201, made.text);
+      assert.equal((await api.call('post', '/api/admin/v1/cases/{caseId}/links', { token: admin, params: { caseId }, body: linkBody })).status, 200);
+      await api.call('get', '/api/admin/v1/cases/{caseId}/links', { token: admin, params: { caseId: otherId } });
+      await api.call('delete', '/api/admin/v1/cases/{caseId}/links/{linkId}', { token: admin, params: { caseId, linkId: made.body.link.id } });
+      await api.call('post', '/api/admin/v1/cases/{caseId}/merge', { token: admin, params: { caseId }, body: { into: otherId } });
+    }
+
     async function exerciseEmailIntake(admin: string, apiToken: string): Promise<void> {
       const workflowId = (await api.call('post', '/api/admin/v1/workflows', { token: admin, body: { name: 'Inbox', case_source: 'email' } })).body.workflow.id;
       const params = { workflowId };
@@ -432,6 +446,8 @@ describe('OpenAPI document', () => {
         ['/digests/{digestId}', { hour_utc: 6 }],
         ['/recover', { since: '2026-01-01T00:00:00Z' }],
         ['/users/{userId}', { role: 'viewer' }],
+        ['/merge', { into: 1 }],
+        ['/links', { case_id: 1, type: 'relates' }],
       ];
       for (const operation of operations.filter((o) => o.op.responses['404'] && o.path.includes('{'))) {
         const res = await api.call(operation.method, operation.path, {

@@ -63,6 +63,8 @@ interface World {
   t: TestApp;
   org: PeopleOrganization;
   workflowId: number;
+  /** The organization's API token, to open the cases a probe works on. */
+  apiToken: string;
   receiver: Receiver;
   sink: SmtpSink;
 }
@@ -93,6 +95,13 @@ async function secretReached(w: World, as: Caller, step: Record<string, unknown>
   return 'stand-in';
 }
 
+/** A new case of the world's workflow, opened through the cases API. */
+async function newCase(w: World): Promise<number> {
+  const created = await w.t.request('POST', `/api/external/v1/workflows/${w.workflowId}/cases`, { token: w.apiToken, body: { attributes: CASE } });
+  assert.equal(created.status, 201, created.text);
+  return created.body.case.id;
+}
+
 async function workflowWith(w: World, automations: Record<string, unknown[]>, attributes: Record<string, unknown> = {}): Promise<number> {
   const created = await w.t.request('POST', '/api/admin/v1/workflows', { token: w.org.adminToken, body: sampleDefinition({ automations, attributes: { ...(sampleDefinition().attributes as object), ...attributes } }) });
   assert.equal(created.status, 201, created.text);
@@ -103,6 +112,14 @@ async function workflowWith(w: World, automations: Record<string, unknown[]>, at
 const PROBES: Record<string, (w: World, as: Caller) => Promise<Cell>> = {
   'read cases, their timelines and runs, usage and the cases report': async (w, as) =>
     reached(as.column, await as.request('GET', '/api/admin/v1/cases'), await as.request('GET', '/api/admin/v1/usage'), await as.request('GET', '/api/admin/v1/reports/cases')),
+  'merge cases': async (w, as) => reached(as.column, await as.request('POST', `/api/admin/v1/cases/${await newCase(w)}/merge`, { into: await newCase(w) })),
+  'link cases': async (w, as) => {
+    const [a, b] = [await newCase(w), await newCase(w)];
+    const body = { case_id: b, type: 'relates' };
+    const made = await as.request('POST', `/api/admin/v1/cases/${a}/links`, body);
+    const link = made.status === 201 ? made.body.link : (await w.t.request('POST', `/api/admin/v1/cases/${a}/links`, { token: w.org.adminToken, body })).body.link;
+    return reached(as.column, made, await as.request('DELETE', `/api/admin/v1/cases/${a}/links/${link.id}`));
+  },
   'read workflows, their versions and drafts': async (w, as) =>
     reached(as.column, await as.request('GET', `/api/admin/v1/workflows/${w.workflowId}`), await as.request('GET', `/api/admin/v1/workflows/${w.workflowId}/versions`)),
   'edit a workflow\'s draft': async (w, as) => reached(as.column, await as.request('PUT', `/api/admin/v1/workflows/${w.workflowId}`, sampleDefinition())),
@@ -156,15 +173,15 @@ describe('the role × capability matrix of docs/security.md', () => {
     const workflowId: number = created.body.workflow.id;
     assert.equal((await t.request('POST', `/api/admin/v1/workflows/${workflowId}/publish`, { token: org.adminToken })).status, 200);
     assert.equal((await t.request('POST', `/api/admin/v1/workflows/${workflowId}/webhook`, { token: org.adminToken })).status, 201);
-    w = { t, org, workflowId, receiver: await startReceiver(() => ({ status: 201, body: { id: 'T-1' } })), sink };
+    const apiToken = (await createToken(t, { id: org.id, adminToken: org.adminToken }, 'api')).secret;
+    w = { t, org, workflowId, apiToken, receiver: await startReceiver(() => ({ status: 201, body: { id: 'T-1' } })), sink };
     const sessions: [Column, Session][] = [['owner', org.owner]];
     for (const role of ['viewer', 'agent', 'editor', 'admin'] as const) sessions.push([role, await givenMember(t, sink, org, role, origin)]);
     for (const [column, session] of sessions) {
       callers.set(column, { column, actor: { type: 'user', id: String(session.userId) }, request: (method, path, body) => t.request(method, path, { body, headers: { cookie: session.cookie, origin } }) });
     }
     callers.set('admin token', { column: 'admin token', actor: { type: 'token' }, request: (method, path, body) => t.request(method, path, { body, token: org.adminToken }) });
-    const apiToken = (await createToken(t, { id: org.id, adminToken: org.adminToken }, 'api')).secret;
-    callers.set('API token', { column: 'API token', actor: { type: 'token' }, request: (method, path, body) => t.request(method, path, { body, token: apiToken }) });
+    callers.set('API token', { column: 'API token', actor: { type: 'token' }, request: (method, path, body) => t.request(method, path, { body, token: w.apiToken }) });
   });
   after(async () => {
     await w?.receiver.close();

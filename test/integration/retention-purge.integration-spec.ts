@@ -127,6 +127,30 @@ describe('retention purge', () => {
     assert.ok(purged.case_events >= 1 && purged.idempotency_keys === 1 && purged.webhook_dedup_keys === 1 && purged.outbox_events >= 1);
   });
 
+  it('deletes the merge pointers and links of the cases it purges, whichever way they point; keeps the others', async () => {
+    const w = await givenRetentionWorkflow(r);
+    await r.setOverrides(w.organizationId, { closedCasesDays: 10 });
+    const [gone, alive, other] = [await w.createCase(), await w.createCase(), await w.createCase()];
+    await ageCase(r, gone, 'Closed', justOver(10));
+    await r.pool.query(
+      `INSERT INTO case_merges (organization_id, merged_case_id, into_case_id) VALUES ($1, $2, $3), ($1, $4, $2)`,
+      [w.organizationId, gone, alive, other],
+    );
+    await r.pool.query(
+      `INSERT INTO case_links (organization_id, case_id, other_case_id, type) VALUES ($1, $2, $3, 'relates'), ($1, $3, $2, 'blocks'), ($1, $3, $4, 'relates')`,
+      [w.organizationId, gone, alive, other],
+    );
+
+    const purged = await r.pass().pass.run();
+
+    assert.equal(await caseExists(gone), false);
+    const merges = await r.pool.query('SELECT merged_case_id::int AS m, into_case_id::int AS i FROM case_merges WHERE organization_id = $1', [w.organizationId]);
+    assert.deepEqual(merges.rows, [], 'the pointer from the purged case and the one into it');
+    const links = await r.pool.query('SELECT case_id::int AS a, other_case_id::int AS b FROM case_links WHERE organization_id = $1', [w.organizationId]);
+    assert.deepEqual(links.rows, [{ a: alive, b: other }]);
+    assert.equal(purged.case_links, 2);
+  });
+
   it('applies an organization\'s overrides to its own rows only; closed_cases_days 0 keeps closed cases', async () => {
     const shortened = await givenRetentionWorkflow(r);
     const other = await givenRetentionWorkflow(r);

@@ -62,6 +62,17 @@ const errorSchemas: Record<string, Schema> = {
 const caseSchemas: Record<string, Schema> = {
   Case: object({ ...caseFields, ...caseTail }, [], 'A case as the cases API shows it.'),
   CaseWithSource: object({ ...caseFields, source_type: sourceType, ...caseTail }, [], 'A case in the admin case list: a Case plus its `source_type`.'),
+  CaseLink: object(
+    {
+      id: resourceId('The link\'s id.'),
+      type: { type: 'string', enum: ['relates', 'duplicates', 'blocks'] },
+      direction: { type: 'string', enum: ['outward', 'inward'], description: '`outward`: this case relates to, duplicates or blocks the other; `inward`: the other case relates to, duplicates or blocks this one.' },
+      case: object({ id: resourceId('The other case.'), subject: { type: 'string' }, status: { type: 'string' }, outcome: { type: ['string', 'null'] } }, [], 'The other case as it stands.'),
+      created_at: timestamp('When the link was made'),
+    },
+    [],
+    'A link between two cases of the organization, as one of them sees it.',
+  ),
   WebhookCaseReceipt: object({ id: resourceId('The new case\'s id.'), source_type: { type: 'string', const: 'Webhook' } }, [], 'What the incoming webhook answers; nothing else is shown to a webhook sender.'),
   TimelineEvent: {
     type: 'object',
@@ -71,7 +82,8 @@ const caseSchemas: Record<string, Schema> = {
       '`attributes_changed`: `keys`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`.',
       '`run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status).',
       '`http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`.',
-      '`email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service\'s own mail), which reopens nothing.',
+      '`email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service\'s own mail), which reopens nothing; a copy of a message of a case merged into this one carries `merged_from` (that case\'s id) and `received_at`.',
+      '`merged_into` / `merged_from` (a merge; the merged case then moves to `Closed` with outcome `Merged`): `case_id`, the other case. `linked` / `unlinked`: `link_id`, `case_id` (the other case), `link_type` (`relates`, `duplicates`, `blocks`) and `direction` (`outward`: this case relates to, duplicates or blocks the other; `inward`: the other way).',
     ].join(' '),
     properties: {
       id: resourceId('Event id; events are listed in the order they happened.'),
@@ -93,6 +105,12 @@ const caseSchemas: Record<string, Schema> = {
       method: { type: 'string' },
       url: { type: 'string' },
       ...emailEventFields,
+      case_id: resourceId('`merged_into`, `merged_from`, `linked`, `unlinked`: the other case.'),
+      merged_from: resourceId('`email_received` only, on a copy of a message of a merged case: the case it came to.'),
+      received_at: timestamp('On a copy of a merged case\'s message, when that case received it'),
+      link_id: resourceId('`linked`, `unlinked`: the link.'),
+      link_type: { type: 'string', enum: ['relates', 'duplicates', 'blocks'] },
+      direction: { type: 'string', enum: ['outward', 'inward'], description: '`outward`: this case relates to, duplicates or blocks the other; `inward`: the other way.' },
       automatic: { type: 'boolean', const: true, description: '`email_received` only, and only when a machine sent the reply: the case did not reopen.' },
       from: { type: ['string', 'object', 'null'], description: '`status_changed`: the status left. `email_received`: the sender (`address`, `name`), or null.' },
     },
@@ -101,8 +119,8 @@ const caseSchemas: Record<string, Schema> = {
   },
   Actor: object(
     {
-      type: { type: 'string', enum: ['api_token', 'webhook', 'email', 'form', 'case_source', 'automation', 'engine'] },
-      id: resourceId('The API token\'s id, for `api_token` only.'),
+      type: { type: 'string', enum: ['api_token', 'user', 'webhook', 'email', 'form', 'case_source', 'automation', 'engine'] },
+      id: resourceId('The API token\'s id, for `api_token`; the person\'s user id, for `user` (a person signed in to the dashboard).'),
       name: { type: 'string', description: 'The API token\'s name, for `api_token` only (a deleted token\'s too).' },
       source_type: { type: 'string', description: 'The source type of an extension\'s case source, for `case_source` only.' },
     },

@@ -4,6 +4,8 @@ import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { ApiCaseSource, WebhookCaseSource } from './application/built-in-case-sources.js';
 import { CaseQueries } from './application/case-queries.js';
 import { CaseEmailsService } from './application/case-emails.service.js';
+import { CaseMerges } from './application/case-merges.js';
+import { MergeCasesService } from './application/merge-cases.service.js';
 import { CaseQueriesService } from './application/case-queries.service.js';
 import { ChangeCaseStatusService } from './application/change-case-status.service.js';
 import { CreateCaseService } from './application/create-case.service.js';
@@ -17,6 +19,7 @@ import { UsageService } from './application/usage.service.js';
 import { UsageCounts } from './application/usage.ports.js';
 import { CaseStatementParts } from './domain/case-statement-parts.js';
 import { AdminCasesController } from './http/admin-cases.controller.js';
+import { CaseMergesController } from './http/case-merges.controller.js';
 import { CasesController } from './http/cases.controller.js';
 import { UsageController } from './http/usage.controller.js';
 import { WebhookCasesController } from './http/webhook-cases.controller.js';
@@ -25,18 +28,21 @@ import { CaseMetrics } from './infrastructure/case-metrics.js';
 import { PostgresCasePurges } from './infrastructure/postgres-case-purges.js';
 import { PostgresRunQueue } from './infrastructure/postgres-run-queue.js';
 import { PostgresUsageCounts } from './infrastructure/postgres-usage-counts.js';
+import { PostgresCaseMerges } from './infrastructure/postgres-case-merges.js';
 import { PostgresCaseQueries } from './infrastructure/postgres-case-queries.js';
 import { PostgresCaseRepository } from './infrastructure/postgres-case.repository.js';
 
 @Module({
   imports: [TokensModule, WorkflowsModule],
-  controllers: [CasesController, WebhookCasesController, AdminCasesController, UsageController],
+  controllers: [CasesController, WebhookCasesController, AdminCasesController, CaseMergesController, UsageController],
   providers: [
     CreateCaseService,
     GetCaseService,
     ChangeCaseStatusService,
     CaseQueriesService,
     CaseEmailsService,
+    MergeCasesService,
+    { provide: CaseMerges, useClass: PostgresCaseMerges },
     WorkflowIntake,
     CaseMetrics,
     { provide: IntakeMetrics, useExisting: CaseMetrics },
@@ -51,6 +57,6 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     { provide: UsageCounts, useClass: PostgresUsageCounts },
     { provide: CasePurges, useClass: PostgresCasePurges },
   ],
-  exports: [CaseRepository, RunQueue, CaseStatementParts, CreateCaseService, CaseEmailsService],
+  exports: [CaseRepository, RunQueue, CaseStatementParts, CreateCaseService, CaseEmailsService, CaseQueriesService],
 })
 export class CasesModule {}

@@ -130,6 +130,12 @@ export class CaseQueriesService {
     return found;
   }
 
+  /** The organization's cases among `caseIds`, by id (another organization's are absent). */
+  async some(organizationId: number, caseIds: readonly number[]): Promise<Map<number, CaseProps>> {
+    const found = caseIds.length ? await this.queries.some(organizationId, caseIds) : [];
+    return new Map(found.map((c) => [c.id, c]));
+  }
+
   /** A file the case received (an email attachment); with `workflowId`, of a case of that workflow only. */
   async attachment(organizationId: number, caseId: number, attachmentId: string, workflowId?: number): Promise<StoredAttachment> {
     const found = await this.queries.attachment(organizationId, caseId, attachmentId, workflowId);

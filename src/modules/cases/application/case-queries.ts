@@ -60,7 +60,7 @@ export interface FeedPage {
   readBelow: string;
 }
 
-/** A `case_events` row: `actor` is `api_token:<id>`, `webhook`, `email`, `form`, `case_source:<source type>` (an extension's source), `automation` or `engine`. */
+/** A `case_events` row: `actor` is `api_token:<id>`, `user:<id>` (a person, through the admin API), `webhook`, `email`, `form`, `case_source:<source type>` (an extension's source), `automation` or `engine`. */
 export interface StoredCaseEvent {
   id: number;
   type: string;
@@ -102,6 +102,9 @@ export abstract class CaseQueries {
   abstract changes(organizationId: number, workflowId: number, cursor: FeedCursor | null, limit: number): Promise<FeedPage>;
 
   abstract get(organizationId: number, caseId: number): Promise<CaseProps | null>;
+
+  /** The organization's cases among `caseIds` (another organization's are absent), in no particular order. */
+  abstract some(organizationId: number, caseIds: readonly number[]): Promise<CaseProps[]>;
 
   /** One of the case's files; with `workflowId`, only when the case belongs to that workflow. */
   abstract attachment(organizationId: number, caseId: number, attachmentId: string, workflowId?: number): Promise<StoredAttachment | null>;

@@ -30,3 +30,12 @@ export class CaseTooLargeError extends AppError {
     super(`the attributes take ${TOO_LARGE_TO_STORE}`);
   }
 }
+
+/** A merge the rules refuse (casework.md, section 6); `into` when the target is at fault. */
+export class MergeRefusedError extends AppError {
+  readonly code = 'request.invalid';
+  constructor(reason: string, atFault?: 'into') {
+    super(reason);
+    if (atFault) this.details.validation_errors = [{ path: `/${atFault}`, error: reason } satisfies ValidationProblem];
+  }
+}

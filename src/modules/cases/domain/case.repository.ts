@@ -65,6 +65,12 @@ export abstract class CaseRepository {
   abstract load(tx: Transaction, caseIds: readonly number[]): Promise<Map<number, Case>>;
 
   /**
+   * As `load`, for a unit of work an admin request starts (a merge, a link): only the
+   * organization's cases, locked in id order, under the pool's statement timeout.
+   */
+  abstract lock(tx: Transaction, organizationId: number, caseIds: readonly number[]): Promise<Map<number, Case>>;
+
+  /**
    * Stores what the case and its runs did since they were loaded, with their timeline and the
    * events for subscribers, inside `tx`. A run a move started gets its id, a parked run the
    * time it goes on. Returns the case as stored.

@@ -11,9 +11,11 @@ export type CaseSource = (typeof CASE_SOURCES)[number];
 /** A registered case source's type (CaseSourceRegistry): one of CASE_SOURCES or an extension's. */
 export type SourceType = string;
 
-/** Who changed a case: an API token, an intake channel, a step of the workflow's automation, or the engine itself. */
+/** Who changed a case: an API token, a person, an intake channel, a step of the workflow's automation, or the engine itself. */
 export type Actor =
   | { kind: 'api_token'; tokenId: number }
+  /** A person signed in to the dashboard (the admin API). */
+  | { kind: 'user'; userId: number }
   | { kind: 'webhook' }
   | { kind: 'email' }
   | { kind: 'form' }
@@ -45,6 +47,8 @@ export type CaseEvent =
   | { type: 'attributes_changed'; actor: Actor; keys: string[]; patch: AttributesJson }
   /** A reply to a message already on the case: `email` holds the same fields as an email case's `email` attribute. */
   | { type: 'email_received'; actor: Actor; email: Record<string, unknown>; message: ReceivedMessage }
+  /** What another module did to the case (a link) or a merge, shown on the timeline as `note` with `data`; it changes nothing of the case itself. */
+  | { type: 'noted'; actor: Actor; note: string; data: Record<string, unknown> }
   | RunEvent;
 
 export interface CaseProps {
@@ -224,6 +228,11 @@ export class Case {
     const actor: Actor = { kind: 'email' };
     this.events.push({ type: 'email_received', actor, email, message });
     if (reopens && this.props.status === CLOSED) this.moveTo(OPEN, rules, actor);
+  }
+
+  /** Records on the timeline something done to the case that changes none of its fields (see the `noted` event). */
+  note(note: string, actor: Actor, data: Record<string, unknown>): void {
+    this.events.push({ type: 'noted', actor, note, data });
   }
 
   /** The engine parks a case whose run failed. */

@@ -38,8 +38,9 @@ export function lockClosedCasesSql(parts: readonly CaseStatementPart[]): string 
 }
 
 /**
- * $1 locked case ids, what other modules hold of them gone first: the cases and all they hold,
- * their own and their runs' counts rolled up.
+ * $1 locked case ids of the organization $2, what other modules hold of them gone first: the
+ * cases and all they hold (merge pointers from and to them too), their own and their runs'
+ * counts rolled up.
  * Each workflow's highest feed position among the purged cases is recorded with this
  * transaction's id (docs/change-feed.md): a feed cursor read before this purge and below that
  * position may have missed a purged case's last change.
@@ -54,6 +55,8 @@ export const DELETE_CASES_SQL = `
     DELETE FROM idempotency_keys WHERE case_id = ANY($1::bigint[]) RETURNING 1
   ), dedup_keys AS (
     DELETE FROM webhook_dedup_keys WHERE case_id = ANY($1::bigint[]) RETURNING 1
+  ), merges AS (
+    DELETE FROM case_merges WHERE organization_id = $2 AND (merged_case_id = ANY($1::bigint[]) OR into_case_id = ANY($1::bigint[]))
   ), gone AS (
     DELETE FROM cases WHERE id = ANY($1::bigint[])
     RETURNING id, organization_id, workflow_id, mode, created_at, change_xid

@@ -3,11 +3,13 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import { FEED_START } from '../application/case-cursors.js';
+import { casesShownOnSql } from '../application/case-merges.js';
 import { type CaseFilter, CaseQueries, type FeedCursor, type FeedPage, type ListPosition, type Positioned, type StoredAttachment, type StoredCaseEvent, type StoredRun } from '../application/case-queries.js';
 import type { CaseProps } from '../domain/case.js';
 import { CASE_COLUMNS, type CaseRow, toProps } from './case.mapper.js';
 
 const GET_CASE_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND organization_id = $2`;
+const SOME_CASES_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = ANY($1::bigint[]) AND organization_id = $2`;
 
 /**
  * A page of the case's events after the event $3, at most $4, or one row of nulls when there is
@@ -30,11 +32,11 @@ const RUNS_SQL = `
   WHERE c.id = $1 AND c.organization_id = $2
   ORDER BY r.id`;
 
-/** `$4` null: any workflow of the organization. */
+/** `$4` null: any workflow of the organization. A case serves the files of the cases merged into it too (their messages show on it). */
 const ATTACHMENT_SQL = `
   SELECT a.filename, a.content_type, a.content
-  FROM case_attachments a JOIN cases c ON c.id = a.case_id
-  WHERE a.id = $1 AND a.case_id = $2 AND c.organization_id = $3 AND (c.workflow_id = $4 OR $4::bigint IS NULL)`;
+  FROM case_attachments a JOIN cases c ON c.id = $2
+  WHERE a.id = $1 AND a.case_id IN (${casesShownOnSql('$3', '$2')}) AND c.organization_id = $3 AND (c.workflow_id = $4 OR $4::bigint IS NULL)`;
 
 /** A list position's microseconds as a timestamptz, in exact integer steps (a float8 product would round beyond 2^53). */
 const AT_MICROS = (p: string) => `(timestamptz 'epoch' + (${p}::bigint / 1000000) * interval '1 second' + (${p}::bigint % 1000000) * interval '1 microsecond')`;
@@ -101,6 +103,11 @@ export class PostgresCaseQueries extends CaseQueries {
   async get(organizationId: number, caseId: number): Promise<CaseProps | null> {
     const [row] = await this.prepared.rows<CaseRow>(GET_CASE_SQL, [caseId, organizationId]);
     return row ? toProps(row) : null;
+  }
+
+  async some(organizationId: number, caseIds: readonly number[]): Promise<CaseProps[]> {
+    const rows = await this.prepared.rows<CaseRow>(SOME_CASES_SQL, [caseIds, organizationId]);
+    return rows.map(toProps);
   }
 
   async attachment(organizationId: number, caseId: number, attachmentId: string, workflowId?: number): Promise<StoredAttachment | null> {

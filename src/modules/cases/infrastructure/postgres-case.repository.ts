@@ -31,6 +31,7 @@ const NO_STATEMENT_TIMEOUT_SQL = `SELECT set_config('statement_timeout', '0', tr
 
 /** Locks in id order: the sort runs below the lock. */
 const LOCK_CASES_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`;
+const ORGANIZATION_CASE_IDS_SQL = `SELECT id FROM cases WHERE id = ANY($1::bigint[]) AND organization_id = $2`;
 
 /**
  * The unfinished runs of cases, read once the cases are locked: by a statement of its own, as
@@ -136,6 +137,13 @@ export class PostgresCaseRepository extends CaseRepository {
    */
   async load(tx: Transaction, caseIds: readonly number[]): Promise<Map<number, Case>> {
     const [, subjects] = await Promise.all([PreparedStatements.rowsIn(tx, NO_STATEMENT_TIMEOUT_SQL, []), lockedWithRuns(tx, LOCK_CASES_SQL, [caseIds], caseIds)]);
+    return new Map(subjects.map((subject) => [subject.id, subject]));
+  }
+
+  async lock(tx: Transaction, organizationId: number, caseIds: readonly number[]): Promise<Map<number, Case>> {
+    // Another organization's case is left alone: not even its runs are locked, however briefly.
+    const found = (await PreparedStatements.rowsIn<{ id: string }>(tx, ORGANIZATION_CASE_IDS_SQL, [caseIds, organizationId])).map((row) => Number(row.id));
+    const subjects = found.length ? await lockedWithRuns(tx, LOCK_CASES_SQL, [found], found) : [];
     return new Map(subjects.map((subject) => [subject.id, subject]));
   }
 

@@ -92,8 +92,8 @@ export class ReceiveEmailService {
       case 'reply': {
         const { organizationId, version } = plan.target;
         const { attachments, email, automatic } = plan;
-        await this.caseEmails.addReply(organizationId, version.workflowId, plan.caseId, email, { attachments, messageId: message.messageId }, !automatic);
-        return { workflowId: version.workflowId, kind: 'replied', caseId: plan.caseId };
+        const repliedTo = await this.caseEmails.addReply(organizationId, version.workflowId, plan.caseId, email, { attachments, messageId: message.messageId }, !automatic);
+        return { workflowId: version.workflowId, kind: 'replied', caseId: repliedTo.id };
       }
       case 'duplicate':
         return { workflowId: plan.target.version.workflowId, kind: 'duplicate', caseId: plan.caseId };

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
+import type { Transaction } from '../../../shared/database/transaction.js';
+import { CaseMerges } from '../application/case-merges.js';
+import type { MergePointers } from '../domain/case-merge.js';
+
+const POINTERS_SQL = `
+  SELECT merged_case_id, into_case_id FROM case_merges WHERE organization_id = $1 AND merged_case_id = ANY($2::bigint[])`;
+
+/**
+ * $1 organization, $2 the merged case, $3 the target (both locked). The copies: the message
+ * the merged case came from (its `email` attribute, when it came by email and still holds one)
+ * and its replies, in order; a copy it holds from an earlier merge keeps its `merged_from`.
+ * The Message-IDs are moved by case_message_ids_case.
+ */
+const STORE_MERGE_SQL = `
+  WITH moved AS (
+    UPDATE case_merges SET into_case_id = $3 WHERE organization_id = $1 AND into_case_id = $2
+  ), added AS (
+    INSERT INTO case_merges (organization_id, merged_case_id, into_case_id) VALUES ($1, $2, $3)
+  ), message_ids AS (
+    UPDATE case_message_ids SET case_id = $3 WHERE case_id = $2
+  ), messages AS (
+    SELECT 0 AS n, 'email' AS actor, c.attributes -> 'email' AS data, c.created_at
+    FROM cases c WHERE c.id = $2 AND c.source = 'Email' AND jsonb_typeof(c.attributes -> 'email') = 'object'
+    UNION ALL
+    SELECT e.id, e.actor, e.data, e.created_at FROM case_events e WHERE e.case_id = $2 AND e.type = 'email_received'
+  )
+  INSERT INTO case_events (case_id, type, actor, data)
+  SELECT $3, 'email_received', m.actor,
+         jsonb_build_object('merged_from', $2::bigint, 'received_at', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) || m.data
+  FROM messages m ORDER BY m.n`;
+
+@Injectable()
+export class PostgresCaseMerges extends CaseMerges {
+  async pointers(tx: Transaction, organizationId: number, caseIds: readonly number[]): Promise<MergePointers> {
+    const rows = await PreparedStatements.rowsIn<{ merged_case_id: string; into_case_id: string }>(tx, POINTERS_SQL, [organizationId, caseIds]);
+    return new Map(rows.map((row) => [Number(row.merged_case_id), Number(row.into_case_id)]));
+  }
+
+  async store(tx: Transaction, organizationId: number, mergedId: number, intoId: number): Promise<void> {
+    await PreparedStatements.rowsIn(tx, STORE_MERGE_SQL, [organizationId, mergedId, intoId]);
+  }
+}
