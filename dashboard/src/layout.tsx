@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage, signOut } from './api.ts';
+import { canWorkCases, signedInPerson } from './casework-api.ts';
 import { useAction } from './hooks.ts';
 import { Link } from './router.tsx';
 import { can, type Operation, type Role, type Session } from './session.ts';
@@ -11,11 +12,19 @@ interface Area {
   needs: Operation;
 }
 
-type Section = Area & { label: string };
+type Section = Area & {
+  label: string;
+  /** Shown only where this holds too (beyond the role `needs`). */
+  when?: () => boolean;
+};
+
+const shown = (section: Section) => can(section.needs) && (section.when?.() ?? true);
 
 /** The main navigation, in order; the first one the caller may read is where signing in lands. */
 const SECTIONS: Section[] = [
   { href: '/workflows', label: 'Workflows', needs: 'listWorkflows' },
+  // A person who works cases starts at theirs (an agent, who reads no workflows, lands here).
+  { href: '/my-cases', label: 'My cases', needs: 'listCases', when: () => canWorkCases() && signedInPerson() !== null },
   { href: '/cases', label: 'Cases', needs: 'listCases' },
   { href: '/reports', label: 'Reports', needs: 'getCaseReport' },
   { href: '/usage', label: 'Usage', needs: 'getUsage' },
@@ -43,7 +52,7 @@ export function sectionOf(path: string): Area | undefined {
 
 /** Where a signed-in caller starts: the first section their role may read. */
 export function landingPath(): string {
-  return SECTIONS.find((section) => can(section.needs))?.href ?? '/cases';
+  return SECTIONS.find(shown)?.href ?? '/cases';
 }
 
 /**
@@ -156,7 +165,7 @@ export function Layout({ path, session, children }: { path: string; session: Ext
   const [menuOpen, setMenuOpen] = useState(false);
   // A layout effect: the menu is closed in the same commit that shows the new page, never a frame later.
   useLayoutEffect(() => setMenuOpen(false), [path]);
-  const settings = SETTINGS.filter((section) => can(section.needs));
+  const settings = SETTINGS.filter(shown);
   return (
     <div class="shell">
       <a class="skip-link" href="#main">
@@ -171,7 +180,7 @@ export function Layout({ path, session, children }: { path: string; session: Ext
           </button>
           <nav id="main-nav" class={`nav ${menuOpen ? 'nav--open' : ''}`} aria-label="Main">
             <ul class="nav__list">
-              {SECTIONS.filter((section) => can(section.needs)).map((section) => (
+              {SECTIONS.filter(shown).map((section) => (
                 <li key={section.href}>
                   <NavLink section={section} path={path} />
                 </li>
