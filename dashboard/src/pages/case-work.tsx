@@ -63,6 +63,12 @@ export function WorkPanel({ c, statuses, onChanged }: { c: WorkedCase; statuses:
     setSaid(describeChange(c, after));
     onChanged(after);
   });
+  // The button goes once the case is the caller's: the keyboard moves on to the assignee it set.
+  const assignMe = async (meId: number) => {
+    if (save.pending) return;
+    await save.run({ assignee_id: meId });
+    document.getElementById('work-assignee')?.focus();
+  };
   const problems = formProblems(save.error, Object.values(CHANGE_FIELDS));
   const change = changeOf(edits, current);
   const people = assignables.data?.people ?? [];
@@ -70,9 +76,12 @@ export function WorkPanel({ c, statuses, onChanged }: { c: WorkedCase; statuses:
   // Error is the engine's to set; a case in it shows it, but cannot be moved there.
   const statusOptions: [string, string][] = statuses.filter((status) => status !== 'Error').map((status) => [status, status]);
   if (c.status === 'Error') statusOptions.unshift(['Error', 'Error (set by the engine)']);
+  // The buttons stay enabled while a save is under way: a disabled button would drop the keyboard's focus to the page.
   const onSubmit = (event: Event) => {
     event.preventDefault();
-    if (Object.keys(change).length > 0) void save.run(change);
+    if (save.pending) return;
+    if (Object.keys(change).length === 0) return setSaid('Nothing to save: pick a new assignee, team, priority or status first.');
+    void save.run(change);
   };
   return (
     <section class="card" aria-labelledby="case-work">
@@ -81,7 +90,7 @@ export function WorkPanel({ c, statuses, onChanged }: { c: WorkedCase; statuses:
           Work on this case
         </h2>
         {me && c.assignee?.id !== me.id && (
-          <button type="button" class="button button--secondary button--small" disabled={save.pending} onClick={() => void save.run({ assignee_id: me.id })}>
+          <button type="button" class="button button--secondary button--small" onClick={() => void assignMe(me.id)}>
             Assign to me
           </button>
         )}
@@ -102,7 +111,7 @@ export function WorkPanel({ c, statuses, onChanged }: { c: WorkedCase; statuses:
           <Select id="work-status" value={value('status')} onChange={set('status')} options={statusOptions} />
         </Field>
         <div class="work-form__actions">
-          <button type="submit" class="button button--primary" disabled={save.pending || Object.keys(change).length === 0}>
+          <button type="submit" class="button button--primary" aria-disabled={save.pending ? true : undefined}>
             {save.pending ? 'Saving…' : 'Save changes'}
           </button>
           {Object.keys(edits).length > 0 && (
@@ -155,7 +164,7 @@ function Watching({ c, meId, onChanged }: { c: WorkedCase; meId: number; onChang
         {watching.data ? (assigned ? ', you among them as its assignee.' : ', you among them.') : '.'}
       </p>
       {!assigned && watching.data !== undefined && (
-        <button type="button" class="button button--secondary button--small" aria-pressed={watching.data} disabled={toggle.pending} onClick={() => void toggle.run(!watching.data)}>
+        <button type="button" class="button button--secondary button--small" aria-pressed={watching.data} onClick={() => !toggle.pending && void toggle.run(!watching.data)}>
           {watching.data ? 'Stop watching' : 'Watch'}
         </button>
       )}
@@ -221,6 +230,7 @@ export function Comments({ c, comments, canWrite }: { c: WorkedCase; comments: L
   const recipients = replyRecipients(c, items);
   const onSubmit = (event: Event) => {
     event.preventDefault();
+    if (post.pending) return;
     if (body.trim() === '') return setSaid('Write something first.');
     void post.run();
   };
@@ -279,7 +289,7 @@ export function Comments({ c, comments, canWrite }: { c: WorkedCase; comments: L
             <textarea id="composer-body" class="input composer__body" rows={4} value={body} onInput={(e) => setBody(e.currentTarget.value)} aria-describedby="composer-recipients" />
           </div>
           <div>
-            <button type="submit" class="button button--primary" disabled={post.pending}>
+            <button type="submit" class="button button--primary" aria-disabled={post.pending ? true : undefined}>
               {post.pending ? 'Sending…' : visibility === 'public' ? 'Send reply' : 'Add note'}
             </button>
           </div>
@@ -317,9 +327,10 @@ export function LinksAndMerge({ c }: { c: WorkedCase }) {
     links.reload();
     document.getElementById('link-case')?.focus();
   });
-  if (links.data === null) return null;
+  if (links.data === null || (links.data === undefined && !links.error)) return null;
   const onSubmit = (event: Event) => {
     event.preventDefault();
+    if (add.pending) return;
     if (!/^[1-9][0-9]*$/.test(other.trim())) return setSaid('Enter the number of the case to link.');
     void add.run();
   };
@@ -355,7 +366,7 @@ export function LinksAndMerge({ c }: { c: WorkedCase }) {
           <input id="link-case" class="input" inputMode="numeric" value={other} onInput={(e) => setOther(e.currentTarget.value)} />
         </Field>
         <div class="form-row__submit">
-          <button type="submit" class="button button--secondary" disabled={add.pending}>
+          <button type="submit" class="button button--secondary">
             Add link
           </button>
         </div>
