@@ -107,6 +107,24 @@ export function signedInPerson(): { id: number; email: string } | null {
   return session.kind === 'person' ? { id: session.userId, email: session.email } : null;
 }
 
+let caseworkSeen = false;
+
+/**
+ * Whether this service works cases (casework.md sections 2-6), as its answers show: an admin
+ * case carrying `priority`, or a list that took a casework parameter. Until one has shown it,
+ * the pages ask for none of casework's routes, so a service without them is never asked for
+ * one (a 404 the browser would log on every page).
+ */
+export function caseworkServed(cases: readonly WorkedCase[] = []): boolean {
+  if (cases.some((c) => c.priority !== undefined)) caseworkSeen = true;
+  return caseworkSeen;
+}
+
+/** The list took one of casework's parameters: the service has them. */
+export function caseworkParametersTaken(): void {
+  caseworkSeen = true;
+}
+
 /** A refusal saying the service has no such route: the feature is absent, which a page shows as such rather than as a failure. */
 export function isAbsent(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 404 || error.status === 405);

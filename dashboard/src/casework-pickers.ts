@@ -13,10 +13,12 @@ export interface Assignables {
 /**
  * The teams and the people cases can be assigned to. Only an owner may list users with their
  * addresses; anyone else knows the members of the teams by id only, so those are named by
- * id unless the address is known otherwise (the caller, the people in `known`).
+ * id unless the address is known otherwise (the caller, the people in `known`). Nothing is
+ * asked for unless `enabled`.
  */
-export function useAssignables(known: (PersonRef | null | undefined)[] = []): Loaded<Assignables> {
+export function useAssignables(known: (PersonRef | null | undefined)[] = [], enabled = true): Loaded<Assignables> {
   return useLoad(async () => {
+    if (!enabled) return { teams: null, people: [] };
     const [teams, users] = await Promise.all([casework.teams(), can('listUsers') ? api.get<{ users: User[] }>('/users').then((r) => r.users) : Promise.resolve([])]);
     const emails = new Map<number, string>();
     for (const person of [signedInPerson(), ...known]) if (person) emails.set(person.id, person.email);
@@ -25,5 +27,5 @@ export function useAssignables(known: (PersonRef | null | undefined)[] = []): Lo
     const ids = new Set([...emails.keys(), ...(teams ?? []).flatMap((team) => team.member_ids)]);
     const people = [...ids].map((id) => ({ id, email: emails.get(id) ?? `User #${id}` })).sort((a, b) => a.email.localeCompare(b.email));
     return { teams, people };
-  }, [known.map((person) => person?.id).join()]);
+  }, [known.map((person) => person?.id).join(), enabled]);
 }

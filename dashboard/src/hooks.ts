@@ -111,7 +111,7 @@ interface ListPage<T> {
 export interface LivePages<T> {
   /** Every item of the pages loaded, oldest first; undefined while the first page loads. */
   items: T[] | undefined;
-  /** No such list for this caller: the service has none (404) or keeps it from their role (403). */
+  /** No such list for this caller: not asked for (`enabled` false), or the service has none (404) or keeps it from their role (403). */
   absent: boolean;
   error: string | null;
   hasMore: boolean;
@@ -126,7 +126,7 @@ export interface LivePages<T> {
  * grows at its end: only its last page needs asking again to see what was added, and the
  * pages are replaced (and drawn again) only when that answer differs from the one shown.
  */
-export function useLivePages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; next: string | null }>, deps: unknown[]): LivePages<T> {
+export function useLivePages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; next: string | null }>, deps: unknown[], enabled = true): LivePages<T> {
   const [pages, setPages] = useState<ListPage<T>[] | null | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const shown = useRef(pages);
@@ -137,8 +137,9 @@ export function useLivePages<T>(fetchPage: (cursor: string | undefined) => Promi
   };
   useEffect(() => {
     let stale = false;
-    setPages(undefined);
+    setPages(enabled ? undefined : null);
     setError(null);
+    if (!enabled) return undefined;
     read(undefined).then(
       (page) => !stale && setPages([page]),
       (failure: unknown) => {
@@ -150,7 +151,7 @@ export function useLivePages<T>(fetchPage: (cursor: string | undefined) => Promi
     return () => {
       stale = true;
     };
-  }, deps);
+  }, [...deps, enabled]);
   const refresh = async () => {
     const before = shown.current;
     const last = before?.at(-1);

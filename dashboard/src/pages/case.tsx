@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { api, errorMessage, type TimelineEvent, type TimelinePage } from '../api.ts';
 import { findCase } from '../case-lookup.ts';
-import { canWorkCases, casework, type WorkedCase } from '../casework-api.ts';
+import { canWorkCases, casework, caseworkServed, type WorkedCase } from '../casework-api.ts';
 import { Alert, DateTime, DetailList, Loading, PageHeader } from '../components.tsx';
 import { formatActor, humanize } from '../format.ts';
 import { useAction, useLivePages, useLoad, usePolling, useTitle, useWorkflows } from '../hooks.ts';
@@ -103,7 +103,10 @@ export function CasePage({ id }: { id: number }) {
   useTitle(`Case ${id}`);
   const found = useLoad<WorkedCase | null>(() => findCase(id), [id]);
   const timeline = useLivePages((cursor) => timelinePage(id, cursor).then((page) => ({ items: page.events, next: page.next_cursor })), [id]);
-  const comments = useLivePages((after) => casework.comments(id, after).then((page) => ({ items: page.comments, next: page.next_cursor })), [id]);
+  const c = found.data;
+  // Casework's parts are asked for only where the service works cases, and only by those who work them.
+  const works = canWorkCases() && caseworkServed(c ? [c] : []);
+  const comments = useLivePages((after) => casework.comments(id, after).then((page) => ({ items: page.comments, next: page.next_cursor })), [id], works);
   const runs = useLoad(() => caseRunsPage(id), [id]);
   const more = useAction(timeline.more);
   const events = timeline.items;
@@ -111,7 +114,6 @@ export function CasePage({ id }: { id: number }) {
   const workflows = useWorkflows();
   const workflow = workflows.data?.find((w) => w.id === workflowId);
   const workflowName = workflow?.name ?? `#${workflowId}`;
-  const c = found.data;
   const refreshCase = async () => {
     const fresh = await findCase(id);
     if (JSON.stringify(fresh) !== JSON.stringify(found.data)) found.setData(fresh);
@@ -127,8 +129,6 @@ export function CasePage({ id }: { id: number }) {
     found.setData(after);
     void timeline.refresh();
   };
-  const works = canWorkCases() && c?.priority !== undefined;
-
   return (
     <>
       <PageHeader title={`Case #${id}`} eyebrow={<Link href="/cases">Cases</Link>}>
@@ -171,8 +171,8 @@ export function CasePage({ id }: { id: number }) {
           </div>
         )}
         {c && works && <WorkPanel c={c} statuses={workflow?.statuses ?? [c.status]} onChanged={changed} />}
-        {c && <Comments c={c} comments={comments} canWrite={canWorkCases()} />}
-        {c && canWorkCases() && <LinksAndMerge c={c} />}
+        {c && <Comments c={c} comments={comments} />}
+        {c && works && <LinksAndMerge c={c} />}
         {c && <EmailThread c={c} events={events ?? []} />}
         <section class="card" aria-labelledby="case-timeline">
           <div class="card__header">

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, CASE_SOURCES, download, errorMessage, query, type Case, type CasePage, type BuiltInCaseSource, type WorkflowName } from '../api.ts';
-import { atLeast, canWorkCases, casework, exportUrl, jobFinished, PRIORITIES, signedInPerson, type BulkJob, type CaseChange, type ListFilters, type SavedView, type Team, type WorkedCase } from '../casework-api.ts';
+import { atLeast, canWorkCases, casework, caseworkParametersTaken, caseworkServed, exportUrl, jobFinished, PRIORITIES, signedInPerson, type BulkJob, type CaseChange, type ListFilters, type SavedView, type Team, type WorkedCase } from '../casework-api.ts';
 import { useAssignables, type Assignables } from '../casework-pickers.ts';
 import { Alert, Badge, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
 import { humanize } from '../format.ts';
@@ -12,7 +12,8 @@ import { NeedsRolePage } from './not-found.tsx';
 
 const PAGE_SIZE = 25;
 /** The page's own address keeps days (`created_from`, `created_to`, UTC) as typed; the list takes instants. */
-const FILTERS = ['workflow_id', 'status', 'mode', 'source', 'created_from', 'created_to', 'attributes', 'assignee', 'team_id', 'priority', 'watching', 'sort'] as const;
+const CASEWORK_FILTERS = ['assignee', 'team_id', 'priority', 'watching', 'sort'] as const;
+const FILTERS = ['workflow_id', 'status', 'mode', 'source', 'created_from', 'created_to', 'attributes', ...CASEWORK_FILTERS] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 const DAY_MS = 86_400_000;
 
@@ -495,15 +496,20 @@ export function CasesPage({ query: params }: { query: URLSearchParams }) {
   const key = JSON.stringify({ ...filters, cursor });
   const workflows = useWorkflows();
   const works = canWorkCases();
-  const page = useLoad(() => api.get<CasePage>(`/cases${query({ ...listParams(filters), cursor, limit: PAGE_SIZE })}`), [key]);
-  const assignables = useAssignables();
-  const views = useLoad(() => (works ? casework.views() : Promise.resolve(null)), []);
+  const page = useLoad(async () => {
+    const found = await api.get<CasePage>(`/cases${query({ ...listParams(filters), cursor, limit: PAGE_SIZE })}`);
+    if (CASEWORK_FILTERS.some((name) => filters[name] !== '')) caseworkParametersTaken();
+    return found;
+  }, [key]);
+  const served = works && caseworkServed(page.data?.cases);
+  const assignables = useAssignables([], served);
+  const views = useLoad(() => (served ? casework.views() : Promise.resolve(null)), [served]);
   const selection = useSelection();
   const names = new Map((workflows.data ?? []).map((w) => [w.id, w.name]));
   const goTo = (next: string) => navigate(`/cases${query({ ...filters, cursor: next })}`);
   const chosen = listFilters(filters);
-  // Views, bulk changes and the export come with the casework the service keeps: where it has no views, none of them is offered.
-  const bulk = works && Boolean(views.data);
+  // Bulk changes and the export come with the views: where the service keeps none, neither is offered.
+  const bulk = Boolean(views.data);
   const selectedStatuses = [...new Set((workflows.data ?? []).filter((w) => (page.data?.cases ?? []).some((c) => selection.ids.has(c.id) && c.workflow_id === w.id)).flatMap((w) => w.statuses))];
   const current = `/cases${query(filters)}`;
 
@@ -541,7 +547,12 @@ export function MyCasesPage({ query: params }: { query: URLSearchParams }) {
   const cursor = params.get('cursor') ?? '';
   const workflows = useWorkflows();
   const mine = { assignee: 'me', sort: '-updated_at' };
-  const page = useLoad(() => (me && canWorkCases() ? api.get<CasePage>(`/cases${query({ ...mine, cursor, limit: PAGE_SIZE })}`) : Promise.resolve({ cases: [], next_cursor: null })), [cursor]);
+  const page = useLoad(async () => {
+    if (!me || !canWorkCases()) return { cases: [], next_cursor: null };
+    const found = await api.get<CasePage>(`/cases${query({ ...mine, cursor, limit: PAGE_SIZE })}`);
+    caseworkParametersTaken();
+    return found;
+  }, [cursor]);
   const names = new Map((workflows.data ?? []).map((w) => [w.id, w.name]));
   if (!canWorkCases()) return <NeedsRolePage role="agent" />;
   return (
