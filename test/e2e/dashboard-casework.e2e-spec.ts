@@ -18,7 +18,7 @@ import type { Page } from 'playwright-core';
 import { SmtpListener } from '../../src/modules/email/infrastructure/smtp-listener.js';
 import { eventually } from '../support/automation-helpers.js';
 import { assertNoPageProblems, axeViolations, expectHttpError, focused, newContext, openPage, tabUntil } from '../support/browser.js';
-import { goToSection, heading, peopleDashboardSuite, sessionPage, signInByEmail } from '../support/browser-dashboard.js';
+import { goToSection, heading, openSignedInDashboard, peopleDashboardSuite, sessionPage, signInByEmail } from '../support/browser-dashboard.js';
 import { type CasesFixture, statusDefinition } from '../support/cases-api.js';
 import { caseIdsOf, emailDefinition, mail } from '../support/email-helpers.js';
 import { givenMember, givenOwnedOrganization, type PeopleOrganization, type Session } from '../support/people-helpers.js';
@@ -318,8 +318,12 @@ describe('admin dashboard: an agent works cases', () => {
 
   it('has no serious or critical axe violation on My cases, the case list and the case page, whatever part of casework this build serves', async () => {
     const id = await emailCase('Axe me');
-    const { context, page } = await sessionPage(suite, agent);
+    const context = await newContext(suite.browser, suite.baseUrl);
+    const [name, value] = agent.cookie.split('=') as [string, string];
+    await context.addCookies([{ name, value, url: suite.baseUrl }]);
+    const page = await openPage(context);
     if (missing('teams')) expectHttpError(page, { status: 422, url: /\/api\/admin\/v1\/cases\?assignee=me/ });
+    await openSignedInDashboard(page);
     await heading(page, 'My cases').waitFor();
     await page.locator('.loading').waitFor({ state: 'detached' });
     assert.deepEqual(await seriousViolations(page), [], 'My cases');
