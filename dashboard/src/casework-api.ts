@@ -126,7 +126,7 @@ export function caseworkParametersTaken(): void {
 }
 
 /** A refusal saying the service has no such route: the feature is absent, which a page shows as such rather than as a failure. */
-export function isAbsent(error: unknown): boolean {
+function isAbsent(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 404 || error.status === 405);
 }
 
@@ -153,7 +153,7 @@ export const casework = {
   unlink: (caseId: number, linkId: number) => api.delete(`/cases/${caseId}/links/${linkId}`),
   views: () => orAbsent(api.get<{ views: SavedView[] }>('/views').then((r) => r.views)),
   saveView: (name: string, filters: ListFilters, shared: boolean) => api.post<{ view: SavedView }>('/views', { body: { name, filters, columns: [], shared } }).then((r) => r.view),
-  bulk: (selection: { case_ids: number[] } | { filter: ListFilters }, change: CaseChange) => api.post<{ job: BulkJob }>('/cases/bulk', { body: { ...selection, change } }).then((r) => r.job),
+  bulk: (caseIds: number[], change: CaseChange) => api.post<{ job: BulkJob }>('/cases/bulk', { body: { case_ids: caseIds, change } }).then((r) => r.job),
   job: (id: number) => api.get<{ job: BulkJob }>(`/jobs/${id}`).then((r) => r.job),
 };
 
@@ -162,7 +162,7 @@ export function exportUrl(filters: ListFilters): string {
   return `/api/admin/v1/cases/export.csv${query(filters)}`;
 }
 
-/** A job is over once every case is counted, or the service says it stopped. */
+/** A job is over once every case is counted (changed or failed), or the service gave up on it. */
 export function jobFinished(job: BulkJob): boolean {
-  return job.done + job.failed >= job.total || !['queued', 'running'].includes(job.state);
+  return job.done + job.failed >= job.total || job.state === 'failed';
 }

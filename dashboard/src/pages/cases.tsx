@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, CASE_SOURCES, download, errorMessage, query, type Case, type CasePage, type BuiltInCaseSource, type WorkflowName } from '../api.ts';
 import { atLeast, canWorkCases, casework, caseworkParametersTaken, caseworkServed, exportUrl, jobFinished, PRIORITIES, signedInPerson, type BulkJob, type CaseChange, type ListFilters, type SavedView, type Team, type WorkedCase } from '../casework-api.ts';
 import { useAssignables, type Assignables } from '../casework-pickers.ts';
@@ -302,12 +302,15 @@ function BulkChange({ selected, statuses, assignables, onDone }: { selected: num
   const values = bulkValues(field, statuses, assignables);
   const [value, setValue] = useState('');
   const [job, setJob] = useState<BulkJob | null>(null);
+  // Polling stops when the form goes (the job goes on at the service).
+  const shown = useRef(true);
+  useEffect(() => () => void (shown.current = false), []);
   const chosen = values.some(([v]) => v === value) ? value : (values[0]?.[0] ?? '');
   const run = useAction(async () => {
     const change: CaseChange = { [field]: field === 'assignee_id' || field === 'team_id' ? (chosen === '' ? null : Number(chosen)) : chosen };
-    let current = await casework.bulk({ case_ids: selected }, change);
+    let current = await casework.bulk(selected, change);
     setJob(current);
-    while (!jobFinished(current)) {
+    while (!jobFinished(current) && shown.current) {
       await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
       current = await casework.job(current.id);
       setJob(current);
