@@ -14,18 +14,18 @@ interface Area {
 
 type Section = Area & {
   label: string;
-  /** Shown only where this holds too (beyond the role `needs`). */
-  when?: () => boolean;
+  /** Where the section starts for the caller, when not at `href`. */
+  start?: () => string;
 };
 
-const shown = (section: Section) => can(section.needs) && (section.when?.() ?? true);
+/** The cases assigned to the signed-in person (casework.md section 7), within the Cases section. */
+export const MY_CASES = '/cases/mine';
 
 /** The main navigation, in order; the first one the caller may read is where signing in lands. */
 const SECTIONS: Section[] = [
   { href: '/workflows', label: 'Workflows', needs: 'listWorkflows' },
-  // A person who works cases starts at theirs (an agent, who reads no workflows, lands here).
-  { href: '/my-cases', label: 'My cases', needs: 'listCases', when: () => canWorkCases() && signedInPerson() !== null },
-  { href: '/cases', label: 'Cases', needs: 'listCases' },
+  // A person who works cases starts at theirs: where an agent (who reads no workflows) lands.
+  { href: '/cases', label: 'Cases', needs: 'listCases', start: () => (canWorkCases() && signedInPerson() ? MY_CASES : '/cases') },
   { href: '/reports', label: 'Reports', needs: 'getCaseReport' },
   { href: '/usage', label: 'Usage', needs: 'getUsage' },
   { href: '/subscriptions', label: 'Subscriptions', needs: 'listSubscriptions' },
@@ -52,7 +52,8 @@ export function sectionOf(path: string): Area | undefined {
 
 /** Where a signed-in caller starts: the first section their role may read. */
 export function landingPath(): string {
-  return SECTIONS.find(shown)?.href ?? '/cases';
+  const first = SECTIONS.find((section) => can(section.needs));
+  return first?.start?.() ?? first?.href ?? '/cases';
 }
 
 /**
@@ -165,7 +166,7 @@ export function Layout({ path, session, children }: { path: string; session: Ext
   const [menuOpen, setMenuOpen] = useState(false);
   // A layout effect: the menu is closed in the same commit that shows the new page, never a frame later.
   useLayoutEffect(() => setMenuOpen(false), [path]);
-  const settings = SETTINGS.filter(shown);
+  const settings = SETTINGS.filter((section) => can(section.needs));
   return (
     <div class="shell">
       <a class="skip-link" href="#main">
@@ -180,7 +181,7 @@ export function Layout({ path, session, children }: { path: string; session: Ext
           </button>
           <nav id="main-nav" class={`nav ${menuOpen ? 'nav--open' : ''}`} aria-label="Main">
             <ul class="nav__list">
-              {SECTIONS.filter(shown).map((section) => (
+              {SECTIONS.filter((section) => can(section.needs)).map((section) => (
                 <li key={section.href}>
                   <NavLink section={section} path={path} />
                 </li>

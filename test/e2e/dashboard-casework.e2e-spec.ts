@@ -136,16 +136,19 @@ describe('admin dashboard: an agent works cases', () => {
   const asAdmin = (method: string, url: string, body?: unknown) => suite.t.request(method, url, { token: org.adminToken, body });
   const adminCase = async (id: number) => (await asAdmin('GET', `/api/admin/v1/cases/${id}`)).body.case;
 
-  it('lands an agent on My cases when they sign in, first in the navigation, without serious axe violations', async () => {
+  it('lands an agent on My cases when they sign in, without serious axe violations', async () => {
     const context = await newContext(suite.browser, suite.baseUrl);
     const page = await openPage(context);
     // Without the teams branch the list refuses `assignee` and `sort` (an unknown parameter is a 422), which the page shows as an error.
     if (missing('teams')) expectHttpError(page, { status: 422, url: /\/api\/admin\/v1\/cases\?assignee=me/ });
     await signInByEmail(page, suite.sink, agent.email);
     await heading(page, 'My cases').waitFor();
-    assert.equal(new URL(page.url()).pathname, '/dashboard/my-cases');
-    assert.deepEqual(await navigation(page), ['My cases', 'Cases', 'Reports', 'Usage']);
-    assert.equal(await page.getByRole('link', { name: 'My cases' }).getAttribute('aria-current'), 'page');
+    assert.equal(new URL(page.url()).pathname, '/dashboard/cases/mine');
+    // In the Cases section, beside all cases.
+    assert.deepEqual(await navigation(page), ['Cases', 'Reports', 'Usage']);
+    const lists = page.getByRole('navigation', { name: 'Case lists' });
+    assert.deepEqual(await lists.getByRole('link').allTextContents(), ['My cases', 'All cases']);
+    assert.equal(await lists.getByRole('link', { name: 'My cases' }).getAttribute('aria-current'), 'page');
     await page.locator('.loading').waitFor({ state: 'detached' });
     assert.deepEqual(await seriousViolations(page), []);
     assertNoPageProblems(page);

@@ -65,7 +65,7 @@ describe('admin dashboard: a newcomer\'s first hour', () => {
         }),
       );
       assert.ok(lines.every((count) => count === 1), `no nav item wraps at ${width}px: ${lines.join(', ')} lines`);
-      assert.deepEqual(await items.allInnerTexts(), ['Workflows', 'My cases', 'Cases', 'Reports', 'Usage', 'Subscriptions', 'Settings'], `${width}px`);
+      assert.deepEqual(await items.allInnerTexts(), ['Workflows', 'Cases', 'Reports', 'Usage', 'Subscriptions', 'Settings'], `${width}px`);
       // One row: every item and Sign out side by side, and a header under 80 px (two rows made it 110).
       const tops = await Promise.all([...(await items.all()), page.getByRole('button', { name: 'Sign out' })].map(async (item) => (await item.boundingBox())!));
       assert.ok(tops.every((box) => box.y < tops[0]!.y + tops[0]!.height && tops[0]!.y < box.y + box.height), `one row at ${width}px: ${tops.map((box) => box.y).join(', ')}`);

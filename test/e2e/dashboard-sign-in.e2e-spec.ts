@@ -94,7 +94,7 @@ describe('admin dashboard: people sign in, and see what their role may do', () =
 
   it('shows an editor no Publish button on a workflow with a draft, and lets them save the draft', async () => {
     const { context, page } = await givenSessionPage(editor);
-    assert.deepEqual(await navigation(page), ['Workflows', 'My cases', 'Cases', 'Reports', 'Usage', 'Subscriptions', 'Retention']);
+    assert.deepEqual(await navigation(page), ['Workflows', 'Cases', 'Reports', 'Usage', 'Subscriptions', 'Retention']);
     await page.getByRole('link', { name: 'Orders' }).click();
     await heading(page, 'Orders').waitFor();
     await page.getByRole('tab', { name: 'JSON' }).waitFor();

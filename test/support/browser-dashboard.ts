@@ -168,9 +168,8 @@ export async function goToSection(page: Page, name: string): Promise<void> {
   if (await menu.isVisible()) await menu.click();
   const nav = page.getByRole('navigation', { name: 'Main' });
   // The organization's settings sit in the Settings menu.
-  // Exact names: "Cases" is not "My cases".
-  if ((await nav.getByRole('link', { name, exact: true }).count()) === 0) await nav.getByRole('button', { name: 'Settings' }).click();
-  await nav.getByRole('link', { name, exact: true }).click();
+  if ((await nav.getByRole('link', { name }).count()) === 0) await nav.getByRole('button', { name: 'Settings' }).click();
+  await nav.getByRole('link', { name }).click();
   await heading(page, name).waitFor();
 }
 

@@ -9,6 +9,7 @@ import { Link, navigate } from '../router.tsx';
 import { can, currentSession } from '../session.ts';
 import { saveFile } from './case-email.tsx';
 import { NeedsRolePage } from './not-found.tsx';
+import { MY_CASES } from '../layout.tsx';
 
 const PAGE_SIZE = 25;
 /** The page's own address keeps days (`created_from`, `created_to`, UTC) as typed; the list takes instants. */
@@ -520,6 +521,7 @@ export function CasesPage({ query: params }: { query: URLSearchParams }) {
     <>
       <PageHeader title="Cases" actions={bulk && <ExportLink filters={chosen} />}>
         <p class="page-header__lead">Newest first unless sorted otherwise. Test cases are marked and never billed.</p>
+        <CaseLists current="/cases" />
       </PageHeader>
       <div class={views.data ? 'with-side' : undefined}>
         {views.data && <SavedViews views={views} current={current} filters={chosen} />}
@@ -543,6 +545,28 @@ export function CasesPage({ query: params }: { query: URLSearchParams }) {
   );
 }
 
+/** Between the caller's cases and all of them, for a person who works cases. */
+function CaseLists({ current }: { current: string }) {
+  if (!canWorkCases() || !signedInPerson()) return null;
+  const lists: [string, string][] = [
+    [MY_CASES, 'My cases'],
+    ['/cases', 'All cases'],
+  ];
+  return (
+    <nav aria-label="Case lists">
+      <ul class="subnav">
+        {lists.map(([href, label]) => (
+          <li key={href}>
+            <Link href={href} aria-current={href === current ? 'page' : undefined}>
+              {label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
 /** The cases assigned to the signed-in person, latest activity first: where an agent starts (casework.md section 7). */
 export function MyCasesPage({ query: params }: { query: URLSearchParams }) {
   useTitle('My cases');
@@ -562,13 +586,14 @@ export function MyCasesPage({ query: params }: { query: URLSearchParams }) {
     <>
       <PageHeader title="My cases">
         <p class="page-header__lead">Assigned to you, latest activity first.</p>
+        <CaseLists current={MY_CASES} />
       </PageHeader>
       <div class="stack">
         {!me && <Alert tone="info">Cases are assigned to people: sign in as yourself, not with an admin token, to see yours.</Alert>}
         {me && (
           <CaseResults
             cursor={cursor}
-            goTo={(next) => navigate(`/my-cases${query({ cursor: next })}`)}
+            goTo={(next) => navigate(`${MY_CASES}${query({ cursor: next })}`)}
             names={names}
             empty="Nothing is assigned to you. Cases assigned to you by a person or an automation appear here."
             selection={null}
