@@ -138,6 +138,7 @@ export function CasePage({ id }: { id: number }) {
         {found.error && <Alert tone="error">{found.error}</Alert>}
         {found.loading && !c && <Loading />}
         {found.data === null && !found.loading && <Alert tone="error">This case was not found in your organization.</Alert>}
+        {c && works && <WorkPanel c={c} statuses={workflow?.statuses ?? [c.status]} onChanged={changed} />}
         {c && (
           <div class="case-grid">
             <section class="card" aria-labelledby="case-details">
@@ -170,7 +171,6 @@ export function CasePage({ id }: { id: number }) {
             </section>
           </div>
         )}
-        {c && works && <WorkPanel c={c} statuses={workflow?.statuses ?? [c.status]} onChanged={changed} />}
         {c && <Comments c={c} comments={comments} />}
         {c && works && <LinksAndMerge c={c} />}
         {c && <EmailThread c={c} events={events ?? []} />}
