@@ -91,7 +91,7 @@ export async function download(path: string): Promise<Blob> {
  */
 export async function resumeSession(): Promise<void> {
   const me = await askWhoIsSignedIn();
-  if (me !== 'unreachable' && me?.caller.type === 'user' && me.csrf_token) return signedInAsPerson(me.caller.name, me.role, me.csrf_token, me.organization.id);
+  if (me !== 'unreachable' && me?.caller.type === 'user' && me.csrf_token) return signedInAsPerson(me.caller.name, me.caller.id, me.role, me.csrf_token, me.organization.id);
   const token = storedToken();
   if (token) signedInWithToken(token);
   else signedOut(me === 'unreachable' ? UNREACHABLE_NOTICE : null);

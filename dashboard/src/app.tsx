@@ -1,10 +1,10 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { resumeSession } from './api.ts';
 import { Loading } from './components.tsx';
-import { Layout, landingPath, sectionOf } from './layout.tsx';
+import { Layout, landingPath, MY_CASES, sectionOf } from './layout.tsx';
 import { AuditPage } from './pages/audit.tsx';
 import { CasePage } from './pages/case.tsx';
-import { CasesPage } from './pages/cases.tsx';
+import { CasesPage, MyCasesPage } from './pages/cases.tsx';
 import { NeedsRolePage, NotFoundPage } from './pages/not-found.tsx';
 import { RetentionPage } from './pages/retention.tsx';
 import { SignInPage } from './pages/sign-in.tsx';
@@ -42,6 +42,7 @@ function route(location: Location) {
   if (path === '/workflows') return <WorkflowsPage />;
   if (path === '/workflows/new') return <NewWorkflowPage />;
   if ((match = path.match(/^\/workflows\/([1-9][0-9]*)$/))) return <WorkflowPage key={match[1]} id={Number(match[1])} tab={query.get('tab')} />;
+  if (path === MY_CASES) return <MyCasesPage query={query} />;
   if (path === '/cases') return <CasesPage query={query} />;
   if ((match = path.match(/^\/cases\/([1-9][0-9]*)$/))) return <CasePage key={match[1]} id={Number(match[1])} />;
   if (path === '/usage') return <UsagePage />;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, errorMessage, type WorkflowName } from './api.ts';
+import { api, ApiError, errorMessage, type WorkflowName } from './api.ts';
 import { can } from './session.ts';
 
 export interface Loaded<T> {
@@ -71,4 +71,102 @@ export function useTitle(title: string): void {
   useEffect(() => {
     document.title = `${title} · Case Intake Admin`;
   }, [title]);
+}
+
+/**
+ * Calls `poll` every `intervalMs` while the page is visible (document.visibilityState), and at
+ * once when it becomes visible again: a hidden tab asks nothing. A poll still under way is not
+ * started again.
+ */
+export function usePolling(poll: () => Promise<void>, intervalMs: number, deps: unknown[]): void {
+  const latest = useRef(poll);
+  latest.current = poll;
+  useEffect(() => {
+    let running = false;
+    const tick = () => {
+      if (running || document.visibilityState !== 'visible') return;
+      running = true;
+      // A failed poll leaves the page as it was; the next one asks again (a 401 still signs out, in the API client).
+      latest.current()
+        .catch(() => undefined)
+        .finally(() => (running = false));
+    };
+    const timer = setInterval(tick, intervalMs);
+    document.addEventListener('visibilitychange', tick);
+    return () => {
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', tick);
+    };
+  }, deps);
+}
+
+/** One page of a list read oldest first, as the API answered it (`text`, to tell whether a later answer differs). */
+interface ListPage<T> {
+  cursor: string | undefined;
+  items: T[];
+  next: string | null;
+  text: string;
+}
+
+export interface LivePages<T> {
+  /** Every item of the pages loaded, oldest first; undefined while the first page loads. */
+  items: T[] | undefined;
+  /** No such list for this caller: not asked for (`enabled` false), or the service has none (404) or keeps it from their role (403). */
+  absent: boolean;
+  error: string | null;
+  hasMore: boolean;
+  /** Adds the page after the last one loaded. */
+  more: () => Promise<void>;
+  /** Asks for the last page loaded again (where new items arrive) and shows it if it changed. */
+  refresh: () => Promise<void>;
+}
+
+/**
+ * A list read oldest first a page at a time (a case's timeline, its comments), which only ever
+ * grows at its end: only its last page needs asking again to see what was added, and the
+ * pages are replaced (and drawn again) only when that answer differs from the one shown.
+ */
+export function useLivePages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; next: string | null }>, deps: unknown[], enabled = true): LivePages<T> {
+  const [pages, setPages] = useState<ListPage<T>[] | null | undefined>(undefined);
+  const [error, setError] = useState<string | null>(null);
+  const shown = useRef(pages);
+  shown.current = pages;
+  const read = async (cursor: string | undefined): Promise<ListPage<T>> => {
+    const page = await fetchPage(cursor);
+    return { cursor, ...page, text: JSON.stringify(page) };
+  };
+  useEffect(() => {
+    let stale = false;
+    setPages(enabled ? undefined : null);
+    setError(null);
+    if (!enabled) return undefined;
+    read(undefined).then(
+      (page) => !stale && setPages([page]),
+      (failure: unknown) => {
+        if (stale) return;
+        if (failure instanceof ApiError && (failure.status === 404 || failure.status === 403)) setPages(null);
+        else setError(errorMessage(failure));
+      },
+    );
+    return () => {
+      stale = true;
+    };
+  }, [...deps, enabled]);
+  const refresh = async () => {
+    const before = shown.current;
+    const last = before?.at(-1);
+    if (!before || !last) return;
+    const fresh = await read(last.cursor);
+    // Another answer (a later page, a newer poll) was shown meanwhile: it stands.
+    if (shown.current !== before || fresh.text === last.text) return;
+    setPages([...before.slice(0, -1), fresh]);
+  };
+  const more = async () => {
+    const before = shown.current;
+    const next = before?.at(-1)?.next;
+    if (!before || !next) return;
+    const page = await read(next);
+    if (shown.current === before) setPages([...before, page]);
+  };
+  return { items: pages?.flatMap((page) => page.items), absent: pages === null, error, hasMore: Boolean(pages?.at(-1)?.next), more, refresh };
 }

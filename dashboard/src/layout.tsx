@@ -1,6 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage, signOut } from './api.ts';
+import { canWorkCases, signedInPerson } from './casework-api.ts';
 import { useAction } from './hooks.ts';
 import { Link } from './router.tsx';
 import { can, type Operation, type Role, type Session } from './session.ts';
@@ -11,12 +12,20 @@ interface Area {
   needs: Operation;
 }
 
-type Section = Area & { label: string };
+type Section = Area & {
+  label: string;
+  /** Where the section starts for the caller, when not at `href`. */
+  start?: () => string;
+};
+
+/** The cases assigned to the signed-in person (casework.md section 7), within the Cases section. */
+export const MY_CASES = '/cases/mine';
 
 /** The main navigation, in order; the first one the caller may read is where signing in lands. */
 const SECTIONS: Section[] = [
   { href: '/workflows', label: 'Workflows', needs: 'listWorkflows' },
-  { href: '/cases', label: 'Cases', needs: 'listCases' },
+  // A person who works cases starts at theirs: where an agent (who reads no workflows) lands.
+  { href: '/cases', label: 'Cases', needs: 'listCases', start: () => (canWorkCases() && signedInPerson() ? MY_CASES : '/cases') },
   { href: '/reports', label: 'Reports', needs: 'getCaseReport' },
   { href: '/usage', label: 'Usage', needs: 'getUsage' },
   { href: '/subscriptions', label: 'Subscriptions', needs: 'listSubscriptions' },
@@ -43,7 +52,8 @@ export function sectionOf(path: string): Area | undefined {
 
 /** Where a signed-in caller starts: the first section their role may read. */
 export function landingPath(): string {
-  return SECTIONS.find((section) => can(section.needs))?.href ?? '/cases';
+  const first = SECTIONS.find((section) => can(section.needs));
+  return first?.start?.() ?? first?.href ?? '/cases';
 }
 
 /**

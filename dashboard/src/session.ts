@@ -18,7 +18,7 @@ export type Session =
   | { kind: 'checking' }
   /** `notice`: why, shown on the sign-in page; `hadToken`: the session that ended was an admin token's (its form is shown open). */
   | { kind: 'signed-out'; notice: string | null; hadToken: boolean }
-  | { kind: 'person'; email: string; role: Role; csrfToken: string; organizationId: number }
+  | { kind: 'person'; email: string; userId: number; role: Role; csrfToken: string; organizationId: number }
   /** An admin token acts with the admin role. */
   | { kind: 'token'; token: string; role: 'admin' };
 
@@ -44,8 +44,8 @@ export function signedInWithToken(token: string): void {
   become({ kind: 'token', token, role: 'admin' });
 }
 
-export function signedInAsPerson(email: string, role: Role, csrfToken: string, organizationId: number): void {
-  become({ kind: 'person', email, role, csrfToken, organizationId });
+export function signedInAsPerson(email: string, userId: number, role: Role, csrfToken: string, organizationId: number): void {
+  become({ kind: 'person', email, userId, role, csrfToken, organizationId });
 }
 
 export function signedOut(notice: string | null = null): void {

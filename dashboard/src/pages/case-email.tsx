@@ -175,7 +175,7 @@ function Attachments({ caseId, attachments, headingId }: { caseId: number; attac
 }
 
 /** Saves a file the page holds: a link to a blob URL with a `download` name, clicked. */
-function saveFile(blob: Blob, filename: string): void {
+export function saveFile(blob: Blob, filename: string): void {
   const url = URL.createObjectURL(blob);
   const link = Object.assign(document.createElement('a'), { href: url, download: filename });
   document.body.append(link);

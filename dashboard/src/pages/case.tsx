@@ -1,13 +1,16 @@
+import type { ComponentChildren } from 'preact';
 import { api, errorMessage, type TimelineEvent, type TimelinePage } from '../api.ts';
 import { findCase } from '../case-lookup.ts';
+import { canWorkCases, casework, caseworkServed, type WorkedCase } from '../casework-api.ts';
 import { Alert, DateTime, DetailList, Loading, PageHeader } from '../components.tsx';
 import { formatActor, humanize } from '../format.ts';
-import { useAction, useLoad, useTitle, useWorkflows } from '../hooks.ts';
+import { useAction, useLivePages, useLoad, usePolling, useTitle, useWorkflows } from '../hooks.ts';
 import { compactJson, prettyJson } from '../json.ts';
 import { Link } from '../router.tsx';
 import { can } from '../session.ts';
 import { EMAIL_FIELDS, EmailThread, emailMessageOf, formatMailbox, subjectOf } from './case-email.tsx';
 import { CaseRuns, caseRunsPage } from './case-runs.tsx';
+import { Comments, LinksAndMerge, WorkPanel } from './case-work.tsx';
 import { ModeBadge, SourceBadge, StatusBadge } from './cases.tsx';
 
 const EVENT_TONES: Record<string, string> = {
@@ -72,32 +75,60 @@ function Timeline({ events }: { events: TimelineEvent[] }) {
   );
 }
 
+/** Who works the case, where the service keeps it (casework.md section 2). */
+function workDetails(c: WorkedCase): [string, ComponentChildren][] {
+  if (c.priority === undefined) return [];
+  return [
+    ['Assignee', c.assignee?.email ?? <span class="muted">Nobody</span>],
+    ['Team', c.team?.name ?? <span class="muted">None</span>],
+    ['Priority', humanize(c.priority)],
+    ...(c.watchers === undefined ? [] : [['Watchers', c.watchers] as [string, ComponentChildren]]),
+  ];
+}
+
 /** A page of the case's timeline: the first, or the one after `cursor`. */
 function timelinePage(id: number, cursor?: string): Promise<TimelinePage> {
   return api.get<TimelinePage>(`/cases/${id}/timeline${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`);
 }
 
+/**
+ * How often an open case page asks for the case, its timeline and its comments again, so that
+ * changes made elsewhere show within 5 s without a reload. Only while the tab is visible, only
+ * the last page of each list (they grow at their end), and the page is drawn again only when
+ * an answer differs from the one shown.
+ */
+const LIVE_INTERVAL_MS = 3_000;
+
 export function CasePage({ id }: { id: number }) {
   useTitle(`Case ${id}`);
-  const found = useLoad(() => findCase(id), [id]);
-  const timeline = useLoad(() => timelinePage(id), [id]);
+  const found = useLoad<WorkedCase | null>(() => findCase(id), [id]);
+  const timeline = useLivePages((cursor) => timelinePage(id, cursor).then((page) => ({ items: page.events, next: page.next_cursor })), [id]);
+  const c = found.data;
+  // Casework's parts are asked for only where the service works cases, and only by those who work them.
+  const works = canWorkCases() && caseworkServed(c ? [c] : []);
+  const comments = useLivePages((after) => casework.comments(id, after).then((page) => ({ items: page.comments, next: page.next_cursor })), [id], works);
   const runs = useLoad(() => caseRunsPage(id), [id]);
-  // Later pages are added to the ones shown: the timeline reads as one list, oldest first.
-  const more = useAction(async (cursor: string) => {
-    const page = await timelinePage(id, cursor);
-    timeline.setData({ events: [...(timeline.data?.events ?? []), ...page.events], next_cursor: page.next_cursor });
-  });
-  const events = timeline.data?.events;
+  const more = useAction(timeline.more);
+  const events = timeline.items;
   const workflowId = found.data?.workflow_id;
   const workflows = useWorkflows();
-  const workflowName = workflows.data?.find((w) => w.id === workflowId)?.name ?? `#${workflowId}`;
-  const c = found.data;
+  const workflow = workflows.data?.find((w) => w.id === workflowId);
+  const workflowName = workflow?.name ?? `#${workflowId}`;
+  const refreshCase = async () => {
+    const fresh = await findCase(id);
+    if (JSON.stringify(fresh) !== JSON.stringify(found.data)) found.setData(fresh);
+  };
+  usePolling(() => Promise.all([refreshCase(), timeline.refresh(), comments.refresh()]).then(() => undefined), LIVE_INTERVAL_MS, [id]);
   const refresh = () => {
-    found.reload();
-    timeline.reload();
+    void refreshCase();
+    void timeline.refresh();
     runs.reload();
   };
-
+  // A change the page made shows at once, with the timeline rows it wrote.
+  const changed = (after: WorkedCase) => {
+    found.setData(after);
+    void timeline.refresh();
+  };
   return (
     <>
       <PageHeader title={`Case #${id}`} eyebrow={<Link href="/cases">Cases</Link>}>
@@ -107,6 +138,7 @@ export function CasePage({ id }: { id: number }) {
         {found.error && <Alert tone="error">{found.error}</Alert>}
         {found.loading && !c && <Loading />}
         {found.data === null && !found.loading && <Alert tone="error">This case was not found in your organization.</Alert>}
+        {c && works && <WorkPanel c={c} statuses={workflow?.statuses ?? [c.status]} onChanged={changed} />}
         {c && (
           <div class="case-grid">
             <section class="card" aria-labelledby="case-details">
@@ -121,6 +153,7 @@ export function CasePage({ id }: { id: number }) {
                   ['Workflow', can('getWorkflow') ? <Link href={`/workflows/${c.workflow_id}`}>{workflowName}</Link> : workflowName],
                   ['Status', <StatusBadge status={c.status} />],
                   ['Outcome', c.outcome ?? <span class="muted">—</span>],
+                  ...workDetails(c),
                   ['Source', <SourceBadge source={c.source_type} />],
                   ['Mode', <ModeBadge mode={c.mode} />],
                   ['Created', <DateTime iso={c.created_at} />],
@@ -138,22 +171,24 @@ export function CasePage({ id }: { id: number }) {
             </section>
           </div>
         )}
+        {c && <Comments c={c} comments={comments} />}
+        {c && works && <LinksAndMerge c={c} />}
         {c && <EmailThread c={c} events={events ?? []} />}
         <section class="card" aria-labelledby="case-timeline">
           <div class="card__header">
             <h2 id="case-timeline" class="card__title">
               Timeline
             </h2>
-            <button type="button" class="button button--ghost button--small" onClick={refresh} disabled={timeline.loading}>
+            <button type="button" class="button button--ghost button--small" onClick={refresh}>
               Refresh
             </button>
           </div>
           {timeline.error && <Alert tone="error">{timeline.error}</Alert>}
-          {timeline.loading && !timeline.data && <Loading label="Loading the timeline…" />}
+          {!timeline.error && !events && <Loading label="Loading the timeline…" />}
           {events && <Timeline events={events} />}
           {more.error !== null && <Alert tone="error">{errorMessage(more.error)}</Alert>}
-          {timeline.data?.next_cursor && (
-            <button type="button" class="button button--ghost" onClick={() => void more.run(timeline.data!.next_cursor!)} disabled={more.pending}>
+          {timeline.hasMore && (
+            <button type="button" class="button button--ghost" onClick={() => void more.run()} disabled={more.pending}>
               Show later events
             </button>
           )}

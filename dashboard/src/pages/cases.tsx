@@ -1,13 +1,20 @@
-import { useEffect, useState } from 'preact/hooks';
-import { api, CASE_SOURCES, query, type Case, type CasePage, type BuiltInCaseSource, type WorkflowName } from '../api.ts';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, CASE_SOURCES, download, errorMessage, query, type Case, type CasePage, type BuiltInCaseSource, type WorkflowName } from '../api.ts';
+import { atLeast, canWorkCases, casework, caseworkParametersTaken, caseworkServed, exportUrl, jobFinished, PRIORITIES, signedInPerson, type BulkJob, type CaseChange, type ListFilters, type SavedView, type Team, type WorkedCase } from '../casework-api.ts';
+import { useAssignables, type Assignables } from '../casework-pickers.ts';
 import { Alert, Badge, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
-import { useLoad, useTitle, useWorkflows } from '../hooks.ts';
+import { humanize } from '../format.ts';
+import { useAction, useLoad, useTitle, useWorkflows, type Loaded } from '../hooks.ts';
 import { Link, navigate } from '../router.tsx';
-import { can } from '../session.ts';
+import { can, currentSession } from '../session.ts';
+import { saveFile } from './case-email.tsx';
+import { NeedsRolePage } from './not-found.tsx';
+import { MY_CASES } from '../layout.tsx';
 
 const PAGE_SIZE = 25;
 /** The page's own address keeps days (`created_from`, `created_to`, UTC) as typed; the list takes instants. */
-const FILTERS = ['workflow_id', 'status', 'mode', 'source', 'created_from', 'created_to', 'attributes'] as const;
+const CASEWORK_FILTERS = ['assignee', 'team_id', 'priority', 'watching', 'sort'] as const;
+const FILTERS = ['workflow_id', 'status', 'mode', 'source', 'created_from', 'created_to', 'attributes', ...CASEWORK_FILTERS] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 const DAY_MS = 86_400_000;
 
@@ -60,7 +67,37 @@ function filtersFrom(params: URLSearchParams): Filters {
   return Object.fromEntries(FILTERS.map((key) => [key, params.get(key) ?? ''])) as Filters;
 }
 
-function FilterForm({ initial, workflows }: { initial: Filters; workflows: WorkflowName[] }) {
+/** The filters as the list's parameters, without those left empty: what a view keeps, a bulk change sweeps and an export writes. */
+function listFilters(filters: Filters): ListFilters {
+  return Object.fromEntries(Object.entries(listParams(filters)).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''));
+}
+
+/** A view's list parameters back as the page's filters (its instants as the UTC days they bound). */
+function filtersOfView(view: Record<string, unknown>): Filters {
+  const filters = Object.fromEntries(FILTERS.map((key) => [key, view[key] === undefined || view[key] === null ? '' : String(view[key])])) as Filters;
+  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  if (typeof view.created_after === 'string') filters.created_from = day(Date.parse(view.created_after) + 1);
+  if (typeof view.created_before === 'string') filters.created_to = day(Date.parse(view.created_before) - DAY_MS);
+  return filters;
+}
+
+const SORTS: [string, string][] = [
+  ['', 'Newest first'],
+  ['created_at', 'Oldest first'],
+  ['-updated_at', 'Recently updated first'],
+  ['updated_at', 'Least recently updated first'],
+  ['-priority', 'Most urgent first'],
+  ['priority', 'Least urgent first'],
+];
+
+/** Who a case may be filtered by assignee: the caller ("me", a person only), nobody, or a person by id. */
+function assigneeOptions(assignables: Assignables): [string, string][] {
+  const me = signedInPerson();
+  return [['', 'Anyone or nobody'], ...(me ? [['me', 'Me'] as [string, string]] : []), ['none', 'Nobody'], ...assignables.people.map((p): [string, string] => [String(p.id), p.email])];
+}
+
+/** `assignables` is null where the service works no cases (no teams): the casework filters are not offered. */
+function FilterForm({ initial, workflows, assignables }: { initial: Filters; workflows: WorkflowName[]; assignables: Assignables | null }) {
   const [filters, setFilters] = useState(initial);
   useEffect(() => setFilters(initial), [JSON.stringify(initial)]);
   const set = (key: keyof Filters) => (value: string) => setFilters({ ...filters, [key]: value });
@@ -86,6 +123,24 @@ function FilterForm({ initial, workflows }: { initial: Filters; workflows: Workf
       <Field label="Source" id="filter-source">
         <Select id="filter-source" value={filters.source} onChange={set('source')} options={[['', 'Any source'], ...sourceOptions(filters.source).map((source): [string, string] => [source, source])]} />
       </Field>
+      {assignables && (
+        <>
+          <Field label="Assignee" id="filter-assignee">
+            <Select id="filter-assignee" value={filters.assignee} onChange={set('assignee')} options={assigneeOptions(assignables)} />
+          </Field>
+          {assignables.teams && (
+            <Field label="Team" id="filter-team">
+              <Select id="filter-team" value={filters.team_id} onChange={set('team_id')} options={[['', 'Any team or none'], ...assignables.teams.map((t): [string, string] => [String(t.id), t.name])]} />
+            </Field>
+          )}
+          <Field label="Priority" id="filter-priority">
+            <Select id="filter-priority" value={filters.priority} onChange={set('priority')} options={[['', 'Any priority'], ...PRIORITIES.map((p): [string, string] => [p, humanize(p)])]} />
+          </Field>
+          <Field label="Sort" id="filter-sort">
+            <Select id="filter-sort" value={filters.sort} onChange={set('sort')} options={SORTS} />
+          </Field>
+        </>
+      )}
       <Field label="Created from (UTC)" id="filter-created-from">
         <input id="filter-created-from" class="input" type="date" value={filters.created_from} max={filters.created_to || undefined} onInput={(e) => set('created_from')(e.currentTarget.value)} />
       </Field>
@@ -111,6 +166,12 @@ function FilterForm({ initial, workflows }: { initial: Filters; workflows: Workf
           </p>
         )}
       </div>
+      {assignables && signedInPerson() && (
+        <label class="filters__check">
+          <input type="checkbox" checked={filters.watching === 'true'} onChange={(e) => set('watching')(e.currentTarget.checked ? 'true' : '')} />
+          Only cases I watch
+        </label>
+      )}
       <div class="filters__actions">
         <button type="submit" class="button button--primary">
           Apply filters
@@ -123,108 +184,421 @@ function FilterForm({ initial, workflows }: { initial: Filters; workflows: Workf
   );
 }
 
+/** The caller's views and the shared ones, each with how many cases it holds now, and saving the filters shown as a new one. */
+function SavedViews({ views, current, filters }: { views: Loaded<SavedView[] | null>; current: string; filters: ListFilters }) {
+  const [name, setName] = useState('');
+  const [shared, setShared] = useState(false);
+  const [said, setSaid] = useState('');
+  const save = useAction(async () => {
+    const view = await casework.saveView(name.trim(), filters, shared);
+    setName('');
+    setSaid(`View “${view.name}” saved.`);
+    views.reload();
+  });
+  const onSubmit = (event: Event) => {
+    event.preventDefault();
+    if (name.trim() === '') return setSaid('Name the view first.');
+    void save.run();
+  };
+  const list = views.data ?? [];
+  return (
+    <aside class="views card" aria-labelledby="saved-views">
+      <h2 id="saved-views" class="card__title">
+        Saved views
+      </h2>
+      {views.error && <Alert tone="error">{views.error}</Alert>}
+      {views.data && list.length === 0 && <p class="muted">No views yet.</p>}
+      {list.length > 0 && (
+        <nav aria-labelledby="saved-views">
+          <ul class="views__list">
+            {list.map((view) => {
+              const href = `/cases${query(filtersOfView(view.filters))}`;
+              return (
+                <li key={view.id}>
+                  <Link href={href} class="views__link" aria-current={href === current ? 'page' : undefined}>
+                    <span class="views__name">
+                      {view.name}
+                      {view.shared && <span class="visually-hidden"> (shared)</span>}
+                    </span>
+                    <span class="views__count">
+                      {view.count}
+                      <span class="visually-hidden"> {view.count === 1 ? 'case' : 'cases'}</span>
+                    </span>
+                  </Link>
+                </li>
+              );
+            })}
+          </ul>
+        </nav>
+      )}
+      {canWorkCases() && (
+        <form class="views__save stack stack--tight" onSubmit={onSubmit} aria-label="Save the current filters as a view">
+          <Field label="New view from these filters" id="view-name">
+            <input id="view-name" class="input" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+          </Field>
+          {/* Sharing a view with everyone is an admin's call (casework.md section 5). */}
+          {atLeast('admin') && (
+            <label class="filters__check">
+              <input type="checkbox" checked={shared} onChange={(e) => setShared(e.currentTarget.checked)} />
+              Share with the organization
+            </label>
+          )}
+          <div>
+            <button type="submit" class="button button--secondary" disabled={save.pending}>
+              Save view
+            </button>
+          </div>
+          {save.error !== null && <Alert tone="error">{errorMessage(save.error)}</Alert>}
+          <p class="muted" role="status">
+            {said}
+          </p>
+        </form>
+      )}
+    </aside>
+  );
+}
+
+/** The CSV of the cases the filters match: a plain link for a person (their cookie goes with it); fetched with the token and saved for an admin token. */
+function ExportLink({ filters }: { filters: ListFilters }) {
+  const fetchIt = useAction(async () => saveFile(await download(`/cases/export.csv${query(filters)}`), 'cases.csv'));
+  if (currentSession().kind === 'person') {
+    return (
+      <a class="button button--secondary" href={exportUrl(filters)} download="cases.csv">
+        Export CSV
+      </a>
+    );
+  }
+  return (
+    <>
+      <button type="button" class="button button--secondary" disabled={fetchIt.pending} onClick={() => void fetchIt.run()}>
+        Export CSV
+      </button>
+      {fetchIt.error !== null && <Alert tone="error">{errorMessage(fetchIt.error)}</Alert>}
+    </>
+  );
+}
+
+type BulkField = 'status' | 'assignee_id' | 'team_id' | 'priority';
+const BULK_FIELDS: [BulkField, string][] = [
+  ['status', 'Status'],
+  ['assignee_id', 'Assignee'],
+  ['team_id', 'Team'],
+  ['priority', 'Priority'],
+];
+const JOB_POLL_MS = 1_000;
+
+function bulkValues(field: BulkField, statuses: string[], assignables: Assignables | undefined): [string, string][] {
+  if (field === 'status') return statuses.filter((status) => status !== 'Error').map((status) => [status, status]);
+  if (field === 'priority') return PRIORITIES.map((p) => [p, humanize(p)]);
+  if (field === 'team_id') return [['', 'No team'], ...(assignables?.teams ?? []).map((t: Team): [string, string] => [String(t.id), t.name])];
+  return [['', 'Nobody'], ...(assignables?.people ?? []).map((p): [string, string] => [String(p.id), p.email])];
+}
+
+/**
+ * One change to every selected case, as a job the service works through: its progress is
+ * polled and drawn in a progress bar, and the end said in a live region.
+ */
+function BulkChange({ selected, statuses, assignables, onDone }: { selected: number[]; statuses: string[]; assignables: Assignables | undefined; onDone: () => void }) {
+  const [field, setField] = useState<BulkField>('status');
+  const values = bulkValues(field, statuses, assignables);
+  const [value, setValue] = useState('');
+  const [job, setJob] = useState<BulkJob | null>(null);
+  // Polling stops when the form goes (the job goes on at the service).
+  const shown = useRef(true);
+  useEffect(() => () => void (shown.current = false), []);
+  const chosen = values.some(([v]) => v === value) ? value : (values[0]?.[0] ?? '');
+  const run = useAction(async () => {
+    const change: CaseChange = { [field]: field === 'assignee_id' || field === 'team_id' ? (chosen === '' ? null : Number(chosen)) : chosen };
+    let current = await casework.bulk(selected, change);
+    setJob(current);
+    while (!jobFinished(current) && shown.current) {
+      await new Promise((resolve) => setTimeout(resolve, JOB_POLL_MS));
+      current = await casework.job(current.id);
+      setJob(current);
+    }
+    onDone();
+  });
+  const onSubmit = (event: Event) => {
+    event.preventDefault();
+    if (selected.length > 0) void run.run();
+  };
+  const finished = job !== null && jobFinished(job);
+  return (
+    <form class="bulk card" onSubmit={onSubmit} aria-labelledby="bulk-title">
+      <h2 id="bulk-title" class="card__title">
+        Change the selected cases
+        <span class="card__subtitle">{selected.length} selected</span>
+      </h2>
+      <div class="form-row">
+        <Field label="Change" id="bulk-field">
+          <Select id="bulk-field" value={field} onChange={(next) => setField(next as BulkField)} options={BULK_FIELDS} />
+        </Field>
+        <Field label="To" id="bulk-value">
+          <Select id="bulk-value" value={chosen} onChange={setValue} options={values} />
+        </Field>
+        <div class="form-row__submit">
+          <button type="submit" class="button button--primary" disabled={selected.length === 0 || run.pending}>
+            Apply to {selected.length} {selected.length === 1 ? 'case' : 'cases'}
+          </button>
+        </div>
+      </div>
+      {job && (
+        <div class="bulk__progress">
+          <progress aria-label="Bulk change progress" max={Math.max(job.total, 1)} value={job.done + job.failed} />
+          <p role="status">
+            {finished ? `Done: ${job.done} changed, ${job.failed} could not change.` : `Changing ${job.total} cases: ${job.done + job.failed} of ${job.total} done.`}
+          </p>
+        </div>
+      )}
+      {run.error !== null && <Alert tone="error">{errorMessage(run.error)}</Alert>}
+    </form>
+  );
+}
+
+interface Selection {
+  ids: Set<number>;
+  set: (ids: number[], on: boolean) => void;
+}
+
+function CaseTable({ cases, names, selection }: { cases: WorkedCase[]; names: Map<number, string>; selection: Selection | null }) {
+  // The casework columns, where the service keeps them.
+  const worked = cases.some((c) => c.priority !== undefined);
+  const allSelected = selection !== null && cases.every((c) => selection.ids.has(c.id));
+  return (
+    <TableScroll label="Cases">
+      <table class="table" aria-describedby="cases-page-info">
+        <thead>
+          <tr>
+            {selection && (
+              <th scope="col" class="cell--check">
+                <input type="checkbox" aria-label="Select every case on this page" checked={allSelected} onChange={(e) => selection.set(cases.map((c) => c.id), e.currentTarget.checked)} />
+              </th>
+            )}
+            <th scope="col">Case</th>
+            <th scope="col">Subject</th>
+            <th scope="col">Workflow</th>
+            <th scope="col">Status</th>
+            {worked && <th scope="col">Assignee</th>}
+            {worked && <th scope="col">Priority</th>}
+            <th scope="col">Outcome</th>
+            <th scope="col">Source</th>
+            <th scope="col">Mode</th>
+            <th scope="col">Created</th>
+          </tr>
+        </thead>
+        <tbody>
+          {cases.map((c) => (
+            <tr key={c.id} class={c.mode === 'test' ? 'row--test' : undefined}>
+              {selection && (
+                <td class="cell--check">
+                  <input type="checkbox" aria-label={`Select case #${c.id}`} checked={selection.ids.has(c.id)} onChange={(e) => selection.set([c.id], e.currentTarget.checked)} />
+                </td>
+              )}
+              <th scope="row">
+                <Link href={`/cases/${c.id}`}>#{c.id}</Link>
+              </th>
+              <td class="cell--wide">{c.subject}</td>
+              <td>
+                {/* A viewer may not open a workflow: its name is plain text for them. */}
+                {can('getWorkflow') ? <Link href={`/workflows/${c.workflow_id}`}>{names.get(c.workflow_id) ?? `#${c.workflow_id}`}</Link> : (names.get(c.workflow_id) ?? `#${c.workflow_id}`)}
+              </td>
+              <td>
+                <StatusBadge status={c.status} />
+              </td>
+              {worked && <td>{c.assignee?.email ?? <span class="muted">Nobody</span>}</td>}
+              {worked && <td>{c.priority ? humanize(c.priority) : ''}</td>}
+              <td>{c.outcome ?? <span class="muted">—</span>}</td>
+              <td>
+                <SourceBadge source={c.source_type} />
+              </td>
+              <td>
+                <ModeBadge mode={c.mode} />
+              </td>
+              <td>
+                <DateTime iso={c.created_at} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+/**
+ * A page of cases, with the pager (`goTo` opens the page after a cursor);
+ * `selection` adds a checkbox to each row.
+ */
+function CaseResults(props: { cursor: string; goTo: (cursor: string) => void; names: Map<number, string>; empty: string; selection: Selection | null; page: Loaded<CasePage> }) {
+  const { cursor, goTo, page } = props;
+  // The cursors of the pages before this one, to go back.
+  const [previous, setPrevious] = useState<string[]>([]);
+  useEffect(() => {
+    if (!cursor) setPrevious([]);
+  }, [cursor]);
+  return (
+    <>
+      {page.error && <Alert tone="error">{page.error}</Alert>}
+      {page.loading && !page.data && <Loading />}
+      {page.data && page.data.cases.length === 0 && <EmptyState title="No cases match">{cursor ? <p>This is past the last page.</p> : <p>{props.empty}</p>}</EmptyState>}
+      {page.data && page.data.cases.length > 0 && <CaseTable cases={page.data.cases} names={props.names} selection={props.selection} />}
+      {page.data && (cursor || page.data.next_cursor) && (
+        <nav class="pager" aria-label="Pages of cases">
+          <p id="cases-page-info" class="muted">
+            Page {previous.length + 1} · {page.data.cases.length} case{page.data.cases.length === 1 ? '' : 's'}
+          </p>
+          <div class="pager__buttons">
+            <button
+              type="button"
+              class="button button--secondary"
+              disabled={!cursor}
+              onClick={() => {
+                const back = previous.slice(0, -1);
+                const target = previous[previous.length - 1] ?? '';
+                setPrevious(back);
+                goTo(target);
+              }}
+            >
+              Previous page
+            </button>
+            <button
+              type="button"
+              class="button button--secondary"
+              disabled={!page.data.next_cursor}
+              onClick={() => {
+                setPrevious([...previous, cursor]);
+                goTo(page.data!.next_cursor!);
+              }}
+            >
+              Next page
+            </button>
+          </div>
+        </nav>
+      )}
+    </>
+  );
+}
+
+function useSelection(): Selection & { clear: () => void } {
+  const [ids, setIds] = useState<Set<number>>(new Set());
+  return {
+    ids,
+    set: (changed, on) => {
+      const next = new Set(ids);
+      for (const id of changed) if (on) next.add(id);
+      else next.delete(id);
+      setIds(next);
+    },
+    clear: () => setIds(new Set()),
+  };
+}
+
 export function CasesPage({ query: params }: { query: URLSearchParams }) {
   useTitle('Cases');
   const filters = filtersFrom(params);
   const cursor = params.get('cursor') ?? '';
   const key = JSON.stringify({ ...filters, cursor });
   const workflows = useWorkflows();
-  const page = useLoad(() => api.get<CasePage>(`/cases${query({ ...listParams(filters), cursor, limit: PAGE_SIZE })}`), [key]);
-  // The cursors of the pages before this one, to go back.
-  const [previous, setPrevious] = useState<string[]>([]);
-  useEffect(() => {
-    if (!cursor) setPrevious([]);
-  }, [cursor]);
+  const works = canWorkCases();
+  const page = useLoad(async () => {
+    const found = await api.get<CasePage>(`/cases${query({ ...listParams(filters), cursor, limit: PAGE_SIZE })}`);
+    if (CASEWORK_FILTERS.some((name) => filters[name] !== '')) caseworkParametersTaken();
+    return found;
+  }, [key]);
+  const served = works && caseworkServed(page.data?.cases);
+  const assignables = useAssignables([], served);
+  const views = useLoad(() => (served ? casework.views() : Promise.resolve(null)), [served]);
+  const selection = useSelection();
   const names = new Map((workflows.data ?? []).map((w) => [w.id, w.name]));
   const goTo = (next: string) => navigate(`/cases${query({ ...filters, cursor: next })}`);
+  const chosen = listFilters(filters);
+  // Bulk changes and the export come with the views: where the service keeps none, neither is offered.
+  const bulk = Boolean(views.data);
+  const selectedStatuses = [...new Set((workflows.data ?? []).filter((w) => (page.data?.cases ?? []).some((c) => selection.ids.has(c.id) && c.workflow_id === w.id)).flatMap((w) => w.statuses))];
+  const current = `/cases${query(filters)}`;
 
   return (
     <>
-      <PageHeader title="Cases">
-        <p class="page-header__lead">Newest first. Test cases are marked and never billed.</p>
+      <PageHeader title="Cases" actions={bulk && <ExportLink filters={chosen} />}>
+        <p class="page-header__lead">Newest first unless sorted otherwise. Test cases are marked and never billed.</p>
+        <CaseLists current="/cases" />
+      </PageHeader>
+      <div class={views.data ? 'with-side' : undefined}>
+        {views.data && <SavedViews views={views} current={current} filters={chosen} />}
+        <div class="stack">
+          {workflows.data && <FilterForm initial={filters} workflows={workflows.data} assignables={assignables.data?.teams ? assignables.data : null} />}
+          {bulk && selection.ids.size > 0 && (
+            <BulkChange
+              selected={[...selection.ids]}
+              statuses={selectedStatuses}
+              assignables={assignables.data}
+              onDone={() => {
+                page.reload();
+                views.reload();
+              }}
+            />
+          )}
+          <CaseResults cursor={cursor} goTo={goTo} names={names} empty="Cases appear here as soon as they come in through the API, a webhook, email or a request form." selection={bulk ? selection : null} page={page} />
+        </div>
+      </div>
+    </>
+  );
+}
+
+/** Between the caller's cases and all of them, for a person who works cases. */
+function CaseLists({ current }: { current: string }) {
+  if (!canWorkCases() || !signedInPerson()) return null;
+  const lists: [string, string][] = [
+    [MY_CASES, 'My cases'],
+    ['/cases', 'All cases'],
+  ];
+  return (
+    <nav aria-label="Case lists">
+      <ul class="subnav">
+        {lists.map(([href, label]) => (
+          <li key={href}>
+            <Link href={href} aria-current={href === current ? 'page' : undefined}>
+              {label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+/** The cases assigned to the signed-in person, latest activity first: where an agent starts (casework.md section 7). */
+export function MyCasesPage({ query: params }: { query: URLSearchParams }) {
+  useTitle('My cases');
+  const me = signedInPerson();
+  const cursor = params.get('cursor') ?? '';
+  const workflows = useWorkflows();
+  const mine = { assignee: 'me', sort: '-updated_at' };
+  const page = useLoad(async () => {
+    if (!me || !canWorkCases()) return { cases: [], next_cursor: null };
+    const found = await api.get<CasePage>(`/cases${query({ ...mine, cursor, limit: PAGE_SIZE })}`);
+    caseworkParametersTaken();
+    return found;
+  }, [cursor]);
+  const names = new Map((workflows.data ?? []).map((w) => [w.id, w.name]));
+  if (!canWorkCases()) return <NeedsRolePage role="agent" />;
+  return (
+    <>
+      <PageHeader title="My cases">
+        <p class="page-header__lead">Assigned to you, latest activity first.</p>
+        <CaseLists current={MY_CASES} />
       </PageHeader>
       <div class="stack">
-        {workflows.data && <FilterForm initial={filters} workflows={workflows.data} />}
-        {page.error && <Alert tone="error">{page.error}</Alert>}
-        {page.loading && !page.data && <Loading />}
-        {page.data && page.data.cases.length === 0 && <EmptyState title="No cases match">{cursor ? <p>This is past the last page.</p> : <p>Cases appear here as soon as they come in through the API, a webhook, email or a request form.</p>}</EmptyState>}
-        {page.data && page.data.cases.length > 0 && (
-          <TableScroll label="Cases">
-            <table class="table" aria-describedby="cases-page-info">
-              <thead>
-                <tr>
-                  <th scope="col">Case</th>
-                  <th scope="col">Subject</th>
-                  <th scope="col">Workflow</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Outcome</th>
-                  <th scope="col">Source</th>
-                  <th scope="col">Mode</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.cases.map((c) => (
-                  <tr key={c.id} class={c.mode === 'test' ? 'row--test' : undefined}>
-                    <th scope="row">
-                      <Link href={`/cases/${c.id}`}>#{c.id}</Link>
-                    </th>
-                    <td class="cell--wide">{c.subject}</td>
-                    <td>
-                      {/* A viewer may not open a workflow: its name is plain text for them. */}
-                      {can('getWorkflow') ? <Link href={`/workflows/${c.workflow_id}`}>{names.get(c.workflow_id) ?? `#${c.workflow_id}`}</Link> : (names.get(c.workflow_id) ?? `#${c.workflow_id}`)}
-                    </td>
-                    <td>
-                      <StatusBadge status={c.status} />
-                    </td>
-                    <td>{c.outcome ?? <span class="muted">—</span>}</td>
-                    <td>
-                      <SourceBadge source={c.source_type} />
-                    </td>
-                    <td>
-                      <ModeBadge mode={c.mode} />
-                    </td>
-                    <td>
-                      <DateTime iso={c.created_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
-        {page.data && (cursor || page.data.next_cursor) && (
-          <nav class="pager" aria-label="Pages of cases">
-            <p id="cases-page-info" class="muted">
-              Page {previous.length + 1} · {page.data.cases.length} case{page.data.cases.length === 1 ? '' : 's'}
-            </p>
-            <div class="pager__buttons">
-              <button
-                type="button"
-                class="button button--secondary"
-                disabled={!cursor}
-                onClick={() => {
-                  const back = previous.slice(0, -1);
-                  const target = previous[previous.length - 1] ?? '';
-                  setPrevious(back);
-                  goTo(target);
-                }}
-              >
-                Previous page
-              </button>
-              <button
-                type="button"
-                class="button button--secondary"
-                disabled={!page.data.next_cursor}
-                onClick={() => {
-                  setPrevious([...previous, cursor]);
-                  goTo(page.data!.next_cursor!);
-                }}
-              >
-                Next page
-              </button>
-            </div>
-          </nav>
+        {!me && <Alert tone="info">Cases are assigned to people: sign in as yourself, not with an admin token, to see yours.</Alert>}
+        {me && (
+          <CaseResults
+            cursor={cursor}
+            goTo={(next) => navigate(`${MY_CASES}${query({ cursor: next })}`)}
+            names={names}
+            empty="Nothing is assigned to you. Cases assigned to you by a person or an automation appear here."
+            selection={null}
+            page={page}
+          />
         )}
       </div>
     </>
