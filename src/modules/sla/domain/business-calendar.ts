@@ -5,6 +5,9 @@ import { DAY, ianaZone, MINUTE } from './time-zone.js';
 export const WEEKDAYS = ['sun', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 
+/** The order the API shows a week in. */
+const WEEK_FROM_MONDAY: readonly Weekday[] = [...WEEKDAYS.slice(1), WEEKDAYS[0]];
+
 export const ALWAYS_OPEN = '24x7';
 export const CALENDAR_NAME = /^[A-Za-z0-9 _-]{1,64}$/;
 export const MAX_INTERVALS_PER_DAY = 24;
@@ -35,6 +38,12 @@ export function businessCalendar(settings: CalendarSettings): BusinessCalendar {
   };
 }
 
+/** The hours with their weekdays from Monday on, whatever order they were stored in. */
+export function weekFromMonday(hours: CalendarSettings['hours']): CalendarSettings['hours'] {
+  if (hours === ALWAYS_OPEN) return hours;
+  return Object.fromEntries(WEEK_FROM_MONDAY.filter((day) => day in hours).map((day) => [day, hours[day]!]));
+}
+
 const CLOCK = /^(?:([01]\d|2[0-3]):([0-5]\d)|24:00)$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -63,7 +72,7 @@ export function parseCalendarSettings(body: unknown): Parsed {
   if (hours === ALWAYS_OPEN && holidays.length > 0) report('/holidays', 'a "24x7" calendar is always open and has no holidays');
 
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, settings: { time_zone: zone!, hours: hours!, holidays } };
+  return { ok: true, settings: { time_zone: zone!, hours: weekFromMonday(hours!), holidays } };
 }
 
 function parseHours(value: unknown, report: Report): CalendarSettings['hours'] | undefined {

@@ -35,6 +35,11 @@ export function slaPolicy(settings: SlaPolicySettings): SlaPolicy {
   };
 }
 
+/** The targets by priority and clock in the order the API names them, whatever order they were stored in. */
+export function orderedTargets(targets: SlaPolicySettings['targets']): SlaPolicySettings['targets'] {
+  return Object.fromEntries(PRIORITIES.filter((p) => targets[p]).map((p) => [p, Object.fromEntries(CLOCKS.filter((c) => targets[p]![c] !== undefined).map((c) => [c, targets[p]![c]!]))]));
+}
+
 type Parsed = { ok: true; settings: SlaPolicySettings } | { ok: false; problems: ValidationProblem[] };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -82,5 +87,5 @@ export function parseSlaPolicySettings(body: unknown, declaredStatuses: readonly
   if (warnBefore !== null && parseBusinessDuration(warnBefore) === undefined) report('/warn_before', `must be null or ${DURATION_RULE}`);
 
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, settings: { calendar: body.calendar as string, targets, pause_statuses: pauseStatuses as string[], warn_before: warnBefore as string | null } };
+  return { ok: true, settings: { calendar: body.calendar as string, targets: orderedTargets(targets), pause_statuses: pauseStatuses as string[], warn_before: warnBefore as string | null } };
 }
