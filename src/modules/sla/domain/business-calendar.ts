@@ -63,7 +63,7 @@ export function parseCalendarSettings(body: unknown): Parsed {
   const problems: ValidationProblem[] = [];
   const report: Report = (path, error) => void problems.push({ path, error });
   if (!isObject(body)) return { ok: false, problems: [{ path: '', error: 'must be a JSON object' }] };
-  for (const key of Object.keys(body)) if (!['time_zone', 'hours', 'holidays'].includes(key)) report(`/${key}`, 'unknown key');
+  for (const key of Object.keys(body)) if (!['time_zone', 'hours', 'holidays'].includes(key)) report(`/${key}`, `unsupported key "${key}"`);
 
   const zone = typeof body.time_zone === 'string' ? ianaZone(body.time_zone) : undefined;
   if (zone === undefined) report('/time_zone', 'must be an IANA time zone, such as "Europe/Berlin"');

@@ -52,7 +52,7 @@ export function parseSlaPolicySettings(body: unknown, declaredStatuses: readonly
   const problems: ValidationProblem[] = [];
   const report = (path: string, error: string) => void problems.push({ path, error });
   if (!isObject(body)) return { ok: false, problems: [{ path: '', error: 'must be a JSON object' }] };
-  for (const key of Object.keys(body)) if (!['calendar', 'targets', 'pause_statuses', 'warn_before'].includes(key)) report(`/${key}`, 'unknown key');
+  for (const key of Object.keys(body)) if (!['calendar', 'targets', 'pause_statuses', 'warn_before'].includes(key)) report(`/${key}`, `unsupported key "${key}"`);
 
   if (typeof body.calendar !== 'string' || !CALENDAR_NAME.test(body.calendar)) report('/calendar', 'must be the name of a calendar');
 
