@@ -68,7 +68,7 @@ export class AppModule {
         EmailModule,
         FormsModule,
         ReportingModule.forRoot(env),
-        SlaModule,
+        SlaModule.forRoot(env),
         ...extensions,
       ],
       providers: [

@@ -1,6 +1,8 @@
 import type { Transaction } from '../../../shared/database/transaction.js';
 import type { CalendarSettings } from '../domain/business-calendar.js';
 import type { SlaPolicySettings } from '../domain/sla-policy.js';
+import type { TimerSpec } from '../domain/sla-timers.js';
+import type { FeedCursor } from '../../cases/application/case-queries.js';
 
 export interface StoredCalendar {
   name: string;
@@ -40,4 +42,45 @@ export abstract class SlaPolicyStore {
   abstract delete(tx: Transaction, organizationId: number, workflowId: number): Promise<boolean>;
   /** The workflows whose policy names the calendar, as of the transaction (the calendar locked first). */
   abstract workflowsUsing(tx: Transaction, organizationId: number, calendarName: string): Promise<number[]>;
+}
+
+/** What a sweep needs of one policy. */
+export interface PolicyToSweep {
+  policy: StoredSlaPolicy;
+  calendar: CalendarSettings;
+  /** Where the last pass left the workflow's change feed; null: from the start. */
+  feedCursor: FeedCursor | null;
+}
+
+/** `sla_policies` as the worker's sweep reads and moves them on. */
+export abstract class SlaSweepStore {
+  /** Every policy of every organization, as `organizationId:workflowId` pairs. */
+  abstract policies(): Promise<{ organizationId: number; workflowId: number }[]>;
+  /** The policy with its calendar and its place in the feed; undefined when it is gone. */
+  abstract toSweep(organizationId: number, workflowId: number): Promise<PolicyToSweep | undefined>;
+  /**
+   * Locks the policy for the rest of the transaction if it is still as `read` was (same
+   * settings, same place in the feed) and no other sweep holds it: whether it did.
+   */
+  abstract claim(tx: Transaction, organizationId: number, read: PolicyToSweep): Promise<boolean>;
+  abstract saveFeedCursor(tx: Transaction, organizationId: number, workflowId: number, cursor: FeedCursor): Promise<void>;
+}
+
+/** A timer fired: which, and when it fired (its lateness is `firedAt - fireAt`). */
+export interface FiredTimer extends TimerSpec {
+  organizationId: number;
+  workflowId: number;
+  caseId: number;
+  firedAt: Date;
+}
+
+/** `sla_timers`, bound to the module's infrastructure. */
+export abstract class SlaTimerStore {
+  /** Makes the case's unfired timers exactly `timers`; fired ones stay (each fires once per period). */
+  abstract replace(tx: Transaction, organizationId: number, workflowId: number, caseId: number, timers: readonly TimerSpec[]): Promise<void>;
+  /**
+   * Marks at most `limit` unfired timers due at `now` fired and answers them, skipping those
+   * another transaction holds: the caller acts on them in the same transaction.
+   */
+  abstract fireDue(tx: Transaction, now: Date, limit: number): Promise<FiredTimer[]>;
 }

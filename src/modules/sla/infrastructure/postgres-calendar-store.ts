@@ -25,6 +25,8 @@ export class PostgresCalendarStore extends CalendarStore {
        RETURNING ${COLUMNS}`,
       [organizationId, name, settings.time_zone, JSON.stringify(settings.hours), JSON.stringify(settings.holidays)],
     )) as CalendarRow[];
+    // The policies counting in it sweep their workflows' cases again: their due times move with the hours.
+    if (old) await m.query('UPDATE sla_policies SET feed_cursor = NULL WHERE organization_id = $1 AND calendar_name = $2', [organizationId, name]);
     return { ...toCalendar(row!), before: old ? toCalendar(old).settings : null };
   }
 

@@ -24,13 +24,14 @@ export class PostgresSlaPolicyStore extends SlaPolicyStore {
     super();
   }
 
+  /** A replaced policy sweeps its workflow's cases again from the start: their timers follow the new targets. */
   async put(tx: Transaction, organizationId: number, workflowId: number, settings: SlaPolicySettings): Promise<StoredSlaPolicy & { before: SlaPolicySettings | null }> {
     const m = entityManager(tx);
     const [old] = (await m.query(`SELECT ${COLUMNS} FROM sla_policies WHERE organization_id = $1 AND workflow_id = $2 FOR UPDATE`, [organizationId, workflowId])) as PolicyRow[];
     const [row] = (await m.query(
       `INSERT INTO sla_policies (organization_id, workflow_id, calendar_name, targets, pause_statuses, warn_before) VALUES ($1, $2, $3, $4, $5, $6)
        ON CONFLICT (organization_id, workflow_id) DO UPDATE SET calendar_name = EXCLUDED.calendar_name, targets = EXCLUDED.targets,
-         pause_statuses = EXCLUDED.pause_statuses, warn_before = EXCLUDED.warn_before, updated_at = now()
+         pause_statuses = EXCLUDED.pause_statuses, warn_before = EXCLUDED.warn_before, updated_at = now(), feed_cursor = NULL
        RETURNING ${COLUMNS}`,
       [organizationId, workflowId, settings.calendar, JSON.stringify(settings.targets), JSON.stringify(settings.pause_statuses), settings.warn_before],
     )) as PolicyRow[];

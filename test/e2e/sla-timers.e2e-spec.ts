@@ -1,0 +1,107 @@
+/**
+ * SLA timers (sla.md section 3, the first part): a case created through the cases API under a
+ * workflow's SLA policy gets a warning and a breach timer per clock, kept in Postgres; passes of
+ * the worker's sweep, run at once, fire each due timer exactly once; a clock paused or met has
+ * none left to fire; a worker fires them on its own within 5 s of their time. A 24x7 calendar
+ * and targets of seconds keep it short. (The timeline rows, events and notifications a firing
+ * is to cause are not written yet.)
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { SlaSweep } from '../../src/modules/sla/application/sla-sweep.service.js';
+import { eventually } from '../support/automation-helpers.js';
+import { type CasesFixture, createdCaseId, givenCasesWorkflow, patchCase } from '../support/cases-api.js';
+import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
+
+const POLICY = { calendar: 'Always', targets: { normal: { first_response: 'PT2S', resolution: 'PT3S' } }, pause_statuses: ['Waiting on customer'], warn_before: 'PT1S' };
+
+interface TimerRow {
+  clock: string;
+  kind: string;
+  fire_at: Date;
+  fired_at: Date | null;
+  created_at: Date;
+}
+
+async function timersOf(caseId: number): Promise<TimerRow[]> {
+  const { rows } = await db().query<TimerRow>(
+    `SELECT t.clock, t.kind, t.fire_at, t.fired_at, c.created_at FROM sla_timers t JOIN cases c ON c.id = t.case_id
+     WHERE t.case_id = $1 ORDER BY t.clock, t.kind`,
+    [caseId],
+  );
+  return rows;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('SLA timers', () => {
+  let t: TestApp;
+  let f: CasesFixture;
+  let sweep: SlaSweep;
+
+  before(async () => {
+    // The API role runs no scheduled pass: the test runs the sweep itself, as many workers would.
+    t = await startTestApp({ env: { ROLE: 'api' } });
+    sweep = t.app.get(SlaSweep);
+    f = await givenCasesWorkflow(t);
+    const admin = { token: f.org.adminToken };
+    assert.equal((await t.request('PUT', '/api/admin/v1/calendars/Always', { ...admin, body: { time_zone: 'Europe/Berlin', hours: '24x7' } })).status, 200);
+    const policy = await t.request('PUT', `/api/admin/v1/workflows/${f.workflowId}/sla`, { ...admin, body: POLICY });
+    assert.equal(policy.status, 200, policy.text);
+  });
+
+  after(async () => {
+    await t.close();
+    await closeDb();
+  });
+
+  it('a case created through the cases API gets a warning and a breach timer per clock of its priority (normal), at its due times', async () => {
+    const caseId = await createdCaseId(f);
+    await sweep.run();
+    const timers = await timersOf(caseId);
+    assert.deepEqual(timers.map((row) => [row.clock, row.kind, row.fire_at.getTime() - row.created_at.getTime(), row.fired_at]), [
+      ['first_response', 'breach', 2000, null],
+      ['first_response', 'warning', 1000, null],
+      ['resolution', 'breach', 3000, null],
+      ['resolution', 'warning', 2000, null],
+    ]);
+  });
+
+  it('passes running at once fire each due timer exactly once, and later passes fire it no more', async () => {
+    const caseId = await createdCaseId(f);
+    await sweep.run();
+    await sleep(3200);
+    const fired = (await Promise.all([sweep.run(), sweep.run(), sweep.run()])).flat().filter((timer) => timer.caseId === caseId);
+    assert.deepEqual(fired.map((timer) => `${timer.clock} ${timer.kind}`).sort(), ['first_response breach', 'first_response warning', 'resolution breach', 'resolution warning']);
+    for (const timer of fired) assert.ok(timer.firedAt >= timer.fireAt, 'fired at or after its time');
+    assert.ok((await timersOf(caseId)).every((row) => row.fired_at !== null));
+    assert.deepEqual((await sweep.run()).filter((timer) => timer.caseId === caseId), []);
+  });
+
+  it('a clock paused (a pause status) or met (Closed) before its due time has no timer left to fire', async () => {
+    const waiting = await createdCaseId(f);
+    const closed = await createdCaseId(f);
+    await sweep.run();
+    assert.equal((await patchCase(f, waiting, { status: 'Waiting on customer' })).status, 200);
+    assert.equal((await patchCase(f, closed, { status: 'Closed' })).status, 200);
+    await sweep.run();
+    assert.deepEqual(await timersOf(waiting), []);
+    assert.deepEqual(await timersOf(closed), []);
+    await sleep(3200);
+    assert.deepEqual((await sweep.run()).filter((timer) => timer.caseId === waiting || timer.caseId === closed), []);
+  });
+
+  it('a worker fires them on its own, each once, within 5 s of its time', async () => {
+    const worker = await startTestApp({ env: { ROLE: 'worker' } });
+    try {
+      const caseId = await createdCaseId(f);
+      const timers = await eventually('every timer of the case fired', async () => {
+        const rows = await timersOf(caseId);
+        return rows.length === 4 && rows.every((row) => row.fired_at !== null) ? rows : undefined;
+      }, { timeoutMs: 15_000 });
+      for (const row of timers) assert.ok(row.fired_at!.getTime() - row.fire_at.getTime() < 5000, `${row.clock} ${row.kind} fired ${row.fired_at!.getTime() - row.fire_at.getTime()} ms late`);
+    } finally {
+      await worker.close();
+    }
+  });
+});
