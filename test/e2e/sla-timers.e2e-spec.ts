@@ -8,9 +8,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { CaseQueries } from '../../src/modules/cases/application/case-queries.js';
+import { CaseSlaService } from '../../src/modules/sla/application/case-sla.service.js';
 import { SlaSweep } from '../../src/modules/sla/application/sla-sweep.service.js';
 import { eventually } from '../support/automation-helpers.js';
-import { type CasesFixture, createdCaseId, givenCasesWorkflow, patchCase } from '../support/cases-api.js';
+import { anotherWorkflow, type CasesFixture, createdCaseId, givenCasesWorkflow, patchCase } from '../support/cases-api.js';
 import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
 
 const POLICY = { calendar: 'Always', targets: { normal: { first_response: 'PT2S', resolution: 'PT3S' } }, pause_statuses: ['Waiting on customer'], warn_before: 'PT1S' };
@@ -65,6 +67,22 @@ describe('SLA timers', () => {
       ['resolution', 'breach', 3000, null],
       ['resolution', 'warning', 2000, null],
     ]);
+  });
+
+  it('the admin case representation\'s sla: each clock of the case\'s priority with its due time and state; paused in a pause status; no policy, no clocks', async () => {
+    const caseId = await createdCaseId(f);
+    const read = async () => (await t.app.get(CaseQueries).get(f.org.id, caseId))!;
+    const slaOf = t.app.get(CaseSlaService);
+    const created = await read();
+    const after = (ms: number) => new Date(created.createdAt.getTime() + ms);
+    const running = (dueMs: number) => ({ due_at: after(dueMs).toISOString(), state: 'running', met_at: null, breached_at: null, paused: false });
+    assert.deepEqual(await slaOf.of(created, 'normal', after(500)), { policy: true, first_response: running(2000), resolution: running(3000) });
+    assert.deepEqual(await slaOf.of(created, 'urgent', after(500)), { policy: true }, 'no target at that priority');
+    assert.equal((await patchCase(f, caseId, { status: 'Waiting on customer' })).status, 200);
+    const waiting = await slaOf.of(await read(), 'normal', after(60_000));
+    assert.deepEqual(waiting.first_response, { due_at: null, state: 'paused', met_at: null, breached_at: null, paused: true });
+    const other = await anotherWorkflow(f);
+    assert.deepEqual(await slaOf.of((await t.app.get(CaseQueries).get(f.org.id, await createdCaseId(other)))!), { policy: false });
   });
 
   it('passes running at once fire each due timer exactly once, and later passes fire it no more', async () => {

@@ -3,6 +3,8 @@ import type { Env } from '../../shared/config/env.js';
 import { CasesModule } from '../cases/cases.module.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
+import { CaseHistories } from './application/case-histories.js';
+import { CaseSlaService } from './application/case-sla.service.js';
 import { CalendarsService } from './application/calendars.service.js';
 import { SlaPoliciesService } from './application/sla-policies.service.js';
 import { CalendarStore, SlaPolicyStore, SlaSweepStore, SlaTimerStore } from './application/sla-stores.js';
@@ -31,11 +33,14 @@ export class SlaModule {
         SlaPoliciesService,
         { provide: CalendarStore, useClass: PostgresCalendarStore },
         { provide: SlaPolicyStore, useClass: PostgresSlaPolicyStore },
+        CaseHistories,
+        CaseSlaService,
         SlaSweep,
         { provide: SlaSweepStore, useClass: PostgresSlaSweepStore },
         { provide: SlaTimerStore, useClass: PostgresSlaTimers },
         ...(worker ? [SlaSweepSchedule] : []),
       ],
+      exports: [CaseSlaService],
     };
   }
 }

@@ -44,25 +44,25 @@ export abstract class SlaPolicyStore {
   abstract workflowsUsing(tx: Transaction, organizationId: number, calendarName: string): Promise<number[]>;
 }
 
-/** What a sweep needs of one policy. */
-export interface PolicyToSweep {
+/** A policy with its calendar, and where the sweep left its workflow's change feed. */
+export interface PolicyInForce {
   policy: StoredSlaPolicy;
   calendar: CalendarSettings;
   /** Where the last pass left the workflow's change feed; null: from the start. */
   feedCursor: FeedCursor | null;
 }
 
-/** `sla_policies` as the worker's sweep reads and moves them on. */
+/** `sla_policies` with their calendars, as the clocks read them and the worker's sweep moves them on. */
 export abstract class SlaSweepStore {
   /** Every policy of every organization, as `organizationId:workflowId` pairs. */
   abstract policies(): Promise<{ organizationId: number; workflowId: number }[]>;
   /** The policy with its calendar and its place in the feed; undefined when it is gone. */
-  abstract toSweep(organizationId: number, workflowId: number): Promise<PolicyToSweep | undefined>;
+  abstract inForce(organizationId: number, workflowId: number): Promise<PolicyInForce | undefined>;
   /**
    * Locks the policy for the rest of the transaction if it is still as `read` was (same
    * settings, same place in the feed) and no other sweep holds it: whether it did.
    */
-  abstract claim(tx: Transaction, organizationId: number, read: PolicyToSweep): Promise<boolean>;
+  abstract claim(tx: Transaction, organizationId: number, read: PolicyInForce): Promise<boolean>;
   abstract saveFeedCursor(tx: Transaction, organizationId: number, workflowId: number, cursor: FeedCursor): Promise<void>;
 }
 

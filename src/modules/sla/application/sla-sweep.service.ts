@@ -3,21 +3,16 @@ import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { FEED_START } from '../../cases/application/case-cursors.js';
 import { CaseQueries, type FeedCursor } from '../../cases/application/case-queries.js';
-import type { CaseProps } from '../../cases/domain/case.js';
 import { businessCalendar } from '../domain/business-calendar.js';
-import { type CaseHistory, slaClocks } from '../domain/sla-clocks.js';
-import { type Priority, slaPolicy } from '../domain/sla-policy.js';
-import { caseHistoryFrom, desiredTimers, type TimelineEntry, type TimerSpec } from '../domain/sla-timers.js';
+import { slaClocks } from '../domain/sla-clocks.js';
+import { DEFAULT_PRIORITY, slaPolicy } from '../domain/sla-policy.js';
+import { desiredTimers, type TimerSpec } from '../domain/sla-timers.js';
+import { CaseHistories } from './case-histories.js';
 import { type FiredTimer, SlaSweepStore, SlaTimerStore } from './sla-stores.js';
 
 /** Cases looked at per policy and pass; a workflow with more changed catches up over the next passes. */
 const CASES_PER_PASS = 100;
-const TIMELINE_PAGE = 500;
-/** A case's timeline is read up to this many pages (runs fill it too); past it the clocks see its start only. */
-const TIMELINE_PAGES = 20;
 const FIRE_BATCH = 100;
-/** Every case's priority until casework's priority is merged (casework.md: it defaults to normal). */
-const PRIORITY: Priority = 'normal';
 
 /**
  * The worker's SLA pass: first the timers of the cases changed since the last pass are brought in
@@ -30,6 +25,7 @@ export class SlaSweep {
     private readonly sweeps: SlaSweepStore,
     private readonly timers: SlaTimerStore,
     private readonly cases: CaseQueries,
+    private readonly histories: CaseHistories,
     private readonly transactions: TransactionRunner,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -45,7 +41,7 @@ export class SlaSweep {
    * stores their timers and the new place only if no other worker moved the policy on meanwhile.
    */
   private async track(organizationId: number, workflowId: number, now: Date): Promise<void> {
-    const sweep = await this.sweeps.toSweep(organizationId, workflowId);
+    const sweep = await this.sweeps.inForce(organizationId, workflowId);
     if (!sweep) return;
     let cursor: FeedCursor | null = sweep.feedCursor;
     let page = await this.cases.changes(organizationId, workflowId, cursor, CASES_PER_PASS);
@@ -57,7 +53,7 @@ export class SlaSweep {
     for (const { case: subject } of page.changed) {
       // A policy applies to live cases created after it was set (sla.md section 2).
       const applies = subject.mode === 'live' && subject.createdAt >= sweep.policy.createdAt;
-      wanted.set(subject.id, applies ? desiredTimers(slaClocks(policy, calendar, PRIORITY, await this.history(subject), now)) : []);
+      wanted.set(subject.id, applies ? desiredTimers(slaClocks(policy, calendar, DEFAULT_PRIORITY, await this.histories.of(subject), now)) : []);
     }
     const last = page.changed.at(-1);
     const next = last ? { after: last.position, readBelow: page.readBelow } : (cursor ?? { after: FEED_START, readBelow: page.readBelow });
@@ -66,18 +62,6 @@ export class SlaSweep {
       for (const [caseId, timers] of wanted) await this.timers.replace(tx, organizationId, workflowId, caseId, timers);
       await this.sweeps.saveFeedCursor(tx, organizationId, workflowId, next);
     });
-  }
-
-  private async history(subject: CaseProps): Promise<CaseHistory> {
-    const rows: TimelineEntry[] = [];
-    let after = '0';
-    for (let pages = 0; pages < TIMELINE_PAGES; pages++) {
-      const page = (await this.cases.timeline(subject.organizationId, subject.id, after, TIMELINE_PAGE)) ?? [];
-      rows.push(...page);
-      if (page.length < TIMELINE_PAGE) break;
-      after = String(page.at(-1)!.id);
-    }
-    return caseHistoryFrom(subject.createdAt, subject.status, rows);
   }
 
   /**

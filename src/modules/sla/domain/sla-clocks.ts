@@ -33,7 +33,7 @@ export interface SlaClock {
   paused: boolean;
   /** When the clock period began: creation, or the requester message that next_response answers. */
   started_at: Date;
-  /** When `warn_before` is left (past or future); null without warnings, or while paused. */
+  /** When the clock got (or gets) within `warn_before` of its due time; null without warnings, or while paused before it. */
   warn_at: Date | null;
 }
 
@@ -104,7 +104,7 @@ function computeClock({ calendar, spans, countingNow, now, warnBefore }: ClockIn
   }
   const paused = !countingAtEnd;
   if (dueAt !== null && dueAt <= now) return { ...base, state: 'breached', due_at: date(dueAt), met_at: null, breached_at: date(dueAt), paused };
-  return { ...base, state: paused ? 'paused' : 'running', due_at: date(dueAt), met_at: null, breached_at: null, paused, warn_at: paused ? null : date(warnAt) };
+  return { ...base, state: paused ? 'paused' : 'running', due_at: date(dueAt), met_at: null, breached_at: null, paused };
 }
 
 /** The target in business ms from `start`; null when the calendar holds no such time within the horizon. */

@@ -4,6 +4,8 @@ import { type BusinessDuration, DURATION_RULE, parseBusinessDuration } from './b
 
 export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export type Priority = (typeof PRIORITIES)[number];
+/** A case's priority unless set (casework.md); every case's until casework's priority is merged. */
+export const DEFAULT_PRIORITY: Priority = 'normal';
 export const CLOCKS = ['first_response', 'next_response', 'resolution'] as const;
 export type ClockName = (typeof CLOCKS)[number];
 

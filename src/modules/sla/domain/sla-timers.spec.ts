@@ -43,9 +43,16 @@ describe('desiredTimers', () => {
     ]);
   });
 
-  it('a breached clock wants its breach at the moment it breached (fired late if nobody fired it); a paused or met one nothing', () => {
+  it('a breached clock still wants its warning and its breach at the moments they passed (fired late if nobody fired them); a paused or met one nothing it did not reach', () => {
     const late = desiredTimers(slaClocks(POLICY, ALWAYS, 'normal', history(), t('11:30')));
-    assert.deepEqual(late.filter((timer) => timer.clock === 'first_response'), [{ clock: 'first_response', kind: 'breach', periodStartedAt: t('10:00'), fireAt: t('11:00') }]);
+    assert.deepEqual(late.filter((timer) => timer.clock === 'first_response'), [
+      { clock: 'first_response', kind: 'warning', periodStartedAt: t('10:00'), fireAt: t('10:45') },
+      { clock: 'first_response', kind: 'breach', periodStartedAt: t('10:00'), fireAt: t('11:00') },
+    ]);
+    const answeredAfterWarning = desiredTimers(slaClocks(POLICY, ALWAYS, 'normal', history({ publicReplies: [t('10:50')] }), t('11:30')));
+    assert.deepEqual(answeredAfterWarning.filter((timer) => timer.clock === 'first_response').map((timer) => timer.kind), ['warning']);
+    const pausedAfterWarning = history({ statusChanges: [{ at: t('10:50'), to: 'Waiting' }] });
+    assert.deepEqual(desiredTimers(slaClocks(POLICY, ALWAYS, 'normal', pausedAfterWarning, t('12:30'))).map((timer) => `${timer.clock} ${timer.kind}`), ['first_response warning']);
     const paused = history({ statusChanges: [{ at: t('10:10'), to: 'Waiting' }] });
     assert.deepEqual(desiredTimers(slaClocks(POLICY, ALWAYS, 'normal', paused, t('10:30'))), []);
     const met = history({ publicReplies: [t('10:10')], statusChanges: [{ at: t('10:20'), to: 'Closed' }] });

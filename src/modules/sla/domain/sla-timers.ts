@@ -13,16 +13,17 @@ export interface TimerSpec {
 }
 
 /**
- * The timers a case's clocks want now. A running clock wants its warning and its breach; a
- * breached one its breach at the moment it breached (fired late, once, if no worker was there
- * to fire it then); a paused or met one none (a resumed clock gets them again, at new times).
+ * The timers a case's clocks want now: every moment a clock period reached (or will reach)
+ * while running, so that one passed while no worker ran still fires, late and once. A warning
+ * is wanted when the clock got (or gets) within `warn_before` of its due time before it was met;
+ * a breach when the clock breached, or runs toward its due time. A paused clock's future moments
+ * are unknown: it gets them again, at their new times, once it runs.
  */
 export function desiredTimers(clocks: SlaClocks): TimerSpec[] {
   return Object.entries(clocks).flatMap(([clock, state]): TimerSpec[] => {
     const at = (kind: TimerKind, fireAt: Date | null): TimerSpec[] => (fireAt === null ? [] : [{ clock: clock as ClockName, kind, periodStartedAt: state.started_at, fireAt }]);
-    if (state.state === 'running') return [...at('warning', state.warn_at), ...at('breach', state.due_at)];
-    if (state.state === 'breached') return at('breach', state.breached_at);
-    return [];
+    const warned = state.warn_at !== null && (state.met_at === null || state.warn_at < state.met_at) ? state.warn_at : null;
+    return [...at('warning', warned), ...at('breach', state.state === 'running' ? state.due_at : state.breached_at)];
   });
 }
 

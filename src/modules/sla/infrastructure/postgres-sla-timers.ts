@@ -7,7 +7,7 @@ import type { FeedCursor } from '../../cases/application/case-queries.js';
 import type { CalendarSettings } from '../domain/business-calendar.js';
 import type { ClockName, SlaPolicySettings } from '../domain/sla-policy.js';
 import type { TimerKind, TimerSpec } from '../domain/sla-timers.js';
-import { type FiredTimer, type PolicyToSweep, SlaSweepStore, SlaTimerStore } from '../application/sla-stores.js';
+import { type FiredTimer, type PolicyInForce, SlaSweepStore, SlaTimerStore } from '../application/sla-stores.js';
 
 @Injectable()
 export class PostgresSlaSweepStore extends SlaSweepStore {
@@ -20,7 +20,7 @@ export class PostgresSlaSweepStore extends SlaSweepStore {
     return rows.map((row) => ({ organizationId: Number(row.organization_id), workflowId: Number(row.workflow_id) }));
   }
 
-  async toSweep(organizationId: number, workflowId: number): Promise<PolicyToSweep | undefined> {
+  async inForce(organizationId: number, workflowId: number): Promise<PolicyInForce | undefined> {
     type Row = {
       calendar_name: string; targets: SlaPolicySettings['targets']; pause_statuses: string[]; warn_before: string | null; created_at: Date; updated_at: Date; feed_cursor: FeedCursor | null;
       time_zone: string; hours: CalendarSettings['hours']; holidays: string[];
@@ -39,7 +39,7 @@ export class PostgresSlaSweepStore extends SlaSweepStore {
     };
   }
 
-  async claim(tx: Transaction, organizationId: number, read: PolicyToSweep): Promise<boolean> {
+  async claim(tx: Transaction, organizationId: number, read: PolicyInForce): Promise<boolean> {
     const rows = (await entityManager(tx).query(
       `SELECT 1 FROM sla_policies WHERE organization_id = $1 AND workflow_id = $2 AND date_trunc('milliseconds', updated_at) = $3 AND feed_cursor IS NOT DISTINCT FROM $4::jsonb
        FOR UPDATE SKIP LOCKED`,
