@@ -59,8 +59,7 @@ describe('SLA timers', () => {
 
   it('a case created through the cases API gets a warning and a breach timer per clock of its priority (normal), at its due times', async () => {
     const caseId = await createdCaseId(f);
-    await sweep.run();
-    const timers = await timersOf(caseId);
+    const timers = await trackedAtCreation(caseId, 4);
     assert.deepEqual(timers.map((row) => [row.clock, row.kind, row.fire_at.getTime() - row.created_at.getTime(), row.fired_at]), [
       ['first_response', 'breach', 2000, null],
       ['first_response', 'warning', 1000, null],
@@ -68,6 +67,19 @@ describe('SLA timers', () => {
       ['resolution', 'warning', 2000, null],
     ]);
   });
+
+  /**
+   * Runs passes as of the case's creation until its timers exist: the change feed shows a case
+   * once every older write transaction on the server ended, and a pass as of then fires nothing.
+   */
+  async function trackedAtCreation(caseId: number, count: number): Promise<TimerRow[]> {
+    const createdAt = (await t.app.get(CaseQueries).get(f.org.id, caseId))!.createdAt;
+    return eventually(`the timers of case ${caseId}`, async () => {
+      await sweep.run(createdAt);
+      const rows = await timersOf(caseId);
+      return rows.length >= count ? rows : undefined;
+    }, { timeoutMs: 15_000 });
+  }
 
   it('the admin case representation\'s sla: each clock of the case\'s priority with its due time and state; paused in a pause status; no policy, no clocks', async () => {
     const caseId = await createdCaseId(f);
@@ -87,8 +99,8 @@ describe('SLA timers', () => {
 
   it('passes running at once fire each due timer exactly once, and later passes fire it no more', async () => {
     const caseId = await createdCaseId(f);
-    await sweep.run();
-    await sleep(3200);
+    const [first] = await trackedAtCreation(caseId, 4);
+    await sleep(first!.created_at.getTime() + 3200 - Date.now());
     const fired = (await Promise.all([sweep.run(), sweep.run(), sweep.run()])).flat().filter((timer) => timer.caseId === caseId);
     assert.deepEqual(fired.map((timer) => `${timer.clock} ${timer.kind}`).sort(), ['first_response breach', 'first_response warning', 'resolution breach', 'resolution warning']);
     for (const timer of fired) assert.ok(timer.firedAt >= timer.fireAt, 'fired at or after its time');
@@ -96,17 +108,33 @@ describe('SLA timers', () => {
     assert.deepEqual((await sweep.run()).filter((timer) => timer.caseId === caseId), []);
   });
 
-  it('a clock paused (a pause status) or met (Closed) before its due time has no timer left to fire', async () => {
-    const waiting = await createdCaseId(f);
-    const closed = await createdCaseId(f);
-    await sweep.run();
-    assert.equal((await patchCase(f, waiting, { status: 'Waiting on customer' })).status, 200);
-    assert.equal((await patchCase(f, closed, { status: 'Closed' })).status, 200);
-    await sweep.run();
-    assert.deepEqual(await timersOf(waiting), []);
-    assert.deepEqual(await timersOf(closed), []);
-    await sleep(3200);
-    assert.deepEqual((await sweep.run()).filter((timer) => timer.caseId === waiting || timer.caseId === closed), []);
+  describe('under an hour-long policy', () => {
+    let slow: CasesFixture;
+    before(async () => {
+      slow = await anotherWorkflow(f);
+      const policy = await t.request('PUT', `/api/admin/v1/workflows/${slow.workflowId}/sla`, { token: f.org.adminToken, body: { ...POLICY, targets: { normal: { first_response: 'PT1H', resolution: 'PT2H' } }, warn_before: 'PT30M' } });
+      assert.equal(policy.status, 200, policy.text);
+    });
+
+    it('a clock paused (a pause status) or met (Closed) has no timer left to fire', async () => {
+      const waiting = await createdCaseId(slow);
+      const closed = await createdCaseId(slow);
+      await trackedAtCreation(waiting, 4);
+      await trackedAtCreation(closed, 4);
+      assert.equal((await patchCase(slow, waiting, { status: 'Waiting on customer' })).status, 200);
+      assert.equal((await patchCase(slow, closed, { status: 'Closed' })).status, 200);
+      await eventually('no timer left', async () => {
+        await sweep.run();
+        return (await timersOf(waiting)).length + (await timersOf(closed)).length === 0 ? true : undefined;
+      }, { timeoutMs: 15_000 });
+    });
+
+    it('deleting the policy drops the timers not fired yet', async () => {
+      const pending = await createdCaseId(slow);
+      await trackedAtCreation(pending, 4);
+      assert.equal((await t.request('DELETE', `/api/admin/v1/workflows/${slow.workflowId}/sla`, { token: f.org.adminToken })).status, 204);
+      assert.deepEqual(await timersOf(pending), []);
+    });
   });
 
   it('a worker fires them on its own, each once, within 5 s of its time', async () => {

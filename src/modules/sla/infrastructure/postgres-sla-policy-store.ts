@@ -43,8 +43,11 @@ export class PostgresSlaPolicyStore extends SlaPolicyStore {
     return row && toPolicy(row);
   }
 
+  /** The workflow's timers not fired yet go with it: no clock runs without a policy. */
   async delete(tx: Transaction, organizationId: number, workflowId: number): Promise<boolean> {
-    const [, affected] = (await entityManager(tx).query('DELETE FROM sla_policies WHERE organization_id = $1 AND workflow_id = $2', [organizationId, workflowId])) as [unknown, number];
+    const m = entityManager(tx);
+    const [, affected] = (await m.query('DELETE FROM sla_policies WHERE organization_id = $1 AND workflow_id = $2', [organizationId, workflowId])) as [unknown, number];
+    await m.query('DELETE FROM sla_timers WHERE organization_id = $1 AND workflow_id = $2 AND fired_at IS NULL', [organizationId, workflowId]);
     return affected > 0;
   }
 
