@@ -32,7 +32,10 @@ export class SlaSweep {
 
   /** One pass; answers the timers it fired. */
   async run(now = new Date()): Promise<FiredTimer[]> {
-    for (const { organizationId, workflowId } of await this.sweeps.policies()) await this.track(organizationId, workflowId, now);
+    const policies = await this.sweeps.policies();
+    // Deleting a policy deletes its unfired timers: without policies there is nothing to fire.
+    if (policies.length === 0) return [];
+    for (const { organizationId, workflowId } of policies) await this.track(organizationId, workflowId, now);
     return this.fire(now);
   }
 
