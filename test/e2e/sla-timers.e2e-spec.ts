@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { CaseQueries } from '../../src/modules/cases/application/case-queries.js';
+import { CaseRepository } from '../../src/modules/cases/domain/case.repository.js';
 import { CaseSlaService } from '../../src/modules/sla/application/case-sla.service.js';
 import { SlaSweep } from '../../src/modules/sla/application/sla-sweep.service.js';
 import { eventually } from '../support/automation-helpers.js';
@@ -73,17 +73,17 @@ describe('SLA timers', () => {
    * once every older write transaction on the server ended, and a pass as of then fires nothing.
    */
   async function trackedAtCreation(caseId: number, count: number): Promise<TimerRow[]> {
-    const createdAt = (await t.app.get(CaseQueries).get(f.org.id, caseId))!.createdAt;
+    const createdAt = (await db().query<{ created_at: Date }>('SELECT created_at FROM cases WHERE id = $1', [caseId])).rows[0]!.created_at;
     return eventually(`the timers of case ${caseId}`, async () => {
       await sweep.run(createdAt);
       const rows = await timersOf(caseId);
       return rows.length >= count ? rows : undefined;
-    }, { timeoutMs: 15_000 });
+    }, { timeoutMs: 30_000 });
   }
 
   it('the admin case representation\'s sla: each clock of the case\'s priority with its due time and state; paused in a pause status; no policy, no clocks', async () => {
     const caseId = await createdCaseId(f);
-    const read = async () => (await t.app.get(CaseQueries).get(f.org.id, caseId))!;
+    const read = async () => (await t.app.get(CaseRepository).find(f.org.id, f.workflowId, caseId))!;
     const slaOf = t.app.get(CaseSlaService);
     const created = await read();
     const after = (ms: number) => new Date(created.createdAt.getTime() + ms);
@@ -94,7 +94,7 @@ describe('SLA timers', () => {
     const waiting = await slaOf.of(await read(), 'normal', after(60_000));
     assert.deepEqual(waiting.first_response, { due_at: null, state: 'paused', met_at: null, breached_at: null, paused: true });
     const other = await anotherWorkflow(f);
-    assert.deepEqual(await slaOf.of((await t.app.get(CaseQueries).get(f.org.id, await createdCaseId(other)))!), { policy: false });
+    assert.deepEqual(await slaOf.of((await t.app.get(CaseRepository).find(f.org.id, other.workflowId, await createdCaseId(other)))!), { policy: false });
   });
 
   it('passes running at once fire each due timer exactly once, and later passes fire it no more', async () => {

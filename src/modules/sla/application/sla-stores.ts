@@ -2,7 +2,6 @@ import type { Transaction } from '../../../shared/database/transaction.js';
 import type { CalendarSettings } from '../domain/business-calendar.js';
 import type { SlaPolicySettings } from '../domain/sla-policy.js';
 import type { TimerSpec } from '../domain/sla-timers.js';
-import type { FeedCursor } from '../../cases/application/case-queries.js';
 
 export interface StoredCalendar {
   name: string;
@@ -49,7 +48,7 @@ export interface PolicyInForce {
   policy: StoredSlaPolicy;
   calendar: CalendarSettings;
   /** Where the last pass left the workflow's change feed; null: from the start. */
-  feedCursor: FeedCursor | null;
+  feedCursor: string | null;
 }
 
 /** `sla_policies` with their calendars, as the clocks read them and the worker's sweep moves them on. */
@@ -63,7 +62,7 @@ export abstract class SlaSweepStore {
    * settings, same place in the feed) and no other sweep holds it: whether it did.
    */
   abstract claim(tx: Transaction, organizationId: number, read: PolicyInForce): Promise<boolean>;
-  abstract saveFeedCursor(tx: Transaction, organizationId: number, workflowId: number, cursor: FeedCursor): Promise<void>;
+  abstract saveFeedCursor(tx: Transaction, organizationId: number, workflowId: number, cursor: string): Promise<void>;
 }
 
 /** A timer fired: which, and when it fired (its lateness is `firedAt - fireAt`). */

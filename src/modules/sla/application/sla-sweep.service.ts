@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
-import { FEED_START } from '../../cases/application/case-cursors.js';
-import { CaseQueries, type FeedCursor } from '../../cases/application/case-queries.js';
+import { CaseFeedReads } from '../../cases/domain/case-feed-reads.js';
 import { businessCalendar } from '../domain/business-calendar.js';
 import { slaClocks } from '../domain/sla-clocks.js';
 import { DEFAULT_PRIORITY, slaPolicy } from '../domain/sla-policy.js';
@@ -24,7 +23,7 @@ export class SlaSweep {
   constructor(
     private readonly sweeps: SlaSweepStore,
     private readonly timers: SlaTimerStore,
-    private readonly cases: CaseQueries,
+    private readonly cases: CaseFeedReads,
     private readonly histories: CaseHistories,
     private readonly transactions: TransactionRunner,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -46,24 +45,21 @@ export class SlaSweep {
   private async track(organizationId: number, workflowId: number, now: Date): Promise<void> {
     const sweep = await this.sweeps.inForce(organizationId, workflowId);
     if (!sweep) return;
-    let cursor: FeedCursor | null = sweep.feedCursor;
-    let page = await this.cases.changes(organizationId, workflowId, cursor, CASES_PER_PASS);
+    let page = await this.cases.changes(organizationId, workflowId, sweep.feedCursor, CASES_PER_PASS);
     // Cases were purged past the cursor: their timers are theirs to lose; the others are swept again.
-    if (page.expired) [cursor, page] = [null, await this.cases.changes(organizationId, workflowId, null, CASES_PER_PASS)];
+    if (page.expired) page = await this.cases.changes(organizationId, workflowId, null, CASES_PER_PASS);
     const policy = slaPolicy(sweep.policy.settings);
     const calendar = businessCalendar(sweep.calendar);
     const wanted = new Map<number, TimerSpec[]>();
-    for (const { case: subject } of page.changed) {
+    for (const subject of page.cases) {
       // A policy applies to live cases created after it was set (sla.md section 2).
       const applies = subject.mode === 'live' && subject.createdAt >= sweep.policy.createdAt;
       wanted.set(subject.id, applies ? desiredTimers(slaClocks(policy, calendar, DEFAULT_PRIORITY, await this.histories.of(subject), now)) : []);
     }
-    const last = page.changed.at(-1);
-    const next = last ? { after: last.position, readBelow: page.readBelow } : (cursor ?? { after: FEED_START, readBelow: page.readBelow });
     await this.transactions.run(async (tx) => {
       if (!(await this.sweeps.claim(tx, organizationId, sweep))) return;
       for (const [caseId, timers] of wanted) await this.timers.replace(tx, organizationId, workflowId, caseId, timers);
-      await this.sweeps.saveFeedCursor(tx, organizationId, workflowId, next);
+      await this.sweeps.saveFeedCursor(tx, organizationId, workflowId, page.cursor);
     });
   }
 

@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
-import type { FeedCursor } from '../../cases/application/case-queries.js';
 import type { CalendarSettings } from '../domain/business-calendar.js';
 import type { ClockName, SlaPolicySettings } from '../domain/sla-policy.js';
 import type { TimerKind, TimerSpec } from '../domain/sla-timers.js';
@@ -22,7 +21,7 @@ export class PostgresSlaSweepStore extends SlaSweepStore {
 
   async inForce(organizationId: number, workflowId: number): Promise<PolicyInForce | undefined> {
     type Row = {
-      calendar_name: string; targets: SlaPolicySettings['targets']; pause_statuses: string[]; warn_before: string | null; created_at: Date; updated_at: Date; feed_cursor: FeedCursor | null;
+      calendar_name: string; targets: SlaPolicySettings['targets']; pause_statuses: string[]; warn_before: string | null; created_at: Date; updated_at: Date; feed_cursor: string | null;
       time_zone: string; hours: CalendarSettings['hours']; holidays: string[];
     };
     const [row] = (await this.dataSource.query(
@@ -41,15 +40,15 @@ export class PostgresSlaSweepStore extends SlaSweepStore {
 
   async claim(tx: Transaction, organizationId: number, read: PolicyInForce): Promise<boolean> {
     const rows = (await entityManager(tx).query(
-      `SELECT 1 FROM sla_policies WHERE organization_id = $1 AND workflow_id = $2 AND date_trunc('milliseconds', updated_at) = $3 AND feed_cursor IS NOT DISTINCT FROM $4::jsonb
+      `SELECT 1 FROM sla_policies WHERE organization_id = $1 AND workflow_id = $2 AND date_trunc('milliseconds', updated_at) = $3 AND feed_cursor IS NOT DISTINCT FROM $4
        FOR UPDATE SKIP LOCKED`,
-      [organizationId, read.policy.workflowId, read.policy.updatedAt, read.feedCursor === null ? null : JSON.stringify(read.feedCursor)],
+      [organizationId, read.policy.workflowId, read.policy.updatedAt, read.feedCursor],
     )) as unknown[];
     return rows.length > 0;
   }
 
-  async saveFeedCursor(tx: Transaction, organizationId: number, workflowId: number, cursor: FeedCursor): Promise<void> {
-    await entityManager(tx).query('UPDATE sla_policies SET feed_cursor = $3 WHERE organization_id = $1 AND workflow_id = $2', [organizationId, workflowId, JSON.stringify(cursor)]);
+  async saveFeedCursor(tx: Transaction, organizationId: number, workflowId: number, cursor: string): Promise<void> {
+    await entityManager(tx).query('UPDATE sla_policies SET feed_cursor = $3 WHERE organization_id = $1 AND workflow_id = $2', [organizationId, workflowId, cursor]);
   }
 }
 

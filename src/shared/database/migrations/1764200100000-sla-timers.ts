@@ -24,7 +24,7 @@ export class SlaTimers1764200100000 implements MigrationInterface {
         PRIMARY KEY (organization_id, case_id, clock, kind, period_started_at)
       );
       CREATE INDEX sla_timers_due ON sla_timers (organization_id, fire_at) WHERE fired_at IS NULL;
-      ALTER TABLE sla_policies ADD COLUMN feed_cursor jsonb;
+      ALTER TABLE sla_policies ADD COLUMN feed_cursor text;
     `);
   }
 
