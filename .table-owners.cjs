@@ -40,6 +40,7 @@ module.exports = {
   'src/modules/case-events': ['case_event_listeners', 'case_event_handlings'],
   'src/modules/retention': ['organization_retention'],
   'src/modules/audit': ['audit_entries'],
+  'src/modules/sla': ['business_calendars', 'sla_policies', 'sla_timers'],
   'src/modules/people': ['users', 'sessions', 'sign_in_links', 'sign_in_mails', 'sso_configurations'],
   'src/shared/cache': ['cache_generation', 'cache_invalidations'],
 };

@@ -21,6 +21,7 @@ import { RetentionModule } from './modules/retention/retention.module.js';
 import { EmailModule } from './modules/email/email.module.js';
 import { FormsModule } from './modules/forms/forms.module.js';
 import { ReportingModule } from './modules/reporting/reporting.module.js';
+import { SlaModule } from './modules/sla/sla.module.js';
 import { MetricsModule, type MetricsRegistry } from './shared/metrics/metrics.module.js';
 import { OutboundModule } from './shared/outbound/outbound.module.js';
 import { CacheModule } from './shared/cache/cache.module.js';
@@ -69,6 +70,7 @@ export class AppModule {
         EmailModule,
         FormsModule,
         ReportingModule.forRoot(env),
+        SlaModule.forRoot(env),
         ...extensions,
       ],
       providers: [

@@ -22,6 +22,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/calendars": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List business-hours calendars
+         * @description The organization's calendars by name. Takes no body (one that is sent is ignored).
+         */
+        get: operations["listCalendars"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/calendars/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a business-hours calendar
+         * @description Takes no body (one that is sent is ignored).
+         */
+        get: operations["getCalendar"];
+        /**
+         * Create or replace a business-hours calendar
+         * @description Open hours per weekday as wall-clock intervals in the calendar's IANA time zone (an interval is wall-clock time on that date, so daylight-saving changes are honoured: a wall-clock time that does not exist that day opens or closes when the clocks jump past it, one that occurs twice counts from its first showing); a weekday left out is closed, `"24x7"` is always open. Holidays are local dates closed all day.
+         *
+         *     The SLA policies naming the calendar count by the new hours from their next computation.
+         */
+        put: operations["putCalendar"];
+        post?: never;
+        /**
+         * Delete a business-hours calendar
+         * @description Takes no body (one that is sent is ignored).
+         */
+        delete: operations["deleteCalendar"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/cases": {
         parameters: {
             query?: never;
@@ -842,6 +892,36 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/workflows/{workflowId}/sla": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a workflow's SLA policy
+         * @description Takes no body (one that is sent is ignored).
+         */
+        get: operations["getSlaPolicy"];
+        /**
+         * Set a workflow's SLA policy
+         * @description Targets per priority (`low`, `normal`, `high`, `urgent`) for the clocks `first_response` (creation to the first public reply), `next_response` (a requester's message to the next public reply) and `resolution` (creation to Closed; a reopen runs it on from where it stopped), as ISO 8601 durations counted in the calendar's business hours: `P…D` whole business days (the next business day's same business-time position, the day's close when that day is shorter; under `24x7`, 24 hours), `PT…H…M…S` business time. Time in a `pause_statuses` status, or Closed, does not count.
+         *
+         *     The policy applies to live cases created after it was first set, under their current priority.
+         */
+        put: operations["putSlaPolicy"];
+        post?: never;
+        /**
+         * Delete a workflow's SLA policy
+         * @description Its cases have no clocks from then on. Takes no body (one that is sent is ignored).
+         */
+        delete: operations["deleteSlaPolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/workflows/{workflowId}/test_runs": {
         parameters: {
             query?: never;
@@ -1414,6 +1494,63 @@ export interface components {
                 /** @description What kind of thing changed (`workflow`, `token`, `secret`, ...). */
                 type: string;
             };
+        };
+        /** @description A business-hours calendar; weekdays from Monday, holidays in date order. */
+        Calendar: {
+            /**
+             * Format: date-time
+             * @description When the calendar was first stored (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description Local dates closed all day (none on a `24x7` calendar). */
+            holidays: string[];
+            hours: "24x7" | {
+                /** @description Open intervals, ordered and not overlapping; empty: closed. */
+                fri?: string[][];
+                /** @description Open intervals, ordered and not overlapping; empty: closed. */
+                mon?: string[][];
+                /** @description Open intervals, ordered and not overlapping; empty: closed. */
+                sat?: string[][];
+                /** @description Open intervals, ordered and not overlapping; empty: closed. */
+                sun?: string[][];
+                /** @description Open intervals, ordered and not overlapping; empty: closed. */
+                thu?: string[][];
+                /** @description Open intervals, ordered and not overlapping; empty: closed. */
+                tue?: string[][];
+                /** @description Open intervals, ordered and not overlapping; empty: closed. */
+                wed?: string[][];
+            };
+            name: string;
+            /** @description IANA time zone, such as `Europe/Berlin`. */
+            time_zone: string;
+            /**
+             * Format: date-time
+             * @description When it was last replaced (ISO 8601, UTC)
+             */
+            updated_at: string;
+        };
+        /** @description A business-hours calendar as sent. */
+        CalendarSettings: {
+            /** @description Local dates closed all day (none on a `24x7` calendar). */
+            holidays?: string[];
+            hours: "24x7" | {
+                /** @description Open intervals, ordered and not overlapping; empty: closed. */
+                fri?: string[][];
+                /** @description Open intervals, ordered and not overlapping; empty: closed. */
+                mon?: string[][];
+                /** @description Open intervals, ordered and not overlapping; empty: closed. */
+                sat?: string[][];
+                /** @description Open intervals, ordered and not overlapping; empty: closed. */
+                sun?: string[][];
+                /** @description Open intervals, ordered and not overlapping; empty: closed. */
+                thu?: string[][];
+                /** @description Open intervals, ordered and not overlapping; empty: closed. */
+                tue?: string[][];
+                /** @description Open intervals, ordered and not overlapping; empty: closed. */
+                wed?: string[][];
+            };
+            /** @description IANA time zone, such as `Europe/Berlin`. */
+            time_zone: string;
         };
         /** @description A 422: the organization already holds as many as the cap allows; nothing was created. */
         CapReachedError: {
@@ -2087,6 +2224,114 @@ export interface components {
              * @description The address a sign-in link goes to, if it is a user's.
              */
             email: string;
+        };
+        /** @description A workflow's SLA policy. */
+        SlaPolicy: {
+            /** @description The name of the business-hours calendar the targets count in. */
+            calendar: string;
+            /**
+             * Format: date-time
+             * @description When the workflow's policy was first set: it applies to cases created since (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description Statuses declared on the workflow in which no clock counts. */
+            pause_statuses: string[];
+            /** @description Targets per case priority; a priority left out has no clocks. */
+            targets: {
+                /** @description A clock left out does not apply at that priority. */
+                high?: {
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    first_response?: string;
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    next_response?: string;
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    resolution?: string;
+                };
+                /** @description A clock left out does not apply at that priority. */
+                low?: {
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    first_response?: string;
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    next_response?: string;
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    resolution?: string;
+                };
+                /** @description A clock left out does not apply at that priority. */
+                normal?: {
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    first_response?: string;
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    next_response?: string;
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    resolution?: string;
+                };
+                /** @description A clock left out does not apply at that priority. */
+                urgent?: {
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    first_response?: string;
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    next_response?: string;
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    resolution?: string;
+                };
+            };
+            /**
+             * Format: date-time
+             * @description When it was last replaced (ISO 8601, UTC)
+             */
+            updated_at: string;
+            /** @description How long before a due time a running clock warns (`case.sla_warning`); null: no warnings. */
+            warn_before: string | null;
+            /** @description The workflow the policy is for. */
+            workflow_id: number;
+        };
+        /** @description A workflow's SLA policy as sent. */
+        SlaPolicySettings: {
+            /** @description The name of the business-hours calendar the targets count in. */
+            calendar: string;
+            /** @description Statuses declared on the workflow in which no clock counts. */
+            pause_statuses?: string[];
+            /** @description Targets per case priority; a priority left out has no clocks. */
+            targets: {
+                /** @description A clock left out does not apply at that priority. */
+                high?: {
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    first_response?: string;
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    next_response?: string;
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    resolution?: string;
+                };
+                /** @description A clock left out does not apply at that priority. */
+                low?: {
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    first_response?: string;
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    next_response?: string;
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    resolution?: string;
+                };
+                /** @description A clock left out does not apply at that priority. */
+                normal?: {
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    first_response?: string;
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    next_response?: string;
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    resolution?: string;
+                };
+                /** @description A clock left out does not apply at that priority. */
+                urgent?: {
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    first_response?: string;
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    next_response?: string;
+                    /** @description ISO 8601 duration in business time: `P…D` whole business days, `PT…H…M…S` business time; above zero, at most 366 days and 8,784 hours. */
+                    resolution?: string;
+                };
+            };
+            /** @description How long before a due time a running clock warns (`case.sla_warning`); null: no warnings. */
+            warn_before?: string | null;
         };
         /** @description An organization's single sign-on; the client secret is never shown. */
         SsoConfiguration: {
@@ -2779,6 +3024,133 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description An unknown parameter; `after` not a `next_cursor` of this list; `limit` not an integer from 1 to 200; `actor` not `type:id`; `action` not an action name; `target` not `type` or `type:id`. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCalendars: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calendars. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        calendars: components["schemas"]["Calendar"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCalendar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The calendar's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calendar. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        calendar: components["schemas"]["Calendar"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No calendar of this name in the organization (a malformed name names none). */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putCalendar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 1 to 64 of `A-Z a-z 0-9`, space, `_` and `-`; any other name is a 422. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CalendarSettings"];
+            };
+        };
+        responses: {
+            /** @description The calendar as stored, weekdays from Monday. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        calendar: components["schemas"]["Calendar"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Nothing was stored: `invalid request body` with every problem in `validation_errors`: a `time_zone` that is no IANA zone (offsets such as `+01:00` included), an unknown weekday, an interval that is not `["HH:MM", "HH:MM"]` from 00:00 to 24:00, starts at or after its end, or starts before the end of the one before it; more than 24 intervals a day; a calendar never open; a holiday that is no date or listed twice, more than 1,000 holidays, or any holiday on a `"24x7"` calendar; an unknown key. Or a malformed name. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCalendar: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The calendar's name. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No calendar of this name in the organization (a malformed name names none). */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A workflow's SLA policy names the calendar (the error names the workflows); nothing was deleted. */
             422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4546,6 +4918,108 @@ export interface operations {
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSlaPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The policy. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sla_policy: components["schemas"]["SlaPolicy"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The workflow does not exist or belongs to another organization, or it has no SLA policy. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putSlaPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SlaPolicySettings"];
+            };
+        };
+        responses: {
+            /** @description The policy as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        sla_policy: components["schemas"]["SlaPolicy"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The workflow does not exist or belongs to another organization */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Nothing was stored: `invalid request body` with every problem in `validation_errors`: no calendar of that name; an unknown priority or clock; a duration that is not a positive `P…D` / `PT…H…M…S` of at most 366 days and 8,784 hours; no target at all; a pause status not declared on the workflow's current definition (its draft), or listed twice; an unknown key. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteSlaPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The workflow's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                workflowId: components["parameters"]["WorkflowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The workflow does not exist or belongs to another organization, or it has no SLA policy. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -82,6 +82,13 @@ const CONTRACT: Record<string, Role> = {
   'DELETE /api/admin/v1/sso': 'owner',
   'POST /api/admin/v1/sso/verify_domains': 'owner',
   'GET /api/admin/v1/audit': 'admin',
+  'PUT /api/admin/v1/calendars/:name': 'admin',
+  'GET /api/admin/v1/calendars': 'admin',
+  'GET /api/admin/v1/calendars/:name': 'admin',
+  'DELETE /api/admin/v1/calendars/:name': 'admin',
+  'PUT /api/admin/v1/workflows/:workflowId/sla': 'admin',
+  'GET /api/admin/v1/workflows/:workflowId/sla': 'admin',
+  'DELETE /api/admin/v1/workflows/:workflowId/sla': 'admin',
 };
 
 interface AdminRoute {

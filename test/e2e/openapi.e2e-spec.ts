@@ -316,6 +316,14 @@ describe('OpenAPI document', () => {
       await api.call('post', '/api/admin/v1/workflows/{workflowId}/test_runs', { token: admin, params, body: { attributes: { customer_email: 'a@b.co' } } });
       await api.call('get', '/api/admin/v1/step_types', { token: admin });
       await api.call('delete', '/api/admin/v1/secrets/{name}', { token: admin, params: { name: 'CRM_KEY' } });
+      const calendar = { token: admin, params: { name: 'Support-hours' } };
+      await api.call('put', '/api/admin/v1/calendars/{name}', { ...calendar, body: { time_zone: 'Europe/Berlin', hours: { mon: [['09:00', '17:00']] }, holidays: ['2026-12-24'] } });
+      await api.call('get', '/api/admin/v1/calendars', { token: admin });
+      await api.call('get', '/api/admin/v1/calendars/{name}', calendar);
+      await api.call('put', '/api/admin/v1/workflows/{workflowId}/sla', { token: admin, params, body: { calendar: 'Support-hours', targets: { normal: { first_response: 'PT8H', resolution: 'P5D' } }, pause_statuses: ['Triage'], warn_before: 'PT30M' } });
+      await api.call('get', '/api/admin/v1/workflows/{workflowId}/sla', { token: admin, params });
+      await api.call('delete', '/api/admin/v1/workflows/{workflowId}/sla', { token: admin, params });
+      await api.call('delete', '/api/admin/v1/calendars/{name}', calendar);
       const origin = new URL(t.env.PUBLIC_BASE_URL!).origin;
       const owner = { cookie: (await sessionFromMail(t, sink, ownerEmail, origin)).cookie, origin };
       await api.call('put', '/api/admin/v1/retention', { session: owner, body: { runs_days: 7, deliveries_days: null } });
@@ -520,6 +528,8 @@ describe('OpenAPI document', () => {
         ['get', `${casesPath}/changes`, { token: org.api, params, query: '?after=not-a-cursor' }, 422, 'invalid query string'],
         ['put', '/api/admin/v1/secrets/{name}', { token: org.admin, params: { name: 'CRM_KEY' }, body: { value: 'x'.repeat(8193) } }, 422, 'invalid request body'],
         ['put', '/api/admin/v1/secrets/{name}', { token: org.admin, params: { name: 'crm_key' }, body: { value: 'x' } }, 422, 'invalid secret name: it must match [A-Z][A-Z0-9_]{0,63}'],
+        ['put', '/api/admin/v1/calendars/{name}', { token: org.admin, params: { name: 'Hours' }, body: { time_zone: '+01:00', hours: '24x7' } }, 422, 'invalid request body'],
+        ['put', '/api/admin/v1/workflows/{workflowId}/sla', { token: org.admin, params, body: { calendar: 'Nowhere', targets: { normal: { resolution: 'P1W' } } } }, 422, 'invalid request body'],
         ['put', '/api/admin/v1/retention', { session: org.owner, body: { runs_days: 0, keep: true } }, 422, 'invalid request body'],
         ['post', '/api/admin/v1/users', { session: org.owner, body: { email: 'not an address', role: 'owner' } }, 422, 'invalid request body'],
         ['patch', '/api/admin/v1/users/{userId}', { session: org.owner, params: { userId: (await api.call('get', '/api/admin/v1/me', { session: org.owner })).body.caller.id }, body: { role: 'viewer' } }, 422, 'the organization\'s last owner cannot be demoted or deleted'],

@@ -147,6 +147,13 @@ const PROBES: Record<string, (w: World, as: Caller) => Promise<Cell>> = {
   'publish or unpublish a workflow (its real runs read secrets)': async (w, as) => reached(as.column, await as.request('POST', `/api/admin/v1/workflows/${w.workflowId}/publish`)),
   'list, set or delete organization secrets (no answer ever shows a value)': async (w, as) =>
     reached(as.column, await as.request('GET', '/api/admin/v1/secrets'), await as.request('PUT', '/api/admin/v1/secrets/MATRIX_OTHER', { value: 'other-value' })),
+  'read, set or delete business-hours calendars and SLA policies': async (w, as) =>
+    reached(
+      as.column,
+      await as.request('PUT', '/api/admin/v1/calendars/Matrix', { time_zone: 'UTC', hours: '24x7' }),
+      await as.request('GET', '/api/admin/v1/calendars'),
+      await as.request('PUT', `/api/admin/v1/workflows/${w.workflowId}/sla`, { calendar: 'Matrix', targets: { normal: { resolution: 'PT8H' } } }),
+    ),
   'read digests and subscriptions': async (w, as) => reached(as.column, await as.request('GET', '/api/admin/v1/digests'), await as.request('GET', '/api/admin/v1/subscriptions')),
   'create, change, send or delete a digest': async (w, as) =>
     reached(as.column, await as.request('POST', '/api/admin/v1/digests', { schedule: 'daily', hour_utc: 6, recipients: ['ops@acme.example'] })),

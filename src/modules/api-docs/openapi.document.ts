@@ -20,6 +20,7 @@ const TAGS: [string, string][] = [
   ['Admin cases', 'The organization\'s cases, their timelines, and usage (admin token).'],
   ['Event subscriptions', 'Outbound webhooks: case lifecycle events sent to subscribers, and their delivery log (admin token).'],
   ['Secrets', 'Organization secrets for `{{ secrets.NAME }}` in http_request steps; values are never shown (admin token).'],
+  ['Service levels', 'Business-hours calendars and the SLA policies of workflows, counted in them (admin token).'],
   ['Retention', 'How long finished runs, ended deliveries and closed cases are kept, per organization (admin token).'],
   ['Audit', 'Every change made through the admin and operator API, read only (admin token).'],
   ['Reports', 'Figures of the organization\'s live cases over time, kept as cases move (admin token).'],

@@ -7,6 +7,7 @@ import { emailEventFields, emailSchemas, timelineTo } from './openapi.email.js';
 import { formSchemas } from './openapi.forms.js';
 import { peopleSchemas } from './openapi.people.js';
 import { secretSchemas } from './openapi.secrets.js';
+import { slaSchemas } from './openapi.sla.js';
 import { verificationSchemas } from './openapi.verification.js';
 import { subscriptionSchemas } from './openapi.subscriptions.js';
 import { workflowSchemas } from './openapi.workflow-schemas.js';
@@ -224,6 +225,7 @@ export const schemas: Record<string, Schema> = {
   ...accessSchemas,
   ...subscriptionSchemas,
   ...secretSchemas,
+  ...slaSchemas,
   ...peopleSchemas,
   ...verificationSchemas,
   ...retentionSchemas,

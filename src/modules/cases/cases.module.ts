@@ -7,12 +7,14 @@ import { CaseEmailsService } from './application/case-emails.service.js';
 import { CaseMerges } from './application/case-merges.js';
 import { MergeCasesService } from './application/merge-cases.service.js';
 import { CaseQueriesService } from './application/case-queries.service.js';
+import { QueriedCaseFeed } from './application/queried-case-feed.js';
 import { ChangeCaseStatusService } from './application/change-case-status.service.js';
 import { CreateCaseService } from './application/create-case.service.js';
 import { GetCaseService } from './application/get-case.service.js';
 import { IntakeMetrics } from './application/intake-metrics.js';
 import { WorkflowIntake } from './application/workflow-intake.js';
 import { CasePurges } from '../retention/application/retention.ports.js';
+import { CaseFeedReads } from './domain/case-feed-reads.js';
 import { CaseRepository } from './domain/case.repository.js';
 import { RunQueue } from './domain/run-queue.js';
 import { UsageService } from './application/usage.service.js';
@@ -52,11 +54,12 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     CaseStatementParts,
     { provide: CaseRepository, useClass: PostgresCaseRepository },
     { provide: CaseQueries, useClass: PostgresCaseQueries },
+    { provide: CaseFeedReads, useClass: QueriedCaseFeed },
     { provide: RunQueue, useClass: PostgresRunQueue },
     UsageService,
     { provide: UsageCounts, useClass: PostgresUsageCounts },
     { provide: CasePurges, useClass: PostgresCasePurges },
   ],
-  exports: [CaseRepository, RunQueue, CaseStatementParts, CreateCaseService, CaseEmailsService, CaseQueriesService],
+  exports: [CaseRepository, CaseFeedReads, RunQueue, CaseStatementParts, CreateCaseService, CaseEmailsService, CaseQueriesService],
 })
 export class CasesModule {}

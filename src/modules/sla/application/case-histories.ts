@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import { CaseFeedReads } from '../../cases/domain/case-feed-reads.js';
+import type { CaseProps } from '../../cases/domain/case.js';
+import type { CaseHistory } from '../domain/sla-clocks.js';
+import { caseHistoryFrom, type TimelineEntry } from '../domain/sla-timers.js';
+
+const TIMELINE_PAGE = 500;
+/** A case's timeline is read up to this many pages (runs fill it too); past it the clocks see its start only. */
+const TIMELINE_PAGES = 20;
+
+/** What the clocks need of a case, read from its timeline through the cases module. */
+@Injectable()
+export class CaseHistories {
+  constructor(private readonly cases: CaseFeedReads) {}
+
+  async of(subject: CaseProps): Promise<CaseHistory> {
+    const rows: TimelineEntry[] = [];
+    let after = '0';
+    for (let pages = 0; pages < TIMELINE_PAGES; pages++) {
+      const page = await this.cases.timeline(subject.organizationId, subject.id, after, TIMELINE_PAGE);
+      rows.push(...page);
+      if (page.length < TIMELINE_PAGE) break;
+      after = String(page.at(-1)!.id);
+    }
+    return caseHistoryFrom(subject.createdAt, subject.status, rows);
+  }
+}

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import type { CaseProps } from '../../cases/domain/case.js';
+import { businessCalendar } from '../domain/business-calendar.js';
+import { type SlaClock, slaClocks } from '../domain/sla-clocks.js';
+import { DEFAULT_PRIORITY, type Priority, slaPolicy } from '../domain/sla-policy.js';
+import { CaseHistories } from './case-histories.js';
+import { SlaSweepStore } from './sla-stores.js';
+
+export interface SlaClockView {
+  due_at: string | null;
+  state: SlaClock['state'];
+  met_at: string | null;
+  breached_at: string | null;
+  paused: boolean;
+}
+
+/** `sla` of the admin case representation (sla.md section 2): a clock that does not apply is absent. */
+export type CaseSlaView = { policy: boolean } & Partial<Record<'first_response' | 'next_response' | 'resolution', SlaClockView>>;
+
+/**
+ * The clocks of one case as the admin case representation is to show them, computed from its
+ * history under its current priority. Until casework's priority and public replies are merged,
+ * every case is `normal` and no clock is met by a reply.
+ */
+@Injectable()
+export class CaseSlaService {
+  constructor(private readonly policies: SlaSweepStore, private readonly histories: CaseHistories) {}
+
+  async of(subject: CaseProps, priority: Priority = DEFAULT_PRIORITY, now = new Date()): Promise<CaseSlaView> {
+    const inForce = await this.policies.inForce(subject.organizationId, subject.workflowId);
+    // A policy applies to live cases created after it was set.
+    if (!inForce || subject.mode !== 'live' || subject.createdAt < inForce.policy.createdAt) return { policy: false };
+    const clocks = slaClocks(slaPolicy(inForce.policy.settings), businessCalendar(inForce.calendar), priority, await this.histories.of(subject), now);
+    const iso = (date: Date | null) => date?.toISOString() ?? null;
+    return {
+      policy: true,
+      ...Object.fromEntries(Object.entries(clocks).map(([name, clock]) => [name, { due_at: iso(clock.due_at), state: clock.state, met_at: iso(clock.met_at), breached_at: iso(clock.breached_at), paused: clock.paused }])),
+    };
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * SLA timers (sla.md section 3, the first part): a case created through the cases API under a
+ * workflow's SLA policy gets a warning and a breach timer per clock, kept in Postgres; passes of
+ * the worker's sweep, run at once, fire each due timer exactly once; a clock paused or met has
+ * none left to fire; a worker fires them on its own within 5 s of their time. A 24x7 calendar
+ * and targets of seconds keep it short. (The timeline rows, events and notifications a firing
+ * is to cause are not written yet.)
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CaseRepository } from '../../src/modules/cases/domain/case.repository.js';
+import { CaseSlaService } from '../../src/modules/sla/application/case-sla.service.js';
+import { SlaSweep } from '../../src/modules/sla/application/sla-sweep.service.js';
+import { eventually } from '../support/automation-helpers.js';
+import { anotherWorkflow, type CasesFixture, createdCaseId, givenCasesWorkflow, patchCase } from '../support/cases-api.js';
+import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
+
+const POLICY = { calendar: 'Always', targets: { normal: { first_response: 'PT2S', resolution: 'PT3S' } }, pause_statuses: ['Waiting on customer'], warn_before: 'PT1S' };
+
+interface TimerRow {
+  clock: string;
+  kind: string;
+  fire_at: Date;
+  fired_at: Date | null;
+  created_at: Date;
+}
+
+async function timersOf(caseId: number): Promise<TimerRow[]> {
+  const { rows } = await db().query<TimerRow>(
+    `SELECT t.clock, t.kind, t.fire_at, t.fired_at, c.created_at FROM sla_timers t JOIN cases c ON c.id = t.case_id
+     WHERE t.case_id = $1 ORDER BY t.clock, t.kind`,
+    [caseId],
+  );
+  return rows;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('SLA timers', () => {
+  let t: TestApp;
+  let f: CasesFixture;
+  let sweep: SlaSweep;
+
+  before(async () => {
+    // The API role runs no scheduled pass: the test runs the sweep itself, as many workers would.
+    t = await startTestApp({ env: { ROLE: 'api' } });
+    sweep = t.app.get(SlaSweep);
+    f = await givenCasesWorkflow(t);
+    const admin = { token: f.org.adminToken };
+    assert.equal((await t.request('PUT', '/api/admin/v1/calendars/Always', { ...admin, body: { time_zone: 'Europe/Berlin', hours: '24x7' } })).status, 200);
+    const policy = await t.request('PUT', `/api/admin/v1/workflows/${f.workflowId}/sla`, { ...admin, body: POLICY });
+    assert.equal(policy.status, 200, policy.text);
+  });
+
+  after(async () => {
+    await t.close();
+    await closeDb();
+  });
+
+  it('a case created through the cases API gets a warning and a breach timer per clock of its priority (normal), at its due times', async () => {
+    const caseId = await createdCaseId(f);
+    const timers = await trackedAtCreation(caseId, 4);
+    assert.deepEqual(timers.map((row) => [row.clock, row.kind, row.fire_at.getTime() - row.created_at.getTime(), row.fired_at]), [
+      ['first_response', 'breach', 2000, null],
+      ['first_response', 'warning', 1000, null],
+      ['resolution', 'breach', 3000, null],
+      ['resolution', 'warning', 2000, null],
+    ]);
+  });
+
+  /**
+   * Runs passes as of the case's creation until its timers exist: the change feed shows a case
+   * once every older write transaction on the server ended, and a pass as of then fires nothing.
+   */
+  async function trackedAtCreation(caseId: number, count: number): Promise<TimerRow[]> {
+    const createdAt = (await db().query<{ created_at: Date }>('SELECT created_at FROM cases WHERE id = $1', [caseId])).rows[0]!.created_at;
+    return eventually(`the timers of case ${caseId}`, async () => {
+      await sweep.run(createdAt);
+      const rows = await timersOf(caseId);
+      return rows.length >= count ? rows : undefined;
+    }, { timeoutMs: 30_000 });
+  }
+
+  it('the admin case representation\'s sla: each clock of the case\'s priority with its due time and state; paused in a pause status; no policy, no clocks', async () => {
+    const caseId = await createdCaseId(f);
+    const read = async () => (await t.app.get(CaseRepository).find(f.org.id, f.workflowId, caseId))!;
+    const slaOf = t.app.get(CaseSlaService);
+    const created = await read();
+    const after = (ms: number) => new Date(created.createdAt.getTime() + ms);
+    const running = (dueMs: number) => ({ due_at: after(dueMs).toISOString(), state: 'running', met_at: null, breached_at: null, paused: false });
+    assert.deepEqual(await slaOf.of(created, 'normal', after(500)), { policy: true, first_response: running(2000), resolution: running(3000) });
+    assert.deepEqual(await slaOf.of(created, 'urgent', after(500)), { policy: true }, 'no target at that priority');
+    assert.equal((await patchCase(f, caseId, { status: 'Waiting on customer' })).status, 200);
+    const waiting = await slaOf.of(await read(), 'normal', after(60_000));
+    assert.deepEqual(waiting.first_response, { due_at: null, state: 'paused', met_at: null, breached_at: null, paused: true });
+    const other = await anotherWorkflow(f);
+    assert.deepEqual(await slaOf.of((await t.app.get(CaseRepository).find(f.org.id, other.workflowId, await createdCaseId(other)))!), { policy: false });
+  });
+
+  it('passes running at once fire each due timer exactly once, and later passes fire it no more', async () => {
+    const caseId = await createdCaseId(f);
+    const [first] = await trackedAtCreation(caseId, 4);
+    await sleep(first!.created_at.getTime() + 3200 - Date.now());
+    const fired = (await Promise.all([sweep.run(), sweep.run(), sweep.run()])).flat().filter((timer) => timer.caseId === caseId);
+    assert.deepEqual(fired.map((timer) => `${timer.clock} ${timer.kind}`).sort(), ['first_response breach', 'first_response warning', 'resolution breach', 'resolution warning']);
+    for (const timer of fired) assert.ok(timer.firedAt >= timer.fireAt, 'fired at or after its time');
+    assert.ok((await timersOf(caseId)).every((row) => row.fired_at !== null));
+    assert.deepEqual((await sweep.run()).filter((timer) => timer.caseId === caseId), []);
+  });
+
+  describe('under an hour-long policy', () => {
+    let slow: CasesFixture;
+    before(async () => {
+      slow = await anotherWorkflow(f);
+      const policy = await t.request('PUT', `/api/admin/v1/workflows/${slow.workflowId}/sla`, { token: f.org.adminToken, body: { ...POLICY, targets: { normal: { first_response: 'PT1H', resolution: 'PT2H' } }, warn_before: 'PT30M' } });
+      assert.equal(policy.status, 200, policy.text);
+    });
+
+    it('a clock paused (a pause status) or met (Closed) has no timer left to fire', async () => {
+      const waiting = await createdCaseId(slow);
+      const closed = await createdCaseId(slow);
+      await trackedAtCreation(waiting, 4);
+      await trackedAtCreation(closed, 4);
+      assert.equal((await patchCase(slow, waiting, { status: 'Waiting on customer' })).status, 200);
+      assert.equal((await patchCase(slow, closed, { status: 'Closed' })).status, 200);
+      await eventually('no timer left', async () => {
+        await sweep.run();
+        return (await timersOf(waiting)).length + (await timersOf(closed)).length === 0 ? true : undefined;
+      }, { timeoutMs: 15_000 });
+    });
+
+    it('deleting the policy drops the timers not fired yet', async () => {
+      const pending = await createdCaseId(slow);
+      await trackedAtCreation(pending, 4);
+      assert.equal((await t.request('DELETE', `/api/admin/v1/workflows/${slow.workflowId}/sla`, { token: f.org.adminToken })).status, 204);
+      assert.deepEqual(await timersOf(pending), []);
+    });
+  });
+
+  it('a worker fires them on its own, each once, within 5 s of its time', async () => {
+    const worker = await startTestApp({ env: { ROLE: 'worker' } });
+    try {
+      const caseId = await createdCaseId(f);
+      const timers = await eventually('every timer of the case fired', async () => {
+        const rows = await timersOf(caseId);
+        return rows.length === 4 && rows.every((row) => row.fired_at !== null) ? rows : undefined;
+      }, { timeoutMs: 15_000 });
+      for (const row of timers) assert.ok(row.fired_at!.getTime() - row.fire_at.getTime() < 5000, `${row.clock} ${row.kind} fired ${row.fired_at!.getTime() - row.fire_at.getTime()} ms late`);
+    } finally {
+      await worker.close();
+    }
+  });
+});
