@@ -11,9 +11,10 @@ export type CaseSource = (typeof CASE_SOURCES)[number];
 /** A registered case source's type (CaseSourceRegistry): one of CASE_SOURCES or an extension's. */
 export type SourceType = string;
 
-/** Who changed a case: an API token, an intake channel, a step of the workflow's automation, or the engine itself. */
+/** Who changed a case: an API token, a person of the organization, an intake channel, a step of the workflow's automation, or the engine itself. */
 export type Actor =
   | { kind: 'api_token'; tokenId: number }
+  | { kind: 'user'; userId: number }
   | { kind: 'webhook' }
   | { kind: 'email' }
   | { kind: 'form' }

@@ -16,6 +16,7 @@ export interface TimelineRow {
 
 function actorColumn(actor: Actor): string {
   if (actor.kind === 'api_token') return `api_token:${actor.tokenId}`;
+  if (actor.kind === 'user') return `user:${actor.userId}`;
   return actor.kind === 'case_source' ? `case_source:${actor.sourceType}` : actor.kind;
 }
 
