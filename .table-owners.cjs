@@ -39,5 +39,7 @@ module.exports = {
   'src/modules/retention': ['organization_retention'],
   'src/modules/audit': ['audit_entries'],
   'src/modules/people': ['users', 'sessions', 'sign_in_links', 'sign_in_mails', 'sso_configurations'],
+  'src/modules/case-views': ['case_views'],
+  'src/modules/bulk-changes': ['bulk_jobs', 'bulk_job_cases'],
   'src/shared/cache': ['cache_generation', 'cache_invalidations'],
 };

@@ -1,6 +1,7 @@
 import { NUMBER_RULE, object, resourceId, type Schema, schemaRef, timestamp } from '../../shared/http/openapi-schema.js';
 import { SOURCE_TYPE } from '../workflows/domain/workflow-definition.js';
 import { auditSchemas } from './openapi.audit.js';
+import { caseworkSchemas } from './openapi.casework.js';
 import { reportingSchemas } from './openapi.reporting.js';
 import { retentionSchemas } from './openapi.retention.js';
 import { emailEventFields, emailSchemas, timelineTo } from './openapi.email.js';
@@ -101,8 +102,8 @@ const caseSchemas: Record<string, Schema> = {
   },
   Actor: object(
     {
-      type: { type: 'string', enum: ['api_token', 'webhook', 'email', 'form', 'case_source', 'automation', 'engine'] },
-      id: resourceId('The API token\'s id, for `api_token` only.'),
+      type: { type: 'string', enum: ['api_token', 'user', 'webhook', 'email', 'form', 'case_source', 'automation', 'engine'] },
+      id: resourceId('The API token\'s id, for `api_token`; the person\'s user id, for `user`.'),
       name: { type: 'string', description: 'The API token\'s name, for `api_token` only (a deleted token\'s too).' },
       source_type: { type: 'string', description: 'The source type of an extension\'s case source, for `case_source` only.' },
     },
@@ -202,6 +203,7 @@ const healthSchemas: Record<string, Schema> = {
 export const schemas: Record<string, Schema> = {
   ...errorSchemas,
   ...caseSchemas,
+  ...caseworkSchemas,
   ...workflowSchemas,
   ...accessSchemas,
   ...subscriptionSchemas,
