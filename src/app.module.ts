@@ -13,6 +13,7 @@ import { WorkflowsModule } from './modules/workflows/workflows.module.js';
 import { CasesModule } from './modules/cases/cases.module.js';
 import { CaseIntakeModule } from './modules/cases/case-intake.module.js';
 import { CaseViewsModule } from './modules/case-views/case-views.module.js';
+import { BulkChangesModule } from './modules/bulk-changes/bulk-changes.module.js';
 import { AutomationModule } from './modules/automation/automation.module.js';
 import { SubscriptionsModule } from './modules/subscriptions/subscriptions.module.js';
 import { CaseEventsModule } from './modules/case-events/case-events.module.js';
@@ -61,6 +62,7 @@ export class AppModule {
         CasesModule,
         CaseIntakeModule,
         CaseViewsModule,
+        BulkChangesModule.forRoot(env),
         AutomationModule.forRoot(env),
         SubscriptionsModule.forRoot(env),
         CaseEventsModule.forRoot(env),

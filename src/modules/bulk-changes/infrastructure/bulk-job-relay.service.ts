@@ -1,0 +1,55 @@
+import { InjectQueue } from '@nestjs/bull';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Job, Queue } from 'bull';
+import { Env } from '../../../shared/config/env.js';
+import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
+import { LOST_JOB_GRACE_MS, Relay } from '../../../shared/queue/relay.js';
+import { BulkJobRunner } from '../application/bulk-job-runner.js';
+import { type BulkJobRef, BulkJobStore } from '../application/bulk-job-store.js';
+import { BULK_JOBS_QUEUE, RUN_BULK_JOB, runBulkJobOptions } from './bulk-jobs.queue.js';
+
+const BATCH = 20;
+
+/**
+ * In worker roles: hands accepted bulk jobs to Bull as soon as they are committed (see Relay),
+ * and again when their worker died (lease run out) or their queue job was lost, and runs them.
+ * Postgres holds each job and its cases, so nothing is lost while Redis or every process is down.
+ */
+@Injectable()
+export class BulkJobRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly relay: Relay<BulkJobRef>;
+
+  constructor(
+    jobs: BulkJobStore,
+    private readonly runner: BulkJobRunner,
+    private readonly env: Env,
+    @InjectQueue(BULK_JOBS_QUEUE) private readonly queue: Queue,
+    @Inject(LOGGER) private readonly logger: Logger,
+  ) {
+    this.relay = new Relay(
+      'bulk job relay',
+      {
+        takeNew: (limit) => jobs.takeNew(limit),
+        takeExpired: (limit) => jobs.takeExpired(limit),
+        takeStale: (limit, graceMs) => jobs.takeStale(limit, graceMs),
+        untake: (refs) => jobs.untake(refs),
+        job: (ref) => ({ name: RUN_BULK_JOB, data: ref, opts: runBulkJobOptions(ref) }),
+      },
+      queue,
+      BATCH,
+      LOST_JOB_GRACE_MS,
+      logger,
+    );
+  }
+
+  onApplicationBootstrap(): void {
+    this.queue
+      .process(RUN_BULK_JOB, this.env.WORKER_CONCURRENCY, (job: Job<BulkJobRef>) => this.runner.run(job.data))
+      .catch((err: unknown) => this.logger.error({ err: String(err) }, 'bulk job worker stopped'));
+    this.relay.start();
+  }
+
+  onApplicationShutdown(): Promise<void> {
+    return this.relay.stop();
+  }
+}
