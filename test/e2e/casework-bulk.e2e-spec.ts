@@ -80,7 +80,7 @@ describe('casework: saved views, bulk changes, CSV export', () => {
     const shared = await as(admin, 'POST', '/api/admin/v1/views', { name: 'Everything', filters: { mode: 'live' }, shared: true });
     assert.equal(shared.status, 201, shared.text);
 
-    for (const [filters, path] of [[{ status: '' }, '/filters/status'], [{ cursor: 'x' }, '/filters/cursor'], [{ limit: '5' }, '/filters/limit'], [{ owner: 'me!' }, '/filters/owner'], [{ attributes: '{"a":{"b":{"c":{"d":1}}}}' }, '/filters/attributes/a/b/c/d'], ['Open', '/filters']] as const) {
+    for (const [filters, path] of [[{ status: '' }, '/filters/status'], [{ cursor: 'x' }, '/filters/cursor'], [{ limit: '5' }, '/filters/limit'], [{ owner: 'me!' }, '/filters/owner'], [{ attributes: '{"a":{"b":{"c":{"d":{"e":1}}}}}' }, '/filters/attributes/a/b/c/d'], ['Open', '/filters']] as const) {
       const res = await as(agent, 'POST', '/api/admin/v1/views', { name: 'Bad', filters });
       assert.equal(res.status, 422, res.text);
       assert.ok(res.body.validation_errors.some((p: { path: string }) => p.path === path), `${JSON.stringify(filters)}: ${res.text}`);

@@ -207,7 +207,7 @@ export class CaseQueriesService {
     const tokenIds = [...new Set(events.flatMap(({ by }) => (by.type === 'api_token' && by.id !== undefined ? [by.id] : [])))];
     const names = await this.tokens.names(organizationId, tokenIds);
     return {
-      events: events.map(({ id, type, by, createdAt, data }) => ({ id, type, by: by.id !== undefined && names.has(by.id) ? { ...by, name: names.get(by.id) } : by, at: createdAt.toISOString(), ...data })),
+      events: events.map(({ id, type, by, createdAt, data }) => ({ id, type, by: by.type === 'api_token' && by.id !== undefined && names.has(by.id) ? { ...by, name: names.get(by.id) } : by, at: createdAt.toISOString(), ...data })),
       nextCursor: found.length > page.limit ? timelineCursor(String(events.at(-1)!.id)) : null,
     };
   }

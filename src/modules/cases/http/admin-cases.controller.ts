@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { RequiresRole } from '../../../shared/http/route-credentials.js';
-import { Controller, Get, Header, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query, Res, StreamableFile } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
@@ -20,6 +20,7 @@ const DEFAULT_TIMELINE_PAGE_SIZE = 100;
 const DEFAULT_RUNS_PAGE_SIZE = 100;
 /** Cases per read of an export: a page costs a few milliseconds of Postgres, and holds a few hundred kB at most. */
 const EXPORT_PAGE_SIZE = 500;
+const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 const CaseId = () => Param('caseId', new IdParamPipe('case'));
 const CASE_NOT_FOUND = 'The case does not exist or belongs to another organization.';
 
@@ -75,12 +76,12 @@ export class AdminCasesController {
     refusePaging(query as Record<string, unknown>, '', 'invalid query string');
     const csv = caseCsv(query.columns === undefined ? CASE_COLUMN_NAMES : columnList(query.columns)!);
     const pages = await this.queries.walk(caller.organizationId, adminListFilter(query), EXPORT_PAGE_SIZE, () => reply.raw.destroyed);
-    reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', 'attachment; filename="cases.csv"');
     // Pulled a page at a time as the reply's socket drains: never more than a page ahead of the client.
-    return Readable.from((async function* records() {
+    const records = Readable.from((async function* records() {
       yield csv.header;
       for await (const page of pages) yield csv.rows(page);
     })(), { objectMode: false });
+    return new StreamableFile(records, { type: CSV_CONTENT_TYPE, disposition: 'attachment; filename="cases.csv"' });
   }
 
   @Get(':caseId')
