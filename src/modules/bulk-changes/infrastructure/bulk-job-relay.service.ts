@@ -1,7 +1,6 @@
 import { InjectQueue } from '@nestjs/bull';
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
-import { Env } from '../../../shared/config/env.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { LOST_JOB_GRACE_MS, Relay } from '../../../shared/queue/relay.js';
 import { BulkJobRunner } from '../application/bulk-job-runner.js';
@@ -9,6 +8,13 @@ import { type BulkJobRef, BulkJobStore } from '../application/bulk-job-store.js'
 import { BULK_JOBS_QUEUE, RUN_BULK_JOB, runBulkJobOptions } from './bulk-jobs.queue.js';
 
 const BATCH = 20;
+/**
+ * Bulk jobs one worker process runs at once. A chunk's transaction may ask the pool for a second
+ * connection (a workflow version not yet cached) while holding its first: fewer of them than the
+ * pool has connections can never hold them all waiting. Each runs for as long as its cases take,
+ * so a few at a time also leave the pool to runs and deliveries.
+ */
+const BULK_JOBS_AT_ONCE = 2;
 
 /**
  * In worker roles: hands accepted bulk jobs to Bull as soon as they are committed (see Relay),
@@ -22,7 +28,6 @@ export class BulkJobRelay implements OnApplicationBootstrap, OnApplicationShutdo
   constructor(
     jobs: BulkJobStore,
     private readonly runner: BulkJobRunner,
-    private readonly env: Env,
     @InjectQueue(BULK_JOBS_QUEUE) private readonly queue: Queue,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
@@ -44,7 +49,7 @@ export class BulkJobRelay implements OnApplicationBootstrap, OnApplicationShutdo
 
   onApplicationBootstrap(): void {
     this.queue
-      .process(RUN_BULK_JOB, this.env.WORKER_CONCURRENCY, (job: Job<BulkJobRef>) => this.runner.run(job.data))
+      .process(RUN_BULK_JOB, BULK_JOBS_AT_ONCE, (job: Job<BulkJobRef>) => this.runner.run(job.data))
       .catch((err: unknown) => this.logger.error({ err: String(err) }, 'bulk job worker stopped'));
     this.relay.start();
   }
