@@ -122,6 +122,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/cases/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change many cases at once
+         * @description Accepts a job that changes every case of `filter` (fixed now: cases that come in later are not swept in) or of `case_ids`, at most 10,000. Each case changes as its own PATCH would (its timeline row by the caller, its event, its run, its audit entry); one that cannot (an undeclared status on its workflow, gone) is counted in `failed` with its reason.
+         *
+         *     The job is kept in Postgres with its cases and survives a restart of every process: each case's change commits with its mark in the job, so it finishes once and no case changes twice. Follow it with `GET /api/admin/v1/jobs/{id}`.
+         */
+        post: operations["bulkChangeCases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/cases/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export cases as CSV
+         * @description Every case the admin list's filters match, newest first, as RFC 4180 CSV (UTF-8, CRLF line ends, a header record of the column names), streamed as it is read: any number of rows in bounded memory. A field whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a leading `'`, so no spreadsheet runs it as a formula.
+         *
+         *     Read 500 cases at a time, each page a list read of the organization (docs/list-filters.md): the first is refused with 429 as a list read is, before anything is sent; the later ones wait for their share instead, so a long export goes at the pace the organization's budget of database time allows. The list's `cursor` and `limit` are refused (422): an export has no pages.
+         */
+        get: operations["exportCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/digests": {
         parameters: {
             query?: never;
@@ -184,6 +228,26 @@ export interface paths {
          * @description Sends the digest for the period of its length that ends with the current hour, apart from its schedule, to its confirmed recipients: a worker sends it within `DIGEST_CHECK_INTERVAL_MS`. Takes no body (one that is sent is ignored).
          */
         post: operations["sendDigest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/jobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a bulk change
+         * @description The job's progress: `done` cases changed, `failed` ones that could not be, and the first 100 of those by case id with why.
+         */
+        get: operations["getBulkJob"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -636,6 +700,54 @@ export interface paths {
          * @description Acts on the user's next request, on every instance (within 1 s).
          */
         patch: operations["changeUser"];
+        trace?: never;
+    };
+    "/api/admin/v1/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List saved views
+         * @description The caller's own views and the organization's shared ones, oldest first, each with how many cases its filters match now, counted up to 10,000 (`count_capped` when there are more). Each count is a list read of the organization (docs/list-filters.md): once its share of them is spent, the remaining views have a `count` of null, and so does a view whose filters the list no longer takes.
+         */
+        get: operations["listCaseViews"];
+        put?: never;
+        /**
+         * Save a view of the case list
+         * @description Saves the case list's filters and columns under a name, for the caller alone or (`shared`, admins only) for everyone of the organization.
+         */
+        post: operations["createCaseView"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/views/{viewId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a saved view
+         * @description A private view is deleted by its owner alone, a shared one by its owner or an admin. Takes no body (one that is sent is ignored).
+         */
+        delete: operations["deleteCaseView"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a saved view
+         * @description Any of a new view's fields, checked the same way. A private view is changed by its owner alone, a shared one by its owner or an admin.
+         */
+        patch: operations["updateCaseView"];
         trace?: never;
     };
     "/api/admin/v1/workflow_names": {
@@ -1287,14 +1399,14 @@ export interface components {
     schemas: {
         /** @description Who made the change. */
         Actor: {
-            /** @description The API token's id, for `api_token` only. */
+            /** @description The API token's id, for `api_token`; the person's user id, for `user`. */
             id?: number;
             /** @description The API token's name, for `api_token` only (a deleted token's too). */
             name?: string;
             /** @description The source type of an extension's case source, for `case_source` only. */
             source_type?: string;
             /** @enum {string} */
-            type: "api_token" | "webhook" | "email" | "form" | "case_source" | "automation" | "engine";
+            type: "api_token" | "user" | "webhook" | "email" | "form" | "case_source" | "automation" | "engine";
         };
         AttributeDeclaration: {
             /** @description The allowed values. */
@@ -1346,6 +1458,58 @@ export interface components {
                 /** @description What kind of thing changed (`workflow`, `token`, `secret`, ...). */
                 type: string;
             };
+        };
+        BulkChangeRequest: {
+            /** @description These cases (1 to 10,000 ids; repeats count once). One that does not exist in the organization is counted in `failed`. */
+            case_ids?: number[];
+            /** @description What to change on every case, as a case's PATCH (`PATCH /api/admin/v1/cases/{case_id}`) would: `status` (a declared status, never `Error`), `assignee_id`, `team_id` (an id or null), `priority` (`low`, `normal`, `high`, `urgent`); at least one of them. */
+            change: {
+                assignee_id?: number | null;
+                /** @enum {string} */
+                priority?: "low" | "normal" | "high" | "urgent";
+                status?: string;
+                team_id?: number | null;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description The admin case list's query parameters as text (`{"status": "Open", "workflow_id": "7"}`), validated as the list validates them (422 below `/filter`; `cursor` and `limit` are refused): every case they match as the job is accepted. `{}` is every case of the organization. */
+            filter?: {
+                [key: string]: string;
+            };
+        };
+        /** @description A bulk change of cases and its progress. */
+        BulkJob: {
+            /** @description The change asked for. */
+            change?: Record<string, unknown>;
+            /**
+             * Format: date-time
+             * @description When it was accepted (ISO 8601, UTC)
+             */
+            created_at?: string;
+            /** @description Cases changed. */
+            done: number;
+            /** @description Cases that could not be changed (`failures` says why). */
+            failed: number;
+            /** @description The first 100 cases (by id) that could not be changed, each with why. */
+            failures?: {
+                /** @description Case id. */
+                case_id: number;
+                reason: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description When it finished; null before.
+             */
+            finished_at?: string | null;
+            /** @description Job id. */
+            id: number;
+            /**
+             * @description `finished` once `done` + `failed` = `total`.
+             * @enum {string}
+             */
+            state: "queued" | "running" | "finished";
+            /** @description The cases fixed when the job was accepted. */
+            total: number;
         };
         /** @description A 422: the organization already holds as many as the cap allows; nothing was created. */
         CapReachedError: {
@@ -1477,6 +1641,35 @@ export interface components {
                 reopened: number;
             };
         };
+        /** @description A saved view of the case list. */
+        CaseView: {
+            /** @description The columns shown, in order. */
+            columns: ("id" | "workflow_id" | "subject" | "status" | "outcome" | "mode" | "source_type" | "created_at" | "updated_at" | "attributes")[];
+            /**
+             * Format: date-time
+             * @description When it was saved (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description The admin case list's query parameters, as saved. */
+            filters: {
+                [key: string]: string;
+            };
+            /** @description View id. */
+            id: number;
+            name: string;
+            /** @description The person who saved it; null for a view saved with an admin token. */
+            owner: {
+                /** @description User id. */
+                id: number;
+            } | null;
+            /** @description Shown to everyone of the organization. */
+            shared: boolean;
+            /**
+             * Format: date-time
+             * @description When it was last changed (ISO 8601, UTC)
+             */
+            updated_at: string;
+        };
         /** @description A case in the admin case list: a Case plus its `source_type`. */
         CaseWithSource: {
             /** @description The current attribute values, exactly as sent (JSON types, nested objects and arrays kept). Numbers: Postgres stores a JSON number exactly and returns it in plain decimal form (no exponent), so a number is accepted only when that form is at most 40 characters long, or no longer than the number as sent. Long mantissas and every int64 or double a normal sender writes pass (`6.02e23`, `1e-30`, `-0`, a 200-digit integer); `1e41`, `5e-324` and `1.7976931348623157e308` are refused with 422 `attributes_validation_failed` at the number's JSON Pointer (`number is too large to store exactly: at most 40 characters written out without an exponent`). A case that came by email has its message under `email`: the fields of an `email_received` timeline event (see `TimelineEvent`). */
@@ -1537,6 +1730,39 @@ export interface components {
             /** @description Any JSON value. */
             not_equals?: unknown;
         };
+        /** @description A saved view with its current count. */
+        CountedCaseView: {
+            /** @description The columns shown, in order. */
+            columns: ("id" | "workflow_id" | "subject" | "status" | "outcome" | "mode" | "source_type" | "created_at" | "updated_at" | "attributes")[];
+            /** @description How many cases its filters match now, up to 10,000; null when it could not be counted now (the organization's list reads are spent, or the list no longer takes its filters). */
+            count: number | null;
+            /** @description More cases than `count` match. */
+            count_capped: boolean;
+            /**
+             * Format: date-time
+             * @description When it was saved (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description The admin case list's query parameters, as saved. */
+            filters: {
+                [key: string]: string;
+            };
+            /** @description View id. */
+            id: number;
+            name: string;
+            /** @description The person who saved it; null for a view saved with an admin token. */
+            owner: {
+                /** @description User id. */
+                id: number;
+            } | null;
+            /** @description Shown to everyone of the organization. */
+            shared: boolean;
+            /**
+             * Format: date-time
+             * @description When it was last changed (ISO 8601, UTC)
+             */
+            updated_at: string;
+        };
         /** @description Only these top-level keys are accepted; any other key is a 422 before anything is created. */
         CreateCaseRequest: {
             /**
@@ -1553,6 +1779,20 @@ export interface components {
             mode: "live" | "test";
             /** @description Title. Omitted, null or blank: `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC`. */
             subject?: string | null;
+        };
+        CreateCaseViewRequest: {
+            /** @description The columns shown (and exported), in order; all of them unless given. */
+            columns?: ("id" | "workflow_id" | "subject" | "status" | "outcome" | "mode" | "source_type" | "created_at" | "updated_at" | "attributes")[];
+            /** @description The admin case list's query parameters (`GET /api/admin/v1/cases`) as text, such as `{"status": "Open,Triage", "workflow_id": "7"}`, validated as the list validates them (422 with `validation_errors` below `/filters`); `cursor` and `limit` are refused. */
+            filters: {
+                [key: string]: string;
+            };
+            name: string;
+            /**
+             * @description Shown to everyone of the organization; saving or changing a shared view takes an admin (403 otherwise). A view saved with an admin token must be shared.
+             * @default false
+             */
+            shared: boolean;
         };
         CreateDigestRequest: {
             /** @description The UTC hour each period ends and its digest is sent. */
@@ -2173,6 +2413,20 @@ export interface components {
              * @enum {string}
              */
             scope: "api" | "admin";
+        };
+        UpdateCaseViewRequest: {
+            /** @description The columns shown (and exported), in order; all of them unless given. */
+            columns?: ("id" | "workflow_id" | "subject" | "status" | "outcome" | "mode" | "source_type" | "created_at" | "updated_at" | "attributes")[];
+            /** @description The admin case list's query parameters (`GET /api/admin/v1/cases`) as text, such as `{"status": "Open,Triage", "workflow_id": "7"}`, validated as the list validates them (422 with `validation_errors` below `/filters`); `cursor` and `limit` are refused. */
+            filters?: {
+                [key: string]: string;
+            };
+            name?: string;
+            /**
+             * @description Shown to everyone of the organization; saving or changing a shared view takes an admin (403 otherwise). A view saved with an admin token must be shared.
+             * @default false
+             */
+            shared: boolean;
         };
         UpdateDigestRequest: {
             /** @description The UTC hour each period ends and its digest is sent. */
@@ -2858,6 +3112,96 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    bulkChangeCases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description The job, queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["BulkJob"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Neither or both of `filter` and `case_ids`; a filter the case list refuses (below `/filter`); a change that is not valid (below `/change`); more than 10,000 cases, or none; or 5 jobs of the organization already under way. */
+            422: components["responses"]["Unprocessable"];
+            /** @description The organization already has `LIST_READS_PER_ORGANIZATION` (2 by default) list reads (lists and change feeds, cases API and admin API together) under way on this instance, and as many waiting, or its list reads have spent their share of database time on this instance (`LIST_READ_DATABASE_MS_PER_SECOND`): nothing was read. Ask again after `Retry-After` seconds. */
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportCases: {
+        parameters: {
+            query?: {
+                /** @description A JSON object (URL-encoded; at most 2,048 characters, nested at most 4 levels, with at most 20 array items in all, or a 422 at the offending value's pointer below `/attributes`): only cases whose attributes contain it. Nested objects match by containment too (`{"customer":{"tier":"gold"}}` matches a customer with more keys); an array matches an array holding those elements. */
+                attributes?: string;
+                /** @description Comma-separated columns, in the order wanted, of: `id`, `workflow_id`, `subject`, `status`, `outcome`, `mode`, `source_type`, `created_at`, `updated_at`, `attributes` (`attributes` is the attributes' JSON text). Every one of them, in that order, unless given. */
+                columns?: string;
+                /** @description Only cases created after this instant (ISO 8601 with offset; excluded itself). */
+                created_after?: string;
+                /** @description Only cases created before this instant (excluded itself). */
+                created_before?: string;
+                /** @description The `next_cursor` of the previous page (opaque). */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+                /** @description Only live or only test cases. */
+                mode?: "live" | "test";
+                /** @description Only cases that came in this way: `API`, `Webhook`, `Email`, `Form`, or an extension's source type. */
+                source?: string;
+                /** @description Only cases in this status, or in any of several comma-separated ones (`Open,Triage`). */
+                status?: string;
+                /** @description Only cases last changed after this instant (excluded itself). */
+                updated_after?: string;
+                /** @description Only cases last changed before this instant (excluded itself). */
+                updated_before?: string;
+                /** @description Only this workflow's cases. */
+                workflow_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cases as CSV. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="cases.csv"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description An unknown query parameter, `cursor` or `limit`, or a value that is not valid for it (`validation_errors` names each). */
+            422: components["responses"]["Unprocessable"];
+            /** @description The organization already has `LIST_READS_PER_ORGANIZATION` (2 by default) list reads (lists and change feeds, cases API and admin API together) under way on this instance, and as many waiting, or its list reads have spent their share of database time on this instance (`LIST_READ_DATABASE_MS_PER_SECOND`): nothing was read. Ask again after `Retry-After` seconds. */
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listDigests: {
         parameters: {
             query?: never;
@@ -3021,6 +3365,37 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             /** @description An earlier manual send of the digest is still waiting, or was asked for less than 10 minutes ago. `Retry-After` says when to ask again (60 s while a send is waiting past that). */
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBulkJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["BulkJob"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such job in the organization. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3939,6 +4314,136 @@ export interface operations {
             /** @description `role` not one of the four, an unsupported key, or: The user is the organization's last owner: an organization always keeps one. */
             422: components["responses"]["Unprocessable"];
             /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCaseViews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The views. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        views: components["schemas"]["CountedCaseView"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCaseView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCaseViewRequest"];
+            };
+        };
+        responses: {
+            /** @description The view. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        view: components["schemas"]["CaseView"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Sharing a view, or changing or deleting a shared view of someone else, takes an admin. */
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A body field that is not valid (`validation_errors` names each; the filters as the case list's query validation says, below `/filters`), or a cap reached (50 views per person, 50 shared views per organization). */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCaseView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                viewId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Sharing a view, or changing or deleting a shared view of someone else, takes an admin. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such view, or another person's private view. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCaseView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                viewId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCaseViewRequest"];
+            };
+        };
+        responses: {
+            /** @description The view. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        view: components["schemas"]["CaseView"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Sharing a view, or changing or deleting a shared view of someone else, takes an admin. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such view, or another person's private view. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A body field that is not valid (`validation_errors` names each; the filters as the case list's query validation says, below `/filters`), or a cap reached (50 views per person, 50 shared views per organization). */
+            422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
