@@ -12,6 +12,8 @@ import { SignInMailsModule } from './modules/people/sign-in-mails.module.js';
 import { WorkflowsModule } from './modules/workflows/workflows.module.js';
 import { CasesModule } from './modules/cases/cases.module.js';
 import { CaseIntakeModule } from './modules/cases/case-intake.module.js';
+import { CaseViewsModule } from './modules/case-views/case-views.module.js';
+import { BulkChangesModule } from './modules/bulk-changes/bulk-changes.module.js';
 import { AutomationModule } from './modules/automation/automation.module.js';
 import { SubscriptionsModule } from './modules/subscriptions/subscriptions.module.js';
 import { CaseEventsModule } from './modules/case-events/case-events.module.js';
@@ -62,6 +64,8 @@ export class AppModule {
         CasesModule,
         CaseIntakeModule,
         CaseLinksModule,
+        CaseViewsModule,
+        BulkChangesModule.forRoot(env),
         AutomationModule.forRoot(env),
         SubscriptionsModule.forRoot(env),
         CaseEventsModule.forRoot(env),

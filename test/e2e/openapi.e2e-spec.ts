@@ -329,6 +329,14 @@ describe('OpenAPI document', () => {
       await api.call('put', '/api/admin/v1/retention', { session: owner, body: { runs_days: 7, deliveries_days: null } });
       await api.call('get', '/api/admin/v1/retention', { token: admin });
       await api.call('get', '/api/admin/v1/audit', { token: admin, query: '?limit=5&target=secret' });
+      const view = await api.call('post', '/api/admin/v1/views', { token: admin, body: { name: 'Open', filters: { status: 'Open' }, columns: ['id', 'status'], shared: true } });
+      await api.call('get', '/api/admin/v1/views', { token: admin });
+      await api.call('patch', '/api/admin/v1/views/{viewId}', { token: admin, params: { viewId: view.body.view.id }, body: { name: 'Still open' } });
+      await api.call('delete', '/api/admin/v1/views/{viewId}', { token: admin, params: { viewId: view.body.view.id } });
+      // A case that does not exist: the job is accepted and counts it as failed, changing nothing here.
+      const job = await api.call('post', '/api/admin/v1/cases/bulk', { token: admin, body: { case_ids: [987654321], change: { status: 'Closed' } } });
+      await api.call('get', '/api/admin/v1/jobs/{jobId}', { token: admin, params: { jobId: job.body.job.id } });
+      await api.call('get', '/api/admin/v1/cases/export.csv', { token: admin, query: `?workflow_id=${workflowId}&columns=id,subject,attributes` });
       await exercisePeople(admin, owner);
       await exerciseEmailIntake(admin, apiToken);
       await exerciseRequestForm(admin);
@@ -456,6 +464,7 @@ describe('OpenAPI document', () => {
         ['/users/{userId}', { role: 'viewer' }],
         ['/merge', { into: 1 }],
         ['/links', { case_id: 1, type: 'relates' }],
+        ['/views/{viewId}', { name: 'Renamed' }],
       ];
       for (const operation of operations.filter((o) => o.op.responses['404'] && o.path.includes('{'))) {
         const res = await api.call(operation.method, operation.path, {

@@ -160,6 +160,13 @@ const PROBES: Record<string, (w: World, as: Caller) => Promise<Cell>> = {
   'manage webhook URLs, inbound addresses and forms': async (w, as) => reached(as.column, await as.request('GET', `/api/admin/v1/workflows/${w.workflowId}/webhook`)),
   'manage admin and API tokens': async (w, as) => reached(as.column, await as.request('GET', '/api/admin/v1/tokens')),
   'read the audit log': async (w, as) => reached(as.column, await as.request('GET', '/api/admin/v1/audit')),
+  'save views of the case list': async (w, as) =>
+    // An admin token's views are shared: it has no person to keep a private one.
+    reached(as.column, await as.request('POST', '/api/admin/v1/views', { name: `Open ${as.column}`, filters: { status: 'Open' }, shared: as.column === 'admin token' })),
+  'share a view of the case list with everyone of the organization': async (w, as) =>
+    reached(as.column, await as.request('POST', '/api/admin/v1/views', { name: `Shared ${as.column}`, filters: {}, shared: true })),
+  'bulk-change cases': async (w, as) => reached(as.column, await as.request('POST', '/api/admin/v1/cases/bulk', { case_ids: [987654321], change: { status: 'Triage' } })),
+  'export cases as CSV': async (w, as) => reached(as.column, await as.request('GET', '/api/admin/v1/cases/export.csv?status=Nobody')),
   'manage people and single sign-on, change retention': async (w, as) => reached(as.column, await as.request('GET', '/api/admin/v1/users')),
 };
 

@@ -11,6 +11,10 @@ const OUTPUT_LINES = 40;
 
 export interface ServiceProcess extends Requester {
   role: 'api' | 'worker' | 'all';
+  /** Its process id, to read what it holds (/proc). */
+  pid: number;
+  /** `http://127.0.0.1:<port>`, for requests the Requester does not make (a streamed body). */
+  baseUrl: string;
   /** Its last lines of output and exit status, for failure messages. */
   describe(): string;
   kill(signal?: NodeJS.Signals): Promise<void>;
@@ -46,6 +50,8 @@ export async function spawnService(
 
   const service: ServiceProcess = {
     role,
+    pid: child.pid!,
+    baseUrl: `http://127.0.0.1:${port}`,
     describe: () => `${role} process ${child.pid} (${running(child) ? 'running' : `exited ${child.exitCode ?? child.signalCode}`}), output:\n${output.join('\n') || '(none)'}`,
     kill: async (signal = 'SIGKILL') => {
       if (running(child)) child.kill(signal);

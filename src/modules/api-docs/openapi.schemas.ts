@@ -1,6 +1,7 @@
 import { NUMBER_RULE, object, resourceId, type Schema, schemaRef, timestamp } from '../../shared/http/openapi-schema.js';
 import { SOURCE_TYPE } from '../workflows/domain/workflow-definition.js';
 import { auditSchemas } from './openapi.audit.js';
+import { caseworkSchemas } from './openapi.casework.js';
 import { reportingSchemas } from './openapi.reporting.js';
 import { retentionSchemas } from './openapi.retention.js';
 import { emailEventFields, emailSchemas, timelineTo } from './openapi.email.js';
@@ -221,6 +222,7 @@ const healthSchemas: Record<string, Schema> = {
 export const schemas: Record<string, Schema> = {
   ...errorSchemas,
   ...caseSchemas,
+  ...caseworkSchemas,
   ...workflowSchemas,
   ...accessSchemas,
   ...subscriptionSchemas,

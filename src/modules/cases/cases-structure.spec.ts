@@ -30,8 +30,14 @@ describe('cases: one way in', () => {
 
   it('only the intake channels outside cases (email, forms) use its application services, to create cases through CreateCaseService', () => {
     const channels = [join('modules', 'email', 'application'), join('modules', 'forms', 'application')];
-    const reaching = files.filter((f) => !f.path.startsWith(join('modules', 'cases')) && /\/cases\/application\//.test(f.text));
+    const reaching = files.filter((f) => !f.path.startsWith(join('modules', 'cases')) && /\/cases\/application\/(?!case-queries\.service\.js)/.test(f.text));
     assert.deepEqual(reaching.map((f) => f.path).filter((path) => !channels.some((channel) => path.startsWith(channel))), []);
+  });
+
+  it('saved views and bulk changes read the case list through CaseQueriesService alone, so their reads take the list\'s share and budget', () => {
+    const readers = [join('modules', 'case-views', 'application'), join('modules', 'bulk-changes', 'application')];
+    const reading = files.filter((f) => !f.path.startsWith(join('modules', 'cases')) && /\/cases\/application\/case-queries\.service\.js/.test(f.text));
+    assert.deepEqual(reading.map((f) => f.path).filter((path) => !readers.some((reader) => path.startsWith(reader))), []);
   });
 
   it('every statement that updates cases moves the case in the change feed (sets change_xid), or the feed would never show the change', () => {

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Injectable } from '@nestjs/common';
 import { Env } from '../../../shared/config/env.js';
 import { KeyedSemaphore } from '../../../shared/concurrency/keyed-semaphore.js';
@@ -7,7 +8,7 @@ import { TokensService } from '../../tokens/application/tokens.service.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { CaseProps } from '../domain/case.js';
 import { FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor, readRunsCursor, readTimelineCursor, runsCursor, timelineCursor } from './case-cursors.js';
-import { type CaseFilter, CaseQueries, type StoredAttachment, type StoredRun } from './case-queries.js';
+import { type CaseFilter, CaseQueries, type ListPosition, type StoredAttachment, type StoredRun } from './case-queries.js';
 
 /**
  * How long a list read past LIST_READS_PER_ORGANIZATION waits for one of its organization's to
@@ -16,6 +17,8 @@ import { type CaseFilter, CaseQueries, type StoredAttachment, type StoredRun } f
  */
 const LIST_READ_WAIT_MS = 1000;
 const LIST_READ_RETRY_AFTER_SECONDS = 1;
+/** How often a patient read (an export's next page) looks again for its share or its budget. */
+const PATIENT_POLL_MS = 1000;
 
 export class FeedCursorExpiredError extends AppError {
   readonly code = 'feed.cursor_expired';
@@ -26,6 +29,8 @@ export class FeedCursorExpiredError extends AppError {
 
 /** A list filter as the HTTP layer has it: the cursor still opaque (already checked by the request's validation). */
 export type ListRequest = Omit<CaseFilter, 'after'> & { cursor?: string };
+/** The list's filters alone: no page. */
+export type ListFilterRequest = Omit<CaseFilter, 'after' | 'limit'>;
 
 export interface CasePage {
   cases: CaseProps[];
@@ -94,6 +99,58 @@ export class CaseQueriesService {
     });
   }
 
+  /**
+   * How many cases the list would show, counted up to `cap`: `capped` when there are more. The
+   * list's own walk reading ids only, so a count costs at most `cap` rows, charged as a list read.
+   */
+  async countUpTo(organizationId: number, request: ListFilterRequest, cap: number): Promise<{ count: number; capped: boolean }> {
+    const ids = await this.idsUpTo(organizationId, request, cap + 1);
+    return { count: Math.min(ids.length, cap), capped: ids.length > cap };
+  }
+
+  /** The ids of the list's first `limit` cases, newest first, read as a list read. */
+  idsUpTo(organizationId: number, request: ListFilterRequest, limit: number): Promise<number[]> {
+    return this.fairly(organizationId, () => this.queries.ids(organizationId, { ...request, limit }));
+  }
+
+  /**
+   * Every case of the list, a page of `pageSize` at a time, for a reader that takes them as it
+   * can (an export). The first page is read as any list read (429 before anything was sent); each
+   * later page takes its share and its charge too, but waits for them instead of failing midway:
+   * a long export goes at the pace its organization's budget of database time allows.
+   * `stopped` ends the walk between pages (the reader went away).
+   */
+  async walk(organizationId: number, request: ListFilterRequest, pageSize: number, stopped: () => boolean): Promise<AsyncIterable<CaseProps[]>> {
+    const read = (after: ListPosition | undefined) => this.queries.list(organizationId, { ...request, limit: pageSize, after });
+    const first = await this.fairly(organizationId, () => read(undefined));
+    const patiently = (after: ListPosition) => this.patiently(organizationId, () => read(after), stopped);
+    return (async function* pages() {
+      for (let page = first; ; ) {
+        yield page.slice(0, pageSize).map((c) => c.case);
+        if (page.length <= pageSize || stopped()) return;
+        const next = await patiently(page[pageSize - 1]!.position);
+        if (!next) return;
+        page = next;
+      }
+    })();
+  }
+
+  private async patiently<T>(organizationId: number, read: () => Promise<T>, stopped: () => boolean): Promise<T | undefined> {
+    while (!stopped()) {
+      const waitMs = this.listReadTime.waitMs(organizationId);
+      if (waitMs > 0) {
+        await sleep(Math.min(waitMs, PATIENT_POLL_MS));
+        continue;
+      }
+      try {
+        return await this.fairly(organizationId, read);
+      } catch (err) {
+        if (!(err instanceof RateLimitedError)) throw err;
+      }
+    }
+    return undefined;
+  }
+
   private async fairly<T>(organizationId: number, read: () => Promise<T>): Promise<T> {
     const waitMs = this.listReadTime.waitMs(organizationId);
     if (waitMs > 0) {
@@ -156,7 +213,7 @@ export class CaseQueriesService {
     const tokenIds = [...new Set(events.flatMap(({ by }) => (by.type === 'api_token' && by.id !== undefined ? [by.id] : [])))];
     const names = await this.tokens.names(organizationId, tokenIds);
     return {
-      events: events.map(({ id, type, by, createdAt, data }) => ({ id, type, by: by.id !== undefined && names.has(by.id) ? { ...by, name: names.get(by.id) } : by, at: createdAt.toISOString(), ...data })),
+      events: events.map(({ id, type, by, createdAt, data }) => ({ id, type, by: by.type === 'api_token' && by.id !== undefined && names.has(by.id) ? { ...by, name: names.get(by.id) } : by, at: createdAt.toISOString(), ...data })),
       nextCursor: found.length > page.limit ? timelineCursor(String(events.at(-1)!.id)) : null,
     };
   }

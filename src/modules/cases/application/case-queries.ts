@@ -94,6 +94,9 @@ export abstract class CaseQueries {
   /** Newest first, at most `filter.limit + 1` cases (the extra one says there is a next page). */
   abstract list(organizationId: number, filter: CaseFilter): Promise<Positioned<ListPosition>[]>;
 
+  /** The ids of the list's first `filter.limit` cases, in its order: what a count or a bulk change reads, without the cases. */
+  abstract ids(organizationId: number, filter: CaseFilter): Promise<number[]>;
+
   /**
    * The workflow's cases whose last change lies after the cursor (from the start when null) and
    * was written by a transaction older than every transaction still running, in feed order, at

@@ -1,5 +1,6 @@
+import { Readable } from 'node:stream';
 import { RequiresRole } from '../../../shared/http/route-credentials.js';
-import { Controller, Get, Header, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Header, Param, Query, Res, StreamableFile } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
@@ -10,11 +11,16 @@ import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { CaseQueriesService } from '../application/case-queries.service.js';
 import { caseJson, casePageJson, JSON_CONTENT_TYPE, runJson } from './case.response.js';
-import { CaseRunsRequest, LIST_READS_REFUSED, ListCasesRequest, listFilter, TimelineRequest } from './list-cases.request.js';
+import { CASE_COLUMN_NAMES, caseCsv, columnList } from './case-csv.js';
+import { CaseRunsRequest, ExportCasesRequest, LIST_READS_REFUSED, ListCasesRequest, TimelineRequest } from './list-cases.request.js';
+import { adminListFilter, refusePaging } from './list-filters.js';
 
 const DEFAULT_PAGE_SIZE = 25;
 const DEFAULT_TIMELINE_PAGE_SIZE = 100;
 const DEFAULT_RUNS_PAGE_SIZE = 100;
+/** Cases per read of an export: a page costs a few milliseconds of Postgres, and holds a few hundred kB at most. */
+const EXPORT_PAGE_SIZE = 500;
+const CSV_CONTENT_TYPE = 'text/csv; charset=utf-8';
 const CaseId = () => Param('caseId', new IdParamPipe('case'));
 const CASE_NOT_FOUND = 'The case does not exist or belongs to another organization.';
 
@@ -41,11 +47,41 @@ export class AdminCasesController {
   })
   async list(@Principal() caller: Caller, @Query() query: ListCasesRequest) {
     const page = await this.queries.list(caller.organizationId, {
-      ...listFilter(query, query.limit, DEFAULT_PAGE_SIZE),
-      workflowId: query.workflow_id === undefined ? undefined : Number(query.workflow_id),
-      source: query.source,
+      ...adminListFilter(query),
+      limit: query.limit === undefined ? DEFAULT_PAGE_SIZE : Number(query.limit),
+      cursor: query.cursor,
     });
     return casePageJson(page, true);
+  }
+
+  @Get('export.csv')
+  @RequiresRole('agent')
+  @ApiEndpoint({
+    operationId: 'exportCases',
+    summary: 'Export cases as CSV',
+    description: [
+      'Every case the admin list\'s filters match, newest first, as RFC 4180 CSV (UTF-8, CRLF line ends, a header record of the column names), streamed as it is read: any number of rows in bounded memory. A field whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a leading `\'`, so no spreadsheet runs it as a formula.',
+      `Read ${EXPORT_PAGE_SIZE} cases at a time, each page a list read of the organization (docs/list-filters.md): the first is refused with 429 as a list read is, before anything is sent; the later ones wait for their share instead, so a long export goes at the pace the organization's budget of database time allows. The list's \`cursor\` and \`limit\` are refused (422): an export has no pages.`,
+    ],
+    success: {
+      status: 200,
+      description: 'The cases as CSV.',
+      mediaType: 'text/csv',
+      schema: { type: 'string', description: 'The header record, then one record per case.' },
+      headers: { 'Content-Disposition': { description: '`attachment; filename="cases.csv"`', schema: { type: 'string' } } },
+    },
+    errors: { 422: 'An unknown query parameter, `cursor` or `limit`, or a value that is not valid for it (`validation_errors` names each).', 429: LIST_READS_REFUSED },
+  })
+  async export(@Principal() caller: Caller, @Query() query: ExportCasesRequest, @Res({ passthrough: true }) reply: FastifyReply) {
+    refusePaging(query as Record<string, unknown>, '', 'invalid query string');
+    const csv = caseCsv(query.columns === undefined ? CASE_COLUMN_NAMES : columnList(query.columns)!);
+    const pages = await this.queries.walk(caller.organizationId, adminListFilter(query), EXPORT_PAGE_SIZE, () => reply.raw.destroyed);
+    // Pulled a page at a time as the reply's socket drains: never more than a page ahead of the client.
+    const records = Readable.from((async function* records() {
+      yield csv.header;
+      for await (const page of pages) yield csv.rows(page);
+    })(), { objectMode: false });
+    return new StreamableFile(records, { type: CSV_CONTENT_TYPE, disposition: 'attachment; filename="cases.csv"' });
   }
 
   @Get(':caseId')

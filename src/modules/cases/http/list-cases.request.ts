@@ -11,6 +11,7 @@ import { readFeedCursor, readListCursor, readRunsCursor, readTimelineCursor } fr
 import type { ListRequest } from '../application/case-queries.service.js';
 import { SOURCE_TYPE } from '../../workflows/domain/workflow-definition.js';
 import { CASE_SOURCES } from '../domain/case.js';
+import { CASE_COLUMN_NAMES, columnList } from './case-csv.js';
 
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,15}$/;
 const MAX_STATUSES = 50;
@@ -154,6 +155,13 @@ export class ListCasesRequest extends CaseListQuery {
   @IsOptional() @Matches(PAGE_SIZE_100, { message: 'limit must be an integer from 1 to 100' })
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25, description: 'Page size.' })
   limit?: string;
+}
+
+/** Query string of the CSV export: the admin list's filters (its `cursor` and `limit` are refused) and the columns. */
+export class ExportCasesRequest extends ListCasesRequest {
+  @IsOptional() @textRule('isColumnList', (v) => (columnList(v) ? undefined : `columns must be comma-separated column names, each once, of: ${CASE_COLUMN_NAMES.join(', ')}`))
+  @ApiPropertyOptional({ description: `Comma-separated columns, in the order wanted, of: ${CASE_COLUMN_NAMES.map((name) => `\`${name}\``).join(', ')} (\`attributes\` is the attributes' JSON text). Every one of them, in that order, unless given.` })
+  columns?: string;
 }
 
 /** Query string of the cases API's list of one workflow's cases. */

@@ -89,6 +89,11 @@ export class PostgresCaseQueries extends CaseQueries {
     return rows.map((row) => ({ case: toProps(row), position: { createdAtMicros: row.created_at_micros, id: row.id } }));
   }
 
+  async ids(organizationId: number, filter: CaseFilter): Promise<number[]> {
+    const rows = await this.prepared.rows<{ id: string }>(...listedIdsStatement(organizationId, filter));
+    return rows.map((row) => Number(row.id));
+  }
+
   async changes(organizationId: number, workflowId: number, cursor: FeedCursor | null, limit: number): Promise<FeedPage> {
     const from = cursor ?? { after: FEED_START, readBelow: '0' };
     type FeedRow = CaseRow & { change_xid: string; expired: boolean; read_below: string };
@@ -143,13 +148,8 @@ export class PostgresCaseQueries extends CaseQueries {
 const shownAfter = (column: string, p: string) => `${column} > ${p}::timestamptz AND date_trunc('milliseconds', ${column}) > ${p}::timestamptz`;
 const shownBefore = (column: string, p: string) => `${column} < ${p}::timestamptz + interval '1 millisecond' AND date_trunc('milliseconds', ${column}) < ${p}::timestamptz`;
 
-/**
- * Only the filters given go into the text (each combination is its own named statement), so
- * every plan can use the index that fits: `workflow_id = $n OR $n IS NULL` would not. The order
- * (created_at, id) is that of cases_workflow and cases_organization, which the page walks from
- * the cursor; the other filters are checked on the rows it meets.
- */
-function listCasesStatement(organizationId: number, filter: CaseFilter): [string, unknown[]] {
+/** The WHERE of a filtered case list: `organization_id = $1` and each filter given, its values pushed onto `values`. */
+function caseFilterWhere(organizationId: number, filter: CaseFilter): { where: string[]; values: unknown[]; param: (value: unknown) => string } {
   const values: unknown[] = [organizationId];
   const where = ['organization_id = $1'];
   const param = (value: unknown) => `$${values.push(value)}`;
@@ -168,10 +168,28 @@ function listCasesStatement(organizationId: number, filter: CaseFilter): [string
     if (value !== undefined) where.push(condition(param(value)));
   }
   if (filter.after) where.push(`(created_at, id) < (${AT_MICROS(param(filter.after.createdAtMicros))}, ${param(filter.after.id)}::bigint)`);
+  return { where, values, param };
+}
+
+/**
+ * Only the filters given go into the text (each combination is its own named statement), so
+ * every plan can use the index that fits: `workflow_id = $n OR $n IS NULL` would not. The order
+ * (created_at, id) is that of cases_workflow and cases_organization, which the page walks from
+ * the cursor; the other filters are checked on the rows it meets.
+ */
+function listCasesStatement(organizationId: number, filter: CaseFilter): [string, unknown[]] {
+  const { where, values, param } = caseFilterWhere(organizationId, filter);
   const limit = param(filter.limit + 1);
   return [
     `SELECT ${CASE_COLUMNS}, (extract(epoch FROM created_at) * 1000000)::bigint::text AS created_at_micros
      FROM cases WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
     values,
   ];
+}
+
+/** The ids of the list's first `filter.limit` cases (newest first): the walk of listCasesStatement, reading ids only. */
+function listedIdsStatement(organizationId: number, filter: CaseFilter): [string, unknown[]] {
+  const { where, values, param } = caseFilterWhere(organizationId, filter);
+  const limit = param(filter.limit);
+  return [`SELECT id FROM cases WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}`, values];
 }

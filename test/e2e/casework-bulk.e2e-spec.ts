@@ -1,0 +1,185 @@
+/**
+ * Saved views, bulk changes and the CSV export of the case list (casework.md, sections 5 and 6),
+ * as the people of an organization use them from the dashboard.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { eventually } from '../support/automation-helpers.js';
+import { statusDefinition } from '../support/cases-api.js';
+import { asSession, givenMember, givenOwnedOrganization, type PeopleOrganization, type Session } from '../support/people-helpers.js';
+import { createOrganization, createToken, createWorkflow } from '../support/scenario.js';
+import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
+import { closeDb, db, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
+
+/** RFC 4180 records (quoted fields may hold commas, doubled quotes and line breaks). */
+function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i++; } else if (c === '"') quoted = false; else field += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { record.push(field); field = ''; }
+    else if (c === '\r' && text[i + 1] === '\n') { record.push(field); records.push(record); record = []; field = ''; i++; }
+    else field += c;
+  }
+  assert.equal(field + record.join(''), '', 'the text ends with a whole record');
+  return records;
+}
+
+describe('casework: saved views, bulk changes, CSV export', () => {
+  let t: TestApp;
+  let sink: SmtpSink;
+  let org: PeopleOrganization;
+  let origin: string;
+  let agent: Session;
+  let otherAgent: Session;
+  let admin: Session;
+  let apiToken: string;
+  let triageFlow: number;
+  let otherFlow: number;
+
+  const as = (session: Session, method: string, url: string, body?: unknown) => asSession(t, session, origin, method, url, body);
+  const newCase = async (workflowId: number, body: Record<string, unknown> = {}): Promise<number> => {
+    const res = await t.request('POST', `/api/external/v1/workflows/${workflowId}/cases`, { token: apiToken, body });
+    assert.equal(res.status, 201, res.text);
+    return res.body.case.id;
+  };
+
+  before(async () => {
+    sink = await startSmtpSink();
+    t = await startTestApp({ env: { SMTP_RELAY_URL: sink.url, RATE_LIMIT_PER_ADDRESS: '0', RATE_LIMIT_PER_CREDENTIAL: '0' } });
+    origin = new URL(t.env.PUBLIC_BASE_URL!).origin;
+    org = await givenOwnedOrganization(t, sink, origin);
+    agent = await givenMember(t, sink, org, 'agent', origin);
+    otherAgent = await givenMember(t, sink, org, 'agent', origin);
+    admin = await givenMember(t, sink, org, 'admin', origin);
+    apiToken = (await createToken(t, org, 'api')).secret;
+    triageFlow = await createWorkflow(t, org, statusDefinition());
+    otherFlow = await createWorkflow(t, org, statusDefinition({ name: 'Refunds', statuses: ['Review'] }));
+  });
+  after(async () => {
+    await t?.close();
+    await sink?.close();
+    await closeDb();
+  });
+
+  it('saves views with the list\'s own validation; sharing takes an admin; each lists with its current count', async () => {
+    for (let i = 0; i < 3; i++) await newCase(otherFlow);
+    const own = await as(agent, 'POST', '/api/admin/v1/views', { name: 'Refunds', filters: { workflow_id: String(otherFlow), status: 'Open' }, columns: ['id', 'subject'] });
+    assert.equal(own.status, 201, own.text);
+    assert.deepEqual({ ...own.body.view, id: 0, created_at: 0, updated_at: 0 }, {
+      id: 0, name: 'Refunds', filters: { workflow_id: String(otherFlow), status: 'Open' }, columns: ['id', 'subject'], shared: false, owner: { id: agent.userId }, created_at: 0, updated_at: 0,
+    });
+
+    const refused = await as(agent, 'POST', '/api/admin/v1/views', { name: 'Everyone', filters: {}, shared: true });
+    assert.equal(refused.status, 403, refused.text);
+    const shared = await as(admin, 'POST', '/api/admin/v1/views', { name: 'Everything', filters: { mode: 'live' }, shared: true });
+    assert.equal(shared.status, 201, shared.text);
+
+    for (const [filters, path] of [[{ status: '' }, '/filters/status'], [{ cursor: 'x' }, '/filters/cursor'], [{ limit: '5' }, '/filters/limit'], [{ owner: 'me!' }, '/filters/owner'], [{ attributes: '{"a":{"b":{"c":{"d":{"e":1}}}}}' }, '/filters/attributes/a/b/c/d'], ['Open', '/filters']] as const) {
+      const res = await as(agent, 'POST', '/api/admin/v1/views', { name: 'Bad', filters });
+      assert.equal(res.status, 422, res.text);
+      assert.ok(res.body.validation_errors.some((p: { path: string }) => p.path === path), `${JSON.stringify(filters)}: ${res.text}`);
+    }
+
+    const listed = await as(agent, 'GET', '/api/admin/v1/views');
+    assert.equal(listed.status, 200, listed.text);
+    const counts = Object.fromEntries(listed.body.views.map((v: { name: string; count: number; count_capped: boolean }) => [v.name, [v.count, v.count_capped]]));
+    const live = (await db().query<{ n: number }>('SELECT count(*)::int AS n FROM cases WHERE organization_id = $1', [org.id])).rows[0]!.n;
+    assert.deepEqual(counts, { Refunds: [3, false], Everything: [live, false] });
+    const others = await as(otherAgent, 'GET', '/api/admin/v1/views');
+    assert.deepEqual(others.body.views.map((v: { name: string }) => v.name), ['Everything'], 'another agent sees the shared view, not the private one');
+
+    const ownId = own.body.view.id;
+    const sharedId = shared.body.view.id;
+    assert.equal((await as(otherAgent, 'PATCH', `/api/admin/v1/views/${ownId}`, { name: 'Mine now' })).status, 404);
+    assert.equal((await as(otherAgent, 'DELETE', `/api/admin/v1/views/${ownId}`)).status, 404);
+    assert.equal((await as(agent, 'PATCH', `/api/admin/v1/views/${sharedId}`, { name: 'Taken' })).status, 403);
+    assert.equal((await as(agent, 'PATCH', `/api/admin/v1/views/${ownId}`, { shared: true })).status, 403);
+    const renamed = await as(agent, 'PATCH', `/api/admin/v1/views/${ownId}`, { name: 'Open refunds', filters: { workflow_id: String(otherFlow) } });
+    assert.equal(renamed.status, 200, renamed.text);
+    assert.deepEqual([renamed.body.view.name, renamed.body.view.filters], ['Open refunds', { workflow_id: String(otherFlow) }]);
+    assert.equal((await as(admin, 'PATCH', `/api/admin/v1/views/${sharedId}`, { name: 'All live' })).status, 200);
+    assert.equal((await as(agent, 'DELETE', `/api/admin/v1/views/${sharedId}`)).status, 403);
+    assert.equal((await as(agent, 'DELETE', `/api/admin/v1/views/${ownId}`)).status, 204);
+    const audited = await db().query<{ action: string }>(`SELECT action FROM audit_entries WHERE organization_id = $1 AND action LIKE 'case_view.%' ORDER BY id`, [org.id]);
+    assert.deepEqual(audited.rows.map((r) => r.action), ['case_view.created', 'case_view.created', 'case_view.changed', 'case_view.changed', 'case_view.deleted']);
+  });
+
+  it('changes every case of a bulk job once, as the person who asked, and counts the cases that cannot change with why', async () => {
+    const movable = [await newCase(triageFlow), await newCase(triageFlow), await newCase(triageFlow)];
+    const undeclared = [await newCase(otherFlow), await newCase(otherFlow)];
+    const missing = 987654321;
+    const accepted = await as(agent, 'POST', '/api/admin/v1/cases/bulk', { case_ids: [...movable, ...undeclared, missing, movable[0]], change: { status: 'Triage' } });
+    assert.equal(accepted.status, 202, accepted.text);
+    assert.deepEqual({ ...accepted.body.job, id: 0, created_at: 0 }, { id: 0, total: 6, done: 0, failed: 0, state: 'queued', change: { status: 'Triage' }, created_at: 0, finished_at: null, failures: [] });
+
+    const job = await eventually('the bulk job to finish', async () => {
+      const res = await as(agent, 'GET', `/api/admin/v1/jobs/${accepted.body.job.id}`);
+      assert.equal(res.status, 200, res.text);
+      return res.body.job.state === 'finished' ? res.body.job : undefined;
+    });
+    assert.deepEqual([job.done, job.failed], [3, 3]);
+    assert.deepEqual(job.failures, [
+      ...undeclared.map((caseId) => ({ case_id: caseId, reason: 'status "Triage" is not declared on this workflow' })),
+      { case_id: missing, reason: 'the case does not exist or belongs to another organization' },
+    ]);
+    for (const caseId of movable) {
+      const timeline = await as(agent, 'GET', `/api/admin/v1/cases/${caseId}/timeline`);
+      const moves = timeline.body.events.filter((e: { type: string }) => e.type === 'status_changed');
+      assert.deepEqual(moves.map((e: { from: string; to: string; by: unknown }) => [e.from, e.to, e.by]), [['Open', 'Triage', { type: 'user', id: agent.userId }]]);
+    }
+    const audited = await db().query<{ target_id: string }>(`SELECT target_id FROM audit_entries WHERE organization_id = $1 AND action = 'case.status_changed' ORDER BY target_id::bigint`, [org.id]);
+    assert.deepEqual(audited.rows.map((r) => Number(r.target_id)), movable);
+    assert.equal((await as(otherAgent, 'GET', `/api/admin/v1/jobs/${accepted.body.job.id}`)).status, 200, 'anyone of the organization who works cases follows it');
+    const elsewhere = await createOrganization(t);
+    assert.equal((await t.request('GET', `/api/admin/v1/jobs/${accepted.body.job.id}`, { token: elsewhere.adminToken })).status, 404, 'another organization\'s job does not exist');
+  });
+
+  it('refuses a bulk change without one selection, with a change it cannot make, or beyond 10,000 cases', async () => {
+    const refused = async (body: unknown, path?: string): Promise<InjectResult> => {
+      const res = await as(agent, 'POST', '/api/admin/v1/cases/bulk', body);
+      assert.equal(res.status, 422, res.text);
+      if (path !== undefined) assert.ok(res.body.validation_errors.some((p: { path: string }) => p.path === path), res.text);
+      return res;
+    };
+    await refused({ change: { status: 'Triage' } }, '');
+    await refused({ filter: {}, case_ids: [1], change: { status: 'Triage' } }, '');
+    await refused({ case_ids: [1], change: {} }, '/change');
+    await refused({ case_ids: [1], change: { status: 7 } }, '/change/status');
+    await refused({ case_ids: [1], change: { colour: 'red' } }, '/change/colour');
+    await refused({ filter: { status: '' }, change: { status: 'Triage' } }, '/filter/status');
+    await refused({ filter: { cursor: 'x' }, change: { status: 'Triage' } }, '/filter/cursor');
+    await refused({ case_ids: Array.from({ length: 10_001 }, (_, i) => i + 1), change: { status: 'Triage' } }, '/case_ids');
+    const none = await refused({ filter: { status: 'Nobody has this' }, change: { status: 'Triage' } });
+    assert.match(none.body.error, /nothing to change/);
+  });
+
+  it('exports the filtered cases as RFC 4180 CSV with formulas defused', async () => {
+    const hostile = ['=HYPERLINK("http://evil.example","click")', '+1', '-2', '@SUM(A1)', '\tTab', 'a, "quoted"\nsecond line'];
+    const ids: number[] = [];
+    for (const subject of hostile) ids.push(await newCase(triageFlow, { subject }));
+    const res = await as(agent, 'GET', `/api/admin/v1/cases/export.csv?workflow_id=${triageFlow}&created_after=${encodeURIComponent(new Date(Date.now() - 60_000).toISOString())}&columns=id,subject,status`);
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
+    assert.equal(res.headers['content-disposition'], 'attachment; filename="cases.csv"');
+    const records = parseCsv(res.text);
+    assert.deepEqual(records[0], ['id', 'subject', 'status']);
+    const byId = new Map(records.slice(1).map((r) => [Number(r[0]), r]));
+    for (const [i, subject] of hostile.entries()) {
+      const expected = /^[=+\-@\t\r]/.test(subject) ? `'${subject}` : subject;
+      assert.deepEqual(byId.get(ids[i]!), [String(ids[i]), expected, 'Open'], subject);
+    }
+    assert.match(res.text, /"a, ""quoted""\nsecond line"/, 'commas, quotes and line breaks quoted');
+
+    for (const [query, path] of [['limit=5', '/limit'], ['cursor=abc', '/cursor'], ['columns=id,password', '/columns'], ['columns=id,id', '/columns']] as const) {
+      const bad = await as(agent, 'GET', `/api/admin/v1/cases/export.csv?${query}`);
+      assert.equal(bad.status, 422, bad.text);
+      assert.ok(bad.body.validation_errors.some((p: { path: string }) => p.path === path), bad.text);
+    }
+  });
+});
