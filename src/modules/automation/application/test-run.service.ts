@@ -76,7 +76,7 @@ export class TestRunService {
     checkNewCaseAttributes(version, { value: request.attributes, text });
     const now = new Date();
     const subject = Case.restore(
-      { id: 0, organizationId, workflowId, workflowVersion: version.version, subject: 'Test run', status: request.status, outcome: null, mode: 'test', source: 'API', attributes: text, createdAt: now, updatedAt: now },
+      { id: 0, organizationId, workflowId, workflowVersion: version.version, subject: 'Test run', status: request.status, outcome: null, mode: 'test', source: 'API', attributes: text, priority: 'normal', assigneeId: null, teamId: null, createdAt: now, updatedAt: now },
       [{ id: 0, caseId: 0, status: request.status, mode: 'test', chainDepth: 0, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: now, tracedSteps: 0, retryTraced: false }],
     );
     if (request.send_requests) {

@@ -56,6 +56,13 @@ export abstract class CaseRepository {
   abstract change(organizationId: number, workflowId: number, caseId: number, change: (subject: Case) => void): Promise<CaseProps | null>;
 
   /**
+   * Loads the organization's case (any workflow) with its unfinished runs under its row lock
+   * inside `tx`, for a change that spans more than this repository (CaseWorkService: the
+   * audit log); stored with `save`. Null when the organization has no such case.
+   */
+  abstract lock(tx: Transaction, organizationId: number, caseId: number): Promise<Case | null>;
+
+  /**
    * Loads cases and their unfinished runs under the cases' row locks inside `tx`, for a unit of
    * work that spans more than this repository (a worker executing runs' steps): changes to a
    * case and its runs happen one after the other. The locks are taken in id order, so two

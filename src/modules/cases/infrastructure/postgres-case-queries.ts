@@ -5,9 +5,9 @@ import { PreparedStatements } from '../../../shared/database/prepared-statements
 import { FEED_START } from '../application/case-cursors.js';
 import { type CaseFilter, CaseQueries, type FeedCursor, type FeedPage, type ListPosition, type Positioned, type StoredAttachment, type StoredCaseEvent, type StoredRun } from '../application/case-queries.js';
 import type { CaseProps } from '../domain/case.js';
-import { CASE_COLUMNS, type CaseRow, toProps } from './case.mapper.js';
+import { CASE_COLUMNS, type CaseRow, toProps, WORKED_CASE_COLUMNS } from './case.mapper.js';
 
-const GET_CASE_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND organization_id = $2`;
+const GET_CASE_SQL = `SELECT ${WORKED_CASE_COLUMNS} FROM cases WHERE id = $1 AND organization_id = $2`;
 
 /**
  * A page of the case's events after the event $3, at most $4, or one row of nulls when there is
