@@ -12,6 +12,7 @@ import { SignInMailsModule } from './modules/people/sign-in-mails.module.js';
 import { WorkflowsModule } from './modules/workflows/workflows.module.js';
 import { CasesModule } from './modules/cases/cases.module.js';
 import { CaseIntakeModule } from './modules/cases/case-intake.module.js';
+import { TeamsModule } from './modules/teams/teams.module.js';
 import { AutomationModule } from './modules/automation/automation.module.js';
 import { SubscriptionsModule } from './modules/subscriptions/subscriptions.module.js';
 import { CaseEventsModule } from './modules/case-events/case-events.module.js';
@@ -59,6 +60,7 @@ export class AppModule {
         WorkflowsModule,
         CasesModule,
         CaseIntakeModule,
+        TeamsModule,
         AutomationModule.forRoot(env),
         SubscriptionsModule.forRoot(env),
         CaseEventsModule.forRoot(env),

@@ -1,6 +1,7 @@
 import { NUMBER_RULE, object, resourceId, type Schema, schemaRef, timestamp } from '../../shared/http/openapi-schema.js';
 import { SOURCE_TYPE } from '../workflows/domain/workflow-definition.js';
 import { auditSchemas } from './openapi.audit.js';
+import { caseWorkFields, caseWorkSchemas } from './openapi.casework.js';
 import { reportingSchemas } from './openapi.reporting.js';
 import { retentionSchemas } from './openapi.retention.js';
 import { emailEventFields, emailSchemas, timelineTo } from './openapi.email.js';
@@ -61,14 +62,14 @@ const errorSchemas: Record<string, Schema> = {
 
 const caseSchemas: Record<string, Schema> = {
   Case: object({ ...caseFields, ...caseTail }, [], 'A case as the cases API shows it.'),
-  CaseWithSource: object({ ...caseFields, source_type: sourceType, ...caseTail }, [], 'A case in the admin case list: a Case plus its `source_type`.'),
+  CaseWithSource: object({ ...caseFields, source_type: sourceType, ...caseWorkFields, ...caseTail }, [], 'A case as the admin API shows it: a Case plus its `source_type` and who works it (`assignee`, `team`, `priority`).'),
   WebhookCaseReceipt: object({ id: resourceId('The new case\'s id.'), source_type: { type: 'string', const: 'Webhook' } }, [], 'What the incoming webhook answers; nothing else is shown to a webhook sender.'),
   TimelineEvent: {
     type: 'object',
     description: [
       'One entry of a case\'s timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields:',
       '`created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case.',
-      '`attributes_changed`: `keys`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`.',
+      '`attributes_changed`: `keys` (removed ones too). `assigned`: `from`, `to` (`{id, email}` or null), `team_from`, `team_to` (`{id, name}` or null). `priority_changed`: `from`, `to`. `assign`: an `assign` step that found no active member, `run_id`, `team`, `assigned: null`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`.',
       '`run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status).',
       '`http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`.',
       '`email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service\'s own mail), which reopens nothing.',
@@ -101,9 +102,9 @@ const caseSchemas: Record<string, Schema> = {
   },
   Actor: object(
     {
-      type: { type: 'string', enum: ['api_token', 'webhook', 'email', 'form', 'case_source', 'automation', 'engine'] },
-      id: resourceId('The API token\'s id, for `api_token` only.'),
-      name: { type: 'string', description: 'The API token\'s name, for `api_token` only (a deleted token\'s too).' },
+      type: { type: 'string', enum: ['api_token', 'admin_token', 'user', 'webhook', 'email', 'form', 'case_source', 'automation', 'engine'] },
+      id: resourceId('The token\'s id, for `api_token` and `admin_token`; the person\'s user id, for `user` (a person working the case).'),
+      name: { type: 'string', description: 'The token\'s name (a deleted token\'s too), or the person\'s email address (while their user exists).' },
       source_type: { type: 'string', description: 'The source type of an extension\'s case source, for `case_source` only.' },
     },
     ['id', 'name', 'source_type'],
@@ -210,6 +211,7 @@ export const schemas: Record<string, Schema> = {
   ...verificationSchemas,
   ...retentionSchemas,
   ...auditSchemas,
+  ...caseWorkSchemas,
   ...reportingSchemas,
   ...emailSchemas,
   ...formSchemas,

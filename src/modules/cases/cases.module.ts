@@ -6,6 +6,9 @@ import { CaseQueries } from './application/case-queries.js';
 import { CaseEmailsService } from './application/case-emails.service.js';
 import { CaseQueriesService } from './application/case-queries.service.js';
 import { ChangeCaseStatusService } from './application/change-case-status.service.js';
+import { CaseWorkService } from './application/case-work.service.js';
+import { CaseAssignments } from './application/case-work.ports.js';
+import { PostgresCaseAssignments } from './infrastructure/postgres-case-assignments.js';
 import { CreateCaseService } from './application/create-case.service.js';
 import { GetCaseService } from './application/get-case.service.js';
 import { IntakeMetrics } from './application/intake-metrics.js';
@@ -35,6 +38,8 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     CreateCaseService,
     GetCaseService,
     ChangeCaseStatusService,
+    CaseWorkService,
+    { provide: CaseAssignments, useClass: PostgresCaseAssignments },
     CaseQueriesService,
     CaseEmailsService,
     WorkflowIntake,
@@ -51,6 +56,6 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     { provide: UsageCounts, useClass: PostgresUsageCounts },
     { provide: CasePurges, useClass: PostgresCasePurges },
   ],
-  exports: [CaseRepository, RunQueue, CaseStatementParts, CreateCaseService, CaseEmailsService],
+  exports: [CaseRepository, RunQueue, CaseStatementParts, CreateCaseService, CaseEmailsService, CaseWorkService, CaseAssignments],
 })
 export class CasesModule {}

@@ -46,7 +46,7 @@ export type AttributesJson = string;
 export type CaseEvent =
   | { type: 'created'; actor: Actor; source: SourceType; mode: CaseMode; status: string; startsRun: boolean }
   | { type: 'status_changed'; actor: Actor; from: string; to: string; outcome: string | null; startsRun: boolean; reason?: string }
-  | { type: 'attributes_changed'; actor: Actor; keys: string[]; patch: AttributesJson }
+  | { type: 'attributes_changed'; actor: Actor; keys: string[]; patch: AttributesJson; removed?: string[] }
   | { type: 'assigned'; actor: Actor; from: Assignment; to: Assignment }
   | { type: 'priority_changed'; actor: Actor; from: Priority; to: Priority }
   /** A reply to a message already on the case: `email` holds the same fields as an email case's `email` attribute. */
@@ -218,10 +218,10 @@ export class Case {
 
   /**
    * Merges `patch` (JSON text of an object, already validated against the workflow's schema)
-   * into the attributes. The merge itself happens in storage, on the exact stored JSON.
+   * into the attributes, after removing the `removed` keys. The merge itself happens in storage, on the exact stored JSON.
    */
-  mergeAttributes(patch: AttributesJson, keys: string[], actor: Actor): void {
-    this.events.push({ type: 'attributes_changed', actor, keys, patch });
+  mergeAttributes(patch: AttributesJson, keys: string[], actor: Actor, removed: string[] = []): void {
+    this.events.push({ type: 'attributes_changed', actor, keys: [...keys, ...removed], patch, ...(removed.length ? { removed } : {}) });
   }
 
   /**

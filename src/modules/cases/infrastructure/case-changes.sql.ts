@@ -13,7 +13,8 @@ import { timelineRow } from './case-timeline.js';
  * run's lease counted from now on the database clock, not from the start of the transaction,
  * which may have waited for the case's lock; their traces appended, $22-$24, see
  * Run.takeTrace), who works the case ($25-$27: whether it was assigned, to whom, to which
- * team; $28 its new priority, null when unchanged), the new status's run ($6, at chain depth $7), the
+ * team; $28 its new priority, null when unchanged; $29 the attribute keys a merge patch
+ * removes before $5 is merged, which is then at least `{}`), the new status's run ($6, at chain depth $7), the
  * timeline rows in the order the events happened ($15-$20), and the other modules' parts
  * (CaseStatementPart: the outbox, with $21, the events subscribers may follow, such as a move
  * or a received email, which also counts as a change of the case; the report log, from the
@@ -49,7 +50,7 @@ export function storeChangesSql(parts: readonly CaseStatementPart[]): string {
   ), changed AS (
     UPDATE cases SET status = CASE WHEN $2::boolean THEN $3 ELSE status END,
                      outcome = CASE WHEN $2::boolean THEN $4 ELSE outcome END,
-                     attributes = CASE WHEN $5::jsonb IS NULL THEN attributes ELSE attributes || $5::jsonb END,
+                     attributes = CASE WHEN $5::jsonb IS NULL THEN attributes ELSE (attributes - $29::text[]) || $5::jsonb END,
                      assignee_id = CASE WHEN $25::boolean THEN $26::bigint ELSE assignee_id END,
                      team_id = CASE WHEN $25::boolean THEN $27::bigint ELSE team_id END,
                      priority = coalesce($28::text, priority),
@@ -113,6 +114,7 @@ export function changeParams(subject: Case, events: CaseEvent[]): unknown[] {
   const move = events.find((e) => e.type === 'status_changed');
   const started = move && subject.runStartedBy(move);
   const patch = mergedPatch(events.flatMap((e) => (e.type === 'attributes_changed' ? [e.patch] : [])));
+  const removed = events.flatMap((e) => (e.type === 'attributes_changed' ? (e.removed ?? []) : []));
   const runs = runUpdates(events).map((update) => ({ ...update, props: update.run.snapshot(), trace: update.run.takeTrace() }));
   const rows = events.flatMap((e) => timelineRow(e) ?? []);
   const assigned = events.findLast((e): e is Extract<CaseEvent, { type: 'assigned' }> => e.type === 'assigned');
@@ -126,7 +128,7 @@ export function changeParams(subject: Case, events: CaseEvent[]): unknown[] {
     rows.map((r) => r.run?.id ?? null), rows.map((r) => r.resumeAt?.key ?? null), rows.map((r) => r.resumeAt?.delayMs ?? null),
     events.flatMap(lifecycleEventTypes),
     runs.map((r) => (r.trace.steps.length ? JSON.stringify(r.trace.steps) : null)), runs.map((r) => r.trace.omitted), runs.map((r) => r.trace.replacesLast),
-    assigned !== undefined, assigned?.to.assignee?.id ?? null, assigned?.to.team?.id ?? null, prioritized?.to ?? null,
+    assigned !== undefined, assigned?.to.assignee?.id ?? null, assigned?.to.team?.id ?? null, prioritized?.to ?? null, removed,
   ];
 }
 
