@@ -63,6 +63,8 @@ interface World {
   t: TestApp;
   org: PeopleOrganization;
   workflowId: number;
+  /** A case of the workflow, for the probes that work one. */
+  caseId: number;
   receiver: Receiver;
   sink: SmtpSink;
 }
@@ -103,6 +105,17 @@ async function workflowWith(w: World, automations: Record<string, unknown[]>, at
 const PROBES: Record<string, (w: World, as: Caller) => Promise<Cell>> = {
   'read cases, their timelines and runs, usage and the cases report': async (w, as) =>
     reached(as.column, await as.request('GET', '/api/admin/v1/cases'), await as.request('GET', '/api/admin/v1/usage'), await as.request('GET', '/api/admin/v1/reports/cases')),
+  'work cases: assign, change priority, status and attributes': async (w, as) =>
+    reached(as.column, await as.request('PATCH', `/api/admin/v1/cases/${w.caseId}`, { priority: 'high', status: 'Triage', attributes: { note: null } })),
+  'read teams, and workflows\' statuses and attribute schemas': async (w, as) => {
+    const names = await as.request('GET', '/api/admin/v1/workflow_names');
+    const teams = await as.request('GET', '/api/admin/v1/teams');
+    // A viewer still reads the workflows' names and statuses, never their attribute declarations.
+    if (names.status === 200 && names.body.workflows.some((workflow: { attributes?: unknown }) => workflow.attributes !== undefined)) return reached(as.column, teams);
+    assert.equal(reached(as.column, teams), 'no', `${as.column}: reads teams but no attribute schema`);
+    return 'no';
+  },
+  'manage teams': async (w, as) => reached(as.column, await as.request('POST', '/api/admin/v1/teams', { name: `Matrix ${as.column} ${Math.random()}`, member_ids: [] })),
   'read workflows, their versions and drafts': async (w, as) =>
     reached(as.column, await as.request('GET', `/api/admin/v1/workflows/${w.workflowId}`), await as.request('GET', `/api/admin/v1/workflows/${w.workflowId}/versions`)),
   'edit a workflow\'s draft': async (w, as) => reached(as.column, await as.request('PUT', `/api/admin/v1/workflows/${w.workflowId}`, sampleDefinition())),
@@ -156,14 +169,16 @@ describe('the role × capability matrix of docs/security.md', () => {
     const workflowId: number = created.body.workflow.id;
     assert.equal((await t.request('POST', `/api/admin/v1/workflows/${workflowId}/publish`, { token: org.adminToken })).status, 200);
     assert.equal((await t.request('POST', `/api/admin/v1/workflows/${workflowId}/webhook`, { token: org.adminToken })).status, 201);
-    w = { t, org, workflowId, receiver: await startReceiver(() => ({ status: 201, body: { id: 'T-1' } })), sink };
+    const apiToken = (await createToken(t, { id: org.id, adminToken: org.adminToken }, 'api')).secret;
+    const opened = await t.request('POST', `/api/external/v1/workflows/${workflowId}/cases`, { token: apiToken, body: { attributes: CASE } });
+    assert.equal(opened.status, 201, opened.text);
+    w = { t, org, workflowId, caseId: opened.body.case.id, receiver: await startReceiver(() => ({ status: 201, body: { id: 'T-1' } })), sink };
     const sessions: [Column, Session][] = [['owner', org.owner]];
     for (const role of ['viewer', 'agent', 'editor', 'admin'] as const) sessions.push([role, await givenMember(t, sink, org, role, origin)]);
     for (const [column, session] of sessions) {
       callers.set(column, { column, actor: { type: 'user', id: String(session.userId) }, request: (method, path, body) => t.request(method, path, { body, headers: { cookie: session.cookie, origin } }) });
     }
     callers.set('admin token', { column: 'admin token', actor: { type: 'token' }, request: (method, path, body) => t.request(method, path, { body, token: org.adminToken }) });
-    const apiToken = (await createToken(t, { id: org.id, adminToken: org.adminToken }, 'api')).secret;
     callers.set('API token', { column: 'API token', actor: { type: 'token' }, request: (method, path, body) => t.request(method, path, { body, token: apiToken }) });
   });
   after(async () => {
