@@ -175,7 +175,8 @@ describe('teams and working cases', () => {
       const events = await timeline(caseId);
       const move = events.find((e) => e.type === 'status_changed')!;
       assert.deepEqual([move.from, move.to, (move.by as { type: string }).type], ['Open', 'Triage', 'user']);
-      assert.ok(events.some((e) => e.type === 'run_started' && e.status === 'Triage'), JSON.stringify(events));
+      const runs = (await admin('GET', `${CASES}/${caseId}/runs`)).body.runs as { status_at_start: string }[];
+      assert.deepEqual(runs.map((run) => run.status_at_start), ['Triage'], 'the move started Triage\'s run, as the cases API\'s would');
     });
 
     it('merges attributes as a JSON merge patch checked as a whole against the schema', async () => {

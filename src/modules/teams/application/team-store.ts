@@ -1,5 +1,6 @@
 import type { Transaction } from '../../../shared/database/transaction.js';
-import type { AssignStrategy, Team } from '../domain/team.js';
+import type { AssignStrategy } from '../../automation/application/team-assignments.js';
+import type { Team } from '../domain/team.js';
 
 /** Where teams and their members are kept; bound to the module's infrastructure. */
 export abstract class TeamStore {
@@ -9,7 +10,10 @@ export abstract class TeamStore {
   abstract list(organizationId: number): Promise<Team[]>;
   /** The team, under a row lock when `tx` is given (a change, an assignment). */
   abstract find(tx: Transaction | null, organizationId: number, id: number): Promise<Team | undefined>;
+  /** The team of this name (any case), its row locked. */
   abstract findByName(tx: Transaction, organizationId: number, name: string): Promise<Team | undefined>;
+  /** The team's name, read (not locked) in `tx`. */
+  abstract findName(tx: Transaction, organizationId: number, id: number): Promise<string | undefined>;
   /** False when the new name is another team's. */
   abstract rename(tx: Transaction, organizationId: number, id: number, name: string): Promise<boolean>;
   /** The members become exactly these; those who stay keep when they were last assigned. */

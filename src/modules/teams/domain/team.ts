@@ -9,10 +9,6 @@ export interface Team {
   createdAt: Date;
 }
 
-/** How an `assign` step chooses among a team's active members. */
-export type AssignStrategy = 'balanced' | 'round_robin';
-export const ASSIGN_STRATEGIES: readonly AssignStrategy[] = ['balanced', 'round_robin'];
-
 export const MAX_TEAM_NAME = 200;
 /** A team is a handful of people; the bound keeps a member list (and its checks) small. */
 export const MAX_TEAM_MEMBERS = 500;

@@ -4,7 +4,8 @@ import type { DataSource } from 'typeorm';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { TeamStore } from '../application/team-store.js';
-import type { AssignStrategy, Team } from '../domain/team.js';
+import type { AssignStrategy } from '../../automation/application/team-assignments.js';
+import type { Team } from '../domain/team.js';
 
 interface TeamRow {
   id: string;
@@ -56,6 +57,11 @@ export class PostgresTeamStore extends TeamStore {
   async findByName(tx: Transaction, organizationId: number, name: string): Promise<Team | undefined> {
     const rows = (await entityManager(tx).query(`SELECT ${TEAM_COLUMNS} FROM teams t WHERE t.organization_id = $1 AND lower(t.name) = lower($2) FOR UPDATE`, [organizationId, name])) as TeamRow[];
     return rows[0] && toTeam(rows[0]);
+  }
+
+  async findName(tx: Transaction, organizationId: number, id: number): Promise<string | undefined> {
+    const [row] = (await entityManager(tx).query(`SELECT name FROM teams WHERE organization_id = $1 AND id = $2`, [organizationId, id])) as { name: string }[];
+    return row?.name;
   }
 
   async rename(tx: Transaction, organizationId: number, id: number, name: string): Promise<boolean> {
