@@ -113,7 +113,7 @@ describe('the assign step', () => {
     for (let i = 0; i < 2; i += 1) {
       const tested = await t.request('POST', `/api/admin/v1/workflows/${workflowId}/test_runs`, { token: org.adminToken, body: { status: 'Open', attributes: ATTRIBUTES, definition: 'published' } });
       assert.equal(tested.status, 200, tested.text);
-      const step = tested.body.steps[0];
+      const step = tested.body.test_run.steps[0];
       assert.equal(step.outcome, 'assign');
       assert.deepEqual(step.assigned, { id: members[0]!.userId, email: members[0]!.email });
     }

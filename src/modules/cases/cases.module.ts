@@ -7,7 +7,7 @@ import { CaseEmailsService } from './application/case-emails.service.js';
 import { CaseQueriesService } from './application/case-queries.service.js';
 import { ChangeCaseStatusService } from './application/change-case-status.service.js';
 import { CaseWorkService } from './application/case-work.service.js';
-import { CaseAssignments } from './application/case-work.ports.js';
+import { CaseAssignments } from './domain/case-work.ports.js';
 import { PostgresCaseAssignments } from './infrastructure/postgres-case-assignments.js';
 import { CreateCaseService } from './application/create-case.service.js';
 import { GetCaseService } from './application/get-case.service.js';

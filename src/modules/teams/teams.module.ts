@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { CasesModule } from '../cases/cases.module.js';
-import { CaseWorkDirectory } from '../cases/application/case-work.ports.js';
+import { CaseWorkDirectory } from '../cases/domain/case-work.ports.js';
 import { PeopleModule } from '../people/people.module.js';
 import { TeamCaseWorkDirectory } from './application/team-case-work-directory.js';
 import { TeamStore } from './application/team-store.js';

@@ -15,10 +15,25 @@ type AssignOutcome = Extract<StepOutcome, { kind: 'assign' }>;
  */
 @Injectable()
 export class CaseAssigner {
+  /**
+   * The assignments each transaction made so far, and the last of them: one transaction runs
+   * the work of many cases at once (CaseBatches), whose team lock does not order them, and
+   * whose cases are stored only when their stretch ends.
+   */
+  private readonly made = new WeakMap<Transaction, { last: Promise<unknown>; assignees: Map<number, number> }>();
+
   constructor(private readonly teams: TeamAssignments) {}
 
   async assign(tx: Transaction, subject: Case, run: Run, outcome: AssignOutcome): Promise<void> {
-    const picked = await this.pick(tx, subject, outcome, true);
+    const made = this.made.get(tx) ?? { last: Promise.resolve(), assignees: new Map<number, number>() };
+    this.made.set(tx, made);
+    const picking = made.last.then(async () => {
+      const picked = await this.pick(tx, subject, outcome, true, made.assignees);
+      if (picked.assignee) made.assignees.set(subject.id, picked.assignee.id);
+      return picked;
+    });
+    made.last = picking.catch(() => undefined);
+    const picked = await picking;
     run.note('assign', noteOf(outcome, picked));
     if (!picked.team || !picked.assignee) return;
     subject.assign(picked.current, { assignee: picked.assignee, team: picked.team }, { kind: 'automation' });
@@ -27,11 +42,11 @@ export class CaseAssigner {
 
   /** Whom the step would pick now, storing nothing (a test run, whose caller rolls `tx` back). */
   preview(tx: Transaction, subject: Case, outcome: AssignOutcome): Promise<TeamPick> {
-    return this.pick(tx, subject, outcome, false);
+    return this.pick(tx, subject, outcome, false, new Map());
   }
 
-  private pick(tx: Transaction, subject: Case, outcome: AssignOutcome, store: boolean): Promise<TeamPick> {
-    return this.teams.pick(tx, subject.organizationId, { team: outcome.team, strategy: outcome.strategy, store }, { assigneeId: subject.assigneeId, teamId: subject.teamId });
+  private pick(tx: Transaction, subject: Case, outcome: AssignOutcome, store: boolean, earlier: ReadonlyMap<number, number>): Promise<TeamPick> {
+    return this.teams.pick(tx, subject.organizationId, { team: outcome.team, strategy: outcome.strategy, store, earlier }, { assigneeId: subject.assigneeId, teamId: subject.teamId });
   }
 }
 

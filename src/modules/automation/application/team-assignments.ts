@@ -13,12 +13,24 @@ export interface TeamPick {
   assignee: { id: number; email: string } | null;
 }
 
+export interface PickRequest {
+  team: string;
+  strategy: AssignStrategy;
+  store: boolean;
+  /**
+   * The cases `tx` gave to members before this pick (case id to user id), which it may not have
+   * stored yet: counted for their new assignee instead of what `tx` reads of them.
+   */
+  earlier: ReadonlyMap<number, number>;
+}
+
 /**
  * The teams module's side of the `assign` step; bound by it. `pick` locks the team's row in
  * `tx` until it commits, so two runs assigning for one team at once pick one after the other,
  * each counting the other's assignment; with `store`, the member picked is marked as just
- * assigned (round_robin's turn). A test run passes `store: false` and rolls back.
+ * assigned (round_robin's turn). A test run passes `store: false` and stores nothing. Picks in
+ * one transaction are made one after the other by the caller.
  */
 export abstract class TeamAssignments {
-  abstract pick(tx: Transaction, organizationId: number, request: { team: string; strategy: AssignStrategy; store: boolean }, current: { assigneeId: number | null; teamId: number | null }): Promise<TeamPick>;
+  abstract pick(tx: Transaction, organizationId: number, request: PickRequest, current: { assigneeId: number | null; teamId: number | null }): Promise<TeamPick>;
 }

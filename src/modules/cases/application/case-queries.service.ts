@@ -8,7 +8,7 @@ import { PublishedWorkflowsService } from '../../workflows/application/published
 import type { CaseProps } from '../domain/case.js';
 import { FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor, readRunsCursor, readTimelineCursor, runsCursor, timelineCursor } from './case-cursors.js';
 import { type CaseFilter, CaseQueries, DEFAULT_CASE_SORT, type StoredAttachment, type StoredRun } from './case-queries.js';
-import { CaseWorkDirectory } from './case-work.ports.js';
+import { CaseWorkDirectory } from '../domain/case-work.ports.js';
 
 /**
  * How long a list read past LIST_READS_PER_ORGANIZATION waits for one of its organization's to

@@ -13,7 +13,7 @@ import { tooLargeToStore } from '../domain/case-storage.js';
 import type { Assignment, Priority } from '../domain/case-work.js';
 import { applyMergePatch } from '../domain/merge-patch.js';
 import { CaseQueries } from './case-queries.js';
-import { CaseWorkDirectory } from './case-work.ports.js';
+import { CaseWorkDirectory } from '../domain/case-work.ports.js';
 
 /** A change a person makes to a case they work (casework.md, section 2): any subset; `undefined` leaves a field as it is. */
 export interface CaseWorkChange {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Transaction } from '../../../shared/database/transaction.js';
-import { type AssignStrategy, TeamAssignments, type TeamPick } from '../../automation/application/team-assignments.js';
-import { CaseAssignments } from '../../cases/application/case-work.ports.js';
+import { type PickRequest, TeamAssignments, type TeamPick } from '../../automation/application/team-assignments.js';
+import { CaseAssignments } from '../../cases/domain/case-work.ports.js';
 import { UsersService } from '../../people/application/users.service.js';
 import { TeamStore } from './team-store.js';
 
@@ -17,15 +17,22 @@ export class TeamCaseAssignments extends TeamAssignments {
     super();
   }
 
-  async pick(tx: Transaction, organizationId: number, request: { team: string; strategy: AssignStrategy; store: boolean }, current: { assigneeId: number | null; teamId: number | null }): Promise<TeamPick> {
+  async pick(tx: Transaction, organizationId: number, request: PickRequest, current: { assigneeId: number | null; teamId: number | null }): Promise<TeamPick> {
     const team = await this.store.findByName(tx, organizationId, request.team);
     const had = await this.assignment(tx, organizationId, current);
     if (!team) return { current: had, team: null, assignee: null };
     const workers = await this.users.workers(organizationId, team.memberIds, tx);
     const candidates = [...workers.keys()];
-    const open = request.strategy === 'balanced' && candidates.length ? await this.cases.openAssigned(tx, organizationId, candidates) : new Map<number, number>();
+    const open = request.strategy === 'balanced' && candidates.length ? await this.openCases(tx, organizationId, candidates, request.earlier) : new Map<number, number>();
     const chosen = candidates.length ? await this.store.pick(tx, organizationId, team.id, candidates, request.strategy, open, request.store) : undefined;
     return { current: had, team: { id: team.id, name: team.name }, assignee: chosen === undefined ? null : { id: chosen, email: workers.get(chosen)! } };
+  }
+
+  /** Each candidate's open cases: as stored, but the cases given earlier in `tx` counted for whom they were given to. */
+  private async openCases(tx: Transaction, organizationId: number, candidates: number[], earlier: ReadonlyMap<number, number>): Promise<Map<number, number>> {
+    const open = await this.cases.openAssigned(tx, organizationId, candidates, [...earlier.keys()]);
+    for (const userId of earlier.values()) open.set(userId, (open.get(userId) ?? 0) + 1);
+    return open;
   }
 
   private async assignment(tx: Transaction, organizationId: number, current: { assigneeId: number | null; teamId: number | null }): Promise<TeamPick['current']> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Transaction } from '../../../shared/database/transaction.js';
-import { CaseWorkDirectory, type WorkTeam } from '../../cases/application/case-work.ports.js';
+import { CaseWorkDirectory, type WorkTeam } from '../../cases/domain/case-work.ports.js';
 import { UsersService } from '../../people/application/users.service.js';
 import { TeamStore } from './team-store.js';
 

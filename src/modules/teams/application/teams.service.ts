@@ -3,7 +3,7 @@ import { NotFoundError } from '../../../shared/errors/app-error.js';
 import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
 import { AuditTrail } from '../../audit/application/audit-trail.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
-import { CaseAssignments } from '../../cases/application/case-work.ports.js';
+import { CaseAssignments } from '../../cases/domain/case-work.ports.js';
 import { UsersService } from '../../people/application/users.service.js';
 import { NotWorkersError, type Team, TeamNameTakenError, teamTarget } from '../domain/team.js';
 import { TeamStore } from './team-store.js';

@@ -24,6 +24,6 @@ export abstract class CaseWorkDirectory {
 export abstract class CaseAssignments {
   /** A deleted team's cases lose it (and keep their assignee), in the deletion's transaction; how many. */
   abstract dropTeam(tx: Transaction, organizationId: number, teamId: number): Promise<number>;
-  /** How many open (not `Closed`) cases each of these users has assigned, as `tx` sees them. */
-  abstract openAssigned(tx: Transaction, organizationId: number, userIds: readonly number[]): Promise<Map<number, number>>;
+  /** How many open (not `Closed`) cases each of these users has assigned, as `tx` sees them, but the cases `excluding`. */
+  abstract openAssigned(tx: Transaction, organizationId: number, userIds: readonly number[], excluding: readonly number[]): Promise<Map<number, number>>;
 }
