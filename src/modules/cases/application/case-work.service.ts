@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError, NotFoundError, UnstorableValueError, type ValidationProblem } from '../../../shared/errors/app-error.js';
-import { TransactionRunner } from '../../../shared/database/transaction.js';
+import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
 import { unstorableNumber } from '../../../shared/json/json-numbers.js';
 import { hasUnstorableEscape } from '../../../shared/json/json-text.js';
 import { AuditTrail } from '../../audit/application/audit-trail.js';
@@ -71,7 +71,7 @@ export class CaseWorkService {
       const subject = await this.cases.lock(tx, organizationId, caseId);
       if (!subject) throw new NotFoundError('case');
       const before = subject.snapshot();
-      const from = await this.assignmentOf(organizationId, before);
+      const from = (await this.assignments(organizationId, [before], tx))[0]!;
       let to = from;
       if (change.assigneeId !== undefined || change.teamId !== undefined) {
         const teamId = change.teamId === undefined ? before.teamId : change.teamId;
@@ -98,20 +98,16 @@ export class CaseWorkService {
     });
   }
 
-  /** Who works each case, as people read them. */
-  async assignments(organizationId: number, cases: readonly CaseProps[]): Promise<Assignment[]> {
+  /** Who works each case, as people read them (inside `tx` when given). */
+  async assignments(organizationId: number, cases: readonly CaseProps[], tx?: Transaction): Promise<Assignment[]> {
     const userIds = [...new Set(cases.flatMap((c) => (c.assigneeId === null ? [] : [c.assigneeId])))];
     const teamIds = [...new Set(cases.flatMap((c) => (c.teamId === null ? [] : [c.teamId])))];
-    const names = userIds.length || teamIds.length ? await this.directory.names(organizationId, userIds, teamIds) : { users: new Map<number, string>(), teams: new Map<number, string>() };
+    const names = userIds.length || teamIds.length ? await this.directory.names(organizationId, userIds, teamIds, tx) : { users: new Map<number, string>(), teams: new Map<number, string>() };
     return cases.map((c) => {
       const email = c.assigneeId === null ? undefined : names.users.get(c.assigneeId);
       const name = c.teamId === null ? undefined : names.teams.get(c.teamId);
       return { assignee: email === undefined ? null : { id: c.assigneeId!, email }, team: name === undefined ? null : { id: c.teamId!, name } };
     });
-  }
-
-  private async assignmentOf(organizationId: number, c: CaseProps): Promise<Assignment> {
-    return (await this.assignments(organizationId, [c]))[0]!;
   }
 
   private async assignee(organizationId: number, assigneeId: number | null | undefined): Promise<{ id: number; email: string } | null> {

@@ -16,8 +16,11 @@ export abstract class CaseWorkDirectory {
   abstract workers(organizationId: number, userIds: readonly number[]): Promise<Map<number, string>>;
   /** The organization's team, its row locked in `tx` until the assignment commits; undefined when there is none. */
   abstract team(tx: Transaction, organizationId: number, teamId: number): Promise<WorkTeam | undefined>;
-  /** What people read for these ids, users by email and teams by name; deleted ones are missing. */
-  abstract names(organizationId: number, userIds: readonly number[], teamIds: readonly number[]): Promise<{ users: Map<number, string>; teams: Map<number, string> }>;
+  /**
+   * What people read for these ids, users by email and teams by name; deleted ones are missing.
+   * Inside `tx` when given: a change holding the case's lock takes no second pool connection.
+   */
+  abstract names(organizationId: number, userIds: readonly number[], teamIds: readonly number[], tx?: Transaction): Promise<{ users: Map<number, string>; teams: Map<number, string> }>;
 }
 
 /** What the cases module answers of assignments to others (the teams module, an `assign` step); bound in CasesModule. */

@@ -20,9 +20,14 @@ export class TeamCaseWorkDirectory extends CaseWorkDirectory {
     return team && { id: team.id, name: team.name, memberIds: team.memberIds };
   }
 
-  async names(organizationId: number, userIds: readonly number[], teamIds: readonly number[]): Promise<{ users: Map<number, string>; teams: Map<number, string> }> {
-    const [users, teams] = await Promise.all([this.users.emails(organizationId, userIds), teamIds.length ? this.store.list(organizationId) : []]);
+  async names(organizationId: number, userIds: readonly number[], teamIds: readonly number[], tx?: Transaction): Promise<{ users: Map<number, string>; teams: Map<number, string> }> {
+    const users = await this.users.emails(organizationId, userIds, tx);
+    if (tx) {
+      const named = await Promise.all(teamIds.map(async (id) => [id, await this.store.findName(tx, organizationId, id)] as const));
+      return { users, teams: new Map(named.filter((entry): entry is readonly [number, string] => entry[1] !== undefined)) };
+    }
     const wanted = new Set(teamIds);
+    const teams = teamIds.length ? await this.store.list(organizationId) : [];
     return { users, teams: new Map(teams.filter((team) => wanted.has(team.id)).map((team) => [team.id, team.name])) };
   }
 }
