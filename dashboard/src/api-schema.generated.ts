@@ -31,7 +31,7 @@ export interface paths {
         };
         /**
          * List cases
-         * @description The organization's cases, newest first (by `created_at`, then `id`), filtered by every parameter given (the same filters as the cases API's list, plus `workflow_id` and `source`), with how each came in (`source_type`). Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor`; it is null on the last page. Any other query parameter is a 422.
+         * @description The organization's cases, newest first (by `created_at`, then `id`) unless `sort` says otherwise, filtered by every parameter given (the same filters as the cases API's list, plus `workflow_id`, `source`, `assignee`, `team_id` and `priority`), with how each came in (`source_type`) and who works it. Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor` (with the same `sort`); it is null on the last page. Any other query parameter is a 422.
          */
         get: operations["listCases"];
         put?: never;
@@ -51,7 +51,7 @@ export interface paths {
         };
         /**
          * Get a case of the organization
-         * @description The case as the cases API shows it, plus its `source_type`, whatever workflow it belongs to.
+         * @description The case as the cases API shows it, plus its `source_type` and who works it (`assignee`, `team`, `priority`), whatever workflow it belongs to.
          */
         get: operations["getAdminCase"];
         put?: never;
@@ -59,7 +59,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Work a case: assign it, change its priority, status or attributes
+         * @description Changes every key given together, in one transaction, or nothing: the assignee and team (`assigned` on the timeline, `case.assigned` to subscriptions), the priority (`priority_changed`), the attributes by a JSON merge patch (RFC 7396; `attributes_changed`), and the status exactly as the cases API's PATCH moves it (declared on the case's workflow version, never `Error`; recorded; the new status's run starts and counts toward usage). Each change is recorded with the person (or admin token) who made it, and audited (`case.changed`).
+         */
+        patch: operations["workCase"];
         trace?: never;
     };
     "/api/admin/v1/cases/{caseId}/attachments/{attachmentId}": {
@@ -524,6 +528,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List teams
+         * @description The organization's teams with their members, oldest first.
+         */
+        get: operations["listTeams"];
+        put?: never;
+        /**
+         * Create a team
+         * @description A team of people who work cases together: cases are given to it (and to one of its members) by hand or by an `assign` step.
+         */
+        post: operations["createTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a team
+         * @description The team's cases lose their team and keep their assignee. Takes no body (one that is sent is ignored).
+         */
+        delete: operations["deleteTeam"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a team or change its members
+         * @description `member_ids` replaces the members. Cases already given to someone who leaves the team keep their assignee.
+         */
+        patch: operations["changeTeam"];
+        trace?: never;
+    };
     "/api/admin/v1/tokens": {
         parameters: {
             query?: never;
@@ -647,7 +699,7 @@ export interface paths {
         };
         /**
          * List workflow names
-         * @description Each workflow's id, name and statuses, oldest first, without its definition.
+         * @description Each workflow's id, name and statuses, oldest first, without its definition; for a caller of role `agent` or stronger, with its attribute declarations too (`attributes`, as the definition declares them), for working cases.
          */
         get: operations["listWorkflowNames"];
         put?: never;
@@ -1287,14 +1339,31 @@ export interface components {
     schemas: {
         /** @description Who made the change. */
         Actor: {
-            /** @description The API token's id, for `api_token` only. */
+            /** @description The token's id, for `api_token` and `admin_token`; the person's user id, for `user` (a person working the case). */
             id?: number;
-            /** @description The API token's name, for `api_token` only (a deleted token's too). */
+            /** @description The token's name (a deleted token's too), or the person's email address (while their user exists). */
             name?: string;
             /** @description The source type of an extension's case source, for `case_source` only. */
             source_type?: string;
             /** @enum {string} */
-            type: "api_token" | "webhook" | "email" | "form" | "case_source" | "automation" | "engine";
+            type: "api_token" | "admin_token" | "user" | "webhook" | "email" | "form" | "case_source" | "automation" | "engine";
+        };
+        AssignStep: {
+            /** @description Gives the case to a member of a team (and sets its priority when given); a team without an active member leaves it unassigned, noted on its timeline. */
+            assign: {
+                /**
+                 * @description The case's new priority, set with the assignment.
+                 * @enum {unknown}
+                 */
+                priority?: "low" | "normal" | "high" | "urgent";
+                /**
+                 * @description `balanced`: the active member with the fewest open cases assigned, ties by the longest since their last assignment; `round_robin`: the active members in turn.
+                 * @enum {unknown}
+                 */
+                strategy: "balanced" | "round_robin";
+                /** @description The name of a team of the organization. */
+                team: string;
+            };
         };
         AttributeDeclaration: {
             /** @description The allowed values. */
@@ -1406,7 +1475,7 @@ export interface components {
              */
             timestamp: string;
             /** @enum {string} */
-            type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received";
+            type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned";
         };
         /** @description Figures of live cases over a range. */
         CaseReport: {
@@ -1477,8 +1546,14 @@ export interface components {
                 reopened: number;
             };
         };
-        /** @description A case in the admin case list: a Case plus its `source_type`. */
+        /** @description A case as the admin API shows it: a Case plus its `source_type` and who works it (`assignee`, `team`, `priority`). */
         CaseWithSource: {
+            /** @description The person working the case; null when nobody is (or their user was deleted). */
+            assignee: {
+                email: string;
+                /** @description User id. */
+                id: number;
+            } | null;
             /** @description The current attribute values, exactly as sent (JSON types, nested objects and arrays kept). Numbers: Postgres stores a JSON number exactly and returns it in plain decimal form (no exponent), so a number is accepted only when that form is at most 40 characters long, or no longer than the number as sent. Long mantissas and every int64 or double a normal sender writes pass (`6.02e23`, `1e-30`, `-0`, a 200-digit integer); `1e41`, `5e-324` and `1.7976931348623157e308` are refused with 422 `attributes_validation_failed` at the number's JSON Pointer (`number is too large to store exactly: at most 40 characters written out without an exponent`). A case that came by email has its message under `email`: the fields of an `email_received` timeline event (see `TimelineEvent`). */
             attributes: Record<string, unknown>;
             /**
@@ -1495,12 +1570,23 @@ export interface components {
             mode: "live" | "test";
             /** @description Disposition of a `Closed` case (for example `Resolved`); null in every other status. */
             outcome: string | null;
+            /**
+             * @description New cases are `normal`.
+             * @enum {string}
+             */
+            priority: "low" | "normal" | "high" | "urgent";
             /** @description How the case came in: `API` (the cases API), `Webhook` (the incoming webhook), `Email` (an email to the workflow's inbound address), `Form` (the hosted request form), or the source type of an extension's case source (docs/extending.md). */
             source_type: string;
             /** @description One of the statuses declared on the workflow version the case runs on. New cases are `Open`. */
             status: string;
             /** @description Case title; when none was given, `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC` (or `via Webhook`, `via Email`, `via Form`). An email case's is the message's `Subject`, trimmed. */
             subject: string;
+            /** @description The team the case is given to; null when none. */
+            team: {
+                /** @description Team id. */
+                id: number;
+                name: string;
+            } | null;
             /**
              * Format: date-time
              * @description Time of the last change (ISO 8601, UTC)
@@ -1513,6 +1599,11 @@ export interface components {
         ChangeStatusRequest: {
             /** @description A status declared on the case's workflow, other than `Error`. */
             status: string;
+        };
+        ChangeTeamRequest: {
+            /** @description The members, all of them. */
+            member_ids?: number[];
+            name?: string;
         };
         ChangeUserRequest: {
             /**
@@ -1596,7 +1687,7 @@ export interface components {
             owner_email?: string;
         };
         CreateSubscriptionRequest: {
-            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received")[];
+            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned")[];
             /**
              * Format: uri
              * @description An `http` or `https` URL.
@@ -1604,6 +1695,12 @@ export interface components {
             url: string;
             /** @description Only these workflows' cases; all of the organization's when absent. */
             workflow_ids?: number[];
+        };
+        CreateTeamRequest: {
+            /** @description User ids: each an active user of the organization with a role of `agent` or stronger. */
+            member_ids: number[];
+            /** @description Unique in the organization (whatever the case of its letters). */
+            name: string;
         };
         CreateTokenRequest: {
             /** @description A label for people. */
@@ -1641,7 +1738,7 @@ export interface components {
              */
             event_id: string;
             /** @enum {string} */
-            event_type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received";
+            event_type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned";
             /** @description What the subscriber answered; null when no answer came. */
             status_code: number | null;
         };
@@ -2015,7 +2112,7 @@ export interface components {
             updated_at: string;
         };
         /** @description One step of a run. */
-        Step: components["schemas"]["SetAttributesStep"] | components["schemas"]["SetStatusStep"] | components["schemas"]["CloseStep"] | components["schemas"]["HttpRequestStep"] | components["schemas"]["WaitStep"] | components["schemas"]["FailStep"] | components["schemas"]["IfStep"];
+        Step: components["schemas"]["SetAttributesStep"] | components["schemas"]["SetStatusStep"] | components["schemas"]["CloseStep"] | components["schemas"]["HttpRequestStep"] | components["schemas"]["WaitStep"] | components["schemas"]["FailStep"] | components["schemas"]["AssignStep"] | components["schemas"]["IfStep"];
         /** @description Where and which case events are sent. */
         Subscription: {
             /**
@@ -2032,7 +2129,7 @@ export interface components {
             disabled_at: string | null;
             /** @description Why it was disabled; null while active. */
             disabled_reason: string | null;
-            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received")[];
+            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned")[];
             /**
              * Format: date-time
              * @description Since when deliveries fail without a success in between; null while healthy.
@@ -2049,6 +2146,20 @@ export interface components {
             url: string;
             /** @description Only these workflows' cases; null: every workflow of the organization. */
             workflow_ids: number[] | null;
+        };
+        /** @description A team of people who work cases together. */
+        Team: {
+            /**
+             * Format: date-time
+             * @description When the team was created (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description Team id. */
+            id: number;
+            /** @description The members' user ids, ascending. */
+            member_ids: number[];
+            /** @description Unique in the organization, whatever the case of its letters. */
+            name: string;
         };
         /** @description Only these keys are accepted; any other key is a 422. Every key may be left out. */
         TestRunRequestBody: {
@@ -2076,7 +2187,7 @@ export interface components {
              */
             status: string;
         };
-        /** @description One entry of a case's timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields: `created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case. `attributes_changed`: `keys`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`. `run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status). `http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`. `email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service's own mail), which reopens nothing. */
+        /** @description One entry of a case's timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields: `created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case. `attributes_changed`: `keys` (removed ones too). `assigned`: `from`, `to` (`{id, email}` or null), `team_from`, `team_to` (`{id, name}` or null). `priority_changed`: `from`, `to`. `assign`: an `assign` step that found no active member, `run_id`, `team`, `assigned: null`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`. `run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status). `http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`. `email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service's own mail), which reopens nothing. */
         TimelineEvent: {
             /**
              * Format: date-time
@@ -2190,7 +2301,7 @@ export interface components {
             workflow_ids?: number[] | null;
         };
         UpdateSubscriptionRequest: {
-            events?: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received")[];
+            events?: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned")[];
             /**
              * Format: uri
              * @description An `http` or `https` URL.
@@ -2342,6 +2453,21 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @description Any subset of the keys, at least one; each given is changed, together, or none is. */
+        WorkCaseRequest: {
+            /** @description An active user of the organization with a role of `agent` or stronger (and a member of `team_id` when both are given); null: nobody. */
+            assignee_id?: number | null;
+            /** @description A JSON merge patch (RFC 7396) of the attributes: null removes a key, an object merges into an object. The merged attributes must pass the workflow's attribute schema as a whole. */
+            attributes?: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            priority?: "low" | "normal" | "high" | "urgent";
+            /** @description As the cases API's PATCH: a status declared on the case's workflow version, other than `Error`. */
+            status?: string;
+            /** @description A team of the organization; null: no team. */
+            team_id?: number | null;
+        };
         /** @description A workflow: its draft definition (what `name` ... `automations` show) and its publication state. Cases run on the latest published version. */
         Workflow: {
             /**
@@ -2441,6 +2567,13 @@ export interface components {
         };
         /** @description A workflow as a case list names and filters it: no definition. */
         WorkflowName: {
+            /**
+             * @description The draft's attribute declarations; only for a caller of role `agent` or stronger (who works cases).
+             * @default {}
+             */
+            attributes: {
+                [key: string]: components["schemas"]["AttributeDeclaration"];
+            };
             /** @description Workflow id. */
             id: number;
             /** @description The intake name, used in default subjects (`<name> via API - ...`). */
@@ -2660,6 +2793,8 @@ export interface operations {
     listCases: {
         parameters: {
             query?: {
+                /** @description Only the cases assigned to this user id, to the caller (`me`, a signed-in person only: "my cases"), or to nobody (`none`). */
+                assignee?: string;
                 /** @description A JSON object (URL-encoded; at most 2,048 characters, nested at most 4 levels, with at most 20 array items in all, or a 422 at the offending value's pointer below `/attributes`): only cases whose attributes contain it. Nested objects match by containment too (`{"customer":{"tier":"gold"}}` matches a customer with more keys); an array matches an array holding those elements. */
                 attributes?: string;
                 /** @description Only cases created after this instant (ISO 8601 with offset; excluded itself). */
@@ -2672,10 +2807,16 @@ export interface operations {
                 limit?: number;
                 /** @description Only live or only test cases. */
                 mode?: "live" | "test";
+                /** @description Only cases of this priority, or of any of several comma-separated ones (`high,urgent`). */
+                priority?: string;
+                /** @description The order: by `created_at`, `updated_at` (the last change) or `priority` (`low` to `urgent`), ascending, or descending with `-`; ties by id in the same direction. A cursor goes with the order it was read in. */
+                sort?: "-created_at" | "created_at" | "-updated_at" | "updated_at" | "-priority" | "priority";
                 /** @description Only cases that came in this way: `API`, `Webhook`, `Email`, `Form`, or an extension's source type. */
                 source?: string;
                 /** @description Only cases in this status, or in any of several comma-separated ones (`Open,Triage`). */
                 status?: string;
+                /** @description Only the cases given to this team. */
+                team_id?: number;
                 /** @description Only cases last changed after this instant (excluded itself). */
                 updated_after?: string;
                 /** @description Only cases last changed before this instant (excluded itself). */
@@ -2704,7 +2845,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description An unknown query parameter, or a value that is not valid for it (`validation_errors` names each). */
+            /** @description An unknown query parameter, or a value that is not valid for it (`validation_errors` names each); `assignee=me` with an admin token; a cursor read in another `sort`. */
             422: components["responses"]["Unprocessable"];
             /** @description The organization already has `LIST_READS_PER_ORGANIZATION` (2 by default) list reads (lists and change feeds, cases API and admin API together) under way on this instance, and as many waiting, or its list reads have spent their share of database time on this instance (`LIST_READ_DATABASE_MS_PER_SECOND`): nothing was read. Ask again after `Retry-After` seconds. */
             429: components["responses"]["TooManyRequests"];
@@ -2740,6 +2881,46 @@ export interface operations {
             /** @description The case does not exist or belongs to another organization. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    workCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkCaseRequest"];
+            };
+        };
+        responses: {
+            /** @description The case after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        case: components["schemas"]["CaseWithSource"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Nothing changed: no key, an unsupported key or a value of the wrong type; an assignee who is not an active user of the organization with a role of `agent` or stronger; a team the organization does not have; an assignee who is not a member of the team given with them; a status the workflow does not declare, or `Error`; attributes that, merged, the workflow's schema refuses (`validation_errors` at `/attributes/...`). */
+            422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3686,6 +3867,133 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             414: components["responses"]["UriTooLong"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listTeams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The teams. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        teams: components["schemas"]["Team"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTeamRequest"];
+            };
+        };
+        responses: {
+            /** @description The team. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        team: components["schemas"]["Team"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `name` missing, blank or over 200 characters, or the name of another team of the organization (whatever the case); `member_ids` names a user who is not an active user of the organization with a role of `agent` or stronger (`validation_errors` points at each); an unsupported key. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                teamId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such team in the organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                teamId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeTeamRequest"];
+            };
+        };
+        responses: {
+            /** @description The team after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        team: components["schemas"]["Team"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such team in the organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A name taken by another team, blank or too long; `member_ids` names a user who is not an active user of the organization with a role of `agent` or stronger (`validation_errors` points at each); an unsupported key. */
+            422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

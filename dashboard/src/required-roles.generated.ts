@@ -3,9 +3,11 @@
 
 /** The least role each admin operation requires, by operation id. */
 export const REQUIRED_ROLES = {
+  changeTeam: 'admin',
   changeUser: 'owner',
   createDigest: 'admin',
   createSubscription: 'admin',
+  createTeam: 'admin',
   createToken: 'admin',
   createUser: 'owner',
   createWorkflow: 'editor',
@@ -14,6 +16,7 @@ export const REQUIRED_ROLES = {
   deleteSecret: 'admin',
   deleteSso: 'owner',
   deleteSubscription: 'admin',
+  deleteTeam: 'admin',
   deleteToken: 'admin',
   deleteUser: 'owner',
   deleteWebhookVerification: 'admin',
@@ -43,6 +46,7 @@ export const REQUIRED_ROLES = {
   listSecrets: 'admin',
   listStepTypes: 'editor',
   listSubscriptions: 'editor',
+  listTeams: 'agent',
   listTokens: 'admin',
   listUsers: 'owner',
   listWorkflowNames: 'viewer',
@@ -63,4 +67,5 @@ export const REQUIRED_ROLES = {
   updateDigest: 'admin',
   updateSubscription: 'admin',
   verifySsoDomains: 'owner',
+  workCase: 'agent',
 } as const;
