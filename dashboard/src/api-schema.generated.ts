@@ -2213,7 +2213,7 @@ export interface components {
              */
             date?: string | null;
             error?: string;
-            /** @description `status_changed`: the status left. `email_received`: the sender (`address`, `name`), or null. */
+            /** @description `status_changed`, `priority_changed`: the status or priority left. `email_received`: the sender (`address`, `name`), or null. `assigned`: the assignee before (`id`, `email`), or null. */
             from?: string | Record<string, unknown> | null;
             /** @description The `text/html` part(s) as sent (decoded to UTF-8; `cid:` links kept). Never render it unescaped. */
             html?: string | null;
@@ -2245,14 +2245,18 @@ export interface components {
             status?: string | number;
             /** @description The `Subject` header, decoded. */
             subject?: string | null;
+            /** @description `assigned`: the team before (`id`, `name`), or null. */
+            team_from?: Record<string, unknown> | null;
+            /** @description `assigned`: the new team (`id`, `name`), or null. */
+            team_to?: Record<string, unknown> | null;
             /** @description The `text/plain` part(s), decoded to UTF-8 exactly from their charset and transfer encoding, line ends as LF; null when the message has only HTML. */
             text?: string | null;
-            /** @description `status_changed`: the new status. `email_received`: the `To` recipients. */
+            /** @description `status_changed`, `priority_changed`: the new status or priority. `email_received`: the `To` recipients. `assigned`: the new assignee (`id`, `email`), or null. */
             to?: string | {
                 address: string;
                 /** @description The display name; empty when none was given. */
                 name: string;
-            }[];
+            }[] | Record<string, unknown> | null;
             /** @description What happened (see above). */
             type: string;
             /**
