@@ -5,13 +5,15 @@ import { CaseAssignments } from '../domain/case-work.ports.js';
 
 /**
  * Both walk cases_by_team and cases_by_assignee, the partial indexes of assigned cases. A team's
- * deletion moves its cases in the change feed, as every update of cases does.
+ * deletion locks its cases in id order, as the engine's batches do (so neither waits for the
+ * other in a circle), and moves them in the change feed, as every update of cases does.
  */
 @Injectable()
 export class PostgresCaseAssignments extends CaseAssignments {
   async dropTeam(tx: Transaction, organizationId: number, teamId: number): Promise<number> {
     const [, count] = (await entityManager(tx).query(
-      `UPDATE cases SET team_id = NULL, change_xid = pg_current_xact_id() WHERE organization_id = $1 AND team_id = $2`,
+      `WITH locked AS (SELECT id FROM cases WHERE organization_id = $1 AND team_id = $2 ORDER BY id FOR UPDATE)
+       UPDATE cases SET team_id = NULL, change_xid = pg_current_xact_id() FROM locked WHERE cases.id = locked.id`,
       [organizationId, teamId],
     )) as [unknown, number];
     return count;
