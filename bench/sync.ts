@@ -39,7 +39,7 @@ async function sampledCursors(ctx: BenchContext): Promise<{ list: string[]; feed
     [ctx.fixtures.intake.id, CURSORS],
   );
   return {
-    list: rows.map((r) => listCursor({ createdAtMicros: r.micros, id: r.id })),
+    list: rows.map((r) => listCursor({ sort: '-created_at', value: r.micros, id: r.id })),
     // One change before each sampled one, so every page has a full 50 to read.
     feed: rows.map((r) => feedCursor({ after: { xid: r.xid, id: String(BigInt(r.id) - 1n) }, readBelow: r.below })),
   };

@@ -14,6 +14,7 @@ import { CasesModule } from './modules/cases/cases.module.js';
 import { CaseIntakeModule } from './modules/cases/case-intake.module.js';
 import { CaseViewsModule } from './modules/case-views/case-views.module.js';
 import { BulkChangesModule } from './modules/bulk-changes/bulk-changes.module.js';
+import { TeamsModule } from './modules/teams/teams.module.js';
 import { AutomationModule } from './modules/automation/automation.module.js';
 import { SubscriptionsModule } from './modules/subscriptions/subscriptions.module.js';
 import { CaseEventsModule } from './modules/case-events/case-events.module.js';
@@ -66,6 +67,7 @@ export class AppModule {
         CaseLinksModule,
         CaseViewsModule,
         BulkChangesModule.forRoot(env),
+        TeamsModule,
         AutomationModule.forRoot(env),
         SubscriptionsModule.forRoot(env),
         CaseEventsModule.forRoot(env),

@@ -217,7 +217,7 @@ export type Counts = Usage['live'];
 /** An event subscription (outbound webhooks, admin-api.md; recovery: integrations.md section 4). */
 export type Subscription = Schemas['Subscription'];
 /** What a subscription can be sent (integrations.md). */
-export const SUBSCRIPTION_EVENTS = ['case.created', 'case.status_changed', 'case.closed', 'case.reopened', 'case.errored', 'case.email_received'] as const satisfies readonly Subscription['events'][number][];
+export const SUBSCRIPTION_EVENTS = ['case.created', 'case.status_changed', 'case.closed', 'case.reopened', 'case.errored', 'case.email_received', 'case.assigned'] as const satisfies readonly Subscription['events'][number][];
 /** A scheduled report digest by email (reporting.md). */
 export type Digest = Schemas['Digest'];
 /** One attempt to deliver one event; `delivery_id` is what a retry names. */

@@ -90,7 +90,14 @@ export type StepOutcome =
   /** Run this step again after `delayMs` (`attempt` tells how many tries came before). */
   | { kind: 'retry'; delayMs: number; error: string }
   /** Fail the run: the case is parked in Error with this reason. */
-  | { kind: 'fail'; error: string };
+  | { kind: 'fail'; error: string }
+  /**
+   * Give the case to a member of the organization's team named `team`, chosen by `strategy`
+   * (`balanced`: the fewest open cases, `round_robin`: in turn), and set `priority` when given;
+   * the engine picks and assigns in the run's transaction. A team without an active member (or
+   * none of that name) leaves the case unassigned, with a note on its timeline.
+   */
+  | { kind: 'assign'; team: string; strategy: 'balanced' | 'round_robin'; priority?: 'low' | 'normal' | 'high' | 'urgent' };
 
 /** What a step type's own check gets, besides its arguments. */
 export interface StepArgumentsCheck {

@@ -192,6 +192,20 @@ describe('audit log', () => {
         },
         summary: (s) => assert.deepEqual(Object.keys(s).sort(), ['period_end', 'period_start']) },
       { what: 'delete it', action: 'digest.deleted', target: target('digest', 'digest'), status: 204, send: () => as('DELETE', `/api/admin/v1/digests/${ids.digest}`) },
+      { what: 'create a team', action: 'team.created', target: target('team', 'team'), status: 201,
+        send: () => remember(as('POST', '/api/admin/v1/teams', { name: 'Audited', member_ids: [] }), (b) => keep('team', b.team.id)),
+        summary: (s) => assert.deepEqual(s, { name: 'Audited', member_ids: [] }) },
+      { what: 'rename it', action: 'team.changed', target: target('team', 'team'), status: 200,
+        send: () => as('PATCH', `/api/admin/v1/teams/${ids.team}`, { name: 'Audited EU' }),
+        summary: (s) => assert.deepEqual(s, { name: { from: 'Audited', to: 'Audited EU' } }) },
+      { what: 'work a case: give it to the team, raise its priority', action: 'case.changed', target: target('case', 'case'), status: 200,
+        send: async () => {
+          keep('case', (await as('GET', '/api/admin/v1/cases?limit=1')).body.cases[0].id);
+          return as('PATCH', `/api/admin/v1/cases/${ids.case}`, { team_id: Number(ids.team), priority: 'high' });
+        },
+        summary: (s) => assert.deepEqual(s, { team: { from: null, to: Number(ids.team) }, priority: { from: 'normal', to: 'high' } }) },
+      { what: 'delete the team', action: 'team.deleted', target: target('team', 'team'), status: 204, send: () => as('DELETE', `/api/admin/v1/teams/${ids.team}`),
+        summary: (s) => assert.deepEqual(s, { name: 'Audited EU', cases: 1 }) },
       { what: 'link two cases', action: 'case.linked', target: target('case', 'caseA'), status: 201,
         send: async () => {
           assert.equal((await postForm(t, ids.formPath!, validFields())).status, 303, 'a second case of the form');

@@ -33,7 +33,7 @@ describe('the example ticket extension in the real application', () => {
     const res = await app.t.request('GET', '/api/admin/v1/step_types', { token: adminToken });
     assert.equal(res.status, 200, res.text);
     const types = res.body.step_types as { type: string; external: boolean; arguments_schema: { required?: string[] } }[];
-    assert.deepEqual(types.map((t) => t.type).sort(), ['close', 'fail', 'http_request', 'open_ticket', 'set_attributes', 'set_status', 'wait']);
+    assert.deepEqual(types.map((t) => t.type).sort(), ['assign', 'close', 'fail', 'http_request', 'open_ticket', 'set_attributes', 'set_status', 'wait']);
     const openTicket = types.find((t) => t.type === 'open_ticket')!;
     assert.equal(openTicket.external, true);
     assert.deepEqual(openTicket.arguments_schema.required, ['url', 'title']);

@@ -212,7 +212,7 @@ describe('OpenAPI document', () => {
       const queryOf = (path: string, method: string) => (doc.paths[path][method].parameters as Json[]).filter((p) => p.in === 'query').map((p) => p.name).sort();
       const filters = ['attributes', 'created_after', 'created_before', 'cursor', 'limit', 'mode', 'status', 'updated_after', 'updated_before'];
       assert.deepEqual(queryOf('/api/external/v1/workflows/{workflowId}/cases', 'get'), filters);
-      assert.deepEqual(queryOf('/api/admin/v1/cases', 'get'), [...filters, 'source', 'workflow_id'].sort());
+      assert.deepEqual(queryOf('/api/admin/v1/cases', 'get'), [...filters, 'assignee', 'priority', 'sort', 'source', 'team_id', 'workflow_id'].sort());
       assert.deepEqual(queryOf('/api/external/v1/workflows/{workflowId}/cases/changes', 'get'), ['after', 'limit']);
       assert.ok(doc.paths['/api/external/v1/workflows/{workflowId}/cases/changes'].get.responses['410'], 'the expired cursor is documented');
     });
@@ -277,6 +277,12 @@ describe('OpenAPI document', () => {
       const page = await api.call('get', '/api/admin/v1/cases', { token: admin, query: `?workflow_id=${workflowId}&limit=1` });
       assert.equal(typeof page.body.next_cursor, 'string');
       await api.call('get', '/api/admin/v1/cases/{caseId}', { token: admin, params: caseParams });
+      const team = await api.call('post', '/api/admin/v1/teams', { token: admin, body: { name: 'Front line', member_ids: [] } });
+      const teamParams = { teamId: team.body.team.id };
+      await api.call('get', '/api/admin/v1/teams', { token: admin });
+      await api.call('patch', '/api/admin/v1/teams/{teamId}', { token: admin, params: teamParams, body: { name: 'Front line EU' } });
+      await api.call('patch', '/api/admin/v1/cases/{caseId}', { token: admin, params: caseParams, body: { team_id: team.body.team.id, priority: 'high', attributes: { note: 'documented' } } });
+      await api.call('delete', '/api/admin/v1/teams/{teamId}', { token: admin, params: teamParams });
       await api.call('get', '/api/admin/v1/cases/{caseId}/timeline', { token: admin, params: caseParams });
       // A case without runs here; case-runs.e2e-spec.ts checks traced runs against the document.
       await api.call('get', '/api/admin/v1/cases/{caseId}/runs', { token: admin, params: caseParams });
@@ -465,6 +471,7 @@ describe('OpenAPI document', () => {
         ['/merge', { into: 1 }],
         ['/links', { case_id: 1, type: 'relates' }],
         ['/views/{viewId}', { name: 'Renamed' }],
+        ['/teams/{teamId}', { name: 'Nobody' }],
       ];
       for (const operation of operations.filter((o) => o.op.responses['404'] && o.path.includes('{'))) {
         const res = await api.call(operation.method, operation.path, {

@@ -65,6 +65,8 @@ interface World {
   workflowId: number;
   /** The organization's API token, to open the cases a probe works on. */
   apiToken: string;
+  /** A case of the workflow, for the probes that work one. */
+  caseId: number;
   receiver: Receiver;
   sink: SmtpSink;
 }
@@ -120,6 +122,17 @@ const PROBES: Record<string, (w: World, as: Caller) => Promise<Cell>> = {
     const link = made.status === 201 ? made.body.link : (await w.t.request('POST', `/api/admin/v1/cases/${a}/links`, { token: w.org.adminToken, body })).body.link;
     return reached(as.column, made, await as.request('DELETE', `/api/admin/v1/cases/${a}/links/${link.id}`));
   },
+  'work cases: assign, change priority, status and attributes': async (w, as) =>
+    reached(as.column, await as.request('PATCH', `/api/admin/v1/cases/${w.caseId}`, { priority: 'high', status: 'Triage', attributes: { note: null } })),
+  'read teams, and workflows\' statuses and attribute schemas': async (w, as) => {
+    const names = await as.request('GET', '/api/admin/v1/workflow_names');
+    const teams = await as.request('GET', '/api/admin/v1/teams');
+    // A viewer still reads the workflows' names and statuses, never their attribute declarations.
+    if (names.status === 200 && names.body.workflows.some((workflow: { attributes?: unknown }) => workflow.attributes !== undefined)) return reached(as.column, teams);
+    assert.equal(reached(as.column, teams), 'no', `${as.column}: reads teams but no attribute schema`);
+    return 'no';
+  },
+  'manage teams': async (w, as) => reached(as.column, await as.request('POST', '/api/admin/v1/teams', { name: `Matrix ${as.column} ${Math.random()}`, member_ids: [] })),
   'read workflows, their versions and drafts': async (w, as) =>
     reached(as.column, await as.request('GET', `/api/admin/v1/workflows/${w.workflowId}`), await as.request('GET', `/api/admin/v1/workflows/${w.workflowId}/versions`)),
   'edit a workflow\'s draft': async (w, as) => reached(as.column, await as.request('PUT', `/api/admin/v1/workflows/${w.workflowId}`, sampleDefinition())),
@@ -188,7 +201,9 @@ describe('the role × capability matrix of docs/security.md', () => {
     assert.equal((await t.request('POST', `/api/admin/v1/workflows/${workflowId}/publish`, { token: org.adminToken })).status, 200);
     assert.equal((await t.request('POST', `/api/admin/v1/workflows/${workflowId}/webhook`, { token: org.adminToken })).status, 201);
     const apiToken = (await createToken(t, { id: org.id, adminToken: org.adminToken }, 'api')).secret;
-    w = { t, org, workflowId, apiToken, receiver: await startReceiver(() => ({ status: 201, body: { id: 'T-1' } })), sink };
+    const opened = await t.request('POST', `/api/external/v1/workflows/${workflowId}/cases`, { token: apiToken, body: { attributes: CASE } });
+    assert.equal(opened.status, 201, opened.text);
+    w = { t, org, workflowId, apiToken, caseId: opened.body.case.id, receiver: await startReceiver(() => ({ status: 201, body: { id: 'T-1' } })), sink };
     const sessions: [Column, Session][] = [['owner', org.owner]];
     for (const role of ['viewer', 'agent', 'editor', 'admin'] as const) sessions.push([role, await givenMember(t, sink, org, role, origin)]);
     for (const [column, session] of sessions) {

@@ -6,6 +6,7 @@ import { CaseRepository } from '../../src/modules/cases/domain/case.repository.j
 import { RunQueue } from '../../src/modules/cases/domain/run-queue.js';
 import { PublishedWorkflowsService } from '../../src/modules/workflows/application/published-workflows.service.js';
 import type { WorkflowVersion } from '../../src/modules/workflows/domain/workflow-version.js';
+import { CaseAssigner } from '../../src/modules/automation/application/case-assigner.js';
 import { RunExecutor } from '../../src/modules/automation/application/run-executor.service.js';
 import { StepRunner } from '../../src/modules/automation/application/step-runner.js';
 import { OutboundHttp } from '../../src/shared/outbound/outbound-http.js';
@@ -63,6 +64,7 @@ export function runExecutor(ctx: IntegrationContext): RunExecutor {
     ctx.env,
     new StepRunner(new Map([new SetAttributesStep(), new SetStatusStep(), new CloseStep(), new WaitStep(), new FailStep()].map((step) => [step.type, step])), ctx.get(OutboundHttp), ctx.get(SecretsService), ctx.get(LOGGER)),
     new BullRunScheduler(ctx.get<Queue>(getQueueToken(AUTOMATION_QUEUE))),
+    ctx.get(CaseAssigner),
     ctx.get(LOGGER),
   );
 }

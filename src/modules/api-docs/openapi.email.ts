@@ -34,7 +34,7 @@ export const emailEventFields: Record<string, Schema> = {
 };
 
 export const timelineTo: Schema = {
-  type: ['string', 'array'],
+  type: ['string', 'array', 'object', 'null'],
   items: mailbox,
-  description: '`status_changed`: the new status. `email_received`: the `To` recipients.',
+  description: '`status_changed`, `priority_changed`: the new status or priority. `email_received`: the `To` recipients. `assigned`: the new assignee (`id`, `email`), or null.',
 };

@@ -2,6 +2,7 @@ import { NUMBER_RULE, object, resourceId, type Schema, schemaRef, timestamp } fr
 import { SOURCE_TYPE } from '../workflows/domain/workflow-definition.js';
 import { auditSchemas } from './openapi.audit.js';
 import { caseworkSchemas } from './openapi.casework.js';
+import { caseWorkFields, caseWorkSchemas } from './openapi.teams.js';
 import { reportingSchemas } from './openapi.reporting.js';
 import { retentionSchemas } from './openapi.retention.js';
 import { emailEventFields, emailSchemas, timelineTo } from './openapi.email.js';
@@ -63,7 +64,7 @@ const errorSchemas: Record<string, Schema> = {
 
 const caseSchemas: Record<string, Schema> = {
   Case: object({ ...caseFields, ...caseTail }, [], 'A case as the cases API shows it.'),
-  CaseWithSource: object({ ...caseFields, source_type: sourceType, ...caseTail }, [], 'A case in the admin case list: a Case plus its `source_type`.'),
+  CaseWithSource: object({ ...caseFields, source_type: sourceType, ...caseWorkFields, ...caseTail }, [], 'A case as the admin API shows it: a Case plus its `source_type` and who works it (`assignee`, `team`, `priority`).'),
   CaseLink: object(
     {
       id: resourceId('The link\'s id.'),
@@ -81,7 +82,7 @@ const caseSchemas: Record<string, Schema> = {
     description: [
       'One entry of a case\'s timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields:',
       '`created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case.',
-      '`attributes_changed`: `keys`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`.',
+      '`attributes_changed`: `keys` (removed ones too). `assigned`: `from`, `to` (`{id, email}` or null), `team_from`, `team_to` (`{id, name}` or null). `priority_changed`: `from`, `to`. `assign` (what an `assign` step picked): `run_id`, `team`, `assigned` (`{id, email}`, with `strategy`; or null, with `reason`: the team has no active member, or no longer exists). `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`.',
       '`run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status).',
       '`http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`.',
       '`email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service\'s own mail), which reopens nothing; a copy of a message of a case merged into this one carries `merged_from` (that case\'s id) and `received_at`.',
@@ -114,16 +115,18 @@ const caseSchemas: Record<string, Schema> = {
       link_type: { type: 'string', enum: ['relates', 'duplicates', 'blocks'] },
       direction: { type: 'string', enum: ['outward', 'inward'], description: '`outward`: this case relates to, duplicates or blocks the other; `inward`: the other way.' },
       automatic: { type: 'boolean', const: true, description: '`email_received` only, and only when a machine sent the reply: the case did not reopen.' },
-      from: { type: ['string', 'object', 'null'], description: '`status_changed`: the status left. `email_received`: the sender (`address`, `name`), or null.' },
+      from: { type: ['string', 'object', 'null'], description: '`status_changed`, `priority_changed`: the status or priority left. `email_received`: the sender (`address`, `name`), or null. `assigned`: the assignee before (`id`, `email`), or null.' },
+      team_from: { type: ['object', 'null'], description: '`assigned`: the team before (`id`, `name`), or null.' },
+      team_to: { type: ['object', 'null'], description: '`assigned`: the new team (`id`, `name`), or null.' },
     },
     required: ['id', 'type', 'by', 'at'],
     additionalProperties: true,
   },
   Actor: object(
     {
-      type: { type: 'string', enum: ['api_token', 'user', 'webhook', 'email', 'form', 'case_source', 'automation', 'engine'] },
-      id: resourceId('The API token\'s id, for `api_token`; the person\'s user id, for `user` (a person signed in to the dashboard).'),
-      name: { type: 'string', description: 'The API token\'s name, for `api_token` only (a deleted token\'s too).' },
+      type: { type: 'string', enum: ['api_token', 'admin_token', 'user', 'webhook', 'email', 'form', 'case_source', 'automation', 'engine'] },
+      id: resourceId('The token\'s id, for `api_token` and `admin_token`; the person\'s user id, for `user` (a person working the case).'),
+      name: { type: 'string', description: 'The token\'s name (a deleted token\'s too), or the person\'s email address (while their user exists).' },
       source_type: { type: 'string', description: 'The source type of an extension\'s case source, for `case_source` only.' },
     },
     ['id', 'name', 'source_type'],
@@ -232,6 +235,7 @@ export const schemas: Record<string, Schema> = {
   ...verificationSchemas,
   ...retentionSchemas,
   ...auditSchemas,
+  ...caseWorkSchemas,
   ...reportingSchemas,
   ...emailSchemas,
   ...formSchemas,

@@ -76,8 +76,9 @@ export const workflowSchemas: Record<string, Schema> = {
       id: resourceId('Workflow id.'),
       name: definitionFields.name!,
       statuses: { type: 'array', items: { type: 'string' }, description: 'All statuses of the draft: `Open`, `Closed`, `Error`, then the custom ones.' },
+      attributes: { ...definitionFields.attributes!, description: 'The draft\'s attribute declarations; only for a caller of role `agent` or stronger (who works cases).' },
     },
-    [],
+    ['attributes'],
     'A workflow as a case list names and filters it: no definition.',
   ),
   WorkflowVersionSummary: object(

@@ -20,6 +20,7 @@ import { ExtensionsModule } from '../extensions/extensions.module.js';
 import { StepTypeRegistry } from '../extensions/step-type.registry.js';
 import { StepTypesController } from './http/step-types.controller.js';
 import { TestRunService } from './application/test-run.service.js';
+import { CaseAssigner } from './application/case-assigner.js';
 import { TestRunsController } from './http/test-runs.controller.js';
 
 /**
@@ -41,6 +42,7 @@ export class AutomationModule {
         StepRunner,
         { provide: StepTypes, useExisting: StepTypeRegistry },
         TestRunService,
+        CaseAssigner,
         AutomationMetrics,
         QueueMetrics,
         ...(worker

@@ -9,6 +9,9 @@ import { MergeCasesService } from './application/merge-cases.service.js';
 import { CaseQueriesService } from './application/case-queries.service.js';
 import { QueriedCaseFeed } from './application/queried-case-feed.js';
 import { ChangeCaseStatusService } from './application/change-case-status.service.js';
+import { CaseWorkService } from './application/case-work.service.js';
+import { CaseAssignments } from './domain/case-work.ports.js';
+import { PostgresCaseAssignments } from './infrastructure/postgres-case-assignments.js';
 import { CreateCaseService } from './application/create-case.service.js';
 import { GetCaseService } from './application/get-case.service.js';
 import { IntakeMetrics } from './application/intake-metrics.js';
@@ -41,6 +44,8 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     CreateCaseService,
     GetCaseService,
     ChangeCaseStatusService,
+    CaseWorkService,
+    { provide: CaseAssignments, useClass: PostgresCaseAssignments },
     CaseQueriesService,
     CaseEmailsService,
     MergeCasesService,
@@ -60,6 +65,6 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     { provide: UsageCounts, useClass: PostgresUsageCounts },
     { provide: CasePurges, useClass: PostgresCasePurges },
   ],
-  exports: [CaseRepository, CaseFeedReads, RunQueue, CaseStatementParts, CreateCaseService, CaseEmailsService, CaseQueriesService],
+  exports: [CaseRepository, CaseFeedReads, RunQueue, CaseStatementParts, CreateCaseService, CaseEmailsService, CaseQueriesService, CaseWorkService, CaseAssignments],
 })
 export class CasesModule {}

@@ -36,6 +36,8 @@ import { SsoSignInLinks1763984100000 } from './migrations/1763984100000-sso-sign
 import { AgentRole1764000000000 } from './migrations/1764000000000-agent-role.js';
 import { Sla1764200000000 } from './migrations/1764200000000-sla.js';
 import { SlaTimers1764200100000 } from './migrations/1764200100000-sla-timers.js';
+import { CaseAssignment1764300000000 } from './migrations/1764300000000-case-assignment.js';
+import { Teams1764300100000 } from './migrations/1764300100000-teams.js';
 import { CaseViewsAndBulkJobs1764500000000 } from './migrations/1764500000000-case-views-and-bulk-jobs.js';
 import { CaseMerges1764600000000 } from './migrations/1764600000000-case-merges.js';
 import { CaseLinks1764600100000 } from './migrations/1764600100000-case-links.js';
@@ -50,7 +52,7 @@ export function dataSourceOptions(env: DatabaseEnv): DataSourceOptions {
     synchronize: false,
     migrationsRun: false,
     migrationsTableName: 'schema_migrations',
-    migrations: [InitialSchema1763750000000, EventSubscriptions1763760000000, RelayIndexes1763770000000, UnfinishedRunsByCase1763780000000, OrganizationSecrets1763790200000, CacheGeneration1763790600000, LeaseIndexes1763793000000, Retention1763800000000, EmailIntake1763810000000, WebhookVerifications1763820000000, RequestForms1763830000000, CaseChangeFeed1763840000000, WebhookDedupKeys1763850000000, SubscriptionRecovery1763860000000, CaseReports1763870000000, Digests1763870100000, LooseCaseForeignKeys1763880000000, CacheInvalidations1763890600000, DigestUnsubscribeTokens1763890700000, DefinitionsAsSaved1763890800000, ExtensionNames1763890900000, VersionPublishers1763890950000, CaseEventListeners1763900300000, RunTraces1763900450000, AuditEntries1763900500000, People1763910000000, AuditCommitOrder1763915000000, SsoConfigurations1763920000000, SignInPurgeIndexes1763930000000, SignInMails1763940000000, SsoDomainVerification1763960000000, AuditFilterIndexes1763970000000, SsoSignInLinks1763984100000, AgentRole1764000000000, Sla1764200000000, SlaTimers1764200100000, CaseViewsAndBulkJobs1764500000000, CaseMerges1764600000000, CaseLinks1764600100000],
+    migrations: [InitialSchema1763750000000, EventSubscriptions1763760000000, RelayIndexes1763770000000, UnfinishedRunsByCase1763780000000, OrganizationSecrets1763790200000, CacheGeneration1763790600000, LeaseIndexes1763793000000, Retention1763800000000, EmailIntake1763810000000, WebhookVerifications1763820000000, RequestForms1763830000000, CaseChangeFeed1763840000000, WebhookDedupKeys1763850000000, SubscriptionRecovery1763860000000, CaseReports1763870000000, Digests1763870100000, LooseCaseForeignKeys1763880000000, CacheInvalidations1763890600000, DigestUnsubscribeTokens1763890700000, DefinitionsAsSaved1763890800000, ExtensionNames1763890900000, VersionPublishers1763890950000, CaseEventListeners1763900300000, RunTraces1763900450000, AuditEntries1763900500000, People1763910000000, AuditCommitOrder1763915000000, SsoConfigurations1763920000000, SignInPurgeIndexes1763930000000, SignInMails1763940000000, SsoDomainVerification1763960000000, AuditFilterIndexes1763970000000, SsoSignInLinks1763984100000, AgentRole1764000000000, Sla1764200000000, SlaTimers1764200100000, CaseAssignment1764300000000, Teams1764300100000, CaseViewsAndBulkJobs1764500000000, CaseMerges1764600000000, CaseLinks1764600100000],
     logging: false,
     extra: {
       max: env.DATABASE_POOL_SIZE ?? 4,

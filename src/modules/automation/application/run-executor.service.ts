@@ -14,6 +14,7 @@ import { compileRunWithPaths, conditionHolds, type Instruction } from '../domain
 import type { RunRef } from '../../cases/domain/run-queue.js';
 import { RunLeases, RunMetrics, RunScheduler } from './run-engine.ports.js';
 import { StepRunner, type StepSite } from './step-runner.js';
+import { CaseAssigner } from './case-assigner.js';
 import type { StepOutcome } from '../../../extension-api/step-types.js';
 import { stepOutcomeName } from '../domain/step-outcome-name.js';
 import type { TemplateScope } from '../domain/templates.js';
@@ -93,6 +94,7 @@ export class RunExecutor {
     private readonly env: Env,
     private readonly steps: StepRunner,
     private readonly scheduler: RunScheduler,
+    private readonly assigner: CaseAssigner,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -133,7 +135,7 @@ export class RunExecutor {
     if (!subject || !run) return { kind: 'stopped', ref, started: [], finished: [] };
     const started = external ? [] : [run];
     const scope = scopeOf(subject.snapshot());
-    const applied = await this.applySteps(subject, run, version, scope, external, started);
+    const applied = await this.applySteps(tx, subject, run, version, scope, external, started);
     const stored = await this.cases.save(tx, subject);
     const at = { ...ref, runId: applied.run.id };
     if (applied.externalAt === undefined) return { kind: 'stopped', ref: at, started, finished: applied.finished, resumeAt: applied.run.parkedUntil };
@@ -146,7 +148,7 @@ export class RunExecutor {
    * the run it starts (added to `started`). Changes the case and its runs in memory only; each
    * step is added to its run's trace, stored with the run.
    */
-  private async applySteps(subject: Case, first: Run, version: WorkflowVersion, scope: TemplateScope, external: ExternalOutcome | undefined, started: Run[]): Promise<Applied> {
+  private async applySteps(tx: Transaction, subject: Case, first: Run, version: WorkflowVersion, scope: TemplateScope, external: ExternalOutcome | undefined, started: Run[]): Promise<Applied> {
     let run = first;
     let program = this.program(version, run.status);
     let pc = external ? external.pc : run.currentStep;
@@ -203,6 +205,10 @@ export class RunExecutor {
           pc = 0;
           continue;
         }
+        case 'assign':
+          await this.assigner.assign(tx, subject, run, outcome);
+          pc += 1;
+          continue;
         case 'wait':
           run.park(pc + 1, outcome.seconds * 1000, { kind: 'wait' });
           return { run, finished };

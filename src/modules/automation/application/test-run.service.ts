@@ -19,6 +19,10 @@ import { stepOutcomeName } from '../domain/step-outcome-name.js';
 import type { TemplateScope } from '../domain/templates.js';
 import { mergeInto, scopeOf } from './run-executor.service.js';
 import { StepRunner } from './step-runner.js';
+import { CaseAssigner, noteOf } from './case-assigner.js';
+import type { TeamPick } from './team-assignments.js';
+
+type AssignOutcome = Extract<StepOutcome, { kind: 'assign' }>;
 import { MAX_TEST_RUN_MS, TestRunBudget, TestRunHttp } from './test-run-http.js';
 
 /** Status moves a test run follows; the next one ends it with `move_limit`. */
@@ -65,6 +69,7 @@ export class TestRunService {
     private readonly outbound: OutboundHttp,
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditTrail,
+    private readonly assigner: CaseAssigner,
   ) {}
 
   async run(by: ChangeAuthor, organizationId: number, workflowId: number, request: TestRunRequest): Promise<TestRunReport> {
@@ -76,7 +81,7 @@ export class TestRunService {
     checkNewCaseAttributes(version, { value: request.attributes, text });
     const now = new Date();
     const subject = Case.restore(
-      { id: 0, organizationId, workflowId, workflowVersion: version.version, subject: 'Test run', status: request.status, outcome: null, mode: 'test', source: 'API', attributes: text, createdAt: now, updatedAt: now },
+      { id: 0, organizationId, workflowId, workflowVersion: version.version, subject: 'Test run', status: request.status, outcome: null, mode: 'test', source: 'API', attributes: text, priority: 'normal', assigneeId: null, teamId: null, createdAt: now, updatedAt: now },
       [{ id: 0, caseId: 0, status: request.status, mode: 'test', chainDepth: 0, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: now, tracedSteps: 0, retryTraced: false }],
     );
     if (request.send_requests) {
@@ -87,7 +92,9 @@ export class TestRunService {
       }));
     }
     const budget = new TestRunBudget(Date.now() + MAX_TEST_RUN_MS);
-    const walk = new TestRunWalk(subject, subject.takeRun(0)!, version, this.steps, budget, !request.readSecrets, () => new TestRunHttp(request.send_requests, this.outbound, budget));
+    // Whom an assign step would pick now: read under the team's lock like a real run's, and nothing stored.
+    const preview = (outcome: AssignOutcome) => this.transactions.run((tx) => this.assigner.preview(tx, subject, outcome));
+    const walk = new TestRunWalk(subject, subject.takeRun(0)!, version, this.steps, budget, !request.readSecrets, () => new TestRunHttp(request.send_requests, this.outbound, budget), preview);
     const stoppedBecause = await walk.go();
     const { steps, final } = walk.shown({ steps: walk.trace, final: { status: subject.status, outcome: subject.outcome, attributes: walk.scope.attributes } });
     return { steps, final, stopped_because: stoppedBecause };
@@ -119,6 +126,7 @@ class TestRunWalk {
     private readonly budget: TestRunBudget,
     private readonly secretStandIns: boolean,
     private readonly httpForStep: () => TestRunHttp,
+    private readonly preview: (outcome: AssignOutcome) => Promise<TeamPick>,
   ) {
     this.scope = scopeOf(subject.snapshot());
   }
@@ -150,7 +158,8 @@ class TestRunWalk {
           const step = { path, type: instruction.type, duration_ms: Date.now() - started };
           // A request cut at the deadline fails its step: that is the budget too, not the receiver.
           if (this.budget.spent || ((outcome.kind === 'retry' || outcome.kind === 'fail') && !this.budget.hasTime())) return this.overBudget(step, http);
-          const stop = this.apply(step, outcome, http);
+          const picked = outcome.kind === 'assign' ? await this.preview(outcome) : undefined;
+          const stop = this.apply(step, outcome, http, picked);
           if (stop) return stop;
           if (outcome.kind === 'move') moved = true;
           pc += 1;
@@ -183,7 +192,7 @@ class TestRunWalk {
   }
 
   /** Traces the step's outcome and applies it to the in-memory case; says why the run stops, if it does. */
-  private apply(step: StepRan, outcome: StepOutcome, http: TestRunHttp): TestRunReport['stopped_because'] | undefined {
+  private apply(step: StepRan, outcome: StepOutcome, http: TestRunHttp, picked?: TeamPick): TestRunReport['stopped_because'] | undefined {
     const [request] = http.requests;
     if (request && !http.sends) {
       // What the step did after a call it never made rests on a stand-in answer: the run goes on as if the call succeeded.
@@ -201,6 +210,9 @@ class TestRunWalk {
       }
       case 'wait':
         this.trace.push({ ...step, outcome: 'wait', seconds: outcome.seconds });
+        return undefined;
+      case 'assign':
+        this.trace.push({ ...step, outcome: 'assign', ...noteOf(outcome, picked!) });
         return undefined;
       case 'move':
         if (this.moves === MAX_TEST_RUN_MOVES) {

@@ -3,7 +3,7 @@ import { CLOSED } from '../../workflows/domain/status-rules.js';
 
 /**
  * The name a run's trace and a test run give what a step did: change, sent (a call was answered),
- * move, close, wait, retry, fail (a `fail` step) or error (any other step failing). One test-run
+ * move, close, wait, retry, assign, fail (a `fail` step) or error (any other step failing). One test-run
  * attempt never retries, so its caller names a retry an error.
  */
 export function stepOutcomeName(stepType: string, outcome: StepOutcome, sent: boolean): string {
@@ -18,5 +18,7 @@ export function stepOutcomeName(stepType: string, outcome: StepOutcome, sent: bo
       return outcome.kind;
     case 'fail':
       return stepType === 'fail' ? 'fail' : 'error';
+    case 'assign':
+      return 'assign';
   }
 }

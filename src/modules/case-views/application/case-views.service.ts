@@ -5,7 +5,7 @@ import { roleAllows } from '../../../shared/http/roles.js';
 import { AuditTrail } from '../../audit/application/audit-trail.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { CaseQueriesService, type ListFilterRequest } from '../../cases/application/case-queries.service.js';
-import { bodyListFilters } from '../../cases/http/list-filters.js';
+import { bodyListFilters, callerUserId } from '../../cases/http/list-filters.js';
 import { type Principal, roleOf } from '../../tokens/domain/principal.js';
 import { type CaseView, type CaseViewChange, MAX_OWN_VIEWS, MAX_SHARED_VIEWS } from '../domain/case-view.js';
 import { CaseViewStore } from './case-view-store.js';
@@ -67,7 +67,7 @@ export class CaseViewsService {
       let count: CountedView['count'] = null;
       if (!refused) {
         try {
-          count = await this.cases.countUpTo(caller.organizationId, await storedFilter(view), VIEW_COUNT_CAP);
+          count = await this.cases.countUpTo(caller.organizationId, await storedFilter(view, caller), VIEW_COUNT_CAP);
         } catch (err) {
           // A view saved under an older list whose filters it no longer takes shows without a count.
           if (err instanceof RateLimitedError) refused = true;
@@ -122,7 +122,10 @@ function mustShare(caller: Principal): void {
   if (!role || !roleAllows(role, 'admin')) throw new ForbiddenError('shared views are saved and changed by admins');
 }
 
-/** A stored view's filters as the list takes them, read by the list's own code (they passed its validation when saved). */
-async function storedFilter(view: CaseView): Promise<ListFilterRequest> {
-  return (await bodyListFilters(view.filters, '/filters')).filter;
+/**
+ * A stored view's filters as the list takes them for `caller` (`assignee=me` is whoever looks),
+ * read by the list's own code (they passed its validation when saved).
+ */
+async function storedFilter(view: CaseView, caller: Principal): Promise<ListFilterRequest> {
+  return (await bodyListFilters(view.filters, '/filters', callerUserId(caller))).filter;
 }

@@ -7,7 +7,7 @@ import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
 import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
 import { CASE_COLUMN_NAMES } from '../../cases/http/case-csv.js';
-import { bodyListFilters } from '../../cases/http/list-filters.js';
+import { bodyListFilters, callerUserId } from '../../cases/http/list-filters.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { CaseViewsService, type CountedView, VIEW_COUNT_CAP } from '../application/case-views.service.js';
@@ -35,7 +35,7 @@ export class CaseViewsController {
     errors: { 403: SHARING, 422: INVALID },
   })
   async create(@Principal() caller: Caller, @ChangeAuthor() by: Author, @Body() body: CreateCaseViewRequest) {
-    const filters = await bodyListFilters(body.filters, '/filters');
+    const filters = await bodyListFilters(body.filters, '/filters', callerUserId(caller));
     const view = await this.views.create(caller, by, { name: body.name, filters, columns: body.columns ?? CASE_COLUMN_NAMES, shared: body.shared ?? false });
     return { view: viewJson(view) };
   }
@@ -60,7 +60,7 @@ export class CaseViewsController {
     errors: { 403: SHARING, 404: NOT_YOURS, 422: INVALID },
   })
   async update(@Principal() caller: Caller, @ChangeAuthor() by: Author, @ViewId() id: number, @Body() body: UpdateCaseViewRequest) {
-    const filters = body.filters === undefined ? undefined : await bodyListFilters(body.filters, '/filters');
+    const filters = body.filters === undefined ? undefined : await bodyListFilters(body.filters, '/filters', callerUserId(caller));
     return { view: viewJson(await this.views.update(caller, by, id, { name: body.name, filters, columns: body.columns, shared: body.shared })) };
   }
 

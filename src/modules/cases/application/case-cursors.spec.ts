@@ -6,15 +6,20 @@ const raw = (text: string) => Buffer.from(text).toString('base64url');
 
 describe('case cursors', () => {
   it('read back exactly the position they were made from', () => {
-    const list = { createdAtMicros: '-2177452799999999', id: '9007199254740991' };
+    const list = { sort: '-created_at', value: '-2177452799999999', id: '9007199254740991' } as const;
     assert.deepEqual(readListCursor(listCursor(list)), list);
+    for (const sort of ['created_at', '-updated_at', 'priority'] as const) {
+      const position = { sort, value: '3', id: '7' };
+      assert.deepEqual(readListCursor(listCursor(position)), position);
+    }
+    assert.equal(Buffer.from(listCursor(list), 'base64url').toString(), 'l.-2177452799999999.9007199254740991', 'newest-first cursors read as before');
     const feed = { after: { xid: '18446744073709551615', id: '9223372036854775807' }, readBelow: '730' };
     assert.deepEqual(readFeedCursor(feedCursor(feed)), feed);
     assert.deepEqual(readFeedCursor(feedCursor({ after: FEED_START, readBelow: '0' })), { after: FEED_START, readBelow: '0' });
   });
 
   it('are opaque text of one kind each: a list cursor is no feed cursor and the reverse', () => {
-    const list = listCursor({ createdAtMicros: '1', id: '1' });
+    const list = listCursor({ sort: '-created_at', value: '1', id: '1' });
     const feed = feedCursor({ after: { xid: '1', id: '1' }, readBelow: '1' });
     assert.match(list, /^[A-Za-z0-9_-]+$/);
     assert.equal(readFeedCursor(list), undefined);
@@ -22,7 +27,7 @@ describe('case cursors', () => {
   });
 
   it('refuse anything but the canonical text of a valid position', () => {
-    for (const text of ['', 'abc', '-1', '12', raw('l.1.1 '), raw('l.01.1'), raw('l.-0.1'), raw('l.1.-1'), raw('l.1'), raw('l.9223372036854775808.1'), raw('l.-300000000000000000.1'), raw('l.253402300800000000.1'), `${listCursor({ createdAtMicros: '1', id: '1' })}=`, 'l.1.1']) {
+    for (const text of ['', 'abc', '-1', '12', raw('l.1.1 '), raw('l.01.1'), raw('l.-0.1'), raw('l.1.-1'), raw('l.1'), raw('l.9223372036854775808.1'), raw('l.-300000000000000000.1'), raw('l.253402300800000000.1'), raw('l.priority.4.1'), raw('l.-priority.-1.1'), raw('l.subject.1.1'), raw('l.-created_at.1.1'), `${listCursor({ sort: '-created_at', value: '1', id: '1' })}=`, 'l.1.1']) {
       assert.equal(readListCursor(text), undefined, text);
     }
     for (const text of ['', raw('f.1.1'), raw('f.1.1.1.1'), raw('f.18446744073709551616.1.0'), raw('f.1.1.18446744073709551616'), raw('f.01.1.0'), raw('f.1.-1.0'), raw('f.1.1.0\n'), `${feedCursor({ after: FEED_START, readBelow: '5' })}.`, 'x'.repeat(81)]) {

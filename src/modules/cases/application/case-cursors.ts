@@ -1,4 +1,4 @@
-import type { FeedCursor, FeedPosition, ListPosition } from './case-queries.js';
+import { CASE_SORTS, type CaseSortName, DEFAULT_CASE_SORT, type FeedCursor, type FeedPosition, type ListPosition } from './case-queries.js';
 
 /**
  * Cursors are opaque to clients: a position as text behind base64url, so nobody builds one by
@@ -6,7 +6,7 @@ import type { FeedCursor, FeedPosition, ListPosition } from './case-queries.js';
  * position), so a cursor either names a position or is refused as malformed.
  */
 
-const LIST = /^l\.(-?[0-9]{1,19})\.([0-9]{1,19})$/;
+const LIST = /^l\.(?:(-?[a-z_]{1,11})\.)?(-?[0-9]{1,19})\.([0-9]{1,19})$/;
 const TIMELINE = /^t\.([0-9]{1,19})$/;
 const RUNS = /^r\.([0-9]{1,19})$/;
 const FEED = /^f\.([0-9]{1,20})\.([0-9]{1,19})\.([0-9]{1,20})$/;
@@ -19,22 +19,26 @@ const MAX_MICROS = 253_402_300_799_999_999n;
 /** Where the feed starts without a cursor: before every transaction. */
 export const FEED_START: FeedPosition = { xid: '0', id: '0' };
 
+/** The newest-first order's cursors name no order: they are what this list's cursors were before it had others. */
 export function listCursor(position: ListPosition): string {
-  return encode(`l.${position.createdAtMicros}.${position.id}`);
+  const sort = position.sort === DEFAULT_CASE_SORT ? '' : `${position.sort}.`;
+  return encode(`l.${sort}${position.value}.${position.id}`);
 }
 
 export function feedCursor(cursor: FeedCursor): string {
   return encode(`f.${cursor.after.xid}.${cursor.after.id}.${cursor.readBelow}`);
 }
 
-/** The position a list cursor names, or undefined when it is not one this service made. */
+/** The position a list cursor names (with the order it was read in), or undefined when it is not one this service made. */
 export function readListCursor(cursor: string): ListPosition | undefined {
   const match = LIST.exec(decode(cursor));
-  if (!match || !canonical(match[1]!, MIN_MICROS, MAX_MICROS) || !canonical(match[2]!, 0n, MAX_INT8)) return undefined;
-  const position = { createdAtMicros: match[1]!, id: match[2]! };
+  const sort = (match?.[1] ?? DEFAULT_CASE_SORT) as CaseSortName;
+  if (!match || !CASE_SORTS.includes(sort)) return undefined;
+  const [min, max] = sort.endsWith('priority') ? [0n, 3n] : [MIN_MICROS, MAX_MICROS];
+  if (!canonical(match[2]!, min, max) || !canonical(match[3]!, 0n, MAX_INT8)) return undefined;
+  const position = { sort, value: match[2]!, id: match[3]! };
   return listCursor(position) === cursor ? position : undefined;
 }
-
 /** A timeline page starts after the event `afterId` (decimal text). */
 export function timelineCursor(afterId: string): string {
   return encode(`t.${afterId}`);

@@ -3,12 +3,13 @@ import { Injectable } from '@nestjs/common';
 import { Env } from '../../../shared/config/env.js';
 import { KeyedSemaphore } from '../../../shared/concurrency/keyed-semaphore.js';
 import { TimeBudgets } from '../../../shared/concurrency/time-budgets.js';
-import { AppError, NotFoundError, RateLimitedError } from '../../../shared/errors/app-error.js';
+import { AppError, InvalidRequestError, NotFoundError, RateLimitedError } from '../../../shared/errors/app-error.js';
 import { TokensService } from '../../tokens/application/tokens.service.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { CaseProps } from '../domain/case.js';
 import { FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor, readRunsCursor, readTimelineCursor, runsCursor, timelineCursor } from './case-cursors.js';
-import { type CaseFilter, CaseQueries, type ListPosition, type StoredAttachment, type StoredRun } from './case-queries.js';
+import { type CaseFilter, CaseQueries, DEFAULT_CASE_SORT, type ListPosition, type StoredAttachment, type StoredRun } from './case-queries.js';
+import { CaseWorkDirectory } from '../domain/case-work.ports.js';
 
 /**
  * How long a list read past LIST_READS_PER_ORGANIZATION waits for one of its organization's to
@@ -59,7 +60,13 @@ export class CaseQueriesService {
   private readonly listReads: KeyedSemaphore<number>;
   private readonly listReadTime: TimeBudgets<number>;
 
-  constructor(private readonly queries: CaseQueries, private readonly workflows: PublishedWorkflowsService, private readonly tokens: TokensService, env: Env) {
+  constructor(
+    private readonly queries: CaseQueries,
+    private readonly workflows: PublishedWorkflowsService,
+    private readonly tokens: TokensService,
+    private readonly directory: CaseWorkDirectory,
+    env: Env,
+  ) {
     const perOrganization = env.LIST_READS_PER_ORGANIZATION;
     this.listReads = new KeyedSemaphore({ capacity: perOrganization, maxWaiting: perOrganization, waitMs: LIST_READ_WAIT_MS });
     this.listReadTime = new TimeBudgets({ msPerSecond: env.LIST_READ_DATABASE_MS_PER_SECOND, burstMs: env.LIST_READ_DATABASE_BURST_MS });
@@ -170,7 +177,9 @@ export class CaseQueriesService {
 
   private async page(organizationId: number, request: ListRequest): Promise<CasePage> {
     const { cursor, ...filter } = request;
-    const found = await this.queries.list(organizationId, { ...filter, after: cursor === undefined ? undefined : decoded(readListCursor(cursor)) });
+    const after = cursor === undefined ? undefined : decoded(readListCursor(cursor));
+    if (after && after.sort !== (filter.sort ?? DEFAULT_CASE_SORT)) throw new InvalidRequestError('invalid query string', [{ path: '/cursor', error: `cursor was read in the order ${after.sort}; pass the same sort` }]);
+    const found = await this.queries.list(organizationId, { ...filter, after });
     const page = found.slice(0, filter.limit);
     return { cases: page.map((c) => c.case), nextCursor: found.length > filter.limit ? listCursor(page.at(-1)!.position) : null };
   }
@@ -210,10 +219,15 @@ export class CaseQueriesService {
     const found = await this.queries.timeline(organizationId, caseId, afterId, page.limit + 1);
     if (!found) throw new NotFoundError('case');
     const events = found.slice(0, page.limit).map((event) => ({ ...event, by: actorView(event.actor) }));
-    const tokenIds = [...new Set(events.flatMap(({ by }) => (by.type === 'api_token' && by.id !== undefined ? [by.id] : [])))];
-    const names = await this.tokens.names(organizationId, tokenIds);
+    const idsOf = (types: string[]) => [...new Set(events.flatMap(({ by }) => (types.includes(by.type) && by.id !== undefined ? [by.id] : [])))];
+    const userIds = idsOf(['user']);
+    const [tokens, people] = await Promise.all([this.tokens.names(organizationId, idsOf(['api_token', 'admin_token'])), userIds.length ? this.directory.names(organizationId, userIds, []) : undefined]);
+    const nameOf = (by: TimelineEvent['by']) => (by.id === undefined ? undefined : by.type === 'user' ? people?.users.get(by.id) : tokens.get(by.id));
     return {
-      events: events.map(({ id, type, by, createdAt, data }) => ({ id, type, by: by.type === 'api_token' && by.id !== undefined && names.has(by.id) ? { ...by, name: names.get(by.id) } : by, at: createdAt.toISOString(), ...data })),
+      events: events.map(({ id, type, by, createdAt, data }) => {
+        const name = nameOf(by);
+        return { id, type, by: name === undefined ? by : { ...by, name }, at: createdAt.toISOString(), ...data };
+      }),
       nextCursor: found.length > page.limit ? timelineCursor(String(events.at(-1)!.id)) : null,
     };
   }

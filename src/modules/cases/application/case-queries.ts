@@ -1,9 +1,19 @@
 import type { AttributesJson, CaseProps } from '../domain/case.js';
 import type { RunState, TracedStep } from '../domain/run.js';
 
-/** Where a case sits in a list, newest first: its creation time in microseconds since 1970 (Postgres keeps microseconds) and its id, both as decimal text. */
+/** The orders of the admin case list: by a key, ascending, or descending with `-`; ties by id, in the same direction. */
+export const CASE_SORTS = ['-created_at', 'created_at', '-updated_at', 'updated_at', '-priority', 'priority'] as const;
+export type CaseSortName = (typeof CASE_SORTS)[number];
+/** Newest first: the only order the cases API's list has. */
+export const DEFAULT_CASE_SORT: CaseSortName = '-created_at';
+
+/**
+ * Where a case sits in a list: the order's key (a time in microseconds since 1970, as Postgres
+ * keeps it; a priority's rank, `low` 0 to `urgent` 3) and its id, both as decimal text.
+ */
 export interface ListPosition {
-  createdAtMicros: string;
+  sort: CaseSortName;
+  value: string;
   id: string;
 }
 
@@ -39,8 +49,15 @@ export interface CaseFilter {
   updatedBefore?: string;
   /** The text of a JSON object the case's attributes must contain (jsonb `@>`, nested objects too). */
   attributes?: AttributesJson;
+  /** A user id, or `none`: the unassigned cases. */
+  assignee?: number | 'none';
+  teamId?: number;
+  /** Any of these priorities. */
+  priorities?: string[];
+  /** Newest first when absent. */
+  sort?: CaseSortName;
   limit: number;
-  /** Cases after this position in newest-first order (the previous page's last). */
+  /** Cases after this position in the list's order (the previous page's last, read in that order). */
   after?: ListPosition;
 }
 

@@ -10,7 +10,7 @@ const RULES: StatusRules = { statuses: new Set([...DEFAULT_STATUSES, 'Triage']),
 
 function stored(id: number, overrides: Partial<CaseProps> = {}): Case {
   const at = new Date(Date.UTC(2026, 10, 29));
-  return Case.restore({ id, organizationId: 1, workflowId: 2, workflowVersion: 3, subject: 'S', status: 'Open', outcome: null, mode: 'live', source: 'Email', attributes: '{}', createdAt: at, updatedAt: at, ...overrides });
+  return Case.restore({ id, organizationId: 1, workflowId: 2, workflowVersion: 3, subject: 'S', status: 'Open', outcome: null, mode: 'live', source: 'Email', attributes: '{}', priority: 'normal', assigneeId: null, teamId: null, createdAt: at, updatedAt: at, ...overrides });
 }
 
 describe('mergeCases', () => {

@@ -65,7 +65,8 @@ export abstract class CaseRepository {
   abstract load(tx: Transaction, caseIds: readonly number[]): Promise<Map<number, Case>>;
 
   /**
-   * As `load`, for a unit of work an admin request starts (a merge, a link): only the
+   * As `load`, for a unit of work an admin request starts (a merge, a link, CaseWorkService's
+   * change with its audit entry): only the
    * organization's cases, locked in id order, under the pool's statement timeout.
    */
   abstract lock(tx: Transaction, organizationId: number, caseIds: readonly number[]): Promise<Map<number, Case>>;

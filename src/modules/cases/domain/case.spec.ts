@@ -40,6 +40,9 @@ function stored(status = 'Open', outcome: string | null = null): Case {
     mode: 'live',
     source: 'API',
     attributes: '{}',
+    priority: 'normal',
+    assigneeId: null,
+    teamId: null,
     createdAt: NOW,
     updatedAt: NOW,
   };

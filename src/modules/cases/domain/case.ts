@@ -1,6 +1,7 @@
 import { CLOSED, ERROR, OPEN, type StatusRules } from '../../workflows/domain/status-rules.js';
 import { StatusNotDeclaredError, StatusReservedForEngineError } from './case.errors.js';
 import { Run, type RunEvent, type RunProps } from './run.js';
+import type { Assignment, Priority } from './case-work.js';
 
 export const FALLBACK_OUTCOME = 'Resolved';
 
@@ -14,8 +15,9 @@ export type SourceType = string;
 /** Who changed a case: an API token, a person, an intake channel, a step of the workflow's automation, or the engine itself. */
 export type Actor =
   | { kind: 'api_token'; tokenId: number }
-  /** A person signed in to the dashboard (the admin API). */
+  /** A person working the case from the dashboard, or an admin token on the admin API. */
   | { kind: 'user'; userId: number }
+  | { kind: 'admin_token'; tokenId: number }
   | { kind: 'webhook' }
   | { kind: 'email' }
   | { kind: 'form' }
@@ -44,7 +46,9 @@ export type AttributesJson = string;
 export type CaseEvent =
   | { type: 'created'; actor: Actor; source: SourceType; mode: CaseMode; status: string; startsRun: boolean }
   | { type: 'status_changed'; actor: Actor; from: string; to: string; outcome: string | null; startsRun: boolean; reason?: string }
-  | { type: 'attributes_changed'; actor: Actor; keys: string[]; patch: AttributesJson }
+  | { type: 'attributes_changed'; actor: Actor; keys: string[]; patch: AttributesJson; removed?: string[] }
+  | { type: 'assigned'; actor: Actor; from: Assignment; to: Assignment }
+  | { type: 'priority_changed'; actor: Actor; from: Priority; to: Priority }
   /** A reply to a message already on the case: `email` holds the same fields as an email case's `email` attribute. */
   | { type: 'email_received'; actor: Actor; email: Record<string, unknown>; message: ReceivedMessage }
   /** What another module did to the case (a link) or a merge, shown on the timeline as `note` with `data`; it changes nothing of the case itself. */
@@ -62,6 +66,9 @@ export interface CaseProps {
   mode: CaseMode;
   source: SourceType;
   attributes: AttributesJson;
+  priority: Priority;
+  assigneeId: number | null;
+  teamId: number | null;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -86,7 +93,7 @@ export interface NewCase {
 
 /** A case not yet stored: what the repository inserts, with the events of its creation. */
 export interface CaseDraft {
-  readonly props: Omit<CaseProps, 'id' | 'createdAt' | 'updatedAt'>;
+  readonly props: Omit<CaseProps, 'id' | 'createdAt' | 'updatedAt' | 'priority' | 'assigneeId' | 'teamId'>;
   readonly events: readonly CaseEvent[];
   readonly message?: ReceivedMessage;
 }
@@ -213,10 +220,10 @@ export class Case {
 
   /**
    * Merges `patch` (JSON text of an object, already validated against the workflow's schema)
-   * into the attributes. The merge itself happens in storage, on the exact stored JSON.
+   * into the attributes, after removing the `removed` keys. The merge itself happens in storage, on the exact stored JSON.
    */
-  mergeAttributes(patch: AttributesJson, keys: string[], actor: Actor): void {
-    this.events.push({ type: 'attributes_changed', actor, keys, patch });
+  mergeAttributes(patch: AttributesJson, keys: string[], actor: Actor, removed: string[] = []): void {
+    this.events.push({ type: 'attributes_changed', actor, keys: [...keys, ...removed], patch, ...(removed.length ? { removed } : {}) });
   }
 
   /**
@@ -235,6 +242,24 @@ export class Case {
     this.events.push({ type: 'noted', actor, note, data });
   }
 
+  /**
+   * Gives the case to `to` (its assignee and team, either null); recorded with both sides, as
+   * people read them, when anything changes. Whether the assignee may work it was checked by
+   * the caller, which knows the organization's people.
+   */
+  assign(from: Assignment, to: Assignment, actor: Actor): void {
+    if (from.assignee?.id === to.assignee?.id && from.team?.id === to.team?.id) return;
+    this.props = { ...this.props, assigneeId: to.assignee?.id ?? null, teamId: to.team?.id ?? null };
+    this.events.push({ type: 'assigned', actor, from, to });
+  }
+
+  prioritize(priority: Priority, actor: Actor): void {
+    const from = this.props.priority;
+    if (from === priority) return;
+    this.props = { ...this.props, priority };
+    this.events.push({ type: 'priority_changed', actor, from, to: priority });
+  }
+
   /** The engine parks a case whose run failed. */
   park(rules: StatusRules, reason: string): void {
     this.moveTo(ERROR, rules, { kind: 'engine' }, { reason });
@@ -247,6 +272,8 @@ export class Case {
   get workflowId() { return this.props.workflowId; }
   get workflowVersion() { return this.props.workflowVersion; }
   get organizationId() { return this.props.organizationId; }
+  get assigneeId() { return this.props.assigneeId; }
+  get teamId() { return this.props.teamId; }
 
   snapshot(): Readonly<CaseProps> {
     return this.props;

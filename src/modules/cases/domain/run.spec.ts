@@ -9,7 +9,7 @@ const RULES: StatusRules = { statuses: new Set([...DEFAULT_STATUSES, 'Triage']),
 
 const CASE: CaseProps = {
   id: 10, organizationId: 1, workflowId: 2, workflowVersion: 3, subject: 'Refund', status: 'Open', outcome: null,
-  mode: 'live', source: 'API', attributes: '{}', createdAt: NOW, updatedAt: NOW,
+  mode: 'live', source: 'API', attributes: '{}', priority: 'normal', assigneeId: null, teamId: null, createdAt: NOW, updatedAt: NOW,
 };
 
 function run(overrides: Partial<RunProps> = {}): RunProps {

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { RequiresRole } from '../../../shared/http/route-credentials.js';
-import { Controller, Get, Header, Param, Query, Res, StreamableFile } from '@nestjs/common';
+import { Body, Controller, Get, Header, Param, Patch, Query, Res, StreamableFile } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
 import { ApiEndpoint } from '../../../shared/http/api-endpoint.decorator.js';
@@ -10,10 +10,15 @@ import { object, pageOf, schemaRef, wrapped } from '../../../shared/http/openapi
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { CaseQueriesService } from '../application/case-queries.service.js';
-import { caseJson, casePageJson, JSON_CONTENT_TYPE, runJson } from './case.response.js';
+import { InvalidRequestError } from '../../../shared/errors/app-error.js';
+import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
+import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
+import { CaseWorkService } from '../application/case-work.service.js';
+import { adminCaseJson, adminCasePageJson, JSON_CONTENT_TYPE, runJson } from './case.response.js';
 import { CASE_COLUMN_NAMES, caseCsv, columnList } from './case-csv.js';
 import { CaseRunsRequest, ExportCasesRequest, LIST_READS_REFUSED, ListCasesRequest, TimelineRequest } from './list-cases.request.js';
-import { adminListFilter, refusePaging } from './list-filters.js';
+import { adminListFilter, callerUserId, refusePaging } from './list-filters.js';
+import { WorkCaseRequest } from './work-case.request.js';
 
 const DEFAULT_PAGE_SIZE = 25;
 const DEFAULT_TIMELINE_PAGE_SIZE = 100;
@@ -30,28 +35,29 @@ const CASE_NOT_FOUND = 'The case does not exist or belongs to another organizati
 @ApiTags('Admin cases')
 @ApiSecurity('adminToken')
 export class AdminCasesController {
-  constructor(private readonly queries: CaseQueriesService) {}
+  constructor(private readonly queries: CaseQueriesService, private readonly work: CaseWorkService) {}
 
   @Get()
   @Header('content-type', JSON_CONTENT_TYPE)
   @ApiEndpoint({
     operationId: 'listCases',
     summary: 'List cases',
-    description: 'The organization\'s cases, newest first (by `created_at`, then `id`), filtered by every parameter given (the same filters as the cases API\'s list, plus `workflow_id` and `source`), with how each came in (`source_type`). Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor`; it is null on the last page. Any other query parameter is a 422.',
+    description: 'The organization\'s cases, newest first (by `created_at`, then `id`) unless `sort` says otherwise, filtered by every parameter given (the same filters as the cases API\'s list, plus `workflow_id`, `source`, `assignee`, `team_id` and `priority`), with how each came in (`source_type`) and who works it. Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor` (with the same `sort`); it is null on the last page. Any other query parameter is a 422.',
     success: {
       status: 200,
       description: 'One page of cases.',
       schema: pageOf('cases', 'CaseWithSource'),
     },
-    errors: { 422: 'An unknown query parameter, or a value that is not valid for it (`validation_errors` names each).', 429: LIST_READS_REFUSED },
+    errors: { 422: 'An unknown query parameter, or a value that is not valid for it (`validation_errors` names each); `assignee=me` with an admin token; a cursor read in another `sort`.', 429: LIST_READS_REFUSED },
   })
   async list(@Principal() caller: Caller, @Query() query: ListCasesRequest) {
     const page = await this.queries.list(caller.organizationId, {
-      ...adminListFilter(query),
+      ...adminListFilter(query, callerUserId(caller)),
       limit: query.limit === undefined ? DEFAULT_PAGE_SIZE : Number(query.limit),
       cursor: query.cursor,
     });
-    return casePageJson(page, true);
+    const assignments = await this.work.assignments(caller.organizationId, page.cases);
+    return adminCasePageJson({ cases: page.cases.map((c, i) => ({ case: c, assignment: assignments[i]! })), nextCursor: page.nextCursor });
   }
 
   @Get('export.csv')
@@ -75,7 +81,7 @@ export class AdminCasesController {
   async export(@Principal() caller: Caller, @Query() query: ExportCasesRequest, @Res({ passthrough: true }) reply: FastifyReply) {
     refusePaging(query as Record<string, unknown>, '', 'invalid query string');
     const csv = caseCsv(query.columns === undefined ? CASE_COLUMN_NAMES : columnList(query.columns)!);
-    const pages = await this.queries.walk(caller.organizationId, adminListFilter(query), EXPORT_PAGE_SIZE, () => reply.raw.destroyed);
+    const pages = await this.queries.walk(caller.organizationId, adminListFilter(query, callerUserId(caller)), EXPORT_PAGE_SIZE, () => reply.raw.destroyed);
     // Pulled a page at a time as the reply's socket drains: never more than a page ahead of the client.
     const records = Readable.from((async function* records() {
       yield csv.header;
@@ -89,12 +95,44 @@ export class AdminCasesController {
   @ApiEndpoint({
     operationId: 'getAdminCase',
     summary: 'Get a case of the organization',
-    description: 'The case as the cases API shows it, plus its `source_type`, whatever workflow it belongs to.',
+    description: 'The case as the cases API shows it, plus its `source_type` and who works it (`assignee`, `team`, `priority`), whatever workflow it belongs to.',
     success: { status: 200, description: 'The case.', schema: wrapped('case', schemaRef('CaseWithSource')) },
     errors: { 404: CASE_NOT_FOUND },
   })
   async get(@Principal() caller: Caller, @CaseId() caseId: number) {
-    return `{"case":${caseJson(await this.queries.get(caller.organizationId, caseId), true)}}`;
+    const found = await this.queries.get(caller.organizationId, caseId);
+    const [assignment] = await this.work.assignments(caller.organizationId, [found]);
+    return `{"case":${adminCaseJson({ case: found, assignment: assignment! })}}`;
+  }
+
+  @Patch(':caseId')
+  @RequiresRole('agent')
+  @Header('content-type', JSON_CONTENT_TYPE)
+  @ApiEndpoint({
+    operationId: 'workCase',
+    summary: 'Work a case: assign it, change its priority, status or attributes',
+    description: [
+      'Changes every key given together, in one transaction, or nothing: the assignee and team (`assigned` on the timeline, `case.assigned` to subscriptions), the priority (`priority_changed`), the attributes by a JSON merge patch (RFC 7396; `attributes_changed`), and the status exactly as the cases API\'s PATCH moves it (declared on the case\'s workflow version, never `Error`; recorded; the new status\'s run starts and counts toward usage). Each change is recorded with the person (or admin token) who made it, and audited (`case.changed`).',
+    ],
+    success: { status: 200, description: 'The case after the change.', schema: wrapped('case', schemaRef('CaseWithSource')) },
+    errors: {
+      404: CASE_NOT_FOUND,
+      422: 'Nothing changed: no key, an unsupported key or a value of the wrong type; an assignee who is not an active user of the organization with a role of `agent` or stronger; a team the organization does not have; an assignee who is not a member of the team given with them; a status the workflow does not declare, or `Error`; attributes that, merged, the workflow\'s schema refuses (`validation_errors` at `/attributes/...`).',
+    },
+  })
+  async change(@Principal() caller: Caller, @ChangeAuthor() by: Author, @CaseId() caseId: number, @Body() body: WorkCaseRequest) {
+    const given = (key: keyof WorkCaseRequest) => Object.hasOwn(body ?? {}, key);
+    if (!(['assignee_id', 'team_id', 'priority', 'status', 'attributes'] as const).some(given)) {
+      throw new InvalidRequestError('nothing to change: give at least one of assignee_id, team_id, priority, status, attributes');
+    }
+    const worked = await this.work.change(caller.organizationId, caseId, {
+      assigneeId: body.assignee_id,
+      teamId: body.team_id,
+      priority: body.priority,
+      status: body.status,
+      attributes: body.attributes,
+    }, by);
+    return `{"case":${adminCaseJson(worked)}}`;
   }
 
   @Get(':caseId/attachments/:attachmentId')

@@ -1,5 +1,6 @@
 import type { CaseProps } from '../domain/case.js';
 import type { StoredRun } from '../application/case-queries.js';
+import type { WorkedCase } from '../application/case-work.service.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -25,9 +26,20 @@ export function caseResponse(c: CaseProps): string {
   return `{"case":${caseJson(c)}}`;
 }
 
+/** A case as the admin API shows it: the cases API's, with its source and who works it. */
+export function adminCaseJson({ case: c, assignment }: WorkedCase): string {
+  const work = JSON.stringify({ assignee: assignment.assignee, team: assignment.team, priority: c.priority });
+  return `${caseJson(c, true).slice(0, -1)},${work.slice(1)}`;
+}
+
+/** A page of the admin list. */
+export function adminCasePageJson(page: { cases: WorkedCase[]; nextCursor: string | null }): string {
+  return `{"cases":[${page.cases.map(adminCaseJson).join(',')}],"next_cursor":${JSON.stringify(page.nextCursor)}}`;
+}
+
 /** A page of cases: `next_cursor` is null only on a list's last page. */
-export function casePageJson(page: { cases: CaseProps[]; nextCursor: string | null }, withSource = false): string {
-  return `{"cases":[${page.cases.map((c) => caseJson(c, withSource)).join(',')}],"next_cursor":${JSON.stringify(page.nextCursor)}}`;
+export function casePageJson(page: { cases: CaseProps[]; nextCursor: string | null }): string {
+  return `{"cases":[${page.cases.map((c) => caseJson(c)).join(',')}],"next_cursor":${JSON.stringify(page.nextCursor)}}`;
 }
 
 /** A run with its trace as the admin API shows it; the steps are stored in their shown form (see TracedStep). */

@@ -12,8 +12,12 @@ import type { ListRequest } from '../application/case-queries.service.js';
 import { SOURCE_TYPE } from '../../workflows/domain/workflow-definition.js';
 import { CASE_SOURCES } from '../domain/case.js';
 import { CASE_COLUMN_NAMES, columnList } from './case-csv.js';
+import { PRIORITIES } from '../domain/case-work.js';
+import { CASE_SORTS, type CaseSortName, DEFAULT_CASE_SORT } from '../application/case-queries.js';
 
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,15}$/;
+const ASSIGNEE = /^(me|none|[1-9][0-9]{0,15})$/;
+const PRIORITY_LIST = new RegExp(`^(${PRIORITIES.join('|')})(,(${PRIORITIES.join('|')})){0,3}$`);
 const MAX_STATUSES = 50;
 const MAX_STATUS_LENGTH = 200;
 /**
@@ -155,6 +159,22 @@ export class ListCasesRequest extends CaseListQuery {
   @IsOptional() @Matches(PAGE_SIZE_100, { message: 'limit must be an integer from 1 to 100' })
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25, description: 'Page size.' })
   limit?: string;
+
+  @IsOptional() @Matches(ASSIGNEE, { message: 'assignee must be me, none or a user id' })
+  @ApiPropertyOptional({ type: 'string', pattern: ASSIGNEE.source, description: 'Only the cases assigned to this user id, to the caller (`me`, a signed-in person only: "my cases"), or to nobody (`none`).' })
+  assignee?: string;
+
+  @IsOptional() @Matches(POSITIVE_INTEGER, { message: 'team_id must be a positive integer' })
+  @ApiPropertyOptional({ ...resourceId('Team id'), description: 'Only the cases given to this team.' })
+  team_id?: string;
+
+  @IsOptional() @Matches(PRIORITY_LIST, { message: `priority must be comma-separated priorities: ${PRIORITIES.join(', ')}` })
+  @ApiPropertyOptional({ type: 'string', pattern: PRIORITY_LIST.source, description: 'Only cases of this priority, or of any of several comma-separated ones (`high,urgent`).' })
+  priority?: string;
+
+  @IsOptional() @IsIn(CASE_SORTS)
+  @ApiPropertyOptional({ enum: CASE_SORTS, default: DEFAULT_CASE_SORT, description: 'The order: by `created_at`, `updated_at` (the last change) or `priority` (`low` to `urgent`), ascending, or descending with `-`; ties by id in the same direction. A cursor goes with the order it was read in.' })
+  sort?: string;
 }
 
 /** Query string of the CSV export: the admin list's filters (its `cursor` and `limit` are refused) and the columns. */
@@ -202,6 +222,24 @@ export class CaseRunsRequest {
   @IsOptional() @Matches(PAGE_SIZE_200, { message: 'limit must be an integer from 1 to 200' })
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 100, description: 'At most this many runs per page.' })
   limit?: string;
+}
+
+/**
+ * The admin list's own filters and order; `me` is the caller, who must be a signed-in person
+ * (an admin token is nobody's assignee: 422).
+ */
+/** The filters and order only the admin list has; `assignee=me` names the caller. */
+export function adminOnlyFilter(query: ListCasesRequest, callerUserId: number | undefined): Pick<ListRequest, 'workflowId' | 'source' | 'assignee' | 'teamId' | 'priorities' | 'sort'> {
+  if (query.assignee === 'me' && callerUserId === undefined) throw new InvalidRequestError('invalid query string', [{ path: '/assignee', error: 'assignee=me is for a signed-in person; an admin token is assigned nothing' }]);
+  const assignee = query.assignee === undefined ? undefined : query.assignee === 'me' ? callerUserId : query.assignee === 'none' ? 'none' : Number(query.assignee);
+  return {
+    workflowId: query.workflow_id === undefined ? undefined : Number(query.workflow_id),
+    source: query.source,
+    assignee,
+    teamId: query.team_id === undefined ? undefined : Number(query.team_id),
+    priorities: query.priority === undefined ? undefined : [...new Set(query.priority.split(','))],
+    sort: query.sort as CaseSortName | undefined,
+  };
 }
 
 /** The filters of a validated list query, as the read side takes them; a 422 for an `attributes` filter shaped beyond the limits. */

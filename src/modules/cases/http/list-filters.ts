@@ -4,15 +4,21 @@ import { InvalidRequestError, type ValidationProblem } from '../../../shared/err
 import { isPlainObject } from '../../../shared/json/json-text.js';
 import { pointer } from '../../../shared/json/json-pointer.js';
 import type { ListFilterRequest } from '../application/case-queries.service.js';
-import { ListCasesRequest, listFilter } from './list-cases.request.js';
+import type { Principal } from '../../tokens/domain/principal.js';
+import { adminOnlyFilter, ListCasesRequest, listFilter } from './list-cases.request.js';
 
 /** The list's parameters that page it rather than filter it: a saved view, a bulk change or an export takes every case the filters match. */
 const PAGING = ['cursor', 'limit'] as const;
 
-/** The filters of a validated admin list query, without its page. */
-export function adminListFilter(query: ListCasesRequest): ListFilterRequest {
+/** The filters and order of a validated admin list query, without its page; `assignee=me` names `callerUserId`. */
+export function adminListFilter(query: ListCasesRequest, callerUserId: number | undefined): ListFilterRequest {
   const { limit: _limit, cursor: _cursor, ...filter } = listFilter(query, undefined, 1);
-  return { ...filter, workflowId: query.workflow_id === undefined ? undefined : Number(query.workflow_id), source: query.source };
+  return { ...filter, ...adminOnlyFilter(query, callerUserId) };
+}
+
+/** The signed-in person calling, whom `assignee=me` names; none for a token. */
+export function callerUserId(caller: Principal): number | undefined {
+  return caller.kind === 'user' ? caller.userId : undefined;
 }
 
 /** 422 for a paging parameter where only filters are taken (at `at`, `/` + the parameter's name). */
@@ -26,7 +32,7 @@ export function refusePaging(query: Record<string, unknown>, at: string, message
  * query parameters as text, checked by the list's own validation (ListCasesRequest and the
  * `attributes` shape limits), each problem pointing below `at`. 422 `invalid request body` otherwise.
  */
-export async function bodyListFilters(value: unknown, at: string): Promise<{ query: Record<string, string>; filter: ListFilterRequest }> {
+export async function bodyListFilters(value: unknown, at: string, callerUserId: number | undefined): Promise<{ query: Record<string, string>; filter: ListFilterRequest }> {
   const message = 'invalid request body';
   if (!isPlainObject(value)) throw new InvalidRequestError(message, [{ path: at, error: `${at.slice(1)} must be an object of the case list's query parameters` }]);
   refusePaging(value, at, message);
@@ -34,7 +40,7 @@ export async function bodyListFilters(value: unknown, at: string): Promise<{ que
   if (errors.length) throw new InvalidRequestError(message, errors.flatMap((error) => problemsOf(error, at)));
   const query = value as Record<string, string>;
   try {
-    return { query, filter: adminListFilter(plainToInstance(ListCasesRequest, query)) };
+    return { query, filter: adminListFilter(plainToInstance(ListCasesRequest, query), callerUserId) };
   } catch (err) {
     // The attributes filter's shape problem, pointed at below `at` instead of the query string's root.
     if (!(err instanceof InvalidRequestError)) throw err;

@@ -2,7 +2,7 @@ import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
 import type { Case, CaseEvent } from '../domain/case.js';
 import type { ChangedCaseStatement, CaseStatementPart } from '../domain/case-statement-parts.js';
 import type { Run } from '../domain/run.js';
-import { CASE_COLUMNS, type CaseRow } from './case.mapper.js';
+import { type CaseRow, WORKED_CASE_COLUMNS } from './case.mapper.js';
 import { casePayloadSql } from './case-payload.sql.js';
 import { timelineRow } from './case-timeline.js';
 
@@ -12,7 +12,9 @@ import { timelineRow } from './case-timeline.js';
  * as they now stand ($8-$14: the run that made the move ended, the others superseded, a held
  * run's lease counted from now on the database clock, not from the start of the transaction,
  * which may have waited for the case's lock; their traces appended, $22-$24, see
- * Run.takeTrace), the new status's run ($6, at chain depth $7), the
+ * Run.takeTrace), who works the case ($25-$27: whether it was assigned, to whom, to which
+ * team; $28 its new priority, null when unchanged; $29 the attribute keys a merge patch
+ * removes before $5 is merged, which is then at least `{}`), the new status's run ($6, at chain depth $7), the
  * timeline rows in the order the events happened ($15-$20), and the other modules' parts
  * (CaseStatementPart: the outbox, with $21, the events subscribers may follow, such as a move
  * or a received email, which also counts as a change of the case; the report log, from the
@@ -48,9 +50,12 @@ export function storeChangesSql(parts: readonly CaseStatementPart[]): string {
   ), changed AS (
     UPDATE cases SET status = CASE WHEN $2::boolean THEN $3 ELSE status END,
                      outcome = CASE WHEN $2::boolean THEN $4 ELSE outcome END,
-                     attributes = CASE WHEN $5::jsonb IS NULL THEN attributes ELSE attributes || $5::jsonb END,
+                     attributes = CASE WHEN $5::jsonb IS NULL THEN attributes ELSE (attributes - $29::text[]) || $5::jsonb END,
+                     assignee_id = CASE WHEN $25::boolean THEN $26::bigint ELSE assignee_id END,
+                     team_id = CASE WHEN $25::boolean THEN $27::bigint ELSE team_id END,
+                     priority = coalesce($28::text, priority),
                      updated_at = now(), change_xid = pg_current_xact_id()
-    WHERE id = $1 AND ($2::boolean OR $5::jsonb IS NOT NULL OR cardinality($21::text[]) > 0) RETURNING *
+    WHERE id = $1 AND ($2::boolean OR $5::jsonb IS NOT NULL OR cardinality($21::text[]) > 0 OR $25::boolean OR $28::text IS NOT NULL) RETURNING *
   ), events AS (
     INSERT INTO case_events (case_id, type, actor, data)
     SELECT $1, t.type, t.actor,
@@ -85,7 +90,7 @@ export function storeChangesSql(parts: readonly CaseStatementPart[]): string {
     SELECT id, organization_id, workflow_id, workflow_version, status, mode, $7 FROM changed WHERE $6::boolean
     RETURNING id
   )${parts.map((part) => part.changed?.(CHANGED) ?? '').join('')}
-  SELECT ${CASE_COLUMNS}, (SELECT id FROM next_run) AS started_run_id,
+  SELECT ${WORKED_CASE_COLUMNS}, (SELECT id FROM next_run) AS started_run_id,
          (SELECT resume_at FROM runs_updated WHERE state = 'waiting') AS resume_at
   FROM (SELECT * FROM changed UNION ALL SELECT * FROM cases WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM changed)) c`;
 }
@@ -109,8 +114,11 @@ export function changeParams(subject: Case, events: CaseEvent[]): unknown[] {
   const move = events.find((e) => e.type === 'status_changed');
   const started = move && subject.runStartedBy(move);
   const patch = mergedPatch(events.flatMap((e) => (e.type === 'attributes_changed' ? [e.patch] : [])));
+  const removed = events.flatMap((e) => (e.type === 'attributes_changed' ? (e.removed ?? []) : []));
   const runs = runUpdates(events).map((update) => ({ ...update, props: update.run.snapshot(), trace: update.run.takeTrace() }));
   const rows = events.flatMap((e) => timelineRow(e) ?? []);
+  const assigned = events.findLast((e): e is Extract<CaseEvent, { type: 'assigned' }> => e.type === 'assigned');
+  const prioritized = events.findLast((e): e is Extract<CaseEvent, { type: 'priority_changed' }> => e.type === 'priority_changed');
   return [
     subject.id, move !== undefined, move?.to ?? null, move?.outcome ?? null, patch,
     started !== undefined, started?.chainDepth ?? 0,
@@ -120,6 +128,7 @@ export function changeParams(subject: Case, events: CaseEvent[]): unknown[] {
     rows.map((r) => r.run?.id ?? null), rows.map((r) => r.resumeAt?.key ?? null), rows.map((r) => r.resumeAt?.delayMs ?? null),
     events.flatMap(lifecycleEventTypes),
     runs.map((r) => (r.trace.steps.length ? JSON.stringify(r.trace.steps) : null)), runs.map((r) => r.trace.omitted), runs.map((r) => r.trace.replacesLast),
+    assigned !== undefined, assigned?.to.assignee?.id ?? null, assigned?.to.team?.id ?? null, prioritized?.to ?? null, removed,
   ];
 }
 

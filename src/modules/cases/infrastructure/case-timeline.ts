@@ -15,7 +15,7 @@ export interface TimelineRow {
 }
 
 function actorColumn(actor: Actor): string {
-  if (actor.kind === 'api_token') return `api_token:${actor.tokenId}`;
+  if (actor.kind === 'api_token' || actor.kind === 'admin_token') return `${actor.kind}:${actor.tokenId}`;
   if (actor.kind === 'user') return `user:${actor.userId}`;
   return actor.kind === 'case_source' ? `case_source:${actor.sourceType}` : actor.kind;
 }
@@ -35,6 +35,10 @@ export function timelineRow(event: CaseEvent): TimelineRow | null {
       return { type: event.type, actor: actorColumn(event.actor), data: event.email };
     case 'noted':
       return { type: event.note, actor: actorColumn(event.actor), data: event.data };
+    case 'assigned':
+      return { type: event.type, actor: actorColumn(event.actor), data: { from: event.from.assignee, to: event.to.assignee, team_from: event.from.team, team_to: event.to.team } };
+    case 'priority_changed':
+      return { type: event.type, actor: actorColumn(event.actor), data: { from: event.from, to: event.to } };
     case 'run_started':
       return { type: event.type, actor: 'engine', run: event.run, data: { status: event.run.status, mode: event.run.mode } };
     case 'run_resumed':

@@ -1,4 +1,5 @@
 import type { CaseProps } from '../domain/case.js';
+import { DEFAULT_PRIORITY } from '../domain/case-work.js';
 import type { RunProps, RunState } from '../domain/run.js';
 
 /** A `cases` row as the repository selects it (see CASE_COLUMNS). */
@@ -15,10 +16,20 @@ export interface CaseRow {
   attributes: string;
   created_at: Date;
   updated_at: Date;
+  /** Absent from the intake statement's rows (CASE_COLUMNS): a new case is unassigned and `normal`. */
+  priority?: CaseProps['priority'];
+  assignee_id?: string | null;
+  team_id?: string | null;
 }
 
 export const CASE_COLUMNS = `id, organization_id, workflow_id, workflow_version, subject, status, outcome, mode, source,
   attributes::text AS attributes, created_at, updated_at`;
+
+/**
+ * CASE_COLUMNS and who works the case. The intake statement keeps to CASE_COLUMNS, so its text
+ * and what it returns stay as they were; every other read of a case uses these.
+ */
+export const WORKED_CASE_COLUMNS = `${CASE_COLUMNS}, priority, assignee_id, team_id`;
 
 export function toProps(row: CaseRow): CaseProps {
   return {
@@ -32,6 +43,9 @@ export function toProps(row: CaseRow): CaseProps {
     mode: row.mode,
     source: row.source,
     attributes: row.attributes,
+    priority: row.priority ?? DEFAULT_PRIORITY,
+    assigneeId: row.assignee_id == null ? null : Number(row.assignee_id),
+    teamId: row.team_id == null ? null : Number(row.team_id),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };

@@ -4,12 +4,12 @@ import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import { FEED_START } from '../application/case-cursors.js';
 import { casesShownOnSql } from '../application/case-merges.js';
-import { type CaseFilter, CaseQueries, type FeedCursor, type FeedPage, type ListPosition, type Positioned, type StoredAttachment, type StoredCaseEvent, type StoredRun } from '../application/case-queries.js';
+import { type CaseFilter, CaseQueries, type CaseSortName, DEFAULT_CASE_SORT, type FeedCursor, type FeedPage, type ListPosition, type Positioned, type StoredAttachment, type StoredCaseEvent, type StoredRun } from '../application/case-queries.js';
 import type { CaseProps } from '../domain/case.js';
-import { CASE_COLUMNS, type CaseRow, toProps } from './case.mapper.js';
+import { CASE_COLUMNS, type CaseRow, toProps, WORKED_CASE_COLUMNS } from './case.mapper.js';
 
-const GET_CASE_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND organization_id = $2`;
-const SOME_CASES_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = ANY($1::bigint[]) AND organization_id = $2`;
+const GET_CASE_SQL = `SELECT ${WORKED_CASE_COLUMNS} FROM cases WHERE id = $1 AND organization_id = $2`;
+const SOME_CASES_SQL = `SELECT ${WORKED_CASE_COLUMNS} FROM cases WHERE id = ANY($1::bigint[]) AND organization_id = $2`;
 
 /**
  * A page of the case's events after the event $3, at most $4, or one row of nulls when there is
@@ -85,8 +85,9 @@ export class PostgresCaseQueries extends CaseQueries {
   }
 
   async list(organizationId: number, filter: CaseFilter): Promise<Positioned<ListPosition>[]> {
-    const rows = await this.prepared.rows<CaseRow & { created_at_micros: string }>(...listCasesStatement(organizationId, filter));
-    return rows.map((row) => ({ case: toProps(row), position: { createdAtMicros: row.created_at_micros, id: row.id } }));
+    const sort = filter.sort ?? DEFAULT_CASE_SORT;
+    const rows = await this.prepared.rows<CaseRow & { sort_value: string }>(...listCasesStatement(organizationId, filter));
+    return rows.map((row) => ({ case: toProps(row), position: { sort, value: row.sort_value, id: row.id } }));
   }
 
   async ids(organizationId: number, filter: CaseFilter): Promise<number[]> {
@@ -148,6 +149,20 @@ export class PostgresCaseQueries extends CaseQueries {
 const shownAfter = (column: string, p: string) => `${column} > ${p}::timestamptz AND date_trunc('milliseconds', ${column}) > ${p}::timestamptz`;
 const shownBefore = (column: string, p: string) => `${column} < ${p}::timestamptz + interval '1 millisecond' AND date_trunc('milliseconds', ${column}) < ${p}::timestamptz`;
 
+/** A priority's rank, `low` 0 to `urgent` 3: the order of the priority sort. */
+const PRIORITY_RANK = `(CASE priority WHEN 'low' THEN 0 WHEN 'normal' THEN 1 WHEN 'high' THEN 2 ELSE 3 END)`;
+const MICROS = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::bigint`;
+
+/** Each order's key as SQL, its value as a cursor keeps it, and that value back as the key's type. */
+function orderOf(sort: CaseSortName): { key: string; value: string; at: (p: string) => string; direction: 'ASC' | 'DESC'; after: '<' | '>' } {
+  const descending = sort.startsWith('-');
+  const name = descending ? sort.slice(1) : sort;
+  const direction = descending ? 'DESC' : 'ASC';
+  const after = descending ? '<' : '>';
+  if (name === 'priority') return { key: PRIORITY_RANK, value: `${PRIORITY_RANK}::text`, at: (p) => `${p}::int`, direction, after };
+  return { key: name, value: `${MICROS(name)}::text`, at: AT_MICROS, direction, after };
+}
+
 /** The WHERE of a filtered case list: `organization_id = $1` and each filter given, its values pushed onto `values`. */
 function caseFilterWhere(organizationId: number, filter: CaseFilter): { where: string[]; values: unknown[]; param: (value: unknown) => string } {
   const values: unknown[] = [organizationId];
@@ -163,26 +178,37 @@ function caseFilterWhere(organizationId: number, filter: CaseFilter): { where: s
     [filter.updatedAfter, (p) => shownAfter('updated_at', p)],
     [filter.updatedBefore, (p) => shownBefore('updated_at', p)],
     [filter.attributes, (p) => `attributes @> ${p}::jsonb`],
+    [typeof filter.assignee === 'number' ? filter.assignee : undefined, (p) => `assignee_id = ${p}::bigint`],
+    [filter.teamId, (p) => `team_id = ${p}::bigint`],
+    [filter.priorities, (p) => `priority = ANY(${p}::text[])`],
   ];
   for (const [value, condition] of conditions) {
     if (value !== undefined) where.push(condition(param(value)));
   }
-  if (filter.after) where.push(`(created_at, id) < (${AT_MICROS(param(filter.after.createdAtMicros))}, ${param(filter.after.id)}::bigint)`);
+  if (filter.assignee === 'none') where.push('assignee_id IS NULL');
   return { where, values, param };
 }
 
 /**
  * Only the filters given go into the text (each combination is its own named statement), so
- * every plan can use the index that fits: `workflow_id = $n OR $n IS NULL` would not. The order
- * (created_at, id) is that of cases_workflow and cases_organization, which the page walks from
- * the cursor; the other filters are checked on the rows it meets.
+ * every plan can use the index that fits: `workflow_id = $n OR $n IS NULL` would not. The
+ * newest-first order (created_at, id) is that of cases_workflow and cases_organization, which
+ * the page walks from the cursor; an assignee, team or priority filter has its partial index in
+ * that order too (cases_by_assignee, cases_by_team, cases_by_priority); the other filters are
+ * checked on the rows it meets. The other orders have no index of their own, so that intake
+ * pays for none: their page sorts the organization's matching cases (a filter narrows them).
+ * Every order ends with the id, so a page starts exactly after the previous one's last case;
+ * `updated_at` moves when a case changes, so a case changed while a client pages may be met
+ * twice or not at all, as in any list ordered by its last change.
  */
 function listCasesStatement(organizationId: number, filter: CaseFilter): [string, unknown[]] {
   const { where, values, param } = caseFilterWhere(organizationId, filter);
+  const order = orderOf(filter.sort ?? DEFAULT_CASE_SORT);
+  if (filter.after) where.push(`(${order.key}, id) ${order.after} (${order.at(param(filter.after.value))}, ${param(filter.after.id)}::bigint)`);
   const limit = param(filter.limit + 1);
   return [
-    `SELECT ${CASE_COLUMNS}, (extract(epoch FROM created_at) * 1000000)::bigint::text AS created_at_micros
-     FROM cases WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
+    `SELECT ${WORKED_CASE_COLUMNS}, ${order.value} AS sort_value
+     FROM cases WHERE ${where.join(' AND ')} ORDER BY ${order.key} ${order.direction}, id ${order.direction} LIMIT ${limit}`,
     values,
   ];
 }

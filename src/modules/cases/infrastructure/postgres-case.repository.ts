@@ -9,7 +9,7 @@ import { type CreateAnswer, type Created, CaseRepository, type CreateResult, typ
 import { CaseStatementParts } from '../domain/case-statement-parts.js';
 import { CaseMetrics } from './case-metrics.js';
 import { changeBatches, changeParams, type StoredChangesRow } from './case-changes.sql.js';
-import { CASE_COLUMNS, type CaseRow, type RunRow, toProps, toRunProps } from './case.mapper.js';
+import { type CaseRow, type RunRow, toProps, toRunProps, WORKED_CASE_COLUMNS } from './case.mapper.js';
 import { casesByMessageId, replyUsage, storeReceivedMessage } from './case-messages.sql.js';
 import { CaseStatements } from './case-statements.js';
 
@@ -24,13 +24,13 @@ const FIND_CLAIM_SQL = `
   SELECT case_id, request_hash FROM idempotency_keys
   WHERE organization_id = $1 AND key = $2 AND created_at >= now() - interval '24 hours'`;
 
-const FIND_CASE_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3`;
+const FIND_CASE_SQL = `SELECT ${WORKED_CASE_COLUMNS} FROM cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3`;
 
 /** `SET LOCAL statement_timeout = 0`, as a statement that can be prepared. */
 const NO_STATEMENT_TIMEOUT_SQL = `SELECT set_config('statement_timeout', '0', true)`;
 
 /** Locks in id order: the sort runs below the lock. */
-const LOCK_CASES_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`;
+const LOCK_CASES_SQL = `SELECT ${WORKED_CASE_COLUMNS} FROM cases WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`;
 const ORGANIZATION_CASE_IDS_SQL = `SELECT id FROM cases WHERE id = ANY($1::bigint[]) AND organization_id = $2`;
 
 /**

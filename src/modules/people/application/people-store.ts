@@ -19,7 +19,8 @@ export abstract class PeopleStore {
    * `role`, linked to it.
    */
   abstract activateSsoUser(tx: Transaction, organizationId: number, identity: SsoIdentity, email: string, role: Role): Promise<{ user: User; created: boolean } | undefined>;
-  abstract listUsers(organizationId: number): Promise<User[]>;
+  /** Oldest first; inside `tx` when given (a change that already holds locks takes no second connection). */
+  abstract listUsers(organizationId: number, tx?: Transaction): Promise<User[]>;
   abstract findUser(organizationId: number, id: number): Promise<User | undefined>;
   /** The users of every organization with this address (any case). */
   abstract usersByEmail(email: string): Promise<User[]>;

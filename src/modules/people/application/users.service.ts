@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError, NotFoundError, RateLimitedError } from '../../../shared/errors/app-error.js';
 import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
-import type { Role } from '../../../shared/http/roles.js';
+import { type Role, roleAllows } from '../../../shared/http/roles.js';
 import { AuditTrail } from '../../audit/application/audit-trail.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { LastOwnerError } from '../domain/people.errors.js';
@@ -54,6 +54,25 @@ export class UsersService {
 
   async list(organizationId: number): Promise<UserView[]> {
     return (await this.store.listUsers(organizationId)).map(toView);
+  }
+
+  /**
+   * Of `ids`, the organization's people who may work cases (active, with a role of `agent` or
+   * stronger), each with their email: whom a case or a team may be given to. Inside `tx` when
+   * given.
+   */
+  async workers(organizationId: number, ids: readonly number[], tx?: Transaction): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const wanted = new Set(ids);
+    const users = await this.store.listUsers(organizationId, tx);
+    return new Map(users.filter((u) => wanted.has(u.id) && u.status === 'active' && roleAllows(u.role, 'agent')).map((u) => [u.id, u.email]));
+  }
+
+  /** Emails of the organization's users with these ids (any role or status); deleted ones are missing. */
+  async emails(organizationId: number, ids: readonly number[], tx?: Transaction): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const wanted = new Set(ids);
+    return new Map((await this.store.listUsers(organizationId, tx)).filter((u) => wanted.has(u.id)).map((u) => [u.id, u.email]));
   }
 
   async changeRole(by: ChangeAuthor, organizationId: number, id: number, role: Role): Promise<UserView> {

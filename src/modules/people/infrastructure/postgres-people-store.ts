@@ -72,8 +72,8 @@ export class PostgresPeopleStore extends PeopleStore {
     return rows[0] && { user: toUser(rows[0]), created: false };
   }
 
-  async listUsers(organizationId: number): Promise<User[]> {
-    return ((await this.db.query(`SELECT ${USER_COLUMNS} FROM users WHERE organization_id = $1 ORDER BY id`, [organizationId])) as UserRow[]).map(toUser);
+  async listUsers(organizationId: number, tx?: Transaction): Promise<User[]> {
+    return ((await (tx ? entityManager(tx) : this.db).query(`SELECT ${USER_COLUMNS} FROM users WHERE organization_id = $1 ORDER BY id`, [organizationId])) as UserRow[]).map(toUser);
   }
 
   async findUser(organizationId: number, id: number): Promise<User | undefined> {

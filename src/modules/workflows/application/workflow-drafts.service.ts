@@ -10,6 +10,8 @@ import { compileStepArguments, type StepArgumentRules } from '../domain/step-arg
 import { allStatuses, parseWorkflowDefinition, sameDefinition, type WorkflowDefinition } from '../domain/workflow-definition.js';
 import type { WebhookDedupSetting } from '../domain/webhook-dedup.js';
 import { WorkflowDefinitionInvalidError } from '../domain/workflow.errors.js';
+import { assignStepTeams } from '../domain/assign-steps.js';
+import { TeamNames } from './team-names.js';
 import type { Workflow } from '../domain/workflow.js';
 import { CaseSourceRegistry } from './case-source-registry.js';
 import { WorkflowStore, WorkflowVersionStore } from './workflow-stores.js';
@@ -43,6 +45,7 @@ export class WorkflowDraftsService implements OnApplicationBootstrap {
     private readonly stepTypes: StepTypeRegistry,
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditTrail,
+    private readonly teams: TeamNames,
   ) {}
 
   /** Once every step type is registered (the registry fills itself in at module init). */
@@ -52,6 +55,7 @@ export class WorkflowDraftsService implements OnApplicationBootstrap {
 
   async create(by: ChangeAuthor, organizationId: number, input: unknown): Promise<WorkflowView> {
     const draft = parseOrThrow(input, this.steps, this.caseSources.caseSources);
+    await this.checkTeams(organizationId, draft);
     const created = await this.transactions.run(async (tx) => {
       const workflow = await this.workflows.create(tx, organizationId, draft);
       await this.audit.record(tx, { organizationId, by, action: 'workflow.created', target: { type: 'workflow', id: String(workflow.id) }, summary: { name: draft.name } });
@@ -74,6 +78,7 @@ export class WorkflowDraftsService implements OnApplicationBootstrap {
    */
   async replaceDraft(by: ChangeAuthor, organizationId: number, id: number, input: unknown, action = 'workflow.draft_updated', summary: Record<string, unknown> = {}): Promise<WorkflowView> {
     const draft = parseOrThrow(input, this.steps, this.caseSources.caseSources);
+    await this.checkTeams(organizationId, draft);
     await this.transactions.run(async (tx) => {
       const before = await this.workflows.lockOwned(tx, organizationId, id);
       if (!before) throw new NotFoundError('workflow');
@@ -100,6 +105,15 @@ export class WorkflowDraftsService implements OnApplicationBootstrap {
     const row = await this.workflows.findOwned(organizationId, id);
     if (!row) throw new NotFoundError('workflow');
     return row;
+  }
+
+  /** An `assign` step naming a team the organization does not have is refused where it names it (422). */
+  private async checkTeams(organizationId: number, draft: WorkflowDefinition): Promise<void> {
+    const named = assignStepTeams(draft);
+    if (named.length === 0) return;
+    const missing = new Set(await this.teams.missing(organizationId, [...new Set(named.map((step) => step.team))]));
+    const problems = named.filter((step) => missing.has(step.team)).map((step) => ({ path: step.path, error: `the organization has no team named "${step.team}"` }));
+    if (problems.length) throw new WorkflowDefinitionInvalidError(problems);
   }
 
   private async view(row: Workflow): Promise<WorkflowView> {

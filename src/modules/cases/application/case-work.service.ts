@@ -1,0 +1,144 @@
+import { Injectable } from '@nestjs/common';
+import { InvalidRequestError, NotFoundError, UnstorableValueError, type ValidationProblem } from '../../../shared/errors/app-error.js';
+import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
+import { unstorableNumber } from '../../../shared/json/json-numbers.js';
+import { hasUnstorableEscape } from '../../../shared/json/json-text.js';
+import { AuditTrail } from '../../audit/application/audit-trail.js';
+import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
+import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
+import type { Actor, CaseProps } from '../domain/case.js';
+import { AttributesInvalidError, CaseTooLargeError } from '../domain/case.errors.js';
+import { CaseRepository } from '../domain/case.repository.js';
+import { tooLargeToStore } from '../domain/case-storage.js';
+import type { Assignment, Priority } from '../domain/case-work.js';
+import { applyMergePatch } from '../domain/merge-patch.js';
+import { CaseQueries } from './case-queries.js';
+import { CaseWorkDirectory } from '../domain/case-work.ports.js';
+
+/** A change a person makes to a case they work (casework.md, section 2): any subset; `undefined` leaves a field as it is. */
+export interface CaseWorkChange {
+  assigneeId?: number | null;
+  teamId?: number | null;
+  priority?: Priority;
+  status?: string;
+  /** A JSON merge patch (RFC 7396) of the attributes. */
+  attributes?: Record<string, unknown>;
+}
+
+/** A case as the admin API shows it: with who works it. */
+export interface WorkedCase {
+  case: CaseProps;
+  assignment: Assignment;
+}
+
+/** The timeline's actor for the author of an admin change: the signed-in person, or the admin token. */
+export function actorOf(by: ChangeAuthor): Actor {
+  return by.actor.type === 'user' ? { kind: 'user', userId: Number(by.actor.id) } : { kind: 'admin_token', tokenId: Number(by.actor.id) };
+}
+
+/**
+ * Working a case: assignee, team, priority, status and attributes changed together, in one
+ * transaction under the case's row lock, with the timeline rows, the events, the new status's
+ * run and the audit entry. The one way a person changes a case: the admin API's PATCH and the
+ * bulk job call it.
+ */
+@Injectable()
+export class CaseWorkService {
+  constructor(
+    private readonly cases: CaseRepository,
+    private readonly queries: CaseQueries,
+    private readonly workflows: PublishedWorkflowsService,
+    private readonly directory: CaseWorkDirectory,
+    private readonly transactions: TransactionRunner,
+    private readonly audit: AuditTrail,
+  ) {}
+
+  /**
+   * 404 for a case outside the organization; 422 (nothing changed) for an assignee who may not
+   * work cases, a team the organization does not have, an assignee outside the team given with
+   * them, an undeclared status or `Error`, attributes the workflow's schema refuses as merged.
+   * The workflow version and the assignee are read before the lock is taken (see
+   * ChangeCaseStatusService); the team is read under it, locked, so a change of its members
+   * cannot pass in between.
+   */
+  async change(organizationId: number, caseId: number, change: CaseWorkChange, by: ChangeAuthor): Promise<WorkedCase> {
+    const found = await this.queries.get(organizationId, caseId);
+    if (!found) throw new NotFoundError('case');
+    const version = await this.workflows.version(found.workflowId, found.workflowVersion);
+    const assignee = await this.assignee(organizationId, change.assigneeId);
+    const actor = actorOf(by);
+    return this.transactions.run(async (tx) => {
+      const subject = (await this.cases.lock(tx, organizationId, [caseId])).get(caseId);
+      if (!subject) throw new NotFoundError('case');
+      const before = subject.snapshot();
+      const from = (await this.assignments(organizationId, [before], tx))[0]!;
+      let to = from;
+      if (change.assigneeId !== undefined || change.teamId !== undefined) {
+        const teamId = change.teamId === undefined ? before.teamId : change.teamId;
+        const team = teamId === null ? null : await this.directory.team(tx, organizationId, teamId);
+        if (team === undefined) throw new InvalidRequestError('no such team in the organization', [{ path: '/team_id', error: `team ${teamId} does not exist in the organization` }]);
+        if (assignee && team && change.teamId !== undefined && !team.memberIds.includes(assignee.id)) {
+          throw new InvalidRequestError('the assignee is not a member of the team', [{ path: '/assignee_id', error: `user ${assignee.id} is not a member of team ${team.id}` }]);
+        }
+        to = {
+          assignee: change.assigneeId === undefined ? from.assignee : assignee,
+          team: team && { id: team.id, name: team.name },
+        };
+        subject.assign(from, to, actor);
+      }
+      if (change.priority !== undefined) subject.prioritize(change.priority, actor);
+      if (change.attributes !== undefined) {
+        const { set, removed } = checkedPatch(version.attributeSchema, before.attributes, change.attributes);
+        subject.mergeAttributes(JSON.stringify(set), Object.keys(set), actor, removed);
+      }
+      if (change.status !== undefined) subject.moveTo(change.status, version, actor);
+      const stored = await this.cases.save(tx, subject);
+      await this.audit.record(tx, { organizationId, by, action: 'case.changed', target: { type: 'case', id: String(caseId) }, summary: summaryOf(before, stored, from, to, change) });
+      return { case: stored, assignment: to };
+    });
+  }
+
+  /** Who works each case, as people read them (inside `tx` when given). */
+  async assignments(organizationId: number, cases: readonly CaseProps[], tx?: Transaction): Promise<Assignment[]> {
+    const userIds = [...new Set(cases.flatMap((c) => (c.assigneeId === null ? [] : [c.assigneeId])))];
+    const teamIds = [...new Set(cases.flatMap((c) => (c.teamId === null ? [] : [c.teamId])))];
+    const names = userIds.length || teamIds.length ? await this.directory.names(organizationId, userIds, teamIds, tx) : { users: new Map<number, string>(), teams: new Map<number, string>() };
+    return cases.map((c) => {
+      const email = c.assigneeId === null ? undefined : names.users.get(c.assigneeId);
+      const name = c.teamId === null ? undefined : names.teams.get(c.teamId);
+      return { assignee: email === undefined ? null : { id: c.assigneeId!, email }, team: name === undefined ? null : { id: c.teamId!, name } };
+    });
+  }
+
+  private async assignee(organizationId: number, assigneeId: number | null | undefined): Promise<{ id: number; email: string } | null> {
+    if (assigneeId === undefined || assigneeId === null) return null;
+    const email = (await this.directory.workers(organizationId, [assigneeId])).get(assigneeId);
+    if (email === undefined) {
+      throw new InvalidRequestError('the assignee may not work cases', [{ path: '/assignee_id', error: `user ${assigneeId} is not an active user of the organization with a role of agent or stronger` }]);
+    }
+    return { id: assigneeId, email };
+  }
+}
+
+/** The merge patch checked as a whole: the merged attributes against the schema and the storage limits. */
+function checkedPatch(schema: { check(value: Record<string, unknown>): ValidationProblem[] }, stored: string, patch: Record<string, unknown>) {
+  const result = applyMergePatch(JSON.parse(stored) as Record<string, unknown>, patch);
+  const text = JSON.stringify(result.merged);
+  if (tooLargeToStore(text)) throw new CaseTooLargeError();
+  const setText = JSON.stringify(result.set);
+  if (hasUnstorableEscape(setText)) throw new UnstorableValueError();
+  const number = unstorableNumber(setText);
+  const problems = number ? [number] : schema.check(result.merged);
+  if (problems.length) throw new AttributesInvalidError(problems.map((p) => ({ ...p, path: `/attributes${p.path}` })));
+  return result;
+}
+
+function summaryOf(before: CaseProps, after: CaseProps, from: Assignment, to: Assignment, change: CaseWorkChange): Record<string, unknown> {
+  const summary: Record<string, unknown> = {};
+  if (from.assignee?.id !== to.assignee?.id) summary.assignee = { from: from.assignee?.id ?? null, to: to.assignee?.id ?? null };
+  if (from.team?.id !== to.team?.id) summary.team = { from: from.team?.id ?? null, to: to.team?.id ?? null };
+  if (before.priority !== after.priority) summary.priority = { from: before.priority, to: after.priority };
+  if (change.status !== undefined) summary.status = { from: before.status, to: after.status };
+  if (change.attributes !== undefined) summary.attributes = Object.keys(change.attributes).map((key) => `/${key.replaceAll('~', '~0').replaceAll('/', '~1')}`);
+  return summary;
+}

@@ -1,0 +1,32 @@
+import type { Transaction } from '../../../shared/database/transaction.js';
+
+/** A team as assignment sees it. */
+export interface WorkTeam {
+  id: number;
+  name: string;
+  memberIds: number[];
+}
+
+/**
+ * The people and teams a case may be given to, as the cases module asks for them; bound by the
+ * teams module (which asks people for the users), so this module names neither table.
+ */
+export abstract class CaseWorkDirectory {
+  /** Of `userIds`, the organization's active users with a role of `agent` or stronger, each with their email. */
+  abstract workers(organizationId: number, userIds: readonly number[]): Promise<Map<number, string>>;
+  /** The organization's team, its row locked in `tx` until the assignment commits; undefined when there is none. */
+  abstract team(tx: Transaction, organizationId: number, teamId: number): Promise<WorkTeam | undefined>;
+  /**
+   * What people read for these ids, users by email and teams by name; deleted ones are missing.
+   * Inside `tx` when given: a change holding the case's lock takes no second pool connection.
+   */
+  abstract names(organizationId: number, userIds: readonly number[], teamIds: readonly number[], tx?: Transaction): Promise<{ users: Map<number, string>; teams: Map<number, string> }>;
+}
+
+/** What the cases module answers of assignments to others (the teams module, an `assign` step); bound in CasesModule. */
+export abstract class CaseAssignments {
+  /** A deleted team's cases lose it (and keep their assignee), in the deletion's transaction; how many. */
+  abstract dropTeam(tx: Transaction, organizationId: number, teamId: number): Promise<number>;
+  /** How many open (not `Closed`) cases each of these users has assigned, as `tx` sees them, but the cases `excluding`. */
+  abstract openAssigned(tx: Transaction, organizationId: number, userIds: readonly number[], excluding: readonly number[]): Promise<Map<number, number>>;
+}

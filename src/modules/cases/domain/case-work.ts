@@ -1,0 +1,10 @@
+/** How urgent a case is (casework.md, section 2); a new case is `normal`. */
+export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
+export type Priority = (typeof PRIORITIES)[number];
+export const DEFAULT_PRIORITY: Priority = 'normal';
+
+/** Who works a case: its assignee and its team, as people read them at the change (an email, a team name). */
+export interface Assignment {
+  assignee: { id: number; email: string } | null;
+  team: { id: number; name: string } | null;
+}

@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import type { Transaction } from '../../../shared/database/transaction.js';
+import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
+import { CaseAssignments } from '../domain/case-work.ports.js';
+
+/**
+ * Both walk cases_by_team and cases_by_assignee, the partial indexes of assigned cases. A team's
+ * deletion locks its cases in id order, as the engine's batches do (so neither waits for the
+ * other in a circle), and moves them in the change feed, as every update of cases does.
+ */
+@Injectable()
+export class PostgresCaseAssignments extends CaseAssignments {
+  async dropTeam(tx: Transaction, organizationId: number, teamId: number): Promise<number> {
+    const [, count] = (await entityManager(tx).query(
+      `WITH locked AS (SELECT id FROM cases WHERE organization_id = $1 AND team_id = $2 ORDER BY id FOR UPDATE)
+       UPDATE cases SET team_id = NULL, change_xid = pg_current_xact_id() FROM locked WHERE cases.id = locked.id`,
+      [organizationId, teamId],
+    )) as [unknown, number];
+    return count;
+  }
+
+  async openAssigned(tx: Transaction, organizationId: number, userIds: readonly number[], excluding: readonly number[]): Promise<Map<number, number>> {
+    const rows = (await entityManager(tx).query(
+      `SELECT assignee_id, count(*)::int AS open FROM cases
+       WHERE organization_id = $1 AND assignee_id = ANY($2::bigint[]) AND status <> 'Closed' AND NOT (id = ANY($3::bigint[])) GROUP BY assignee_id`,
+      [organizationId, userIds, excluding],
+    )) as { assignee_id: string; open: number }[];
+    return new Map(rows.map((row) => [Number(row.assignee_id), row.open]));
+  }
+}
