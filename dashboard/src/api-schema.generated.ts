@@ -81,7 +81,7 @@ export interface paths {
         };
         /**
          * List cases
-         * @description The organization's cases, newest first (by `created_at`, then `id`), filtered by every parameter given (the same filters as the cases API's list, plus `workflow_id` and `source`), with how each came in (`source_type`). Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor`; it is null on the last page. Any other query parameter is a 422.
+         * @description The organization's cases, newest first (by `created_at`, then `id`) unless `sort` says otherwise, filtered by every parameter given (the same filters as the cases API's list, plus `workflow_id`, `source`, `assignee`, `team_id` and `priority`), with how each came in (`source_type`) and who works it. Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor` (with the same `sort`); it is null on the last page. Any other query parameter is a 422.
          */
         get: operations["listCases"];
         put?: never;
@@ -101,7 +101,7 @@ export interface paths {
         };
         /**
          * Get a case of the organization
-         * @description The case as the cases API shows it, plus its `source_type`, whatever workflow it belongs to.
+         * @description The case as the cases API shows it, plus its `source_type` and who works it (`assignee`, `team`, `priority`), whatever workflow it belongs to.
          */
         get: operations["getAdminCase"];
         put?: never;
@@ -109,7 +109,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Work a case: assign it, change its priority, status or attributes
+         * @description Changes every key given together, in one transaction, or nothing: the assignee and team (`assigned` on the timeline, `case.assigned` to subscriptions), the priority (`priority_changed`), the attributes by a JSON merge patch (RFC 7396; `attributes_changed`), and the status exactly as the cases API's PATCH moves it (declared on the case's workflow version, never `Error`; recorded; the new status's run starts and counts toward usage). Each change is recorded with the person (or admin token) who made it, and audited (`case.changed`).
+         */
+        patch: operations["workCase"];
         trace?: never;
     };
     "/api/admin/v1/cases/{caseId}/attachments/{attachmentId}": {
@@ -240,6 +244,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/cases/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change many cases at once
+         * @description Accepts a job that changes every case of `filter` (fixed now: cases that come in later are not swept in) or of `case_ids`, at most 10,000. Each case changes as its own PATCH would (its timeline row by the caller, its event, its run, its audit entry); one that cannot (an undeclared status on its workflow, gone) is counted in `failed` with its reason.
+         *
+         *     The job is kept in Postgres with its cases and survives a restart of every process: each case's change commits with its mark in the job, so it finishes once and no case changes twice. Follow it with `GET /api/admin/v1/jobs/{id}`.
+         */
+        post: operations["bulkChangeCases"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/cases/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export cases as CSV
+         * @description Every case the admin list's filters match, newest first, as RFC 4180 CSV (UTF-8, CRLF line ends, a header record of the column names), streamed as it is read: any number of rows in bounded memory. A field whose text starts with `=`, `+`, `-`, `@`, a tab or a carriage return is written with a leading `'`, so no spreadsheet runs it as a formula.
+         *
+         *     Read 500 cases at a time, each page a list read of the organization (docs/list-filters.md): the first is refused with 429 as a list read is, before anything is sent; the later ones wait for their share instead, so a long export goes at the pace the organization's budget of database time allows. The list's `cursor` and `limit` are refused (422): an export has no pages.
+         */
+        get: operations["exportCases"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/digests": {
         parameters: {
             query?: never;
@@ -302,6 +350,26 @@ export interface paths {
          * @description Sends the digest for the period of its length that ends with the current hour, apart from its schedule, to its confirmed recipients: a worker sends it within `DIGEST_CHECK_INTERVAL_MS`. Takes no body (one that is sent is ignored).
          */
         post: operations["sendDigest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/jobs/{jobId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Follow a bulk change
+         * @description The job's progress: `done` cases changed, `failed` ones that could not be, and the first 100 of those by case id with why.
+         */
+        get: operations["getBulkJob"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -642,6 +710,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List teams
+         * @description The organization's teams with their members, oldest first.
+         */
+        get: operations["listTeams"];
+        put?: never;
+        /**
+         * Create a team
+         * @description A team of people who work cases together: cases are given to it (and to one of its members) by hand or by an `assign` step.
+         */
+        post: operations["createTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/teams/{teamId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a team
+         * @description The team's cases lose their team and keep their assignee. Takes no body (one that is sent is ignored).
+         */
+        delete: operations["deleteTeam"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a team or change its members
+         * @description `member_ids` replaces the members. Cases already given to someone who leaves the team keep their assignee.
+         */
+        patch: operations["changeTeam"];
+        trace?: never;
+    };
     "/api/admin/v1/tokens": {
         parameters: {
             query?: never;
@@ -756,6 +872,54 @@ export interface paths {
         patch: operations["changeUser"];
         trace?: never;
     };
+    "/api/admin/v1/views": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List saved views
+         * @description The caller's own views and the organization's shared ones, oldest first, each with how many cases its filters match now, counted up to 10,000 (`count_capped` when there are more). Each count is a list read of the organization (docs/list-filters.md): once its share of them is spent, the remaining views have a `count` of null, and so does a view whose filters the list no longer takes.
+         */
+        get: operations["listCaseViews"];
+        put?: never;
+        /**
+         * Save a view of the case list
+         * @description Saves the case list's filters and columns under a name, for the caller alone or (`shared`, admins only) for everyone of the organization.
+         */
+        post: operations["createCaseView"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/views/{viewId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a saved view
+         * @description A private view is deleted by its owner alone, a shared one by its owner or an admin. Takes no body (one that is sent is ignored).
+         */
+        delete: operations["deleteCaseView"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a saved view
+         * @description Any of a new view's fields, checked the same way. A private view is changed by its owner alone, a shared one by its owner or an admin.
+         */
+        patch: operations["updateCaseView"];
+        trace?: never;
+    };
     "/api/admin/v1/workflow_names": {
         parameters: {
             query?: never;
@@ -765,7 +929,7 @@ export interface paths {
         };
         /**
          * List workflow names
-         * @description Each workflow's id, name and statuses, oldest first, without its definition.
+         * @description Each workflow's id, name and statuses, oldest first, without its definition; for a caller of role `agent` or stronger, with its attribute declarations too (`attributes`, as the definition declares them), for working cases.
          */
         get: operations["listWorkflowNames"];
         put?: never;
@@ -1435,14 +1599,31 @@ export interface components {
     schemas: {
         /** @description Who made the change. */
         Actor: {
-            /** @description The API token's id, for `api_token`; the person's user id, for `user` (a person signed in to the dashboard). */
+            /** @description The token's id, for `api_token` and `admin_token`; the person's user id, for `user` (a person working the case). */
             id?: number;
-            /** @description The API token's name, for `api_token` only (a deleted token's too). */
+            /** @description The token's name (a deleted token's too), or the person's email address (while their user exists). */
             name?: string;
             /** @description The source type of an extension's case source, for `case_source` only. */
             source_type?: string;
             /** @enum {string} */
-            type: "api_token" | "user" | "webhook" | "email" | "form" | "case_source" | "automation" | "engine";
+            type: "api_token" | "admin_token" | "user" | "webhook" | "email" | "form" | "case_source" | "automation" | "engine";
+        };
+        AssignStep: {
+            /** @description Gives the case to a member of a team (and sets its priority when given); a team without an active member leaves it unassigned, noted on its timeline. */
+            assign: {
+                /**
+                 * @description The case's new priority, set with the assignment.
+                 * @enum {unknown}
+                 */
+                priority?: "low" | "normal" | "high" | "urgent";
+                /**
+                 * @description `balanced`: the active member with the fewest open cases assigned, ties by the longest since their last assignment; `round_robin`: the active members in turn.
+                 * @enum {unknown}
+                 */
+                strategy: "balanced" | "round_robin";
+                /** @description The name of a team of the organization. */
+                team: string;
+            };
         };
         AttributeDeclaration: {
             /** @description The allowed values. */
@@ -1494,6 +1675,58 @@ export interface components {
                 /** @description What kind of thing changed (`workflow`, `token`, `secret`, ...). */
                 type: string;
             };
+        };
+        BulkChangeRequest: {
+            /** @description These cases (1 to 10,000 ids; repeats count once). One that does not exist in the organization is counted in `failed`. */
+            case_ids?: number[];
+            /** @description What to change on every case, as a case's PATCH (`PATCH /api/admin/v1/cases/{case_id}`) would: `status` (a declared status, never `Error`), `assignee_id`, `team_id` (an id or null), `priority` (`low`, `normal`, `high`, `urgent`); at least one of them. */
+            change: {
+                assignee_id?: number | null;
+                /** @enum {string} */
+                priority?: "low" | "normal" | "high" | "urgent";
+                status?: string;
+                team_id?: number | null;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description The admin case list's query parameters as text (`{"status": "Open", "workflow_id": "7"}`), validated as the list validates them (422 below `/filter`; `cursor` and `limit` are refused): every case they match as the job is accepted. `{}` is every case of the organization. */
+            filter?: {
+                [key: string]: string;
+            };
+        };
+        /** @description A bulk change of cases and its progress. */
+        BulkJob: {
+            /** @description The change asked for. */
+            change?: Record<string, unknown>;
+            /**
+             * Format: date-time
+             * @description When it was accepted (ISO 8601, UTC)
+             */
+            created_at?: string;
+            /** @description Cases changed. */
+            done: number;
+            /** @description Cases that could not be changed (`failures` says why). */
+            failed: number;
+            /** @description The first 100 cases (by id) that could not be changed, each with why. */
+            failures?: {
+                /** @description Case id. */
+                case_id: number;
+                reason: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description When it finished; null before.
+             */
+            finished_at?: string | null;
+            /** @description Job id. */
+            id: number;
+            /**
+             * @description `finished` once `done` + `failed` = `total`.
+             * @enum {string}
+             */
+            state: "queued" | "running" | "finished";
+            /** @description The cases fixed when the job was accepted. */
+            total: number;
         };
         /** @description A business-hours calendar; weekdays from Monday, holidays in date order. */
         Calendar: {
@@ -1611,7 +1844,7 @@ export interface components {
              */
             timestamp: string;
             /** @enum {string} */
-            type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received";
+            type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned";
         };
         /** @description A link between two cases of the organization, as one of them sees it. */
         CaseLink: {
@@ -1707,8 +1940,43 @@ export interface components {
                 reopened: number;
             };
         };
-        /** @description A case in the admin case list: a Case plus its `source_type`. */
+        /** @description A saved view of the case list. */
+        CaseView: {
+            /** @description The columns shown, in order. */
+            columns: ("id" | "workflow_id" | "subject" | "status" | "outcome" | "mode" | "source_type" | "created_at" | "updated_at" | "attributes")[];
+            /**
+             * Format: date-time
+             * @description When it was saved (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description The admin case list's query parameters, as saved. */
+            filters: {
+                [key: string]: string;
+            };
+            /** @description View id. */
+            id: number;
+            name: string;
+            /** @description The person who saved it; null for a view saved with an admin token. */
+            owner: {
+                /** @description User id. */
+                id: number;
+            } | null;
+            /** @description Shown to everyone of the organization. */
+            shared: boolean;
+            /**
+             * Format: date-time
+             * @description When it was last changed (ISO 8601, UTC)
+             */
+            updated_at: string;
+        };
+        /** @description A case as the admin API shows it: a Case plus its `source_type` and who works it (`assignee`, `team`, `priority`). */
         CaseWithSource: {
+            /** @description The person working the case; null when nobody is (or their user was deleted). */
+            assignee: {
+                email: string;
+                /** @description User id. */
+                id: number;
+            } | null;
             /** @description The current attribute values, exactly as sent (JSON types, nested objects and arrays kept). Numbers: Postgres stores a JSON number exactly and returns it in plain decimal form (no exponent), so a number is accepted only when that form is at most 40 characters long, or no longer than the number as sent. Long mantissas and every int64 or double a normal sender writes pass (`6.02e23`, `1e-30`, `-0`, a 200-digit integer); `1e41`, `5e-324` and `1.7976931348623157e308` are refused with 422 `attributes_validation_failed` at the number's JSON Pointer (`number is too large to store exactly: at most 40 characters written out without an exponent`). A case that came by email has its message under `email`: the fields of an `email_received` timeline event (see `TimelineEvent`). */
             attributes: Record<string, unknown>;
             /**
@@ -1725,12 +1993,23 @@ export interface components {
             mode: "live" | "test";
             /** @description Disposition of a `Closed` case (for example `Resolved`); null in every other status. */
             outcome: string | null;
+            /**
+             * @description New cases are `normal`.
+             * @enum {string}
+             */
+            priority: "low" | "normal" | "high" | "urgent";
             /** @description How the case came in: `API` (the cases API), `Webhook` (the incoming webhook), `Email` (an email to the workflow's inbound address), `Form` (the hosted request form), or the source type of an extension's case source (docs/extending.md). */
             source_type: string;
             /** @description One of the statuses declared on the workflow version the case runs on. New cases are `Open`. */
             status: string;
             /** @description Case title; when none was given, `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC` (or `via Webhook`, `via Email`, `via Form`). An email case's is the message's `Subject`, trimmed. */
             subject: string;
+            /** @description The team the case is given to; null when none. */
+            team: {
+                /** @description Team id. */
+                id: number;
+                name: string;
+            } | null;
             /**
              * Format: date-time
              * @description Time of the last change (ISO 8601, UTC)
@@ -1743,6 +2022,11 @@ export interface components {
         ChangeStatusRequest: {
             /** @description A status declared on the case's workflow, other than `Error`. */
             status: string;
+        };
+        ChangeTeamRequest: {
+            /** @description The members, all of them. */
+            member_ids?: number[];
+            name?: string;
         };
         ChangeUserRequest: {
             /**
@@ -1767,6 +2051,39 @@ export interface components {
             /** @description Any JSON value. */
             not_equals?: unknown;
         };
+        /** @description A saved view with its current count. */
+        CountedCaseView: {
+            /** @description The columns shown, in order. */
+            columns: ("id" | "workflow_id" | "subject" | "status" | "outcome" | "mode" | "source_type" | "created_at" | "updated_at" | "attributes")[];
+            /** @description How many cases its filters match now, up to 10,000; null when it could not be counted now (the organization's list reads are spent, or the list no longer takes its filters). */
+            count: number | null;
+            /** @description More cases than `count` match. */
+            count_capped: boolean;
+            /**
+             * Format: date-time
+             * @description When it was saved (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description The admin case list's query parameters, as saved. */
+            filters: {
+                [key: string]: string;
+            };
+            /** @description View id. */
+            id: number;
+            name: string;
+            /** @description The person who saved it; null for a view saved with an admin token. */
+            owner: {
+                /** @description User id. */
+                id: number;
+            } | null;
+            /** @description Shown to everyone of the organization. */
+            shared: boolean;
+            /**
+             * Format: date-time
+             * @description When it was last changed (ISO 8601, UTC)
+             */
+            updated_at: string;
+        };
         /** @description Only these top-level keys are accepted; any other key is a 422 before anything is created. */
         CreateCaseRequest: {
             /**
@@ -1783,6 +2100,20 @@ export interface components {
             mode: "live" | "test";
             /** @description Title. Omitted, null or blank: `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC`. */
             subject?: string | null;
+        };
+        CreateCaseViewRequest: {
+            /** @description The columns shown (and exported), in order; all of them unless given. */
+            columns?: ("id" | "workflow_id" | "subject" | "status" | "outcome" | "mode" | "source_type" | "created_at" | "updated_at" | "attributes")[];
+            /** @description The admin case list's query parameters (`GET /api/admin/v1/cases`) as text, such as `{"status": "Open,Triage", "workflow_id": "7"}`, validated as the list validates them (422 with `validation_errors` below `/filters`); `cursor` and `limit` are refused. */
+            filters: {
+                [key: string]: string;
+            };
+            name: string;
+            /**
+             * @description Shown to everyone of the organization; saving or changing a shared view takes an admin (403 otherwise). A view saved with an admin token must be shared.
+             * @default false
+             */
+            shared: boolean;
         };
         CreateDigestRequest: {
             /** @description The UTC hour each period ends and its digest is sent. */
@@ -1826,7 +2157,7 @@ export interface components {
             owner_email?: string;
         };
         CreateSubscriptionRequest: {
-            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received")[];
+            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned")[];
             /**
              * Format: uri
              * @description An `http` or `https` URL.
@@ -1834,6 +2165,12 @@ export interface components {
             url: string;
             /** @description Only these workflows' cases; all of the organization's when absent. */
             workflow_ids?: number[];
+        };
+        CreateTeamRequest: {
+            /** @description User ids: each an active user of the organization with a role of `agent` or stronger. */
+            member_ids: number[];
+            /** @description Unique in the organization (whatever the case of its letters). */
+            name: string;
         };
         CreateTokenRequest: {
             /** @description A label for people. */
@@ -1871,7 +2208,7 @@ export interface components {
              */
             event_id: string;
             /** @enum {string} */
-            event_type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received";
+            event_type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned";
             /** @description What the subscriber answered; null when no answer came. */
             status_code: number | null;
         };
@@ -2368,7 +2705,7 @@ export interface components {
             updated_at: string;
         };
         /** @description One step of a run. */
-        Step: components["schemas"]["SetAttributesStep"] | components["schemas"]["SetStatusStep"] | components["schemas"]["CloseStep"] | components["schemas"]["HttpRequestStep"] | components["schemas"]["WaitStep"] | components["schemas"]["FailStep"] | components["schemas"]["IfStep"];
+        Step: components["schemas"]["SetAttributesStep"] | components["schemas"]["SetStatusStep"] | components["schemas"]["CloseStep"] | components["schemas"]["HttpRequestStep"] | components["schemas"]["WaitStep"] | components["schemas"]["FailStep"] | components["schemas"]["AssignStep"] | components["schemas"]["IfStep"];
         /** @description Where and which case events are sent. */
         Subscription: {
             /**
@@ -2385,7 +2722,7 @@ export interface components {
             disabled_at: string | null;
             /** @description Why it was disabled; null while active. */
             disabled_reason: string | null;
-            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received")[];
+            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned")[];
             /**
              * Format: date-time
              * @description Since when deliveries fail without a success in between; null while healthy.
@@ -2402,6 +2739,20 @@ export interface components {
             url: string;
             /** @description Only these workflows' cases; null: every workflow of the organization. */
             workflow_ids: number[] | null;
+        };
+        /** @description A team of people who work cases together. */
+        Team: {
+            /**
+             * Format: date-time
+             * @description When the team was created (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description Team id. */
+            id: number;
+            /** @description The members' user ids, ascending. */
+            member_ids: number[];
+            /** @description Unique in the organization, whatever the case of its letters. */
+            name: string;
         };
         /** @description Only these keys are accepted; any other key is a 422. Every key may be left out. */
         TestRunRequestBody: {
@@ -2429,7 +2780,7 @@ export interface components {
              */
             status: string;
         };
-        /** @description One entry of a case's timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields: `created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case. `attributes_changed`: `keys`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`. `run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status). `http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`. `email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service's own mail), which reopens nothing; a copy of a message of a case merged into this one carries `merged_from` (that case's id) and `received_at`. `merged_into` / `merged_from` (a merge; the merged case then moves to `Closed` with outcome `Merged`): `case_id`, the other case. `linked` / `unlinked`: `link_id`, `case_id` (the other case), `link_type` (`relates`, `duplicates`, `blocks`) and `direction` (`outward`: this case relates to, duplicates or blocks the other; `inward`: the other way). */
+        /** @description One entry of a case's timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields: `created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case. `attributes_changed`: `keys` (removed ones too). `assigned`: `from`, `to` (`{id, email}` or null), `team_from`, `team_to` (`{id, name}` or null). `priority_changed`: `from`, `to`. `assign` (what an `assign` step picked): `run_id`, `team`, `assigned` (`{id, email}`, with `strategy`; or null, with `reason`: the team has no active member, or no longer exists). `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`. `run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status). `http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`. `email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service's own mail), which reopens nothing; a copy of a message of a case merged into this one carries `merged_from` (that case's id) and `received_at`. `merged_into` / `merged_from` (a merge; the merged case then moves to `Closed` with outcome `Merged`): `case_id`, the other case. `linked` / `unlinked`: `link_id`, `case_id` (the other case), `link_type` (`relates`, `duplicates`, `blocks`) and `direction` (`outward`: this case relates to, duplicates or blocks the other; `inward`: the other way). */
         TimelineEvent: {
             /**
              * Format: date-time
@@ -2462,7 +2813,7 @@ export interface components {
              */
             direction?: "outward" | "inward";
             error?: string;
-            /** @description `status_changed`: the status left. `email_received`: the sender (`address`, `name`), or null. */
+            /** @description `status_changed`, `priority_changed`: the status or priority left. `email_received`: the sender (`address`, `name`), or null. `assigned`: the assignee before (`id`, `email`), or null. */
             from?: string | Record<string, unknown> | null;
             /** @description The `text/html` part(s) as sent (decoded to UTF-8; `cid:` links kept). Never render it unescaped. */
             html?: string | null;
@@ -2505,14 +2856,18 @@ export interface components {
             status?: string | number;
             /** @description The `Subject` header, decoded. */
             subject?: string | null;
+            /** @description `assigned`: the team before (`id`, `name`), or null. */
+            team_from?: Record<string, unknown> | null;
+            /** @description `assigned`: the new team (`id`, `name`), or null. */
+            team_to?: Record<string, unknown> | null;
             /** @description The `text/plain` part(s), decoded to UTF-8 exactly from their charset and transfer encoding, line ends as LF; null when the message has only HTML. */
             text?: string | null;
-            /** @description `status_changed`: the new status. `email_received`: the `To` recipients. */
+            /** @description `status_changed`, `priority_changed`: the new status or priority. `email_received`: the `To` recipients. `assigned`: the new assignee (`id`, `email`), or null. */
             to?: string | {
                 address: string;
                 /** @description The display name; empty when none was given. */
                 name: string;
-            }[];
+            }[] | Record<string, unknown> | null;
             /** @description What happened (see above). */
             type: string;
             /**
@@ -2545,6 +2900,20 @@ export interface components {
              */
             scope: "api" | "admin";
         };
+        UpdateCaseViewRequest: {
+            /** @description The columns shown (and exported), in order; all of them unless given. */
+            columns?: ("id" | "workflow_id" | "subject" | "status" | "outcome" | "mode" | "source_type" | "created_at" | "updated_at" | "attributes")[];
+            /** @description The admin case list's query parameters (`GET /api/admin/v1/cases`) as text, such as `{"status": "Open,Triage", "workflow_id": "7"}`, validated as the list validates them (422 with `validation_errors` below `/filters`); `cursor` and `limit` are refused. */
+            filters?: {
+                [key: string]: string;
+            };
+            name?: string;
+            /**
+             * @description Shown to everyone of the organization; saving or changing a shared view takes an admin (403 otherwise). A view saved with an admin token must be shared.
+             * @default false
+             */
+            shared: boolean;
+        };
         UpdateDigestRequest: {
             /** @description The UTC hour each period ends and its digest is sent. */
             hour_utc?: number;
@@ -2561,7 +2930,7 @@ export interface components {
             workflow_ids?: number[] | null;
         };
         UpdateSubscriptionRequest: {
-            events?: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received")[];
+            events?: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned")[];
             /**
              * Format: uri
              * @description An `http` or `https` URL.
@@ -2713,6 +3082,21 @@ export interface components {
              */
             updated_at: string;
         };
+        /** @description Any subset of the keys, at least one; each given is changed, together, or none is. */
+        WorkCaseRequest: {
+            /** @description An active user of the organization with a role of `agent` or stronger (and a member of `team_id` when both are given); null: nobody. */
+            assignee_id?: number | null;
+            /** @description A JSON merge patch (RFC 7396) of the attributes: null removes a key, an object merges into an object. The merged attributes must pass the workflow's attribute schema as a whole. */
+            attributes?: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            priority?: "low" | "normal" | "high" | "urgent";
+            /** @description As the cases API's PATCH: a status declared on the case's workflow version, other than `Error`. */
+            status?: string;
+            /** @description A team of the organization; null: no team. */
+            team_id?: number | null;
+        };
         /** @description A workflow: its draft definition (what `name` ... `automations` show) and its publication state. Cases run on the latest published version. */
         Workflow: {
             /**
@@ -2812,6 +3196,13 @@ export interface components {
         };
         /** @description A workflow as a case list names and filters it: no definition. */
         WorkflowName: {
+            /**
+             * @description The draft's attribute declarations; only for a caller of role `agent` or stronger (who works cases).
+             * @default {}
+             */
+            attributes: {
+                [key: string]: components["schemas"]["AttributeDeclaration"];
+            };
             /** @description Workflow id. */
             id: number;
             /** @description The intake name, used in default subjects (`<name> via API - ...`). */
@@ -3158,6 +3549,8 @@ export interface operations {
     listCases: {
         parameters: {
             query?: {
+                /** @description Only the cases assigned to this user id, to the caller (`me`, a signed-in person only: "my cases"), or to nobody (`none`). */
+                assignee?: string;
                 /** @description A JSON object (URL-encoded; at most 2,048 characters, nested at most 4 levels, with at most 20 array items in all, or a 422 at the offending value's pointer below `/attributes`): only cases whose attributes contain it. Nested objects match by containment too (`{"customer":{"tier":"gold"}}` matches a customer with more keys); an array matches an array holding those elements. */
                 attributes?: string;
                 /** @description Only cases created after this instant (ISO 8601 with offset; excluded itself). */
@@ -3170,10 +3563,16 @@ export interface operations {
                 limit?: number;
                 /** @description Only live or only test cases. */
                 mode?: "live" | "test";
+                /** @description Only cases of this priority, or of any of several comma-separated ones (`high,urgent`). */
+                priority?: string;
+                /** @description The order: by `created_at`, `updated_at` (the last change) or `priority` (`low` to `urgent`), ascending, or descending with `-`; ties by id in the same direction. A cursor goes with the order it was read in. */
+                sort?: "-created_at" | "created_at" | "-updated_at" | "updated_at" | "-priority" | "priority";
                 /** @description Only cases that came in this way: `API`, `Webhook`, `Email`, `Form`, or an extension's source type. */
                 source?: string;
                 /** @description Only cases in this status, or in any of several comma-separated ones (`Open,Triage`). */
                 status?: string;
+                /** @description Only the cases given to this team. */
+                team_id?: number;
                 /** @description Only cases last changed after this instant (excluded itself). */
                 updated_after?: string;
                 /** @description Only cases last changed before this instant (excluded itself). */
@@ -3202,7 +3601,7 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            /** @description An unknown query parameter, or a value that is not valid for it (`validation_errors` names each). */
+            /** @description An unknown query parameter, or a value that is not valid for it (`validation_errors` names each); `assignee=me` with an admin token; a cursor read in another `sort`. */
             422: components["responses"]["Unprocessable"];
             /** @description The organization already has `LIST_READS_PER_ORGANIZATION` (2 by default) list reads (lists and change feeds, cases API and admin API together) under way on this instance, and as many waiting, or its list reads have spent their share of database time on this instance (`LIST_READ_DATABASE_MS_PER_SECOND`): nothing was read. Ask again after `Retry-After` seconds. */
             429: components["responses"]["TooManyRequests"];
@@ -3238,6 +3637,46 @@ export interface operations {
             /** @description The case does not exist or belongs to another organization. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    workCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WorkCaseRequest"];
+            };
+        };
+        responses: {
+            /** @description The case after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        case: components["schemas"]["CaseWithSource"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Nothing changed: no key, an unsupported key or a value of the wrong type; an assignee who is not an active user of the organization with a role of `agent` or stronger; a team the organization does not have; an assignee who is not a member of the team given with them; a status the workflow does not declare, or `Error`; attributes that, merged, the workflow's schema refuses (`validation_errors` at `/attributes/...`). */
+            422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -3510,6 +3949,104 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    bulkChangeCases: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkChangeRequest"];
+            };
+        };
+        responses: {
+            /** @description The job, queued. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["BulkJob"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Neither or both of `filter` and `case_ids`; a filter the case list refuses (below `/filter`); a change that is not valid (below `/change`); more than 10,000 cases, or none; or 5 jobs of the organization already under way. */
+            422: components["responses"]["Unprocessable"];
+            /** @description The organization already has `LIST_READS_PER_ORGANIZATION` (2 by default) list reads (lists and change feeds, cases API and admin API together) under way on this instance, and as many waiting, or its list reads have spent their share of database time on this instance (`LIST_READ_DATABASE_MS_PER_SECOND`): nothing was read. Ask again after `Retry-After` seconds. */
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportCases: {
+        parameters: {
+            query?: {
+                /** @description Only the cases assigned to this user id, to the caller (`me`, a signed-in person only: "my cases"), or to nobody (`none`). */
+                assignee?: string;
+                /** @description A JSON object (URL-encoded; at most 2,048 characters, nested at most 4 levels, with at most 20 array items in all, or a 422 at the offending value's pointer below `/attributes`): only cases whose attributes contain it. Nested objects match by containment too (`{"customer":{"tier":"gold"}}` matches a customer with more keys); an array matches an array holding those elements. */
+                attributes?: string;
+                /** @description Comma-separated columns, in the order wanted, of: `id`, `workflow_id`, `subject`, `status`, `outcome`, `mode`, `source_type`, `created_at`, `updated_at`, `attributes` (`attributes` is the attributes' JSON text). Every one of them, in that order, unless given. */
+                columns?: string;
+                /** @description Only cases created after this instant (ISO 8601 with offset; excluded itself). */
+                created_after?: string;
+                /** @description Only cases created before this instant (excluded itself). */
+                created_before?: string;
+                /** @description The `next_cursor` of the previous page (opaque). */
+                cursor?: string;
+                /** @description Page size. */
+                limit?: number;
+                /** @description Only live or only test cases. */
+                mode?: "live" | "test";
+                /** @description Only cases of this priority, or of any of several comma-separated ones (`high,urgent`). */
+                priority?: string;
+                /** @description The order: by `created_at`, `updated_at` (the last change) or `priority` (`low` to `urgent`), ascending, or descending with `-`; ties by id in the same direction. A cursor goes with the order it was read in. */
+                sort?: "-created_at" | "created_at" | "-updated_at" | "updated_at" | "-priority" | "priority";
+                /** @description Only cases that came in this way: `API`, `Webhook`, `Email`, `Form`, or an extension's source type. */
+                source?: string;
+                /** @description Only cases in this status, or in any of several comma-separated ones (`Open,Triage`). */
+                status?: string;
+                /** @description Only the cases given to this team. */
+                team_id?: number;
+                /** @description Only cases last changed after this instant (excluded itself). */
+                updated_after?: string;
+                /** @description Only cases last changed before this instant (excluded itself). */
+                updated_before?: string;
+                /** @description Only this workflow's cases. */
+                workflow_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The cases as CSV. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename="cases.csv"` */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description An unknown query parameter, `cursor` or `limit`, or a value that is not valid for it (`validation_errors` names each). */
+            422: components["responses"]["Unprocessable"];
+            /** @description The organization already has `LIST_READS_PER_ORGANIZATION` (2 by default) list reads (lists and change feeds, cases API and admin API together) under way on this instance, and as many waiting, or its list reads have spent their share of database time on this instance (`LIST_READ_DATABASE_MS_PER_SECOND`): nothing was read. Ask again after `Retry-After` seconds. */
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listDigests: {
         parameters: {
             query?: never;
@@ -3673,6 +4210,37 @@ export interface operations {
             422: components["responses"]["Unprocessable"];
             /** @description An earlier manual send of the digest is still waiting, or was asked for less than 10 minutes ago. `Retry-After` says when to ask again (60 s while a send is waiting past that). */
             429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBulkJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                jobId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        job: components["schemas"]["BulkJob"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such job in the organization. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4341,6 +4909,133 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listTeams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The teams. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        teams: components["schemas"]["Team"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTeamRequest"];
+            };
+        };
+        responses: {
+            /** @description The team. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        team: components["schemas"]["Team"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description `name` missing, blank or over 200 characters, or the name of another team of the organization (whatever the case); `member_ids` names a user who is not an active user of the organization with a role of `agent` or stronger (`validation_errors` points at each); an unsupported key. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                teamId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such team in the organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeTeam: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                teamId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeTeamRequest"];
+            };
+        };
+        responses: {
+            /** @description The team after the change. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        team: components["schemas"]["Team"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such team in the organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A name taken by another team, blank or too long; `member_ids` names a user who is not an active user of the organization with a role of `agent` or stronger (`validation_errors` points at each); an unsupported key. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listTokens: {
         parameters: {
             query?: never;
@@ -4591,6 +5286,136 @@ export interface operations {
             /** @description `role` not one of the four, an unsupported key, or: The user is the organization's last owner: an organization always keeps one. */
             422: components["responses"]["Unprocessable"];
             /** @description Postgres did not answer in time: nothing was saved, and no instance was told anything. Should the connection drop while the change commits, look at the resource before repeating the request. */
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCaseViews: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The views. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        views: components["schemas"]["CountedCaseView"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCaseView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCaseViewRequest"];
+            };
+        };
+        responses: {
+            /** @description The view. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        view: components["schemas"]["CaseView"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Sharing a view, or changing or deleting a shared view of someone else, takes an admin. */
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A body field that is not valid (`validation_errors` names each; the filters as the case list's query validation says, below `/filters`), or a cap reached (50 views per person, 50 shared views per organization). */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCaseView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                viewId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; no body. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Sharing a view, or changing or deleting a shared view of someone else, takes an admin. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such view, or another person's private view. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCaseView: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                viewId: number;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateCaseViewRequest"];
+            };
+        };
+        responses: {
+            /** @description The view. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        view: components["schemas"]["CaseView"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Sharing a view, or changing or deleting a shared view of someone else, takes an admin. */
+            403: components["responses"]["Forbidden"];
+            /** @description No such view, or another person's private view. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A body field that is not valid (`validation_errors` names each; the filters as the case list's query validation says, below `/filters`), or a cap reached (50 views per person, 50 shared views per organization). */
+            422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
