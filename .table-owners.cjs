@@ -38,6 +38,7 @@ module.exports = {
   'src/modules/case-events': ['case_event_listeners', 'case_event_handlings'],
   'src/modules/retention': ['organization_retention'],
   'src/modules/audit': ['audit_entries'],
+  'src/modules/search': ['case_search_documents', 'case_search_positions'],
   'src/modules/people': ['users', 'sessions', 'sign_in_links', 'sign_in_mails', 'sso_configurations'],
   'src/shared/cache': ['cache_generation', 'cache_invalidations'],
 };

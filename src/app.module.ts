@@ -20,6 +20,7 @@ import { RetentionModule } from './modules/retention/retention.module.js';
 import { EmailModule } from './modules/email/email.module.js';
 import { FormsModule } from './modules/forms/forms.module.js';
 import { ReportingModule } from './modules/reporting/reporting.module.js';
+import { SearchModule } from './modules/search/search.module.js';
 import { MetricsModule, type MetricsRegistry } from './shared/metrics/metrics.module.js';
 import { OutboundModule } from './shared/outbound/outbound.module.js';
 import { CacheModule } from './shared/cache/cache.module.js';
@@ -67,6 +68,7 @@ export class AppModule {
         EmailModule,
         FormsModule,
         ReportingModule.forRoot(env),
+        SearchModule.forRoot(env),
         ...extensions,
       ],
       providers: [

@@ -16,6 +16,9 @@ import { RunQueue } from './domain/run-queue.js';
 import { UsageService } from './application/usage.service.js';
 import { UsageCounts } from './application/usage.ports.js';
 import { CaseStatementParts } from './domain/case-statement-parts.js';
+import { CaseTextSearches } from './domain/case-text-search.js';
+import { CaseSearchFeed } from './application/case-search-feed.js';
+import { PostgresCaseSearchFeed } from './infrastructure/postgres-case-search-feed.js';
 import { AdminCasesController } from './http/admin-cases.controller.js';
 import { CasesController } from './http/cases.controller.js';
 import { UsageController } from './http/usage.controller.js';
@@ -44,6 +47,8 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     ApiCaseSource,
     WebhookCaseSource,
     CaseStatementParts,
+    CaseTextSearches,
+    { provide: CaseSearchFeed, useClass: PostgresCaseSearchFeed },
     { provide: CaseRepository, useClass: PostgresCaseRepository },
     { provide: CaseQueries, useClass: PostgresCaseQueries },
     { provide: RunQueue, useClass: PostgresRunQueue },
@@ -51,6 +56,6 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     { provide: UsageCounts, useClass: PostgresUsageCounts },
     { provide: CasePurges, useClass: PostgresCasePurges },
   ],
-  exports: [CaseRepository, RunQueue, CaseStatementParts, CreateCaseService, CaseEmailsService],
+  exports: [CaseRepository, RunQueue, CaseStatementParts, CaseTextSearches, CaseSearchFeed, CreateCaseService, CaseEmailsService],
 })
 export class CasesModule {}

@@ -1,5 +1,6 @@
 import type { AttributesJson, CaseProps } from '../domain/case.js';
 import type { RunState, TracedStep } from '../domain/run.js';
+import type { SearchTier } from '../domain/case-text-search.js';
 
 /** Where a case sits in a list, newest first: its creation time in microseconds since 1970 (Postgres keeps microseconds) and its id, both as decimal text. */
 export interface ListPosition {
@@ -39,6 +40,8 @@ export interface CaseFilter {
   updatedBefore?: string;
   /** The text of a JSON object the case's attributes must contain (jsonb `@>`, nested objects too). */
   attributes?: AttributesJson;
+  /** Only the cases of this tier of a text search (`q`). */
+  search?: SearchTier;
   limit: number;
   /** Cases after this position in newest-first order (the previous page's last). */
   after?: ListPosition;

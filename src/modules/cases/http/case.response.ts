@@ -1,5 +1,6 @@
 import type { CaseProps } from '../domain/case.js';
 import type { StoredRun } from '../application/case-queries.js';
+import type { CaseMatch } from '../domain/case-text-search.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -25,9 +26,15 @@ export function caseResponse(c: CaseProps): string {
   return `{"case":${caseJson(c)}}`;
 }
 
-/** A page of cases: `next_cursor` is null only on a list's last page. */
-export function casePageJson(page: { cases: CaseProps[]; nextCursor: string | null }, withSource = false): string {
-  return `{"cases":[${page.cases.map((c) => caseJson(c, withSource)).join(',')}],"next_cursor":${JSON.stringify(page.nextCursor)}}`;
+/**
+ * A page of cases: `next_cursor` is null only on a list's last page. A text search of the admin
+ * list adds each case's `match` (null when no single value holds a matched word, as a phrase
+ * found across two values).
+ */
+export function casePageJson(page: { cases: CaseProps[]; nextCursor: string | null; matches?: Map<number, CaseMatch> }, withSource = false): string {
+  const matches = page.matches;
+  const json = (c: CaseProps) => (matches ? `${caseJson(c, withSource).slice(0, -1)},"match":${JSON.stringify(matches.get(c.id) ?? null)}}` : caseJson(c, withSource));
+  return `{"cases":[${page.cases.map(json).join(',')}],"next_cursor":${JSON.stringify(page.nextCursor)}}`;
 }
 
 /** A run with its trace as the admin API shows it; the steps are stored in their shown form (see TracedStep). */

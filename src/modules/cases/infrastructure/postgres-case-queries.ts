@@ -160,6 +160,7 @@ function listCasesStatement(organizationId: number, filter: CaseFilter): [string
   for (const [value, condition] of conditions) {
     if (value !== undefined) where.push(condition(param(value)));
   }
+  if (filter.search) where.push(filter.search.condition(param));
   if (filter.after) where.push(`(created_at, id) < (${AT_MICROS(param(filter.after.createdAtMicros))}, ${param(filter.after.id)}::bigint)`);
   const limit = param(filter.limit + 1);
   return [
