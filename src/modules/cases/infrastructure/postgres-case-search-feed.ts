@@ -13,14 +13,14 @@ import { CASE_COLUMNS, type CaseRow, toProps } from './case.mapper.js';
  */
 const CHANGED_AFTER_SQL = `
   SELECT ${CASE_COLUMNS}, c.change_xid::text AS change_xid
-  FROM unnest($1::bigint[], $2::bigint[], $3::xid8[], $4::bigint[]) WITH ORDINALITY AS p(organization_id, workflow_id, xid, case_id, n)
+  FROM unnest($1::bigint[], $2::bigint[], $3::xid8[], $4::bigint[]) WITH ORDINALITY AS p(p_organization, p_workflow, p_xid, p_case, p_n)
   CROSS JOIN LATERAL (
     SELECT * FROM cases
-    WHERE workflow_id = p.workflow_id AND (change_xid, id) > (p.xid, p.case_id)
-      AND change_xid < pg_snapshot_xmin(pg_current_snapshot()) AND organization_id = p.organization_id
+    WHERE workflow_id = p.p_workflow AND (change_xid, id) > (p.p_xid, p.p_case)
+      AND change_xid < pg_snapshot_xmin(pg_current_snapshot()) AND organization_id = p.p_organization
     ORDER BY change_xid, id LIMIT $5
   ) c
-  ORDER BY p.n, c.change_xid, c.id LIMIT $5`;
+  ORDER BY p.p_n, c.change_xid, c.id LIMIT $5`;
 
 /** Along case_events_case (case_id, id). */
 const REPLIES_SQL = `
