@@ -46,10 +46,10 @@ const EDGE_PUNCTUATION = /^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu;
 
 /**
  * How identifiers are compared, in the documents and in queries alike: lower case, accents
- * dropped (what `unaccent` does for words), compatibility forms folded.
+ * dropped (what `unaccent` does for words).
  */
 export function identifierLexeme(token: string): string {
-  return token.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase();
+  return token.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
 }
 
 /** The identifiers of a text: its tokens that hold a digit, as lexemes, each once. */
