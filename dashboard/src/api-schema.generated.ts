@@ -1309,6 +1309,8 @@ export interface components {
              * @default false
              */
             required: boolean;
+            /** @description Whether the case lists' `q` searches the attribute's values (all of them, nested ones included). Default: true, except on a workflow with `sensitive_data`, where only attributes declared `true` are searched. */
+            searchable?: boolean;
             /** @enum {string} */
             type: "string" | "integer" | "number" | "boolean" | "object" | "array" | "any";
         };
@@ -2672,6 +2674,8 @@ export interface operations {
                 limit?: number;
                 /** @description Only live or only test cases. */
                 mode?: "live" | "test";
+                /** @description Full-text search (docs/search.md): words must all match (whole words and their common forms, case- and accent-insensitive), `inv*` matches a prefix (at least 2 letters or digits), `"exact phrase"` the words in order, `-word` excludes; numbers and identifiers (`A-1043`) match whole. At most 256 characters and 16 terms, and at least one term that must match (422 otherwise); empty is no filter. With `q` the cases come by relevance (subject, then attributes, then messages), then newest first. */
+                q?: string;
                 /** @description Only cases that came in this way: `API`, `Webhook`, `Email`, `Form`, or an extension's source type. */
                 source?: string;
                 /** @description Only cases in this status, or in any of several comma-separated ones (`Open,Triage`). */
@@ -4730,6 +4734,8 @@ export interface operations {
                 limit?: number;
                 /** @description Only live or only test cases. */
                 mode?: "live" | "test";
+                /** @description Full-text search (docs/search.md): words must all match (whole words and their common forms, case- and accent-insensitive), `inv*` matches a prefix (at least 2 letters or digits), `"exact phrase"` the words in order, `-word` excludes; numbers and identifiers (`A-1043`) match whole. At most 256 characters and 16 terms, and at least one term that must match (422 otherwise); empty is no filter. With `q` the cases come by relevance (subject, then attributes, then messages), then newest first. */
+                q?: string;
                 /** @description Only cases in this status, or in any of several comma-separated ones (`Open,Triage`). */
                 status?: string;
                 /** @description Only cases last changed after this instant (excluded itself). */
