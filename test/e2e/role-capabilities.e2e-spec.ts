@@ -103,6 +103,7 @@ async function workflowWith(w: World, automations: Record<string, unknown[]>, at
 const PROBES: Record<string, (w: World, as: Caller) => Promise<Cell>> = {
   'read cases, their timelines and runs, usage and the cases report': async (w, as) =>
     reached(as.column, await as.request('GET', '/api/admin/v1/cases'), await as.request('GET', '/api/admin/v1/usage'), await as.request('GET', '/api/admin/v1/reports/cases')),
+  'search cases by text in the admin list (q), with where each case matched': async (w, as) => reached(as.column, await as.request('GET', '/api/admin/v1/cases?q=refund%20ORD-42')),
   'read workflows, their versions and drafts': async (w, as) =>
     reached(as.column, await as.request('GET', `/api/admin/v1/workflows/${w.workflowId}`), await as.request('GET', `/api/admin/v1/workflows/${w.workflowId}/versions`)),
   'edit a workflow\'s draft': async (w, as) => reached(as.column, await as.request('PUT', `/api/admin/v1/workflows/${w.workflowId}`, sampleDefinition())),

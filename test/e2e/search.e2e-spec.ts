@@ -126,7 +126,7 @@ describe('full-text search over cases', () => {
     assert.deepEqual(found.body.cases[0].match, { field: 'attributes', pointer: '/customer/orders/0/id', snippet: '[[ORD-99812]]' });
   });
 
-  it('attributes declared "searchable": false are never searched', async () => {
+  it('attributes declared searchable: false are never searched', async () => {
     const f = await givenCasesWorkflow(t, statusDefinition({ attributes: { secret_note: { type: 'string', searchable: false }, note: { type: 'object' } } }));
     const hidden = unique('hidden');
     const shown = unique('shown');
@@ -139,7 +139,7 @@ describe('full-text search over cases', () => {
     assert.deepEqual(bad.body.validation_errors.map((e: { path: string }) => e.path), ['/attributes/a/searchable']);
   });
 
-  it('on a workflow with sensitive data only attributes declared "searchable": true are searched', async () => {
+  it('on a workflow with sensitive data only attributes declared searchable: true are searched', async () => {
     const f = await givenCasesWorkflow(t, statusDefinition({
       sensitive_data: true,
       attributes: {
