@@ -31,7 +31,7 @@ export interface paths {
         };
         /**
          * List cases
-         * @description The organization's cases, newest first (by `created_at`, then `id`), filtered by every parameter given (the same filters as the cases API's list, plus `workflow_id` and `source`), with how each came in (`source_type`). Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor`; it is null on the last page. Any other query parameter is a 422.
+         * @description The organization's cases, newest first (by `created_at`, then `id`), filtered by every parameter given (the same filters as the cases API's list, plus `workflow_id` and `source`), with how each came in (`source_type`). With `q` (full-text search over subject, attributes and email messages) the cases come by relevance, then newest first, each with its `match`. Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor`; it is null on the last page. Any other query parameter is a 422.
          */
         get: operations["listCases"];
         put?: never;
@@ -1410,6 +1410,50 @@ export interface components {
             /** @enum {string} */
             type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received";
         };
+        /** @description A case in the admin case list: a Case plus its `source_type`, and with `q` where it matched. */
+        CaseInList: {
+            /** @description The current attribute values, exactly as sent (JSON types, nested objects and arrays kept). Numbers: Postgres stores a JSON number exactly and returns it in plain decimal form (no exponent), so a number is accepted only when that form is at most 40 characters long, or no longer than the number as sent. Long mantissas and every int64 or double a normal sender writes pass (`6.02e23`, `1e-30`, `-0`, a 200-digit integer); `1e41`, `5e-324` and `1.7976931348623157e308` are refused with 422 `attributes_validation_failed` at the number's JSON Pointer (`number is too large to store exactly: at most 40 characters written out without an exponent`). A case that came by email has its message under `email`: the fields of an `email_received` timeline event (see `TimelineEvent`). */
+            attributes: Record<string, unknown>;
+            /**
+             * Format: date-time
+             * @description Creation time (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description Case id. */
+            id: number;
+            /** @description With `q` only: where the case matched (docs/search.md), null when no single value holds a matched word (a phrase across two values). */
+            match?: {
+                /**
+                 * @description The first field, in relevance order, holding a matched word.
+                 * @enum {string}
+                 */
+                field: "subject" | "attributes" | "email" | "comment";
+                /** @description JSON Pointer of the value within its field: `""` for the subject, `/order/id` in the attributes, `/email/text` or `/replies/<event id>/text` for email. */
+                pointer: string | null;
+                /** @description Up to 24 words of the value around the match, each matched word wrapped in `[[` `]]`. */
+                snippet: string | null;
+            } | null;
+            /**
+             * @description Test cases run the workflow but are never billed and never produce events.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /** @description Disposition of a `Closed` case (for example `Resolved`); null in every other status. */
+            outcome: string | null;
+            /** @description How the case came in: `API` (the cases API), `Webhook` (the incoming webhook), `Email` (an email to the workflow's inbound address), `Form` (the hosted request form), or the source type of an extension's case source (docs/extending.md). */
+            source_type: string;
+            /** @description One of the statuses declared on the workflow version the case runs on. New cases are `Open`. */
+            status: string;
+            /** @description Case title; when none was given, `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC` (or `via Webhook`, `via Email`, `via Form`). An email case's is the message's `Subject`, trimmed. */
+            subject: string;
+            /**
+             * Format: date-time
+             * @description Time of the last change (ISO 8601, UTC)
+             */
+            updated_at: string;
+            /** @description Workflow the case belongs to. */
+            workflow_id: number;
+        };
         /** @description Figures of live cases over a range. */
         CaseReport: {
             /**
@@ -2700,7 +2744,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        cases: components["schemas"]["CaseWithSource"][];
+                        cases: components["schemas"]["CaseInList"][];
                         /** @description Pass as `cursor` for the next page; null on the last page. */
                         next_cursor: string | null;
                     };

@@ -62,6 +62,26 @@ const errorSchemas: Record<string, Schema> = {
 const caseSchemas: Record<string, Schema> = {
   Case: object({ ...caseFields, ...caseTail }, [], 'A case as the cases API shows it.'),
   CaseWithSource: object({ ...caseFields, source_type: sourceType, ...caseTail }, [], 'A case in the admin case list: a Case plus its `source_type`.'),
+  CaseInList: object(
+    {
+      ...caseFields,
+      source_type: sourceType,
+      ...caseTail,
+      match: {
+        type: ['object', 'null'],
+        description: 'With `q` only: where the case matched (docs/search.md), null when no single value holds a matched word (a phrase across two values).',
+        properties: {
+          field: { type: 'string', enum: ['subject', 'attributes', 'email', 'comment'], description: 'The first field, in relevance order, holding a matched word.' },
+          pointer: { type: ['string', 'null'], description: 'JSON Pointer of the value within its field: `""` for the subject, `/order/id` in the attributes, `/email/text` or `/replies/<event id>/text` for email.' },
+          snippet: { type: ['string', 'null'], description: 'Up to 24 words of the value around the match, each matched word wrapped in `[[` `]]`.' },
+        },
+        required: ['field', 'pointer', 'snippet'],
+        additionalProperties: false,
+      },
+    },
+    ['match'],
+    'A case in the admin case list: a Case plus its `source_type`, and with `q` where it matched.',
+  ),
   WebhookCaseReceipt: object({ id: resourceId('The new case\'s id.'), source_type: { type: 'string', const: 'Webhook' } }, [], 'What the incoming webhook answers; nothing else is shown to a webhook sender.'),
   TimelineEvent: {
     type: 'object',

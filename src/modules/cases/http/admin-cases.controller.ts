@@ -31,11 +31,11 @@ export class AdminCasesController {
   @ApiEndpoint({
     operationId: 'listCases',
     summary: 'List cases',
-    description: 'The organization\'s cases, newest first (by `created_at`, then `id`), filtered by every parameter given (the same filters as the cases API\'s list, plus `workflow_id` and `source`), with how each came in (`source_type`). Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor`; it is null on the last page. Any other query parameter is a 422.',
+    description: 'The organization\'s cases, newest first (by `created_at`, then `id`), filtered by every parameter given (the same filters as the cases API\'s list, plus `workflow_id` and `source`), with how each came in (`source_type`). With `q` (full-text search over subject, attributes and email messages) the cases come by relevance, then newest first, each with its `match`. Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor`; it is null on the last page. Any other query parameter is a 422.',
     success: {
       status: 200,
       description: 'One page of cases.',
-      schema: pageOf('cases', 'CaseWithSource'),
+      schema: pageOf('cases', 'CaseInList'),
     },
     errors: { 422: 'An unknown query parameter, or a value that is not valid for it (`validation_errors` names each).', 429: LIST_READS_REFUSED },
   })
