@@ -38,7 +38,7 @@ const BATCH = 50_000;
 const SUBJECTS = ['Refund request', 'Invoice question', 'Delivery delayed', 'Damaged parcel', 'Account locked', 'Password reset', 'Billing error', 'Order cancelled', 'Address change', 'Warranty claim'];
 const NAMES = ['Müller', 'Dupont', 'García', 'Rossi', 'Nowak', 'Smith', 'Jensen', 'Silva', 'Kowalski', 'Novák', 'Öztürk', 'Johansson', 'Fischer'];
 
-const sqlArray = (values: readonly string[]) => `ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')}]`;
+const sqlArray = (values: readonly string[]) => `(ARRAY[${values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', ')}])`;
 /** A word of letters only for `n` (0-999): kw + three letters, so `kwbcd` is one of a thousand. */
 const WORD = (n: string) => `'kw' || translate(lpad((${n})::text, 3, '0'), '0123456789', 'abcdefghij')`;
 
@@ -170,12 +170,16 @@ async function explainAll(ctx: BenchContext, organizationId: number): Promise<st
       q === 'ORD-123457' ? `SELECT $1::text AS q` : q.endsWith('*') ? `SELECT to_tsquery('cis_search', $1)::text AS q` : `SELECT plainto_tsquery('cis_search', $1)::text AS q`,
       [q === 'ORD-123457' ? "'ord-123457'" : q.endsWith('*') ? `'${q.slice(0, -1)}':*` : q],
     );
-    for (const [rank, where] of [[3, 'd.subject_text @@ $2::tsquery'], [2, 'd.case_text @@ $2::tsquery AND NOT d.subject_text @@ $2::tsquery'], [1, 'NOT d.case_text @@ $2::tsquery']] as const) {
+    const documents = (where: string) =>
+      `EXISTS (SELECT 1 FROM case_search_documents d WHERE d.organization_id = cases.organization_id AND d.case_id = cases.id AND d.all_text @@ $2::tsquery AND ${where})`;
+    const tiers = [
+      [3, documents('d.subject_text @@ $2::tsquery')],
+      [2, documents('d.case_text @@ $2::tsquery AND NOT d.subject_text @@ $2::tsquery')],
+      [1, `cases.id = ANY (ARRAY(SELECT d.case_id FROM case_search_documents d WHERE d.organization_id = $1 AND d.all_text @@ $2::tsquery AND NOT d.case_text @@ $2::tsquery))`],
+    ] as const;
+    for (const [rank, condition] of tiers) {
       const { rows } = await ctx.db.query<{ 'QUERY PLAN': string }>(
-        `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) SELECT id FROM cases WHERE organization_id = $1
-           AND EXISTS (SELECT 1 FROM case_search_documents d WHERE d.organization_id = cases.organization_id AND d.case_id = cases.id
-                        AND d.all_text @@ $2::tsquery AND ${where})
-         ORDER BY created_at DESC, id DESC LIMIT 26`,
+        `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) SELECT id FROM cases WHERE organization_id = $1 AND ${condition} ORDER BY created_at DESC, id DESC LIMIT 26`,
         [organizationId, printed!.q],
       );
       out.push(`-- ${kind} (q=${q}), tier ${rank}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);

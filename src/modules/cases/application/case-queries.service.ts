@@ -145,7 +145,7 @@ export class CaseQueriesService {
     const after = cursor === undefined ? undefined : readSearchCursor(cursor);
     if (cursor !== undefined && !after) throw cursorOfAnotherList();
     const search = this.searches.get();
-    const prepared = await search.prepare(q, scope);
+    const prepared = await search.prepare(organizationId, q, scope);
     if (!isPrepared(prepared)) throw new InvalidRequestError('invalid query string', [{ path: '/q', error: prepared.problem }]);
     const found: Positioned<SearchPosition>[] = [];
     for (const tier of prepared.tiers) {

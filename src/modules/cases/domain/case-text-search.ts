@@ -31,8 +31,8 @@ export interface PreparedSearch {
 }
 
 export interface CaseTextSearch {
-  /** `q` ready to run, or why it cannot be (a 422). */
-  prepare(q: string, scope: SearchScope): Promise<PreparedSearch | { problem: string }>;
+  /** `q` ready to run in the organization's lists, or why it cannot be (a 422). */
+  prepare(organizationId: number, q: string, scope: SearchScope): Promise<PreparedSearch | { problem: string }>;
   /** The match of each of these cases (a page's, found by `search`), by case id. */
   matches(organizationId: number, caseIds: readonly number[], search: PreparedSearch): Promise<Map<number, CaseMatch>>;
 }

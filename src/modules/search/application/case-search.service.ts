@@ -19,14 +19,14 @@ interface RunnableSearch extends PreparedSearch {
 export class CaseSearchService implements CaseTextSearch {
   constructor(private readonly reads: SearchReads) {}
 
-  async prepare(q: string, scope: SearchScope): Promise<PreparedSearch | { problem: string }> {
+  async prepare(organizationId: number, q: string, scope: SearchScope): Promise<PreparedSearch | { problem: string }> {
     const parsed = parseSearchQuery(q);
     if (!parsed.ok) return { problem: parsed.error };
     const inputs = parsed.terms.map(termInput);
     const printed = await this.reads.termQueries(inputs);
     const queries = combineTermQueries(printed.map((p, i) => ({ ...p, exclude: parsed.terms[i]!.exclude })));
     // Stop words only: nothing can match, so no tier is read.
-    const tiers: SearchTier[] = queries ? this.reads.tiers(queries, scope) : [];
+    const tiers: SearchTier[] = queries ? this.reads.tiers(organizationId, queries, scope) : [];
     const search: RunnableSearch = { tiers, queries, scope };
     return search;
   }

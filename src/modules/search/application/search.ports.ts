@@ -40,8 +40,8 @@ export interface FoundMatch {
 export abstract class SearchReads {
   /** Each term's tsquery, made by Postgres from the term (see TermInput). */
   abstract termQueries(inputs: readonly TermInput[]): Promise<Omit<TermQuery, 'exclude'>[]>;
-  /** The relevance tiers of a search in `scope`, highest first, as conditions on the case lists' statement. */
-  abstract tiers(queries: SearchQueries, scope: SearchScope): SearchTier[];
+  /** The relevance tiers of a search of the organization's cases in `scope`, highest first, as conditions on the case lists' statement. */
+  abstract tiers(organizationId: number, queries: SearchQueries, scope: SearchScope): SearchTier[];
   /** The first value of each case (in relevance order) that holds a positive term, with its snippet. */
   abstract matches(organizationId: number, caseIds: readonly number[], queries: SearchQueries, scope: SearchScope): Promise<FoundMatch[]>;
 }
