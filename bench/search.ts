@@ -78,8 +78,8 @@ const BUILD_SQL = `
            ARRAY['/order/id', '/order/total', '/order/lines/0/sku', '/order/lines/0/qty', '/customer/name', '/customer/email', '/channel', '/notes'] AS pointers
     FROM inserted i JOIN replies r ON r.case_id = i.id
   )
-  INSERT INTO case_search_documents (organization_id, case_id, workflow_id, subject_text, case_text, all_text, fields)
-  SELECT p.organization_id, p.case_id, p.workflow_id, v.s, v.s || v.a, v.s || v.a || v.e,
+  INSERT INTO case_search_documents (organization_id, case_id, workflow_id, subject_text, case_text, all_text, attributes_text, messages_text, fields)
+  SELECT p.organization_id, p.case_id, p.workflow_id, v.s, v.s || v.a, v.s || v.a || v.e, v.a, v.e,
          jsonb_build_array(jsonb_build_object('f', 'subject', 'p', '', 't', p.subject, 'i', '[]'::jsonb))
          || (SELECT jsonb_agg(jsonb_build_object('f', 'attributes', 'p', p.pointers[k], 't', p.values[k], 'i', to_jsonb(${IDENTIFIERS('ARRAY[p.values[k]]')})) ORDER BY k)
              FROM generate_subscripts(p.values, 1) AS k)
@@ -174,7 +174,7 @@ async function explainAll(ctx: BenchContext, organizationId: number): Promise<st
       `EXISTS (SELECT 1 FROM case_search_documents d WHERE d.organization_id = cases.organization_id AND d.case_id = cases.id AND d.all_text @@ $2::tsquery AND ${where})`;
     const tiers = [
       [3, documents('d.subject_text @@ $2::tsquery')],
-      [2, documents('d.case_text @@ $2::tsquery AND NOT d.subject_text @@ $2::tsquery')],
+      [2, documents('d.case_text @@ $2::tsquery AND NOT d.subject_text @@ $2::tsquery AND d.attributes_text @@ $2::tsquery')],
       [1, `cases.id = ANY (ARRAY(SELECT d.case_id FROM case_search_documents d WHERE d.organization_id = $1 AND d.all_text @@ $2::tsquery AND NOT d.case_text @@ $2::tsquery))`],
     ] as const;
     for (const [rank, condition] of tiers) {

@@ -11,7 +11,10 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Three vectors per case, each a superset of the one before: the subject (weight A); the
  * subject and attributes (B), which is all the cases API searches; and everything, email
  * messages (C) and comments (D) included. Where the positive words match first (subject, then
- * attributes, then the rest) is a search's relevance tier. `fields` holds each searched value
+ * attributes, then the rest) is a search's relevance tier. The attributes' and the messages' own
+ * vectors are there for the planner: a tier's condition names them (a word that appears in no
+ * attribute makes the attributes' tier look empty, as it is) where the vectors above, which overlap,
+ * would make it look as large as the subject's. `fields` holds each searched value
  * with its JSON pointer, read only for a page's snippets. GIN indexes lead with
  * `organization_id` (btree_gin), like every key of the service.
  *
@@ -35,12 +38,16 @@ export class SearchDocuments1764100000000 implements MigrationInterface {
         subject_text    tsvector NOT NULL,
         case_text       tsvector NOT NULL,
         all_text        tsvector NOT NULL,
+        attributes_text tsvector NOT NULL,
+        messages_text   tsvector NOT NULL,
         fields          jsonb NOT NULL,
         PRIMARY KEY (organization_id, case_id)
       );
       CREATE INDEX case_search_subject ON case_search_documents USING gin (organization_id, subject_text);
       CREATE INDEX case_search_case ON case_search_documents USING gin (organization_id, case_text);
       CREATE INDEX case_search_all ON case_search_documents USING gin (organization_id, all_text);
+      CREATE INDEX case_search_attributes ON case_search_documents USING gin (organization_id, attributes_text);
+      CREATE INDEX case_search_messages ON case_search_documents USING gin (organization_id, messages_text);
 
       CREATE TABLE case_search_positions (
         organization_id bigint NOT NULL,
