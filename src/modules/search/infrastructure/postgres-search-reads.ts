@@ -76,13 +76,14 @@ export class PostgresSearchReads extends SearchReads {
    * into an array, bounded by how many documents match, never by the organization's size.
    */
   tiers(organizationId: number, queries: SearchQueries, scope: SearchScope): SearchTier[] {
-    const tier = (rank: number, where: (positive: string, any: string) => string): SearchTier => ({
+    // A parameter is bound only where the condition uses it: Postgres cannot type an unused one.
+    const tier = (rank: number, where: (positive: string, any: () => string) => string): SearchTier => ({
       rank,
-      condition: (param) => documentMatching(scope, param(queries.all), where(`${param(queries.positive)}::tsquery`, `${param(queries.anyPositive)}::tsquery`)),
+      condition: (param) => documentMatching(scope, param(queries.all), where(`${param(queries.positive)}::tsquery`, () => `${param(queries.anyPositive)}::tsquery`)),
     });
     const tiers = [
       tier(3, (p) => `d.subject_text @@ ${p}`),
-      tier(2, (p, any) => `d.case_text @@ ${p} AND NOT d.subject_text @@ ${p} AND d.attributes_text @@ ${any}`),
+      tier(2, (p, any) => `d.case_text @@ ${p} AND NOT d.subject_text @@ ${p} AND d.attributes_text @@ ${any()}`),
     ];
     if (scope === 'api') return tiers;
     const messagesOnly: SearchTier = {
