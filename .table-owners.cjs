@@ -42,6 +42,7 @@ module.exports = {
   'src/modules/audit': ['audit_entries'],
   'src/modules/sla': ['business_calendars', 'sla_policies', 'sla_timers'],
   'src/modules/teams': ['teams', 'team_members'],
+  'src/modules/search': ['case_search_documents', 'case_search_positions'],
   'src/modules/people': ['users', 'sessions', 'sign_in_links', 'sign_in_mails', 'sso_configurations'],
   'src/modules/case-views': ['case_views'],
   'src/modules/bulk-changes': ['bulk_jobs', 'bulk_job_cases'],

@@ -9,6 +9,7 @@ import type { GrowthStep } from './growth.js';
 import type { ScenarioResult } from './http-scenarios.js';
 import type { Measurement } from './load.js';
 import type { NoisyResult } from './noisy-neighbour.js';
+import type { SearchResult } from './search.js';
 import type { RegressionResult } from './regression.js';
 import type { PgbenchReference } from './pgbench-reference.js';
 import type { SyncStep } from './sync.js';
@@ -57,6 +58,8 @@ export interface BenchResults {
   reportsFailure: string | null;
   noisy: NoisyResult | null;
   noisyFailure: string | null;
+  search: SearchResult | null;
+  searchFailure: string | null;
   regression: RegressionResult | null;
   regressionFailure: string | null;
   failures: string[];

@@ -22,6 +22,7 @@ import { type BenchContext, type BenchPart, readConfig } from './context.js';
 import { runDrain } from './drain.js';
 import { runGrowth } from './growth.js';
 import { runHttpScenarios } from './http-scenarios.js';
+import { runSearch } from './search.js';
 import { runNoisyNeighbour } from './noisy-neighbour.js';
 import { runPgbenchReference } from './pgbench-reference.js';
 import { runRegression } from './regression.js';
@@ -213,6 +214,7 @@ async function main(): Promise<number> {
     const sync = syncSteps ?? [];
     failures.push(...sync.flatMap((s) => s.failures.map((f) => `sync: ${f}`)));
     const { result: noisy, failure: noisyFailure } = await part('noisy', 'noisy neighbour', () => runNoisyNeighbour(ctx, log));
+    const { result: search, failure: searchFailure } = await part('search', 'full-text search at size', () => runSearch(ctx, log));
     const { result: regression, failure: regressionFailure } = await part('regression', 'regression against a fixed base (bench/regression.sh)', () => runRegression(repoRoot, log));
     if (regression) log(`  ${regression.base}: new/old req/s ${regression.rps_ratio}, p99 ${regression.p99_ratio}; server CPU ${regression.old.server_cpu_us} -> ${regression.new.server_cpu_us} µs/request, round trips ${regression.old.round_trips} -> ${regression.new.round_trips}`);
 
@@ -248,6 +250,8 @@ async function main(): Promise<number> {
       reportsFailure,
       noisy,
       noisyFailure,
+      search,
+      searchFailure,
       regression,
       regressionFailure,
       failures,

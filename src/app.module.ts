@@ -25,6 +25,7 @@ import { EmailModule } from './modules/email/email.module.js';
 import { FormsModule } from './modules/forms/forms.module.js';
 import { ReportingModule } from './modules/reporting/reporting.module.js';
 import { SlaModule } from './modules/sla/sla.module.js';
+import { SearchModule } from './modules/search/search.module.js';
 import { MetricsModule, type MetricsRegistry } from './shared/metrics/metrics.module.js';
 import { OutboundModule } from './shared/outbound/outbound.module.js';
 import { CacheModule } from './shared/cache/cache.module.js';
@@ -77,6 +78,7 @@ export class AppModule {
         FormsModule,
         ReportingModule.forRoot(env),
         SlaModule.forRoot(env),
+        SearchModule.forRoot(env),
         ...extensions,
       ],
       providers: [

@@ -166,8 +166,11 @@ export type Case = Schemas['CaseWithSource'];
 export const CASE_SOURCES = ['API', 'Webhook', 'Email', 'Form'] as const satisfies readonly Case['source_type'][];
 export type BuiltInCaseSource = (typeof CASE_SOURCES)[number];
 
+/** A case of the admin list: with `q`, where it matched. */
+export type CaseInList = Schemas['CaseInList'];
+
 export interface CasePage {
-  cases: Case[];
+  cases: CaseInList[];
   next_cursor: string | null;
 }
 

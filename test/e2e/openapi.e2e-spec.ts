@@ -210,7 +210,7 @@ describe('OpenAPI document', () => {
 
     it('documents every query parameter of the case lists and the change feed, and only those', () => {
       const queryOf = (path: string, method: string) => (doc.paths[path][method].parameters as Json[]).filter((p) => p.in === 'query').map((p) => p.name).sort();
-      const filters = ['attributes', 'created_after', 'created_before', 'cursor', 'limit', 'mode', 'status', 'updated_after', 'updated_before'];
+      const filters = ['attributes', 'created_after', 'created_before', 'cursor', 'limit', 'mode', 'q', 'status', 'updated_after', 'updated_before'];
       assert.deepEqual(queryOf('/api/external/v1/workflows/{workflowId}/cases', 'get'), filters);
       assert.deepEqual(queryOf('/api/admin/v1/cases', 'get'), [...filters, 'assignee', 'priority', 'sort', 'source', 'team_id', 'workflow_id'].sort());
       assert.deepEqual(queryOf('/api/external/v1/workflows/{workflowId}/cases/changes', 'get'), ['after', 'limit']);

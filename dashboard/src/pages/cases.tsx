@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, CASE_SOURCES, download, errorMessage, query, type Case, type CasePage, type BuiltInCaseSource, type WorkflowName } from '../api.ts';
+import { api, CASE_SOURCES, download, errorMessage, query, type Case, type CaseInList, type CasePage, type BuiltInCaseSource, type WorkflowName } from '../api.ts';
 import { atLeast, canWorkCases, casework, caseworkParametersTaken, caseworkServed, exportUrl, jobFinished, PRIORITIES, signedInPerson, type BulkJob, type CaseChange, type ListFilters, type SavedView, type Team, type WorkedCase } from '../casework-api.ts';
 import { useAssignables, type Assignables } from '../casework-pickers.ts';
 import { Alert, Badge, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
@@ -14,7 +14,7 @@ import { MY_CASES } from '../layout.tsx';
 const PAGE_SIZE = 25;
 /** The page's own address keeps days (`created_from`, `created_to`, UTC) as typed; the list takes instants. */
 const CASEWORK_FILTERS = ['assignee', 'team_id', 'priority', 'watching', 'sort'] as const;
-const FILTERS = ['workflow_id', 'status', 'mode', 'source', 'created_from', 'created_to', 'attributes', ...CASEWORK_FILTERS] as const;
+const FILTERS = ['q', 'workflow_id', 'status', 'mode', 'source', 'created_from', 'created_to', 'attributes', ...CASEWORK_FILTERS] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 const DAY_MS = 86_400_000;
 
@@ -40,6 +40,23 @@ function attributesProblem(text: string): string | null {
     // reported below
   }
   return 'Enter a JSON object, such as {"customer": {"tier": "gold"}}.';
+}
+
+const MATCH_FIELDS: Record<NonNullable<CaseInList['match']>['field'], string> = { subject: 'Subject', attributes: 'Attributes', email: 'Email', comment: 'Comment' };
+
+/**
+ * Where a case matched the search: the field, and the snippet with its `[[` `]]` marks as <mark>.
+ * The snippet is the case's own text (a stranger's mail among it): rendered as text, never as markup.
+ */
+function MatchSnippet({ match }: { match: CaseInList['match'] }) {
+  if (!match) return null;
+  const parts = (match.snippet ?? '').split(/\[\[|\]\]/);
+  return (
+    <p class="match-snippet muted">
+      <span class="match-snippet__field">{MATCH_FIELDS[match.field]}{match.field === 'attributes' && match.pointer ? ` ${match.pointer}` : ''}:</span>{' '}
+      {parts.map((part, i) => (i % 2 === 1 ? <mark key={i}>{part}</mark> : part))}
+    </p>
+  );
 }
 
 const SOURCE_TONES = { API: 'blue', Webhook: 'violet', Email: 'teal', Form: 'neutral' } as const satisfies Record<BuiltInCaseSource, string>;
@@ -111,6 +128,18 @@ function FilterForm({ initial, workflows, assignables }: { initial: Filters; wor
   };
   return (
     <form class="filters card" onSubmit={apply} aria-label="Filter cases">
+      <div class="field filters__wide">
+        <label for="filter-q">Search</label>
+        <input
+          id="filter-q"
+          class="input"
+          type="search"
+          maxLength={256}
+          placeholder='Words, "a phrase", inv*, -excluded, ORD-99812'
+          value={filters.q}
+          onInput={(e) => set('q')(e.currentTarget.value)}
+        />
+      </div>
       <Field label="Workflow" id="filter-workflow">
         <Select id="filter-workflow" value={filters.workflow_id} onChange={set('workflow_id')} options={[['', 'All workflows'], ...workflows.map((w): [string, string] => [String(w.id), `${w.name} (#${w.id})`])]} />
       </Field>
@@ -397,7 +426,10 @@ function CaseTable({ cases, names, selection }: { cases: WorkedCase[]; names: Ma
               <th scope="row">
                 <Link href={`/cases/${c.id}`}>#{c.id}</Link>
               </th>
-              <td class="cell--wide">{c.subject}</td>
+              <td class="cell--wide">
+                {c.subject}
+                <MatchSnippet match={'match' in c ? (c as CaseInList).match : undefined} />
+              </td>
               <td>
                 {/* A viewer may not open a workflow: its name is plain text for them. */}
                 {can('getWorkflow') ? <Link href={`/workflows/${c.workflow_id}`}>{names.get(c.workflow_id) ?? `#${c.workflow_id}`}</Link> : (names.get(c.workflow_id) ?? `#${c.workflow_id}`)}
@@ -520,7 +552,7 @@ export function CasesPage({ query: params }: { query: URLSearchParams }) {
   return (
     <>
       <PageHeader title="Cases" actions={bulk && <ExportLink filters={chosen} />}>
-        <p class="page-header__lead">Newest first unless sorted otherwise. Test cases are marked and never billed.</p>
+        <p class="page-header__lead">{filters.q ? 'Best matches first: subject, then attributes, then email and comments; newest first among equals.' : 'Newest first unless sorted otherwise. Test cases are marked and never billed.'}</p>
         <CaseLists current="/cases" />
       </PageHeader>
       <div class={views.data ? 'with-side' : undefined}>

@@ -76,6 +76,27 @@ const caseSchemas: Record<string, Schema> = {
     [],
     'A link between two cases of the organization, as one of them sees it.',
   ),
+  CaseInList: object(
+    {
+      ...caseFields,
+      source_type: sourceType,
+      ...caseWorkFields,
+      ...caseTail,
+      match: {
+        type: ['object', 'null'],
+        description: 'With `q` only: where the case matched (docs/search.md), null when no single value holds a matched word (a phrase across two values).',
+        properties: {
+          field: { type: 'string', enum: ['subject', 'attributes', 'email', 'comment'], description: 'The first field, in relevance order, holding a matched word.' },
+          pointer: { type: ['string', 'null'], description: 'JSON Pointer of the value within its field: `""` for the subject, `/order/id` in the attributes, `/email/text` or `/replies/<event id>/text` for email.' },
+          snippet: { type: ['string', 'null'], description: 'Up to 24 words of the value around the match, each matched word wrapped in `[[` `]]`.' },
+        },
+        required: ['field', 'pointer', 'snippet'],
+        additionalProperties: false,
+      },
+    },
+    ['match'],
+    'A case in the admin case list: a case as the admin API shows it, and with `q` where it matched.',
+  ),
   WebhookCaseReceipt: object({ id: resourceId('The new case\'s id.'), source_type: { type: 'string', const: 'Webhook' } }, [], 'What the incoming webhook answers; nothing else is shown to a webhook sender.'),
   TimelineEvent: {
     type: 'object',

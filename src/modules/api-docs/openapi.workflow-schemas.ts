@@ -106,8 +106,12 @@ export const workflowSchemas: Record<string, Schema> = {
       required: { type: 'boolean', default: false, description: 'Present and not null. An attribute that is not required accepts null.' },
       enum: { type: 'array', minItems: 1, description: 'The allowed values.' },
       format: { type: 'string', enum: [...ATTRIBUTE_FORMATS], description: 'For `string` attributes only.' },
+      searchable: {
+        type: 'boolean',
+        description: 'Whether the case lists\' `q` searches the attribute\'s values (all of them, nested ones included). Default: true, except on a workflow with `sensitive_data`, where only attributes declared `true` are searched.',
+      },
     },
-    ['required', 'enum', 'format'],
+    ['required', 'enum', 'format', 'searchable'],
   ),
   WebhookDedup: object(
     {

@@ -23,6 +23,9 @@ import { RunQueue } from './domain/run-queue.js';
 import { UsageService } from './application/usage.service.js';
 import { UsageCounts } from './application/usage.ports.js';
 import { CaseStatementParts } from './domain/case-statement-parts.js';
+import { CaseTextSearches } from './domain/case-text-search.js';
+import { CaseSearchFeed } from './application/case-search-feed.js';
+import { PostgresCaseSearchFeed } from './infrastructure/postgres-case-search-feed.js';
 import { AdminCasesController } from './http/admin-cases.controller.js';
 import { CaseMergesController } from './http/case-merges.controller.js';
 import { CasesController } from './http/cases.controller.js';
@@ -57,6 +60,8 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     ApiCaseSource,
     WebhookCaseSource,
     CaseStatementParts,
+    CaseTextSearches,
+    { provide: CaseSearchFeed, useClass: PostgresCaseSearchFeed },
     { provide: CaseRepository, useClass: PostgresCaseRepository },
     { provide: CaseQueries, useClass: PostgresCaseQueries },
     { provide: CaseFeedReads, useClass: QueriedCaseFeed },
@@ -65,6 +70,6 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     { provide: UsageCounts, useClass: PostgresUsageCounts },
     { provide: CasePurges, useClass: PostgresCasePurges },
   ],
-  exports: [CaseRepository, CaseFeedReads, RunQueue, CaseStatementParts, CreateCaseService, CaseEmailsService, CaseQueriesService, CaseWorkService, CaseAssignments],
+  exports: [CaseRepository, CaseFeedReads, RunQueue, CaseStatementParts, CaseTextSearches, CaseSearchFeed, CreateCaseService, CaseEmailsService, CaseQueriesService, CaseWorkService, CaseAssignments],
 })
 export class CasesModule {}

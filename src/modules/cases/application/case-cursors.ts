@@ -7,6 +7,7 @@ import { CASE_SORTS, type CaseSortName, DEFAULT_CASE_SORT, type FeedCursor, type
  */
 
 const LIST = /^l\.(?:(-?[a-z_]{1,11})\.)?(-?[0-9]{1,19})\.([0-9]{1,19})$/;
+const SEARCH = /^s\.([1-9])\.(-?[0-9]{1,19})\.([0-9]{1,19})$/;
 const TIMELINE = /^t\.([0-9]{1,19})$/;
 const RUNS = /^r\.([0-9]{1,19})$/;
 const FEED = /^f\.([0-9]{1,20})\.([0-9]{1,19})\.([0-9]{1,20})$/;
@@ -39,6 +40,24 @@ export function readListCursor(cursor: string): ListPosition | undefined {
   const position = { sort, value: match[2]!, id: match[3]! };
   return listCursor(position) === cursor ? position : undefined;
 }
+
+/** A position in a text search's order: its relevance tier's rank (higher first), then newest first. */
+export interface SearchPosition extends ListPosition {
+  rank: number;
+}
+
+export function searchCursor(position: SearchPosition): string {
+  return encode(`s.${position.rank}.${position.value}.${position.id}`);
+}
+
+/** The position a search cursor names, or undefined when it is not one this service made. */
+export function readSearchCursor(cursor: string): SearchPosition | undefined {
+  const match = SEARCH.exec(decode(cursor));
+  if (!match || !canonical(match[2]!, MIN_MICROS, MAX_MICROS) || !canonical(match[3]!, 0n, MAX_INT8)) return undefined;
+  const position = { rank: Number(match[1]), sort: DEFAULT_CASE_SORT, value: match[2]!, id: match[3]! };
+  return searchCursor(position) === cursor ? position : undefined;
+}
+
 /** A timeline page starts after the event `afterId` (decimal text). */
 export function timelineCursor(afterId: string): string {
   return encode(`t.${afterId}`);

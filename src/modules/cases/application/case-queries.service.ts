@@ -7,8 +7,11 @@ import { AppError, InvalidRequestError, NotFoundError, RateLimitedError } from '
 import { TokensService } from '../../tokens/application/tokens.service.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { CaseProps } from '../domain/case.js';
-import { FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor, readRunsCursor, readTimelineCursor, runsCursor, timelineCursor } from './case-cursors.js';
-import { type CaseFilter, CaseQueries, DEFAULT_CASE_SORT, type ListPosition, type StoredAttachment, type StoredRun } from './case-queries.js';
+import { type CaseMatch, type PreparedSearch, type SearchScope, CaseTextSearches } from '../domain/case-text-search.js';
+import {
+  FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor, readRunsCursor, readSearchCursor, readTimelineCursor, runsCursor, searchCursor, type SearchPosition, timelineCursor,
+} from './case-cursors.js';
+import { type CaseFilter, CaseQueries, DEFAULT_CASE_SORT, type ListPosition, type Positioned, type StoredAttachment, type StoredRun } from './case-queries.js';
 import { CaseWorkDirectory } from '../domain/case-work.ports.js';
 
 /**
@@ -28,14 +31,19 @@ export class FeedCursorExpiredError extends AppError {
   }
 }
 
-/** A list filter as the HTTP layer has it: the cursor still opaque (already checked by the request's validation). */
-export type ListRequest = Omit<CaseFilter, 'after'> & { cursor?: string };
+/**
+ * A list filter as the HTTP layer has it: the cursor still opaque (already checked by the
+ * request's validation to be a list's or a search's), and `q`, the text search, as sent.
+ */
+export type ListRequest = Omit<CaseFilter, 'after' | 'search'> & { cursor?: string; q?: string };
 /** The list's filters alone: no page. */
 export type ListFilterRequest = Omit<CaseFilter, 'after' | 'limit'>;
 
 export interface CasePage {
   cases: CaseProps[];
   nextCursor: string | null;
+  /** With `q` on the admin list: where each case matched, by case id. */
+  matches?: Map<number, CaseMatch>;
 }
 
 export interface TimelineEvent {
@@ -65,6 +73,7 @@ export class CaseQueriesService {
     private readonly workflows: PublishedWorkflowsService,
     private readonly tokens: TokensService,
     private readonly directory: CaseWorkDirectory,
+    private readonly searches: CaseTextSearches,
     env: Env,
   ) {
     const perOrganization = env.LIST_READS_PER_ORGANIZATION;
@@ -78,14 +87,14 @@ export class CaseQueriesService {
    * repeated or skipped, whatever comes in meanwhile.
    */
   list(organizationId: number, request: ListRequest): Promise<CasePage> {
-    return this.fairly(organizationId, () => this.page(organizationId, request));
+    return this.fairly(organizationId, () => this.page(organizationId, request, 'admin'));
   }
 
   /** The cases API's list: one workflow of the caller's organization (404 otherwise). */
   listWorkflow(organizationId: number, workflowId: number, request: Omit<ListRequest, 'workflowId' | 'source'>): Promise<CasePage> {
     return this.fairly(organizationId, async () => {
       await this.workflowOf(organizationId, workflowId);
-      return this.page(organizationId, { ...request, workflowId });
+      return this.page(organizationId, { ...request, workflowId }, 'api');
     });
   }
 
@@ -175,13 +184,45 @@ export class CaseQueriesService {
     }
   }
 
-  private async page(organizationId: number, request: ListRequest): Promise<CasePage> {
-    const { cursor, ...filter } = request;
-    const after = cursor === undefined ? undefined : decoded(readListCursor(cursor));
+  private async page(organizationId: number, request: ListRequest, scope: SearchScope): Promise<CasePage> {
+    const { cursor, q, ...filter } = request;
+    if (q !== undefined && q.trim() !== '') return this.searchPage(organizationId, filter, q, cursor, scope);
+    const after = cursor === undefined ? undefined : readListCursor(cursor);
+    if (cursor !== undefined && !after) throw cursorOfAnotherList();
     if (after && after.sort !== (filter.sort ?? DEFAULT_CASE_SORT)) throw new InvalidRequestError('invalid query string', [{ path: '/cursor', error: `cursor was read in the order ${after.sort}; pass the same sort` }]);
     const found = await this.queries.list(organizationId, { ...filter, after });
     const page = found.slice(0, filter.limit);
     return { cases: page.map((c) => c.case), nextCursor: found.length > filter.limit ? listCursor(page.at(-1)!.position) : null };
+  }
+
+  /**
+   * With `q`: by relevance tier, then newest first. The tiers are read one after the other,
+   * each as an ordinary list page restricted to its tier, until the page is full: the first
+   * page of a word most cases match costs one short index walk, like a page without `q`. A
+   * cursor holds the tier of its case, so a page starts strictly after the last one's case.
+   */
+  private async searchPage(organizationId: number, filter: Omit<ListRequest, 'cursor' | 'q'>, q: string, cursor: string | undefined, scope: SearchScope): Promise<CasePage> {
+    if ((filter.sort ?? DEFAULT_CASE_SORT) !== DEFAULT_CASE_SORT) throw new InvalidRequestError('invalid query string', [{ path: '/sort', error: 'with q, cases come by relevance, then newest first: leave sort out' }]);
+    const after = cursor === undefined ? undefined : readSearchCursor(cursor);
+    if (cursor !== undefined && !after) throw cursorOfAnotherList();
+    const search = this.searches.get();
+    const prepared = await search.prepare(organizationId, q, scope);
+    if (!isPrepared(prepared)) throw new InvalidRequestError('invalid query string', [{ path: '/q', error: prepared.problem }]);
+    const found: Positioned<SearchPosition>[] = [];
+    for (const tier of prepared.tiers) {
+      if (after && tier.rank > after.rank) continue;
+      const wanted = filter.limit + 1 - found.length;
+      if (wanted <= 0) break;
+      const rows = await this.queries.list(organizationId, { ...filter, search: tier, limit: wanted - 1, after: after?.rank === tier.rank ? after : undefined });
+      found.push(...rows.map((row) => ({ case: row.case, position: withRank(row.position, tier.rank) })));
+    }
+    const page = found.slice(0, filter.limit);
+    const cases = page.map((c) => c.case);
+    return {
+      cases,
+      nextCursor: found.length > filter.limit ? searchCursor(page.at(-1)!.position) : null,
+      matches: scope === 'admin' ? await search.matches(organizationId, cases.map((c) => c.id), prepared) : undefined,
+    };
   }
 
   private async workflowOf(organizationId: number, workflowId: number): Promise<void> {
@@ -243,6 +284,19 @@ export class CaseQueriesService {
     const runs = found.slice(0, page.limit);
     return { runs, nextCursor: found.length > page.limit ? runsCursor(String(runs.at(-1)!.id)) : null };
   }
+}
+
+function isPrepared(prepared: PreparedSearch | { problem: string }): prepared is PreparedSearch {
+  return !('problem' in prepared);
+}
+
+function withRank(position: ListPosition, rank: number): SearchPosition {
+  return { ...position, rank };
+}
+
+/** A list's cursor given with `q`, or a search's without: each only continues the order it came from. */
+function cursorOfAnotherList(): InvalidRequestError {
+  return new InvalidRequestError('invalid query string', [{ path: '/cursor', error: 'cursor must be the next_cursor of this list, with the same q (or without q)' }]);
 }
 
 function actorView(actor: string): TimelineEvent['by'] {

@@ -1,5 +1,6 @@
 import type { AttributesJson, CaseProps } from '../domain/case.js';
 import type { RunState, TracedStep } from '../domain/run.js';
+import type { SearchTier } from '../domain/case-text-search.js';
 
 /** The orders of the admin case list: by a key, ascending, or descending with `-`; ties by id, in the same direction. */
 export const CASE_SORTS = ['-created_at', 'created_at', '-updated_at', 'updated_at', '-priority', 'priority'] as const;
@@ -56,6 +57,8 @@ export interface CaseFilter {
   priorities?: string[];
   /** Newest first when absent. */
   sort?: CaseSortName;
+  /** Only the cases of this tier of a text search (`q`). */
+  search?: SearchTier;
   limit: number;
   /** Cases after this position in the list's order (the previous page's last, read in that order). */
   after?: ListPosition;

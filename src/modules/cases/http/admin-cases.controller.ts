@@ -42,11 +42,11 @@ export class AdminCasesController {
   @ApiEndpoint({
     operationId: 'listCases',
     summary: 'List cases',
-    description: 'The organization\'s cases, newest first (by `created_at`, then `id`) unless `sort` says otherwise, filtered by every parameter given (the same filters as the cases API\'s list, plus `workflow_id`, `source`, `assignee`, `team_id` and `priority`), with how each came in (`source_type`) and who works it. Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor` (with the same `sort`); it is null on the last page. Any other query parameter is a 422.',
+    description: 'The organization\'s cases, newest first (by `created_at`, then `id`) unless `sort` says otherwise, filtered by every parameter given (the same filters as the cases API\'s list, plus `workflow_id`, `source`, `assignee`, `team_id` and `priority`), with how each came in (`source_type`) and who works it. With `q` (full-text search over subject, attributes, email messages and comments) the cases come by relevance, then newest first, each with its `match`, and `sort` is refused. Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor` (with the same `sort` or `q`); it is null on the last page. Any other query parameter is a 422.',
     success: {
       status: 200,
       description: 'One page of cases.',
-      schema: pageOf('cases', 'CaseWithSource'),
+      schema: pageOf('cases', 'CaseInList'),
     },
     errors: { 422: 'An unknown query parameter, or a value that is not valid for it (`validation_errors` names each); `assignee=me` with an admin token; a cursor read in another `sort`.', 429: LIST_READS_REFUSED },
   })
@@ -57,7 +57,7 @@ export class AdminCasesController {
       cursor: query.cursor,
     });
     const assignments = await this.work.assignments(caller.organizationId, page.cases);
-    return adminCasePageJson({ cases: page.cases.map((c, i) => ({ case: c, assignment: assignments[i]! })), nextCursor: page.nextCursor });
+    return adminCasePageJson({ cases: page.cases.map((c, i) => ({ case: c, assignment: assignments[i]! })), nextCursor: page.nextCursor, matches: page.matches });
   }
 
   @Get('export.csv')

@@ -1,6 +1,7 @@
 import type { CaseProps } from '../domain/case.js';
 import type { StoredRun } from '../application/case-queries.js';
 import type { WorkedCase } from '../application/case-work.service.js';
+import type { CaseMatch } from '../domain/case-text-search.js';
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -32,9 +33,14 @@ export function adminCaseJson({ case: c, assignment }: WorkedCase): string {
   return `${caseJson(c, true).slice(0, -1)},${work.slice(1)}`;
 }
 
-/** A page of the admin list. */
-export function adminCasePageJson(page: { cases: WorkedCase[]; nextCursor: string | null }): string {
-  return `{"cases":[${page.cases.map(adminCaseJson).join(',')}],"next_cursor":${JSON.stringify(page.nextCursor)}}`;
+/**
+ * A page of the admin list. A text search adds each case's `match` (null when no single value
+ * holds a matched word, as a phrase found across two values).
+ */
+export function adminCasePageJson(page: { cases: WorkedCase[]; nextCursor: string | null; matches?: Map<number, CaseMatch> }): string {
+  const matches = page.matches;
+  const json = (worked: WorkedCase) => (matches ? `${adminCaseJson(worked).slice(0, -1)},"match":${JSON.stringify(matches.get(worked.case.id) ?? null)}}` : adminCaseJson(worked));
+  return `{"cases":[${page.cases.map(json).join(',')}],"next_cursor":${JSON.stringify(page.nextCursor)}}`;
 }
 
 /** A page of cases: `next_cursor` is null only on a list's last page. */

@@ -7,7 +7,7 @@ import { pointer } from '../../../shared/json/json-pointer.js';
 import { isIsoTimestamp } from '../../../shared/http/iso-timestamp.js';
 import { resourceId } from '../../../shared/http/openapi-schema.js';
 import { isWellFormedText } from '../../../shared/http/well-formed-text.js';
-import { readFeedCursor, readListCursor, readRunsCursor, readTimelineCursor } from '../application/case-cursors.js';
+import { readFeedCursor, readListCursor, readRunsCursor, readSearchCursor, readTimelineCursor } from '../application/case-cursors.js';
 import type { ListRequest } from '../application/case-queries.service.js';
 import { SOURCE_TYPE } from '../../workflows/domain/workflow-definition.js';
 import { CASE_SOURCES } from '../domain/case.js';
@@ -140,8 +140,16 @@ export class CaseListQuery {
   })
   attributes?: string;
 
+  @IsOptional() @textRule('isSearchText', (v) => (isWellFormedText(v) ? undefined : 'q must be well-formed text (no unpaired surrogate, no NUL character)'))
+  @ApiPropertyOptional({
+    maxLength: 256,
+    description:
+      'Full-text search (docs/search.md): words must all match (whole words and their common forms, case- and accent-insensitive), `inv*` matches a prefix (at least 2 letters or digits), `"exact phrase"` the words in order, `-word` excludes; numbers and identifiers (`A-1043`) match whole. At most 256 characters and 16 terms, and at least one term that must match (422 otherwise); empty is no filter. With `q` the cases come by relevance (subject, then attributes, then messages), then newest first.',
+  })
+  q?: string;
+
   /** The `next_cursor` of the previous page. */
-  @IsOptional() @textRule('isListCursor', (v) => (readListCursor(v) ? undefined : 'cursor must be a next_cursor value'))
+  @IsOptional() @textRule('isListCursor', (v) => (readListCursor(v) || readSearchCursor(v) ? undefined : 'cursor must be a next_cursor value'))
   @ApiPropertyOptional({ description: 'The `next_cursor` of the previous page (opaque).' })
   cursor?: string;
 }
@@ -256,5 +264,6 @@ export function listFilter(query: CaseListQuery, limit: string | undefined, defa
     attributes: query.attributes,
     limit: limit === undefined ? defaultLimit : Number(limit),
     cursor: query.cursor,
+    q: query.q,
   };
 }

@@ -186,6 +186,7 @@ function caseFilterWhere(organizationId: number, filter: CaseFilter): { where: s
     if (value !== undefined) where.push(condition(param(value)));
   }
   if (filter.assignee === 'none') where.push('assignee_id IS NULL');
+  if (filter.search) where.push(filter.search.condition(param));
   return { where, values, param };
 }
 

@@ -55,6 +55,11 @@ export class PublishedWorkflowsService {
     return row === undefined ? null : this.schemes.check(row.options, this.secrets.open(row.secretCiphertext, webhookVerificationBinding(workflowId)));
   }
 
+  /** Every workflow published at least once, of every organization (the search indexer follows their cases). */
+  everPublished(): Promise<{ id: number; organizationId: number }[]> {
+    return this.workflows.everPublished();
+  }
+
   /** A published version, compiled once per process. */
   async version(workflowId: number, version: number): Promise<WorkflowVersion> {
     const key = `${workflowId}:${version}`;

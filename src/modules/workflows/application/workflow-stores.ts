@@ -16,6 +16,8 @@ export abstract class WorkflowStore {
   abstract findOwned(organizationId: number, id: number): Promise<Workflow | undefined>;
   /** As `findOwned`, with the row locked until `tx` ends. */
   abstract lockOwned(tx: Transaction, organizationId: number, id: number): Promise<Workflow | undefined>;
+  /** Every workflow published at least once (so one that may have cases), of every organization. */
+  abstract everPublished(): Promise<{ id: number; organizationId: number }[]>;
   /** Which of `ids` are workflows of the organization. */
   abstract existingIds(organizationId: number, ids: number[]): Promise<number[]>;
   abstract replaceDraft(tx: Transaction, id: number, draft: WorkflowDefinition): Promise<void>;

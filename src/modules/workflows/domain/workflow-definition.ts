@@ -20,6 +20,8 @@ export interface AttributeDeclaration {
   required?: boolean;
   enum?: unknown[];
   format?: (typeof ATTRIBUTE_FORMATS)[number];
+  /** Whether a text search reads the attribute: by default yes, but not on a workflow with sensitive data (docs/search.md). */
+  searchable?: boolean;
 }
 
 /** A step of a run: `{"<step type>": <arguments>}`, or an `if`; each step type checks its own arguments. */
@@ -39,7 +41,7 @@ export interface WorkflowDefinition {
 }
 
 const TOP_LEVEL_KEYS = new Set(['name', 'case_source', 'sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations', 'webhook_dedup']);
-const ATTRIBUTE_KEYS = new Set(['type', 'required', 'enum', 'format']);
+const ATTRIBUTE_KEYS = new Set(['type', 'required', 'enum', 'format', 'searchable']);
 const CONDITION_OPERATORS = ['equals', 'not_equals', 'in', 'exists'] as const;
 const CASE_FIELDS = new Set(['case.id', 'case.subject', 'case.status', 'case.mode', 'case.workflow_id']);
 const MAX_STEPS = 100;
@@ -162,6 +164,7 @@ function checkAttributes(value: unknown, report: Report): void {
     const type = declaration.type;
     if (!(ATTRIBUTE_TYPES as readonly unknown[]).includes(type)) report(pointer(path, 'type'), `unknown attribute type; use one of ${ATTRIBUTE_TYPES.join(', ')}`);
     if (declaration.required !== undefined && typeof declaration.required !== 'boolean') report(pointer(path, 'required'), 'must be a boolean');
+    if (declaration.searchable !== undefined && typeof declaration.searchable !== 'boolean') report(pointer(path, 'searchable'), 'must be a boolean');
     if (declaration.enum !== undefined && (!Array.isArray(declaration.enum) || declaration.enum.length === 0)) report(pointer(path, 'enum'), 'must be a non-empty array');
     if (declaration.format !== undefined) {
       if (!(ATTRIBUTE_FORMATS as readonly unknown[]).includes(declaration.format)) report(pointer(path, 'format'), `unknown format; use one of ${ATTRIBUTE_FORMATS.join(', ')}`);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, type Repository } from 'typeorm';
+import { In, IsNull, Not, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
 import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
@@ -42,6 +42,11 @@ export class TypeOrmWorkflowStore extends WorkflowStore {
 
   async lockOwned(tx: Transaction, organizationId: number, id: number): Promise<Workflow | undefined> {
     return (await entityManager(tx).findOne(WorkflowOrmEntity, { where: { id, organizationId }, lock: { mode: 'pessimistic_write' } })) ?? undefined;
+  }
+
+  async everPublished(): Promise<{ id: number; organizationId: number }[]> {
+    const rows = await this.workflows.find({ select: { id: true, organizationId: true }, where: { version: Not(IsNull()) }, order: { id: 'ASC' } });
+    return rows.map((row) => ({ id: Number(row.id), organizationId: Number(row.organizationId) }));
   }
 
   async existingIds(organizationId: number, ids: number[]): Promise<number[]> {

@@ -1,0 +1,78 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CaseSearchFeed, type ChangedCase } from '../../cases/application/case-search-feed.js';
+import type { CaseProps } from '../../cases/domain/case.js';
+import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
+import { type AttributeSearchRules, caseSearchTexts, type SearchText } from '../domain/search-document.js';
+import { CASE_MESSAGE_SOURCES, type CaseMessageSource } from './case-message-sources.js';
+import { type CaseDocument, type IndexedPosition, SearchIndexStore } from './search.ports.js';
+
+/** Cases written per pass (one transaction). */
+export const INDEX_BATCH = 500;
+/** How long the list of workflows is used before it is read again: a new workflow's first case waits at most this long more. */
+const WORKFLOWS_REUSED_MS = 1_000;
+
+/**
+ * Keeps the search documents: follows every workflow's change feed (docs/change-feed.md) from
+ * the positions it stored, and writes the document of every case changed since, with the
+ * positions, in one transaction. So intake does no search work at all, a case is searchable
+ * once its change committed and a pass ran (a pass every 200 ms when idle, docs/search.md),
+ * and a crash loses nothing: the next pass starts from the stored positions. One indexer works
+ * at a time across the instances (an advisory lock); the others' passes find it held and skip.
+ */
+@Injectable()
+export class SearchIndexer {
+  private workflows?: { list: { id: number; organizationId: number }[]; readAt: number };
+
+  constructor(
+    private readonly store: SearchIndexStore,
+    private readonly feed: CaseSearchFeed,
+    private readonly published: PublishedWorkflowsService,
+    @Inject(CASE_MESSAGE_SOURCES) private readonly sources: CaseMessageSource[],
+  ) {}
+
+  /** Indexes what changed since the last pass, at most INDEX_BATCH cases; how many it indexed. */
+  async pass(): Promise<number> {
+    const indexed = await this.store.exclusively(async (tx) => {
+      const known = new Map((await this.store.positions(tx)).map((p) => [p.workflowId, p]));
+      const from = (await this.everPublished()).map((w) => known.get(w.id) ?? { organizationId: w.organizationId, workflowId: w.id, xid: '0', caseId: '0' });
+      const changed = await this.feed.changedAfter(from, INDEX_BATCH);
+      if (!changed.length) return 0;
+      await this.store.save(tx, await this.documents(changed.map((c) => c.case)), lastPositions(changed));
+      return changed.length;
+    });
+    return indexed ?? 0;
+  }
+
+  private async documents(cases: readonly CaseProps[]): Promise<CaseDocument[]> {
+    const ids = cases.map((c) => c.id);
+    const sourced = await Promise.all(this.sources.map((source) => source.textsOf(ids)));
+    return Promise.all(
+      cases.map(async (c) => {
+        const messages: SearchText[] = sourced.flatMap((texts) => texts.get(c.id) ?? []);
+        const searched = { subject: c.subject, attributes: c.attributes, cameByEmail: c.source === 'Email' };
+        return { organizationId: c.organizationId, caseId: c.id, workflowId: c.workflowId, texts: caseSearchTexts(searched, await this.rules(c), messages) };
+      }),
+    );
+  }
+
+  /** What the case's workflow version says about searching its attributes. */
+  private async rules(c: CaseProps): Promise<AttributeSearchRules> {
+    const { definition } = await this.published.version(c.workflowId, c.workflowVersion);
+    const searchable = new Map(Object.entries(definition.attributes).flatMap(([name, d]) => (d.searchable === undefined ? [] : [[name, d.searchable] as const])));
+    return { sensitive: definition.sensitive_data, searchable };
+  }
+
+  private async everPublished(): Promise<{ id: number; organizationId: number }[]> {
+    if (!this.workflows || Date.now() - this.workflows.readAt > WORKFLOWS_REUSED_MS) {
+      this.workflows = { list: await this.published.everPublished(), readAt: Date.now() };
+    }
+    return this.workflows.list;
+  }
+}
+
+/** Each workflow's position after the last of its cases indexed (the feed gives each workflow's in order). */
+function lastPositions(changed: readonly ChangedCase[]): IndexedPosition[] {
+  const last = new Map<number, IndexedPosition>();
+  for (const { case: c, xid } of changed) last.set(c.workflowId, { organizationId: c.organizationId, workflowId: c.workflowId, xid, caseId: String(c.id) });
+  return [...last.values()];
+}

@@ -1,0 +1,47 @@
+import type { Transaction } from '../../../shared/database/transaction.js';
+import type { SearchScope, SearchTier } from '../../cases/domain/case-text-search.js';
+import type { SearchText } from '../domain/search-document.js';
+import type { SearchQueries, TermInput, TermQuery } from '../domain/term-queries.js';
+
+/** What a case's document is built of. */
+export interface CaseDocument {
+  organizationId: number;
+  caseId: number;
+  workflowId: number;
+  texts: SearchText[];
+}
+
+/** The indexer's place in one workflow's change feed. */
+export interface IndexedPosition {
+  organizationId: number;
+  workflowId: number;
+  xid: string;
+  caseId: string;
+}
+
+/** The documents and the indexer's positions (the search module's tables). */
+export abstract class SearchIndexStore {
+  /** Runs `work` in a transaction unless another indexer is at work (then undefined): one indexer at a time. */
+  abstract exclusively<T>(work: (tx: Transaction) => Promise<T>): Promise<T | undefined>;
+  abstract positions(tx: Transaction): Promise<IndexedPosition[]>;
+  /** Writes the documents (replacing a case's earlier one) and moves the positions, in `tx`. */
+  abstract save(tx: Transaction, documents: readonly CaseDocument[], positions: readonly IndexedPosition[]): Promise<void>;
+}
+
+/** Where a match lies, as the search reads it from a page's documents. */
+export interface FoundMatch {
+  caseId: number;
+  field: SearchText['field'];
+  pointer: string;
+  snippet: string;
+}
+
+/** The read side of the documents. */
+export abstract class SearchReads {
+  /** Each term's tsquery, made by Postgres from the term (see TermInput). */
+  abstract termQueries(inputs: readonly TermInput[]): Promise<Omit<TermQuery, 'exclude'>[]>;
+  /** The relevance tiers of a search of the organization's cases in `scope`, highest first, as conditions on the case lists' statement. */
+  abstract tiers(organizationId: number, queries: SearchQueries, scope: SearchScope): SearchTier[];
+  /** The first value of each case (in relevance order) that holds a positive term, with its snippet. */
+  abstract matches(organizationId: number, caseIds: readonly number[], queries: SearchQueries, scope: SearchScope): Promise<FoundMatch[]>;
+}

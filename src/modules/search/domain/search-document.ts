@@ -1,0 +1,131 @@
+import { pointer } from '../../../shared/json/json-pointer.js';
+import { identifiersOf } from './search-query.js';
+
+/** Where a searched text comes from; also its relevance, in this order. */
+export const SEARCH_FIELDS = ['subject', 'attributes', 'email', 'comment'] as const;
+export type SearchField = (typeof SEARCH_FIELDS)[number];
+
+/** One searched value: the subject, one attribute value, one message's subject or text, one comment. */
+export interface SearchText {
+  field: SearchField;
+  /** JSON Pointer of the value within its field (`/order/id` in the attributes, `/replies/12/text`); `""` for the subject. */
+  pointer: string;
+  text: string;
+}
+
+/** What a workflow version says about searching its attributes. */
+export interface AttributeSearchRules {
+  sensitive: boolean;
+  /** Declared attributes' `searchable`, when set. */
+  searchable: ReadonlyMap<string, boolean>;
+}
+
+export interface SearchedCase {
+  subject: string;
+  /** The stored attributes' JSON text. */
+  attributes: string;
+  /** A case that came by email holds its message in the `email` attribute: searched as a message, not as an attribute. */
+  cameByEmail: boolean;
+}
+
+/**
+ * A case's texts are bounded, whatever its size (a case may hold 1 MB of attributes): the first
+ * MAX_VALUE_CHARS of each value, the first MAX_TEXTS values, MAX_DOCUMENT_CHARS in all. What lies
+ * beyond is not found by a search.
+ */
+export const MAX_VALUE_CHARS = 10_000;
+export const MAX_TEXTS = 1_000;
+export const MAX_DOCUMENT_CHARS = 100_000;
+
+/** The message fields searched, of an email case's `email` attribute and of a reply. */
+const MESSAGE_FIELDS = ['subject', 'text'] as const;
+
+/**
+ * Every text a search reads of one case, in relevance order (subject, attributes, then the
+ * messages and comments as given), within the bounds above. An attribute is left out when its
+ * declaration says `"searchable": false`, and on a workflow with sensitive data unless it says
+ * `"searchable": true`; the rule of a top-level attribute covers everything nested in it.
+ * Strings and numbers are searched (numbers as written), at any depth; keys, booleans and null
+ * are not.
+ */
+export function caseSearchTexts(searched: SearchedCase, rules: AttributeSearchRules, messages: readonly SearchText[]): SearchText[] {
+  const texts = new BoundedTexts();
+  texts.add({ field: 'subject', pointer: '', text: searched.subject });
+  const attributes = parseKeepingNumbers(searched.attributes);
+  const email = searched.cameByEmail ? attributes.get('email') : undefined;
+  for (const [name, value] of attributes) {
+    if (email !== undefined && name === 'email') continue;
+    if (!(rules.searchable.get(name) ?? !rules.sensitive)) continue;
+    texts.addValues('attributes', pointer('', name), value);
+  }
+  if (email !== undefined) for (const text of messageTexts(email, pointer('', 'email'))) texts.add(text);
+  for (const message of messages) texts.add(message);
+  return texts.all;
+}
+
+/** The searched fields of one email message (`email` attribute or reply), as texts of the field `email`. */
+export function messageTexts(message: unknown, at: string): SearchText[] {
+  if (!(message instanceof Map)) return [];
+  return MESSAGE_FIELDS.flatMap((name) => {
+    const value = message.get(name);
+    return typeof value === 'string' ? [{ field: 'email' as const, pointer: pointer(at, name), text: value }] : [];
+  });
+}
+
+/** A reply's fields (parsed JSON) as message texts. */
+export function replyTexts(reply: { id: number; subject: string | null; text: string | null }): SearchText[] {
+  const fields = new Map<string, unknown>([['subject', reply.subject], ['text', reply.text]]);
+  return messageTexts(fields, pointer('/replies', reply.id));
+}
+
+class BoundedTexts {
+  readonly all: SearchText[] = [];
+  private chars = 0;
+
+  add(text: SearchText): boolean {
+    if (this.all.length >= MAX_TEXTS || this.chars >= MAX_DOCUMENT_CHARS) return false;
+    const kept = text.text.slice(0, Math.min(MAX_VALUE_CHARS, MAX_DOCUMENT_CHARS - this.chars));
+    if (kept.trim() === '') return true;
+    this.all.push({ ...text, text: kept });
+    this.chars += kept.length;
+    return true;
+  }
+
+  /** Every string and number below `value`, depth first, until the bounds are reached. */
+  addValues(field: SearchField, at: string, value: unknown): boolean {
+    if (typeof value === 'string') return this.add({ field, pointer: at, text: value });
+    if (value instanceof NumberText) return this.add({ field, pointer: at, text: value.text });
+    const entries = value instanceof Map ? [...value] : Array.isArray(value) ? value.map((item, i) => [String(i), item] as const) : [];
+    for (const [key, item] of entries) if (!this.addValues(field, pointer(at, key), item)) return false;
+    return true;
+  }
+}
+
+/** A JSON number as its text: what was sent, never rounded (`12345678901234567890` stays whole). */
+class NumberText {
+  constructor(readonly text: string) {}
+}
+
+/** Objects as Maps (a key like `__proto__` is plain data), numbers as their text. */
+function parseKeepingNumbers(json: string): Map<string, unknown> {
+  const parsed: unknown = JSON.parse(json, function revive(this: unknown, _key: string, value: unknown, context?: { source?: string }) {
+    if (typeof value === 'number') return new NumberText(context?.source ?? String(value));
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof NumberText)) return new Map(Object.entries(value));
+    return value;
+  });
+  return parsed instanceof Map ? parsed : new Map();
+}
+
+/** The texts of one relevance field, joined, and its identifiers: what the field's part of the vectors is built of. */
+export interface FieldText {
+  text: string;
+  identifiers: string[];
+}
+
+export function fieldTexts(texts: readonly SearchText[]): Record<SearchField, FieldText> {
+  const joined = (field: SearchField): FieldText => {
+    const text = texts.filter((t) => t.field === field).map((t) => t.text).join('\n');
+    return { text, identifiers: identifiersOf(text) };
+  };
+  return { subject: joined('subject'), attributes: joined('attributes'), email: joined('email'), comment: joined('comment') };
+}

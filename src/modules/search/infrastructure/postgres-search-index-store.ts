@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
+import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
+import { type CaseDocument, type IndexedPosition, SearchIndexStore } from '../application/search.ports.js';
+import { fieldTexts } from '../domain/search-document.js';
+import { identifiersOf } from '../domain/search-query.js';
+
+/** Held by the indexer at work, for its transaction; any number works, one fixed for the service. */
+const INDEXER_LOCK_SQL = `SELECT pg_try_advisory_xact_lock(hashtext('case_search_indexer')) AS locked`;
+
+const POSITIONS_SQL = `SELECT organization_id, workflow_id, change_xid::text AS xid, case_id FROM case_search_positions`;
+
+/**
+ * Each field's words through `cis_search` (English stems, accents dropped) and its identifiers
+ * as whole lexemes, weighted by field; the three vectors are prefixes of each other (see the
+ * migration). Identifiers go through array_to_tsvector, which takes each as one lexeme as it is.
+ */
+const SAVE_DOCUMENTS_SQL = `
+  INSERT INTO case_search_documents (organization_id, case_id, workflow_id, subject_text, case_text, all_text, attributes_text, messages_text, fields)
+  SELECT d.organization_id, d.case_id, d.workflow_id, v.s, v.s || v.a, v.s || v.a || v.e || v.c, v.a, v.e || v.c, d.fields
+  FROM jsonb_to_recordset($1::jsonb) AS d(organization_id bigint, case_id bigint, workflow_id bigint, fields jsonb,
+       subject text, subject_ids text[], attributes text, attribute_ids text[], email text, email_ids text[], comment text, comment_ids text[])
+  CROSS JOIN LATERAL (SELECT
+    setweight(to_tsvector('cis_search', d.subject) || array_to_tsvector(d.subject_ids), 'A') AS s,
+    setweight(to_tsvector('cis_search', d.attributes) || array_to_tsvector(d.attribute_ids), 'B') AS a,
+    setweight(to_tsvector('cis_search', d.email) || array_to_tsvector(d.email_ids), 'C') AS e,
+    setweight(to_tsvector('cis_search', d.comment) || array_to_tsvector(d.comment_ids), 'D') AS c
+  ) v
+  ON CONFLICT (organization_id, case_id) DO UPDATE
+  SET workflow_id = EXCLUDED.workflow_id, subject_text = EXCLUDED.subject_text, case_text = EXCLUDED.case_text,
+      all_text = EXCLUDED.all_text, attributes_text = EXCLUDED.attributes_text, messages_text = EXCLUDED.messages_text, fields = EXCLUDED.fields`;
+
+const SAVE_POSITIONS_SQL = `
+  INSERT INTO case_search_positions (organization_id, workflow_id, change_xid, case_id)
+  SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::xid8[], $4::bigint[])
+  ON CONFLICT (organization_id, workflow_id) DO UPDATE SET change_xid = EXCLUDED.change_xid, case_id = EXCLUDED.case_id`;
+
+@Injectable()
+export class PostgresSearchIndexStore extends SearchIndexStore {
+  constructor(private readonly transactions: TransactionRunner) {
+    super();
+  }
+
+  exclusively<T>(work: (tx: Transaction) => Promise<T>): Promise<T | undefined> {
+    return this.transactions.run(async (tx) => {
+      const [row] = await PreparedStatements.rowsIn<{ locked: boolean }>(tx, INDEXER_LOCK_SQL, []);
+      return row!.locked ? work(tx) : undefined;
+    });
+  }
+
+  async positions(tx: Transaction): Promise<IndexedPosition[]> {
+    const rows = await PreparedStatements.rowsIn<{ organization_id: string; workflow_id: string; xid: string; case_id: string }>(tx, POSITIONS_SQL, []);
+    return rows.map((row) => ({ organizationId: Number(row.organization_id), workflowId: Number(row.workflow_id), xid: row.xid, caseId: row.case_id }));
+  }
+
+  async save(tx: Transaction, documents: readonly CaseDocument[], positions: readonly IndexedPosition[]): Promise<void> {
+    if (documents.length) await PreparedStatements.rowsIn(tx, SAVE_DOCUMENTS_SQL, [JSON.stringify(documents.map(documentRow))]);
+    if (positions.length) {
+      await PreparedStatements.rowsIn(tx, SAVE_POSITIONS_SQL, [
+        positions.map((p) => p.organizationId),
+        positions.map((p) => p.workflowId),
+        positions.map((p) => p.xid),
+        positions.map((p) => p.caseId),
+      ]);
+    }
+  }
+}
+
+/** A document as SAVE_DOCUMENTS_SQL reads it; `fields` keeps each value with its pointer and identifiers, for snippets. */
+function documentRow(document: CaseDocument): Record<string, unknown> {
+  const byField = fieldTexts(document.texts);
+  return {
+    organization_id: document.organizationId,
+    case_id: document.caseId,
+    workflow_id: document.workflowId,
+    fields: document.texts.map((t) => ({ f: t.field, p: t.pointer, t: t.text, i: identifiersOf(t.text) })),
+    subject: byField.subject.text,
+    subject_ids: byField.subject.identifiers,
+    attributes: byField.attributes.text,
+    attribute_ids: byField.attributes.identifiers,
+    email: byField.email.text,
+    email_ids: byField.email.identifiers,
+    comment: byField.comment.text,
+    comment_ids: byField.comment.identifiers,
+  };
+}
