@@ -81,7 +81,7 @@ export interface paths {
         };
         /**
          * List cases
-         * @description The organization's cases, newest first (by `created_at`, then `id`) unless `sort` says otherwise, filtered by every parameter given (the same filters as the cases API's list, plus `workflow_id`, `source`, `assignee`, `team_id` and `priority`), with how each came in (`source_type`) and who works it. Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor` (with the same `sort`); it is null on the last page. Any other query parameter is a 422.
+         * @description The organization's cases, newest first (by `created_at`, then `id`) unless `sort` says otherwise, filtered by every parameter given (the same filters as the cases API's list, plus `workflow_id`, `source`, `assignee`, `team_id` and `priority`), with how each came in (`source_type`) and who works it. With `q` (full-text search over subject, attributes, email messages and comments) the cases come by relevance, then newest first, each with its `match`, and `sort` is refused. Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor` (with the same `sort` or `q`); it is null on the last page. Any other query parameter is a 422.
          */
         get: operations["listCases"];
         put?: never;
@@ -1638,6 +1638,8 @@ export interface components {
              * @default false
              */
             required: boolean;
+            /** @description Whether the case lists' `q` searches the attribute's values (all of them, nested ones included). Default: true, except on a workflow with `sensitive_data`, where only attributes declared `true` are searched. */
+            searchable?: boolean;
             /** @enum {string} */
             type: "string" | "integer" | "number" | "boolean" | "object" | "array" | "any";
         };
@@ -1845,6 +1847,67 @@ export interface components {
             timestamp: string;
             /** @enum {string} */
             type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned";
+        };
+        /** @description A case in the admin case list: a case as the admin API shows it, and with `q` where it matched. */
+        CaseInList: {
+            /** @description The person working the case; null when nobody is (or their user was deleted). */
+            assignee: {
+                email: string;
+                /** @description User id. */
+                id: number;
+            } | null;
+            /** @description The current attribute values, exactly as sent (JSON types, nested objects and arrays kept). Numbers: Postgres stores a JSON number exactly and returns it in plain decimal form (no exponent), so a number is accepted only when that form is at most 40 characters long, or no longer than the number as sent. Long mantissas and every int64 or double a normal sender writes pass (`6.02e23`, `1e-30`, `-0`, a 200-digit integer); `1e41`, `5e-324` and `1.7976931348623157e308` are refused with 422 `attributes_validation_failed` at the number's JSON Pointer (`number is too large to store exactly: at most 40 characters written out without an exponent`). A case that came by email has its message under `email`: the fields of an `email_received` timeline event (see `TimelineEvent`). */
+            attributes: Record<string, unknown>;
+            /**
+             * Format: date-time
+             * @description Creation time (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description Case id. */
+            id: number;
+            /** @description With `q` only: where the case matched (docs/search.md), null when no single value holds a matched word (a phrase across two values). */
+            match?: {
+                /**
+                 * @description The first field, in relevance order, holding a matched word.
+                 * @enum {string}
+                 */
+                field: "subject" | "attributes" | "email" | "comment";
+                /** @description JSON Pointer of the value within its field: `""` for the subject, `/order/id` in the attributes, `/email/text` or `/replies/<event id>/text` for email. */
+                pointer: string | null;
+                /** @description Up to 24 words of the value around the match, each matched word wrapped in `[[` `]]`. */
+                snippet: string | null;
+            } | null;
+            /**
+             * @description Test cases run the workflow but are never billed and never produce events.
+             * @enum {string}
+             */
+            mode: "live" | "test";
+            /** @description Disposition of a `Closed` case (for example `Resolved`); null in every other status. */
+            outcome: string | null;
+            /**
+             * @description New cases are `normal`.
+             * @enum {string}
+             */
+            priority: "low" | "normal" | "high" | "urgent";
+            /** @description How the case came in: `API` (the cases API), `Webhook` (the incoming webhook), `Email` (an email to the workflow's inbound address), `Form` (the hosted request form), or the source type of an extension's case source (docs/extending.md). */
+            source_type: string;
+            /** @description One of the statuses declared on the workflow version the case runs on. New cases are `Open`. */
+            status: string;
+            /** @description Case title; when none was given, `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC` (or `via Webhook`, `via Email`, `via Form`). An email case's is the message's `Subject`, trimmed. */
+            subject: string;
+            /** @description The team the case is given to; null when none. */
+            team: {
+                /** @description Team id. */
+                id: number;
+                name: string;
+            } | null;
+            /**
+             * Format: date-time
+             * @description Time of the last change (ISO 8601, UTC)
+             */
+            updated_at: string;
+            /** @description Workflow the case belongs to. */
+            workflow_id: number;
         };
         /** @description A link between two cases of the organization, as one of them sees it. */
         CaseLink: {
@@ -3565,6 +3628,8 @@ export interface operations {
                 mode?: "live" | "test";
                 /** @description Only cases of this priority, or of any of several comma-separated ones (`high,urgent`). */
                 priority?: string;
+                /** @description Full-text search (docs/search.md): words must all match (whole words and their common forms, case- and accent-insensitive), `inv*` matches a prefix (at least 2 letters or digits), `"exact phrase"` the words in order, `-word` excludes; numbers and identifiers (`A-1043`) match whole. At most 256 characters and 16 terms, and at least one term that must match (422 otherwise); empty is no filter. With `q` the cases come by relevance (subject, then attributes, then messages), then newest first. */
+                q?: string;
                 /** @description The order: by `created_at`, `updated_at` (the last change) or `priority` (`low` to `urgent`), ascending, or descending with `-`; ties by id in the same direction. A cursor goes with the order it was read in. */
                 sort?: "-created_at" | "created_at" | "-updated_at" | "updated_at" | "-priority" | "priority";
                 /** @description Only cases that came in this way: `API`, `Webhook`, `Email`, `Form`, or an extension's source type. */
@@ -3593,7 +3658,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        cases: components["schemas"]["CaseWithSource"][];
+                        cases: components["schemas"]["CaseInList"][];
                         /** @description Pass as `cursor` for the next page; null on the last page. */
                         next_cursor: string | null;
                     };
@@ -4006,6 +4071,8 @@ export interface operations {
                 mode?: "live" | "test";
                 /** @description Only cases of this priority, or of any of several comma-separated ones (`high,urgent`). */
                 priority?: string;
+                /** @description Full-text search (docs/search.md): words must all match (whole words and their common forms, case- and accent-insensitive), `inv*` matches a prefix (at least 2 letters or digits), `"exact phrase"` the words in order, `-word` excludes; numbers and identifiers (`A-1043`) match whole. At most 256 characters and 16 terms, and at least one term that must match (422 otherwise); empty is no filter. With `q` the cases come by relevance (subject, then attributes, then messages), then newest first. */
+                q?: string;
                 /** @description The order: by `created_at`, `updated_at` (the last change) or `priority` (`low` to `urgent`), ascending, or descending with `-`; ties by id in the same direction. A cursor goes with the order it was read in. */
                 sort?: "-created_at" | "created_at" | "-updated_at" | "updated_at" | "-priority" | "priority";
                 /** @description Only cases that came in this way: `API`, `Webhook`, `Email`, `Form`, or an extension's source type. */
@@ -6309,6 +6376,8 @@ export interface operations {
                 limit?: number;
                 /** @description Only live or only test cases. */
                 mode?: "live" | "test";
+                /** @description Full-text search (docs/search.md): words must all match (whole words and their common forms, case- and accent-insensitive), `inv*` matches a prefix (at least 2 letters or digits), `"exact phrase"` the words in order, `-word` excludes; numbers and identifiers (`A-1043`) match whole. At most 256 characters and 16 terms, and at least one term that must match (422 otherwise); empty is no filter. With `q` the cases come by relevance (subject, then attributes, then messages), then newest first. */
+                q?: string;
                 /** @description Only cases in this status, or in any of several comma-separated ones (`Open,Triage`). */
                 status?: string;
                 /** @description Only cases last changed after this instant (excluded itself). */
