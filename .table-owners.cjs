@@ -39,5 +39,6 @@ module.exports = {
   'src/modules/retention': ['organization_retention'],
   'src/modules/audit': ['audit_entries'],
   'src/modules/people': ['users', 'sessions', 'sign_in_links', 'sign_in_mails', 'sso_configurations'],
+  'src/modules/comments': ['case_comments', 'comment_mails', 'case_watchers', 'notification_preferences', 'notification_batches', 'notification_items'],
   'src/shared/cache': ['cache_generation', 'cache_invalidations'],
 };

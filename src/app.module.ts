@@ -19,6 +19,7 @@ import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { RetentionModule } from './modules/retention/retention.module.js';
 import { EmailModule } from './modules/email/email.module.js';
 import { FormsModule } from './modules/forms/forms.module.js';
+import { CommentsModule } from './modules/comments/comments.module.js';
 import { ReportingModule } from './modules/reporting/reporting.module.js';
 import { MetricsModule, type MetricsRegistry } from './shared/metrics/metrics.module.js';
 import { OutboundModule } from './shared/outbound/outbound.module.js';
@@ -66,6 +67,7 @@ export class AppModule {
         RetentionModule.forRoot(env),
         EmailModule,
         FormsModule,
+        CommentsModule,
         ReportingModule.forRoot(env),
         ...extensions,
       ],

@@ -6,6 +6,7 @@ import { retentionSchemas } from './openapi.retention.js';
 import { emailEventFields, emailSchemas, timelineTo } from './openapi.email.js';
 import { formSchemas } from './openapi.forms.js';
 import { peopleSchemas } from './openapi.people.js';
+import { commentSchemas } from './openapi.comments.js';
 import { secretSchemas } from './openapi.secrets.js';
 import { verificationSchemas } from './openapi.verification.js';
 import { subscriptionSchemas } from './openapi.subscriptions.js';
@@ -71,6 +72,7 @@ const caseSchemas: Record<string, Schema> = {
       '`attributes_changed`: `keys`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`.',
       '`run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status).',
       '`http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`.',
+      '`comment_added`: `comment_id`, `visibility` (`internal` or `public`), `author` (`id`, `email`; both null for an admin token); the body is read from the case\'s comments, never copied here.',
       '`email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service\'s own mail), which reopens nothing.',
     ].join(' '),
     properties: {
@@ -101,8 +103,8 @@ const caseSchemas: Record<string, Schema> = {
   },
   Actor: object(
     {
-      type: { type: 'string', enum: ['api_token', 'webhook', 'email', 'form', 'case_source', 'automation', 'engine'] },
-      id: resourceId('The API token\'s id, for `api_token` only.'),
+      type: { type: 'string', enum: ['api_token', 'user', 'webhook', 'email', 'form', 'case_source', 'automation', 'engine'] },
+      id: resourceId('The API token\'s id for `api_token`, the person\'s user id for `user`.'),
       name: { type: 'string', description: 'The API token\'s name, for `api_token` only (a deleted token\'s too).' },
       source_type: { type: 'string', description: 'The source type of an extension\'s case source, for `case_source` only.' },
     },
@@ -207,6 +209,7 @@ export const schemas: Record<string, Schema> = {
   ...subscriptionSchemas,
   ...secretSchemas,
   ...peopleSchemas,
+  ...commentSchemas,
   ...verificationSchemas,
   ...retentionSchemas,
   ...auditSchemas,

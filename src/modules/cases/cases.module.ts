@@ -51,6 +51,6 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     { provide: UsageCounts, useClass: PostgresUsageCounts },
     { provide: CasePurges, useClass: PostgresCasePurges },
   ],
-  exports: [CaseRepository, RunQueue, CaseStatementParts, CreateCaseService, CaseEmailsService],
+  exports: [CaseRepository, RunQueue, CaseStatementParts, CreateCaseService, CaseEmailsService, CaseQueriesService],
 })
 export class CasesModule {}

@@ -60,7 +60,7 @@ export interface FeedPage {
   readBelow: string;
 }
 
-/** A `case_events` row: `actor` is `api_token:<id>`, `webhook`, `email`, `form`, `case_source:<source type>` (an extension's source), `automation` or `engine`. */
+/** A `case_events` row: `actor` is `api_token:<id>`, `user:<id>`, `webhook`, `email`, `form`, `case_source:<source type>` (an extension's source), `automation` or `engine`. */
 export interface StoredCaseEvent {
   id: number;
   type: string;

@@ -1,13 +1,14 @@
 import { CLOSED, ERROR } from '../../workflows/domain/status-rules.js';
 import type { CaseEvent } from './case.js';
 
-export const LIFECYCLE_EVENT_TYPES = ['case.created', 'case.status_changed', 'case.closed', 'case.reopened', 'case.errored', 'case.email_received'] as const;
+export const LIFECYCLE_EVENT_TYPES = ['case.created', 'case.status_changed', 'case.closed', 'case.reopened', 'case.errored', 'case.email_received', 'case.commented'] as const;
 export type LifecycleEventType = (typeof LIFECYCLE_EVENT_TYPES)[number];
 
 /**
  * The events subscribers may follow for a change of a case, in the order they are sent: every
  * move is a `case.status_changed`, and entering Closed, leaving it, or being parked in Error
- * is also told as such. A reply added to a case by email is a `case.email_received`.
+ * is also told as such. A reply added to a case by email is a `case.email_received`, a comment
+ * a `case.commented`.
  */
 export function lifecycleEventTypes(event: CaseEvent): LifecycleEventType[] {
   switch (event.type) {
@@ -22,6 +23,8 @@ export function lifecycleEventTypes(event: CaseEvent): LifecycleEventType[] {
     }
     case 'email_received':
       return ['case.email_received'];
+    case 'comment_added':
+      return ['case.commented'];
     default:
       return [];
   }

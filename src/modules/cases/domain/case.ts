@@ -18,6 +18,8 @@ export type Actor =
   | { kind: 'email' }
   | { kind: 'form' }
   | { kind: 'case_source'; sourceType: SourceType }
+  /** A signed-in person of the organization (the admin API). */
+  | { kind: 'user'; userId: number }
   | { kind: 'automation' }
   | { kind: 'engine' };
 
@@ -36,6 +38,17 @@ export interface ReceivedMessage {
   messageId: string | null;
 }
 
+/**
+ * A comment as the case records it. A public reply's mail has its `messageId` from the start,
+ * kept like a received message's, so the requester's answer to it threads into the case.
+ */
+export interface CaseComment {
+  id: number;
+  visibility: 'internal' | 'public';
+  author: { id: number | null; email: string | null };
+  messageId: string | null;
+}
+
 /** The exact JSON text of a case's attributes, kept as text so no number or key is ever altered. */
 export type AttributesJson = string;
 
@@ -45,6 +58,8 @@ export type CaseEvent =
   | { type: 'attributes_changed'; actor: Actor; keys: string[]; patch: AttributesJson }
   /** A reply to a message already on the case: `email` holds the same fields as an email case's `email` attribute. */
   | { type: 'email_received'; actor: Actor; email: Record<string, unknown>; message: ReceivedMessage }
+  /** A comment stored by the comments module: the timeline names it, never copies its body. */
+  | { type: 'comment_added'; actor: Actor; comment: CaseComment }
   | RunEvent;
 
 export interface CaseProps {
@@ -224,6 +239,11 @@ export class Case {
     const actor: Actor = { kind: 'email' };
     this.events.push({ type: 'email_received', actor, email, message });
     if (reopens && this.props.status === CLOSED) this.moveTo(OPEN, rules, actor);
+  }
+
+  /** A person commented: recorded and told to subscribers; the status does not change. */
+  comment(comment: CaseComment, actor: Actor): void {
+    this.events.push({ type: 'comment_added', actor, comment });
   }
 
   /** The engine parks a case whose run failed. */

@@ -16,6 +16,7 @@ export interface TimelineRow {
 
 function actorColumn(actor: Actor): string {
   if (actor.kind === 'api_token') return `api_token:${actor.tokenId}`;
+  if (actor.kind === 'user') return `user:${actor.userId}`;
   return actor.kind === 'case_source' ? `case_source:${actor.sourceType}` : actor.kind;
 }
 
@@ -32,6 +33,10 @@ export function timelineRow(event: CaseEvent): TimelineRow | null {
       return { type: event.type, actor: actorColumn(event.actor), data: { keys: event.keys } };
     case 'email_received':
       return { type: event.type, actor: actorColumn(event.actor), data: event.email };
+    case 'comment_added': {
+      const { id, visibility, author } = event.comment;
+      return { type: event.type, actor: actorColumn(event.actor), data: { comment_id: id, visibility, author } };
+    }
     case 'run_started':
       return { type: event.type, actor: 'engine', run: event.run, data: { status: event.run.status, mode: event.run.mode } };
     case 'run_resumed':
