@@ -82,6 +82,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/cases/{caseId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a case's comments
+         * @description Every comment, internal notes included (the organization's people read them all), oldest first, a page at a time: pass `next_cursor` back as `after`; it is null on the last page. Comments are only ever added at the end, so pages never repeat or skip one.
+         */
+        get: operations["listComments"];
+        put?: never;
+        /**
+         * Comment on a case
+         * @description An internal note (the organization's people only: never mailed to the requester, never in an event's body, never in the cases API) or a public reply, mailed to the case's requester by the worker: for an email case the first message's sender and Cc (the service's own addresses left out), from the workflow's inbound address, in the same thread, so the answer comes back to this case; otherwise the address in the workflow's `requester_attribute`. The mail is queued with the comment and sent once, retried for an hour while the relay refuses it; `delivery.status` tells. Recorded on the timeline (`comment_added`, without the body), told to subscriptions (`case.commented`) and audited. `@<email>` of a person of the organization in an internal note makes them a watcher and mails them; any other address is ignored.
+         */
+        post: operations["createComment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/cases/{caseId}/runs": {
         parameters: {
             query?: never;
@@ -117,6 +141,30 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/cases/{caseId}/watchers/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Watch a case
+         * @description The signed-in person watches the case: they are mailed when the requester replies, the case moves to `Error` or its SLA warns or breaches (see their notification preferences). Audited. Takes no body (one that is sent is ignored).
+         */
+        put: operations["watchCase"];
+        post?: never;
+        /**
+         * Stop watching a case
+         * @description The signed-in person no longer watches the case (its assignee still counts as watching it). Audited.
+         */
+        delete: operations["unwatchCase"];
         options?: never;
         head?: never;
         patch?: never;
@@ -203,6 +251,30 @@ export interface paths {
          */
         get: operations["getMe"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My notification mails
+         * @description Which notification mails the signed-in person gets: `assigned` (a case is assigned to them), `mentioned` (a note mentions them), `watched` (a case they watch or are assigned gets a requester's reply, moves to `Error`, or its SLA warns or breaches). All on unless turned off.
+         */
+        get: operations["getNotificationPreferences"];
+        /**
+         * Set my notification mails
+         * @description Replaces the three switches (all required). Audited. A notification already queued for a kind turned off is not sent.
+         */
+        put: operations["putNotificationPreferences"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1287,14 +1359,14 @@ export interface components {
     schemas: {
         /** @description Who made the change. */
         Actor: {
-            /** @description The API token's id, for `api_token` only. */
+            /** @description The API token's id for `api_token`, the person's user id for `user`. */
             id?: number;
             /** @description The API token's name, for `api_token` only (a deleted token's too). */
             name?: string;
             /** @description The source type of an extension's case source, for `case_source` only. */
             source_type?: string;
             /** @enum {string} */
-            type: "api_token" | "webhook" | "email" | "form" | "case_source" | "automation" | "engine";
+            type: "api_token" | "user" | "webhook" | "email" | "form" | "case_source" | "automation" | "engine";
         };
         AttributeDeclaration: {
             /** @description The allowed values. */
@@ -1406,7 +1478,7 @@ export interface components {
              */
             timestamp: string;
             /** @enum {string} */
-            type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received";
+            type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.commented";
         };
         /** @description Figures of live cases over a range. */
         CaseReport: {
@@ -1527,6 +1599,34 @@ export interface components {
                 outcome?: string;
             };
         };
+        /** @description A comment on a case. */
+        Comment: {
+            author: {
+                email: string | null;
+                /** @description The person's user id; null for an admin token. */
+                id: number | null;
+            };
+            /** @description The text, up to 65536 bytes (UTF-8). */
+            body: string;
+            /**
+             * Format: date-time
+             * @description When it was made (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description A public reply's mail to the requester (null for an internal note): its recipients and whether the worker has sent it yet, or gave up after an hour of refusals. */
+            delivery: {
+                /** @enum {string} */
+                status: "queued" | "sent" | "failed";
+                to: string[];
+            } | null;
+            /** @description Comment id; comments are listed in the order they were made. */
+            id: number;
+            /**
+             * @description `internal`: the organization's people only. `public`: also mailed to the case's requester.
+             * @enum {string}
+             */
+            visibility: "internal" | "public";
+        };
         /** @description A test on one field, with exactly one operator. Fields: `case.id`, `case.subject`, `case.status`, `case.mode`, `case.workflow_id`, `attributes.<name>` (dots go into nested objects). */
         Condition: {
             /** @description Any JSON value. */
@@ -1553,6 +1653,15 @@ export interface components {
             mode: "live" | "test";
             /** @description Title. Omitted, null or blank: `<workflow name> via API - <YYYY-MM-DD HH:MM:SS> UTC`. */
             subject?: string | null;
+        };
+        CreateCommentRequest: {
+            /** @description The text, at most 65536 bytes in UTF-8. In an internal note, `@<email>` of a person of the organization makes them a watcher and notifies them. */
+            body: string;
+            /**
+             * @description `internal`: the organization's people only. `public`: also mailed to the requester.
+             * @enum {string}
+             */
+            visibility: "internal" | "public";
         };
         CreateDigestRequest: {
             /** @description The UTC hour each period ends and its digest is sent. */
@@ -1596,7 +1705,7 @@ export interface components {
             owner_email?: string;
         };
         CreateSubscriptionRequest: {
-            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received")[];
+            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.commented")[];
             /**
              * Format: uri
              * @description An `http` or `https` URL.
@@ -1641,7 +1750,7 @@ export interface components {
              */
             event_id: string;
             /** @enum {string} */
-            event_type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received";
+            event_type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.commented";
             /** @description What the subscriber answered; null when no answer came. */
             status_code: number | null;
         };
@@ -1764,6 +1873,20 @@ export interface components {
              * @enum {string}
              */
             role: "viewer" | "agent" | "editor" | "admin" | "owner";
+        };
+        /** @description Which notification mails a person gets; all on unless turned off. */
+        NotificationPreferences: {
+            /** @description Mail when a case is assigned to me. */
+            assigned: boolean;
+            /** @description Mail when a note mentions me. */
+            mentioned: boolean;
+            /** @description Mail when a case I watch (or am assigned) gets a requester's reply, moves to `Error`, or its SLA warns or breaches. */
+            watched: boolean;
+        };
+        NotificationPreferencesRequest: {
+            assigned: boolean;
+            mentioned: boolean;
+            watched: boolean;
         };
         Organization: {
             /**
@@ -2032,7 +2155,7 @@ export interface components {
             disabled_at: string | null;
             /** @description Why it was disabled; null while active. */
             disabled_reason: string | null;
-            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received")[];
+            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.commented")[];
             /**
              * Format: date-time
              * @description Since when deliveries fail without a success in between; null while healthy.
@@ -2076,7 +2199,7 @@ export interface components {
              */
             status: string;
         };
-        /** @description One entry of a case's timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields: `created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case. `attributes_changed`: `keys`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`. `run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status). `http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`. `email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service's own mail), which reopens nothing. */
+        /** @description One entry of a case's timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields: `created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case. `attributes_changed`: `keys`. `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`. `run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status). `http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`. `comment_added`: `comment_id`, `visibility` (`internal` or `public`), `author` (`id`, `email`; both null for an admin token); the body is read from the case's comments, never copied here. `email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service's own mail), which reopens nothing. */
         TimelineEvent: {
             /**
              * Format: date-time
@@ -2190,7 +2313,7 @@ export interface components {
             workflow_ids?: number[] | null;
         };
         UpdateSubscriptionRequest: {
-            events?: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received")[];
+            events?: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.commented")[];
             /**
              * Format: uri
              * @description An `http` or `https` URL.
@@ -2378,6 +2501,8 @@ export interface components {
             name: string;
             /** @description Whether the workflow takes cases right now. */
             published: boolean;
+            /** @description Optional: a JSON Pointer to a declared string attribute with `format: "email"`, the address public replies to a case go to (an email case replies to its first message's sender instead). */
+            requester_attribute: string;
             /**
              * @description When true, undeclared attribute keys are refused (each is a validation error at its own path) instead of kept.
              * @default false
@@ -2423,6 +2548,8 @@ export interface components {
             default_outcome: string | null;
             /** @description The intake name, used in default subjects (`<name> via API - ...`). */
             name: string;
+            /** @description Optional: a JSON Pointer to a declared string attribute with `format: "email"`, the address public replies to a case go to (an email case replies to its first message's sender instead). */
+            requester_attribute: string;
             /**
              * @description When true, undeclared attribute keys are refused (each is a validation error at its own path) instead of kept.
              * @default false
@@ -2776,6 +2903,86 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listComments: {
+        parameters: {
+            query?: {
+                /** @description The id of the last comment of the previous page (its `next_cursor`). */
+                after?: number;
+                /** @description How many comments. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of comments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comments: components["schemas"]["Comment"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            /** @description An unknown query parameter, or a value that is not valid for it (`validation_errors` names each). */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description The comment. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: components["schemas"]["Comment"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A body that is empty, over 64 KB or not text, an unknown `visibility`; or a public reply on a case whose requester is unknown. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listCaseRuns: {
         parameters: {
             query?: {
@@ -2854,6 +3061,70 @@ export interface operations {
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
             /** @description An unknown query parameter, or a value that is not valid for it (`validation_errors` names each). */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    watchCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Watching. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The caller is an admin token, not a person. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unwatchCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not watching. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The caller is an admin token, not a person. */
             422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3044,6 +3315,63 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preferences. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The caller is an admin token, not a person. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationPreferencesRequest"];
+            };
+        };
+        responses: {
+            /** @description The preferences as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A missing or non-boolean switch, an unknown key; or the caller is an admin token, not a person. */
+            422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -4,6 +4,7 @@
 /** The least role each admin operation requires, by operation id. */
 export const REQUIRED_ROLES = {
   changeUser: 'owner',
+  createComment: 'agent',
   createDigest: 'admin',
   createSubscription: 'admin',
   createToken: 'admin',
@@ -27,6 +28,7 @@ export const REQUIRED_ROLES = {
   getCaseTimeline: 'viewer',
   getEmailAddress: 'admin',
   getMe: 'viewer',
+  getNotificationPreferences: 'agent',
   getRequestForm: 'admin',
   getRetention: 'editor',
   getSso: 'owner',
@@ -38,6 +40,7 @@ export const REQUIRED_ROLES = {
   listAuditEntries: 'admin',
   listCaseRuns: 'viewer',
   listCases: 'viewer',
+  listComments: 'viewer',
   listDeliveries: 'editor',
   listDigests: 'editor',
   listSecrets: 'admin',
@@ -49,6 +52,7 @@ export const REQUIRED_ROLES = {
   listWorkflowVersions: 'editor',
   listWorkflows: 'editor',
   publishWorkflow: 'admin',
+  putNotificationPreferences: 'agent',
   putRetention: 'owner',
   putSecret: 'admin',
   putSso: 'owner',
@@ -60,7 +64,9 @@ export const REQUIRED_ROLES = {
   rotateSubscriptionSecret: 'admin',
   sendDigest: 'admin',
   unpublishWorkflow: 'admin',
+  unwatchCase: 'agent',
   updateDigest: 'admin',
   updateSubscription: 'admin',
   verifySsoDomains: 'owner',
+  watchCase: 'agent',
 } as const;

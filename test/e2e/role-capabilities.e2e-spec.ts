@@ -65,6 +65,8 @@ interface World {
   workflowId: number;
   receiver: Receiver;
   sink: SmtpSink;
+  /** A case of the workflow, to comment on and watch. */
+  caseId: number;
 }
 
 const SECRET_VALUE = 'matrix-secret-"q\\uo-te"-7d1c';
@@ -137,6 +139,14 @@ const PROBES: Record<string, (w: World, as: Caller) => Promise<Cell>> = {
   'manage admin and API tokens': async (w, as) => reached(as.column, await as.request('GET', '/api/admin/v1/tokens')),
   'read the audit log': async (w, as) => reached(as.column, await as.request('GET', '/api/admin/v1/audit')),
   'manage people and single sign-on, change retention': async (w, as) => reached(as.column, await as.request('GET', '/api/admin/v1/users')),
+  'comment on a case, internal or public (mails the requester)': async (w, as) =>
+    reached(as.column, await as.request('POST', `/api/admin/v1/cases/${w.caseId}/comments`, { body: 'matrix note', visibility: 'internal' })),
+  'watch a case, set one\'s notifications': async (w, as) => {
+    const answers = [await as.request('PUT', `/api/admin/v1/cases/${w.caseId}/watchers/me`), await as.request('PUT', '/api/admin/v1/me/notifications', { assigned: true, mentioned: true, watched: true })];
+    // An admin token may use the routes (its role allows them) but is no person to watch or notify: 422.
+    if (as.column === 'admin token' && answers.every((res) => res.status === 422 && typeof res.body?.error === 'string')) return 'no';
+    return reached(as.column, ...answers);
+  },
 };
 
 describe('the role × capability matrix of docs/security.md', () => {
@@ -156,14 +166,16 @@ describe('the role × capability matrix of docs/security.md', () => {
     const workflowId: number = created.body.workflow.id;
     assert.equal((await t.request('POST', `/api/admin/v1/workflows/${workflowId}/publish`, { token: org.adminToken })).status, 200);
     assert.equal((await t.request('POST', `/api/admin/v1/workflows/${workflowId}/webhook`, { token: org.adminToken })).status, 201);
-    w = { t, org, workflowId, receiver: await startReceiver(() => ({ status: 201, body: { id: 'T-1' } })), sink };
+    const apiToken = (await createToken(t, { id: org.id, adminToken: org.adminToken }, 'api')).secret;
+    const kase = await t.request('POST', `/api/external/v1/workflows/${workflowId}/cases`, { token: apiToken, body: { subject: 'Matrix', attributes: CASE } });
+    assert.equal(kase.status, 201, kase.text);
+    w = { t, org, workflowId, receiver: await startReceiver(() => ({ status: 201, body: { id: 'T-1' } })), sink, caseId: kase.body.case.id };
     const sessions: [Column, Session][] = [['owner', org.owner]];
     for (const role of ['viewer', 'agent', 'editor', 'admin'] as const) sessions.push([role, await givenMember(t, sink, org, role, origin)]);
     for (const [column, session] of sessions) {
       callers.set(column, { column, actor: { type: 'user', id: String(session.userId) }, request: (method, path, body) => t.request(method, path, { body, headers: { cookie: session.cookie, origin } }) });
     }
     callers.set('admin token', { column: 'admin token', actor: { type: 'token' }, request: (method, path, body) => t.request(method, path, { body, token: org.adminToken }) });
-    const apiToken = (await createToken(t, { id: org.id, adminToken: org.adminToken }, 'api')).secret;
     callers.set('API token', { column: 'API token', actor: { type: 'token' }, request: (method, path, body) => t.request(method, path, { body, token: apiToken }) });
   });
   after(async () => {

@@ -51,10 +51,11 @@ export class CommentsController {
   }
 
   @Get('comments')
+  @RequiresRole('viewer')
   @ApiEndpoint({
     operationId: 'listComments',
     summary: 'List a case\'s comments',
-    description: 'Oldest first, a page at a time: pass `next_cursor` back as `after`; it is null on the last page. Comments are only ever added at the end, so pages never repeat or skip one.',
+    description: 'Every comment, internal notes included (the organization\'s people read them all), oldest first, a page at a time: pass `next_cursor` back as `after`; it is null on the last page. Comments are only ever added at the end, so pages never repeat or skip one.',
     success: { status: 200, description: 'One page of comments.', schema: object({ comments: { type: 'array', items: schemaRef('Comment') }, next_cursor: { type: ['string', 'null'] } }) },
     errors: { 404: CASE_NOT_FOUND, 422: 'An unknown query parameter, or a value that is not valid for it (`validation_errors` names each).' },
   })
