@@ -191,8 +191,8 @@ describe('OpenAPI document', () => {
 
     it('documents every route the app serves, but for the documents themselves, the dashboard\'s files, the hosted form\'s pages, the digest recipients\' pages and the sign-in pages (links and single sign-on)', () => {
       const fastify = t.app.getHttpAdapter().getInstance();
-      // The hosted request form's pages, the digest recipients' pages and the sign-in pages are HTML for people, like the dashboard (and `/`, which leads to it): not API operations.
-      const notApi = /^\/$|^\/(docs|dashboard)([/*]|$)|^\/(forms|digests|auth\/link)\/|^\/auth\/sso(\/callback)?$|^\/openapi\.(json|yaml)$/;
+      // The hosted request form's pages, the digest recipients' and notification unsubscribe pages and the sign-in pages are HTML for people, like the dashboard (and `/`, which leads to it): not API operations.
+      const notApi = /^\/$|^\/(docs|dashboard)([/*]|$)|^\/(forms|digests|notifications\/unsubscribe|auth\/link)\/|^\/auth\/sso(\/callback)?$|^\/openapi\.(json|yaml)$/;
       const served = servedRoutes(fastify).filter((r) => r.method !== 'HEAD' && !notApi.test(r.url));
       assert.ok(served.some((r) => r.url === '/metrics') && served.length >= 20, `parsed only ${served.length} routes`);
       const undocumented = served.filter(({ method, url }) => !doc.paths[toTemplate(url)]?.[method.toLowerCase()]);
@@ -321,6 +321,7 @@ describe('OpenAPI document', () => {
       await api.call('put', '/api/admin/v1/retention', { session: owner, body: { runs_days: 7, deliveries_days: null } });
       await api.call('get', '/api/admin/v1/retention', { token: admin });
       await api.call('get', '/api/admin/v1/audit', { token: admin, query: '?limit=5&target=secret' });
+      await exerciseComments(owner, caseParams);
       await exercisePeople(admin, owner);
       await exerciseEmailIntake(admin, apiToken);
       await exerciseRequestForm(admin);
@@ -335,6 +336,16 @@ describe('OpenAPI document', () => {
         }
       }
     });
+
+    /** Comments, watching and notification preferences, as a person (an admin token is no person to watch). */
+    async function exerciseComments(owner: { cookie: string; origin: string }, caseParams: { caseId: number }): Promise<void> {
+      await api.call('post', '/api/admin/v1/cases/{caseId}/comments', { session: owner, params: caseParams, body: { body: 'Looked at it', visibility: 'internal' } });
+      await api.call('get', '/api/admin/v1/cases/{caseId}/comments', { session: owner, params: caseParams, query: '?limit=10' });
+      await api.call('put', '/api/admin/v1/cases/{caseId}/watchers/me', { session: owner, params: caseParams });
+      await api.call('delete', '/api/admin/v1/cases/{caseId}/watchers/me', { session: owner, params: caseParams });
+      await api.call('put', '/api/admin/v1/me/notifications', { session: owner, body: { assigned: true, mentioned: false, watched: true } });
+      await api.call('get', '/api/admin/v1/me/notifications', { session: owner });
+    }
 
     /** The users of an organization, who is calling, asking for a sign-in link and signing out. */
     async function exercisePeople(admin: string, owner: { cookie: string; origin: string }): Promise<void> {
@@ -432,6 +443,7 @@ describe('OpenAPI document', () => {
         ['/digests/{digestId}', { hour_utc: 6 }],
         ['/recover', { since: '2026-01-01T00:00:00Z' }],
         ['/users/{userId}', { role: 'viewer' }],
+        ['/comments', { body: 'note', visibility: 'internal' }],
       ];
       for (const operation of operations.filter((o) => o.op.responses['404'] && o.path.includes('{'))) {
         const res = await api.call(operation.method, operation.path, {

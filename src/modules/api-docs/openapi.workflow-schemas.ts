@@ -74,7 +74,7 @@ export const workflowSchemas: Record<string, Schema> = {
       created_at: timestamp('Creation time'),
       updated_at: timestamp('Time of the last change'),
     },
-    [],
+    ['requester_attribute'],
     'A workflow: its draft definition (what `name` ... `automations` show) and its publication state. Cases run on the latest published version.',
   ),
   WorkflowName: object(
