@@ -60,7 +60,7 @@ export const workflowSchemas: Record<string, Schema> = {
       webhook_dedup: definitionFields.webhook_dedup!,
       requester_attribute: definitionFields.requester_attribute!,
     },
-    ['sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations', 'webhook_dedup'],
+    ['sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations', 'webhook_dedup', 'requester_attribute'],
     'A whole workflow definition (workflows-and-automation.md). Unknown keys, at any level, are refused with `workflow_definition_invalid`.',
   ),
   Workflow: object(

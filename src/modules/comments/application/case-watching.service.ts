@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError } from '../../../shared/errors/app-error.js';
+import { InvalidRequestError, NotFoundError } from '../../../shared/errors/app-error.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { AuditTrail } from '../../audit/application/audit-trail.js';
@@ -7,6 +7,13 @@ import { type CaseNotification, CaseNotifications } from '../../cases/applicatio
 import { CaseRepository } from '../../cases/domain/case.repository.js';
 import { summaryLine } from '../domain/notification.js';
 import { CaseAssignees, NotificationStore, WatcherStore } from './comment-ports.js';
+
+/** An admin token calling a route about "me": its role allows the route, but it is no person to watch or be notified (422, not 403). */
+export class NotAPersonError extends InvalidRequestError {
+  constructor() {
+    super('only a signed-in person can watch cases or have notification preferences; an admin token cannot');
+  }
+}
 
 /**
  * Watching cases, and the notifications port (CaseNotifications) other modules call: a
@@ -25,10 +32,12 @@ export class CaseWatchingService extends CaseNotifications {
     super();
   }
 
-  async watch(organizationId: number, caseId: number, userId: number, by: ChangeAuthor, watching: boolean): Promise<void> {
+  /** `userId` null (an admin token): NotAPersonError, once the case is known to be the organization's. */
+  async watch(organizationId: number, caseId: number, userId: number | null, by: ChangeAuthor, watching: boolean): Promise<void> {
     await this.transactions.run(async (tx) => {
       const subject = (await this.cases.load(tx, [caseId])).get(caseId);
       if (!subject || subject.organizationId !== organizationId) throw new NotFoundError('case');
+      if (userId === null) throw new NotAPersonError();
       if (watching) await this.watchers.watch(tx, organizationId, caseId, [userId]);
       else await this.watchers.unwatch(tx, organizationId, caseId, userId);
       await this.audit.record(tx, { organizationId, by, action: watching ? 'case.watched' : 'case.unwatched', target: { type: 'case', id: String(caseId) } });

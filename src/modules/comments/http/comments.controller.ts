@@ -14,7 +14,7 @@ import { type Commenter, CommentsService } from '../application/comments.service
 import { bodyProblem } from '../domain/comment.js';
 import { CreateCommentRequest, ListCommentsRequest } from './comment.requests.js';
 import { commentJson } from './comment.response.js';
-import { personOf } from './person.js';
+import { personIdOf } from './person.js';
 
 const CaseId = () => Param('caseId', new IdParamPipe('case'));
 const CASE_NOT_FOUND = 'The case does not exist or belongs to another organization.';
@@ -76,7 +76,7 @@ export class CommentsController {
     errors: { 404: CASE_NOT_FOUND, 422: 'The caller is an admin token, not a person.' },
   })
   async watch(@Principal() caller: Caller, @ChangeAuthor() by: Author, @CaseId() caseId: number) {
-    await this.watching.watch(caller.organizationId, caseId, personOf(caller), by, true);
+    await this.watching.watch(caller.organizationId, caseId, personIdOf(caller), by, true);
   }
 
   @Delete('watchers/me')
@@ -89,6 +89,6 @@ export class CommentsController {
     errors: { 404: CASE_NOT_FOUND, 422: 'The caller is an admin token, not a person.' },
   })
   async unwatch(@Principal() caller: Caller, @ChangeAuthor() by: Author, @CaseId() caseId: number) {
-    await this.watching.watch(caller.organizationId, caseId, personOf(caller), by, false);
+    await this.watching.watch(caller.organizationId, caseId, personIdOf(caller), by, false);
   }
 }
