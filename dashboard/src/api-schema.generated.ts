@@ -31,7 +31,7 @@ export interface paths {
         };
         /**
          * List cases
-         * @description The organization's cases, newest first (by `created_at`, then `id`), filtered by every parameter given (the same filters as the cases API's list, plus `workflow_id` and `source`), with how each came in (`source_type`). Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor`; it is null on the last page. Any other query parameter is a 422.
+         * @description The organization's cases, newest first (by `created_at`, then `id`), filtered by every parameter given (the same filters as the cases API's list, plus `workflow_id`, `source` and `watching`), with how each came in (`source_type`) and how many people watch it (`watchers`). Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor`; it is null on the last page. Any other query parameter is a 422.
          */
         get: operations["listCases"];
         put?: never;
@@ -51,7 +51,7 @@ export interface paths {
         };
         /**
          * Get a case of the organization
-         * @description The case as the cases API shows it, plus its `source_type`, whatever workflow it belongs to.
+         * @description The case as the cases API shows it, plus its `source_type` and `watchers` (how many people watch it), whatever workflow it belongs to.
          */
         get: operations["getAdminCase"];
         put?: never;
@@ -1549,7 +1549,7 @@ export interface components {
                 reopened: number;
             };
         };
-        /** @description A case in the admin case list: a Case plus its `source_type`. */
+        /** @description A case in the admin API: a Case plus its `source_type` and `watchers`. */
         CaseWithSource: {
             /** @description The current attribute values, exactly as sent (JSON types, nested objects and arrays kept). Numbers: Postgres stores a JSON number exactly and returns it in plain decimal form (no exponent), so a number is accepted only when that form is at most 40 characters long, or no longer than the number as sent. Long mantissas and every int64 or double a normal sender writes pass (`6.02e23`, `1e-30`, `-0`, a 200-digit integer); `1e41`, `5e-324` and `1.7976931348623157e308` are refused with 422 `attributes_validation_failed` at the number's JSON Pointer (`number is too large to store exactly: at most 40 characters written out without an exponent`). A case that came by email has its message under `email`: the fields of an `email_received` timeline event (see `TimelineEvent`). */
             attributes: Record<string, unknown>;
@@ -1578,6 +1578,8 @@ export interface components {
              * @description Time of the last change (ISO 8601, UTC)
              */
             updated_at: string;
+            /** @description How many people watch the case (casework.md section 4). */
+            watchers: number;
             /** @description Workflow the case belongs to. */
             workflow_id: number;
         };
@@ -2502,7 +2504,7 @@ export interface components {
             /** @description Whether the workflow takes cases right now. */
             published: boolean;
             /** @description Optional: a JSON Pointer to a declared string attribute with `format: "email"`, the address public replies to a case go to (an email case replies to its first message's sender instead). */
-            requester_attribute: string;
+            requester_attribute?: string;
             /**
              * @description When true, undeclared attribute keys are refused (each is a validation error at its own path) instead of kept.
              * @default false
@@ -2549,7 +2551,7 @@ export interface components {
             /** @description The intake name, used in default subjects (`<name> via API - ...`). */
             name: string;
             /** @description Optional: a JSON Pointer to a declared string attribute with `format: "email"`, the address public replies to a case go to (an email case replies to its first message's sender instead). */
-            requester_attribute: string;
+            requester_attribute?: string;
             /**
              * @description When true, undeclared attribute keys are refused (each is a validation error at its own path) instead of kept.
              * @default false
@@ -2807,6 +2809,8 @@ export interface operations {
                 updated_after?: string;
                 /** @description Only cases last changed before this instant (excluded itself). */
                 updated_before?: string;
+                /** @description Only cases the signed-in person watches (an admin token, which is no person, gets 422). */
+                watching?: "true";
                 /** @description Only this workflow's cases. */
                 workflow_id?: number;
             };

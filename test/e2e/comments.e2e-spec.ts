@@ -216,6 +216,28 @@ describe('comments, public replies and notifications (casework.md sections 3 and
     assert.ok(items.rows[0].longest === null || items.rows[0].longest <= 300);
   });
 
+  it('the admin case shows how many people watch it, and watching=true lists the cases the caller watches, in exact pages', async () => {
+    const { w, caseId, agent, colleague } = await emailCase(t);
+    await sendAccepted(t, w.address, mail({ From: uniqueEmail('carl'), Subject: 'Second' }, 'again\n'));
+    const [, other] = await caseIdsOf(w.workflowId);
+    for (const id of [caseId, other!]) assert.equal((await fromDashboard(t, agent, 'PUT', `/api/admin/v1/cases/${id}/watchers/me`)).status, 204);
+    assert.equal((await fromDashboard(t, colleague, 'PUT', `/api/admin/v1/cases/${caseId}/watchers/me`)).status, 204);
+    assert.equal((await fromDashboard(t, colleague, 'PUT', `/api/admin/v1/cases/${caseId}/watchers/me`)).status, 204, 'watching again changes nothing');
+    const shown = await fromDashboard(t, agent, 'GET', `/api/admin/v1/cases/${caseId}`);
+    assert.equal(shown.body.case.watchers, 2);
+    const firstPage = await fromDashboard(t, agent, 'GET', '/api/admin/v1/cases?watching=true&limit=1');
+    assert.deepEqual([firstPage.body.cases.map((c: any) => [c.id, c.watchers]), typeof firstPage.body.next_cursor], [[[other, 1]], 'string']);
+    const secondPage = await fromDashboard(t, agent, 'GET', `/api/admin/v1/cases?watching=true&limit=1&cursor=${firstPage.body.next_cursor}`);
+    assert.deepEqual(secondPage.body.cases.map((c: any) => c.id), [caseId]);
+    const thirdPage = secondPage.body.next_cursor && (await fromDashboard(t, agent, 'GET', `/api/admin/v1/cases?watching=true&limit=1&cursor=${secondPage.body.next_cursor}`));
+    assert.deepEqual(thirdPage ? thirdPage.body.cases : [], []);
+    assert.deepEqual((await fromDashboard(t, colleague, 'GET', '/api/admin/v1/cases?watching=true')).body.cases.map((c: any) => c.id), [caseId]);
+    assert.equal((await fromDashboard(t, colleague, 'DELETE', `/api/admin/v1/cases/${caseId}/watchers/me`)).status, 204);
+    assert.deepEqual((await fromDashboard(t, colleague, 'GET', '/api/admin/v1/cases?watching=true')).body.cases, []);
+    assert.equal((await t.request('GET', '/api/admin/v1/cases?watching=true', { token: w.org.adminToken })).status, 422);
+    assert.equal((await t.request('GET', '/api/admin/v1/cases?watching=yes', { token: w.org.adminToken })).status, 422);
+  });
+
   it('a watcher is mailed when the case moves to Error; PUT and DELETE of watchers/me answer 204', async () => {
     const org = (await givenEmailWorkflow(t)).org;
     const workflowId = await createWorkflow(t, org, statusDefinition({ automations: { Open: [{ wait: { seconds: 1 } }, { fail: 'boom' }] } }));

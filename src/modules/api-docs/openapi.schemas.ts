@@ -62,7 +62,7 @@ const errorSchemas: Record<string, Schema> = {
 
 const caseSchemas: Record<string, Schema> = {
   Case: object({ ...caseFields, ...caseTail }, [], 'A case as the cases API shows it.'),
-  CaseWithSource: object({ ...caseFields, source_type: sourceType, ...caseTail }, [], 'A case in the admin case list: a Case plus its `source_type`.'),
+  CaseWithSource: object({ ...caseFields, source_type: sourceType, watchers: { type: 'integer', minimum: 0, description: 'How many people watch the case (casework.md section 4).' }, ...caseTail }, [], 'A case in the admin API: a Case plus its `source_type` and `watchers`.'),
   WebhookCaseReceipt: object({ id: resourceId('The new case\'s id.'), source_type: { type: 'string', const: 'Webhook' } }, [], 'What the incoming webhook answers; nothing else is shown to a webhook sender.'),
   TimelineEvent: {
     type: 'object',

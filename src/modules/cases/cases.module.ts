@@ -16,6 +16,7 @@ import { RunQueue } from './domain/run-queue.js';
 import { UsageService } from './application/usage.service.js';
 import { UsageCounts } from './application/usage.ports.js';
 import { CaseStatementParts } from './domain/case-statement-parts.js';
+import { CaseWatchingSql } from './domain/case-watching-sql.js';
 import { AdminCasesController } from './http/admin-cases.controller.js';
 import { CasesController } from './http/cases.controller.js';
 import { UsageController } from './http/usage.controller.js';
@@ -44,6 +45,7 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     ApiCaseSource,
     WebhookCaseSource,
     CaseStatementParts,
+    CaseWatchingSql,
     { provide: CaseRepository, useClass: PostgresCaseRepository },
     { provide: CaseQueries, useClass: PostgresCaseQueries },
     { provide: RunQueue, useClass: PostgresRunQueue },
@@ -51,6 +53,6 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     { provide: UsageCounts, useClass: PostgresUsageCounts },
     { provide: CasePurges, useClass: PostgresCasePurges },
   ],
-  exports: [CaseRepository, RunQueue, CaseStatementParts, CreateCaseService, CaseEmailsService, CaseQueriesService],
+  exports: [CaseRepository, RunQueue, CaseStatementParts, CreateCaseService, CaseEmailsService, CaseQueriesService, CaseWatchingSql],
 })
 export class CasesModule {}

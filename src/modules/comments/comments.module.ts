@@ -21,6 +21,7 @@ import { PostgresCommentStore } from './infrastructure/postgres-comment-store.js
 import { PostgresNotificationStore } from './infrastructure/postgres-notification-store.js';
 import { PostgresWatcherStore } from './infrastructure/postgres-watcher-store.js';
 import { UnassignedCases } from './infrastructure/unassigned-cases.js';
+import { WatchersSql } from './infrastructure/watchers-sql.js';
 
 /**
  * Working a case together (casework.md sections 3 and 4): comments and public replies by mail,
@@ -42,6 +43,7 @@ import { UnassignedCases } from './infrastructure/unassigned-cases.js';
     CaseMailSender,
     CaseMailWorker,
     ErroredCaseNotifier,
+    WatchersSql,
     { provide: CommentStore, useClass: PostgresCommentStore },
     { provide: WatcherStore, useClass: PostgresWatcherStore },
     { provide: NotificationStore, useClass: PostgresNotificationStore },

@@ -39,6 +39,10 @@ export interface CaseFilter {
   updatedBefore?: string;
   /** The text of a JSON object the case's attributes must contain (jsonb `@>`, nested objects too). */
   attributes?: AttributesJson;
+  /** Only cases this person (a user id) watches. */
+  watchedBy?: number;
+  /** Read each case's watcher count too (the admin list). */
+  withWatchers?: boolean;
   limit: number;
   /** Cases after this position in newest-first order (the previous page's last). */
   after?: ListPosition;
@@ -101,7 +105,8 @@ export abstract class CaseQueries {
    */
   abstract changes(organizationId: number, workflowId: number, cursor: FeedCursor | null, limit: number): Promise<FeedPage>;
 
-  abstract get(organizationId: number, caseId: number): Promise<CaseProps | null>;
+  /** With `watchers`, its watcher count too (the admin API). */
+  abstract get(organizationId: number, caseId: number, watchers?: boolean): Promise<CaseProps | null>;
 
   /** One of the case's files; with `workflowId`, only when the case belongs to that workflow. */
   abstract attachment(organizationId: number, caseId: number, attachmentId: string, workflowId?: number): Promise<StoredAttachment | null>;

@@ -75,6 +75,8 @@ export interface CaseProps {
   attributes: AttributesJson;
   createdAt: Date;
   updatedAt: Date;
+  /** How many people watch it: read for the admin API only (casework.md section 4). */
+  watchers?: number;
 }
 
 export interface NewCase {

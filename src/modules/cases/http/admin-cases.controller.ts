@@ -1,4 +1,5 @@
 import { RequiresRole } from '../../../shared/http/route-credentials.js';
+import { InvalidRequestError } from '../../../shared/errors/app-error.js';
 import { Controller, Get, Header, Param, Query, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
@@ -31,7 +32,7 @@ export class AdminCasesController {
   @ApiEndpoint({
     operationId: 'listCases',
     summary: 'List cases',
-    description: 'The organization\'s cases, newest first (by `created_at`, then `id`), filtered by every parameter given (the same filters as the cases API\'s list, plus `workflow_id` and `source`), with how each came in (`source_type`). Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor`; it is null on the last page. Any other query parameter is a 422.',
+    description: 'The organization\'s cases, newest first (by `created_at`, then `id`), filtered by every parameter given (the same filters as the cases API\'s list, plus `workflow_id`, `source` and `watching`), with how each came in (`source_type`) and how many people watch it (`watchers`). Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor`; it is null on the last page. Any other query parameter is a 422.',
     success: {
       status: 200,
       description: 'One page of cases.',
@@ -40,10 +41,13 @@ export class AdminCasesController {
     errors: { 422: 'An unknown query parameter, or a value that is not valid for it (`validation_errors` names each).', 429: LIST_READS_REFUSED },
   })
   async list(@Principal() caller: Caller, @Query() query: ListCasesRequest) {
+    if (query.watching && caller.kind !== 'user') throw new InvalidRequestError('watching=true lists the cases the signed-in person watches; an admin token is no person');
     const page = await this.queries.list(caller.organizationId, {
       ...listFilter(query, query.limit, DEFAULT_PAGE_SIZE),
       workflowId: query.workflow_id === undefined ? undefined : Number(query.workflow_id),
       source: query.source,
+      watchedBy: query.watching && caller.kind === 'user' ? caller.userId : undefined,
+      withWatchers: true,
     });
     return casePageJson(page, true);
   }
@@ -53,12 +57,12 @@ export class AdminCasesController {
   @ApiEndpoint({
     operationId: 'getAdminCase',
     summary: 'Get a case of the organization',
-    description: 'The case as the cases API shows it, plus its `source_type`, whatever workflow it belongs to.',
+    description: 'The case as the cases API shows it, plus its `source_type` and `watchers` (how many people watch it), whatever workflow it belongs to.',
     success: { status: 200, description: 'The case.', schema: wrapped('case', schemaRef('CaseWithSource')) },
     errors: { 404: CASE_NOT_FOUND },
   })
   async get(@Principal() caller: Caller, @CaseId() caseId: number) {
-    return `{"case":${caseJson(await this.queries.get(caller.organizationId, caseId), true)}}`;
+    return `{"case":${caseJson(await this.queries.get(caller.organizationId, caseId, true), true)}}`;
   }
 
   @Get(':caseId/attachments/:attachmentId')

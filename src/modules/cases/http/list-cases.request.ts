@@ -151,6 +151,10 @@ export class ListCasesRequest extends CaseListQuery {
   @ApiPropertyOptional({ type: 'string', pattern: SOURCE_TYPE.source, description: `Only cases that came in this way: ${CASE_SOURCES.map((source) => `\`${source}\``).join(', ')}, or an extension's source type.` })
   source?: string;
 
+  @IsOptional() @IsIn(['true'], { message: 'watching must be true' })
+  @ApiPropertyOptional({ type: 'string', enum: ['true'], description: 'Only cases the signed-in person watches (an admin token, which is no person, gets 422).' })
+  watching?: 'true';
+
   @IsOptional() @Matches(PAGE_SIZE_100, { message: 'limit must be an integer from 1 to 100' })
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25, description: 'Page size.' })
   limit?: string;

@@ -5,9 +5,11 @@ import { PreparedStatements } from '../../../shared/database/prepared-statements
 import { FEED_START } from '../application/case-cursors.js';
 import { type CaseFilter, CaseQueries, type FeedCursor, type FeedPage, type ListPosition, type Positioned, type StoredAttachment, type StoredCaseEvent, type StoredRun } from '../application/case-queries.js';
 import type { CaseProps } from '../domain/case.js';
+import { CaseWatchingSql, type WatchingSql } from '../domain/case-watching-sql.js';
 import { CASE_COLUMNS, type CaseRow, toProps } from './case.mapper.js';
 
 const GET_CASE_SQL = `SELECT ${CASE_COLUMNS} FROM cases WHERE id = $1 AND organization_id = $2`;
+const getCaseWithWatchersSql = (watching: WatchingSql) => `SELECT ${CASE_COLUMNS}, ${watching.watcherCount('cases')} AS watchers FROM cases WHERE id = $1 AND organization_id = $2`;
 
 /**
  * A page of the case's events after the event $3, at most $4, or one row of nulls when there is
@@ -77,14 +79,14 @@ const FEED_PAGE_SQL = `
 export class PostgresCaseQueries extends CaseQueries {
   private readonly prepared: PreparedStatements;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() dataSource: DataSource, private readonly watching: CaseWatchingSql) {
     super();
     this.prepared = new PreparedStatements(dataSource);
   }
 
   async list(organizationId: number, filter: CaseFilter): Promise<Positioned<ListPosition>[]> {
-    const rows = await this.prepared.rows<CaseRow & { created_at_micros: string }>(...listCasesStatement(organizationId, filter));
-    return rows.map((row) => ({ case: toProps(row), position: { createdAtMicros: row.created_at_micros, id: row.id } }));
+    const rows = await this.prepared.rows<CaseRow & { created_at_micros: string; watchers?: string }>(...listCasesStatement(organizationId, filter, this.watching.sql));
+    return rows.map((row) => ({ case: withWatchers(toProps(row), row.watchers), position: { createdAtMicros: row.created_at_micros, id: row.id } }));
   }
 
   async changes(organizationId: number, workflowId: number, cursor: FeedCursor | null, limit: number): Promise<FeedPage> {
@@ -98,9 +100,9 @@ export class PostgresCaseQueries extends CaseQueries {
     };
   }
 
-  async get(organizationId: number, caseId: number): Promise<CaseProps | null> {
-    const [row] = await this.prepared.rows<CaseRow>(GET_CASE_SQL, [caseId, organizationId]);
-    return row ? toProps(row) : null;
+  async get(organizationId: number, caseId: number, watchers = false): Promise<CaseProps | null> {
+    const [row] = await this.prepared.rows<CaseRow & { watchers?: string }>(watchers ? getCaseWithWatchersSql(this.watching.sql) : GET_CASE_SQL, [caseId, organizationId]);
+    return row ? withWatchers(toProps(row), row.watchers) : null;
   }
 
   async attachment(organizationId: number, caseId: number, attachmentId: string, workflowId?: number): Promise<StoredAttachment | null> {
@@ -142,7 +144,11 @@ const shownBefore = (column: string, p: string) => `${column} < ${p}::timestampt
  * (created_at, id) is that of cases_workflow and cases_organization, which the page walks from
  * the cursor; the other filters are checked on the rows it meets.
  */
-function listCasesStatement(organizationId: number, filter: CaseFilter): [string, unknown[]] {
+function withWatchers(props: CaseProps, watchers: string | undefined): CaseProps {
+  return watchers === undefined ? props : { ...props, watchers: Number(watchers) };
+}
+
+function listCasesStatement(organizationId: number, filter: CaseFilter, watching: WatchingSql): [string, unknown[]] {
   const values: unknown[] = [organizationId];
   const where = ['organization_id = $1'];
   const param = (value: unknown) => `$${values.push(value)}`;
@@ -156,6 +162,7 @@ function listCasesStatement(organizationId: number, filter: CaseFilter): [string
     [filter.updatedAfter, (p) => shownAfter('updated_at', p)],
     [filter.updatedBefore, (p) => shownBefore('updated_at', p)],
     [filter.attributes, (p) => `attributes @> ${p}::jsonb`],
+    [filter.watchedBy, (p) => watching.watchedBy('cases', p)],
   ];
   for (const [value, condition] of conditions) {
     if (value !== undefined) where.push(condition(param(value)));
@@ -163,7 +170,7 @@ function listCasesStatement(organizationId: number, filter: CaseFilter): [string
   if (filter.after) where.push(`(created_at, id) < (${AT_MICROS(param(filter.after.createdAtMicros))}, ${param(filter.after.id)}::bigint)`);
   const limit = param(filter.limit + 1);
   return [
-    `SELECT ${CASE_COLUMNS}, (extract(epoch FROM created_at) * 1000000)::bigint::text AS created_at_micros
+    `SELECT ${CASE_COLUMNS}, (extract(epoch FROM created_at) * 1000000)::bigint::text AS created_at_micros${filter.withWatchers ? `, ${watching.watcherCount('cases')} AS watchers` : ''}
      FROM cases WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
     values,
   ];
