@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { RelayMailer } from '../../shared/mail/relay-mailer.js';
 import { CaseNotifications } from '../cases/application/case-notifications.js';
 import { CasesModule } from '../cases/cases.module.js';
+import { CaseStatementParts } from '../cases/domain/case-statement-parts.js';
 import { EmailModule } from '../email/email.module.js';
 import { PeopleModule } from '../people/people.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
@@ -16,6 +17,7 @@ import { CommentsController } from './http/comments.controller.js';
 import { NotificationPreferencesController } from './http/notification-preferences.controller.js';
 import { UnsubscribePagesController } from './http/unsubscribe-pages.controller.js';
 import { CaseMailWorker } from './infrastructure/case-mail-worker.js';
+import { commentsStatementPart } from './infrastructure/comments-statement-part.js';
 import { PostgresCaseMailOutbox } from './infrastructure/postgres-case-mail-outbox.js';
 import { PostgresCommentStore } from './infrastructure/postgres-comment-store.js';
 import { PostgresNotificationStore } from './infrastructure/postgres-notification-store.js';
@@ -52,4 +54,8 @@ import { WatchersSql } from './infrastructure/watchers-sql.js';
   ],
   exports: [CaseNotifications],
 })
-export class CommentsModule {}
+export class CommentsModule {
+  constructor(parts: CaseStatementParts) {
+    parts.add(commentsStatementPart);
+  }
+}

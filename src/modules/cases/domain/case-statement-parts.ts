@@ -16,8 +16,8 @@ export interface CaseStatementPart {
   changed?(statement: ChangedCaseStatement): string;
   /** `FROM ... WHERE ...`: a row of the owner's that keeps the closed case aliased `c` from being purged (work not done yet). */
   keepsCase?(c: string): string;
-  /** Deletes what the owner holds of the closed cases being purged (`caseIds`, locked), before they go, in the purge's transaction. */
-  purgeBefore?(query: SqlQuery, caseIds: readonly number[]): Promise<PurgedRowCounts>;
+  /** Deletes what the owner holds of the closed cases being purged (`caseIds`, locked, all of `organizationId`), before they go, in the purge's transaction. */
+  purgeBefore?(query: SqlQuery, caseIds: readonly number[], organizationId: number): Promise<PurgedRowCounts>;
 }
 
 /** Runs one statement in the transaction at hand and answers its rows. */

@@ -46,7 +46,7 @@ export class PostgresCasePurges extends CasePurges {
       if (!locked.length) return { purged: {}, next: null };
       const cases = locked.map((row) => Number(row.id));
       let purged: PurgedCounts = {};
-      for (const part of parts) if (part.purgeBefore) purged = { ...purged, ...(await part.purgeBefore(queryIn(m), cases)) };
+      for (const part of parts) if (part.purgeBefore) purged = { ...purged, ...(await part.purgeBefore(queryIn(m), cases, organization.id)) };
       const [withCases] = (await m.query(DELETE_CASES_SQL, [cases])) as PurgedCounts[];
       return { purged: { ...purged, ...withCases }, next: locked.length === limit ? locked.at(-1)!.created_at : null };
     });

@@ -82,6 +82,7 @@ export class CommentsAndNotifications1764400000000 implements MigrationInterface
         PRIMARY KEY (organization_id, user_id, case_id)
       );
       CREATE INDEX notification_batches_due ON notification_batches (organization_id, due_at) WHERE due_at IS NOT NULL;
+      CREATE INDEX notification_batches_case ON notification_batches (organization_id, case_id);
 
       CREATE TABLE notification_items (
         organization_id bigint NOT NULL,
