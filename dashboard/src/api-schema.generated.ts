@@ -1463,9 +1463,20 @@ export interface components {
         };
         /** @description The body of a delivery. */
         CaseEvent: {
-            /** @description The case as the change left it. */
+            /** @description The case as the change left it; for `case.commented`, the comment too. */
             data: {
                 case: components["schemas"]["Case"];
+                comment?: {
+                    author: {
+                        email: string | null;
+                        id: number | null;
+                    };
+                    /** @description A public reply's text; an internal note's is never sent. */
+                    body?: string;
+                    id: number;
+                    /** @enum {string} */
+                    visibility: "internal" | "public";
+                };
             };
             /**
              * Format: uuid

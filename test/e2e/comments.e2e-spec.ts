@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { eventually } from '../support/automation-helpers.js';
+import { eventually, startReceiver } from '../support/automation-helpers.js';
 import { statusDefinition } from '../support/cases-api.js';
 import { caseIdsOf, emailDefinition, type EmailWorkflow, givenEmailWorkflow, mail, type MailApp, sendAccepted, startMailApp, timeline } from '../support/email-helpers.js';
 import { fromDashboard, givenPerson, type Session, uniqueEmail } from '../support/people-helpers.js';
@@ -65,6 +65,26 @@ describe('comments, public replies and notifications (casework.md sections 3 and
     assert.deepEqual((await auditActions(w.org.id)).filter((a) => a === 'comment.created').length, 3);
     await new Promise((resolve) => setTimeout(resolve, 1500));
     assert.deepEqual(sink.mails.filter((m) => m.to.includes(ada)), [], 'nothing was mailed to the requester');
+  });
+
+  it('subscribers get case.commented with the comment\'s visibility; only a public reply carries its body', async () => {
+    const { w, caseId, agent } = await emailCase(t);
+    const receiver = await startReceiver(() => ({ status: 204 }));
+    try {
+      const sub = await t.request('POST', '/api/admin/v1/subscriptions', { token: w.org.adminToken, body: { url: `${receiver.url}/hooks`, events: ['case.commented'] } });
+      assert.equal(sub.status, 201, sub.text);
+      const note = await comment(t, agent, caseId, 'secret internal note', 'internal');
+      const reply = await comment(t, agent, caseId, 'Dear customer', 'public');
+      const bodies = await eventually('two deliveries', async () => (receiver.requests.length >= 2 ? receiver.requests.map((r) => JSON.parse(r.body)) : undefined));
+      const byComment = new Map(bodies.map((b: any) => [b.data.comment.id, b]));
+      const author = { id: agent.userId, email: agent.email };
+      assert.deepEqual(byComment.get(note.body.comment.id).data.comment, { id: note.body.comment.id, visibility: 'internal', author });
+      assert.deepEqual(byComment.get(reply.body.comment.id).data.comment, { id: reply.body.comment.id, visibility: 'public', author, body: 'Dear customer' });
+      assert.ok(bodies.every((b: any) => b.type === 'case.commented' && b.data.case.id === caseId));
+      assert.ok(!receiver.requests.some((r) => r.body.includes('secret internal note')));
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('a public reply goes to the first message\'s sender and Cc (not the service\'s own address), from the inbound address, in the thread; the answer threads back into the case', async () => {

@@ -29,3 +29,14 @@ export function lifecycleEventTypes(event: CaseEvent): LifecycleEventType[] {
       return [];
   }
 }
+
+/**
+ * What an event tells subscribers besides the case, as JSON text, one per type of
+ * lifecycleEventTypes (null: nothing). A comment tells its visibility, and a public reply its
+ * body; an internal note's body is never in an event.
+ */
+export function lifecycleEventDetails(event: CaseEvent): (string | null)[] {
+  if (event.type !== 'comment_added') return lifecycleEventTypes(event).map(() => null);
+  const { id, visibility, author, publicBody } = event.comment;
+  return [JSON.stringify({ comment: { id, visibility, author, ...(visibility === 'public' && publicBody !== null ? { body: publicBody } : {}) } })];
+}

@@ -47,6 +47,8 @@ export interface CaseComment {
   visibility: 'internal' | 'public';
   author: { id: number | null; email: string | null };
   messageId: string | null;
+  /** A public reply's text, which its `case.commented` event carries; an internal note's never leaves the comments module. */
+  publicBody: string | null;
 }
 
 /** The exact JSON text of a case's attributes, kept as text so no number or key is ever altered. */

@@ -1,4 +1,4 @@
-import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
+import { lifecycleEventDetails, lifecycleEventTypes } from '../domain/case-lifecycle.js';
 import type { Case, CaseEvent } from '../domain/case.js';
 import type { ChangedCaseStatement, CaseStatementPart } from '../domain/case-statement-parts.js';
 import type { Run } from '../domain/run.js';
@@ -14,7 +14,7 @@ import { timelineRow } from './case-timeline.js';
  * which may have waited for the case's lock; their traces appended, $22-$24, see
  * Run.takeTrace), the new status's run ($6, at chain depth $7), the
  * timeline rows in the order the events happened ($15-$20), and the other modules' parts
- * (CaseStatementPart: the outbox, with $21, the events subscribers may follow, such as a move
+ * (CaseStatementPart: the outbox, with $21, the events subscribers may follow, and $25 what each tells besides the case, such as a move
  * or a received email, which also counts as a change of the case; the report log, from the
  * status `before` the statement, which the case's lock keeps current). A status change needs a
  * statement of its own: the outbox tells subscribers the case as it was right after it.
@@ -90,7 +90,7 @@ export function storeChangesSql(parts: readonly CaseStatementPart[]): string {
   FROM (SELECT * FROM changed UNION ALL SELECT * FROM cases WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM changed)) c`;
 }
 
-const CHANGED: ChangedCaseStatement = { before: 'before', changed: 'changed', moved: '$2', to: '$3', runStates: '$9', runErrors: '$13', eventTypes: '$21', casePayload: casePayloadSql };
+const CHANGED: ChangedCaseStatement = { before: 'before', changed: 'changed', moved: '$2', to: '$3', runStates: '$9', runErrors: '$13', eventTypes: '$21', eventDetails: '$25', casePayload: casePayloadSql };
 
 export type StoredChangesRow = CaseRow & { started_run_id: string | null; resume_at: Date | null };
 
@@ -120,6 +120,7 @@ export function changeParams(subject: Case, events: CaseEvent[]): unknown[] {
     rows.map((r) => r.run?.id ?? null), rows.map((r) => r.resumeAt?.key ?? null), rows.map((r) => r.resumeAt?.delayMs ?? null),
     events.flatMap(lifecycleEventTypes),
     runs.map((r) => (r.trace.steps.length ? JSON.stringify(r.trace.steps) : null)), runs.map((r) => r.trace.omitted), runs.map((r) => r.trace.replacesLast),
+    events.flatMap(lifecycleEventDetails),
   ];
 }
 

@@ -12,12 +12,16 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * - `notification_items` and `notification_batches`: what happened for a person on a case, and
  *   the one pending mail per person and case that summarizes it, due at most once a minute.
  * Rows of a case go with it at the retention purge (the comments module's case statement part).
+ * `outbox_events.details` (the subscriptions module's) holds what an event tells besides the
+ * case: a `case.commented`'s comment (a public reply's body, never a note's).
  */
 export class CommentsAndNotifications1764400000000 implements MigrationInterface {
   name = 'CommentsAndNotifications1764400000000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
+      ALTER TABLE outbox_events ADD COLUMN details jsonb;
+
       CREATE TABLE case_comments (
         organization_id bigint NOT NULL,
         id              bigint GENERATED ALWAYS AS IDENTITY,
@@ -102,5 +106,6 @@ export class CommentsAndNotifications1764400000000 implements MigrationInterface
 
   async down(q: QueryRunner): Promise<void> {
     await q.query('DROP TABLE notification_items, notification_batches, notification_preferences, case_watchers, comment_mails, case_comments');
+    await q.query('ALTER TABLE outbox_events DROP COLUMN details');
   }
 }
