@@ -114,6 +114,27 @@ describe('comments, public replies and notifications (casework.md sections 3 and
     assert.equal(repliesIn(sink, ourId).length, 1);
   });
 
+  it('a reply the relay refuses stays queued with the relay\'s answer, is tried again, and is sent once the relay takes it', async () => {
+    const { w, caseId, agent, ada } = await emailCase(t);
+    sink.refusing = 'mailbox busy';
+    try {
+      assert.equal((await comment(t, agent, caseId, 'Retry me', 'public')).status, 201);
+      const refused = await eventually('a refused attempt', async () => {
+        const { rows } = await db().query('SELECT status, attempts, error FROM comment_mails WHERE organization_id = $1', [w.org.id]);
+        return rows[0]?.attempts >= 1 && rows[0].error ? rows[0] : undefined;
+      });
+      assert.equal(refused.status, 'queued');
+      assert.match(refused.error, /mailbox busy/);
+      assert.equal((await fromDashboard(t, agent, 'GET', `/api/admin/v1/cases/${caseId}/comments`)).body.comments[0].delivery.status, 'queued');
+    } finally {
+      sink.refusing = undefined;
+    }
+    const sent = await eventually('the reply, once taken', async () => sink.mails.find((m) => m.to.includes(ada)), { timeoutMs: 15_000 });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.equal(repliesIn(sink, sent.parsed.messageId!).length, 1);
+    assert.equal((await fromDashboard(t, agent, 'GET', `/api/admin/v1/cases/${caseId}/comments`)).body.comments[0].delivery.status, 'sent');
+  });
+
   it('a workflow\'s requester_attribute must point at an email attribute; a public reply goes there, and a case without a requester is 422', async () => {
     const org = (await givenEmailWorkflow(t)).org;
     const bad = await t.request('POST', '/api/admin/v1/workflows', { token: org.adminToken, body: statusDefinition({ attributes: { name: { type: 'string' } }, requester_attribute: '/name' }) });
