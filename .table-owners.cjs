@@ -46,5 +46,6 @@ module.exports = {
   'src/modules/people': ['users', 'sessions', 'sign_in_links', 'sign_in_mails', 'sso_configurations'],
   'src/modules/case-views': ['case_views'],
   'src/modules/bulk-changes': ['bulk_jobs', 'bulk_job_cases'],
+  'src/modules/comments': ['case_comments', 'comment_mails', 'case_watchers', 'notification_preferences', 'notification_batches', 'notification_items'],
   'src/shared/cache': ['cache_generation', 'cache_invalidations'],
 };

@@ -23,6 +23,7 @@ import { SecretsModule } from './modules/secrets/secrets.module.js';
 import { RetentionModule } from './modules/retention/retention.module.js';
 import { EmailModule } from './modules/email/email.module.js';
 import { FormsModule } from './modules/forms/forms.module.js';
+import { CommentsModule } from './modules/comments/comments.module.js';
 import { ReportingModule } from './modules/reporting/reporting.module.js';
 import { SlaModule } from './modules/sla/sla.module.js';
 import { SearchModule } from './modules/search/search.module.js';
@@ -76,6 +77,7 @@ export class AppModule {
         RetentionModule.forRoot(env),
         EmailModule,
         FormsModule,
+        CommentsModule,
         ReportingModule.forRoot(env),
         SlaModule.forRoot(env),
         SearchModule.forRoot(env),

@@ -405,7 +405,7 @@ describe('cases API', () => {
   });
 
   describe('admin case list', () => {
-    const LIST_KEYS = ['assignee', 'attributes', 'created_at', 'id', 'mode', 'outcome', 'priority', 'source_type', 'status', 'subject', 'team', 'updated_at', 'workflow_id'];
+    const LIST_KEYS = ['assignee', 'attributes', 'created_at', 'id', 'mode', 'outcome', 'priority', 'source_type', 'status', 'subject', 'team', 'updated_at', 'watchers', 'workflow_id'];
 
     async function list(f: CasesFixture, query: string) {
       const res = await t.request('GET', `/api/admin/v1/cases?${query}`, { token: f.org.adminToken });
@@ -439,8 +439,8 @@ describe('cases API', () => {
       assert.deepEqual(all.cases.map((c) => c.id), [triaged, webhook, elsewhere, test, live]);
       assert.equal(all.next_cursor, null);
       assert.deepEqual(all.cases.map((c) => c.source_type), ['API', 'Webhook', 'API', 'API', 'API']);
-      const { source_type: _source, assignee, team, priority, ...first } = all.cases.find((c) => c.id === live)!;
-      assert.deepEqual([assignee, team, priority], [null, null, 'normal']);
+      const { source_type: _source, assignee, team, priority, watchers, ...first } = all.cases.find((c) => c.id === live)!;
+      assert.deepEqual([assignee, team, priority, watchers], [null, null, 'normal', 0]);
       assert.deepEqual(first, assertCaseResponse(await getCase(f, live), 200));
 
       assert.deepEqual(await ids(f, `workflow_id=${f.workflowId}`), [triaged, webhook, test, live]);

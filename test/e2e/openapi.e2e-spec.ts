@@ -191,8 +191,8 @@ describe('OpenAPI document', () => {
 
     it('documents every route the app serves, but for the documents themselves, the dashboard\'s files, the hosted form\'s pages, the digest recipients\' pages and the sign-in pages (links and single sign-on)', () => {
       const fastify = t.app.getHttpAdapter().getInstance();
-      // The hosted request form's pages, the digest recipients' pages and the sign-in pages are HTML for people, like the dashboard (and `/`, which leads to it): not API operations.
-      const notApi = /^\/$|^\/(docs|dashboard)([/*]|$)|^\/(forms|digests|auth\/link)\/|^\/auth\/sso(\/callback)?$|^\/openapi\.(json|yaml)$/;
+      // The hosted request form's pages, the digest recipients' and notification unsubscribe pages and the sign-in pages are HTML for people, like the dashboard (and `/`, which leads to it): not API operations.
+      const notApi = /^\/$|^\/(docs|dashboard)([/*]|$)|^\/(forms|digests|notifications\/unsubscribe|auth\/link)\/|^\/auth\/sso(\/callback)?$|^\/openapi\.(json|yaml)$/;
       const served = servedRoutes(fastify).filter((r) => r.method !== 'HEAD' && !notApi.test(r.url));
       assert.ok(served.some((r) => r.url === '/metrics') && served.length >= 20, `parsed only ${served.length} routes`);
       const undocumented = served.filter(({ method, url }) => !doc.paths[toTemplate(url)]?.[method.toLowerCase()]);
@@ -212,7 +212,7 @@ describe('OpenAPI document', () => {
       const queryOf = (path: string, method: string) => (doc.paths[path][method].parameters as Json[]).filter((p) => p.in === 'query').map((p) => p.name).sort();
       const filters = ['attributes', 'created_after', 'created_before', 'cursor', 'limit', 'mode', 'q', 'status', 'updated_after', 'updated_before'];
       assert.deepEqual(queryOf('/api/external/v1/workflows/{workflowId}/cases', 'get'), filters);
-      assert.deepEqual(queryOf('/api/admin/v1/cases', 'get'), [...filters, 'assignee', 'priority', 'sort', 'source', 'team_id', 'workflow_id'].sort());
+      assert.deepEqual(queryOf('/api/admin/v1/cases', 'get'), [...filters, 'assignee', 'priority', 'sort', 'source', 'team_id', 'watching', 'workflow_id'].sort());
       assert.deepEqual(queryOf('/api/external/v1/workflows/{workflowId}/cases/changes', 'get'), ['after', 'limit']);
       assert.ok(doc.paths['/api/external/v1/workflows/{workflowId}/cases/changes'].get.responses['410'], 'the expired cursor is documented');
     });
@@ -343,6 +343,7 @@ describe('OpenAPI document', () => {
       const job = await api.call('post', '/api/admin/v1/cases/bulk', { token: admin, body: { case_ids: [987654321], change: { status: 'Closed' } } });
       await api.call('get', '/api/admin/v1/jobs/{jobId}', { token: admin, params: { jobId: job.body.job.id } });
       await api.call('get', '/api/admin/v1/cases/export.csv', { token: admin, query: `?workflow_id=${workflowId}&columns=id,subject,attributes` });
+      await exerciseComments(owner, caseParams);
       await exercisePeople(admin, owner);
       await exerciseEmailIntake(admin, apiToken);
       await exerciseRequestForm(admin);
@@ -358,6 +359,16 @@ describe('OpenAPI document', () => {
         }
       }
     });
+
+    /** Comments, watching and notification preferences, as a person (an admin token is no person to watch). */
+    async function exerciseComments(owner: { cookie: string; origin: string }, caseParams: { caseId: number }): Promise<void> {
+      await api.call('post', '/api/admin/v1/cases/{caseId}/comments', { session: owner, params: caseParams, body: { body: 'Looked at it', visibility: 'internal' } });
+      await api.call('get', '/api/admin/v1/cases/{caseId}/comments', { session: owner, params: caseParams, query: '?limit=10' });
+      await api.call('put', '/api/admin/v1/cases/{caseId}/watchers/me', { session: owner, params: caseParams });
+      await api.call('delete', '/api/admin/v1/cases/{caseId}/watchers/me', { session: owner, params: caseParams });
+      await api.call('put', '/api/admin/v1/me/notifications', { session: owner, body: { assigned: true, mentioned: false, watched: true } });
+      await api.call('get', '/api/admin/v1/me/notifications', { session: owner });
+    }
 
     /** The users of an organization, who is calling, asking for a sign-in link and signing out. */
     async function exercisePeople(admin: string, owner: { cookie: string; origin: string }): Promise<void> {
@@ -472,6 +483,7 @@ describe('OpenAPI document', () => {
         ['/links', { case_id: 1, type: 'relates' }],
         ['/views/{viewId}', { name: 'Renamed' }],
         ['/teams/{teamId}', { name: 'Nobody' }],
+        ['/comments', { body: 'note', visibility: 'internal' }],
       ];
       for (const operation of operations.filter((o) => o.op.responses['404'] && o.path.includes('{'))) {
         const res = await api.call(operation.method, operation.path, {

@@ -65,7 +65,7 @@ interface World {
   workflowId: number;
   /** The organization's API token, to open the cases a probe works on. */
   apiToken: string;
-  /** A case of the workflow, for the probes that work one. */
+  /** A case of the workflow, for the probes that work, comment on and watch one. */
   caseId: number;
   receiver: Receiver;
   sink: SmtpSink;
@@ -182,6 +182,14 @@ const PROBES: Record<string, (w: World, as: Caller) => Promise<Cell>> = {
   'bulk-change cases': async (w, as) => reached(as.column, await as.request('POST', '/api/admin/v1/cases/bulk', { case_ids: [987654321], change: { status: 'Triage' } })),
   'export cases as CSV': async (w, as) => reached(as.column, await as.request('GET', '/api/admin/v1/cases/export.csv?status=Nobody')),
   'manage people and single sign-on, change retention': async (w, as) => reached(as.column, await as.request('GET', '/api/admin/v1/users')),
+  'comment on a case, internal or public (mails the requester)': async (w, as) =>
+    reached(as.column, await as.request('POST', `/api/admin/v1/cases/${w.caseId}/comments`, { body: 'matrix note', visibility: 'internal' })),
+  'watch a case, set one\'s notifications': async (w, as) => {
+    const answers = [await as.request('PUT', `/api/admin/v1/cases/${w.caseId}/watchers/me`), await as.request('PUT', '/api/admin/v1/me/notifications', { assigned: true, mentioned: true, watched: true })];
+    // An admin token may use the routes (its role allows them) but is no person to watch or notify: 422.
+    if (as.column === 'admin token' && answers.every((res) => res.status === 422 && typeof res.body?.error === 'string')) return 'no';
+    return reached(as.column, ...answers);
+  },
 };
 
 describe('the role × capability matrix of docs/security.md', () => {

@@ -106,6 +106,12 @@ describe('retention purge', () => {
     await r.pool.query(`INSERT INTO idempotency_keys (organization_id, key, request_hash, case_id) VALUES ($1, 'retention-key', '\\x00', $2)`, [w.organizationId, gone]);
     await r.pool.query(`INSERT INTO webhook_dedup_keys (workflow_id, key_hash, case_id) VALUES ($1, '\\x00', $2)`, [w.workflowId, gone]);
     const justClosed = await closed(justUnder(10));
+    for (const caseId of [gone, justClosed]) {
+      const [comment] = (await r.pool.query(`INSERT INTO case_comments (organization_id, case_id, author_name, visibility, body) VALUES ($1, $2, 'a@example.com', 'public', 'hi') RETURNING id`, [w.organizationId, caseId])).rows;
+      await r.pool.query(`INSERT INTO comment_mails (organization_id, comment_id, case_id, from_address, to_addresses, subject, message_id) VALUES ($1, $2, $3, 'in@localhost', '{r@example.com}', 'Re: x', '<m@x>')`, [w.organizationId, comment.id, caseId]);
+      await r.pool.query(`INSERT INTO case_watchers (organization_id, case_id, user_id) VALUES ($1, $2, 1)`, [w.organizationId, caseId]);
+      await r.pool.query(`INSERT INTO notification_batches (organization_id, user_id, case_id) VALUES ($1, 1, $2)`, [w.organizationId, caseId]);
+    }
     const open = await w.createCase();
     await ageCase(r, open, 'Open', 90);
     const withPendingDelivery = await w.createCase();
@@ -118,9 +124,12 @@ describe('retention purge', () => {
     const purged = await r.pass().pass.run();
 
     assert.equal(await caseExists(gone), false, 'the case Closed just over 10 days ago is purged');
-    for (const [table, column] of [['case_events', 'case_id'], ['workflow_runs', 'case_id'], ['outbox_events', 'case_id'], ['event_deliveries', 'case_id'], ['idempotency_keys', 'case_id'], ['webhook_dedup_keys', 'case_id']] as const) {
+    const caseWork = [['case_comments', 'case_id'], ['comment_mails', 'case_id'], ['case_watchers', 'case_id'], ['notification_batches', 'case_id']] as const;
+    for (const [table, column] of [['case_events', 'case_id'], ['workflow_runs', 'case_id'], ['outbox_events', 'case_id'], ['event_deliveries', 'case_id'], ['idempotency_keys', 'case_id'], ['webhook_dedup_keys', 'case_id'], ...caseWork] as const) {
       assert.equal(await exists(r, table, column, gone), false, `with its ${table}`);
     }
+    for (const [table, column] of caseWork) assert.equal(await exists(r, table, column, justClosed), true, `a kept case keeps its ${table}`);
+    assert.deepEqual([purged.case_comments, purged.case_watchers, purged.notification_batches], [1, 1, 1]);
     for (const kept of [justClosed, open, withPendingDelivery, withUnfinishedRun]) assert.equal(await caseExists(kept), true, `case ${kept} is kept`);
     assert.equal(await exists(r, 'case_events', 'case_id', open), true);
     assert.equal(purged.cases, 1);

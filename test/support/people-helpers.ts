@@ -78,9 +78,13 @@ export async function givenMember(r: Requester, sink: SmtpSink, org: PeopleOrgan
  * An owner of an existing organization (one made without `owner_email`), signed in: invited as
  * the operator would be, with a link issued by the service as its worker does for a mail.
  */
-export async function givenOwner(t: TestApp, organizationId: number): Promise<Session> {
-  const email = uniqueEmail('owner');
-  const user = await t.app.get(UsersService).invite({ actor: { type: 'operator', id: 'operator', name: 'operator' }, address: null }, organizationId, email, 'owner');
+export function givenOwner(t: TestApp, organizationId: number): Promise<Session> {
+  return givenPerson(t, organizationId, 'owner');
+}
+
+/** A person of `role` in an existing organization, signed in (as givenOwner). */
+export async function givenPerson(t: TestApp, organizationId: number, role: Role, email = uniqueEmail(role)): Promise<Session> {
+  const user = await t.app.get(UsersService).invite({ actor: { type: 'operator', id: 'operator', name: 'operator' }, address: null }, organizationId, email, role);
   const link = await t.app.get(SignInLinksService).issue({ organizationId, id: user.id }, 'invitation');
   const origin = new URL(t.env.PUBLIC_BASE_URL!).origin;
   const { response, cookie } = await signInWith(t, new URL(link).pathname, origin);

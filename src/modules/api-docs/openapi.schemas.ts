@@ -8,6 +8,7 @@ import { retentionSchemas } from './openapi.retention.js';
 import { emailEventFields, emailSchemas, timelineTo } from './openapi.email.js';
 import { formSchemas } from './openapi.forms.js';
 import { peopleSchemas } from './openapi.people.js';
+import { commentSchemas } from './openapi.comments.js';
 import { secretSchemas } from './openapi.secrets.js';
 import { slaSchemas } from './openapi.sla.js';
 import { verificationSchemas } from './openapi.verification.js';
@@ -64,7 +65,7 @@ const errorSchemas: Record<string, Schema> = {
 
 const caseSchemas: Record<string, Schema> = {
   Case: object({ ...caseFields, ...caseTail }, [], 'A case as the cases API shows it.'),
-  CaseWithSource: object({ ...caseFields, source_type: sourceType, ...caseWorkFields, ...caseTail }, [], 'A case as the admin API shows it: a Case plus its `source_type` and who works it (`assignee`, `team`, `priority`).'),
+  CaseWithSource: object({ ...caseFields, source_type: sourceType, ...caseWorkFields, watchers: { type: 'integer', minimum: 0, description: 'How many people watch the case (casework.md section 4); its assignee always counts.' }, ...caseTail }, [], 'A case as the admin API shows it: a Case plus its `source_type`, who works it (`assignee`, `team`, `priority`) and how many watch it.'),
   CaseLink: object(
     {
       id: resourceId('The link\'s id.'),
@@ -81,6 +82,7 @@ const caseSchemas: Record<string, Schema> = {
       ...caseFields,
       source_type: sourceType,
       ...caseWorkFields,
+      watchers: { type: 'integer', minimum: 0, description: 'How many people watch the case (casework.md section 4); its assignee always counts.' },
       ...caseTail,
       match: {
         type: ['object', 'null'],
@@ -106,6 +108,7 @@ const caseSchemas: Record<string, Schema> = {
       '`attributes_changed`: `keys` (removed ones too). `assigned`: `from`, `to` (`{id, email}` or null), `team_from`, `team_to` (`{id, name}` or null). `priority_changed`: `from`, `to`. `assign` (what an `assign` step picked): `run_id`, `team`, `assigned` (`{id, email}`, with `strategy`; or null, with `reason`: the team has no active member, or no longer exists). `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`.',
       '`run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status).',
       '`http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`.',
+      '`comment_added`: `comment_id`, `visibility` (`internal` or `public`), `author` (`id`, `email`; both null for an admin token); the body is read from the case\'s comments, never copied here.',
       '`email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service\'s own mail), which reopens nothing; a copy of a message of a case merged into this one carries `merged_from` (that case\'s id) and `received_at`.',
       '`merged_into` / `merged_from` (a merge; the merged case then moves to `Closed` with outcome `Merged`): `case_id`, the other case. `linked` / `unlinked`: `link_id`, `case_id` (the other case), `link_type` (`relates`, `duplicates`, `blocks`) and `direction` (`outward`: this case relates to, duplicates or blocks the other; `inward`: the other way).',
     ].join(' '),
@@ -253,6 +256,7 @@ export const schemas: Record<string, Schema> = {
   ...secretSchemas,
   ...slaSchemas,
   ...peopleSchemas,
+  ...commentSchemas,
   ...verificationSchemas,
   ...retentionSchemas,
   ...auditSchemas,

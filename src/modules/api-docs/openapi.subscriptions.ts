@@ -47,7 +47,22 @@ export const subscriptionSchemas: Record<string, Schema> = {
       id: eventId,
       type: eventType,
       timestamp: timestamp('When the change happened'),
-      data: object({ case: schemaRef('Case') }, [], 'The case as the change left it.'),
+      data: object(
+        {
+          case: schemaRef('Case'),
+          comment: object(
+            {
+              id: { type: 'integer', minimum: 1 },
+              visibility: { type: 'string', enum: ['internal', 'public'] },
+              author: object({ id: { type: ['integer', 'null'] }, email: { type: ['string', 'null'] } }),
+              body: { type: 'string', description: 'A public reply\'s text; an internal note\'s is never sent.' },
+            },
+            ['body'],
+          ),
+        },
+        ['comment'],
+        'The case as the change left it; for `case.commented`, the comment too.',
+      ),
     },
     [],
     'The body of a delivery.',

@@ -34,6 +34,11 @@ const definitionFields: Record<string, Schema> = {
     default: null,
     description: 'Direct workflows only. When set, webhook deliveries carrying the same value at `key` within `window_seconds` make one case (see receiveWebhook); null (the default) makes a case of every delivery. Like every definition change it takes effect when published.',
   },
+  requester_attribute: {
+    type: 'string',
+    pattern: '^/[^/]+$',
+    description: 'Optional: a JSON Pointer to a declared string attribute with `format: "email"`, the address public replies to a case go to (an email case replies to its first message\'s sender instead).',
+  },
 };
 
 export const workflowSchemas: Record<string, Schema> = {
@@ -53,8 +58,9 @@ export const workflowSchemas: Record<string, Schema> = {
       attributes: definitionFields.attributes!,
       automations: definitionFields.automations!,
       webhook_dedup: definitionFields.webhook_dedup!,
+      requester_attribute: definitionFields.requester_attribute!,
     },
-    ['sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations', 'webhook_dedup'],
+    ['sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations', 'webhook_dedup', 'requester_attribute'],
     'A whole workflow definition (workflows-and-automation.md). Unknown keys, at any level, are refused with `workflow_definition_invalid`.',
   ),
   Workflow: object(
@@ -68,7 +74,7 @@ export const workflowSchemas: Record<string, Schema> = {
       created_at: timestamp('Creation time'),
       updated_at: timestamp('Time of the last change'),
     },
-    [],
+    ['requester_attribute'],
     'A workflow: its draft definition (what `name` ... `automations` show) and its publication state. Cases run on the latest published version.',
   ),
   WorkflowName: object(

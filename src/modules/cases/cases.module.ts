@@ -26,6 +26,7 @@ import { CaseStatementParts } from './domain/case-statement-parts.js';
 import { CaseTextSearches } from './domain/case-text-search.js';
 import { CaseSearchFeed } from './application/case-search-feed.js';
 import { PostgresCaseSearchFeed } from './infrastructure/postgres-case-search-feed.js';
+import { CaseWatchingSql } from './domain/case-watching-sql.js';
 import { AdminCasesController } from './http/admin-cases.controller.js';
 import { CaseMergesController } from './http/case-merges.controller.js';
 import { CasesController } from './http/cases.controller.js';
@@ -62,6 +63,7 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     CaseStatementParts,
     CaseTextSearches,
     { provide: CaseSearchFeed, useClass: PostgresCaseSearchFeed },
+    CaseWatchingSql,
     { provide: CaseRepository, useClass: PostgresCaseRepository },
     { provide: CaseQueries, useClass: PostgresCaseQueries },
     { provide: CaseFeedReads, useClass: QueriedCaseFeed },
@@ -70,6 +72,6 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     { provide: UsageCounts, useClass: PostgresUsageCounts },
     { provide: CasePurges, useClass: PostgresCasePurges },
   ],
-  exports: [CaseRepository, CaseFeedReads, RunQueue, CaseStatementParts, CaseTextSearches, CaseSearchFeed, CreateCaseService, CaseEmailsService, CaseQueriesService, CaseWorkService, CaseAssignments],
+  exports: [CaseRepository, CaseFeedReads, RunQueue, CaseStatementParts, CaseTextSearches, CaseSearchFeed, CreateCaseService, CaseEmailsService, CaseQueriesService, CaseWorkService, CaseAssignments, CaseWatchingSql],
 })
 export class CasesModule {}

@@ -17,5 +17,6 @@ import { EmailAddressStore } from './application/email-address-store.js';
   imports: [TypeOrmModule.forFeature([WorkflowEmailAddressOrmEntity]), TokensModule, WorkflowsModule, CasesModule],
   controllers: [EmailAddressController, OperatorEmailAddressController],
   providers: [{ provide: EmailAddressStore, useClass: TypeOrmEmailAddressStore }, EmailAddressesService, ReceiveEmailService, SmtpListener, EmailCaseSource],
+  exports: [EmailAddressesService],
 })
 export class EmailModule {}

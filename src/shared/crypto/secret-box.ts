@@ -2,7 +2,7 @@ import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } f
 import { ENCRYPTION_KEY_PATTERN } from '../config/encryption-key-format.js';
 
 /** What a sealed secret is for; each purpose has its own key, derived from the master key. */
-export type SecretPurpose = 'webhook-token' | 'subscription-signing-secret' | 'subscription-previous-signing-secret' | 'organization-secret' | 'email-address' | 'webhook-verification-secret' | 'form-secret' | 'digest-recipient-token' | 'sso-client-secret';
+export type SecretPurpose = 'webhook-token' | 'subscription-signing-secret' | 'subscription-previous-signing-secret' | 'organization-secret' | 'email-address' | 'webhook-verification-secret' | 'form-secret' | 'digest-recipient-token' | 'sso-client-secret' | 'notification-unsubscribe';
 
 /**
  * Where a sealed secret belongs: its purpose and its row (e.g. `workflow:42`). Both are the

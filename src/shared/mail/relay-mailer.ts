@@ -12,7 +12,9 @@ const MAX_ERROR_LENGTH = 200;
 const RELAY_TIMEOUTS = { connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 30_000 };
 
 export interface OutgoingMail {
-  to: string;
+  to: string | readonly string[];
+  /** DIGEST_FROM unless given (a public reply comes from its workflow's inbound address). */
+  from?: string;
   subject: string;
   text: string;
   html: string;
@@ -20,6 +22,12 @@ export interface OutgoingMail {
   inlineImage?: { png: Buffer; cid: string };
   /** The recipient's unsubscribe URL, also as the List-Unsubscribe and List-Unsubscribe-Post (one-click, RFC 8058) headers. */
   unsubscribeUrl?: string;
+  /**
+   * A person's reply to a thread (casework.md section 3): its own Message-ID, the same on every
+   * attempt, the thread it answers, and no `Auto-Submitted` (a person wrote it, so the answer
+   * to it is a person's too). Mail without it is the service's own, automatic.
+   */
+  reply?: { messageId: string; inReplyTo: string | null; references: readonly string[] };
 }
 
 /** The relay did not take a message. The message is short and safe to store and show: never the relay URL or its password. */
@@ -53,19 +61,24 @@ export class RelayMailer implements OnApplicationShutdown {
   async send(message: OutgoingMail): Promise<void> {
     const relayUrl = this.env.SMTP_RELAY_URL;
     if (!relayUrl) throw new MailNotSentError('SMTP_RELAY_URL is not set');
-    const { inlineImage: image, unsubscribeUrl } = message;
+    const { inlineImage: image, unsubscribeUrl, reply } = message;
     try {
       this.transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport({ url: relayUrl, ...RELAY_TIMEOUTS }));
       await (await this.transport).sendMail({
-        from: this.env.DIGEST_FROM,
-        to: message.to,
+        from: message.from ?? this.env.DIGEST_FROM,
+        to: [message.to].flat(),
         subject: message.subject,
         text: message.text,
         html: message.html,
         attachments: image ? [{ filename: 'chart.png', content: image.png, contentType: 'image/png', cid: image.cid, contentDisposition: 'inline' }] : [],
-        // Answers to it come back recognisable, and auto-responders that follow RFC 3834 do not answer at all.
-        messageId: serviceMessageId(this.env.DIGEST_FROM),
-        headers: { 'Auto-Submitted': 'auto-generated', ...(unsubscribeUrl ? { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}) },
+        ...(reply
+          ? { messageId: reply.messageId, ...(reply.inReplyTo ? { inReplyTo: reply.inReplyTo } : {}), ...(reply.references.length ? { references: [...reply.references] } : {}) }
+          : // Answers to it come back recognisable, and auto-responders that follow RFC 3834 do not answer at all.
+            { messageId: serviceMessageId(this.env.DIGEST_FROM) }),
+        headers: {
+          ...(reply ? {} : { 'Auto-Submitted': 'auto-generated' }),
+          ...(unsubscribeUrl ? { 'List-Unsubscribe': `<${unsubscribeUrl}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
+        },
       });
     } catch (err) {
       throw new MailNotSentError(this.safeText(err));

@@ -230,9 +230,9 @@ export class CaseQueriesService {
     if (!state || state.organizationId !== organizationId) throw new NotFoundError('workflow');
   }
 
-  /** One case of the organization, whatever its workflow. */
-  async get(organizationId: number, caseId: number): Promise<CaseProps> {
-    const found = await this.queries.get(organizationId, caseId);
+  /** One case of the organization, whatever its workflow; with `watchers`, its watcher count too. */
+  async get(organizationId: number, caseId: number, watchers = false): Promise<CaseProps> {
+    const found = await this.queries.get(organizationId, caseId, watchers);
     if (!found) throw new NotFoundError('case');
     return found;
   }

@@ -59,6 +59,10 @@ export interface CaseFilter {
   sort?: CaseSortName;
   /** Only the cases of this tier of a text search (`q`). */
   search?: SearchTier;
+  /** Only cases this person (a user id) watches. */
+  watchedBy?: number;
+  /** Read each case's watcher count too (the admin list). */
+  withWatchers?: boolean;
   limit: number;
   /** Cases after this position in the list's order (the previous page's last, read in that order). */
   after?: ListPosition;
@@ -124,7 +128,8 @@ export abstract class CaseQueries {
    */
   abstract changes(organizationId: number, workflowId: number, cursor: FeedCursor | null, limit: number): Promise<FeedPage>;
 
-  abstract get(organizationId: number, caseId: number): Promise<CaseProps | null>;
+  /** With `watchers`, its watcher count too (the admin API). */
+  abstract get(organizationId: number, caseId: number, watchers?: boolean): Promise<CaseProps | null>;
 
   /** The organization's cases among `caseIds` (another organization's are absent), in no particular order. */
   abstract some(organizationId: number, caseIds: readonly number[]): Promise<CaseProps[]>;

@@ -98,6 +98,14 @@ export class CaseWorkService {
     });
   }
 
+  /** The case as the admin API shows it: who works it, and how many watch it. */
+  async shown(organizationId: number, caseId: number): Promise<WorkedCase> {
+    const found = await this.queries.get(organizationId, caseId, true);
+    if (!found) throw new NotFoundError('case');
+    const [assignment] = await this.assignments(organizationId, [found]);
+    return { case: found, assignment: assignment! };
+  }
+
   /** Who works each case, as people read them (inside `tx` when given). */
   async assignments(organizationId: number, cases: readonly CaseProps[], tx?: Transaction): Promise<Assignment[]> {
     const userIds = [...new Set(cases.flatMap((c) => (c.assigneeId === null ? [] : [c.assigneeId])))];

@@ -54,6 +54,8 @@ export interface ChangedCaseStatement extends CaseStatement {
   readonly runErrors: string;
   /** The lifecycle event types to tell subscribers (text[]), in order. */
   readonly eventTypes: string;
+  /** What each of those events tells besides the case (jsonb[], null for nothing), in the same order. */
+  readonly eventDetails: string;
 }
 
 /**

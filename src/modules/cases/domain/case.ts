@@ -22,6 +22,8 @@ export type Actor =
   | { kind: 'email' }
   | { kind: 'form' }
   | { kind: 'case_source'; sourceType: SourceType }
+  /** A signed-in person of the organization (the admin API). */
+  | { kind: 'user'; userId: number }
   | { kind: 'automation' }
   | { kind: 'engine' };
 
@@ -40,6 +42,19 @@ export interface ReceivedMessage {
   messageId: string | null;
 }
 
+/**
+ * A comment as the case records it. A public reply's mail has its `messageId` from the start,
+ * kept like a received message's, so the requester's answer to it threads into the case.
+ */
+export interface CaseComment {
+  id: number;
+  visibility: 'internal' | 'public';
+  author: { id: number | null; email: string | null };
+  messageId: string | null;
+  /** A public reply's text, which its `case.commented` event carries; an internal note's never leaves the comments module. */
+  publicBody: string | null;
+}
+
 /** The exact JSON text of a case's attributes, kept as text so no number or key is ever altered. */
 export type AttributesJson = string;
 
@@ -53,6 +68,8 @@ export type CaseEvent =
   | { type: 'email_received'; actor: Actor; email: Record<string, unknown>; message: ReceivedMessage }
   /** What another module did to the case (a link) or a merge, shown on the timeline as `note` with `data`; it changes nothing of the case itself. */
   | { type: 'noted'; actor: Actor; note: string; data: Record<string, unknown> }
+  /** A comment stored by the comments module: the timeline names it, never copies its body. */
+  | { type: 'comment_added'; actor: Actor; comment: CaseComment }
   | RunEvent;
 
 export interface CaseProps {
@@ -71,6 +88,8 @@ export interface CaseProps {
   teamId: number | null;
   createdAt: Date;
   updatedAt: Date;
+  /** How many people watch it: read for the admin API only (casework.md section 4). */
+  watchers?: number;
 }
 
 export interface NewCase {
@@ -258,6 +277,11 @@ export class Case {
     if (from === priority) return;
     this.props = { ...this.props, priority };
     this.events.push({ type: 'priority_changed', actor, from, to: priority });
+  }
+
+  /** A person commented: recorded and told to subscribers; the status does not change. */
+  comment(comment: CaseComment, actor: Actor): void {
+    this.events.push({ type: 'comment_added', actor, comment });
   }
 
   /** The engine parks a case whose run failed. */

@@ -42,7 +42,7 @@ export class AdminCasesController {
   @ApiEndpoint({
     operationId: 'listCases',
     summary: 'List cases',
-    description: 'The organization\'s cases, newest first (by `created_at`, then `id`) unless `sort` says otherwise, filtered by every parameter given (the same filters as the cases API\'s list, plus `workflow_id`, `source`, `assignee`, `team_id` and `priority`), with how each came in (`source_type`) and who works it. With `q` (full-text search over subject, attributes, email messages and comments) the cases come by relevance, then newest first, each with its `match`, and `sort` is refused. Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor` (with the same `sort` or `q`); it is null on the last page. Any other query parameter is a 422.',
+    description: 'The organization\'s cases, newest first (by `created_at`, then `id`) unless `sort` says otherwise, filtered by every parameter given (the same filters as the cases API\'s list, plus `workflow_id`, `source`, `assignee`, `team_id`, `priority` and `watching`), with how each came in (`source_type`), who works it and how many people watch it (`watchers`). With `q` (full-text search over subject, attributes, email messages and comments) the cases come by relevance, then newest first, each with its `match`, and `sort` is refused. Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor` (with the same `sort` or `q`); it is null on the last page. Any other query parameter is a 422.',
     success: {
       status: 200,
       description: 'One page of cases.',
@@ -55,6 +55,7 @@ export class AdminCasesController {
       ...adminListFilter(query, callerUserId(caller)),
       limit: query.limit === undefined ? DEFAULT_PAGE_SIZE : Number(query.limit),
       cursor: query.cursor,
+      withWatchers: true,
     });
     const assignments = await this.work.assignments(caller.organizationId, page.cases);
     return adminCasePageJson({ cases: page.cases.map((c, i) => ({ case: c, assignment: assignments[i]! })), nextCursor: page.nextCursor, matches: page.matches });
@@ -95,14 +96,12 @@ export class AdminCasesController {
   @ApiEndpoint({
     operationId: 'getAdminCase',
     summary: 'Get a case of the organization',
-    description: 'The case as the cases API shows it, plus its `source_type` and who works it (`assignee`, `team`, `priority`), whatever workflow it belongs to.',
+    description: 'The case as the cases API shows it, plus its `source_type`, who works it (`assignee`, `team`, `priority`) and `watchers` (how many people watch it), whatever workflow it belongs to.',
     success: { status: 200, description: 'The case.', schema: wrapped('case', schemaRef('CaseWithSource')) },
     errors: { 404: CASE_NOT_FOUND },
   })
   async get(@Principal() caller: Caller, @CaseId() caseId: number) {
-    const found = await this.queries.get(caller.organizationId, caseId);
-    const [assignment] = await this.work.assignments(caller.organizationId, [found]);
-    return `{"case":${adminCaseJson({ case: found, assignment: assignment! })}}`;
+    return `{"case":${adminCaseJson(await this.work.shown(caller.organizationId, caseId))}}`;
   }
 
   @Patch(':caseId')
@@ -132,7 +131,7 @@ export class AdminCasesController {
       status: body.status,
       attributes: body.attributes,
     }, by);
-    return `{"case":${adminCaseJson(worked)}}`;
+    return `{"case":${adminCaseJson(await this.work.shown(caller.organizationId, worked.case.id))}}`;
   }
 
   @Get(':caseId/attachments/:attachmentId')

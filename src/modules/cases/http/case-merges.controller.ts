@@ -8,9 +8,10 @@ import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
 import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
+import { CaseWorkService } from '../application/case-work.service.js';
 import { MergeCasesService } from '../application/merge-cases.service.js';
 import { adminActor } from './case-actor.js';
-import { caseJson, JSON_CONTENT_TYPE } from './case.response.js';
+import { adminCaseJson, JSON_CONTENT_TYPE } from './case.response.js';
 import { MergeCaseRequest } from './merge-case.request.js';
 
 @Controller('api/admin/v1/cases')
@@ -18,7 +19,7 @@ import { MergeCaseRequest } from './merge-case.request.js';
 @ApiTags('Admin cases')
 @ApiSecurity('adminToken')
 export class CaseMergesController {
-  constructor(private readonly merges: MergeCasesService) {}
+  constructor(private readonly merges: MergeCasesService, private readonly work: CaseWorkService) {}
 
   @Post(':caseId/merge')
   @HttpCode(200)
@@ -38,6 +39,6 @@ export class CaseMergesController {
   })
   async merge(@Principal() caller: Caller, @ChangeAuthor() by: Author, @Param('caseId', new IdParamPipe('case')) caseId: number, @Body() body: MergeCaseRequest) {
     const target = await this.merges.merge(by, adminActor(caller), caller.organizationId, caseId, body.into);
-    return `{"case":${caseJson(target, true)}}`;
+    return `{"case":${adminCaseJson(await this.work.shown(caller.organizationId, target.id))}}`;
   }
 }

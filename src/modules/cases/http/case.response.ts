@@ -19,6 +19,7 @@ export function caseJson(c: CaseProps, withSource = false): string {
     outcome: c.outcome,
     mode: c.mode,
     ...(withSource ? { source_type: c.source } : {}),
+    ...(withSource && c.watchers !== undefined ? { watchers: c.watchers } : {}),
   });
   return `${fields.slice(0, -1)},"attributes":${c.attributes},"created_at":"${c.createdAt.toISOString()}","updated_at":"${c.updatedAt.toISOString()}"}`;
 }

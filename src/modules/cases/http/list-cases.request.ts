@@ -164,6 +164,10 @@ export class ListCasesRequest extends CaseListQuery {
   @ApiPropertyOptional({ type: 'string', pattern: SOURCE_TYPE.source, description: `Only cases that came in this way: ${CASE_SOURCES.map((source) => `\`${source}\``).join(', ')}, or an extension's source type.` })
   source?: string;
 
+  @IsOptional() @IsIn(['true'], { message: 'watching must be true' })
+  @ApiPropertyOptional({ type: 'string', enum: ['true'], description: 'Only cases the signed-in person watches (an admin token, which is no person, gets 422).' })
+  watching?: 'true';
+
   @IsOptional() @Matches(PAGE_SIZE_100, { message: 'limit must be an integer from 1 to 100' })
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 25, description: 'Page size.' })
   limit?: string;
@@ -237,7 +241,8 @@ export class CaseRunsRequest {
  * (an admin token is nobody's assignee: 422).
  */
 /** The filters and order only the admin list has; `assignee=me` names the caller. */
-export function adminOnlyFilter(query: ListCasesRequest, callerUserId: number | undefined): Pick<ListRequest, 'workflowId' | 'source' | 'assignee' | 'teamId' | 'priorities' | 'sort'> {
+export function adminOnlyFilter(query: ListCasesRequest, callerUserId: number | undefined): Pick<ListRequest, 'workflowId' | 'source' | 'assignee' | 'teamId' | 'priorities' | 'sort' | 'watchedBy'> {
+  if (query.watching && callerUserId === undefined) throw new InvalidRequestError('watching=true lists the cases the signed-in person watches; an admin token is no person');
   if (query.assignee === 'me' && callerUserId === undefined) throw new InvalidRequestError('invalid query string', [{ path: '/assignee', error: 'assignee=me is for a signed-in person; an admin token is assigned nothing' }]);
   const assignee = query.assignee === undefined ? undefined : query.assignee === 'me' ? callerUserId : query.assignee === 'none' ? 'none' : Number(query.assignee);
   return {
@@ -247,6 +252,7 @@ export function adminOnlyFilter(query: ListCasesRequest, callerUserId: number | 
     teamId: query.team_id === undefined ? undefined : Number(query.team_id),
     priorities: query.priority === undefined ? undefined : [...new Set(query.priority.split(','))],
     sort: query.sort as CaseSortName | undefined,
+    watchedBy: query.watching ? callerUserId : undefined,
   };
 }
 

@@ -1,4 +1,4 @@
-import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
+import { lifecycleEventDetails, lifecycleEventTypes } from '../domain/case-lifecycle.js';
 import type { Case, CaseEvent } from '../domain/case.js';
 import type { ChangedCaseStatement, CaseStatementPart } from '../domain/case-statement-parts.js';
 import type { Run } from '../domain/run.js';
@@ -16,7 +16,7 @@ import { timelineRow } from './case-timeline.js';
  * team; $28 its new priority, null when unchanged; $29 the attribute keys a merge patch
  * removes before $5 is merged, which is then at least `{}`), the new status's run ($6, at chain depth $7), the
  * timeline rows in the order the events happened ($15-$20), and the other modules' parts
- * (CaseStatementPart: the outbox, with $21, the events subscribers may follow, such as a move
+ * (CaseStatementPart: the outbox, with $21, the events subscribers may follow, and $30 what each tells besides the case, such as a move
  * or a received email, which also counts as a change of the case; the report log, from the
  * status `before` the statement, which the case's lock keeps current). A status change needs a
  * statement of its own: the outbox tells subscribers the case as it was right after it.
@@ -95,7 +95,7 @@ export function storeChangesSql(parts: readonly CaseStatementPart[]): string {
   FROM (SELECT * FROM changed UNION ALL SELECT * FROM cases WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM changed)) c`;
 }
 
-const CHANGED: ChangedCaseStatement = { before: 'before', changed: 'changed', moved: '$2', to: '$3', runStates: '$9', runErrors: '$13', eventTypes: '$21', casePayload: casePayloadSql };
+const CHANGED: ChangedCaseStatement = { before: 'before', changed: 'changed', moved: '$2', to: '$3', runStates: '$9', runErrors: '$13', eventTypes: '$21', eventDetails: '$30', casePayload: casePayloadSql };
 
 export type StoredChangesRow = CaseRow & { started_run_id: string | null; resume_at: Date | null };
 
@@ -129,6 +129,7 @@ export function changeParams(subject: Case, events: CaseEvent[]): unknown[] {
     events.flatMap(lifecycleEventTypes),
     runs.map((r) => (r.trace.steps.length ? JSON.stringify(r.trace.steps) : null)), runs.map((r) => r.trace.omitted), runs.map((r) => r.trace.replacesLast),
     assigned !== undefined, assigned?.to.assignee?.id ?? null, assigned?.to.team?.id ?? null, prioritized?.to ?? null, removed,
+    events.flatMap(lifecycleEventDetails),
   ];
 }
 

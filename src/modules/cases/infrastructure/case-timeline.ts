@@ -39,6 +39,10 @@ export function timelineRow(event: CaseEvent): TimelineRow | null {
       return { type: event.type, actor: actorColumn(event.actor), data: { from: event.from.assignee, to: event.to.assignee, team_from: event.from.team, team_to: event.to.team } };
     case 'priority_changed':
       return { type: event.type, actor: actorColumn(event.actor), data: { from: event.from, to: event.to } };
+    case 'comment_added': {
+      const { id, visibility, author } = event.comment;
+      return { type: event.type, actor: actorColumn(event.actor), data: { comment_id: id, visibility, author } };
+    }
     case 'run_started':
       return { type: event.type, actor: 'engine', run: event.run, data: { status: event.run.status, mode: event.run.mode } };
     case 'run_resumed':

@@ -6,9 +6,11 @@ import { FEED_START } from '../application/case-cursors.js';
 import { casesShownOnSql } from '../application/case-merges.js';
 import { type CaseFilter, CaseQueries, type CaseSortName, DEFAULT_CASE_SORT, type FeedCursor, type FeedPage, type ListPosition, type Positioned, type StoredAttachment, type StoredCaseEvent, type StoredRun } from '../application/case-queries.js';
 import type { CaseProps } from '../domain/case.js';
+import { CaseWatchingSql, type WatchingSql } from '../domain/case-watching-sql.js';
 import { CASE_COLUMNS, type CaseRow, toProps, WORKED_CASE_COLUMNS } from './case.mapper.js';
 
 const GET_CASE_SQL = `SELECT ${WORKED_CASE_COLUMNS} FROM cases WHERE id = $1 AND organization_id = $2`;
+const getCaseWithWatchersSql = (watching: WatchingSql) => `SELECT ${WORKED_CASE_COLUMNS}, ${watching.watcherCount('cases')} AS watchers FROM cases WHERE id = $1 AND organization_id = $2`;
 const SOME_CASES_SQL = `SELECT ${WORKED_CASE_COLUMNS} FROM cases WHERE id = ANY($1::bigint[]) AND organization_id = $2`;
 
 /**
@@ -79,19 +81,19 @@ const FEED_PAGE_SQL = `
 export class PostgresCaseQueries extends CaseQueries {
   private readonly prepared: PreparedStatements;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(@InjectDataSource() dataSource: DataSource, private readonly watching: CaseWatchingSql) {
     super();
     this.prepared = new PreparedStatements(dataSource);
   }
 
   async list(organizationId: number, filter: CaseFilter): Promise<Positioned<ListPosition>[]> {
     const sort = filter.sort ?? DEFAULT_CASE_SORT;
-    const rows = await this.prepared.rows<CaseRow & { sort_value: string }>(...listCasesStatement(organizationId, filter));
-    return rows.map((row) => ({ case: toProps(row), position: { sort, value: row.sort_value, id: row.id } }));
+    const rows = await this.prepared.rows<CaseRow & { sort_value: string; watchers?: string }>(...listCasesStatement(organizationId, filter, this.watching.sql));
+    return rows.map((row) => ({ case: withWatchers(toProps(row), row.watchers), position: { sort, value: row.sort_value, id: row.id } }));
   }
 
   async ids(organizationId: number, filter: CaseFilter): Promise<number[]> {
-    const rows = await this.prepared.rows<{ id: string }>(...listedIdsStatement(organizationId, filter));
+    const rows = await this.prepared.rows<{ id: string }>(...listedIdsStatement(organizationId, filter, this.watching.sql));
     return rows.map((row) => Number(row.id));
   }
 
@@ -106,9 +108,9 @@ export class PostgresCaseQueries extends CaseQueries {
     };
   }
 
-  async get(organizationId: number, caseId: number): Promise<CaseProps | null> {
-    const [row] = await this.prepared.rows<CaseRow>(GET_CASE_SQL, [caseId, organizationId]);
-    return row ? toProps(row) : null;
+  async get(organizationId: number, caseId: number, watchers = false): Promise<CaseProps | null> {
+    const [row] = await this.prepared.rows<CaseRow & { watchers?: string }>(watchers ? getCaseWithWatchersSql(this.watching.sql) : GET_CASE_SQL, [caseId, organizationId]);
+    return row ? withWatchers(toProps(row), row.watchers) : null;
   }
 
   async some(organizationId: number, caseIds: readonly number[]): Promise<CaseProps[]> {
@@ -163,8 +165,12 @@ function orderOf(sort: CaseSortName): { key: string; value: string; at: (p: stri
   return { key: name, value: `${MICROS(name)}::text`, at: AT_MICROS, direction, after };
 }
 
+function withWatchers(props: CaseProps, watchers: string | undefined): CaseProps {
+  return watchers === undefined ? props : { ...props, watchers: Number(watchers) };
+}
+
 /** The WHERE of a filtered case list: `organization_id = $1` and each filter given, its values pushed onto `values`. */
-function caseFilterWhere(organizationId: number, filter: CaseFilter): { where: string[]; values: unknown[]; param: (value: unknown) => string } {
+function caseFilterWhere(organizationId: number, filter: CaseFilter, watching: WatchingSql): { where: string[]; values: unknown[]; param: (value: unknown) => string } {
   const values: unknown[] = [organizationId];
   const where = ['organization_id = $1'];
   const param = (value: unknown) => `$${values.push(value)}`;
@@ -181,6 +187,7 @@ function caseFilterWhere(organizationId: number, filter: CaseFilter): { where: s
     [typeof filter.assignee === 'number' ? filter.assignee : undefined, (p) => `assignee_id = ${p}::bigint`],
     [filter.teamId, (p) => `team_id = ${p}::bigint`],
     [filter.priorities, (p) => `priority = ANY(${p}::text[])`],
+    [filter.watchedBy, (p) => watching.watchedBy('cases', p)],
   ];
   for (const [value, condition] of conditions) {
     if (value !== undefined) where.push(condition(param(value)));
@@ -202,21 +209,21 @@ function caseFilterWhere(organizationId: number, filter: CaseFilter): { where: s
  * `updated_at` moves when a case changes, so a case changed while a client pages may be met
  * twice or not at all, as in any list ordered by its last change.
  */
-function listCasesStatement(organizationId: number, filter: CaseFilter): [string, unknown[]] {
-  const { where, values, param } = caseFilterWhere(organizationId, filter);
+function listCasesStatement(organizationId: number, filter: CaseFilter, watching: WatchingSql): [string, unknown[]] {
+  const { where, values, param } = caseFilterWhere(organizationId, filter, watching);
   const order = orderOf(filter.sort ?? DEFAULT_CASE_SORT);
   if (filter.after) where.push(`(${order.key}, id) ${order.after} (${order.at(param(filter.after.value))}, ${param(filter.after.id)}::bigint)`);
   const limit = param(filter.limit + 1);
   return [
-    `SELECT ${WORKED_CASE_COLUMNS}, ${order.value} AS sort_value
+    `SELECT ${WORKED_CASE_COLUMNS}, ${order.value} AS sort_value${filter.withWatchers ? `, ${watching.watcherCount('cases')} AS watchers` : ''}
      FROM cases WHERE ${where.join(' AND ')} ORDER BY ${order.key} ${order.direction}, id ${order.direction} LIMIT ${limit}`,
     values,
   ];
 }
 
 /** The ids of the list's first `filter.limit` cases (newest first): the walk of listCasesStatement, reading ids only. */
-function listedIdsStatement(organizationId: number, filter: CaseFilter): [string, unknown[]] {
-  const { where, values, param } = caseFilterWhere(organizationId, filter);
+function listedIdsStatement(organizationId: number, filter: CaseFilter, watching: WatchingSql): [string, unknown[]] {
+  const { where, values, param } = caseFilterWhere(organizationId, filter, watching);
   const limit = param(filter.limit);
   return [`SELECT id FROM cases WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}`, values];
 }

@@ -156,6 +156,7 @@ export class PostgresCaseRepository extends CaseRepository {
         if (event.type === 'status_changed') subject.runStartedBy(event)?.identify(Number(row!.started_run_id));
         if (event.type === 'run_parked') event.run.resumesAt(row!.resume_at!);
         if (event.type === 'email_received') await storeReceivedMessage(tx, subject.id, subject.workflowId, event.message);
+        if (event.type === 'comment_added' && event.comment.messageId) await storeReceivedMessage(tx, subject.id, subject.workflowId, { attachments: [], messageId: event.comment.messageId });
       }
       this.metrics.runsSuperseded(subject.mode, events.filter((e) => e.type === 'run_superseded').length);
       stored = toProps(row!);

@@ -28,6 +28,10 @@ export interface InboundMessage {
   /** The `Auto-Submitted` and `Precedence` headers as sent (see isAutomatic). */
   autoSubmitted: string | null;
   precedence: string | null;
+  /** `X-Autoreply` (or `X-Autorespond`) as sent: the mark of auto-responders that set no Auto-Submitted. */
+  autoReply?: string | null;
+  /** The SMTP envelope's sender was `<>` (a bounce or delivery notice). */
+  nullReturnPath?: boolean;
   attachments: InboundAttachment[];
 }
 

@@ -109,6 +109,7 @@ function inboundMessage(parser: MailParser, text: MessageText | undefined, attac
     date: headerDate(parser),
     autoSubmitted: headerText(parser, 'auto-submitted'),
     precedence: headerText(parser, 'precedence'),
+    autoReply: headerText(parser, 'x-autoreply') ?? headerText(parser, 'x-autorespond'),
     attachments,
   };
 }

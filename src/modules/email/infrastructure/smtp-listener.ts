@@ -148,7 +148,10 @@ export class SmtpListener implements BeforeApplicationShutdown {
       if (!reading) return timedOut;
       if (reading.kind === 'too_large') return SMTP_REPLIES.tooLarge(this.env.SMTP_MAX_MESSAGE_BYTES);
       if (reading.kind === 'unreadable') return SMTP_REPLIES.unreadable(reading.reason);
-      const outcomes = await this.intake.receive(targets, reading.message);
+      // `MAIL FROM:<>`: a bounce or another notice that must never be answered (RFC 5321 section 4.5.5).
+      const mailFrom = session.envelope.mailFrom;
+      const nullReturnPath = mailFrom === false || mailFrom.address === '';
+      const outcomes = await this.intake.receive(targets, { ...reading.message, nullReturnPath });
       this.logger.info({ session: session.id, outcomes }, 'email received');
       return null;
     } catch (err) {

@@ -11,7 +11,7 @@ export abstract class RetentionOverridesStore {
   abstract all(): Promise<Map<number, RetentionOverrides>>;
 }
 
-export const PURGED_KINDS = ['cases', 'case_events', 'runs', 'deliveries', 'delivery_attempts', 'outbox_events', 'case_event_handlings', 'case_links', 'case_search_documents', 'idempotency_keys', 'webhook_dedup_keys', 'digest_sends', 'audit_entries', 'sessions', 'sign_in_links'] as const;
+export const PURGED_KINDS = ['cases', 'case_events', 'runs', 'deliveries', 'delivery_attempts', 'outbox_events', 'case_event_handlings', 'case_links', 'case_search_documents', 'idempotency_keys', 'webhook_dedup_keys', 'digest_sends', 'audit_entries', 'sessions', 'sign_in_links', 'case_comments', 'case_watchers', 'notification_batches'] as const;
 
 /** Keys that expire after a while: Idempotency-Key claims (24 hours), webhook delivery keys (their window, at most 7 days). */
 export const EXPIRING_KINDS = ['idempotency_keys', 'webhook_dedup_keys'] as const satisfies readonly PurgedKind[];

@@ -52,7 +52,7 @@ export class DeliverySender {
   }
 
   private async send(delivery: ClaimedDelivery): Promise<AttemptResult> {
-    const body = `{"id":${JSON.stringify(delivery.eventId)},"type":${JSON.stringify(delivery.eventType)},"timestamp":"${delivery.eventAt.toISOString()}","data":{"case":${delivery.caseJson}}}`;
+    const body = `{"id":${JSON.stringify(delivery.eventId)},"type":${JSON.stringify(delivery.eventType)},"timestamp":"${delivery.eventAt.toISOString()}","data":{"case":${delivery.caseJson}${delivery.detailsJson ? `,${delivery.detailsJson.slice(1, -1)}` : ''}}}`;
     const now = new Date();
     const signature = this.signatures(delivery, now, body);
     try {

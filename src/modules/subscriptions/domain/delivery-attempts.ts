@@ -7,6 +7,8 @@ export interface ClaimedDelivery {
   eventAt: Date;
   /** The case as the cases API shows it, as JSON text (exact attributes). */
   caseJson: string;
+  /** What the event tells besides the case (a comment), as the members of a JSON object's text; null for nothing. */
+  detailsJson: string | null;
   url: string;
   subscriptionId: number;
   secretCiphertext: string;

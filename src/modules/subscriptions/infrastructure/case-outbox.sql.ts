@@ -10,16 +10,18 @@ import { pendingDeliveryOf, purgeCaseEvents } from './delivery-purges.sql.js';
  *
  * `caseRow` names a CTE returning the case's row (`RETURNING *`);
  * `types` is the SQL parameter holding the event types (text[]), in the order to send them;
- * `casePayload` builds the case as the cases API shows it.
+ * `casePayload` builds the case as the cases API shows it; `details` (changes only: the intake
+ * statement stays as it was) the parameter holding what each event tells besides the case.
  */
-function outboxSql(caseRow: string, types: string, casePayload: (c: string) => string): string {
+function outboxSql(caseRow: string, types: string, casePayload: (c: string) => string, details?: string): string {
   const wants = (c: string, t: string) => `
       s.organization_id = ${c}.organization_id AND s.deleted_at IS NULL
       AND ${t} = ANY (s.events) AND (s.workflow_ids IS NULL OR ${c}.workflow_id = ANY (s.workflow_ids))`;
+  const events = details === undefined ? `unnest(${types}::text[]) WITH ORDINALITY AS t(type, n)` : `unnest(${types}::text[], ${details}::jsonb[]) WITH ORDINALITY AS t(type, details, n)`;
   return `, outbox AS (
-      INSERT INTO outbox_events (organization_id, workflow_id, case_id, type, payload)
-      SELECT c.organization_id, c.workflow_id, c.id, t.type, ${casePayload('c')}
-      FROM ${caseRow} c CROSS JOIN unnest(${types}::text[]) WITH ORDINALITY AS t(type, n)
+      INSERT INTO outbox_events (organization_id, workflow_id, case_id, type, payload${details === undefined ? '' : ', details'})
+      SELECT c.organization_id, c.workflow_id, c.id, t.type, ${casePayload('c')}${details === undefined ? '' : ', t.details'}
+      FROM ${caseRow} c CROSS JOIN ${events}
       WHERE c.mode = 'live' AND EXISTS (SELECT 1 FROM subscriptions s WHERE ${wants('c', 't.type')})
       ORDER BY t.n
       RETURNING id, organization_id, workflow_id, case_id, type
@@ -40,7 +42,7 @@ function outboxSql(caseRow: string, types: string, casePayload: (c: string) => s
 export const outboxStatementPart: CaseStatementPart = {
   name: 'outbox',
   created: ({ newCase, eventTypes, casePayload }) => outboxSql(newCase, eventTypes, casePayload),
-  changed: ({ changed, eventTypes, casePayload }) => outboxSql(changed, eventTypes, casePayload),
+  changed: ({ changed, eventTypes, eventDetails, casePayload }) => outboxSql(changed, eventTypes, casePayload, eventDetails),
   keepsCase: pendingDeliveryOf,
   purgeBefore: purgeCaseEvents,
 };

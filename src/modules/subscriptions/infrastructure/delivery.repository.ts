@@ -73,7 +73,7 @@ export class DeliveryRepository extends DeliveryAttempts {
            CASE WHEN s.previous_secret_expires_at > now() THEN s.previous_secret_ciphertext END AS previous_secret_ciphertext,
            (s.deleted_at IS NOT NULL OR s.disabled_at IS NOT NULL) AS stopped
        )
-       SELECT c.*, e.public_id, e.type, e.created_at AS event_at, e.payload::text AS case_json
+       SELECT c.*, e.public_id, e.type, e.created_at AS event_at, e.payload::text AS case_json, e.details::text AS details_json
        FROM claimed c JOIN outbox_events e ON e.id = c.event_id`,
       [id, leaseMs],
     )) as {
@@ -88,6 +88,7 @@ export class DeliveryRepository extends DeliveryAttempts {
       type: string;
       event_at: Date;
       case_json: string;
+      details_json: string | null;
     }[];
     const row = rows[0];
     if (!row) return null;
@@ -102,6 +103,7 @@ export class DeliveryRepository extends DeliveryAttempts {
       eventType: row.type,
       eventAt: row.event_at,
       caseJson: row.case_json,
+      detailsJson: row.details_json,
       url: row.url,
       subscriptionId: Number(row.subscription_id),
       secretCiphertext: row.secret_ciphertext,

@@ -38,9 +38,11 @@ export interface WorkflowDefinition {
   automations: Record<string, Step[]>;
   /** Absent (off) unless set; versions published before it existed never have it. */
   webhook_dedup?: WebhookDedupSetting;
+  /** A JSON Pointer to the attribute (`format: "email"`) holding the address public replies go to (casework.md section 3). */
+  requester_attribute?: string;
 }
 
-const TOP_LEVEL_KEYS = new Set(['name', 'case_source', 'sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations', 'webhook_dedup']);
+const TOP_LEVEL_KEYS = new Set(['name', 'case_source', 'sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations', 'webhook_dedup', 'requester_attribute']);
 const ATTRIBUTE_KEYS = new Set(['type', 'required', 'enum', 'format', 'searchable']);
 const CONDITION_OPERATORS = ['equals', 'not_equals', 'in', 'exists'] as const;
 const CASE_FIELDS = new Set(['case.id', 'case.subject', 'case.status', 'case.mode', 'case.workflow_id']);
@@ -98,6 +100,8 @@ export function parseWorkflowDefinition(input: unknown, steps: StepArgumentRules
   const webhookDedup = checkWebhookDedup(input.webhook_dedup, '/webhook_dedup', report);
   if (webhookDedup && caseSource !== 'direct') report('/webhook_dedup', 'only direct workflows take webhook deliveries');
 
+  const requesterAttribute = checkRequesterAttribute(input.requester_attribute, attributes, report);
+
   if (problems.length) return { ok: false, problems };
   return {
     ok: true,
@@ -110,6 +114,7 @@ export function parseWorkflowDefinition(input: unknown, steps: StepArgumentRules
       attributes: attributes as Record<string, AttributeDeclaration>,
       automations: automations as Record<string, Step[]>,
       ...(webhookDedup ? { webhook_dedup: webhookDedup } : {}),
+      ...(requesterAttribute !== undefined ? { requester_attribute: requesterAttribute } : {}),
     },
   };
 }
@@ -120,6 +125,18 @@ export function sameDefinition(a: WorkflowDefinition, b: WorkflowDefinition): bo
 }
 
 type Report = (path: string, error: string) => void;
+
+/** `/<name>` of a declared string attribute with `format: "email"`: the requester's address. */
+function checkRequesterAttribute(value: unknown, attributes: unknown, report: Report): string | undefined {
+  if (value === undefined) return undefined;
+  const name = typeof value === 'string' && /^\/[^/]+$/.test(value) ? value.slice(1).replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+  const declaration = name !== undefined && isPlainObject(attributes) ? attributes[name] : undefined;
+  if (!isPlainObject(declaration) || declaration.type !== 'string' || declaration.format !== 'email') {
+    report('/requester_attribute', 'must be a JSON Pointer (such as "/customer_email") to a declared string attribute with format "email"');
+    return undefined;
+  }
+  return value as string;
+}
 
 /**
  * A definition is stored as parsed JSON, where 1e400 would silently become null, and 1e300

@@ -1,0 +1,172 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import type { NotificationKind } from '../../cases/application/case-notifications.js';
+import { CaseMailOutbox, type ClaimedBatch, type ClaimedReply } from '../application/comment-ports.js';
+import { GIVE_UP_AFTER_MS } from '../domain/mail-retries.js';
+
+/** Items a notification mail lists; more are counted, not listed (a flood of events makes one bounded mail). */
+const ITEMS_PER_MAIL = 20;
+
+interface ReplyRow {
+  organization_id: string;
+  comment_id: string;
+  from_address: string;
+  to_addresses: string[];
+  subject: string;
+  message_id: string;
+  in_reply_to: string | null;
+  thread: string[];
+  attempts: number;
+  last_chance: boolean;
+  body: string;
+  author_name: string;
+}
+
+interface BatchRow {
+  organization_id: string;
+  user_id: string;
+  case_id: string;
+  attempts: number;
+  last_chance: boolean;
+}
+
+/**
+ * `comment_mails` and `notification_batches` for the worker: due rows are taken under a lease
+ * (SKIP LOCKED, so workers share them), and a sender's lease that ran out (it died mid-send)
+ * makes the row due again for any worker. A row's state only changes for the attempt that holds it.
+ */
+@Injectable()
+export class PostgresCaseMailOutbox extends CaseMailOutbox {
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    super();
+  }
+
+  async claimReplies(limit: number, leaseMs: number): Promise<ClaimedReply[]> {
+    const [rows] = (await this.db.query(
+      `UPDATE comment_mails m SET attempts = m.attempts + 1, locked_until = now() + $2 * interval '1 millisecond'
+       FROM case_comments c
+       WHERE (m.organization_id, m.comment_id) IN (
+           SELECT organization_id, comment_id FROM comment_mails
+           WHERE status = 'queued' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
+           ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+         AND c.organization_id = m.organization_id AND c.id = m.comment_id
+       RETURNING m.organization_id, m.comment_id, m.from_address, m.to_addresses, m.subject, m.message_id, m.in_reply_to, m.thread, m.attempts,
+                 m.created_at < now() - $3 * interval '1 millisecond' AS last_chance, c.body, c.author_name`,
+      [limit, leaseMs, GIVE_UP_AFTER_MS],
+    )) as [ReplyRow[], number];
+    return rows.map((r) => ({
+      organizationId: Number(r.organization_id),
+      commentId: Number(r.comment_id),
+      from: r.from_address,
+      to: r.to_addresses,
+      subject: r.subject,
+      messageId: r.message_id,
+      inReplyTo: r.in_reply_to,
+      references: r.thread,
+      body: r.body,
+      authorName: r.author_name,
+      attempt: r.attempts,
+      lastChance: r.last_chance,
+    }));
+  }
+
+  async renewReply(mail: ClaimedReply, leaseMs: number): Promise<void> {
+    await this.db.query(
+      `UPDATE comment_mails SET locked_until = now() + $4 * interval '1 millisecond'
+       WHERE organization_id = $1 AND comment_id = $2 AND attempts = $3 AND status = 'queued' AND locked_until IS NOT NULL`,
+      [mail.organizationId, mail.commentId, mail.attempt, leaseMs],
+    );
+  }
+
+  async replySent(mail: ClaimedReply): Promise<void> {
+    await this.db.query(
+      `UPDATE comment_mails SET status = 'sent', sent_at = now(), locked_until = NULL, error = NULL
+       WHERE organization_id = $1 AND comment_id = $2 AND attempts = $3 AND status = 'queued'`,
+      [mail.organizationId, mail.commentId, mail.attempt],
+    );
+  }
+
+  async replyNotSent(mail: ClaimedReply, delayMs: number | null, error: string): Promise<void> {
+    await this.db.query(
+      `UPDATE comment_mails SET locked_until = NULL, error = $5,
+         status = CASE WHEN $4::bigint IS NULL THEN 'failed' ELSE 'queued' END,
+         next_attempt_at = CASE WHEN $4::bigint IS NULL THEN next_attempt_at ELSE now() + $4::bigint * interval '1 millisecond' END
+       WHERE organization_id = $1 AND comment_id = $2 AND attempts = $3 AND status = 'queued'`,
+      [mail.organizationId, mail.commentId, mail.attempt, delayMs, error],
+    );
+  }
+
+  async claimBatches(limit: number, leaseMs: number): Promise<ClaimedBatch[]> {
+    const [rows] = (await this.db.query(
+      `UPDATE notification_batches b SET attempts = b.attempts + 1, locked_until = now() + $2 * interval '1 millisecond'
+       WHERE (b.organization_id, b.user_id, b.case_id) IN (
+           SELECT organization_id, user_id, case_id FROM notification_batches
+           WHERE due_at <= now() AND (locked_until IS NULL OR locked_until < now())
+           ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+       RETURNING b.organization_id, b.user_id, b.case_id, b.attempts,
+                 b.due_at < now() - $3 * interval '1 millisecond' AS last_chance`,
+      [limit, leaseMs, GIVE_UP_AFTER_MS],
+    )) as [BatchRow[], number];
+    const batches: ClaimedBatch[] = [];
+    for (const r of rows) {
+      const items = (await this.db.query(
+        `SELECT kind, summary, count(*) OVER () AS total, max(id) OVER () AS newest FROM notification_items
+         WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 ORDER BY id LIMIT $4`,
+        [r.organization_id, r.user_id, r.case_id, ITEMS_PER_MAIL],
+      )) as { kind: NotificationKind; summary: string; total: string; newest: string }[];
+      batches.push({
+        organizationId: Number(r.organization_id),
+        userId: Number(r.user_id),
+        caseId: Number(r.case_id),
+        attempt: r.attempts,
+        lastChance: r.last_chance,
+        items: items.map((i) => ({ kind: i.kind, summary: i.summary })),
+        lastItemId: Number(items[0]?.newest ?? 0),
+        more: Number(items[0]?.total ?? 0) - items.length,
+      });
+    }
+    return batches;
+  }
+
+  async renewBatch(batch: ClaimedBatch, leaseMs: number): Promise<void> {
+    await this.db.query(
+      `UPDATE notification_batches SET locked_until = now() + $5 * interval '1 millisecond'
+       WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND attempts = $4 AND locked_until IS NOT NULL`,
+      [batch.organizationId, batch.userId, batch.caseId, batch.attempt, leaseMs],
+    );
+  }
+
+  async batchSent(batch: ClaimedBatch, windowMs: number): Promise<void> {
+    await this.settle(batch, `now() + ${Number(windowMs)} * interval '1 millisecond'`, 'now()');
+  }
+
+  async batchNotSent(batch: ClaimedBatch, delayMs: number | null): Promise<void> {
+    if (delayMs === null) {
+      await this.settle(batch, 'now()', 'last_sent_at');
+      return;
+    }
+    await this.db.query(
+      `UPDATE notification_batches SET locked_until = NULL, due_at = now() + $5 * interval '1 millisecond'
+       WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND attempts = $4`,
+      [batch.organizationId, batch.userId, batch.caseId, batch.attempt, delayMs],
+    );
+  }
+
+  /**
+   * The items the attempt covered go; the batch stays due (`dueAgain`) when more came meanwhile.
+   * Both SQL expressions are this class's own constants, never input.
+   */
+  private async settle(batch: ClaimedBatch, dueAgain: string, lastSent: string): Promise<void> {
+    await this.db.query(
+      `WITH gone AS (
+         DELETE FROM notification_items WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND id <= $5
+       )
+       UPDATE notification_batches b SET locked_until = NULL, attempts = 0, last_sent_at = ${lastSent},
+         due_at = CASE WHEN EXISTS (SELECT 1 FROM notification_items i WHERE i.organization_id = $1 AND i.user_id = $2 AND i.case_id = $3 AND i.id > $5)
+                       THEN ${dueAgain} END
+       WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND attempts = $4`,
+      [batch.organizationId, batch.userId, batch.caseId, batch.attempt, batch.lastItemId],
+    );
+  }
+}

@@ -1,0 +1,73 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
+import type { Transaction } from '../../../shared/database/transaction.js';
+import { CommentStore, type NewComment, type QueuedReply } from '../application/comment-ports.js';
+import type { Comment, Visibility } from '../domain/comment.js';
+
+interface CommentRow {
+  organization_id: string;
+  id: string;
+  case_id: string;
+  author_user_id: string | null;
+  author_name: string;
+  visibility: Visibility;
+  body: string;
+  created_at: Date;
+  to_addresses: string[] | null;
+  status: 'queued' | 'sent' | 'failed' | null;
+}
+
+const COMMENT_COLUMNS = `c.organization_id, c.id, c.case_id, c.author_user_id, c.author_name, c.visibility, c.body, c.created_at, m.to_addresses, m.status`;
+
+function toComment(row: CommentRow): Comment {
+  const userId = row.author_user_id === null ? null : Number(row.author_user_id);
+  return {
+    id: Number(row.id),
+    organizationId: Number(row.organization_id),
+    caseId: Number(row.case_id),
+    author: { id: userId, email: userId === null ? null : row.author_name, name: row.author_name },
+    visibility: row.visibility,
+    body: row.body,
+    createdAt: row.created_at,
+    delivery: row.status === null ? null : { to: row.to_addresses ?? [], status: row.status },
+  };
+}
+
+@Injectable()
+export class PostgresCommentStore extends CommentStore {
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    super();
+  }
+
+  async insert(tx: Transaction, comment: NewComment, reply: QueuedReply | null): Promise<Comment> {
+    const [row] = (await entityManager(tx).query(
+      `WITH c AS (
+         INSERT INTO case_comments (organization_id, case_id, author_user_id, author_name, visibility, body)
+         VALUES ($1, $2, $3, $4, $5, $6) RETURNING *
+       ), m AS (
+         INSERT INTO comment_mails (organization_id, comment_id, case_id, from_address, to_addresses, subject, message_id, in_reply_to, thread)
+         SELECT c.organization_id, c.id, c.case_id, $7, $8, $9, $10, $11, $12 FROM c WHERE $7::text IS NOT NULL
+         RETURNING comment_id, to_addresses, status
+       )
+       SELECT ${COMMENT_COLUMNS} FROM c LEFT JOIN m ON m.comment_id = c.id`,
+      [
+        comment.organizationId, comment.caseId, comment.author.id, comment.author.name, comment.visibility, comment.body,
+        reply?.from ?? null, reply?.to ?? null, reply?.subject ?? null, reply?.messageId ?? null, reply?.inReplyTo ?? null, reply?.references ?? [],
+      ],
+    )) as CommentRow[];
+    return toComment(row!);
+  }
+
+  async list(organizationId: number, caseId: number, afterId: number, limit: number): Promise<Comment[]> {
+    const rows = (await this.db.query(
+      `SELECT ${COMMENT_COLUMNS} FROM case_comments c
+       LEFT JOIN comment_mails m ON m.organization_id = c.organization_id AND m.comment_id = c.id
+       WHERE c.organization_id = $1 AND c.case_id = $2 AND c.id > $3
+       ORDER BY c.id LIMIT $4`,
+      [organizationId, caseId, afterId, limit],
+    )) as CommentRow[];
+    return rows.map(toComment);
+  }
+}
