@@ -4,7 +4,7 @@ import { DiscoveryService } from '@nestjs/core';
  * The events a listener may ask for: the same names subscriptions use. `case.status_changed`
  * is every move; entering Closed, leaving it and being parked in Error are also told as such.
  */
-export const CASE_EVENT_TYPES = ['case.created', 'case.status_changed', 'case.closed', 'case.reopened', 'case.errored', 'case.email_received', 'case.assigned', 'case.commented'] as const;
+export const CASE_EVENT_TYPES = ['case.created', 'case.status_changed', 'case.closed', 'case.reopened', 'case.errored', 'case.email_received', 'case.assigned', 'case.commented', 'case.sla_warning', 'case.sla_breached'] as const;
 export type CaseEventType = (typeof CASE_EVENT_TYPES)[number];
 
 /** The case as it was right after the change, as the cases API shows it. */

@@ -88,10 +88,10 @@ describe('SLA timers', () => {
     const created = await read();
     const after = (ms: number) => new Date(created.createdAt.getTime() + ms);
     const running = (dueMs: number) => ({ due_at: after(dueMs).toISOString(), state: 'running', met_at: null, breached_at: null, paused: false });
-    assert.deepEqual(await slaOf.of(created, 'normal', after(500)), { policy: true, first_response: running(2000), resolution: running(3000) });
-    assert.deepEqual(await slaOf.of(created, 'urgent', after(500)), { policy: true }, 'no target at that priority');
+    assert.deepEqual(await slaOf.of(created, after(500)), { policy: true, first_response: running(2000), resolution: running(3000) });
+    assert.deepEqual(await slaOf.of({ ...created, priority: 'urgent' }, after(500)), { policy: true }, 'no target at that priority');
     assert.equal((await patchCase(f, caseId, { status: 'Waiting on customer' })).status, 200);
-    const waiting = await slaOf.of(await read(), 'normal', after(60_000));
+    const waiting = await slaOf.of(await read(), after(60_000));
     assert.deepEqual(waiting.first_response, { due_at: null, state: 'paused', met_at: null, breached_at: null, paused: true });
     const other = await anotherWorkflow(f);
     assert.deepEqual(await slaOf.of((await t.app.get(CaseRepository).find(f.org.id, other.workflowId, await createdCaseId(other)))!), { policy: false });

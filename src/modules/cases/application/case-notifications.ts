@@ -1,3 +1,5 @@
+import type { Transaction } from '../../../shared/database/transaction.js';
+
 /**
  * What people are told about, by kind. `assigned` and `mentioned` follow the person's own
  * preference of that name; the others are about cases they watch (`watched`).
@@ -22,5 +24,6 @@ export interface CaseNotification {
  * email replies) depend on anyway; implemented and bound globally by the comments module.
  */
 export abstract class CaseNotifications {
-  abstract notify(notification: CaseNotification): Promise<void>;
+  /** Queued in `tx` when given: with the change it tells of, so it is queued exactly when that change is. */
+  abstract notify(notification: CaseNotification, tx?: Transaction): Promise<void>;
 }

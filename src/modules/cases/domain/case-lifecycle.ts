@@ -1,14 +1,15 @@
 import { CLOSED, ERROR } from '../../workflows/domain/status-rules.js';
 import type { CaseEvent } from './case.js';
 
-export const LIFECYCLE_EVENT_TYPES = ['case.created', 'case.status_changed', 'case.closed', 'case.reopened', 'case.errored', 'case.email_received', 'case.assigned', 'case.commented'] as const;
+export const LIFECYCLE_EVENT_TYPES = ['case.created', 'case.status_changed', 'case.closed', 'case.reopened', 'case.errored', 'case.email_received', 'case.assigned', 'case.commented', 'case.sla_warning', 'case.sla_breached'] as const;
 export type LifecycleEventType = (typeof LIFECYCLE_EVENT_TYPES)[number];
 
 /**
  * The events subscribers may follow for a change of a case, in the order they are sent: every
  * move is a `case.status_changed`, and entering Closed, leaving it, or being parked in Error
  * is also told as such. A reply added to a case by email is a `case.email_received`; a
- * change of its assignee or team a `case.assigned`; a comment a `case.commented`.
+ * change of its assignee or team a `case.assigned`; a comment a `case.commented`; an SLA timer
+ * that fired a `case.sla_warning` or `case.sla_breached`.
  */
 export function lifecycleEventTypes(event: CaseEvent): LifecycleEventType[] {
   switch (event.type) {
@@ -27,6 +28,8 @@ export function lifecycleEventTypes(event: CaseEvent): LifecycleEventType[] {
       return ['case.assigned'];
     case 'comment_added':
       return ['case.commented'];
+    case 'sla_fired':
+      return [event.firing.kind === 'warning' ? 'case.sla_warning' : 'case.sla_breached'];
     default:
       return [];
   }
@@ -35,9 +38,14 @@ export function lifecycleEventTypes(event: CaseEvent): LifecycleEventType[] {
 /**
  * What an event tells subscribers besides the case, as JSON text, one per type of
  * lifecycleEventTypes (null: nothing). A comment tells its visibility, and a public reply its
- * body; an internal note's body is never in an event.
+ * body; an internal note's body is never in an event. An SLA event tells its clock, due time and
+ * how late it fired.
  */
 export function lifecycleEventDetails(event: CaseEvent): (string | null)[] {
+  if (event.type === 'sla_fired') {
+    const { clock, dueAt, lateMs } = event.firing;
+    return [JSON.stringify({ sla: { clock, due_at: dueAt?.toISOString() ?? null, late_ms: lateMs } })];
+  }
   if (event.type !== 'comment_added') return lifecycleEventTypes(event).map(() => null);
   const { id, visibility, author, publicBody } = event.comment;
   return [JSON.stringify({ comment: { id, visibility, author, ...(visibility === 'public' && publicBody !== null ? { body: publicBody } : {}) } })];

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { CaseProps } from '../../cases/domain/case.js';
 import { businessCalendar } from '../domain/business-calendar.js';
 import { type SlaClock, slaClocks } from '../domain/sla-clocks.js';
-import { DEFAULT_PRIORITY, type Priority, slaPolicy } from '../domain/sla-policy.js';
+import { slaPolicy } from '../domain/sla-policy.js';
 import { CaseHistories } from './case-histories.js';
 import { SlaSweepStore } from './sla-stores.js';
 
@@ -19,18 +19,17 @@ export type CaseSlaView = { policy: boolean } & Partial<Record<'first_response' 
 
 /**
  * The clocks of one case as the admin case representation is to show them, computed from its
- * history under its current priority. Until casework's priority and public replies are merged,
- * every case is `normal` and no clock is met by a reply.
+ * history under its current priority.
  */
 @Injectable()
 export class CaseSlaService {
   constructor(private readonly policies: SlaSweepStore, private readonly histories: CaseHistories) {}
 
-  async of(subject: CaseProps, priority: Priority = DEFAULT_PRIORITY, now = new Date()): Promise<CaseSlaView> {
+  async of(subject: CaseProps, now = new Date()): Promise<CaseSlaView> {
     const inForce = await this.policies.inForce(subject.organizationId, subject.workflowId);
     // A policy applies to live cases created after it was set.
     if (!inForce || subject.mode !== 'live' || subject.createdAt < inForce.policy.createdAt) return { policy: false };
-    const clocks = slaClocks(slaPolicy(inForce.policy.settings), businessCalendar(inForce.calendar), priority, await this.histories.of(subject), now);
+    const clocks = slaClocks(slaPolicy(inForce.policy.settings), businessCalendar(inForce.calendar), subject.priority, await this.histories.of(subject), now);
     const iso = (date: Date | null) => date?.toISOString() ?? null;
     return {
       policy: true,

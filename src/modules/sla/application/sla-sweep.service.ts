@@ -1,10 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
+import type { Transaction } from '../../../shared/database/transaction.js';
+import { CaseNotifications } from '../../cases/application/case-notifications.js';
 import { CaseFeedReads } from '../../cases/domain/case-feed-reads.js';
+import { CaseRepository } from '../../cases/domain/case.repository.js';
 import { businessCalendar } from '../domain/business-calendar.js';
 import { slaClocks } from '../domain/sla-clocks.js';
-import { DEFAULT_PRIORITY, slaPolicy } from '../domain/sla-policy.js';
+import { slaPolicy } from '../domain/sla-policy.js';
 import { desiredTimers, type TimerSpec } from '../domain/sla-timers.js';
 import { CaseHistories } from './case-histories.js';
 import { type FiredTimer, SlaSweepStore, SlaTimerStore } from './sla-stores.js';
@@ -24,6 +27,8 @@ export class SlaSweep {
     private readonly sweeps: SlaSweepStore,
     private readonly timers: SlaTimerStore,
     private readonly cases: CaseFeedReads,
+    private readonly repository: CaseRepository,
+    private readonly notifications: CaseNotifications,
     private readonly histories: CaseHistories,
     private readonly transactions: TransactionRunner,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -54,7 +59,7 @@ export class SlaSweep {
     for (const subject of page.cases) {
       // A policy applies to live cases created after it was set (sla.md section 2).
       const applies = subject.mode === 'live' && subject.createdAt >= sweep.policy.createdAt;
-      wanted.set(subject.id, applies ? desiredTimers(slaClocks(policy, calendar, DEFAULT_PRIORITY, await this.histories.of(subject), now)) : []);
+      wanted.set(subject.id, applies ? desiredTimers(slaClocks(policy, calendar, subject.priority, await this.histories.of(subject), now)) : []);
     }
     await this.transactions.run(async (tx) => {
       if (!(await this.sweeps.claim(tx, organizationId, sweep))) return;
@@ -64,19 +69,60 @@ export class SlaSweep {
   }
 
   /**
-   * Fires the due timers in batches. Firing is recorded (`fired_at`) and logged with how late it
-   * is; the timeline row, the subscription event and the notifications of sla.md section 3 are
-   * not written yet (see the report of issue 25's first part).
+   * Fires the due timers in batches. A timer's effects (sla.md section 3: the timeline row and
+   * the subscription event, written by the case's change statement, and the notification of the
+   * assignee and watchers) are written in the transaction that marks it fired: all of them once,
+   * or, if it rolls back, none and the timer is taken again by the next pass.
    */
   private async fire(now: Date): Promise<FiredTimer[]> {
     const fired: FiredTimer[] = [];
     for (;;) {
-      const batch = await this.transactions.run((tx) => this.timers.fireDue(tx, now, FIRE_BATCH));
+      const batch = await this.transactions.run(async (tx) => {
+        const due = await this.timers.fireDue(tx, now, FIRE_BATCH);
+        await this.tell(tx, due);
+        return due;
+      });
       for (const timer of batch) {
-        this.logger.info({ organizationId: timer.organizationId, caseId: timer.caseId, clock: timer.clock, kind: timer.kind, lateMs: timer.firedAt.getTime() - timer.fireAt.getTime() }, `case SLA ${timer.kind}`);
+        this.logger.info({ organizationId: timer.organizationId, caseId: timer.caseId, clock: timer.clock, kind: timer.kind, lateMs: lateMs(timer) }, `case SLA ${timer.kind}`);
       }
       fired.push(...batch);
       if (batch.length < FIRE_BATCH) return fired;
     }
   }
+
+  /**
+   * The cases are locked after their timers (as every firing takes them), in id order as a
+   * change of several cases does; a case gone meanwhile has no one left to tell.
+   */
+  private async tell(tx: Transaction, timers: readonly FiredTimer[]): Promise<void> {
+    const byOrganization = new Map<number, FiredTimer[]>();
+    for (const timer of timers) byOrganization.set(timer.organizationId, [...(byOrganization.get(timer.organizationId) ?? []), timer]);
+    for (const [organizationId, own] of byOrganization) {
+      const subjects = await this.repository.lock(tx, organizationId, [...new Set(own.map((timer) => timer.caseId))].sort((a, b) => a - b));
+      for (const timer of own) {
+        const subject = subjects.get(timer.caseId);
+        if (!subject || subject.mode !== 'live') continue;
+        const kind = timer.kind === 'warning' ? 'warning' : 'breached';
+        subject.slaFired({ kind, clock: timer.clock, dueAt: timer.dueAt, lateMs: lateMs(timer) });
+        const late = lateMs(timer) >= LATE_ENOUGH_TO_SAY_MS ? ` (fired ${Math.round(lateMs(timer) / 1000)} s late)` : '';
+        const due = timer.dueAt === null ? '' : ` at ${timer.dueAt.toISOString()}`;
+        const summary = timer.kind === 'warning'
+          ? `Case #${timer.caseId}: ${clockLabel(timer.clock)} is due soon${due}${late}`
+          : `Case #${timer.caseId}: ${clockLabel(timer.clock)} breached, due${due}${late}`;
+        await this.notifications.notify({ organizationId, caseId: timer.caseId, kind: `sla_${kind}`, summary }, tx);
+      }
+      for (const subject of subjects.values()) await this.repository.save(tx, subject);
+    }
+  }
+}
+
+/** Lateness under this is the sweep's own rhythm, not worth a word in a notification. */
+const LATE_ENOUGH_TO_SAY_MS = 5000;
+
+function lateMs(timer: FiredTimer): number {
+  return Math.max(0, timer.firedAt.getTime() - timer.fireAt.getTime());
+}
+
+function clockLabel(clock: FiredTimer['clock']): string {
+  return clock.replace('_', ' ');
 }

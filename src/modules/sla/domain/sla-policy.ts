@@ -1,11 +1,10 @@
 import type { ValidationProblem } from '../../../shared/errors/app-error.js';
+import { PRIORITIES, type Priority } from '../../cases/domain/case-work.js';
 import { CALENDAR_NAME } from './business-calendar.js';
 import { type BusinessDuration, DURATION_RULE, parseBusinessDuration } from './business-duration.js';
 
-export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
-export type Priority = (typeof PRIORITIES)[number];
-/** A case's priority unless set (casework.md); every case's until casework's priority is merged. */
-export const DEFAULT_PRIORITY: Priority = 'normal';
+/** The priorities are casework's (casework.md section 2); the targets are set per priority. */
+export { PRIORITIES, type Priority };
 export const CLOCKS = ['first_response', 'next_response', 'resolution'] as const;
 export type ClockName = (typeof CLOCKS)[number];
 

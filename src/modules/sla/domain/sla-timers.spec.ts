@@ -11,7 +11,7 @@ const t = (hhmm: string) => new Date(`2026-06-01T${hhmm}:00.000Z`);
 const row = (type: string, hhmm: string, data: Record<string, unknown> = {}) => ({ type, data, createdAt: t(hhmm) });
 
 describe('caseHistoryFrom', () => {
-  it('reads status changes, public replies and the requester\'s later messages from the timeline', () => {
+  it('reads status changes, public replies and the requester\'s later messages (not a machine\'s) from the timeline', () => {
     const history = caseHistoryFrom(t('10:00'), 'Closed', [
       row('created', '10:00', { status: 'Open' }),
       row('email_received', '10:00'),
@@ -19,7 +19,8 @@ describe('caseHistoryFrom', () => {
       row('comment_added', '10:20', { visibility: 'public' }),
       row('status_changed', '10:30', { from: 'Open', to: 'Waiting' }),
       row('email_received', '10:40'),
-      row('run_started', '10:41'),
+      row('email_received', '10:45', { automatic: true }),
+      row('run_started', '10:46'),
     ]);
     assert.deepEqual(history, {
       createdAt: t('10:00'),
@@ -34,20 +35,20 @@ describe('caseHistoryFrom', () => {
 describe('desiredTimers', () => {
   const history = (parts = {}) => ({ ...caseHistoryFrom(t('10:00'), 'Open', []), ...parts });
 
-  it('a running clock wants its warning and its breach', () => {
+  it('a running clock wants its warning and its breach, each with the clock\'s due time', () => {
     assert.deepEqual(desiredTimers(slaClocks(POLICY, ALWAYS, 'normal', history(), t('10:05'))), [
-      { clock: 'first_response', kind: 'warning', periodStartedAt: t('10:00'), fireAt: t('10:45') },
-      { clock: 'first_response', kind: 'breach', periodStartedAt: t('10:00'), fireAt: t('11:00') },
-      { clock: 'resolution', kind: 'warning', periodStartedAt: t('10:00'), fireAt: t('11:45') },
-      { clock: 'resolution', kind: 'breach', periodStartedAt: t('10:00'), fireAt: t('12:00') },
+      { clock: 'first_response', kind: 'warning', periodStartedAt: t('10:00'), fireAt: t('10:45'), dueAt: t('11:00') },
+      { clock: 'first_response', kind: 'breach', periodStartedAt: t('10:00'), fireAt: t('11:00'), dueAt: t('11:00') },
+      { clock: 'resolution', kind: 'warning', periodStartedAt: t('10:00'), fireAt: t('11:45'), dueAt: t('12:00') },
+      { clock: 'resolution', kind: 'breach', periodStartedAt: t('10:00'), fireAt: t('12:00'), dueAt: t('12:00') },
     ]);
   });
 
   it('a breached clock still wants its warning and its breach at the moments they passed (fired late if nobody fired them); a paused or met one nothing it did not reach', () => {
     const late = desiredTimers(slaClocks(POLICY, ALWAYS, 'normal', history(), t('11:30')));
     assert.deepEqual(late.filter((timer) => timer.clock === 'first_response'), [
-      { clock: 'first_response', kind: 'warning', periodStartedAt: t('10:00'), fireAt: t('10:45') },
-      { clock: 'first_response', kind: 'breach', periodStartedAt: t('10:00'), fireAt: t('11:00') },
+      { clock: 'first_response', kind: 'warning', periodStartedAt: t('10:00'), fireAt: t('10:45'), dueAt: t('11:00') },
+      { clock: 'first_response', kind: 'breach', periodStartedAt: t('10:00'), fireAt: t('11:00'), dueAt: t('11:00') },
     ]);
     const answeredAfterWarning = desiredTimers(slaClocks(POLICY, ALWAYS, 'normal', history({ publicReplies: [t('10:50')] }), t('11:30')));
     assert.deepEqual(answeredAfterWarning.filter((timer) => timer.clock === 'first_response').map((timer) => timer.kind), ['warning']);

@@ -10,6 +10,8 @@ export interface TimerSpec {
   /** Which period of the clock (creation, or the requester message next_response answers). */
   periodStartedAt: Date;
   fireAt: Date;
+  /** When the clock is due: a breach's own time; a warning's is unknown while its clock is paused. */
+  dueAt: Date | null;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface TimerSpec {
  */
 export function desiredTimers(clocks: SlaClocks): TimerSpec[] {
   return Object.entries(clocks).flatMap(([clock, state]): TimerSpec[] => {
-    const at = (kind: TimerKind, fireAt: Date | null): TimerSpec[] => (fireAt === null ? [] : [{ clock: clock as ClockName, kind, periodStartedAt: state.started_at, fireAt }]);
+    const at = (kind: TimerKind, fireAt: Date | null): TimerSpec[] => (fireAt === null ? [] : [{ clock: clock as ClockName, kind, periodStartedAt: state.started_at, fireAt, dueAt: kind === 'breach' ? fireAt : state.due_at }]);
     const warned = state.warn_at !== null && (state.met_at === null || state.warn_at < state.met_at) ? state.warn_at : null;
     return [...at('warning', warned), ...at('breach', state.state === 'running' ? state.due_at : state.breached_at)];
   });
@@ -37,7 +39,8 @@ export interface TimelineEntry {
 /**
  * A case's history from its timeline: status changes (`status_changed`), public replies
  * (`comment_added` with `visibility: "public"`, casework.md section 3) and the requester's
- * messages (`email_received` after creation: the first message is the case itself).
+ * messages (`email_received` after creation: the first message is the case itself; mail a
+ * machine sent, marked `automatic`, is no requester's message and starts no next_response).
  */
 export function caseHistoryFrom(createdAt: Date, initialStatus: string, timeline: readonly TimelineEntry[]): CaseHistory {
   const created = timeline.find((row) => row.type === 'created');
@@ -46,6 +49,6 @@ export function caseHistoryFrom(createdAt: Date, initialStatus: string, timeline
     initialStatus: typeof created?.data.status === 'string' ? created.data.status : initialStatus,
     statusChanges: timeline.filter((row) => row.type === 'status_changed' && typeof row.data.to === 'string').map((row) => ({ at: row.createdAt, to: row.data.to as string })),
     publicReplies: timeline.filter((row) => row.type === 'comment_added' && row.data.visibility === 'public').map((row) => row.createdAt),
-    requesterMessages: timeline.filter((row) => row.type === 'email_received' && row.createdAt > createdAt).map((row) => row.createdAt),
+    requesterMessages: timeline.filter((row) => row.type === 'email_received' && row.data.automatic !== true && row.createdAt > createdAt).map((row) => row.createdAt),
   };
 }

@@ -56,7 +56,7 @@ export class PostgresSlaSweepStore extends SlaSweepStore {
 export class PostgresSlaTimers extends SlaTimerStore {
   async replace(tx: Transaction, organizationId: number, workflowId: number, caseId: number, timers: readonly TimerSpec[]): Promise<void> {
     const m = entityManager(tx);
-    const columns = [timers.map((t) => t.clock), timers.map((t) => t.kind), timers.map((t) => t.periodStartedAt), timers.map((t) => t.fireAt)];
+    const columns = [timers.map((t) => t.clock), timers.map((t) => t.kind), timers.map((t) => t.periodStartedAt), timers.map((t) => t.fireAt), timers.map((t) => t.dueAt)];
     await m.query(
       `DELETE FROM sla_timers WHERE organization_id = $1 AND case_id = $2 AND fired_at IS NULL
          AND (clock, kind, period_started_at) NOT IN (SELECT * FROM unnest($3::text[], $4::text[], $5::timestamptz[]))`,
@@ -65,15 +65,15 @@ export class PostgresSlaTimers extends SlaTimerStore {
     if (timers.length === 0) return;
     // A timer that already fired keeps its firing: each fires once per clock period.
     await m.query(
-      `INSERT INTO sla_timers (organization_id, case_id, workflow_id, clock, kind, period_started_at, fire_at)
-       SELECT $1, $2, $3, * FROM unnest($4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[])
-       ON CONFLICT (organization_id, case_id, clock, kind, period_started_at) DO UPDATE SET fire_at = EXCLUDED.fire_at WHERE sla_timers.fired_at IS NULL`,
+      `INSERT INTO sla_timers (organization_id, case_id, workflow_id, clock, kind, period_started_at, fire_at, due_at)
+       SELECT $1, $2, $3, * FROM unnest($4::text[], $5::text[], $6::timestamptz[], $7::timestamptz[], $8::timestamptz[])
+       ON CONFLICT (organization_id, case_id, clock, kind, period_started_at) DO UPDATE SET fire_at = EXCLUDED.fire_at, due_at = EXCLUDED.due_at WHERE sla_timers.fired_at IS NULL`,
       [organizationId, caseId, workflowId, ...columns],
     );
   }
 
   async fireDue(tx: Transaction, now: Date, limit: number): Promise<FiredTimer[]> {
-    type Row = { organization_id: string; case_id: string; workflow_id: string; clock: ClockName; kind: TimerKind; period_started_at: Date; fire_at: Date; fired_at: Date };
+    type Row = { organization_id: string; case_id: string; workflow_id: string; clock: ClockName; kind: TimerKind; period_started_at: Date; fire_at: Date; due_at: Date | null; fired_at: Date };
     // Written as `WITH ... SELECT`: TypeORM answers a bare `UPDATE ... RETURNING` as [rows, count].
     const rows = (await entityManager(tx).query(
       `WITH due AS (
@@ -82,7 +82,7 @@ export class PostgresSlaTimers extends SlaTimerStore {
        fired AS (
          UPDATE sla_timers t SET fired_at = clock_timestamp() FROM due
          WHERE (t.organization_id, t.case_id, t.clock, t.kind, t.period_started_at) = (due.organization_id, due.case_id, due.clock, due.kind, due.period_started_at)
-         RETURNING t.organization_id, t.case_id, t.workflow_id, t.clock, t.kind, t.period_started_at, t.fire_at, t.fired_at)
+         RETURNING t.organization_id, t.case_id, t.workflow_id, t.clock, t.kind, t.period_started_at, t.fire_at, t.due_at, t.fired_at)
        SELECT * FROM fired ORDER BY fire_at`,
       [now, limit],
     )) as Row[];
@@ -94,6 +94,7 @@ export class PostgresSlaTimers extends SlaTimerStore {
       kind: row.kind,
       periodStartedAt: row.period_started_at,
       fireAt: row.fire_at,
+      dueAt: row.due_at,
       firedAt: row.fired_at,
     }));
   }
