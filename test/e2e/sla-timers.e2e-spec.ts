@@ -2,17 +2,18 @@
  * SLA timers (sla.md section 3, the first part): a case created through the cases API under a
  * workflow's SLA policy gets a warning and a breach timer per clock, kept in Postgres; passes of
  * the worker's sweep, run at once, fire each due timer exactly once; a clock paused or met has
- * none left to fire; a worker fires them on its own within 5 s of their time. A 24x7 calendar
- * and targets of seconds keep it short. (The timeline rows, events and notifications a firing
- * is to cause are not written yet.)
+ * none left to fire. A firing writes a timeline row, a subscription event and a notification of
+ * each watcher, once, with two workers running, or late after an outage. A 24x7 calendar and
+ * targets of seconds keep it short.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CaseRepository } from '../../src/modules/cases/domain/case.repository.js';
 import { CaseSlaService } from '../../src/modules/sla/application/case-sla.service.js';
 import { SlaSweep } from '../../src/modules/sla/application/sla-sweep.service.js';
-import { eventually } from '../support/automation-helpers.js';
+import { eventually, type Receiver, startReceiver } from '../support/automation-helpers.js';
 import { anotherWorkflow, type CasesFixture, createdCaseId, givenCasesWorkflow, patchCase } from '../support/cases-api.js';
+import { fromDashboard, givenPerson, type Session } from '../support/people-helpers.js';
 import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
 
 const POLICY = { calendar: 'Always', targets: { normal: { first_response: 'PT2S', resolution: 'PT3S' } }, pause_statuses: ['Waiting on customer'], warn_before: 'PT1S' };
@@ -137,17 +138,81 @@ describe('SLA timers', () => {
     });
   });
 
-  it('a worker fires them on its own, each once, within 5 s of its time', async () => {
-    const worker = await startTestApp({ env: { ROLE: 'worker' } });
-    try {
-      const caseId = await createdCaseId(f);
-      const timers = await eventually('every timer of the case fired', async () => {
-        const rows = await timersOf(caseId);
-        return rows.length === 4 && rows.every((row) => row.fired_at !== null) ? rows : undefined;
-      }, { timeoutMs: 15_000 });
-      for (const row of timers) assert.ok(row.fired_at!.getTime() - row.fire_at.getTime() < 5000, `${row.clock} ${row.kind} fired ${row.fired_at!.getTime() - row.fire_at.getTime()} ms late`);
-    } finally {
-      await worker.close();
-    }
+  /** What a firing wrote about the case: its timeline rows, its events to subscriptions, its notifications. */
+  async function effectsOf(caseId: number) {
+    const rows = (await db().query<{ type: string; data: { clock: string; due_at: string; late_ms: number } }>(
+      "SELECT type, data FROM case_events WHERE case_id = $1 AND type IN ('sla_warning', 'sla_breached') ORDER BY id", [caseId])).rows;
+    const events = (await db().query<{ type: string; details: unknown }>(
+      "SELECT type, details FROM outbox_events WHERE case_id = $1 AND type IN ('case.sla_warning', 'case.sla_breached') ORDER BY id", [caseId])).rows;
+    const notified = (await db().query<{ user_id: string; kind: string; summary: string }>(
+      "SELECT user_id, kind, summary FROM notification_items WHERE case_id = $1 AND kind IN ('sla_warning', 'sla_breached') ORDER BY id", [caseId])).rows;
+    return { rows, events, notified };
+  }
+
+  /** A case its watcher follows, under a subscription wanting the SLA events. */
+  async function watchedCase(): Promise<{ caseId: number; watcher: Session }> {
+    const caseId = await createdCaseId(f);
+    const watcher = await givenPerson(t, f.org.id, 'agent');
+    assert.equal((await fromDashboard(t, watcher, 'PUT', `/api/admin/v1/cases/${caseId}/watchers/me`)).status, 204);
+    return { caseId, watcher };
+  }
+
+  describe('firing', () => {
+    let receiver: Receiver;
+    before(async () => {
+      receiver = await startReceiver(() => ({ status: 204 }));
+      const sub = await t.request('POST', '/api/admin/v1/subscriptions', { token: f.org.adminToken, body: { url: `${receiver.url}/hooks`, events: ['case.sla_warning', 'case.sla_breached'] } });
+      assert.equal(sub.status, 201, sub.text);
+    });
+    after(() => receiver.close());
+
+    it('two workers running: each warning and breach fires once within 5 s of its time, as one timeline row, one case.sla_* event and one notification of each watcher', async () => {
+      const workers = [await startTestApp({ env: { ROLE: 'worker' } }), await startTestApp({ env: { ROLE: 'worker' } })];
+      try {
+        const { caseId, watcher } = await watchedCase();
+        const timers = await eventually('every timer of the case fired', async () => {
+          const rows = await timersOf(caseId);
+          return rows.length === 4 && rows.every((row) => row.fired_at !== null) ? rows : undefined;
+        }, { timeoutMs: 15_000 });
+        for (const row of timers) assert.ok(row.fired_at!.getTime() - row.fire_at.getTime() < 5000, `${row.clock} ${row.kind} fired ${row.fired_at!.getTime() - row.fire_at.getTime()} ms late`);
+        await sleep(2500); // both workers' later passes find nothing more to fire
+        const { rows, events, notified } = await effectsOf(caseId);
+        const created = timers[0]!.created_at.getTime();
+        const due = (ms: number) => new Date(created + ms).toISOString();
+        assert.deepEqual(rows.map((row) => [row.type, row.data.clock, row.data.due_at]).sort(), [
+          ['sla_breached', 'first_response', due(2000)], ['sla_breached', 'resolution', due(3000)],
+          ['sla_warning', 'first_response', due(2000)], ['sla_warning', 'resolution', due(3000)],
+        ]);
+        for (const row of rows) assert.ok(row.data.late_ms >= 0 && row.data.late_ms < 5000, JSON.stringify(row));
+        assert.deepEqual(events.map((event) => event.type).sort(), ['case.sla_breached', 'case.sla_breached', 'case.sla_warning', 'case.sla_warning']);
+        assert.deepEqual(events.map((event: any) => event.details.sla.clock).sort(), ['first_response', 'first_response', 'resolution', 'resolution']);
+        assert.deepEqual(notified.map((item) => [Number(item.user_id), item.kind]).sort(), [
+          [watcher.userId, 'sla_breached'], [watcher.userId, 'sla_breached'], [watcher.userId, 'sla_warning'], [watcher.userId, 'sla_warning'],
+        ]);
+      } finally {
+        for (const worker of workers) await worker.close();
+      }
+    });
+
+    it('a breach whose time passed while no worker ran fires once when one starts, saying how late', async () => {
+      const { caseId } = await watchedCase();
+      const [first] = await trackedAtCreation(caseId, 4);
+      await sleep(first!.created_at.getTime() + 9000 - Date.now());
+      const worker = await startTestApp({ env: { ROLE: 'worker' } });
+      try {
+        await eventually('every timer of the case fired', async () => ((await timersOf(caseId)).every((row) => row.fired_at !== null) ? true : undefined), { timeoutMs: 15_000 });
+        await sleep(2000);
+      } finally {
+        await worker.close();
+      }
+      const { rows, events, notified } = await effectsOf(caseId);
+      const breach = rows.filter((row) => row.type === 'sla_breached' && row.data.clock === 'resolution');
+      assert.equal(breach.length, 1);
+      assert.ok(breach[0]!.data.late_ms >= 5500, `late_ms ${breach[0]!.data.late_ms}: its time passed 6 s before the worker started`);
+      assert.equal(rows.length, 4);
+      assert.equal(events.length, 4);
+      assert.equal(notified.length, 4);
+      assert.match(notified.find((item) => item.kind === 'sla_breached' && item.summary.includes('resolution'))!.summary, /fired \d+ s late/);
+    });
   });
 });
