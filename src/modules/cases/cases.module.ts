@@ -27,6 +27,7 @@ import { CaseTextSearches } from './domain/case-text-search.js';
 import { CaseSearchFeed } from './application/case-search-feed.js';
 import { PostgresCaseSearchFeed } from './infrastructure/postgres-case-search-feed.js';
 import { CaseWatchingSql } from './domain/case-watching-sql.js';
+import { CaseServiceLevels } from './domain/case-service-levels.js';
 import { AdminCasesController } from './http/admin-cases.controller.js';
 import { CaseMergesController } from './http/case-merges.controller.js';
 import { CasesController } from './http/cases.controller.js';
@@ -64,6 +65,7 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     CaseTextSearches,
     { provide: CaseSearchFeed, useClass: PostgresCaseSearchFeed },
     CaseWatchingSql,
+    CaseServiceLevels,
     { provide: CaseRepository, useClass: PostgresCaseRepository },
     { provide: CaseQueries, useClass: PostgresCaseQueries },
     { provide: CaseFeedReads, useClass: QueriedCaseFeed },
@@ -72,6 +74,6 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     { provide: UsageCounts, useClass: PostgresUsageCounts },
     { provide: CasePurges, useClass: PostgresCasePurges },
   ],
-  exports: [CaseRepository, CaseFeedReads, RunQueue, CaseStatementParts, CaseTextSearches, CaseSearchFeed, CreateCaseService, CaseEmailsService, CaseQueriesService, CaseWorkService, CaseAssignments, CaseWatchingSql],
+  exports: [CaseRepository, CaseFeedReads, RunQueue, CaseStatementParts, CaseTextSearches, CaseSearchFeed, CreateCaseService, CaseEmailsService, CaseQueriesService, CaseWorkService, CaseAssignments, CaseWatchingSql, CaseServiceLevels],
 })
 export class CasesModule {}

@@ -14,6 +14,7 @@ import type { Assignment, Priority } from '../domain/case-work.js';
 import { applyMergePatch } from '../domain/merge-patch.js';
 import { CaseQueries } from './case-queries.js';
 import { CaseWorkDirectory } from '../domain/case-work.ports.js';
+import { type CaseServiceLevelView, CaseServiceLevels } from '../domain/case-service-levels.js';
 
 /** A change a person makes to a case they work (casework.md, section 2): any subset; `undefined` leaves a field as it is. */
 export interface CaseWorkChange {
@@ -29,6 +30,8 @@ export interface CaseWorkChange {
 export interface WorkedCase {
   case: CaseProps;
   assignment: Assignment;
+  /** Its SLA clocks: shown on the single admin case only, as computing them reads its timeline. */
+  sla?: CaseServiceLevelView;
 }
 
 /** The timeline's actor for the author of an admin change: the signed-in person, or the admin token. */
@@ -51,6 +54,7 @@ export class CaseWorkService {
     private readonly directory: CaseWorkDirectory,
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditTrail,
+    private readonly serviceLevels: CaseServiceLevels,
   ) {}
 
   /**
@@ -102,8 +106,8 @@ export class CaseWorkService {
   async shown(organizationId: number, caseId: number): Promise<WorkedCase> {
     const found = await this.queries.get(organizationId, caseId, true);
     if (!found) throw new NotFoundError('case');
-    const [assignment] = await this.assignments(organizationId, [found]);
-    return { case: found, assignment: assignment! };
+    const [[assignment], sla] = await Promise.all([this.assignments(organizationId, [found]), this.serviceLevels.of(found)]);
+    return { case: found, assignment: assignment!, ...(sla ? { sla } : {}) };
   }
 
   /** Who works each case, as people read them (inside `tx` when given). */

@@ -28,9 +28,9 @@ export function caseResponse(c: CaseProps): string {
   return `{"case":${caseJson(c)}}`;
 }
 
-/** A case as the admin API shows it: the cases API's, with its source and who works it. */
-export function adminCaseJson({ case: c, assignment }: WorkedCase): string {
-  const work = JSON.stringify({ assignee: assignment.assignee, team: assignment.team, priority: c.priority });
+/** A case as the admin API shows it: the cases API's, with its source and who works it (and its SLA clocks, when read). */
+export function adminCaseJson({ case: c, assignment, sla }: WorkedCase): string {
+  const work = JSON.stringify({ assignee: assignment.assignee, team: assignment.team, priority: c.priority, ...(sla ? { sla } : {}) });
   return `${caseJson(c, true).slice(0, -1)},${work.slice(1)}`;
 }
 
