@@ -65,7 +65,7 @@ const errorSchemas: Record<string, Schema> = {
 
 const caseSchemas: Record<string, Schema> = {
   Case: object({ ...caseFields, ...caseTail }, [], 'A case as the cases API shows it.'),
-  CaseWithSource: object({ ...caseFields, source_type: sourceType, ...caseWorkFields, watchers: { type: 'integer', minimum: 0, description: 'How many people watch the case (casework.md section 4); its assignee always counts.' }, ...caseTail }, [], 'A case as the admin API shows it: a Case plus its `source_type`, who works it (`assignee`, `team`, `priority`) and how many watch it.'),
+  CaseWithSource: object({ ...caseFields, source_type: sourceType, ...caseWorkFields, watchers: { type: 'integer', minimum: 0, description: 'How many people watch the case (casework.md section 4); its assignee always counts.' }, sla: { ...schemaRef('CaseSla'), description: 'The single case only (GET and PATCH of one case), not the list: its SLA clocks.' }, ...caseTail }, ['sla'], 'A case as the admin API shows it: a Case plus its `source_type`, who works it (`assignee`, `team`, `priority`), how many watch it and (one case) its SLA clocks.'),
   CaseLink: object(
     {
       id: resourceId('The link\'s id.'),
@@ -108,6 +108,7 @@ const caseSchemas: Record<string, Schema> = {
       '`attributes_changed`: `keys` (removed ones too). `assigned`: `from`, `to` (`{id, email}` or null), `team_from`, `team_to` (`{id, name}` or null). `priority_changed`: `from`, `to`. `assign` (what an `assign` step picked): `run_id`, `team`, `assigned` (`{id, email}`, with `strategy`; or null, with `reason`: the team has no active member, or no longer exists). `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`.',
       '`run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status).',
       '`http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`.',
+      '`sla_warning` / `sla_breached` (an SLA timer fired, by `engine`): `clock`, `due_at` (null for a warning whose clock paused since), `late_ms` (how long after its time it fired: more than a few seconds only after an outage of every worker).',
       '`comment_added`: `comment_id`, `visibility` (`internal` or `public`), `author` (`id`, `email`; both null for an admin token); the body is read from the case\'s comments, never copied here.',
       '`email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service\'s own mail), which reopens nothing; a copy of a message of a case merged into this one carries `merged_from` (that case\'s id) and `received_at`.',
       '`merged_into` / `merged_from` (a merge; the merged case then moves to `Closed` with outcome `Merged`): `case_id`, the other case. `linked` / `unlinked`: `link_id`, `case_id` (the other case), `link_type` (`relates`, `duplicates`, `blocks`) and `direction` (`outward`: this case relates to, duplicates or blocks the other; `inward`: the other way).',
@@ -138,6 +139,9 @@ const caseSchemas: Record<string, Schema> = {
       link_id: resourceId('`linked`, `unlinked`: the link.'),
       link_type: { type: 'string', enum: ['relates', 'duplicates', 'blocks'] },
       direction: { type: 'string', enum: ['outward', 'inward'], description: '`outward`: this case relates to, duplicates or blocks the other; `inward`: the other way.' },
+      clock: { type: 'string', enum: ['first_response', 'next_response', 'resolution'], description: '`sla_warning`, `sla_breached`: the clock.' },
+      due_at: { type: ['string', 'null'], format: 'date-time', description: '`sla_warning`, `sla_breached`: when the clock is (or was) due.' },
+      late_ms: { type: 'integer', minimum: 0, description: '`sla_warning`, `sla_breached`: how long after its time the timer fired.' },
       automatic: { type: 'boolean', const: true, description: '`email_received` only, and only when a machine sent the reply: the case did not reopen.' },
       from: { type: ['string', 'object', 'null'], description: '`status_changed`, `priority_changed`: the status or priority left. `email_received`: the sender (`address`, `name`), or null. `assigned`: the assignee before (`id`, `email`), or null.' },
       team_from: { type: ['object', 'null'], description: '`assigned`: the team before (`id`, `name`), or null.' },

@@ -1,4 +1,4 @@
-import { object, resourceId, type Schema, timestamp } from '../../shared/http/openapi-schema.js';
+import { object, resourceId, type Schema, schemaRef, timestamp } from '../../shared/http/openapi-schema.js';
 import { MAX_HOLIDAYS, MAX_INTERVALS_PER_DAY } from '../sla/domain/business-calendar.js';
 import { CLOCKS, PRIORITIES } from '../sla/domain/sla-policy.js';
 
@@ -30,7 +30,28 @@ const policyFields: Record<string, Schema> = {
   warn_before: { type: ['string', 'null'], pattern: DURATION.pattern, description: 'How long before a due time a running clock warns (`case.sla_warning`); null: no warnings.' },
 };
 
+const nullableTime = (description: string): Schema => ({ type: ['string', 'null'], format: 'date-time', description });
+
 export const slaSchemas: Record<string, Schema> = {
+  SlaClock: object(
+    {
+      due_at: nullableTime('When the clock reaches its target: while running, when it will; once breached, when it did; once met, the deadline it met. Null while paused.'),
+      state: { type: 'string', enum: ['running', 'paused', 'met', 'breached'] },
+      met_at: nullableTime('When it was met: the first public reply (first_response), the next public reply (next_response), the close (resolution).'),
+      breached_at: nullableTime('When it breached.'),
+      paused: { type: 'boolean', description: 'Not counting now: the case is in a pause status (or Closed).' },
+    },
+    [],
+    'One SLA clock of a case, counted in business hours of the policy\'s calendar.',
+  ),
+  CaseSla: object(
+    {
+      policy: { type: 'boolean', description: 'Whether an SLA policy applies to the case: a live case of a workflow with a policy, created after it was set.' },
+      ...Object.fromEntries(CLOCKS.map((clock) => [clock, schemaRef('SlaClock')])),
+    },
+    [...CLOCKS],
+    'The SLA clocks of a case (sla.md section 2); a clock that does not apply at the case\'s priority (or next_response before the requester\'s first reply) is absent.',
+  ),
   CalendarSettings: object(calendarFields, ['holidays'], 'A business-hours calendar as sent.'),
   Calendar: object(
     {

@@ -59,9 +59,16 @@ export const subscriptionSchemas: Record<string, Schema> = {
             },
             ['body'],
           ),
+          sla: object(
+            {
+              clock: { type: 'string', enum: ['first_response', 'next_response', 'resolution'] },
+              due_at: { type: ['string', 'null'], format: 'date-time', description: 'When the clock is (or was) due; null for a warning whose clock paused since.' },
+              late_ms: { type: 'integer', minimum: 0, description: 'How long after its time the timer fired: more than a few seconds only after an outage of every worker.' },
+            },
+          ),
         },
-        ['comment'],
-        'The case as the change left it; for `case.commented`, the comment too.',
+        ['comment', 'sla'],
+        'The case as the change left it; for `case.commented`, the comment too; for `case.sla_warning` and `case.sla_breached`, the clock that warned or breached (`sla`).',
       ),
     },
     [],
