@@ -15,6 +15,7 @@ import { PostgresCalendarStore } from './infrastructure/postgres-calendar-store.
 import { PostgresSlaPolicyStore } from './infrastructure/postgres-sla-policy-store.js';
 import { PostgresSlaSweepStore, PostgresSlaTimers } from './infrastructure/postgres-sla-timers.js';
 import { SlaSweepSchedule } from './infrastructure/sla-sweep-schedule.service.js';
+import { SlaCaseServiceLevels } from './infrastructure/sla-case-service-levels.js';
 
 /**
  * Service levels (sla.md): business-hours calendars and SLA policies per workflow everywhere;
@@ -35,6 +36,7 @@ export class SlaModule {
         { provide: SlaPolicyStore, useClass: PostgresSlaPolicyStore },
         CaseHistories,
         CaseSlaService,
+        SlaCaseServiceLevels,
         SlaSweep,
         { provide: SlaSweepStore, useClass: PostgresSlaSweepStore },
         { provide: SlaTimerStore, useClass: PostgresSlaTimers },

@@ -1,9 +1,10 @@
 import type { AttributesJson, CaseProps } from '../domain/case.js';
 import type { RunState, TracedStep } from '../domain/run.js';
 import type { SearchTier } from '../domain/case-text-search.js';
+import type { SlaFilter } from '../domain/case-service-levels.js';
 
 /** The orders of the admin case list: by a key, ascending, or descending with `-`; ties by id, in the same direction. */
-export const CASE_SORTS = ['-created_at', 'created_at', '-updated_at', 'updated_at', '-priority', 'priority'] as const;
+export const CASE_SORTS = ['-created_at', 'created_at', '-updated_at', 'updated_at', '-priority', 'priority', 'due_at', '-due_at'] as const;
 export type CaseSortName = (typeof CASE_SORTS)[number];
 /** Newest first: the only order the cases API's list has. */
 export const DEFAULT_CASE_SORT: CaseSortName = '-created_at';
@@ -61,6 +62,8 @@ export interface CaseFilter {
   search?: SearchTier;
   /** Only cases this person (a user id) watches. */
   watchedBy?: number;
+  /** Only cases with a clock in this state (sla.md section 2). */
+  sla?: SlaFilter;
   /** Read each case's watcher count too (the admin list). */
   withWatchers?: boolean;
   limit: number;

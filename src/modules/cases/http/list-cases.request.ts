@@ -13,6 +13,7 @@ import { SOURCE_TYPE } from '../../workflows/domain/workflow-definition.js';
 import { CASE_SOURCES } from '../domain/case.js';
 import { CASE_COLUMN_NAMES, columnList } from './case-csv.js';
 import { PRIORITIES } from '../domain/case-work.js';
+import { SLA_FILTERS, type SlaFilter } from '../domain/case-service-levels.js';
 import { CASE_SORTS, type CaseSortName, DEFAULT_CASE_SORT } from '../application/case-queries.js';
 
 const POSITIVE_INTEGER = /^[1-9][0-9]{0,15}$/;
@@ -184,8 +185,12 @@ export class ListCasesRequest extends CaseListQuery {
   @ApiPropertyOptional({ type: 'string', pattern: PRIORITY_LIST.source, description: 'Only cases of this priority, or of any of several comma-separated ones (`high,urgent`).' })
   priority?: string;
 
+  @IsOptional() @IsIn(SLA_FILTERS, { message: `sla must be one of ${SLA_FILTERS.join(', ')}` })
+  @ApiPropertyOptional({ enum: SLA_FILTERS, description: 'Only cases with an SLA clock `breached` (its due time passed before it was met, now or earlier), or `at_risk`: running, within the policy\'s `warn_before` of its due time, not yet breached. As of the worker\'s last SLA pass (about a second behind).' })
+  sla?: string;
+
   @IsOptional() @IsIn(CASE_SORTS)
-  @ApiPropertyOptional({ enum: CASE_SORTS, default: DEFAULT_CASE_SORT, description: 'The order: by `created_at`, `updated_at` (the last change) or `priority` (`low` to `urgent`), ascending, or descending with `-`; ties by id in the same direction. A cursor goes with the order it was read in.' })
+  @ApiPropertyOptional({ enum: CASE_SORTS, default: DEFAULT_CASE_SORT, description: 'The order: by `created_at`, `updated_at` (the last change), `priority` (`low` to `urgent`) or `due_at` (the due time of the case\'s soonest running SLA clock; cases without one after all others), ascending, or descending with `-`; ties by id in the same direction. A cursor goes with the order it was read in.' })
   sort?: string;
 }
 
@@ -241,7 +246,7 @@ export class CaseRunsRequest {
  * (an admin token is nobody's assignee: 422).
  */
 /** The filters and order only the admin list has; `assignee=me` names the caller. */
-export function adminOnlyFilter(query: ListCasesRequest, callerUserId: number | undefined): Pick<ListRequest, 'workflowId' | 'source' | 'assignee' | 'teamId' | 'priorities' | 'sort' | 'watchedBy'> {
+export function adminOnlyFilter(query: ListCasesRequest, callerUserId: number | undefined): Pick<ListRequest, 'workflowId' | 'source' | 'assignee' | 'teamId' | 'priorities' | 'sort' | 'watchedBy' | 'sla'> {
   if (query.watching && callerUserId === undefined) throw new InvalidRequestError('watching=true lists the cases the signed-in person watches; an admin token is no person');
   if (query.assignee === 'me' && callerUserId === undefined) throw new InvalidRequestError('invalid query string', [{ path: '/assignee', error: 'assignee=me is for a signed-in person; an admin token is assigned nothing' }]);
   const assignee = query.assignee === undefined ? undefined : query.assignee === 'me' ? callerUserId : query.assignee === 'none' ? 'none' : Number(query.assignee);
@@ -253,6 +258,7 @@ export function adminOnlyFilter(query: ListCasesRequest, callerUserId: number | 
     priorities: query.priority === undefined ? undefined : [...new Set(query.priority.split(','))],
     sort: query.sort as CaseSortName | undefined,
     watchedBy: query.watching ? callerUserId : undefined,
+    sla: query.sla as SlaFilter | undefined,
   };
 }
 

@@ -7,6 +7,7 @@ import { casesShownOnSql } from '../application/case-merges.js';
 import { type CaseFilter, CaseQueries, type CaseSortName, DEFAULT_CASE_SORT, type FeedCursor, type FeedPage, type ListPosition, type Positioned, type StoredAttachment, type StoredCaseEvent, type StoredRun } from '../application/case-queries.js';
 import type { CaseProps } from '../domain/case.js';
 import { CaseWatchingSql, type WatchingSql } from '../domain/case-watching-sql.js';
+import { CaseServiceLevels } from '../domain/case-service-levels.js';
 import { CASE_COLUMNS, type CaseRow, toProps, WORKED_CASE_COLUMNS } from './case.mapper.js';
 
 const GET_CASE_SQL = `SELECT ${WORKED_CASE_COLUMNS} FROM cases WHERE id = $1 AND organization_id = $2`;
@@ -81,19 +82,19 @@ const FEED_PAGE_SQL = `
 export class PostgresCaseQueries extends CaseQueries {
   private readonly prepared: PreparedStatements;
 
-  constructor(@InjectDataSource() dataSource: DataSource, private readonly watching: CaseWatchingSql) {
+  constructor(@InjectDataSource() dataSource: DataSource, private readonly watching: CaseWatchingSql, private readonly serviceLevels: CaseServiceLevels) {
     super();
     this.prepared = new PreparedStatements(dataSource);
   }
 
   async list(organizationId: number, filter: CaseFilter): Promise<Positioned<ListPosition>[]> {
     const sort = filter.sort ?? DEFAULT_CASE_SORT;
-    const rows = await this.prepared.rows<CaseRow & { sort_value: string; watchers?: string }>(...listCasesStatement(organizationId, filter, this.watching.sql));
+    const rows = await this.prepared.rows<CaseRow & { sort_value: string; watchers?: string }>(...listCasesStatement(organizationId, filter, this.watching.sql, this.serviceLevels));
     return rows.map((row) => ({ case: withWatchers(toProps(row), row.watchers), position: { sort, value: row.sort_value, id: row.id } }));
   }
 
   async ids(organizationId: number, filter: CaseFilter): Promise<number[]> {
-    const rows = await this.prepared.rows<{ id: string }>(...listedIdsStatement(organizationId, filter, this.watching.sql));
+    const rows = await this.prepared.rows<{ id: string }>(...listedIdsStatement(organizationId, filter, this.watching.sql, this.serviceLevels));
     return rows.map((row) => Number(row.id));
   }
 
@@ -151,17 +152,25 @@ export class PostgresCaseQueries extends CaseQueries {
 const shownAfter = (column: string, p: string) => `${column} > ${p}::timestamptz AND date_trunc('milliseconds', ${column}) > ${p}::timestamptz`;
 const shownBefore = (column: string, p: string) => `${column} < ${p}::timestamptz + interval '1 millisecond' AND date_trunc('milliseconds', ${column}) < ${p}::timestamptz`;
 
+/** Where the due-time order puts a case without a running SLA clock. */
+const NO_DUE_TIME = `timestamptz '9999-12-31T00:00:00Z'`;
+
 /** A priority's rank, `low` 0 to `urgent` 3: the order of the priority sort. */
 const PRIORITY_RANK = `(CASE priority WHEN 'low' THEN 0 WHEN 'normal' THEN 1 WHEN 'high' THEN 2 ELSE 3 END)`;
 const MICROS = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::bigint`;
 
 /** Each order's key as SQL, its value as a cursor keeps it, and that value back as the key's type. */
-function orderOf(sort: CaseSortName): { key: string; value: string; at: (p: string) => string; direction: 'ASC' | 'DESC'; after: '<' | '>' } {
+function orderOf(sort: CaseSortName, serviceLevels: CaseServiceLevels): { key: string; value: string; at: (p: string) => string; direction: 'ASC' | 'DESC'; after: '<' | '>' } {
   const descending = sort.startsWith('-');
   const name = descending ? sort.slice(1) : sort;
   const direction = descending ? 'DESC' : 'ASC';
   const after = descending ? '<' : '>';
   if (name === 'priority') return { key: PRIORITY_RANK, value: `${PRIORITY_RANK}::text`, at: (p) => `${p}::int`, direction, after };
+  if (name === 'due_at') {
+    // A case with no running clock sorts after every due time: a cursor needs a value to compare.
+    const due = `coalesce(${serviceLevels.nextDueAt('cases')}, ${NO_DUE_TIME})`;
+    return { key: due, value: `${MICROS(due)}::text`, at: AT_MICROS, direction, after };
+  }
   return { key: name, value: `${MICROS(name)}::text`, at: AT_MICROS, direction, after };
 }
 
@@ -170,7 +179,7 @@ function withWatchers(props: CaseProps, watchers: string | undefined): CaseProps
 }
 
 /** The WHERE of a filtered case list: `organization_id = $1` and each filter given, its values pushed onto `values`. */
-function caseFilterWhere(organizationId: number, filter: CaseFilter, watching: WatchingSql): { where: string[]; values: unknown[]; param: (value: unknown) => string } {
+function caseFilterWhere(organizationId: number, filter: CaseFilter, watching: WatchingSql, serviceLevels: CaseServiceLevels): { where: string[]; values: unknown[]; param: (value: unknown) => string } {
   const values: unknown[] = [organizationId];
   const where = ['organization_id = $1'];
   const param = (value: unknown) => `$${values.push(value)}`;
@@ -193,6 +202,7 @@ function caseFilterWhere(organizationId: number, filter: CaseFilter, watching: W
     if (value !== undefined) where.push(condition(param(value)));
   }
   if (filter.assignee === 'none') where.push('assignee_id IS NULL');
+  if (filter.sla) where.push(serviceLevels.inState('cases', filter.sla));
   if (filter.search) where.push(filter.search.condition(param));
   return { where, values, param };
 }
@@ -209,9 +219,9 @@ function caseFilterWhere(organizationId: number, filter: CaseFilter, watching: W
  * `updated_at` moves when a case changes, so a case changed while a client pages may be met
  * twice or not at all, as in any list ordered by its last change.
  */
-function listCasesStatement(organizationId: number, filter: CaseFilter, watching: WatchingSql): [string, unknown[]] {
-  const { where, values, param } = caseFilterWhere(organizationId, filter, watching);
-  const order = orderOf(filter.sort ?? DEFAULT_CASE_SORT);
+function listCasesStatement(organizationId: number, filter: CaseFilter, watching: WatchingSql, serviceLevels: CaseServiceLevels): [string, unknown[]] {
+  const { where, values, param } = caseFilterWhere(organizationId, filter, watching, serviceLevels);
+  const order = orderOf(filter.sort ?? DEFAULT_CASE_SORT, serviceLevels);
   if (filter.after) where.push(`(${order.key}, id) ${order.after} (${order.at(param(filter.after.value))}, ${param(filter.after.id)}::bigint)`);
   const limit = param(filter.limit + 1);
   return [
@@ -222,8 +232,8 @@ function listCasesStatement(organizationId: number, filter: CaseFilter, watching
 }
 
 /** The ids of the list's first `filter.limit` cases (newest first): the walk of listCasesStatement, reading ids only. */
-function listedIdsStatement(organizationId: number, filter: CaseFilter, watching: WatchingSql): [string, unknown[]] {
-  const { where, values, param } = caseFilterWhere(organizationId, filter, watching);
+function listedIdsStatement(organizationId: number, filter: CaseFilter, watching: WatchingSql, serviceLevels: CaseServiceLevels): [string, unknown[]] {
+  const { where, values, param } = caseFilterWhere(organizationId, filter, watching, serviceLevels);
   const limit = param(filter.limit);
   return [`SELECT id FROM cases WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}`, values];
 }

@@ -1,5 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { CaseServiceLevels } from '../../cases/domain/case-service-levels.js';
+import { Injectable } from '@nestjs/common';
 import type { CaseProps } from '../../cases/domain/case.js';
 import { businessCalendar } from '../domain/business-calendar.js';
 import { type SlaClock, slaClocks } from '../domain/sla-clocks.js';
@@ -23,13 +22,8 @@ export type CaseSlaView = { policy: boolean } & Partial<Record<'first_response' 
  * history under its current priority.
  */
 @Injectable()
-export class CaseSlaService implements OnModuleInit {
-  constructor(private readonly policies: SlaSweepStore, private readonly histories: CaseHistories, private readonly serviceLevels: CaseServiceLevels) {}
-
-  /** Lent to the cases module, which shows it on the admin case without depending on this module. */
-  onModuleInit(): void {
-    this.serviceLevels.lend({ of: (subject) => this.of(subject) });
-  }
+export class CaseSlaService {
+  constructor(private readonly policies: SlaSweepStore, private readonly histories: CaseHistories) {}
 
   async of(subject: CaseProps, now = new Date()): Promise<CaseSlaView> {
     const inForce = await this.policies.inForce(subject.organizationId, subject.workflowId);
