@@ -109,6 +109,21 @@ describe('SLA timers', () => {
     assert.deepEqual((await sweep.run()).filter((timer) => timer.caseId === caseId), []);
   });
 
+  it('the admin list\'s sla=at_risk holds a case whose warning time passed before its due time, sla=breached one past its due time', async () => {
+    const caseId = await createdCaseId(f);
+    const [first] = await trackedAtCreation(caseId, 4);
+    const listed = async (sla: string) => {
+      const res = await t.request('GET', `/api/admin/v1/cases?workflow_id=${f.workflowId}&sla=${sla}&limit=100`, { token: f.org.adminToken });
+      assert.equal(res.status, 200, res.text);
+      return res.body.cases.some((c: { id: number }) => c.id === caseId);
+    };
+    await sleep(first!.created_at.getTime() + 1300 - Date.now());
+    assert.deepEqual([await listed('at_risk'), await listed('breached')], [true, false], 'first response warned at 1 s, due at 2 s');
+    await sleep(first!.created_at.getTime() + 3300 - Date.now());
+    assert.deepEqual([await listed('at_risk'), await listed('breached')], [false, true]);
+    assert.equal((await t.request('GET', '/api/admin/v1/cases?sla=late', { token: f.org.adminToken })).status, 422);
+  });
+
   describe('under an hour-long policy', () => {
     let slow: CasesFixture;
     before(async () => {
@@ -128,6 +143,27 @@ describe('SLA timers', () => {
         await sweep.run();
         return (await timersOf(waiting)).length + (await timersOf(closed)).length === 0 ? true : undefined;
       }, { timeoutMs: 15_000 });
+    });
+
+    it('the admin list sorts by due_at: the soonest running clock first, a case with no running clock last', async () => {
+      const [older, newer, waiting] = [await createdCaseId(slow), await createdCaseId(slow), await createdCaseId(slow)];
+      for (const id of [older, newer, waiting]) await trackedAtCreation(id, 4);
+      assert.equal((await patchCase(slow, waiting, { status: 'Waiting on customer' })).status, 200);
+      await eventually('the paused case has no timer left', async () => {
+        await sweep.run();
+        return (await timersOf(waiting)).length === 0 ? true : undefined;
+      }, { timeoutMs: 15_000 });
+      const order = async (sort: string) => {
+        const res = await t.request('GET', `/api/admin/v1/cases?workflow_id=${slow.workflowId}&sort=${sort}&limit=100`, { token: f.org.adminToken });
+        assert.equal(res.status, 200, res.text);
+        return res.body.cases.map((c: { id: number }) => c.id).filter((id: number) => [older, newer, waiting].includes(id));
+      };
+      assert.deepEqual(await order('due_at'), [older, newer, waiting]);
+      assert.deepEqual(await order('-due_at'), [waiting, newer, older]);
+      const page = await t.request('GET', `/api/admin/v1/cases?workflow_id=${slow.workflowId}&sort=due_at&limit=1`, { token: f.org.adminToken });
+      const next = await t.request('GET', `/api/admin/v1/cases?workflow_id=${slow.workflowId}&sort=due_at&limit=100&cursor=${encodeURIComponent(page.body.next_cursor)}`, { token: f.org.adminToken });
+      assert.equal(next.status, 200, next.text);
+      assert.ok(!next.body.cases.some((c: { id: number }) => c.id === page.body.cases[0].id), 'the next page starts after the first');
     });
 
     it('deleting the policy drops the timers not fired yet', async () => {
