@@ -81,7 +81,7 @@ export interface paths {
         };
         /**
          * List cases
-         * @description The organization's cases, newest first (by `created_at`, then `id`) unless `sort` says otherwise, filtered by every parameter given (the same filters as the cases API's list, plus `workflow_id`, `source`, `assignee`, `team_id` and `priority`), with how each came in (`source_type`) and who works it. With `q` (full-text search over subject, attributes, email messages and comments) the cases come by relevance, then newest first, each with its `match`, and `sort` is refused. Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor` (with the same `sort` or `q`); it is null on the last page. Any other query parameter is a 422.
+         * @description The organization's cases, newest first (by `created_at`, then `id`) unless `sort` says otherwise, filtered by every parameter given (the same filters as the cases API's list, plus `workflow_id`, `source`, `assignee`, `team_id`, `priority` and `watching`), with how each came in (`source_type`), who works it and how many people watch it (`watchers`). With `q` (full-text search over subject, attributes, email messages and comments) the cases come by relevance, then newest first, each with its `match`, and `sort` is refused. Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor` (with the same `sort` or `q`); it is null on the last page. Any other query parameter is a 422.
          */
         get: operations["listCases"];
         put?: never;
@@ -101,7 +101,7 @@ export interface paths {
         };
         /**
          * Get a case of the organization
-         * @description The case as the cases API shows it, plus its `source_type` and who works it (`assignee`, `team`, `priority`), whatever workflow it belongs to.
+         * @description The case as the cases API shows it, plus its `source_type`, who works it (`assignee`, `team`, `priority`) and `watchers` (how many people watch it), whatever workflow it belongs to.
          */
         get: operations["getAdminCase"];
         put?: never;
@@ -130,6 +130,30 @@ export interface paths {
         get: operations["getAdminCaseAttachment"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/cases/{caseId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a case's comments
+         * @description Every comment, internal notes included (the organization's people read them all), oldest first, a page at a time: pass `next_cursor` back as `after`; it is null on the last page. Comments are only ever added at the end, so pages never repeat or skip one.
+         */
+        get: operations["listComments"];
+        put?: never;
+        /**
+         * Comment on a case
+         * @description An internal note (the organization's people only: never mailed to the requester, never in an event's body, never in the cases API) or a public reply, mailed to the case's requester by the worker: for an email case the first message's sender and Cc (the service's own addresses left out), from the workflow's inbound address, in the same thread, so the answer comes back to this case; otherwise the address in the workflow's `requester_attribute`. The mail is queued with the comment and sent once, retried for an hour while the relay refuses it; `delivery.status` tells. Recorded on the timeline (`comment_added`, without the body), told to subscriptions (`case.commented`) and audited. `@<email>` of a person of the organization in an internal note makes them a watcher and mails them; any other address is ignored.
+         */
+        post: operations["createComment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -239,6 +263,30 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/cases/{caseId}/watchers/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Watch a case
+         * @description The signed-in person watches the case: they are mailed when the requester replies, the case moves to `Error` or its SLA warns or breaches (see their notification preferences). Audited. Takes no body (one that is sent is ignored).
+         */
+        put: operations["watchCase"];
+        post?: never;
+        /**
+         * Stop watching a case
+         * @description The signed-in person no longer watches the case (its assignee still counts as watching it). Audited.
+         */
+        delete: operations["unwatchCase"];
         options?: never;
         head?: never;
         patch?: never;
@@ -389,6 +437,30 @@ export interface paths {
          */
         get: operations["getMe"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My notification mails
+         * @description Which notification mails the signed-in person gets: `assigned` (a case is assigned to them), `mentioned` (a note mentions them), `watched` (a case they watch or are assigned gets a requester's reply, moves to `Error`, or its SLA warns or breaches). All on unless turned off.
+         */
+        get: operations["getNotificationPreferences"];
+        /**
+         * Set my notification mails
+         * @description Replaces the three switches (all required). Audited. A notification already queued for a kind turned off is not sent.
+         */
+        put: operations["putNotificationPreferences"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1831,9 +1903,31 @@ export interface components {
         };
         /** @description The body of a delivery. */
         CaseEvent: {
-            /** @description The case as the change left it. */
+            /** @description The case as the change left it; for `case.commented`, the comment too; for `case.sla_warning` and `case.sla_breached`, the clock that warned or breached (`sla`). */
             data: {
                 case: components["schemas"]["Case"];
+                comment?: {
+                    author: {
+                        email: string | null;
+                        id: number | null;
+                    };
+                    /** @description A public reply's text; an internal note's is never sent. */
+                    body?: string;
+                    id: number;
+                    /** @enum {string} */
+                    visibility: "internal" | "public";
+                };
+                sla?: {
+                    /** @enum {string} */
+                    clock: "first_response" | "next_response" | "resolution";
+                    /**
+                     * Format: date-time
+                     * @description When the clock is (or was) due; null for a warning whose clock paused since.
+                     */
+                    due_at: string | null;
+                    /** @description How long after its time the timer fired: more than a few seconds only after an outage of every worker. */
+                    late_ms: number;
+                };
             };
             /**
              * Format: uuid
@@ -1846,7 +1940,7 @@ export interface components {
              */
             timestamp: string;
             /** @enum {string} */
-            type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned";
+            type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented" | "case.sla_warning" | "case.sla_breached";
         };
         /** @description A case in the admin case list: a case as the admin API shows it, and with `q` where it matched. */
         CaseInList: {
@@ -1906,6 +2000,8 @@ export interface components {
              * @description Time of the last change (ISO 8601, UTC)
              */
             updated_at: string;
+            /** @description How many people watch the case (casework.md section 4); its assignee always counts. */
+            watchers: number;
             /** @description Workflow the case belongs to. */
             workflow_id: number;
         };
@@ -2003,6 +2099,14 @@ export interface components {
                 reopened: number;
             };
         };
+        /** @description The SLA clocks of a case (sla.md section 2); a clock that does not apply at the case's priority (or next_response before the requester's first reply) is absent. */
+        CaseSla: {
+            first_response?: components["schemas"]["SlaClock"];
+            next_response?: components["schemas"]["SlaClock"];
+            /** @description Whether an SLA policy applies to the case: a live case of a workflow with a policy, created after it was set. */
+            policy: boolean;
+            resolution?: components["schemas"]["SlaClock"];
+        };
         /** @description A saved view of the case list. */
         CaseView: {
             /** @description The columns shown, in order. */
@@ -2032,7 +2136,7 @@ export interface components {
              */
             updated_at: string;
         };
-        /** @description A case as the admin API shows it: a Case plus its `source_type` and who works it (`assignee`, `team`, `priority`). */
+        /** @description A case as the admin API shows it: a Case plus its `source_type`, who works it (`assignee`, `team`, `priority`), how many watch it and (one case) its SLA clocks. */
         CaseWithSource: {
             /** @description The person working the case; null when nobody is (or their user was deleted). */
             assignee: {
@@ -2061,6 +2165,8 @@ export interface components {
              * @enum {string}
              */
             priority: "low" | "normal" | "high" | "urgent";
+            /** @description The single case only (GET and PATCH of one case), not the list: its SLA clocks. */
+            sla?: components["schemas"]["CaseSla"];
             /** @description How the case came in: `API` (the cases API), `Webhook` (the incoming webhook), `Email` (an email to the workflow's inbound address), `Form` (the hosted request form), or the source type of an extension's case source (docs/extending.md). */
             source_type: string;
             /** @description One of the statuses declared on the workflow version the case runs on. New cases are `Open`. */
@@ -2078,6 +2184,8 @@ export interface components {
              * @description Time of the last change (ISO 8601, UTC)
              */
             updated_at: string;
+            /** @description How many people watch the case (casework.md section 4); its assignee always counts. */
+            watchers: number;
             /** @description Workflow the case belongs to. */
             workflow_id: number;
         };
@@ -2103,6 +2211,34 @@ export interface components {
             close: {
                 outcome?: string;
             };
+        };
+        /** @description A comment on a case. */
+        Comment: {
+            author: {
+                email: string | null;
+                /** @description The person's user id; null for an admin token. */
+                id: number | null;
+            };
+            /** @description The text, up to 65536 bytes (UTF-8). */
+            body: string;
+            /**
+             * Format: date-time
+             * @description When it was made (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description A public reply's mail to the requester (null for an internal note): its recipients and whether the worker has sent it yet, or gave up after an hour of refusals. */
+            delivery: {
+                /** @enum {string} */
+                status: "queued" | "sent" | "failed";
+                to: string[];
+            } | null;
+            /** @description Comment id; comments are listed in the order they were made. */
+            id: number;
+            /**
+             * @description `internal`: the organization's people only. `public`: also mailed to the case's requester.
+             * @enum {string}
+             */
+            visibility: "internal" | "public";
         };
         /** @description A test on one field, with exactly one operator. Fields: `case.id`, `case.subject`, `case.status`, `case.mode`, `case.workflow_id`, `attributes.<name>` (dots go into nested objects). */
         Condition: {
@@ -2178,6 +2314,15 @@ export interface components {
              */
             shared: boolean;
         };
+        CreateCommentRequest: {
+            /** @description The text, at most 65536 bytes in UTF-8. In an internal note, `@<email>` of a person of the organization makes them a watcher and notifies them. */
+            body: string;
+            /**
+             * @description `internal`: the organization's people only. `public`: also mailed to the requester.
+             * @enum {string}
+             */
+            visibility: "internal" | "public";
+        };
         CreateDigestRequest: {
             /** @description The UTC hour each period ends and its digest is sent. */
             hour_utc: number;
@@ -2220,7 +2365,7 @@ export interface components {
             owner_email?: string;
         };
         CreateSubscriptionRequest: {
-            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned")[];
+            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented" | "case.sla_warning" | "case.sla_breached")[];
             /**
              * Format: uri
              * @description An `http` or `https` URL.
@@ -2271,7 +2416,7 @@ export interface components {
              */
             event_id: string;
             /** @enum {string} */
-            event_type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned";
+            event_type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented" | "case.sla_warning" | "case.sla_breached";
             /** @description What the subscriber answered; null when no answer came. */
             status_code: number | null;
         };
@@ -2409,6 +2554,20 @@ export interface components {
         MergeCaseRequest: {
             /** @description The id of the case to merge into, of the same workflow. */
             into: number;
+        };
+        /** @description Which notification mails a person gets; all on unless turned off. */
+        NotificationPreferences: {
+            /** @description Mail when a case is assigned to me. */
+            assigned: boolean;
+            /** @description Mail when a note mentions me. */
+            mentioned: boolean;
+            /** @description Mail when a case I watch (or am assigned) gets a requester's reply, moves to `Error`, or its SLA warns or breaches. */
+            watched: boolean;
+        };
+        NotificationPreferencesRequest: {
+            assigned: boolean;
+            mentioned: boolean;
+            watched: boolean;
         };
         Organization: {
             /**
@@ -2625,6 +2784,28 @@ export interface components {
              */
             email: string;
         };
+        /** @description One SLA clock of a case, counted in business hours of the policy's calendar. */
+        SlaClock: {
+            /**
+             * Format: date-time
+             * @description When it breached.
+             */
+            breached_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the clock reaches its target: while running, when it will; once breached, when it did; once met, the deadline it met. Null while paused.
+             */
+            due_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it was met: the first public reply (first_response), the next public reply (next_response), the close (resolution).
+             */
+            met_at: string | null;
+            /** @description Not counting now: the case is in a pause status (or Closed). */
+            paused: boolean;
+            /** @enum {string} */
+            state: "running" | "paused" | "met" | "breached";
+        };
         /** @description A workflow's SLA policy. */
         SlaPolicy: {
             /** @description The name of the business-hours calendar the targets count in. */
@@ -2785,7 +2966,7 @@ export interface components {
             disabled_at: string | null;
             /** @description Why it was disabled; null while active. */
             disabled_reason: string | null;
-            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned")[];
+            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented" | "case.sla_warning" | "case.sla_breached")[];
             /**
              * Format: date-time
              * @description Since when deliveries fail without a success in between; null while healthy.
@@ -2843,7 +3024,7 @@ export interface components {
              */
             status: string;
         };
-        /** @description One entry of a case's timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields: `created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case. `attributes_changed`: `keys` (removed ones too). `assigned`: `from`, `to` (`{id, email}` or null), `team_from`, `team_to` (`{id, name}` or null). `priority_changed`: `from`, `to`. `assign` (what an `assign` step picked): `run_id`, `team`, `assigned` (`{id, email}`, with `strategy`; or null, with `reason`: the team has no active member, or no longer exists). `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`. `run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status). `http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`. `email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service's own mail), which reopens nothing; a copy of a message of a case merged into this one carries `merged_from` (that case's id) and `received_at`. `merged_into` / `merged_from` (a merge; the merged case then moves to `Closed` with outcome `Merged`): `case_id`, the other case. `linked` / `unlinked`: `link_id`, `case_id` (the other case), `link_type` (`relates`, `duplicates`, `blocks`) and `direction` (`outward`: this case relates to, duplicates or blocks the other; `inward`: the other way). */
+        /** @description One entry of a case's timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields: `created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case. `attributes_changed`: `keys` (removed ones too). `assigned`: `from`, `to` (`{id, email}` or null), `team_from`, `team_to` (`{id, name}` or null). `priority_changed`: `from`, `to`. `assign` (what an `assign` step picked): `run_id`, `team`, `assigned` (`{id, email}`, with `strategy`; or null, with `reason`: the team has no active member, or no longer exists). `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`. `run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status). `http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`. `sla_warning` / `sla_breached` (an SLA timer fired, by `engine`): `clock`, `due_at` (null for a warning whose clock paused since), `late_ms` (how long after its time it fired: more than a few seconds only after an outage of every worker). `comment_added`: `comment_id`, `visibility` (`internal` or `public`), `author` (`id`, `email`; both null for an admin token); the body is read from the case's comments, never copied here. `email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service's own mail), which reopens nothing; a copy of a message of a case merged into this one carries `merged_from` (that case's id) and `received_at`. `merged_into` / `merged_from` (a merge; the merged case then moves to `Closed` with outcome `Merged`): `case_id`, the other case. `linked` / `unlinked`: `link_id`, `case_id` (the other case), `link_type` (`relates`, `duplicates`, `blocks`) and `direction` (`outward`: this case relates to, duplicates or blocks the other; `inward`: the other way). */
         TimelineEvent: {
             /**
              * Format: date-time
@@ -2866,6 +3047,11 @@ export interface components {
                 name: string;
             }[];
             /**
+             * @description `sla_warning`, `sla_breached`: the clock.
+             * @enum {string}
+             */
+            clock?: "first_response" | "next_response" | "resolution";
+            /**
              * Format: date-time
              * @description The `Date` header in UTC; null when absent or unreadable.
              */
@@ -2875,6 +3061,11 @@ export interface components {
              * @enum {string}
              */
             direction?: "outward" | "inward";
+            /**
+             * Format: date-time
+             * @description `sla_warning`, `sla_breached`: when the clock is (or was) due.
+             */
+            due_at?: string | null;
             error?: string;
             /** @description `status_changed`, `priority_changed`: the status or priority left. `email_received`: the sender (`address`, `name`), or null. `assigned`: the assignee before (`id`, `email`), or null. */
             from?: string | Record<string, unknown> | null;
@@ -2886,6 +3077,8 @@ export interface components {
             in_reply_to?: string | null;
             /** @description The attributes a step set. */
             keys?: string[];
+            /** @description `sla_warning`, `sla_breached`: how long after its time the timer fired. */
+            late_ms?: number;
             /** @description `linked`, `unlinked`: the link. */
             link_id?: number;
             /** @enum {string} */
@@ -2993,7 +3186,7 @@ export interface components {
             workflow_ids?: number[] | null;
         };
         UpdateSubscriptionRequest: {
-            events?: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned")[];
+            events?: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented" | "case.sla_warning" | "case.sla_breached")[];
             /**
              * Format: uri
              * @description An `http` or `https` URL.
@@ -3196,6 +3389,8 @@ export interface components {
             name: string;
             /** @description Whether the workflow takes cases right now. */
             published: boolean;
+            /** @description Optional: a JSON Pointer to a declared string attribute with `format: "email"`, the address public replies to a case go to (an email case replies to its first message's sender instead). */
+            requester_attribute?: string;
             /**
              * @description When true, undeclared attribute keys are refused (each is a validation error at its own path) instead of kept.
              * @default false
@@ -3241,6 +3436,8 @@ export interface components {
             default_outcome: string | null;
             /** @description The intake name, used in default subjects (`<name> via API - ...`). */
             name: string;
+            /** @description Optional: a JSON Pointer to a declared string attribute with `format: "email"`, the address public replies to a case go to (an email case replies to its first message's sender instead). */
+            requester_attribute?: string;
             /**
              * @description When true, undeclared attribute keys are refused (each is a validation error at its own path) instead of kept.
              * @default false
@@ -3630,8 +3827,10 @@ export interface operations {
                 priority?: string;
                 /** @description Full-text search (docs/search.md): words must all match (whole words and their common forms, case- and accent-insensitive), `inv*` matches a prefix (at least 2 letters or digits), `"exact phrase"` the words in order, `-word` excludes; numbers and identifiers (`A-1043`) match whole. At most 256 characters and 16 terms, and at least one term that must match (422 otherwise); empty is no filter. With `q` the cases come by relevance (subject, then attributes, then messages), then newest first. */
                 q?: string;
-                /** @description The order: by `created_at`, `updated_at` (the last change) or `priority` (`low` to `urgent`), ascending, or descending with `-`; ties by id in the same direction. A cursor goes with the order it was read in. */
-                sort?: "-created_at" | "created_at" | "-updated_at" | "updated_at" | "-priority" | "priority";
+                /** @description Only cases with an SLA clock `breached` (its due time passed before it was met, now or earlier), or `at_risk`: running, within the policy's `warn_before` of its due time, not yet breached. As of the worker's last SLA pass (about a second behind). */
+                sla?: "breached" | "at_risk";
+                /** @description The order: by `created_at`, `updated_at` (the last change), `priority` (`low` to `urgent`) or `due_at` (the due time of the case's soonest running SLA clock; cases without one after all others), ascending, or descending with `-`; ties by id in the same direction. A cursor goes with the order it was read in. */
+                sort?: "-created_at" | "created_at" | "-updated_at" | "updated_at" | "-priority" | "priority" | "due_at" | "-due_at";
                 /** @description Only cases that came in this way: `API`, `Webhook`, `Email`, `Form`, or an extension's source type. */
                 source?: string;
                 /** @description Only cases in this status, or in any of several comma-separated ones (`Open,Triage`). */
@@ -3642,6 +3841,8 @@ export interface operations {
                 updated_after?: string;
                 /** @description Only cases last changed before this instant (excluded itself). */
                 updated_before?: string;
+                /** @description Only cases the signed-in person watches (an admin token, which is no person, gets 422). */
+                watching?: "true";
                 /** @description Only this workflow's cases. */
                 workflow_id?: number;
             };
@@ -3775,6 +3976,86 @@ export interface operations {
             /** @description The case or the attachment does not exist, or belongs to another organization. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listComments: {
+        parameters: {
+            query?: {
+                /** @description The id of the last comment of the previous page (its `next_cursor`). */
+                after?: number;
+                /** @description How many comments. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of comments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comments: components["schemas"]["Comment"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            /** @description An unknown query parameter, or a value that is not valid for it (`validation_errors` names each). */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description The comment. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: components["schemas"]["Comment"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A body that is empty, over 64 KB or not text, an unknown `visibility`; or a public reply on a case whose requester is unknown. */
+            422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4014,6 +4295,70 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    watchCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Watching. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The caller is an admin token, not a person. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unwatchCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not watching. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The caller is an admin token, not a person. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     bulkChangeCases: {
         parameters: {
             query?: never;
@@ -4073,8 +4418,10 @@ export interface operations {
                 priority?: string;
                 /** @description Full-text search (docs/search.md): words must all match (whole words and their common forms, case- and accent-insensitive), `inv*` matches a prefix (at least 2 letters or digits), `"exact phrase"` the words in order, `-word` excludes; numbers and identifiers (`A-1043`) match whole. At most 256 characters and 16 terms, and at least one term that must match (422 otherwise); empty is no filter. With `q` the cases come by relevance (subject, then attributes, then messages), then newest first. */
                 q?: string;
-                /** @description The order: by `created_at`, `updated_at` (the last change) or `priority` (`low` to `urgent`), ascending, or descending with `-`; ties by id in the same direction. A cursor goes with the order it was read in. */
-                sort?: "-created_at" | "created_at" | "-updated_at" | "updated_at" | "-priority" | "priority";
+                /** @description Only cases with an SLA clock `breached` (its due time passed before it was met, now or earlier), or `at_risk`: running, within the policy's `warn_before` of its due time, not yet breached. As of the worker's last SLA pass (about a second behind). */
+                sla?: "breached" | "at_risk";
+                /** @description The order: by `created_at`, `updated_at` (the last change), `priority` (`low` to `urgent`) or `due_at` (the due time of the case's soonest running SLA clock; cases without one after all others), ascending, or descending with `-`; ties by id in the same direction. A cursor goes with the order it was read in. */
+                sort?: "-created_at" | "created_at" | "-updated_at" | "updated_at" | "-priority" | "priority" | "due_at" | "-due_at";
                 /** @description Only cases that came in this way: `API`, `Webhook`, `Email`, `Form`, or an extension's source type. */
                 source?: string;
                 /** @description Only cases in this status, or in any of several comma-separated ones (`Open,Triage`). */
@@ -4085,6 +4432,8 @@ export interface operations {
                 updated_after?: string;
                 /** @description Only cases last changed before this instant (excluded itself). */
                 updated_before?: string;
+                /** @description Only cases the signed-in person watches (an admin token, which is no person, gets 422). */
+                watching?: "true";
                 /** @description Only this workflow's cases. */
                 workflow_id?: number;
             };
@@ -4331,6 +4680,63 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preferences. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The caller is an admin token, not a person. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationPreferencesRequest"];
+            };
+        };
+        responses: {
+            /** @description The preferences as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A missing or non-boolean switch, an unknown key; or the caller is an admin token, not a person. */
+            422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
