@@ -167,8 +167,8 @@ describe('merging cases', () => {
     assert.equal(res.status, 200, res.text);
     const mergedInto = (await timeline(t, w, merged)).find((e) => e.type === 'merged_into');
     const mergedFrom = (await timeline(t, w, into)).find((e) => e.type === 'merged_from');
-    assert.deepEqual(mergedInto.by, { type: 'user', id: agent.userId });
-    assert.deepEqual(mergedFrom.by, { type: 'user', id: agent.userId });
+    assert.deepEqual(mergedInto.by, { type: 'user', id: agent.userId, name: agent.email });
+    assert.deepEqual(mergedFrom.by, { type: 'user', id: agent.userId, name: agent.email });
   });
 
   describe('refusals: nothing changes', () => {

@@ -131,7 +131,7 @@ describe('casework: saved views, bulk changes, CSV export', () => {
     for (const caseId of movable) {
       const timeline = await as(agent, 'GET', `/api/admin/v1/cases/${caseId}/timeline`);
       const moves = timeline.body.events.filter((e: { type: string }) => e.type === 'status_changed');
-      assert.deepEqual(moves.map((e: { from: string; to: string; by: unknown }) => [e.from, e.to, e.by]), [['Open', 'Triage', { type: 'user', id: agent.userId }]]);
+      assert.deepEqual(moves.map((e: { from: string; to: string; by: unknown }) => [e.from, e.to, e.by]), [['Open', 'Triage', { type: 'user', id: agent.userId, name: agent.email }]]);
     }
     const audited = await db().query<{ target_id: string }>(`SELECT target_id FROM audit_entries WHERE organization_id = $1 AND action = 'case.status_changed' ORDER BY target_id::bigint`, [org.id]);
     assert.deepEqual(audited.rows.map((r) => Number(r.target_id)), movable);

@@ -58,7 +58,7 @@ describe('comments, public replies and notifications (casework.md sections 3 and
     assert.deepEqual([second.body.comments.map((c: any) => c.body), second.body.next_cursor], [bodies.slice(2), null]);
     const rows = (await timeline(t, w, caseId)).filter((e) => e.type === 'comment_added');
     assert.equal(rows.length, 3);
-    assert.deepEqual(rows[0], { ...rows[0], by: { type: 'user', id: agent.userId }, visibility: 'internal', author: { id: agent.userId, email: agent.email } });
+    assert.deepEqual(rows[0], { ...rows[0], by: { type: 'user', id: agent.userId, name: agent.email }, visibility: 'internal', author: { id: agent.userId, email: agent.email } });
     assert.ok(!JSON.stringify(rows).includes('note'), 'the timeline holds no body');
     const api = await t.request('GET', `/api/external/v1/workflows/${w.workflowId}/cases/${caseId}`, { token: w.apiToken });
     assert.ok(!api.text.includes('note'), 'the cases API shows no comment');
