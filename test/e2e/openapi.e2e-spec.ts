@@ -212,7 +212,7 @@ describe('OpenAPI document', () => {
       const queryOf = (path: string, method: string) => (doc.paths[path][method].parameters as Json[]).filter((p) => p.in === 'query').map((p) => p.name).sort();
       const filters = ['attributes', 'created_after', 'created_before', 'cursor', 'limit', 'mode', 'q', 'status', 'updated_after', 'updated_before'];
       assert.deepEqual(queryOf('/api/external/v1/workflows/{workflowId}/cases', 'get'), filters);
-      assert.deepEqual(queryOf('/api/admin/v1/cases', 'get'), [...filters, 'assignee', 'priority', 'sort', 'source', 'team_id', 'watching', 'workflow_id'].sort());
+      assert.deepEqual(queryOf('/api/admin/v1/cases', 'get'), [...filters, 'assignee', 'priority', 'sla', 'sort', 'source', 'team_id', 'watching', 'workflow_id'].sort());
       assert.deepEqual(queryOf('/api/external/v1/workflows/{workflowId}/cases/changes', 'get'), ['after', 'limit']);
       assert.ok(doc.paths['/api/external/v1/workflows/{workflowId}/cases/changes'].get.responses['410'], 'the expired cursor is documented');
     });

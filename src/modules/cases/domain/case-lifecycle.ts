@@ -5,6 +5,13 @@ export const LIFECYCLE_EVENT_TYPES = ['case.created', 'case.status_changed', 'ca
 export type LifecycleEventType = (typeof LIFECYCLE_EVENT_TYPES)[number];
 
 /**
+ * The notes the SLA module writes on a case's timeline when one of its timers fires (`data`:
+ * `clock`, `due_at`, `late_ms`), told to subscribers as these events with that data as `sla`.
+ */
+export const SLA_NOTES = { sla_warning: 'case.sla_warning', sla_breached: 'case.sla_breached' } as const;
+export type SlaNote = keyof typeof SLA_NOTES;
+
+/**
  * The events subscribers may follow for a change of a case, in the order they are sent: every
  * move is a `case.status_changed`, and entering Closed, leaving it, or being parked in Error
  * is also told as such. A reply added to a case by email is a `case.email_received`; a
@@ -28,8 +35,8 @@ export function lifecycleEventTypes(event: CaseEvent): LifecycleEventType[] {
       return ['case.assigned'];
     case 'comment_added':
       return ['case.commented'];
-    case 'sla_fired':
-      return [event.firing.kind === 'warning' ? 'case.sla_warning' : 'case.sla_breached'];
+    case 'noted':
+      return Object.hasOwn(SLA_NOTES, event.note) ? [SLA_NOTES[event.note as SlaNote]] : [];
     default:
       return [];
   }
@@ -42,10 +49,7 @@ export function lifecycleEventTypes(event: CaseEvent): LifecycleEventType[] {
  * how late it fired.
  */
 export function lifecycleEventDetails(event: CaseEvent): (string | null)[] {
-  if (event.type === 'sla_fired') {
-    const { clock, dueAt, lateMs } = event.firing;
-    return [JSON.stringify({ sla: { clock, due_at: dueAt?.toISOString() ?? null, late_ms: lateMs } })];
-  }
+  if (event.type === 'noted' && Object.hasOwn(SLA_NOTES, event.note)) return [JSON.stringify({ sla: event.data })];
   if (event.type !== 'comment_added') return lifecycleEventTypes(event).map(() => null);
   const { id, visibility, author, publicBody } = event.comment;
   return [JSON.stringify({ comment: { id, visibility, author, ...(visibility === 'public' && publicBody !== null ? { body: publicBody } : {}) } })];

@@ -43,18 +43,7 @@ export type CaseEvent =
   | { type: 'noted'; actor: Actor; note: string; data: Record<string, unknown> }
   /** A comment stored by the comments module: the timeline names it, never copies its body. */
   | { type: 'comment_added'; actor: Actor; comment: CaseComment }
-  /** A service-level timer of the case fired (sla.md section 3), `lateMs` after its time. */
-  | { type: 'sla_fired'; actor: Actor; firing: SlaFiring }
   | RunEvent;
-
-/** What a fired SLA timer tells: which clock, warned or breached, its due time, how late it fired. */
-export interface SlaFiring {
-  kind: 'warning' | 'breached';
-  clock: string;
-  /** Null for a warning whose clock paused since. */
-  dueAt: Date | null;
-  lateMs: number;
-}
 
 export interface CaseProps {
   id: number;
@@ -266,11 +255,6 @@ export class Case {
   /** A person commented: recorded and told to subscribers; the status does not change. */
   comment(comment: CaseComment, actor: Actor): void {
     this.events.push({ type: 'comment_added', actor, comment });
-  }
-
-  /** One of the case's SLA timers fired: recorded and told to subscribers; nothing of the case changes. */
-  slaFired(firing: SlaFiring): void {
-    this.events.push({ type: 'sla_fired', actor: { kind: 'engine' }, firing });
   }
 
   /** The engine parks a case whose run failed. */

@@ -43,10 +43,6 @@ export function timelineRow(event: CaseEvent): TimelineRow | null {
       const { id, visibility, author } = event.comment;
       return { type: event.type, actor: actorColumn(event.actor), data: { comment_id: id, visibility, author } };
     }
-    case 'sla_fired': {
-      const { kind, clock, dueAt, lateMs } = event.firing;
-      return { type: `sla_${kind}`, actor: actorColumn(event.actor), data: { clock, due_at: dueAt?.toISOString() ?? null, late_ms: lateMs } };
-    }
     case 'run_started':
       return { type: event.type, actor: 'engine', run: event.run, data: { status: event.run.status, mode: event.run.mode } };
     case 'run_resumed':

@@ -4,6 +4,7 @@ import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { CaseNotifications } from '../../cases/application/case-notifications.js';
 import { CaseFeedReads } from '../../cases/domain/case-feed-reads.js';
+import type { SlaNote } from '../../cases/domain/case-lifecycle.js';
 import { CaseRepository } from '../../cases/domain/case.repository.js';
 import { businessCalendar } from '../domain/business-calendar.js';
 import { slaClocks } from '../domain/sla-clocks.js';
@@ -103,7 +104,8 @@ export class SlaSweep {
         const subject = subjects.get(timer.caseId);
         if (!subject || subject.mode !== 'live') continue;
         const kind = timer.kind === 'warning' ? 'warning' : 'breached';
-        subject.slaFired({ kind, clock: timer.clock, dueAt: timer.dueAt, lateMs: lateMs(timer) });
+        const note: SlaNote = `sla_${kind}`;
+        subject.note(note, { kind: 'engine' }, { clock: timer.clock, due_at: timer.dueAt?.toISOString() ?? null, late_ms: lateMs(timer) });
         const late = lateMs(timer) >= LATE_ENOUGH_TO_SAY_MS ? ` (fired ${Math.round(lateMs(timer) / 1000)} s late)` : '';
         const due = timer.dueAt === null ? '' : ` at ${timer.dueAt.toISOString()}`;
         const summary = timer.kind === 'warning'
