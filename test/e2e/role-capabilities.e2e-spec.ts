@@ -112,8 +112,14 @@ async function workflowWith(w: World, automations: Record<string, unknown[]>, at
 
 /** Each capability of the table, tried as one caller. */
 const PROBES: Record<string, (w: World, as: Caller) => Promise<Cell>> = {
-  'read cases, their timelines and runs, usage and the cases report': async (w, as) =>
-    reached(as.column, await as.request('GET', '/api/admin/v1/cases'), await as.request('GET', '/api/admin/v1/usage'), await as.request('GET', '/api/admin/v1/reports/cases')),
+  'read cases, their timelines and runs, usage, the cases report and the SLA report': async (w, as) =>
+    reached(
+      as.column,
+      await as.request('GET', '/api/admin/v1/cases'),
+      await as.request('GET', '/api/admin/v1/usage'),
+      await as.request('GET', '/api/admin/v1/reports/cases'),
+      await as.request('GET', '/api/admin/v1/reports/sla?from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z'),
+    ),
   'merge cases': async (w, as) => reached(as.column, await as.request('POST', `/api/admin/v1/cases/${await newCase(w)}/merge`, { into: await newCase(w) })),
   'link cases': async (w, as) => {
     const [a, b] = [await newCase(w), await newCase(w)];

@@ -146,4 +146,27 @@ describe('SLA clocks of a case as it is worked', () => {
     await move(caseId, { priority: 'low' });
     assert.deepEqual(await sla(caseId), { policy: true }, 'no targets at low priority');
   });
+
+  it('the SLA report counts the clock periods measured (met or breached, not running) per clock and priority, with the business time to meet them', async () => {
+    const started = new Date(Date.now() - HOUR).toISOString();
+    const ended = new Date(Date.now() + HOUR).toISOString();
+    const { caseId } = await emailCase();
+    const reply = await admin('POST', `/api/admin/v1/cases/${caseId}/comments`, { body: 'Answered', visibility: 'public' });
+    assert.equal(reply.status, 201, reply.text);
+    const res = await admin('GET', `/api/admin/v1/reports/sla?from=${encodeURIComponent(started)}&to=${encodeURIComponent(ended)}&workflow_id=${w.workflowId}`);
+    assert.equal(res.status, 200, res.text);
+    const report = res.body.report;
+    assert.equal(report.workflow_id, w.workflowId);
+    // Every case of this spec: first_response met on three (this one and the first two tests'), running on the paused one, none at low priority.
+    const rows = new Map(report.clocks.map((row: any) => [`${row.clock} ${row.priority}`, row]));
+    const first: any = rows.get('first_response normal');
+    assert.deepEqual([first.measured, first.met, first.breached, first.met_share], [3, 3, 0, 1]);
+    assert.ok(first.business_seconds_to_meet.p50 > 0 && first.business_seconds_to_meet.p90 >= first.business_seconds_to_meet.p50, JSON.stringify(first));
+    const next: any = rows.get('next_response normal');
+    assert.deepEqual([next.measured, next.met], [1, 1]);
+    assert.equal(rows.get('resolution normal'), undefined, 'no resolution ended: the one closed was reopened');
+    assert.equal((await admin('GET', `/api/admin/v1/reports/sla?from=${encodeURIComponent(ended)}&to=${encodeURIComponent(started)}`)).status, 422);
+    assert.equal((await admin('GET', `/api/admin/v1/reports/sla?to=${encodeURIComponent(ended)}`)).status, 422);
+    assert.equal((await admin('GET', `/api/admin/v1/reports/sla?from=${encodeURIComponent(started)}&to=${encodeURIComponent(ended)}&workflow_id=999999999`)).status, 404);
+  });
 });

@@ -44,6 +44,35 @@ export const slaSchemas: Record<string, Schema> = {
     [],
     'One SLA clock of a case, counted in business hours of the policy\'s calendar.',
   ),
+  SlaReport: object(
+    {
+      from: timestamp('The range\'s start'),
+      to: timestamp('The range\'s end (excluded)'),
+      workflow_id: { type: ['integer', 'null'], description: 'The workflow asked for; null: every workflow with a policy.' },
+      cases: { type: 'integer', minimum: 0, description: 'The cases measured.' },
+      clocks: {
+        type: 'array',
+        description: 'Per clock and priority (clocks in the order first_response, next_response, resolution; priorities low to urgent); a pair with nothing measured is left out.',
+        items: object({
+          clock: { type: 'string', enum: [...CLOCKS] },
+          priority: { type: 'string', enum: [...PRIORITIES] },
+          measured: { type: 'integer', minimum: 0, description: 'Clock periods ended met or breached.' },
+          met: { type: 'integer', minimum: 0 },
+          breached: { type: 'integer', minimum: 0 },
+          met_share: { type: ['number', 'null'], minimum: 0, maximum: 1, description: 'met / measured; null when nothing was measured.' },
+          business_seconds_to_meet: {
+            type: ['object', 'null'],
+            properties: { p50: { type: 'number', minimum: 0 }, p90: { type: 'number', minimum: 0 } },
+            required: ['p50', 'p90'],
+            additionalProperties: false,
+            description: 'Business time from the period\'s start to its reply or close, median and 90th percentile (nearest rank); null when no period got one.',
+          },
+        }),
+      },
+    },
+    [],
+    'The SLA report (sla.md section 4).',
+  ),
   CaseSla: object(
     {
       policy: { type: 'boolean', description: 'Whether an SLA policy applies to the case: a live case of a workflow with a policy, created after it was set.' },

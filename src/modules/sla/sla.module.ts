@@ -8,9 +8,11 @@ import { CaseSlaService } from './application/case-sla.service.js';
 import { CalendarsService } from './application/calendars.service.js';
 import { SlaPoliciesService } from './application/sla-policies.service.js';
 import { CalendarStore, SlaPolicyStore, SlaSweepStore, SlaTimerStore } from './application/sla-stores.js';
+import { SlaReportService } from './application/sla-report.service.js';
 import { SlaSweep } from './application/sla-sweep.service.js';
 import { CalendarsController } from './http/calendars.controller.js';
 import { SlaPoliciesController } from './http/sla-policies.controller.js';
+import { SlaReportController } from './http/sla-report.controller.js';
 import { PostgresCalendarStore } from './infrastructure/postgres-calendar-store.js';
 import { PostgresSlaPolicyStore } from './infrastructure/postgres-sla-policy-store.js';
 import { PostgresSlaSweepStore, PostgresSlaTimers } from './infrastructure/postgres-sla-timers.js';
@@ -28,7 +30,7 @@ export class SlaModule {
     return {
       module: SlaModule,
       imports: [TokensModule, WorkflowsModule, CasesModule],
-      controllers: [CalendarsController, SlaPoliciesController],
+      controllers: [CalendarsController, SlaPoliciesController, SlaReportController],
       providers: [
         CalendarsService,
         SlaPoliciesService,
@@ -36,6 +38,7 @@ export class SlaModule {
         { provide: SlaPolicyStore, useClass: PostgresSlaPolicyStore },
         CaseHistories,
         CaseSlaService,
+        SlaReportService,
         SlaCaseServiceLevels,
         SlaSweep,
         { provide: SlaSweepStore, useClass: PostgresSlaSweepStore },

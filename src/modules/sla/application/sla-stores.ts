@@ -55,6 +55,8 @@ export interface PolicyInForce {
 export abstract class SlaSweepStore {
   /** Every policy of every organization, as `organizationId:workflowId` pairs. */
   abstract policies(): Promise<{ organizationId: number; workflowId: number }[]>;
+  /** The organization's workflows that have a policy, in id order. */
+  abstract workflowsWithPolicies(organizationId: number): Promise<number[]>;
   /** The policy with its calendar and its place in the feed; undefined when it is gone. */
   abstract inForce(organizationId: number, workflowId: number): Promise<PolicyInForce | undefined>;
   /**

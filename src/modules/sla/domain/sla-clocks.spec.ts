@@ -22,7 +22,7 @@ const moves = (...changes: [string, string][]) => changes.map(([at, to]) => ({ a
 describe('slaClocks', () => {
   it('runs from creation with a due time and a warning time, and shows only the clocks the priority has', () => {
     const clocks = slaClocks(policy(), ALWAYS, 'normal', history(), t('10:30'));
-    assert.deepEqual(clocks.first_response, { state: 'running', due_at: t('11:00'), met_at: null, breached_at: null, paused: false, started_at: t('10:00'), warn_at: t('10:45') });
+    assert.deepEqual(clocks.first_response, { state: 'running', due_at: t('11:00'), met_at: null, breached_at: null, paused: false, started_at: t('10:00'), warn_at: t('10:45'), elapsed_ms: 30 * 60_000 });
     assert.equal(clocks.resolution?.due_at?.toISOString(), t('12:00').toISOString());
     assert.equal(clocks.next_response, undefined);
     assert.deepEqual(Object.keys(slaClocks(policy(), ALWAYS, 'urgent', history(), t('10:30'))), ['resolution']);
@@ -31,7 +31,7 @@ describe('slaClocks', () => {
 
   it('is met by the first public reply in time, breached at its due time otherwise (and stays so once answered)', () => {
     const met = slaClocks(policy(), ALWAYS, 'normal', history({ publicReplies: [t('10:40')] }), t('12:00')).first_response!;
-    assert.deepEqual([met.state, met.met_at, met.breached_at], ['met', t('10:40'), null]);
+    assert.deepEqual([met.state, met.met_at, met.breached_at, met.elapsed_ms], ['met', t('10:40'), null, 40 * 60_000]);
     const late = slaClocks(policy(), ALWAYS, 'normal', history(), t('11:30')).first_response!;
     assert.deepEqual([late.state, late.due_at, late.breached_at], ['breached', t('11:00'), t('11:00')]);
     const answeredLate = slaClocks(policy(), ALWAYS, 'normal', history({ publicReplies: [t('11:20')] }), t('12:00')).first_response!;
@@ -45,7 +45,7 @@ describe('slaClocks', () => {
     const paused = slaClocks(policy(), ALWAYS, 'normal', waiting, t('10:55')).first_response!;
     assert.deepEqual([paused.state, paused.paused, paused.due_at, paused.warn_at], ['paused', true, null, null]);
     const resumed = slaClocks(policy(), ALWAYS, 'normal', history({ statusChanges: moves(['10:20', 'Waiting'], ['10:50', 'Open']) }), t('11:00')).first_response!;
-    assert.deepEqual([resumed.state, resumed.due_at, resumed.warn_at], ['running', t('11:30'), t('11:15')]);
+    assert.deepEqual([resumed.state, resumed.due_at, resumed.warn_at, resumed.elapsed_ms], ['running', t('11:30'), t('11:15'), 30 * 60_000], 'the half hour paused is not counted');
   });
 
   it('resolution: met when Closed, and a reopen runs it on from where it stopped', () => {

@@ -35,6 +35,8 @@ export interface SlaClock {
   started_at: Date;
   /** When the clock got (or gets) within `warn_before` of its due time; null without warnings, or while paused before it. */
   warn_at: Date | null;
+  /** Business time counted from the period's start to when it was met (or to now): what reports measure. */
+  elapsed_ms: number;
 }
 
 export type SlaClocks = Partial<Record<ClockName, SlaClock>>;
@@ -97,7 +99,8 @@ function computeClock({ calendar, spans, countingNow, now, warnBefore }: ClockIn
   const warnMs = warnBefore === null || targetMs === null ? null : businessTarget(calendar, start, warnBefore);
   const warnAt = warnMs === null ? null : whenElapsed(Math.max(0, targetMs! - warnMs));
   const date = (t: number | null) => (t === null ? null : new Date(t));
-  const base = { started_at: new Date(start), warn_at: date(warnAt) };
+  const elapsedMs = counted.reduce((sum, [from, to]) => sum + businessMsBetween(calendar, from, to), 0);
+  const base = { started_at: new Date(start), warn_at: date(warnAt), elapsed_ms: elapsedMs };
   if (goal !== null) {
     const breached = dueAt !== null && dueAt < goal;
     return { ...base, state: breached ? 'breached' : 'met', due_at: date(dueAt), met_at: new Date(goal), breached_at: breached ? date(dueAt) : null, paused: false };

@@ -19,6 +19,11 @@ export class PostgresSlaSweepStore extends SlaSweepStore {
     return rows.map((row) => ({ organizationId: Number(row.organization_id), workflowId: Number(row.workflow_id) }));
   }
 
+  async workflowsWithPolicies(organizationId: number): Promise<number[]> {
+    const rows = (await this.dataSource.query('SELECT workflow_id FROM sla_policies WHERE organization_id = $1 ORDER BY workflow_id', [organizationId])) as { workflow_id: string }[];
+    return rows.map((row) => Number(row.workflow_id));
+  }
+
   async inForce(organizationId: number, workflowId: number): Promise<PolicyInForce | undefined> {
     type Row = {
       calendar_name: string; targets: SlaPolicySettings['targets']; pause_statuses: string[]; warn_before: string | null; created_at: Date; updated_at: Date; feed_cursor: string | null;
