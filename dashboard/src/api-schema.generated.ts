@@ -490,6 +490,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/v1/reports/sla": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the SLA report
+         * @description Per clock and priority, over the live cases created in [`from`, `to`) under a workflow's SLA policy (created after it was set): the clock periods measured (ended met or breached; one still running or paused is not), met, breached, the share met, and the median and 90th percentile of the business time from the period's start to its reply or close (nearest rank, in seconds; null when none got one).
+         *
+         *     The clocks are computed now from each case's history under its current priority, as the admin case shows them. At most 2,000 cases per report, read as the organization's list reads.
+         */
+        get: operations["getSlaReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/v1/retention": {
         parameters: {
             query?: never;
@@ -1903,7 +1925,7 @@ export interface components {
         };
         /** @description The body of a delivery. */
         CaseEvent: {
-            /** @description The case as the change left it; for `case.commented`, the comment too. */
+            /** @description The case as the change left it; for `case.commented`, the comment too; for `case.sla_warning` and `case.sla_breached`, the clock that warned or breached (`sla`). */
             data: {
                 case: components["schemas"]["Case"];
                 comment?: {
@@ -1917,6 +1939,17 @@ export interface components {
                     /** @enum {string} */
                     visibility: "internal" | "public";
                 };
+                sla?: {
+                    /** @enum {string} */
+                    clock: "first_response" | "next_response" | "resolution";
+                    /**
+                     * Format: date-time
+                     * @description When the clock is (or was) due; null for a warning whose clock paused since.
+                     */
+                    due_at: string | null;
+                    /** @description How long after its time the timer fired: more than a few seconds only after an outage of every worker. */
+                    late_ms: number;
+                };
             };
             /**
              * Format: uuid
@@ -1929,7 +1962,7 @@ export interface components {
              */
             timestamp: string;
             /** @enum {string} */
-            type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented";
+            type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented" | "case.sla_warning" | "case.sla_breached";
         };
         /** @description A case in the admin case list: a case as the admin API shows it, and with `q` where it matched. */
         CaseInList: {
@@ -2088,6 +2121,14 @@ export interface components {
                 reopened: number;
             };
         };
+        /** @description The SLA clocks of a case (sla.md section 2); a clock that does not apply at the case's priority (or next_response before the requester's first reply) is absent. */
+        CaseSla: {
+            first_response?: components["schemas"]["SlaClock"];
+            next_response?: components["schemas"]["SlaClock"];
+            /** @description Whether an SLA policy applies to the case: a live case of a workflow with a policy, created after it was set. */
+            policy: boolean;
+            resolution?: components["schemas"]["SlaClock"];
+        };
         /** @description A saved view of the case list. */
         CaseView: {
             /** @description The columns shown, in order. */
@@ -2117,7 +2158,7 @@ export interface components {
              */
             updated_at: string;
         };
-        /** @description A case as the admin API shows it: a Case plus its `source_type`, who works it (`assignee`, `team`, `priority`) and how many watch it. */
+        /** @description A case as the admin API shows it: a Case plus its `source_type`, who works it (`assignee`, `team`, `priority`), how many watch it and (one case) its SLA clocks. */
         CaseWithSource: {
             /** @description The person working the case; null when nobody is (or their user was deleted). */
             assignee: {
@@ -2146,6 +2187,8 @@ export interface components {
              * @enum {string}
              */
             priority: "low" | "normal" | "high" | "urgent";
+            /** @description The single case only (GET and PATCH of one case), not the list: its SLA clocks. */
+            sla?: components["schemas"]["CaseSla"];
             /** @description How the case came in: `API` (the cases API), `Webhook` (the incoming webhook), `Email` (an email to the workflow's inbound address), `Form` (the hosted request form), or the source type of an extension's case source (docs/extending.md). */
             source_type: string;
             /** @description One of the statuses declared on the workflow version the case runs on. New cases are `Open`. */
@@ -2344,7 +2387,7 @@ export interface components {
             owner_email?: string;
         };
         CreateSubscriptionRequest: {
-            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented")[];
+            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented" | "case.sla_warning" | "case.sla_breached")[];
             /**
              * Format: uri
              * @description An `http` or `https` URL.
@@ -2395,7 +2438,7 @@ export interface components {
              */
             event_id: string;
             /** @enum {string} */
-            event_type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented";
+            event_type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented" | "case.sla_warning" | "case.sla_breached";
             /** @description What the subscriber answered; null when no answer came. */
             status_code: number | null;
         };
@@ -2763,6 +2806,28 @@ export interface components {
              */
             email: string;
         };
+        /** @description One SLA clock of a case, counted in business hours of the policy's calendar. */
+        SlaClock: {
+            /**
+             * Format: date-time
+             * @description When it breached.
+             */
+            breached_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the clock reaches its target: while running, when it will; once breached, when it did; once met, the deadline it met. Null while paused.
+             */
+            due_at: string | null;
+            /**
+             * Format: date-time
+             * @description When it was met: the first public reply (first_response), the next public reply (next_response), the close (resolution).
+             */
+            met_at: string | null;
+            /** @description Not counting now: the case is in a pause status (or Closed). */
+            paused: boolean;
+            /** @enum {string} */
+            state: "running" | "paused" | "met" | "breached";
+        };
         /** @description A workflow's SLA policy. */
         SlaPolicy: {
             /** @description The name of the business-hours calendar the targets count in. */
@@ -2871,6 +2936,41 @@ export interface components {
             /** @description How long before a due time a running clock warns (`case.sla_warning`); null: no warnings. */
             warn_before?: string | null;
         };
+        /** @description The SLA report (sla.md section 4). */
+        SlaReport: {
+            /** @description The cases measured. */
+            cases: number;
+            /** @description Per clock and priority (clocks in the order first_response, next_response, resolution; priorities low to urgent); a pair with nothing measured is left out. */
+            clocks: {
+                breached: number;
+                /** @description Business time from the period's start to its reply or close, median and 90th percentile (nearest rank); null when no period got one. */
+                business_seconds_to_meet: {
+                    p50: number;
+                    p90: number;
+                } | null;
+                /** @enum {string} */
+                clock: "first_response" | "next_response" | "resolution";
+                /** @description Clock periods ended met or breached. */
+                measured: number;
+                met: number;
+                /** @description met / measured; null when nothing was measured. */
+                met_share: number | null;
+                /** @enum {string} */
+                priority: "low" | "normal" | "high" | "urgent";
+            }[];
+            /**
+             * Format: date-time
+             * @description The range's start (ISO 8601, UTC)
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The range's end (excluded) (ISO 8601, UTC)
+             */
+            to: string;
+            /** @description The workflow asked for; null: every workflow with a policy. */
+            workflow_id: number | null;
+        };
         /** @description An organization's single sign-on; the client secret is never shown. */
         SsoConfiguration: {
             client_id: string;
@@ -2923,7 +3023,7 @@ export interface components {
             disabled_at: string | null;
             /** @description Why it was disabled; null while active. */
             disabled_reason: string | null;
-            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented")[];
+            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented" | "case.sla_warning" | "case.sla_breached")[];
             /**
              * Format: date-time
              * @description Since when deliveries fail without a success in between; null while healthy.
@@ -2981,7 +3081,7 @@ export interface components {
              */
             status: string;
         };
-        /** @description One entry of a case's timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields: `created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case. `attributes_changed`: `keys` (removed ones too). `assigned`: `from`, `to` (`{id, email}` or null), `team_from`, `team_to` (`{id, name}` or null). `priority_changed`: `from`, `to`. `assign` (what an `assign` step picked): `run_id`, `team`, `assigned` (`{id, email}`, with `strategy`; or null, with `reason`: the team has no active member, or no longer exists). `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`. `run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status). `http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`. `comment_added`: `comment_id`, `visibility` (`internal` or `public`), `author` (`id`, `email`; both null for an admin token); the body is read from the case's comments, never copied here. `email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service's own mail), which reopens nothing; a copy of a message of a case merged into this one carries `merged_from` (that case's id) and `received_at`. `merged_into` / `merged_from` (a merge; the merged case then moves to `Closed` with outcome `Merged`): `case_id`, the other case. `linked` / `unlinked`: `link_id`, `case_id` (the other case), `link_type` (`relates`, `duplicates`, `blocks`) and `direction` (`outward`: this case relates to, duplicates or blocks the other; `inward`: the other way). */
+        /** @description One entry of a case's timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields: `created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case. `attributes_changed`: `keys` (removed ones too). `assigned`: `from`, `to` (`{id, email}` or null), `team_from`, `team_to` (`{id, name}` or null). `priority_changed`: `from`, `to`. `assign` (what an `assign` step picked): `run_id`, `team`, `assigned` (`{id, email}`, with `strategy`; or null, with `reason`: the team has no active member, or no longer exists). `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`. `run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status). `http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`. `sla_warning` / `sla_breached` (an SLA timer fired, by `engine`): `clock`, `due_at` (null for a warning whose clock paused since), `late_ms` (how long after its time it fired: more than a few seconds only after an outage of every worker). `comment_added`: `comment_id`, `visibility` (`internal` or `public`), `author` (`id`, `email`; both null for an admin token); the body is read from the case's comments, never copied here. `email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service's own mail), which reopens nothing; a copy of a message of a case merged into this one carries `merged_from` (that case's id) and `received_at`. `merged_into` / `merged_from` (a merge; the merged case then moves to `Closed` with outcome `Merged`): `case_id`, the other case. `linked` / `unlinked`: `link_id`, `case_id` (the other case), `link_type` (`relates`, `duplicates`, `blocks`) and `direction` (`outward`: this case relates to, duplicates or blocks the other; `inward`: the other way). */
         TimelineEvent: {
             /**
              * Format: date-time
@@ -3004,6 +3104,11 @@ export interface components {
                 name: string;
             }[];
             /**
+             * @description `sla_warning`, `sla_breached`: the clock.
+             * @enum {string}
+             */
+            clock?: "first_response" | "next_response" | "resolution";
+            /**
              * Format: date-time
              * @description The `Date` header in UTC; null when absent or unreadable.
              */
@@ -3013,6 +3118,11 @@ export interface components {
              * @enum {string}
              */
             direction?: "outward" | "inward";
+            /**
+             * Format: date-time
+             * @description `sla_warning`, `sla_breached`: when the clock is (or was) due.
+             */
+            due_at?: string | null;
             error?: string;
             /** @description `status_changed`, `priority_changed`: the status or priority left. `email_received`: the sender (`address`, `name`), or null. `assigned`: the assignee before (`id`, `email`), or null. */
             from?: string | Record<string, unknown> | null;
@@ -3024,6 +3134,8 @@ export interface components {
             in_reply_to?: string | null;
             /** @description The attributes a step set. */
             keys?: string[];
+            /** @description `sla_warning`, `sla_breached`: how long after its time the timer fired. */
+            late_ms?: number;
             /** @description `linked`, `unlinked`: the link. */
             link_id?: number;
             /** @enum {string} */
@@ -3131,7 +3243,7 @@ export interface components {
             workflow_ids?: number[] | null;
         };
         UpdateSubscriptionRequest: {
-            events?: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented")[];
+            events?: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented" | "case.sla_warning" | "case.sla_breached")[];
             /**
              * Format: uri
              * @description An `http` or `https` URL.
@@ -3772,8 +3884,10 @@ export interface operations {
                 priority?: string;
                 /** @description Full-text search (docs/search.md): words must all match (whole words and their common forms, case- and accent-insensitive), `inv*` matches a prefix (at least 2 letters or digits), `"exact phrase"` the words in order, `-word` excludes; numbers and identifiers (`A-1043`) match whole. At most 256 characters and 16 terms, and at least one term that must match (422 otherwise); empty is no filter. With `q` the cases come by relevance (subject, then attributes, then messages), then newest first. */
                 q?: string;
-                /** @description The order: by `created_at`, `updated_at` (the last change) or `priority` (`low` to `urgent`), ascending, or descending with `-`; ties by id in the same direction. A cursor goes with the order it was read in. */
-                sort?: "-created_at" | "created_at" | "-updated_at" | "updated_at" | "-priority" | "priority";
+                /** @description Only cases with an SLA clock `breached` (its due time passed before it was met, now or earlier), or `at_risk`: running, within the policy's `warn_before` of its due time, not yet breached. As of the worker's last SLA pass (about a second behind). */
+                sla?: "breached" | "at_risk";
+                /** @description The order: by `created_at`, `updated_at` (the last change), `priority` (`low` to `urgent`) or `due_at` (the due time of the case's soonest running SLA clock; cases without one after all others), ascending, or descending with `-`; ties by id in the same direction. A cursor goes with the order it was read in. */
+                sort?: "-created_at" | "created_at" | "-updated_at" | "updated_at" | "-priority" | "priority" | "due_at" | "-due_at";
                 /** @description Only cases that came in this way: `API`, `Webhook`, `Email`, `Form`, or an extension's source type. */
                 source?: string;
                 /** @description Only cases in this status, or in any of several comma-separated ones (`Open,Triage`). */
@@ -4361,8 +4475,10 @@ export interface operations {
                 priority?: string;
                 /** @description Full-text search (docs/search.md): words must all match (whole words and their common forms, case- and accent-insensitive), `inv*` matches a prefix (at least 2 letters or digits), `"exact phrase"` the words in order, `-word` excludes; numbers and identifiers (`A-1043`) match whole. At most 256 characters and 16 terms, and at least one term that must match (422 otherwise); empty is no filter. With `q` the cases come by relevance (subject, then attributes, then messages), then newest first. */
                 q?: string;
-                /** @description The order: by `created_at`, `updated_at` (the last change) or `priority` (`low` to `urgent`), ascending, or descending with `-`; ties by id in the same direction. A cursor goes with the order it was read in. */
-                sort?: "-created_at" | "created_at" | "-updated_at" | "updated_at" | "-priority" | "priority";
+                /** @description Only cases with an SLA clock `breached` (its due time passed before it was met, now or earlier), or `at_risk`: running, within the policy's `warn_before` of its due time, not yet breached. As of the worker's last SLA pass (about a second behind). */
+                sla?: "breached" | "at_risk";
+                /** @description The order: by `created_at`, `updated_at` (the last change), `priority` (`low` to `urgent`) or `due_at` (the due time of the case's soonest running SLA clock; cases without one after all others), ascending, or descending with `-`; ties by id in the same direction. A cursor goes with the order it was read in. */
+                sort?: "-created_at" | "created_at" | "-updated_at" | "updated_at" | "-priority" | "priority" | "due_at" | "-due_at";
                 /** @description Only cases that came in this way: `API`, `Webhook`, `Email`, `Form`, or an extension's source type. */
                 source?: string;
                 /** @description Only cases in this status, or in any of several comma-separated ones (`Open,Triage`). */
@@ -4713,6 +4829,42 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description `from` or `to` not an ISO 8601 date or date-time, `from` not before `to`, a range over 366 days or over 2000 intervals, an `interval` other than hour, day or week, a `workflow_id` that is not a positive integer or more than 100 of them, or an unknown query parameter. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getSlaReport: {
+        parameters: {
+            query: {
+                /** @description The cases created from this time on. */
+                from: string;
+                /** @description The cases created before this time. */
+                to: string;
+                /** @description Only this workflow's cases; every workflow with an SLA policy otherwise. */
+                workflow_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        report: components["schemas"]["SlaReport"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The workflow does not exist or belongs to another organization */
+            404: components["responses"]["NotFound"];
+            /** @description `from` or `to` missing or not an ISO 8601 timestamp, `from` not before `to`, a `workflow_id` that is not a positive integer, more than 2,000 cases in the range, or an unknown query parameter. */
             422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -43,6 +43,7 @@ export const REQUIRED_ROLES = {
   getRequestForm: 'admin',
   getRetention: 'editor',
   getSlaPolicy: 'admin',
+  getSlaReport: 'viewer',
   getSso: 'owner',
   getUsage: 'viewer',
   getWebhook: 'admin',
