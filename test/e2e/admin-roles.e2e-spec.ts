@@ -41,6 +41,7 @@ const CONTRACT: Record<string, Role> = {
   'DELETE /api/admin/v1/teams/:teamId': 'admin',
   'GET /api/admin/v1/usage': 'viewer',
   'GET /api/admin/v1/reports/cases': 'viewer',
+  'GET /api/admin/v1/reports/sla': 'viewer',
   'GET /api/admin/v1/me': 'viewer',
   'POST /api/admin/v1/cases/:caseId/comments': 'agent',
   'GET /api/admin/v1/cases/:caseId/comments': 'viewer',

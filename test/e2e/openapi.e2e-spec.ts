@@ -291,6 +291,7 @@ describe('OpenAPI document', () => {
       assert.deepEqual({ live, test }, { live: { cases: 1, runs: 0 }, test: { cases: 1, runs: 0 } });
       const report = await api.call('get', '/api/admin/v1/reports/cases', { token: admin, query: `?interval=hour&from=${encodeURIComponent(new Date(Date.now() - 3_600_000).toISOString())}&workflow_id=${workflowId}` });
       assert.equal(report.body.report.totals.created, 1, 'the test case does not count');
+      await api.call('get', '/api/admin/v1/reports/sla', { token: admin, query: '?from=2020-01-01T00:00:00Z&to=2030-01-01T00:00:00Z' });
       const digest = await api.call('post', '/api/admin/v1/digests', { token: admin, body: { schedule: 'weekly', weekday: 1, hour_utc: 6, recipients: ['ops@acme.example'], workflow_ids: [workflowId] } });
       const digestParams = { digestId: digest.body.digest.id };
       await api.call('get', '/api/admin/v1/digests', { token: admin });
