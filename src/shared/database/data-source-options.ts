@@ -34,6 +34,7 @@ import { SsoDomainVerification1763960000000 } from './migrations/1763960000000-s
 import { AuditFilterIndexes1763970000000 } from './migrations/1763970000000-audit-filter-indexes.js';
 import { SsoSignInLinks1763984100000 } from './migrations/1763984100000-sso-sign-in-links.js';
 import { AgentRole1764000000000 } from './migrations/1764000000000-agent-role.js';
+import { TimePartitions1764700000000 } from './migrations/1764700000000-time-partitions.js';
 
 /** One definition of the Postgres connection, shared by the app and `ormconfig.ts` (migrations). */
 type DatabaseEnv = Pick<Env, 'DATABASE_URL'> & Partial<Pick<Env, 'DATABASE_POOL_SIZE' | 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS'>>;
@@ -45,7 +46,7 @@ export function dataSourceOptions(env: DatabaseEnv): DataSourceOptions {
     synchronize: false,
     migrationsRun: false,
     migrationsTableName: 'schema_migrations',
-    migrations: [InitialSchema1763750000000, EventSubscriptions1763760000000, RelayIndexes1763770000000, UnfinishedRunsByCase1763780000000, OrganizationSecrets1763790200000, CacheGeneration1763790600000, LeaseIndexes1763793000000, Retention1763800000000, EmailIntake1763810000000, WebhookVerifications1763820000000, RequestForms1763830000000, CaseChangeFeed1763840000000, WebhookDedupKeys1763850000000, SubscriptionRecovery1763860000000, CaseReports1763870000000, Digests1763870100000, LooseCaseForeignKeys1763880000000, CacheInvalidations1763890600000, DigestUnsubscribeTokens1763890700000, DefinitionsAsSaved1763890800000, ExtensionNames1763890900000, VersionPublishers1763890950000, CaseEventListeners1763900300000, RunTraces1763900450000, AuditEntries1763900500000, People1763910000000, AuditCommitOrder1763915000000, SsoConfigurations1763920000000, SignInPurgeIndexes1763930000000, SignInMails1763940000000, SsoDomainVerification1763960000000, AuditFilterIndexes1763970000000, SsoSignInLinks1763984100000, AgentRole1764000000000],
+    migrations: [InitialSchema1763750000000, EventSubscriptions1763760000000, RelayIndexes1763770000000, UnfinishedRunsByCase1763780000000, OrganizationSecrets1763790200000, CacheGeneration1763790600000, LeaseIndexes1763793000000, Retention1763800000000, EmailIntake1763810000000, WebhookVerifications1763820000000, RequestForms1763830000000, CaseChangeFeed1763840000000, WebhookDedupKeys1763850000000, SubscriptionRecovery1763860000000, CaseReports1763870000000, Digests1763870100000, LooseCaseForeignKeys1763880000000, CacheInvalidations1763890600000, DigestUnsubscribeTokens1763890700000, DefinitionsAsSaved1763890800000, ExtensionNames1763890900000, VersionPublishers1763890950000, CaseEventListeners1763900300000, RunTraces1763900450000, AuditEntries1763900500000, People1763910000000, AuditCommitOrder1763915000000, SsoConfigurations1763920000000, SignInPurgeIndexes1763930000000, SignInMails1763940000000, SsoDomainVerification1763960000000, AuditFilterIndexes1763970000000, SsoSignInLinks1763984100000, AgentRole1764000000000, TimePartitions1764700000000],
     logging: false,
     extra: {
       max: env.DATABASE_POOL_SIZE ?? 4,
