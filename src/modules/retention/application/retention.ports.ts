@@ -42,6 +42,10 @@ export interface PurgeBatch<P> {
  * transaction. Retention owns none of these tables: each call goes to the owner's port below.
  */
 export abstract class RetentionPurges {
+  /** Drops the month partitions of runs whose every run is past its organization's retention; how many runs went. */
+  abstract dropRunPartitions(defaultDays: number): Promise<number>;
+  /** Drops the month partitions of audit entries whose every entry is past its organization's audit retention; how many went. */
+  abstract dropAuditPartitions(defaultDays: number): Promise<number>;
   /** Organizations with runs that finished longer ago than their retention (`defaultDays` unless overridden). */
   abstract organizationsWithOldRuns(defaultDays: number): Promise<PurgeOwner<Date>[]>;
   abstract purgeRuns(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>>;
@@ -79,6 +83,7 @@ export interface OrganizationDays {
 
 /** The purge port of the module that owns cases, their runs and the keys that point at them (see RetentionPurges). */
 export abstract class CasePurges {
+  abstract dropRunPartitions(organizations: OrganizationDays): Promise<number>;
   abstract organizationsWithOldRuns(organizations: OrganizationDays): Promise<PurgeOwner<Date>[]>;
   abstract purgeRuns(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>>;
   abstract organizationsWithOldClosedCases(organizations: OrganizationDays): Promise<PurgeOwner<Date>[]>;
