@@ -14,9 +14,8 @@
  *    the partition drop (dropPartitions, as the purge pass does it), each with the writer going.
  */
 import pg from 'pg';
-import { DataSource } from 'typeorm';
 import { droppableRunPartition, PURGE_RUNS_SQL, rollUpRunPartition } from '../src/modules/cases/infrastructure/run-purges.sql.js';
-import { dataSourceOptions } from '../src/shared/database/data-source-options.js';
+import { runMigrations } from '../src/shared/database/migrate.js';
 import { dropPartitions } from '../src/shared/database/time-partitions.js';
 
 const serverUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -44,18 +43,10 @@ async function dropDatabase(name: string): Promise<void> {
   await admin.end();
 }
 
-/** Every migration, or every one before the partitions. */
+/** Every migration, or every one before the partitions; how long it took. */
 async function migrate(url: string, partitioned: boolean): Promise<number> {
-  const options = dataSourceOptions({ DATABASE_URL: url });
-  const migrations = (options.migrations as (new () => { name?: string })[]).filter((m) => partitioned || new m().name !== PARTITIONS);
-  const source = new DataSource({ ...options, migrations, migrationsTransactionMode: 'each' } as typeof options);
-  await source.initialize();
   const started = performance.now();
-  try {
-    await source.runMigrations();
-  } finally {
-    await source.destroy();
-  }
+  await runMigrations(url, partitioned ? {} : { before: PARTITIONS });
   return performance.now() - started;
 }
 

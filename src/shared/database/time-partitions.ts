@@ -17,11 +17,12 @@ export const MONTHS_AHEAD = 3;
 
 /**
  * $1 parent, $2 its time column, $3 months ahead, $4 the first month to create: creates the
- * missing partitions from $4 to the current UTC month plus $3.
+ * missing partitions from the UTC month of $4 to the current one plus $3 (a month is a calendar
+ * month of UTC; the series steps in UTC whatever the session's time zone).
  */
 export const ENSURE_MONTHS_AHEAD_SQL = `
-  SELECT count(*) FILTER (WHERE ensure_month_partition($1, $2, m))::int AS created
-  FROM generate_series($4::timestamptz, date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' + $3 * interval '1 month', interval '1 month') AS m`;
+  SELECT count(*) FILTER (WHERE ensure_month_partition($1, $2, m AT TIME ZONE 'UTC'))::int AS created
+  FROM generate_series(date_trunc('month', $4::timestamptz AT TIME ZONE 'UTC'), date_trunc('month', now() AT TIME ZONE 'UTC') + $3 * interval '1 month', interval '1 month') AS m`;
 
 /** Held by whoever creates or drops partitions, so two workers do it one after the other. */
 export const PARTITION_LOCK_SQL = `SELECT pg_advisory_xact_lock(hashtextextended('time-partitions', 0))`;

@@ -150,7 +150,7 @@ async function withShortLocks(q: QueryRunner, work: () => Promise<void>): Promis
 
 /**
  * ensure_month_partition(parent, column, month): creates the partition of the UTC month that
- * `month` falls in, unless it exists, and returns whether it did. It is built beside the parent
+ * `month` falls in, unless it or the legacy partition covers it, and returns whether it did. It is built beside the parent
  * and ATTACHed (SHARE UPDATE EXCLUSIVE on the parent: writes go on), taking over the rows the
  * default partition held for that month.
  */
@@ -170,4 +170,7 @@ const ENSURE_MONTH_PARTITION_FUNCTION = `
     EXECUTE format('ALTER TABLE %I ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)', parent, name, lower, upper);
     EXECUTE format('ALTER TABLE %I DROP CONSTRAINT %I', name, name || '_range');
     RETURN true;
+  EXCEPTION WHEN invalid_object_definition THEN
+    -- The month is covered already, by the legacy partition: all of the above is undone.
+    RETURN false;
   END $$`;
