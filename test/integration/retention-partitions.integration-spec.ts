@@ -2,7 +2,7 @@
  * Retention by whole month partitions (docs/deploying.md, "Time partitions"): a month of runs
  * all past retention goes as one partition, rolled up in usage first; a month holding one run
  * to keep stays, and the batches take what is past retention in it. The database is the test's
- * own, its runs in month partitions going back half a year (not in the legacy partition a
+ * own, its runs in month partitions from seven months back to three ahead (not in the legacy partition a
  * migrated database starts with).
  */
 import assert from 'node:assert/strict';
@@ -18,7 +18,7 @@ describe('retention by month partitions', () => {
     r = await startRetentionContext();
     await r.pool.query(`ALTER TABLE workflow_runs DETACH PARTITION workflow_runs_legacy`);
     await r.pool.query(`DROP TABLE workflow_runs_legacy`);
-    await r.pool.query(`SELECT ensure_month_partition('workflow_runs', 'created_at', now() - m * interval '1 month') FROM generate_series(0, 7) m`);
+    await r.pool.query(`SELECT ensure_month_partition('workflow_runs', 'created_at', now() - m * interval '1 month') FROM generate_series(-3, 7) m`);
   });
   after(() => r.close());
 
