@@ -113,6 +113,15 @@ function writer(url: string, f: { org: number; workflow: number; caseId: number 
   };
 }
 
+/** A look-up of a run by id alone (the relay's, the engine's lease), as its plan runs it: how long, and how many index scans. */
+async function lookUpById(db: pg.Client): Promise<string> {
+  const { rows: [{ id }] } = await db.query<{ id: string }>(`SELECT id FROM workflow_runs ORDER BY created_at DESC LIMIT 1 OFFSET 1000`);
+  const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) UPDATE workflow_runs SET locked_until = now() WHERE id = $1`, [id]);
+  const plan = rows.map((row) => row['QUERY PLAN']);
+  const scans = plan.filter((line) => /Index (Only )?Scan|Seq Scan/.test(line)).length;
+  return `${scans} scan(s) (${plan.filter((line) => /Seq Scan/.test(line)).length} sequential), ${plan.find((line) => line.startsWith('Execution Time'))}`;
+}
+
 const ms = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`;
 const latency = (w: { writes: number; p50: number; p99: number; worst: number }) => `${w.writes} writes, p50 ${ms(w.p50)}, p99 ${ms(w.p99)}, worst ${ms(w.worst)}`;
 
@@ -149,6 +158,7 @@ async function benchBatchedDelete(days: number): Promise<void> {
     const f = await fixtures(db);
     const filled = await fill(db, f, retentionRows, MONTHS, false);
     console.log(`batched delete: ${retentionRows} runs over ${MONTHS} months filled in ${ms(filled)}`);
+    console.log(`batched delete: a run updated by id: ${await lookUpById(db)}`);
     const w = writer(url, f);
     const started = performance.now();
     let deleted = 0;
@@ -184,6 +194,7 @@ async function benchPartitionDrop(days: number): Promise<void> {
     const f = await fixtures(db);
     const filled = await fill(db, f, retentionRows, MONTHS, false);
     console.log(`partition drop: ${retentionRows} runs over ${MONTHS} months filled in ${ms(filled)}`);
+    console.log(`partition drop: a run updated by id: ${await lookUpById(db)}`);
     const w = writer(url, f);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const started = performance.now();
