@@ -7,7 +7,7 @@ import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { AuditEntryPurges } from '../application/audit-entry-purges.js';
 
-/** One statement per batch, each organization's oldest entries found by `audit_entries_at`; a SELECT, so its rows are the count. */
+/** One statement per batch, each organization's oldest entries found by the primary key (organization_id, at, id); a SELECT, so its rows are the count. */
 const PURGE_SQL = `
   WITH doomed AS (
     SELECT e.organization_id, e.at, e.id

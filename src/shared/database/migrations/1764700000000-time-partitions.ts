@@ -21,6 +21,8 @@ import { ENSURE_MONTHS_AHEAD_SQL, MONTHS_AHEAD } from '../time-partitions.js';
  * Keys: workflow_runs and audit_entries are keyed (organization_id, time, id). case_events and
  * event_deliveries have no organization_id and every writer (the intake statement among them)
  * inserts them without one; they are keyed (id, time), which also serves their lookups by id.
+ * Each insert updates as many indexes as before: the runs' lookups by id get `workflow_runs_id`,
+ * and the indexes the new keys start with (`workflow_runs_usage`, `audit_entries_at`) go.
  * A partitioned table cannot be referenced by a foreign key that lacks its partition key, so
  * delivery_attempts loses its key to event_deliveries: attempts are only ever written for a
  * delivery the worker holds, and deleted with it (delivery-purges.sql.ts).
@@ -34,10 +36,12 @@ interface Conversion {
   extraIndexes: Record<string, string>;
   /** Foreign keys pointing at the table, dropped first: `table.constraint`. */
   referencing: string[];
+  /** Indexes the new primary key makes redundant (it starts with their columns): not on the partitioned table, dropped from the legacy one. */
+  redundant: string[];
 }
 
 const CONVERSIONS: Conversion[] = [
-  { table: 'case_events', column: 'created_at', primaryKey: ['id', 'created_at'], extraIndexes: {}, referencing: [] },
+  { table: 'case_events', column: 'created_at', primaryKey: ['id', 'created_at'], extraIndexes: {}, referencing: [], redundant: [] },
   {
     table: 'workflow_runs',
     column: 'created_at',
@@ -45,9 +49,11 @@ const CONVERSIONS: Conversion[] = [
     // Runs are looked up by id alone (the relay, the engine's lease): one index probe per partition.
     extraIndexes: { workflow_runs_id: '(id)' },
     referencing: [],
+    // (organization_id, created_at): every run written keeps the index count it had.
+    redundant: ['workflow_runs_usage'],
   },
-  { table: 'event_deliveries', column: 'created_at', primaryKey: ['id', 'created_at'], extraIndexes: {}, referencing: ['delivery_attempts.delivery_attempts_delivery_id_fkey'] },
-  { table: 'audit_entries', column: 'at', primaryKey: ['organization_id', 'at', 'id'], extraIndexes: {}, referencing: [] },
+  { table: 'event_deliveries', column: 'created_at', primaryKey: ['id', 'created_at'], extraIndexes: {}, referencing: ['delivery_attempts.delivery_attempts_delivery_id_fkey'], redundant: [] },
+  { table: 'audit_entries', column: 'at', primaryKey: ['organization_id', 'at', 'id'], extraIndexes: {}, referencing: [], redundant: ['audit_entries_at'] },
 ];
 
 const LOCK_TIMEOUT = '2s';
@@ -118,11 +124,12 @@ async function swap(q: QueryRunner, c: Conversion, boundary: string): Promise<vo
   await q.query(`CREATE TABLE ${table} (LIKE ${legacy} INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING IDENTITY) PARTITION BY RANGE (${column})`);
   await q.query(`ALTER TABLE ${table} DROP CONSTRAINT ${table}_legacy_range, ADD CONSTRAINT ${table}_pkey PRIMARY KEY (${c.primaryKey.join(', ')})`);
   // Each index as the plain table had it (the extra ones built in step 1 among them), matched by ATTACH.
-  for (const index of indexes) await q.query(index.definition);
+  for (const index of indexes) if (!c.redundant.includes(index.name)) await q.query(index.definition);
   for (const fk of foreignKeys) await q.query(`ALTER TABLE ${table} ADD CONSTRAINT ${fk.name} ${fk.definition}`);
   await q.query(`ALTER TABLE ${table} ALTER COLUMN id RESTART WITH ${await nextId(q, `${legacy}_id_seq`)}`);
   await q.query(`ALTER TABLE ${table} ATTACH PARTITION ${legacy} FOR VALUES FROM (MINVALUE) TO ('${boundary}')`);
   await q.query(`ALTER TABLE ${legacy} DROP CONSTRAINT ${table}_legacy_range`);
+  for (const name of c.redundant) await q.query(`DROP INDEX ${name}_legacy`);
   await q.query(`CREATE TABLE ${table}_default PARTITION OF ${table} DEFAULT`);
   await q.query(ENSURE_MONTHS_AHEAD_SQL, [table, column, MONTHS_AHEAD, boundary]);
 }
