@@ -113,13 +113,20 @@ function writer(url: string, f: { org: number; workflow: number; caseId: number 
   };
 }
 
-/** A look-up of a run by id alone (the relay's, the engine's lease), as its plan runs it: how long, and how many index scans. */
+/**
+ * A look-up of a run by id alone (the relay's, the engine's lease), as its plan runs it: how
+ * many scans, and its planning and execution time, cold (the first) and warm (the third).
+ */
 async function lookUpById(db: pg.Client): Promise<string> {
   const { rows: [{ id }] } = await db.query<{ id: string }>(`SELECT id FROM workflow_runs ORDER BY created_at DESC LIMIT 1 OFFSET 1000`);
-  const { rows } = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) UPDATE workflow_runs SET locked_until = now() WHERE id = $1`, [id]);
-  const plan = rows.map((row) => row['QUERY PLAN']);
-  const scans = plan.filter((line) => /Index (Only )?Scan|Seq Scan/.test(line)).length;
-  return `${scans} scan(s) (${plan.filter((line) => /Seq Scan/.test(line)).length} sequential), ${plan.find((line) => line.startsWith('Execution Time'))}`;
+  const explain = async () =>
+    (await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, COSTS OFF) UPDATE workflow_runs SET locked_until = now() WHERE id = $1`, [id])).rows.map((row) => row['QUERY PLAN']);
+  const times = (plan: string[]) => plan.filter((line) => /^(Planning|Execution) Time/.test(line)).join(', ');
+  const cold = await explain();
+  await explain();
+  const warm = await explain();
+  const scans = warm.filter((line) => /Index (Only )?Scan|Seq Scan/.test(line)).length;
+  return `${scans} scan(s) (${warm.filter((line) => /Seq Scan/.test(line)).length} sequential); cold ${times(cold)}; warm ${times(warm)}`;
 }
 
 const ms = (n: number) => `${n.toFixed(n < 10 ? 1 : 0)} ms`;
