@@ -44,6 +44,7 @@ describe('the migration to month partitions', () => {
       INSERT INTO subscriptions (organization_id, url, events, secret_ciphertext) VALUES (1, 'https://receiver.example/hook', ARRAY['case.created'], 'unused');
       INSERT INTO outbox_events (organization_id, workflow_id, case_id, type, payload) VALUES (1, 1, 1, 'case.created', '{}');
       INSERT INTO case_events (case_id, type, actor, created_at) SELECT 1, 'note', 'test', now() - g * interval '1 minute' FROM generate_series(1, ${ROWS}) g;
+      INSERT INTO case_events (case_id, type, actor, created_at) VALUES (1, 'note', 'stamped ahead', now() + interval '400 days');
       INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode, created_at) SELECT 1, 1, 1, 1, 'Open', 'live', now() - g * interval '1 minute' FROM generate_series(1, ${ROWS}) g;
       INSERT INTO event_deliveries (event_id, subscription_id, case_id) SELECT 1, 1, 1 FROM generate_series(1, 100);
       INSERT INTO audit_entries (organization_id, actor_type, actor_id, actor_name, action, target_type, target_id, summary)
@@ -71,6 +72,8 @@ describe('the migration to month partitions', () => {
     assert.deepEqual(await counts(), { ...before, case_events: before.case_events + writes, workflow_runs: before.workflow_runs + writes });
     const { rows: legacy } = await db.query(`SELECT count(*)::int AS n FROM workflow_runs_legacy WHERE id <= $1`, [last.run]);
     assert.equal(legacy[0].n, ROWS, 'the old rows are the legacy partition');
+    const { rows: ahead } = await db.query(`SELECT tableoid::regclass::text AS partition FROM case_events WHERE actor = 'stamped ahead'`);
+    assert.equal(ahead[0].partition, 'case_events_legacy', 'the legacy partition reaches past its latest row');
 
     const { rows: [next] } = await db.query(
       `INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode) VALUES (1, 1, 1, 1, 'Open', 'live') RETURNING id::int, tableoid::regclass::text AS partition`,

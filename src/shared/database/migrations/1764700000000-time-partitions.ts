@@ -66,12 +66,7 @@ export class TimePartitions1764700000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(ENSURE_MONTH_PARTITION_FUNCTION);
-    // Rows written while the migration runs go to the legacy partition: it covers up to the
-    // month after the one in two days, so a migration started on the last day cannot see a row
-    // its CHECK refuses.
-    const [{ first }] = (await q.query(`SELECT date_trunc('month', (now() + interval '2 days') AT TIME ZONE 'UTC') + interval '1 month' AS first`)) as [{ first: string }];
-    const boundary = `${new Date(`${first}Z`).toISOString()}`;
-    for (const conversion of CONVERSIONS) await convert(q, conversion, boundary);
+    for (const conversion of CONVERSIONS) await convert(q, conversion);
   }
 
   async down(): Promise<void> {
@@ -79,9 +74,17 @@ export class TimePartitions1764700000000 implements MigrationInterface {
   }
 }
 
-async function convert(q: QueryRunner, c: Conversion, boundary: string): Promise<void> {
+async function convert(q: QueryRunner, c: Conversion): Promise<void> {
   const [{ kind }] = (await q.query(`SELECT relkind AS kind FROM pg_class WHERE oid = $1::regclass`, [c.table])) as [{ kind: string }];
   if (kind === 'p') return;
+  // The legacy partition ends with the month after the one in two days, so that a row written
+  // while the migration runs, even one started on a month's last day, is not refused by its
+  // CHECK; or after the month of the table's latest row, should one be stamped later (a read of
+  // the table, as the validation is).
+  const [{ boundary }] = (await q.query(
+    `SELECT to_char(greatest(date_trunc('month', (now() + interval '2 days') AT TIME ZONE 'UTC'), date_trunc('month', (SELECT max(${c.column}) FROM ${c.table}) AT TIME ZONE 'UTC'))
+                    + interval '1 month', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS boundary`,
+  )) as [{ boundary: string }];
   const keyIndex = `${c.table}_pkey_next`;
   const range = `${c.table}_legacy_range`;
   // An index a failed CONCURRENTLY build left invalid is built again.
