@@ -2,7 +2,7 @@
  * Retention by whole month partitions (docs/deploying.md, "Time partitions"): a month of runs
  * all past retention goes as one partition, rolled up in usage first; a month holding one run
  * to keep stays, and the batches take what is past retention in it. The database is the test's
- * own, its runs in month partitions from seven months back to three ahead (not in the legacy partition a
+ * own, its runs, timeline and deliveries in month partitions from seven months back to three ahead (not in the legacy partition a
  * migrated database starts with).
  */
 import assert from 'node:assert/strict';
@@ -16,9 +16,11 @@ describe('retention by month partitions', () => {
   let r: RetentionContext;
   before(async () => {
     r = await startRetentionContext();
-    await r.pool.query(`ALTER TABLE workflow_runs DETACH PARTITION workflow_runs_legacy`);
-    await r.pool.query(`DROP TABLE workflow_runs_legacy`);
-    await r.pool.query(`SELECT ensure_month_partition('workflow_runs', 'created_at', now() - m * interval '1 month') FROM generate_series(-3, 7) m`);
+    for (const table of ['workflow_runs', 'case_events', 'event_deliveries']) {
+      await r.pool.query(`ALTER TABLE ${table} DETACH PARTITION ${table}_legacy`);
+      await r.pool.query(`DROP TABLE ${table}_legacy`);
+      await r.pool.query(`SELECT ensure_month_partition($1, 'created_at', now() - m * interval '1 month') FROM generate_series(-3, 7) m`, [table]);
+    }
   });
   after(() => r.close());
 
@@ -71,5 +73,23 @@ describe('retention by month partitions', () => {
     assert.deepEqual(created.sort(), [0, 1]);
     const { rows } = await r.pool.query(`SELECT tableoid::regclass::text AS partition FROM workflow_runs WHERE id = $1`, [ahead.rows[0]!.id]);
     assert.equal(rows[0].partition, name);
+  });
+
+  it('drops the past months of the timeline and of deliveries once they are empty, and keeps a month with a row', async () => {
+    const w = await givenRetentionWorkflow(r);
+    const { rows } = await r.pool.query<{ partition: string }>(
+      `UPDATE case_events SET created_at = ${ago(100)} WHERE case_id = $1 RETURNING tableoid::regclass::text AS partition`,
+      [await w.createCase()],
+    );
+    const kept = rows[0]!.partition;
+    const month = (table: string, monthsAgo: number) => r.pool.query(`SELECT $1 || '_p' || to_char((now() - $2 * interval '1 month') AT TIME ZONE 'UTC', 'YYYYMM') AS name`, [table, monthsAgo]).then((q) => q.rows[0].name as string);
+    const emptied = [await month('case_events', 6), await month('event_deliveries', 6)];
+    const current = [await month('case_events', 0), await month('event_deliveries', 0)];
+    for (const name of [kept, ...emptied, ...current]) assert.equal(await partitionExists(name), true, `${name} is there before the pass`);
+
+    await r.pass().pass.run();
+
+    for (const name of emptied) assert.equal(await partitionExists(name), false, `${name}, past and empty, is dropped`);
+    for (const name of [kept, ...current]) assert.equal(await partitionExists(name), true, `${name} is kept`);
   });
 });

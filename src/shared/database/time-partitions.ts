@@ -88,3 +88,9 @@ export async function dropPartitions(transaction: <T>(work: (query: Query) => Pr
   }
   return dropped;
 }
+
+/** For a table whose rows go one by one with what owns them (the timeline with its case, deliveries with their event): a month is dropped once they all went. */
+export const EMPTY_PARTITION = (partition: string) => `NOT EXISTS (SELECT 1 FROM ${partition})`;
+
+/** The start of the current UTC month: a month that ended, and can be empty for good. */
+export const startOfMonth = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));

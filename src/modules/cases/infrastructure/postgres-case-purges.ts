@@ -5,7 +5,7 @@ import { withoutStatementTimeout } from '../../../shared/database/without-statem
 import { CasePurges, type ExpiringKind, type OrganizationDays, type PurgeBatch, type PurgedCounts, type PurgeOwner } from '../../retention/application/retention.ports.js';
 import { type CaseStatementPart, CaseStatementParts } from '../domain/case-statement-parts.js';
 import { DELETE_CASES_SQL, lockClosedCasesSql, ORGANIZATIONS_WITH_OLD_CLOSED_CASES_SQL, PURGE_EXPIRED_KEYS_SQL } from './case-purges.sql.js';
-import { dropPartitions, PARTITION_DROP_GUARD_SQL } from '../../../shared/database/time-partitions.js';
+import { dropPartitions, EMPTY_PARTITION, PARTITION_DROP_GUARD_SQL, startOfMonth } from '../../../shared/database/time-partitions.js';
 import { droppableRunPartition, ORGANIZATIONS_WITH_OLD_RUNS_SQL, PURGE_RUNS_SQL, rollUpRunPartition } from './run-purges.sql.js';
 
 /** Finished runs, closed cases and expired keys, as the retention purge asks; what other modules hold of a case goes with it through their parts. */
@@ -42,6 +42,15 @@ export class PostgresCasePurges extends CasePurges {
       rollUp: rollUpRunPartition,
     });
     return [...dropped.values()].reduce((sum, n) => sum + n, 0);
+  }
+
+  async dropEmptiedTimelinePartitions(): Promise<void> {
+    await dropPartitions((work) => withoutStatementTimeout(this.transactions, (m) => work(queryIn(m))), {
+      table: 'case_events',
+      droppable: EMPTY_PARTITION,
+      parameters: [],
+      before: startOfMonth(),
+    });
   }
 
   /** The next batch starts at the creation time of the last run taken (a run skipped there is looked at again). */

@@ -44,6 +44,11 @@ export class OwnedRetentionPurges extends RetentionPurges {
     return this.owner(AuditEntryPurges).dropPartitions(await this.organizationDays('auditDays', defaultDays));
   }
 
+  async dropEmptiedPartitions(): Promise<void> {
+    await this.owner(CasePurges).dropEmptiedTimelinePartitions();
+    await this.owner(DeliveryPurges).dropEmptiedPartitions();
+  }
+
   async organizationsWithOldRuns(defaultDays: number): Promise<PurgeOwner<Date>[]> {
     return this.owner(CasePurges).organizationsWithOldRuns(await this.organizationDays('runsDays', defaultDays));
   }

@@ -80,6 +80,8 @@ export class PurgePass {
       await drain(0, () => this.purges.purgeAuditEntries(this.defaults.auditDays, PURGE_BATCH));
       await drain(0, () => this.purges.purgeEndedSessions(PURGE_BATCH));
       await drain(0, () => this.purges.purgeSpentSignInLinks(PURGE_BATCH));
+      // Months of the timeline and of deliveries go once the batches emptied them (their rows go with their case or event).
+      await this.purges.dropEmptiedPartitions();
     } catch (err) {
       this.logger.warn({ purged: total, durationMs: Date.now() - started, err: String(err) }, 'retention purge pass failed; the next pass goes on');
       throw err;
