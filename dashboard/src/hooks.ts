@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, errorMessage, type WorkflowName } from './api.ts';
+import { api, errorMessage, type WorkflowName } from './api.ts';
 import { can } from './session.ts';
 
 export interface Loaded<T> {
@@ -111,7 +111,7 @@ interface ListPage<T> {
 export interface LivePages<T> {
   /** Every item of the pages loaded, oldest first; undefined while the first page loads. */
   items: T[] | undefined;
-  /** No such list for this caller: not asked for (`enabled` false), or the service has none (404) or keeps it from their role (403). */
+  /** Not asked for (`enabled` false). */
   absent: boolean;
   error: string | null;
   hasMore: boolean;
@@ -142,11 +142,7 @@ export function useLivePages<T>(fetchPage: (cursor: string | undefined) => Promi
     if (!enabled) return undefined;
     read(undefined).then(
       (page) => !stale && setPages([page]),
-      (failure: unknown) => {
-        if (stale) return;
-        if (failure instanceof ApiError && (failure.status === 404 || failure.status === 403)) setPages(null);
-        else setError(errorMessage(failure));
-      },
+      (failure: unknown) => !stale && setError(errorMessage(failure)),
     );
     return () => {
       stale = true;
