@@ -3,6 +3,7 @@ import { api, CASE_SOURCES, download, errorMessage, query, type Case, type CaseI
 import { casework, exportUrl, jobFinished, PRIORITIES, signedInPerson, type BulkJob, type CaseChange, type ListFilters, type SavedView, type Team } from '../casework-api.ts';
 import { useAssignables, type Assignables } from '../casework-pickers.ts';
 import { Alert, Badge, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
+import { formProblems } from '../form-problems.tsx';
 import { humanize } from '../format.ts';
 import { useAction, useLoad, useTitle, useWorkflows, type Loaded } from '../hooks.ts';
 import { Link, navigate } from '../router.tsx';
@@ -386,9 +387,15 @@ function BulkChange({ selected, statuses, assignables, onDone }: { selected: num
           </p>
         </div>
       )}
-      {run.error !== null && <Alert tone="error">{errorMessage(run.error)}</Alert>}
+      {run.error !== null && <Alert tone="error">{refusal(run.error)}</Alert>}
     </form>
   );
+}
+
+/** A refusal in words: the service's reasons at each field of the change, not only "invalid request body". */
+function refusal(error: unknown): string {
+  const problems = formProblems(error, []);
+  return typeof problems.error === 'string' ? problems.error : errorMessage(problems.error ?? error);
 }
 
 interface Selection {
