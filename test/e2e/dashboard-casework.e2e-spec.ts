@@ -250,7 +250,7 @@ describe('admin dashboard: an agent works cases', () => {
     const { context, page } = await sessionPage(suite, agent);
     await page.goto('/dashboard/cases?sort=-priority');
     await heading(page, 'Cases').waitFor();
-    assert.equal(await page.locator('#filter-sort').count(), 1);
+    await page.locator('#filter-sort').waitFor();
     await tabTo(page, 'filter-q');
     await page.keyboard.type(word);
     assert.equal(await page.locator('#filter-sort').count(), 0, 'no sort while searching');
