@@ -255,49 +255,49 @@ export function Comments({ c, comments }: { c: Case; comments: LivePages<CaseCom
         </button>
       )}
       {can('createComment') && (
-      <form class="composer" onSubmit={onSubmit} aria-labelledby="composer-title">
-        <h3 id="composer-title" class="composer__title">
-          Add a comment
-        </h3>
-        <fieldset class="segmented">
-          <legend class="visually-hidden">Visibility</legend>
-          {(['internal', 'public'] as const).map((option) => (
-            <label key={option} class="segmented__option">
-              <input type="radio" name="comment-visibility" value={option} checked={visibility === option} onChange={() => setVisibility(option)} />
-              <span>{option === 'internal' ? 'Internal note' : 'Public reply'}</span>
-            </label>
-          ))}
-        </fieldset>
-        {visibility === 'public' && (
-          <p class="composer__recipients" id="composer-recipients">
-            {recipients ? (
-              <>
-                Mailed to: <strong>{recipients.join(', ')}</strong>
-              </>
-            ) : (
-              "Mailed to the requester named by the workflow's requester attribute; the service refuses the reply when the case has none."
-            )}
+        <form class="composer" onSubmit={onSubmit} aria-labelledby="composer-title">
+          <h3 id="composer-title" class="composer__title">
+            Add a comment
+          </h3>
+          <fieldset class="segmented">
+            <legend class="visually-hidden">Visibility</legend>
+            {(['internal', 'public'] as const).map((option) => (
+              <label key={option} class="segmented__option">
+                <input type="radio" name="comment-visibility" value={option} checked={visibility === option} onChange={() => setVisibility(option)} />
+                <span>{option === 'internal' ? 'Internal note' : 'Public reply'}</span>
+              </label>
+            ))}
+          </fieldset>
+          {visibility === 'public' && (
+            <p class="composer__recipients" id="composer-recipients">
+              {recipients ? (
+                <>
+                  Mailed to: <strong>{recipients.join(', ')}</strong>
+                </>
+              ) : (
+                "Mailed to the requester named by the workflow's requester attribute; the service refuses the reply when the case has none."
+              )}
+            </p>
+          )}
+          {visibility === 'internal' && (
+            <p class="hint" id="composer-recipients">
+              Seen by your organization only. Mention someone with @ and their email address to let them know.
+            </p>
+          )}
+          <div class="field">
+            <label for="composer-body">{visibility === 'public' ? 'Reply to the requester' : 'Internal note'}</label>
+            <textarea id="composer-body" class="input composer__body" rows={4} value={body} onInput={(e) => setBody(e.currentTarget.value)} aria-describedby="composer-recipients" />
+          </div>
+          <div>
+            <button type="submit" class="button button--primary" aria-disabled={post.pending ? true : undefined}>
+              {post.pending ? 'Sending…' : visibility === 'public' ? 'Send reply' : 'Add note'}
+            </button>
+          </div>
+          {post.error !== null && <Alert tone="error">{errorMessage(post.error)}</Alert>}
+          <p class="composer__said" role="status">
+            {said}
           </p>
-        )}
-        {visibility === 'internal' && (
-          <p class="hint" id="composer-recipients">
-            Seen by your organization only. Mention someone with @ and their email address to let them know.
-          </p>
-        )}
-        <div class="field">
-          <label for="composer-body">{visibility === 'public' ? 'Reply to the requester' : 'Internal note'}</label>
-          <textarea id="composer-body" class="input composer__body" rows={4} value={body} onInput={(e) => setBody(e.currentTarget.value)} aria-describedby="composer-recipients" />
-        </div>
-        <div>
-          <button type="submit" class="button button--primary" aria-disabled={post.pending ? true : undefined}>
-            {post.pending ? 'Sending…' : visibility === 'public' ? 'Send reply' : 'Add note'}
-          </button>
-        </div>
-        {post.error !== null && <Alert tone="error">{errorMessage(post.error)}</Alert>}
-        <p class="composer__said" role="status">
-          {said}
-        </p>
-      </form>
+        </form>
       )}
     </section>
   );

@@ -104,7 +104,7 @@ export function CasePage({ id }: { id: number }) {
   const timeline = useLivePages((cursor) => timelinePage(id, cursor).then((page) => ({ items: page.events, next: page.next_cursor })), [id]);
   const c = found.data;
   const works = can('workCase');
-  const comments = useLivePages((after) => casework.comments(id, after).then((page) => ({ items: page.comments, next: page.next_cursor })), [id], can('listComments'));
+  const comments = useLivePages((after) => casework.comments(id, after).then((page) => ({ items: page.comments, next: page.next_cursor })), [id]);
   const runs = useLoad(() => caseRunsPage(id), [id]);
   const more = useAction(timeline.more);
   const events = timeline.items;
