@@ -147,7 +147,7 @@ export function query(params: Record<string, string | number | undefined | null>
  * Shapes of the admin API's answers, generated from the service's OpenAPI document
  * (api-schema.generated.ts): a field the service changes shows up here as a type error.
  */
-type Schemas = components['schemas'];
+export type Schemas = components['schemas'];
 
 export type Workflow = Schemas['Workflow'];
 export type WorkflowName = Schemas['WorkflowName'];

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, errorMessage, type WorkflowName } from './api.ts';
+import { api, errorMessage, type WorkflowName } from './api.ts';
 import { can } from './session.ts';
 
 export interface Loaded<T> {
@@ -111,8 +111,6 @@ interface ListPage<T> {
 export interface LivePages<T> {
   /** Every item of the pages loaded, oldest first; undefined while the first page loads. */
   items: T[] | undefined;
-  /** No such list for this caller: not asked for (`enabled` false), or the service has none (404) or keeps it from their role (403). */
-  absent: boolean;
   error: string | null;
   hasMore: boolean;
   /** Adds the page after the last one loaded. */
@@ -126,8 +124,8 @@ export interface LivePages<T> {
  * grows at its end: only its last page needs asking again to see what was added, and the
  * pages are replaced (and drawn again) only when that answer differs from the one shown.
  */
-export function useLivePages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; next: string | null }>, deps: unknown[], enabled = true): LivePages<T> {
-  const [pages, setPages] = useState<ListPage<T>[] | null | undefined>(undefined);
+export function useLivePages<T>(fetchPage: (cursor: string | undefined) => Promise<{ items: T[]; next: string | null }>, deps: unknown[]): LivePages<T> {
+  const [pages, setPages] = useState<ListPage<T>[] | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const shown = useRef(pages);
   shown.current = pages;
@@ -137,21 +135,16 @@ export function useLivePages<T>(fetchPage: (cursor: string | undefined) => Promi
   };
   useEffect(() => {
     let stale = false;
-    setPages(enabled ? undefined : null);
+    setPages(undefined);
     setError(null);
-    if (!enabled) return undefined;
     read(undefined).then(
       (page) => !stale && setPages([page]),
-      (failure: unknown) => {
-        if (stale) return;
-        if (failure instanceof ApiError && (failure.status === 404 || failure.status === 403)) setPages(null);
-        else setError(errorMessage(failure));
-      },
+      (failure: unknown) => !stale && setError(errorMessage(failure)),
     );
     return () => {
       stale = true;
     };
-  }, [...deps, enabled]);
+  }, deps);
   const refresh = async () => {
     const before = shown.current;
     const last = before?.at(-1);
@@ -168,5 +161,5 @@ export function useLivePages<T>(fetchPage: (cursor: string | undefined) => Promi
     const page = await read(next);
     if (shown.current === before) setPages([...before, page]);
   };
-  return { items: pages?.flatMap((page) => page.items), absent: pages === null, error, hasMore: Boolean(pages?.at(-1)?.next), more, refresh };
+  return { items: pages?.flatMap((page) => page.items), error, hasMore: Boolean(pages?.at(-1)?.next), more, refresh };
 }

@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { errorMessage, signOut } from './api.ts';
-import { canWorkCases, signedInPerson } from './casework-api.ts';
+import { signedInPerson } from './casework-api.ts';
 import { useAction } from './hooks.ts';
 import { Link } from './router.tsx';
 import { can, type Operation, type Role, type Session } from './session.ts';
@@ -25,7 +25,7 @@ export const MY_CASES = '/cases/mine';
 const SECTIONS: Section[] = [
   { href: '/workflows', label: 'Workflows', needs: 'listWorkflows' },
   // A person who works cases starts at theirs: where an agent (who reads no workflows) lands.
-  { href: '/cases', label: 'Cases', needs: 'listCases', start: () => (canWorkCases() && signedInPerson() ? MY_CASES : '/cases') },
+  { href: '/cases', label: 'Cases', needs: 'listCases', start: () => (can('workCase') && signedInPerson() ? MY_CASES : '/cases') },
   { href: '/reports', label: 'Reports', needs: 'getCaseReport' },
   { href: '/usage', label: 'Usage', needs: 'getUsage' },
   { href: '/subscriptions', label: 'Subscriptions', needs: 'listSubscriptions' },

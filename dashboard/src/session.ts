@@ -67,6 +67,14 @@ export type Operation = keyof typeof REQUIRED_ROLES;
  * a button or page a role may not use is not rendered at all.
  */
 export function can(operation: Operation): boolean {
+  return roleAtLeast(REQUIRED_ROLES[operation]);
+}
+
+/**
+ * Whether the signed-in caller's role is `role` or a stronger one: only for a rule within an
+ * operation (who may share a saved view), where `can` has no operation to ask about.
+ */
+export function roleAtLeast(role: Role): boolean {
   if (session.kind !== 'person' && session.kind !== 'token') return false;
-  return ROLES.indexOf(session.role) >= ROLES.indexOf(REQUIRED_ROLES[operation]);
+  return ROLES.indexOf(session.role) >= ROLES.indexOf(role);
 }

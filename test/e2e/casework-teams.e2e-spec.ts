@@ -54,11 +54,12 @@ describe('teams and working cases', () => {
     it('creates a team of active agents, lists it for an agent, and refuses a taken name in any case', async () => {
       const created = await admin('POST', TEAMS, { name: 'Billing', member_ids: [agent.userId, otherAgent.userId] });
       assert.equal(created.status, 201, created.text);
-      assert.deepEqual(Object.keys(created.body.team).sort(), ['created_at', 'id', 'member_ids', 'name']);
+      assert.deepEqual(Object.keys(created.body.team).sort(), ['created_at', 'id', 'member_ids', 'members', 'name']);
       assert.deepEqual(created.body.team.member_ids, [agent.userId, otherAgent.userId].sort((a, b) => a - b));
       const listed = await fromDashboard(t, agent, 'GET', TEAMS);
       assert.equal(listed.status, 200, listed.text);
-      assert.ok(listed.body.teams.some((team: { id: number }) => team.id === created.body.team.id));
+      const billing = listed.body.teams.find((team: { id: number }) => team.id === created.body.team.id);
+      assert.deepEqual(billing.members, [agent, otherAgent].sort((a, b) => a.userId - b.userId).map((m) => ({ id: m.userId, email: m.email })));
       const taken = await admin('POST', TEAMS, { name: 'bILLING', member_ids: [] });
       assert.equal(taken.status, 422, taken.text);
       assert.equal(taken.body.validation_errors[0].path, '/name');

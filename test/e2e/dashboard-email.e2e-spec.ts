@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { ARTIFACTS_DIR, assertNoPageProblems, checkAtEachWidth, expectHttpError, launchChromium, pageProblems } from '../support/browser.js';
-import { clipboard, detail, givenSignedIn, goToSection, heading, listenOnLoopback, tableRows } from '../support/browser-dashboard.js';
+import { clipboard, detail, givenSignedIn, goToSection, heading, listenOnLoopback, tableRecords } from '../support/browser-dashboard.js';
 import { adminCase, caseIdsOf, emailDefinition, givenEmailWorkflow, mail, type MailApp, sendAccepted, startMailApp, timeline } from '../support/email-helpers.js';
 import { createOrganization, createWorkflow } from '../support/scenario.js';
 import { closeDb } from '../support/test-app.js';
@@ -130,7 +130,7 @@ describe('admin dashboard: email workflows and email cases in the browser', () =
 
     const { context, page } = await givenSignedIn(t, browser, baseUrl, w.org);
     await goToSection(page, 'Cases');
-    assert.deepEqual((await tableRows(page, 'Cases')).map((row) => [row[0], row[5]]), [[`#${caseId}`, 'Email']]);
+    assert.deepEqual((await tableRecords(page, 'Cases')).map((row) => [row['Case'], row['Source']]), [[`#${caseId}`, 'Email']]);
     await page.getByLabel('Source').selectOption('Email');
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(/\/dashboard\/cases\?source=Email$/);

@@ -195,6 +195,12 @@ export async function tableRows(page: Page, tableName: string): Promise<string[]
   return rows.evaluateAll((trs) => trs.map((tr) => Array.from((tr as { children: ArrayLike<{ textContent: string | null }> }).children, (cell) => (cell.textContent ?? '').trim())));
 }
 
+/** The rows of a table as records by their column headings' texts: a test names the columns it reads, whatever others a role adds. */
+export async function tableRecords(page: Page, tableName: string): Promise<Record<string, string>[]> {
+  const headings = (await page.getByRole('region', { name: tableName }).locator('thead th').allTextContents()).map((text) => text.trim());
+  return (await tableRows(page, tableName)).map((cells) => Object.fromEntries(cells.map((cell, i) => [headings[i] ?? String(i), cell])));
+}
+
 /** The `<dd>` of a details list entry, by its `<dt>`, in the page or in a part of it. */
 export function detail(scope: { locator(selector: string): Locator }, term: string): Locator {
   return scope.locator(`dt:text-is("${term}") + dd`);

@@ -1,12 +1,13 @@
 import { useId, useState } from 'preact/hooks';
-import { api, errorMessage, query, type CasePage } from '../api.ts';
-import { casework, LINK_TYPES, PRIORITIES, signedInPerson, type CaseChange, type CaseComment, type LinkType, type Visibility, type WorkedCase } from '../casework-api.ts';
+import { api, errorMessage, query, type Case, type CasePage } from '../api.ts';
+import { casework, LINK_TYPES, PRIORITIES, signedInPerson, type CaseChange, type CaseComment, type CaseLink, type LinkType, type Visibility } from '../casework-api.ts';
 import { useAssignables } from '../casework-pickers.ts';
 import { Alert, Badge, ConfirmDialog, DateTime, Field, Select } from '../components.tsx';
 import { formProblems } from '../form-problems.tsx';
 import { humanize } from '../format.ts';
 import { useAction, useLoad, type LivePages } from '../hooks.ts';
 import { Link, navigate } from '../router.tsx';
+import { can } from '../session.ts';
 import { emailMessageOf } from './case-email.tsx';
 
 /*
@@ -19,8 +20,8 @@ type Picked = 'assignee' | 'team' | 'priority' | 'status';
 const PICKED: Picked[] = ['assignee', 'team', 'priority', 'status'];
 const CHANGE_FIELDS: Record<Picked, keyof CaseChange> = { assignee: 'assignee_id', team: 'team_id', priority: 'priority', status: 'status' };
 
-function pickedOf(c: WorkedCase): Record<Picked, string> {
-  return { assignee: c.assignee ? String(c.assignee.id) : '', team: c.team ? String(c.team.id) : '', priority: c.priority ?? 'normal', status: c.status };
+function pickedOf(c: Case): Record<Picked, string> {
+  return { assignee: c.assignee ? String(c.assignee.id) : '', team: c.team ? String(c.team.id) : '', priority: c.priority, status: c.status };
 }
 
 function changeOf(edits: Partial<Record<Picked, string>>, current: Record<Picked, string>): CaseChange {
@@ -34,7 +35,7 @@ function changeOf(edits: Partial<Record<Picked, string>>, current: Record<Picked
 }
 
 /** What a saved change did, in words, for the live region. */
-function describeChange(before: WorkedCase, after: WorkedCase): string {
+function describeChange(before: Case, after: Case): string {
   const said: string[] = [];
   if (before.status !== after.status) said.push(`moved to ${after.status}`);
   if (before.assignee?.id !== after.assignee?.id) said.push(after.assignee ? `assigned to ${after.assignee.email}` : 'unassigned');
@@ -48,7 +49,7 @@ function describeChange(before: WorkedCase, after: WorkedCase): string {
  * every arrow key would move the case while a keyboard user reads the options). A field not
  * touched keeps showing the case as it is now, changes made elsewhere included.
  */
-export function WorkPanel({ c, statuses, onChanged }: { c: WorkedCase; statuses: string[]; onChanged: (c: WorkedCase) => void }) {
+export function WorkPanel({ c, statuses, onChanged }: { c: Case; statuses: string[]; onChanged: (c: Case) => void }) {
   const me = signedInPerson();
   const assignables = useAssignables([c.assignee]);
   const [edits, setEdits] = useState<Partial<Record<Picked, string>>>({});
@@ -130,7 +131,7 @@ export function WorkPanel({ c, statuses, onChanged }: { c: WorkedCase; statuses:
       <p class="muted" role="status">
         {said}
       </p>
-      {c.watchers !== undefined && me && <Watching c={c} meId={me.id} onChanged={onChanged} />}
+      {me && <Watching c={c} meId={me.id} onChanged={onChanged} />}
     </section>
   );
 }
@@ -140,23 +141,23 @@ export function WorkPanel({ c, statuses, onChanged }: { c: WorkedCase; statuses:
  * the list's `watching=true` filter says which cases the caller watches: asked for the cases
  * created in the very millisecond of this one (the list's bounds exclude themselves).
  */
-async function watchedByMe(c: WorkedCase): Promise<boolean> {
+async function watchedByMe(c: Case): Promise<boolean> {
   const at = Date.parse(c.created_at);
   const around = query({ watching: 'true', workflow_id: c.workflow_id, created_after: new Date(at - 1).toISOString(), created_before: new Date(at + 1).toISOString(), limit: 100 });
   const page = await api.get<CasePage>(`/cases${around}`);
   return page.cases.some((listed) => listed.id === c.id);
 }
 
-function Watching({ c, meId, onChanged }: { c: WorkedCase; meId: number; onChanged: (c: WorkedCase) => void }) {
+function Watching({ c, meId, onChanged }: { c: Case; meId: number; onChanged: (c: Case) => void }) {
   const assigned = c.assignee?.id === meId;
   const watching = useLoad(() => (assigned ? Promise.resolve(true) : watchedByMe(c)), [c.id, c.watchers, assigned]);
   const toggle = useAction(async (watch: boolean) => {
     await (watch ? casework.watch(c.id) : casework.unwatch(c.id));
     watching.setData(watch);
-    const fresh = await api.get<{ case: WorkedCase }>(`/cases/${c.id}`);
+    const fresh = await api.get<{ case: Case }>(`/cases/${c.id}`);
     onChanged(fresh.case);
   });
-  const count = c.watchers ?? 0;
+  const count = c.watchers;
   return (
     <div class="watch">
       <p class="watch__count">
@@ -178,7 +179,7 @@ function Watching({ c, meId, onChanged }: { c: WorkedCase; meId: number; onChang
  * and its Cc (not the service's own address it came to); otherwise whoever the last public
  * reply went to. null when only the service knows (the workflow's requester attribute).
  */
-export function replyRecipients(c: WorkedCase, comments: CaseComment[]): string[] | null {
+export function replyRecipients(c: Case, comments: CaseComment[]): string[] | null {
   const first = c.source_type === 'Email' ? emailMessageOf(c.attributes.email) : null;
   if (first?.from) {
     const own = new Set(first.to.map((mailbox) => mailbox.address.toLowerCase()));
@@ -196,7 +197,7 @@ function CommentItem({ comment }: { comment: CaseComment }) {
       <article class={`comment comment--${comment.visibility}`} aria-labelledby={id}>
         <header class="comment__head">
           <h3 class="comment__author" id={id}>
-            {comment.author.email}
+            {comment.author.email ?? 'An admin token'}
           </h3>
           <Badge tone={comment.visibility === 'public' ? 'teal' : 'neutral'}>{comment.visibility === 'public' ? 'Public reply' : 'Internal note'}</Badge>
           <DateTime iso={comment.created_at} />
@@ -213,7 +214,7 @@ function CommentItem({ comment }: { comment: CaseComment }) {
 }
 
 /** The case's comments, oldest first, and the composer: an internal note, or a public reply by mail to the requester. */
-export function Comments({ c, comments }: { c: WorkedCase; comments: LivePages<CaseComment> }) {
+export function Comments({ c, comments }: { c: Case; comments: LivePages<CaseComment> }) {
   const [visibility, setVisibility] = useState<Visibility>('internal');
   const [body, setBody] = useState('');
   const [said, setSaid] = useState('');
@@ -225,7 +226,6 @@ export function Comments({ c, comments }: { c: WorkedCase; comments: LivePages<C
     setSaid(comment.visibility === 'public' ? `Reply sent to ${comment.delivery?.to.join(', ') ?? 'the requester'} (queued).` : 'Internal note added.');
     await comments.refresh();
   });
-  if (comments.absent) return null;
   const items = comments.items ?? [];
   const recipients = replyRecipients(c, items);
   const onSubmit = (event: Event) => {
@@ -254,68 +254,70 @@ export function Comments({ c, comments }: { c: WorkedCase; comments: LivePages<C
           Show later comments
         </button>
       )}
-      <form class="composer" onSubmit={onSubmit} aria-labelledby="composer-title">
-        <h3 id="composer-title" class="composer__title">
-          Add a comment
-        </h3>
-        <fieldset class="segmented">
-          <legend class="visually-hidden">Visibility</legend>
-          {(['internal', 'public'] as const).map((option) => (
-            <label key={option} class="segmented__option">
-              <input type="radio" name="comment-visibility" value={option} checked={visibility === option} onChange={() => setVisibility(option)} />
-              <span>{option === 'internal' ? 'Internal note' : 'Public reply'}</span>
-            </label>
-          ))}
-        </fieldset>
-        {visibility === 'public' && (
-          <p class="composer__recipients" id="composer-recipients">
-            {recipients ? (
-              <>
-                Mailed to: <strong>{recipients.join(', ')}</strong>
-              </>
-            ) : (
-              "Mailed to the requester named by the workflow's requester attribute; the service refuses the reply when the case has none."
-            )}
+      {can('createComment') && (
+        <form class="composer" onSubmit={onSubmit} aria-labelledby="composer-title">
+          <h3 id="composer-title" class="composer__title">
+            Add a comment
+          </h3>
+          <fieldset class="segmented">
+            <legend class="visually-hidden">Visibility</legend>
+            {(['internal', 'public'] as const).map((option) => (
+              <label key={option} class="segmented__option">
+                <input type="radio" name="comment-visibility" value={option} checked={visibility === option} onChange={() => setVisibility(option)} />
+                <span>{option === 'internal' ? 'Internal note' : 'Public reply'}</span>
+              </label>
+            ))}
+          </fieldset>
+          {visibility === 'public' && (
+            <p class="composer__recipients" id="composer-recipients">
+              {recipients ? (
+                <>
+                  Mailed to: <strong>{recipients.join(', ')}</strong>
+                </>
+              ) : (
+                "Mailed to the requester named by the workflow's requester attribute; the service refuses the reply when the case has none."
+              )}
+            </p>
+          )}
+          {visibility === 'internal' && (
+            <p class="hint" id="composer-recipients">
+              Seen by your organization only. Mention someone with @ and their email address to let them know.
+            </p>
+          )}
+          <div class="field">
+            <label for="composer-body">{visibility === 'public' ? 'Reply to the requester' : 'Internal note'}</label>
+            <textarea id="composer-body" class="input composer__body" rows={4} value={body} onInput={(e) => setBody(e.currentTarget.value)} aria-describedby="composer-recipients" />
+          </div>
+          <div>
+            <button type="submit" class="button button--primary" aria-disabled={post.pending ? true : undefined}>
+              {post.pending ? 'Sending…' : visibility === 'public' ? 'Send reply' : 'Add note'}
+            </button>
+          </div>
+          {post.error !== null && <Alert tone="error">{errorMessage(post.error)}</Alert>}
+          <p class="composer__said" role="status">
+            {said}
           </p>
-        )}
-        {visibility === 'internal' && (
-          <p class="hint" id="composer-recipients">
-            Seen by your organization only. Mention someone with @ and their email address to let them know.
-          </p>
-        )}
-        <div class="field">
-          <label for="composer-body">{visibility === 'public' ? 'Reply to the requester' : 'Internal note'}</label>
-          <textarea id="composer-body" class="input composer__body" rows={4} value={body} onInput={(e) => setBody(e.currentTarget.value)} aria-describedby="composer-recipients" />
-        </div>
-        <div>
-          <button type="submit" class="button button--primary" aria-disabled={post.pending ? true : undefined}>
-            {post.pending ? 'Sending…' : visibility === 'public' ? 'Send reply' : 'Add note'}
-          </button>
-        </div>
-        {post.error !== null && <Alert tone="error">{errorMessage(post.error)}</Alert>}
-        <p class="composer__said" role="status">
-          {said}
-        </p>
-      </form>
+        </form>
+      )}
     </section>
   );
 }
 
-const LINK_WORDS: Record<LinkType, { outgoing: string; incoming: string }> = {
-  relates: { outgoing: 'Relates to', incoming: 'Related to by' },
-  duplicates: { outgoing: 'Duplicates', incoming: 'Duplicated by' },
-  blocks: { outgoing: 'Blocks', incoming: 'Blocked by' },
+const LINK_WORDS: Record<LinkType, Record<CaseLink['direction'], string>> = {
+  relates: { outward: 'Relates to', inward: 'Related to by' },
+  duplicates: { outward: 'Duplicates', inward: 'Duplicated by' },
+  blocks: { outward: 'Blocks', inward: 'Blocked by' },
 };
 
 /** The case's links to others (both directions), adding and removing them, and merging the case into another one of its workflow. */
-export function LinksAndMerge({ c }: { c: WorkedCase }) {
+export function LinksAndMerge({ c }: { c: Case }) {
   const links = useLoad(() => casework.links(c.id), [c.id]);
   const [other, setOther] = useState('');
   const [type, setType] = useState<LinkType>('relates');
   const [said, setSaid] = useState('');
   const add = useAction(async () => {
     await casework.link(c.id, Number(other), type);
-    setSaid(`Linked: ${LINK_WORDS[type].outgoing.toLowerCase()} case #${other}.`);
+    setSaid(`Linked: ${LINK_WORDS[type].outward.toLowerCase()} case #${other}.`);
     setOther('');
     links.reload();
   });
@@ -325,7 +327,7 @@ export function LinksAndMerge({ c }: { c: WorkedCase }) {
     links.reload();
     document.getElementById('link-case')?.focus();
   });
-  if (links.data === null || (links.data === undefined && !links.error)) return null;
+  if (links.data === undefined && !links.error) return null;
   const onSubmit = (event: Event) => {
     event.preventDefault();
     if (add.pending) return;
@@ -347,10 +349,10 @@ export function LinksAndMerge({ c }: { c: WorkedCase }) {
           {links.data.map((link) => (
             <li key={link.id} class="links__item">
               <span>
-                {LINK_WORDS[link.type]?.[link.direction ?? 'outgoing'] ?? humanize(link.type)} <Link href={`/cases/${link.case_id}`}>case #{link.case_id}</Link>
+                {LINK_WORDS[link.type][link.direction]} <Link href={`/cases/${link.case.id}`}>case #{link.case.id}</Link> <span class="muted">{link.case.subject}</span>
               </span>
-              <button type="button" class="button button--ghost button--small" disabled={remove.pending} onClick={() => void remove.run(link.id, link.case_id)}>
-                Remove<span class="visually-hidden"> the link to case #{link.case_id}</span>
+              <button type="button" class="button button--ghost button--small" disabled={remove.pending} onClick={() => void remove.run(link.id, link.case.id)}>
+                Remove<span class="visually-hidden"> the link to case #{link.case.id}</span>
               </button>
             </li>
           ))}
@@ -358,7 +360,7 @@ export function LinksAndMerge({ c }: { c: WorkedCase }) {
       )}
       <form class="form-row" onSubmit={onSubmit} aria-label="Link to another case">
         <Field label="Link type" id="link-type">
-          <Select id="link-type" value={type} onChange={(value) => setType(value as LinkType)} options={LINK_TYPES.map((t): [string, string] => [t, LINK_WORDS[t].outgoing])} />
+          <Select id="link-type" value={type} onChange={(value) => setType(value as LinkType)} options={LINK_TYPES.map((t): [string, string] => [t, LINK_WORDS[t].outward])} />
         </Field>
         <Field label="Case number" id="link-case">
           <input id="link-case" class="input" inputMode="numeric" value={other} onInput={(e) => setOther(e.currentTarget.value)} />
@@ -378,7 +380,7 @@ export function LinksAndMerge({ c }: { c: WorkedCase }) {
 }
 
 /** Merging: pick another case of the same workflow (not one merged away itself); the page then shows the target. */
-function MergeButton({ c }: { c: WorkedCase }) {
+function MergeButton({ c }: { c: Case }) {
   const [open, setOpen] = useState(false);
   const [into, setInto] = useState('');
   const targets = useLoad(

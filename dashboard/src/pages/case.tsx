@@ -1,7 +1,7 @@
 import type { ComponentChildren } from 'preact';
-import { api, errorMessage, type TimelineEvent, type TimelinePage } from '../api.ts';
+import { api, errorMessage, type Case, type TimelineEvent, type TimelinePage } from '../api.ts';
 import { findCase } from '../case-lookup.ts';
-import { canWorkCases, casework, caseworkServed, type WorkedCase } from '../casework-api.ts';
+import { casework } from '../casework-api.ts';
 import { Alert, DateTime, DetailList, Loading, PageHeader } from '../components.tsx';
 import { formatActor, humanize } from '../format.ts';
 import { useAction, useLivePages, useLoad, usePolling, useTitle, useWorkflows } from '../hooks.ts';
@@ -75,14 +75,13 @@ function Timeline({ events }: { events: TimelineEvent[] }) {
   );
 }
 
-/** Who works the case, where the service keeps it (casework.md section 2). */
-function workDetails(c: WorkedCase): [string, ComponentChildren][] {
-  if (c.priority === undefined) return [];
+/** Who works the case (casework.md section 2). */
+function workDetails(c: Case): [string, ComponentChildren][] {
   return [
     ['Assignee', c.assignee?.email ?? <span class="muted">Nobody</span>],
     ['Team', c.team?.name ?? <span class="muted">None</span>],
     ['Priority', humanize(c.priority)],
-    ...(c.watchers === undefined ? [] : [['Watchers', c.watchers] as [string, ComponentChildren]]),
+    ['Watchers', c.watchers],
   ];
 }
 
@@ -101,12 +100,11 @@ const LIVE_INTERVAL_MS = 3_000;
 
 export function CasePage({ id }: { id: number }) {
   useTitle(`Case ${id}`);
-  const found = useLoad<WorkedCase | null>(() => findCase(id), [id]);
+  const found = useLoad<Case | null>(() => findCase(id), [id]);
   const timeline = useLivePages((cursor) => timelinePage(id, cursor).then((page) => ({ items: page.events, next: page.next_cursor })), [id]);
   const c = found.data;
-  // Casework's parts are asked for only where the service works cases, and only by those who work them.
-  const works = canWorkCases() && caseworkServed(c ? [c] : []);
-  const comments = useLivePages((after) => casework.comments(id, after).then((page) => ({ items: page.comments, next: page.next_cursor })), [id], works);
+  const works = can('workCase');
+  const comments = useLivePages((after) => casework.comments(id, after).then((page) => ({ items: page.comments, next: page.next_cursor })), [id]);
   const runs = useLoad(() => caseRunsPage(id), [id]);
   const more = useAction(timeline.more);
   const events = timeline.items;
@@ -125,7 +123,7 @@ export function CasePage({ id }: { id: number }) {
     runs.reload();
   };
   // A change the page made shows at once, with the timeline rows it wrote.
-  const changed = (after: WorkedCase) => {
+  const changed = (after: Case) => {
     found.setData(after);
     void timeline.refresh();
   };

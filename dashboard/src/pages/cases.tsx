@@ -1,30 +1,37 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, CASE_SOURCES, download, errorMessage, query, type Case, type CaseInList, type CasePage, type BuiltInCaseSource, type WorkflowName } from '../api.ts';
-import { atLeast, canWorkCases, casework, caseworkParametersTaken, caseworkServed, exportUrl, jobFinished, PRIORITIES, signedInPerson, type BulkJob, type CaseChange, type ListFilters, type SavedView, type Team, type WorkedCase } from '../casework-api.ts';
+import { casework, exportUrl, jobFinished, PRIORITIES, signedInPerson, type BulkJob, type CaseChange, type ListFilters, type SavedView, type Team } from '../casework-api.ts';
 import { useAssignables, type Assignables } from '../casework-pickers.ts';
 import { Alert, Badge, DateTime, EmptyState, Field, Loading, PageHeader, Select, TableScroll } from '../components.tsx';
+import { formProblems } from '../form-problems.tsx';
 import { humanize } from '../format.ts';
 import { useAction, useLoad, useTitle, useWorkflows, type Loaded } from '../hooks.ts';
 import { Link, navigate } from '../router.tsx';
-import { can, currentSession } from '../session.ts';
+import { can, currentSession, roleAtLeast } from '../session.ts';
 import { saveFile } from './case-email.tsx';
 import { NeedsRolePage } from './not-found.tsx';
 import { MY_CASES } from '../layout.tsx';
 
 const PAGE_SIZE = 25;
 /** The page's own address keeps days (`created_from`, `created_to`, UTC) as typed; the list takes instants. */
-const CASEWORK_FILTERS = ['assignee', 'team_id', 'priority', 'watching', 'sort'] as const;
-const FILTERS = ['q', 'workflow_id', 'status', 'mode', 'source', 'created_from', 'created_to', 'attributes', ...CASEWORK_FILTERS] as const;
+const FILTERS = ['q', 'workflow_id', 'status', 'mode', 'source', 'created_from', 'created_to', 'attributes', 'assignee', 'team_id', 'priority', 'watching', 'sort'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 const DAY_MS = 86_400_000;
 
-/** The admin list's parameters for the filters: a UTC day range becomes the instants around it (both bounds exclude themselves). */
+/** Search results come by relevance: the list refuses `sort` with `q`. */
+const searching = (filters: Filters) => filters.q.trim() !== '';
+
+/**
+ * The admin list's parameters for the filters: a UTC day range becomes the instants around it
+ * (both bounds exclude themselves), and a sort is dropped while searching.
+ */
 function listParams({ created_from, created_to, ...rest }: Filters): Record<string, string | undefined> {
   const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
   const from = created_from ? dayStart(created_from) : NaN;
   const to = created_to ? dayStart(created_to) : NaN;
   return {
     ...rest,
+    sort: searching({ created_from, created_to, ...rest }) ? undefined : rest.sort,
     created_after: Number.isNaN(from) ? undefined : new Date(from - 1).toISOString(),
     created_before: Number.isNaN(to) ? undefined : new Date(to + DAY_MS).toISOString(),
   };
@@ -113,7 +120,7 @@ function assigneeOptions(assignables: Assignables): [string, string][] {
   return [['', 'Anyone or nobody'], ...(me ? [['me', 'Me'] as [string, string]] : []), ['none', 'Nobody'], ...assignables.people.map((p): [string, string] => [String(p.id), p.email])];
 }
 
-/** `assignables` is null where the service works no cases (no teams): the casework filters are not offered. */
+/** `assignables` is null for a caller who does not work cases: the casework filters are not offered. */
 function FilterForm({ initial, workflows, assignables }: { initial: Filters; workflows: WorkflowName[]; assignables: Assignables | null }) {
   const [filters, setFilters] = useState(initial);
   useEffect(() => setFilters(initial), [JSON.stringify(initial)]);
@@ -124,7 +131,7 @@ function FilterForm({ initial, workflows, assignables }: { initial: Filters; wor
     event.preventDefault();
     const problem = attributesProblem(filters.attributes);
     setAttributesError(problem);
-    if (!problem) navigate(`/cases${query({ ...filters, attributes: filters.attributes.trim() })}`);
+    if (!problem) navigate(`/cases${query({ ...filters, attributes: filters.attributes.trim(), sort: searching(filters) ? '' : filters.sort })}`);
   };
   return (
     <form class="filters card" onSubmit={apply} aria-label="Filter cases">
@@ -157,17 +164,18 @@ function FilterForm({ initial, workflows, assignables }: { initial: Filters; wor
           <Field label="Assignee" id="filter-assignee">
             <Select id="filter-assignee" value={filters.assignee} onChange={set('assignee')} options={assigneeOptions(assignables)} />
           </Field>
-          {assignables.teams && (
-            <Field label="Team" id="filter-team">
-              <Select id="filter-team" value={filters.team_id} onChange={set('team_id')} options={[['', 'Any team or none'], ...assignables.teams.map((t): [string, string] => [String(t.id), t.name])]} />
-            </Field>
-          )}
+          <Field label="Team" id="filter-team">
+            <Select id="filter-team" value={filters.team_id} onChange={set('team_id')} options={[['', 'Any team or none'], ...assignables.teams.map((t): [string, string] => [String(t.id), t.name])]} />
+          </Field>
           <Field label="Priority" id="filter-priority">
             <Select id="filter-priority" value={filters.priority} onChange={set('priority')} options={[['', 'Any priority'], ...PRIORITIES.map((p): [string, string] => [p, humanize(p)])]} />
           </Field>
-          <Field label="Sort" id="filter-sort">
-            <Select id="filter-sort" value={filters.sort} onChange={set('sort')} options={SORTS} />
-          </Field>
+          {/* Search results come best match first: no sort is offered while searching. */}
+          {!searching(filters) && (
+            <Field label="Sort" id="filter-sort">
+              <Select id="filter-sort" value={filters.sort} onChange={set('sort')} options={SORTS} />
+            </Field>
+          )}
         </>
       )}
       <Field label="Created from (UTC)" id="filter-created-from">
@@ -260,13 +268,13 @@ function SavedViews({ views, current, filters }: { views: Loaded<SavedView[] | n
           </ul>
         </nav>
       )}
-      {canWorkCases() && (
+      {can('createCaseView') && (
         <form class="views__save stack stack--tight" onSubmit={onSubmit} aria-label="Save the current filters as a view">
           <Field label="New view from these filters" id="view-name">
             <input id="view-name" class="input" value={name} onInput={(e) => setName(e.currentTarget.value)} />
           </Field>
           {/* Sharing a view with everyone is an admin's call (casework.md section 5). */}
-          {atLeast('admin') && (
+          {roleAtLeast('admin') && (
             <label class="filters__check">
               <input type="checkbox" checked={shared} onChange={(e) => setShared(e.currentTarget.checked)} />
               Share with the organization
@@ -379,9 +387,15 @@ function BulkChange({ selected, statuses, assignables, onDone }: { selected: num
           </p>
         </div>
       )}
-      {run.error !== null && <Alert tone="error">{errorMessage(run.error)}</Alert>}
+      {run.error !== null && <Alert tone="error">{refusal(run.error)}</Alert>}
     </form>
   );
+}
+
+/** A refusal in words: the service's reasons at each field of the change, not only "invalid request body". */
+function refusal(error: unknown): string {
+  const problems = formProblems(error, []);
+  return typeof problems.error === 'string' ? problems.error : errorMessage(problems.error ?? error);
 }
 
 interface Selection {
@@ -389,9 +403,7 @@ interface Selection {
   set: (ids: number[], on: boolean) => void;
 }
 
-function CaseTable({ cases, names, selection }: { cases: WorkedCase[]; names: Map<number, string>; selection: Selection | null }) {
-  // The casework columns, where the service keeps them.
-  const worked = cases.some((c) => c.priority !== undefined);
+function CaseTable({ cases, names, selection }: { cases: CaseInList[]; names: Map<number, string>; selection: Selection | null }) {
   const allSelected = selection !== null && cases.every((c) => selection.ids.has(c.id));
   return (
     <TableScroll label="Cases">
@@ -407,8 +419,8 @@ function CaseTable({ cases, names, selection }: { cases: WorkedCase[]; names: Ma
             <th scope="col">Subject</th>
             <th scope="col">Workflow</th>
             <th scope="col">Status</th>
-            {worked && <th scope="col">Assignee</th>}
-            {worked && <th scope="col">Priority</th>}
+            <th scope="col">Assignee</th>
+            <th scope="col">Priority</th>
             <th scope="col">Outcome</th>
             <th scope="col">Source</th>
             <th scope="col">Mode</th>
@@ -428,7 +440,7 @@ function CaseTable({ cases, names, selection }: { cases: WorkedCase[]; names: Ma
               </th>
               <td class="cell--wide">
                 {c.subject}
-                <MatchSnippet match={'match' in c ? (c as CaseInList).match : undefined} />
+                <MatchSnippet match={c.match} />
               </td>
               <td>
                 {/* A viewer may not open a workflow: its name is plain text for them. */}
@@ -437,8 +449,8 @@ function CaseTable({ cases, names, selection }: { cases: WorkedCase[]; names: Ma
               <td>
                 <StatusBadge status={c.status} />
               </td>
-              {worked && <td>{c.assignee?.email ?? <span class="muted">Nobody</span>}</td>}
-              {worked && <td>{c.priority ? humanize(c.priority) : ''}</td>}
+              <td>{c.assignee?.email ?? <span class="muted">Nobody</span>}</td>
+              <td>{humanize(c.priority)}</td>
               <td>{c.outcome ?? <span class="muted">—</span>}</td>
               <td>
                 <SourceBadge source={c.source_type} />
@@ -531,34 +543,28 @@ export function CasesPage({ query: params }: { query: URLSearchParams }) {
   const cursor = params.get('cursor') ?? '';
   const key = JSON.stringify({ ...filters, cursor });
   const workflows = useWorkflows();
-  const works = canWorkCases();
-  const page = useLoad(async () => {
-    const found = await api.get<CasePage>(`/cases${query({ ...listParams(filters), cursor, limit: PAGE_SIZE })}`);
-    if (CASEWORK_FILTERS.some((name) => filters[name] !== '')) caseworkParametersTaken();
-    return found;
-  }, [key]);
-  const served = works && caseworkServed(page.data?.cases);
-  const assignables = useAssignables([], served);
-  const views = useLoad(() => (served ? casework.views() : Promise.resolve(null)), [served]);
+  const works = can('workCase');
+  const page = useLoad(() => api.get<CasePage>(`/cases${query({ ...listParams(filters), cursor, limit: PAGE_SIZE })}`), [key]);
+  const assignables = useAssignables([], works);
+  const views = useLoad(() => (can('listCaseViews') ? casework.views() : Promise.resolve(null)), []);
   const selection = useSelection();
   const names = new Map((workflows.data ?? []).map((w) => [w.id, w.name]));
   const goTo = (next: string) => navigate(`/cases${query({ ...filters, cursor: next })}`);
   const chosen = listFilters(filters);
-  // Bulk changes and the export come with the views: where the service keeps none, neither is offered.
-  const bulk = Boolean(views.data);
+  const bulk = can('bulkChangeCases');
   const selectedStatuses = [...new Set((workflows.data ?? []).filter((w) => (page.data?.cases ?? []).some((c) => selection.ids.has(c.id) && c.workflow_id === w.id)).flatMap((w) => w.statuses))];
   const current = `/cases${query(filters)}`;
 
   return (
     <>
-      <PageHeader title="Cases" actions={bulk && <ExportLink filters={chosen} />}>
+      <PageHeader title="Cases" actions={can('exportCases') && <ExportLink filters={chosen} />}>
         <p class="page-header__lead">{filters.q ? 'Best matches first: subject, then attributes, then email and comments; newest first among equals.' : 'Newest first unless sorted otherwise. Test cases are marked and never billed.'}</p>
         <CaseLists current="/cases" />
       </PageHeader>
       <div class={views.data ? 'with-side' : undefined}>
         {views.data && <SavedViews views={views} current={current} filters={chosen} />}
         <div class="stack">
-          {workflows.data && <FilterForm initial={filters} workflows={workflows.data} assignables={assignables.data?.teams ? assignables.data : null} />}
+          {workflows.data && <FilterForm initial={filters} workflows={workflows.data} assignables={works ? (assignables.data ?? null) : null} />}
           {bulk && selection.ids.size > 0 && (
             <BulkChange
               selected={[...selection.ids]}
@@ -579,7 +585,7 @@ export function CasesPage({ query: params }: { query: URLSearchParams }) {
 
 /** Between the caller's cases and all of them, for a person who works cases. */
 function CaseLists({ current }: { current: string }) {
-  if (!canWorkCases() || !signedInPerson()) return null;
+  if (!can('workCase') || !signedInPerson()) return null;
   const lists: [string, string][] = [
     [MY_CASES, 'My cases'],
     ['/cases', 'All cases'],
@@ -606,14 +612,9 @@ export function MyCasesPage({ query: params }: { query: URLSearchParams }) {
   const cursor = params.get('cursor') ?? '';
   const workflows = useWorkflows();
   const mine = { assignee: 'me', sort: '-updated_at' };
-  const page = useLoad(async () => {
-    if (!me || !canWorkCases()) return { cases: [], next_cursor: null };
-    const found = await api.get<CasePage>(`/cases${query({ ...mine, cursor, limit: PAGE_SIZE })}`);
-    caseworkParametersTaken();
-    return found;
-  }, [cursor]);
+  const page = useLoad(() => (me && can('workCase') ? api.get<CasePage>(`/cases${query({ ...mine, cursor, limit: PAGE_SIZE })}`) : Promise.resolve({ cases: [], next_cursor: null })), [cursor]);
   const names = new Map((workflows.data ?? []).map((w) => [w.id, w.name]));
-  if (!canWorkCases()) return <NeedsRolePage role="agent" />;
+  if (!can('workCase')) return <NeedsRolePage role="agent" />;
   return (
     <>
       <PageHeader title="My cases">

@@ -28,6 +28,12 @@ export const caseWorkSchemas: Record<string, Schema> = {
       id: resourceId('Team id.'),
       name: { type: 'string', description: 'Unique in the organization, whatever the case of its letters.' },
       member_ids: { type: 'array', maxItems: MAX_TEAM_MEMBERS, items: resourceId('User id.'), description: 'The members\' user ids, ascending.' },
+      members: {
+        type: 'array',
+        maxItems: MAX_TEAM_MEMBERS,
+        items: { type: 'object', properties: { id: resourceId('User id.'), email: { type: 'string' } }, required: ['id', 'email'], additionalProperties: false },
+        description: 'The members with their emails, in the order of `member_ids` (so an agent, who may not list users, can name them); a member whose user was deleted is left out.',
+      },
       created_at: timestamp('When the team was created'),
     },
     [],

@@ -12,10 +12,10 @@ export interface TeamView {
   id: number;
   name: string;
   member_ids: number[];
+  /** The members named, so that whoever may assign cases (an agent, who may not list users) can tell them apart. */
+  members: { id: number; email: string }[];
   created_at: string;
 }
-
-export const teamView = (team: Team): TeamView => ({ id: team.id, name: team.name, member_ids: team.memberIds, created_at: team.createdAt.toISOString() });
 
 /**
  * An organization's teams (casework.md, section 2): names unique per organization, members
@@ -37,12 +37,12 @@ export class TeamsService {
       const team = await this.store.create(tx, organizationId, name, memberIds);
       if (!team) throw new TeamNameTakenError();
       await this.audit.record(tx, { organizationId, by, action: 'team.created', target: teamTarget(team.id), summary: { name, member_ids: team.memberIds } });
-      return teamView(team);
+      return (await this.views(organizationId, [team], tx))[0];
     });
   }
 
   async list(organizationId: number): Promise<TeamView[]> {
-    return (await this.store.list(organizationId)).map(teamView);
+    return this.views(organizationId, await this.store.list(organizationId));
   }
 
   async change(by: ChangeAuthor, organizationId: number, id: number, change: { name?: string; memberIds?: number[] }): Promise<TeamView> {
@@ -59,7 +59,7 @@ export class TeamsService {
         summary.member_ids = { from: team.memberIds, to: [...new Set(change.memberIds)].sort((a, b) => a - b) };
       }
       await this.audit.record(tx, { organizationId, by, action: 'team.changed', target: teamTarget(id), summary });
-      return teamView((await this.store.find(tx, organizationId, id))!);
+      return (await this.views(organizationId, [(await this.store.find(tx, organizationId, id))!], tx))[0];
     });
   }
 
@@ -75,6 +75,18 @@ export class TeamsService {
       await this.store.delete(tx, organizationId, id);
       await this.audit.record(tx, { organizationId, by, action: 'team.deleted', target: teamTarget(id), summary: { name: team.name, cases } });
     });
+  }
+
+  /** A member whose user was deleted since has no email: left out of `members`, kept in `member_ids` as stored. */
+  private async views(organizationId: number, teams: Team[], tx?: Transaction): Promise<TeamView[]> {
+    const emails = await this.users.emails(organizationId, [...new Set(teams.flatMap((team) => team.memberIds))], tx);
+    return teams.map((team) => ({
+      id: team.id,
+      name: team.name,
+      member_ids: team.memberIds,
+      members: team.memberIds.flatMap((id) => (emails.has(id) ? [{ id, email: emails.get(id)! }] : [])),
+      created_at: team.createdAt.toISOString(),
+    }));
   }
 
   private async locked(tx: Transaction, organizationId: number, id: number): Promise<Team> {
