@@ -8,7 +8,7 @@ import { PeopleModule } from '../people/people.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { CaseMailSender } from './application/case-mail-sender.service.js';
 import { CaseWatchingService } from './application/case-watching.service.js';
-import { CaseAssignees, CaseMailOutbox, CommentStore, NotificationStore, WatcherStore } from './application/comment-ports.js';
+import { CaseMailOutbox, CommentStore, NotificationStore, WatcherStore } from './application/comment-ports.js';
 import { CommentsService } from './application/comments.service.js';
 import { ErroredCaseNotifier } from './application/errored-case-notifier.js';
 import { NotificationPreferencesService } from './application/notification-preferences.service.js';
@@ -22,7 +22,6 @@ import { PostgresCaseMailOutbox } from './infrastructure/postgres-case-mail-outb
 import { PostgresCommentStore } from './infrastructure/postgres-comment-store.js';
 import { PostgresNotificationStore } from './infrastructure/postgres-notification-store.js';
 import { PostgresWatcherStore } from './infrastructure/postgres-watcher-store.js';
-import { UnassignedCases } from './infrastructure/unassigned-cases.js';
 import { WatchersSql } from './infrastructure/watchers-sql.js';
 
 /**
@@ -50,7 +49,6 @@ import { WatchersSql } from './infrastructure/watchers-sql.js';
     { provide: WatcherStore, useClass: PostgresWatcherStore },
     { provide: NotificationStore, useClass: PostgresNotificationStore },
     { provide: CaseMailOutbox, useClass: PostgresCaseMailOutbox },
-    { provide: CaseAssignees, useClass: UnassignedCases },
   ],
   exports: [CaseNotifications],
 })
