@@ -58,7 +58,7 @@ describe('comments, public replies and notifications (casework.md sections 3 and
     assert.deepEqual([second.body.comments.map((c: any) => c.body), second.body.next_cursor], [bodies.slice(2), null]);
     const rows = (await timeline(t, w, caseId)).filter((e) => e.type === 'comment_added');
     assert.equal(rows.length, 3);
-    assert.deepEqual(rows[0], { ...rows[0], by: { type: 'user', id: agent.userId }, visibility: 'internal', author: { id: agent.userId, email: agent.email } });
+    assert.deepEqual(rows[0], { ...rows[0], by: { type: 'user', id: agent.userId, name: agent.email }, visibility: 'internal', author: { id: agent.userId, email: agent.email } });
     assert.ok(!JSON.stringify(rows).includes('note'), 'the timeline holds no body');
     const api = await t.request('GET', `/api/external/v1/workflows/${w.workflowId}/cases/${caseId}`, { token: w.apiToken });
     assert.ok(!api.text.includes('note'), 'the cases API shows no comment');
@@ -295,6 +295,23 @@ describe('comments, public replies and notifications (casework.md sections 3 and
     await sendAccepted(t, w.address, mail({ From: ada, Subject: 'Re: Broken box', 'In-Reply-To': first }, 'Any news?\n'));
     const [notice] = await eventually('the mail of the reply', async () => (notificationsTo(sink, colleague.email).length ? notificationsTo(sink, colleague.email) : undefined));
     assert.match(notice!.parsed.text ?? '', /requester replied/);
+  });
+
+  it('a person a case is assigned to is mailed once; not who assigns it to themselves, nor who turned `assigned` off', async () => {
+    const { w, caseId, agent, colleague } = await emailCase(t);
+    await sendAccepted(t, w.address, mail({ From: uniqueEmail('carl'), Subject: 'Second' }, 'again\n'));
+    const [, other] = await caseIdsOf(w.workflowId);
+    const quiet = await givenPerson(t, w.org.id, 'agent');
+    assert.equal((await fromDashboard(t, quiet, 'PUT', '/api/admin/v1/me/notifications', { assigned: false, mentioned: true, watched: true })).status, 200);
+    const res = await fromDashboard(t, agent, 'PATCH', `/api/admin/v1/cases/${caseId}`, { assignee_id: colleague.userId, priority: 'high' });
+    assert.equal(res.status, 200, res.text);
+    assert.equal((await fromDashboard(t, agent, 'PATCH', `/api/admin/v1/cases/${other}`, { assignee_id: agent.userId })).status, 200);
+    assert.equal((await fromDashboard(t, agent, 'PATCH', `/api/admin/v1/cases/${other}`, { assignee_id: quiet.userId })).status, 200);
+    const [notice] = await eventually('the assignment mail', async () => (notificationsTo(sink, colleague.email).length ? notificationsTo(sink, colleague.email) : undefined));
+    assert.match(notice!.parsed.text ?? '', new RegExp(`Case #${caseId} was assigned to you`));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(notificationsTo(sink, colleague.email).length, 1);
+    assert.deepEqual([...notificationsTo(sink, agent.email), ...notificationsTo(sink, quiet.email)], []);
   });
 
   it('a watcher is mailed when the case moves to Error; PUT and DELETE of watchers/me answer 204', async () => {

@@ -13,6 +13,7 @@ import { tooLargeToStore } from '../domain/case-storage.js';
 import type { Assignment, Priority } from '../domain/case-work.js';
 import { applyMergePatch } from '../domain/merge-patch.js';
 import { CaseQueries } from './case-queries.js';
+import { assignedNotification, CaseNotifications } from './case-notifications.js';
 import { CaseWorkDirectory } from '../domain/case-work.ports.js';
 
 /** A change a person makes to a case they work (casework.md, section 2): any subset; `undefined` leaves a field as it is. */
@@ -51,6 +52,7 @@ export class CaseWorkService {
     private readonly directory: CaseWorkDirectory,
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditTrail,
+    private readonly notifications: CaseNotifications,
   ) {}
 
   /**
@@ -94,6 +96,8 @@ export class CaseWorkService {
       if (change.status !== undefined) subject.moveTo(change.status, version, actor);
       const stored = await this.cases.save(tx, subject);
       await this.audit.record(tx, { organizationId, by, action: 'case.changed', target: { type: 'case', id: String(caseId) }, summary: summaryOf(before, stored, from, to, change) });
+      const told = assignedNotification(organizationId, caseId, from, to, actor.kind === 'user' ? actor.userId : null);
+      if (told) await this.notifications.notify(told, tx);
       return { case: stored, assignment: to };
     });
   }

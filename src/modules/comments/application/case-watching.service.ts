@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError, NotFoundError } from '../../../shared/errors/app-error.js';
-import { TransactionRunner } from '../../../shared/database/transaction.js';
+import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { AuditTrail } from '../../audit/application/audit-trail.js';
 import { type CaseNotification, CaseNotifications } from '../../cases/application/case-notifications.js';
@@ -51,9 +51,9 @@ export class CaseWatchingService extends CaseNotifications {
     return [...new Set([...watchers, ...(assignee === null ? [] : [assignee])])];
   }
 
-  async notify(notification: CaseNotification): Promise<void> {
+  async notify(notification: CaseNotification, tx?: Transaction): Promise<void> {
     const userIds = notification.userIds ?? (await this.watching(notification.organizationId, notification.caseId));
     if (!userIds.length) return;
-    await this.store.queue(undefined, { ...notification, userIds, summary: summaryLine(notification.summary) });
+    await this.store.queue(tx, { ...notification, userIds, summary: summaryLine(notification.summary) });
   }
 }
