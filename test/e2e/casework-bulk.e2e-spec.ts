@@ -131,13 +131,44 @@ describe('casework: saved views, bulk changes, CSV export', () => {
     for (const caseId of movable) {
       const timeline = await as(agent, 'GET', `/api/admin/v1/cases/${caseId}/timeline`);
       const moves = timeline.body.events.filter((e: { type: string }) => e.type === 'status_changed');
-      assert.deepEqual(moves.map((e: { from: string; to: string; by: unknown }) => [e.from, e.to, e.by]), [['Open', 'Triage', { type: 'user', id: agent.userId }]]);
+      assert.deepEqual(moves.map((e: { from: string; to: string; by: unknown }) => [e.from, e.to, e.by]), [['Open', 'Triage', { type: 'user', id: agent.userId, name: agent.email }]]);
     }
-    const audited = await db().query<{ target_id: string }>(`SELECT target_id FROM audit_entries WHERE organization_id = $1 AND action = 'case.status_changed' ORDER BY target_id::bigint`, [org.id]);
+    const audited = await db().query<{ target_id: string }>(`SELECT target_id FROM audit_entries WHERE organization_id = $1 AND action = 'case.changed' ORDER BY target_id::bigint`, [org.id]);
     assert.deepEqual(audited.rows.map((r) => Number(r.target_id)), movable);
     assert.equal((await as(otherAgent, 'GET', `/api/admin/v1/jobs/${accepted.body.job.id}`)).status, 200, 'anyone of the organization who works cases follows it');
     const elsewhere = await createOrganization(t);
     assert.equal((await t.request('GET', `/api/admin/v1/jobs/${accepted.body.job.id}`, { token: elsewhere.adminToken })).status, 404, 'another organization\'s job does not exist');
+  });
+
+  it('assigns and sets the priority of cases in bulk as one PATCH each would; an assignee who may not work cases fails the case with why', async () => {
+    const worked = [await newCase(triageFlow), await newCase(triageFlow), await newCase(otherFlow)];
+    const finished = async (body: unknown) => {
+      const accepted = await as(agent, 'POST', '/api/admin/v1/cases/bulk', body);
+      assert.equal(accepted.status, 202, accepted.text);
+      return eventually('the bulk job to finish', async () => {
+        const job = (await as(agent, 'GET', `/api/admin/v1/jobs/${accepted.body.job.id}`)).body.job;
+        return job.state === 'finished' ? job : undefined;
+      });
+    };
+    const job = await finished({ case_ids: worked, change: { assignee_id: otherAgent.userId, priority: 'urgent' } });
+    assert.deepEqual([job.done, job.failed, job.failures], [3, 0, []]);
+    for (const caseId of worked) {
+      const shown = (await as(agent, 'GET', `/api/admin/v1/cases/${caseId}`)).body.case;
+      assert.deepEqual([shown.assignee, shown.priority], [{ id: otherAgent.userId, email: otherAgent.email }, 'urgent']);
+      const events = (await as(agent, 'GET', `/api/admin/v1/cases/${caseId}/timeline`)).body.events;
+      assert.deepEqual(events.filter((e: any) => e.type === 'assigned').map((e: any) => [e.from, e.to, e.by]), [[null, { id: otherAgent.userId, email: otherAgent.email }, { type: 'user', id: agent.userId, name: agent.email }]]);
+      assert.deepEqual(events.filter((e: any) => e.type === 'priority_changed').map((e: any) => [e.from, e.to]), [['normal', 'urgent']]);
+    }
+    const audited = await db().query<{ target_id: string }>(`SELECT target_id FROM audit_entries WHERE organization_id = $1 AND action = 'case.changed' AND target_id = ANY($2::text[]) ORDER BY target_id::bigint`, [org.id, worked.map(String)]);
+    assert.deepEqual(audited.rows.map((r) => Number(r.target_id)), worked);
+    await eventually('the assignee\'s notification mails', async () => (sink.mails.filter((m) => m.to.includes(otherAgent.email) && /was assigned to you/.test(m.parsed.text ?? '')).length === 3 ? true : undefined));
+
+    const viewer = await givenMember(t, sink, org, 'viewer', origin);
+    const refused = await finished({ case_ids: [worked[0], worked[1]], change: { assignee_id: viewer.userId, priority: 'low' } });
+    assert.deepEqual([refused.done, refused.failed], [0, 2]);
+    const reason = `user ${viewer.userId} is not an active user of the organization with a role of agent or stronger`;
+    assert.deepEqual(refused.failures, [{ case_id: worked[0], reason }, { case_id: worked[1], reason }]);
+    assert.equal((await as(agent, 'GET', `/api/admin/v1/cases/${worked[0]}`)).body.case.priority, 'urgent', 'a refused case changes nothing');
   });
 
   it('refuses a bulk change without one selection, with a change it cannot make, or beyond 10,000 cases', async () => {
