@@ -5,6 +5,7 @@ import { entityManager } from '../../../shared/database/typeorm-transaction-runn
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { CommentStore, type NewComment, type QueuedReply } from '../application/comment-ports.js';
 import type { Comment, Visibility } from '../domain/comment.js';
+import { casesShownOnSql } from '../../cases/application/case-merges.js';
 
 interface CommentRow {
   organization_id: string;
@@ -60,11 +61,12 @@ export class PostgresCommentStore extends CommentStore {
     return toComment(row!);
   }
 
+  /** The comments of cases merged into the case are shown on it too (casework.md section 6), in one order by id. */
   async list(organizationId: number, caseId: number, afterId: number, limit: number): Promise<Comment[]> {
     const rows = (await this.db.query(
       `SELECT ${COMMENT_COLUMNS} FROM case_comments c
        LEFT JOIN comment_mails m ON m.organization_id = c.organization_id AND m.comment_id = c.id
-       WHERE c.organization_id = $1 AND c.case_id = $2 AND c.id > $3
+       WHERE c.organization_id = $1 AND c.case_id IN (${casesShownOnSql('$1', '$2')}) AND c.id > $3
        ORDER BY c.id LIMIT $4`,
       [organizationId, caseId, afterId, limit],
     )) as CommentRow[];
