@@ -27,6 +27,22 @@ export abstract class CommentStore {
   abstract insert(tx: Transaction, comment: NewComment, reply: QueuedReply | null): Promise<Comment>;
   /** The case's comments after comment `afterId`, oldest first. */
   abstract list(organizationId: number, caseId: number, afterId: number, limit: number): Promise<Comment[]>;
+  /**
+   * The bodies of these cases' comments, oldest first, each cut to `maxChars`, of each case only
+   * those that begin within its first `maxCaseChars` (what a search document can hold).
+   */
+  abstract bodies(cases: readonly CaseRef[], maxChars: number, maxCaseChars: number): Promise<CommentBody[]>;
+}
+
+export interface CaseRef {
+  organizationId: number;
+  id: number;
+}
+
+export interface CommentBody {
+  caseId: number;
+  id: number;
+  body: string;
 }
 
 /** Who watches which case, as rows; the assignee counts without one (the cases module's CaseAssignments). */

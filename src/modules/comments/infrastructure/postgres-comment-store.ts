@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
-import { CommentStore, type NewComment, type QueuedReply } from '../application/comment-ports.js';
+import { type CaseRef, type CommentBody, CommentStore, type NewComment, type QueuedReply } from '../application/comment-ports.js';
 import type { Comment, Visibility } from '../domain/comment.js';
 import { casesShownOnSql } from '../../cases/application/case-merges.js';
 
@@ -71,5 +71,19 @@ export class PostgresCommentStore extends CommentStore {
       [organizationId, caseId, afterId, limit],
     )) as CommentRow[];
     return rows.map(toComment);
+  }
+
+  async bodies(cases: readonly CaseRef[], maxChars: number, maxCaseChars: number): Promise<CommentBody[]> {
+    if (!cases.length) return [];
+    const rows = (await this.db.query(
+      `SELECT case_id, id, body FROM (
+         SELECT c.case_id, c.id, left(c.body, $3) AS body,
+                coalesce(sum(least(length(c.body), $3)) OVER (PARTITION BY c.organization_id, c.case_id ORDER BY c.id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
+         FROM unnest($1::bigint[], $2::bigint[]) AS k(organization_id, case_id)
+         JOIN case_comments c ON c.organization_id = k.organization_id AND c.case_id = k.case_id
+       ) c WHERE before < $4 ORDER BY case_id, id`,
+      [cases.map((c) => c.organizationId), cases.map((c) => c.id), maxChars, maxCaseChars],
+    )) as { case_id: string; id: string; body: string }[];
+    return rows.map((row) => ({ caseId: Number(row.case_id), id: Number(row.id), body: row.body }));
   }
 }
