@@ -190,6 +190,26 @@ describe('casework: saved views, bulk changes, CSV export', () => {
     assert.match(none.body.error, /nothing to change/);
   });
 
+  it('exports and shows in views who works each case: assignee (email), team (name) and priority', async () => {
+    const team = await t.request('POST', '/api/admin/v1/teams', { token: org.adminToken, body: { name: `=Front line ${Date.now()}`, member_ids: [agent.userId] } });
+    assert.equal(team.status, 201, team.text);
+    const [worked, idle] = [await newCase(triageFlow), await newCase(triageFlow)];
+    const patched = await as(agent, 'PATCH', `/api/admin/v1/cases/${worked}`, { assignee_id: agent.userId, team_id: team.body.team.id, priority: 'high' });
+    assert.equal(patched.status, 200, patched.text);
+    const res = await as(agent, 'GET', `/api/admin/v1/cases/export.csv?workflow_id=${triageFlow}&created_after=${encodeURIComponent(new Date(Date.now() - 60_000).toISOString())}&columns=id,assignee,team,priority`);
+    assert.equal(res.status, 200, res.text);
+    const records = parseCsv(res.text);
+    assert.deepEqual(records[0], ['id', 'assignee', 'team', 'priority']);
+    const byId = new Map(records.slice(1).map((r) => [Number(r[0]), r]));
+    assert.deepEqual(byId.get(worked), [String(worked), agent.email, `'${team.body.team.name}`, 'high']);
+    assert.deepEqual(byId.get(idle), [String(idle), '', '', 'normal']);
+    const all = parseCsv((await as(agent, 'GET', `/api/admin/v1/cases/export.csv?workflow_id=${triageFlow}`)).text)[0]!;
+    assert.ok(['assignee', 'team', 'priority'].every((column) => all.includes(column)), all.join(','));
+    const view = await as(agent, 'POST', '/api/admin/v1/views', { name: 'Who works what', filters: {}, columns: ['id', 'assignee', 'team', 'priority'] });
+    assert.equal(view.status, 201, view.text);
+    assert.deepEqual(view.body.view.columns, ['id', 'assignee', 'team', 'priority']);
+  });
+
   it('exports the filtered cases as RFC 4180 CSV with formulas defused', async () => {
     const hostile = ['=HYPERLINK("http://evil.example","click")', '+1', '-2', '@SUM(A1)', '\tTab', 'a, "quoted"\nsecond line'];
     const ids: number[] = [];
