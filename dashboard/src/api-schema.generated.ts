@@ -81,7 +81,7 @@ export interface paths {
         };
         /**
          * List cases
-         * @description The organization's cases, newest first (by `created_at`, then `id`) unless `sort` says otherwise, filtered by every parameter given (the same filters as the cases API's list, plus `workflow_id`, `source`, `assignee`, `team_id` and `priority`), with how each came in (`source_type`) and who works it. With `q` (full-text search over subject, attributes, email messages and comments) the cases come by relevance, then newest first, each with its `match`, and `sort` is refused. Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor` (with the same `sort` or `q`); it is null on the last page. Any other query parameter is a 422.
+         * @description The organization's cases, newest first (by `created_at`, then `id`) unless `sort` says otherwise, filtered by every parameter given (the same filters as the cases API's list, plus `workflow_id`, `source`, `assignee`, `team_id`, `priority` and `watching`), with how each came in (`source_type`), who works it and how many people watch it (`watchers`). With `q` (full-text search over subject, attributes, email messages and comments) the cases come by relevance, then newest first, each with its `match`, and `sort` is refused. Pages are stable under concurrent inserts: pass `next_cursor` back as `cursor` (with the same `sort` or `q`); it is null on the last page. Any other query parameter is a 422.
          */
         get: operations["listCases"];
         put?: never;
@@ -101,7 +101,7 @@ export interface paths {
         };
         /**
          * Get a case of the organization
-         * @description The case as the cases API shows it, plus its `source_type` and who works it (`assignee`, `team`, `priority`), whatever workflow it belongs to.
+         * @description The case as the cases API shows it, plus its `source_type`, who works it (`assignee`, `team`, `priority`) and `watchers` (how many people watch it), whatever workflow it belongs to.
          */
         get: operations["getAdminCase"];
         put?: never;
@@ -130,6 +130,30 @@ export interface paths {
         get: operations["getAdminCaseAttachment"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/cases/{caseId}/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a case's comments
+         * @description Every comment, internal notes included (the organization's people read them all), oldest first, a page at a time: pass `next_cursor` back as `after`; it is null on the last page. Comments are only ever added at the end, so pages never repeat or skip one.
+         */
+        get: operations["listComments"];
+        put?: never;
+        /**
+         * Comment on a case
+         * @description An internal note (the organization's people only: never mailed to the requester, never in an event's body, never in the cases API) or a public reply, mailed to the case's requester by the worker: for an email case the first message's sender and Cc (the service's own addresses left out), from the workflow's inbound address, in the same thread, so the answer comes back to this case; otherwise the address in the workflow's `requester_attribute`. The mail is queued with the comment and sent once, retried for an hour while the relay refuses it; `delivery.status` tells. Recorded on the timeline (`comment_added`, without the body), told to subscriptions (`case.commented`) and audited. `@<email>` of a person of the organization in an internal note makes them a watcher and mails them; any other address is ignored.
+         */
+        post: operations["createComment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -239,6 +263,30 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/cases/{caseId}/watchers/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Watch a case
+         * @description The signed-in person watches the case: they are mailed when the requester replies, the case moves to `Error` or its SLA warns or breaches (see their notification preferences). Audited. Takes no body (one that is sent is ignored).
+         */
+        put: operations["watchCase"];
+        post?: never;
+        /**
+         * Stop watching a case
+         * @description The signed-in person no longer watches the case (its assignee still counts as watching it). Audited.
+         */
+        delete: operations["unwatchCase"];
         options?: never;
         head?: never;
         patch?: never;
@@ -389,6 +437,30 @@ export interface paths {
          */
         get: operations["getMe"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/v1/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My notification mails
+         * @description Which notification mails the signed-in person gets: `assigned` (a case is assigned to them), `mentioned` (a note mentions them), `watched` (a case they watch or are assigned gets a requester's reply, moves to `Error`, or its SLA warns or breaches). All on unless turned off.
+         */
+        get: operations["getNotificationPreferences"];
+        /**
+         * Set my notification mails
+         * @description Replaces the three switches (all required). Audited. A notification already queued for a kind turned off is not sent.
+         */
+        put: operations["putNotificationPreferences"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1831,9 +1903,20 @@ export interface components {
         };
         /** @description The body of a delivery. */
         CaseEvent: {
-            /** @description The case as the change left it. */
+            /** @description The case as the change left it; for `case.commented`, the comment too. */
             data: {
                 case: components["schemas"]["Case"];
+                comment?: {
+                    author: {
+                        email: string | null;
+                        id: number | null;
+                    };
+                    /** @description A public reply's text; an internal note's is never sent. */
+                    body?: string;
+                    id: number;
+                    /** @enum {string} */
+                    visibility: "internal" | "public";
+                };
             };
             /**
              * Format: uuid
@@ -1846,7 +1929,7 @@ export interface components {
              */
             timestamp: string;
             /** @enum {string} */
-            type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned";
+            type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented";
         };
         /** @description A case in the admin case list: a case as the admin API shows it, and with `q` where it matched. */
         CaseInList: {
@@ -1906,6 +1989,8 @@ export interface components {
              * @description Time of the last change (ISO 8601, UTC)
              */
             updated_at: string;
+            /** @description How many people watch the case (casework.md section 4); its assignee always counts. */
+            watchers: number;
             /** @description Workflow the case belongs to. */
             workflow_id: number;
         };
@@ -2032,7 +2117,7 @@ export interface components {
              */
             updated_at: string;
         };
-        /** @description A case as the admin API shows it: a Case plus its `source_type` and who works it (`assignee`, `team`, `priority`). */
+        /** @description A case as the admin API shows it: a Case plus its `source_type`, who works it (`assignee`, `team`, `priority`) and how many watch it. */
         CaseWithSource: {
             /** @description The person working the case; null when nobody is (or their user was deleted). */
             assignee: {
@@ -2078,6 +2163,8 @@ export interface components {
              * @description Time of the last change (ISO 8601, UTC)
              */
             updated_at: string;
+            /** @description How many people watch the case (casework.md section 4); its assignee always counts. */
+            watchers: number;
             /** @description Workflow the case belongs to. */
             workflow_id: number;
         };
@@ -2103,6 +2190,34 @@ export interface components {
             close: {
                 outcome?: string;
             };
+        };
+        /** @description A comment on a case. */
+        Comment: {
+            author: {
+                email: string | null;
+                /** @description The person's user id; null for an admin token. */
+                id: number | null;
+            };
+            /** @description The text, up to 65536 bytes (UTF-8). */
+            body: string;
+            /**
+             * Format: date-time
+             * @description When it was made (ISO 8601, UTC)
+             */
+            created_at: string;
+            /** @description A public reply's mail to the requester (null for an internal note): its recipients and whether the worker has sent it yet, or gave up after an hour of refusals. */
+            delivery: {
+                /** @enum {string} */
+                status: "queued" | "sent" | "failed";
+                to: string[];
+            } | null;
+            /** @description Comment id; comments are listed in the order they were made. */
+            id: number;
+            /**
+             * @description `internal`: the organization's people only. `public`: also mailed to the case's requester.
+             * @enum {string}
+             */
+            visibility: "internal" | "public";
         };
         /** @description A test on one field, with exactly one operator. Fields: `case.id`, `case.subject`, `case.status`, `case.mode`, `case.workflow_id`, `attributes.<name>` (dots go into nested objects). */
         Condition: {
@@ -2178,6 +2293,15 @@ export interface components {
              */
             shared: boolean;
         };
+        CreateCommentRequest: {
+            /** @description The text, at most 65536 bytes in UTF-8. In an internal note, `@<email>` of a person of the organization makes them a watcher and notifies them. */
+            body: string;
+            /**
+             * @description `internal`: the organization's people only. `public`: also mailed to the requester.
+             * @enum {string}
+             */
+            visibility: "internal" | "public";
+        };
         CreateDigestRequest: {
             /** @description The UTC hour each period ends and its digest is sent. */
             hour_utc: number;
@@ -2220,7 +2344,7 @@ export interface components {
             owner_email?: string;
         };
         CreateSubscriptionRequest: {
-            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned")[];
+            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented")[];
             /**
              * Format: uri
              * @description An `http` or `https` URL.
@@ -2271,7 +2395,7 @@ export interface components {
              */
             event_id: string;
             /** @enum {string} */
-            event_type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned";
+            event_type: "case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented";
             /** @description What the subscriber answered; null when no answer came. */
             status_code: number | null;
         };
@@ -2409,6 +2533,20 @@ export interface components {
         MergeCaseRequest: {
             /** @description The id of the case to merge into, of the same workflow. */
             into: number;
+        };
+        /** @description Which notification mails a person gets; all on unless turned off. */
+        NotificationPreferences: {
+            /** @description Mail when a case is assigned to me. */
+            assigned: boolean;
+            /** @description Mail when a note mentions me. */
+            mentioned: boolean;
+            /** @description Mail when a case I watch (or am assigned) gets a requester's reply, moves to `Error`, or its SLA warns or breaches. */
+            watched: boolean;
+        };
+        NotificationPreferencesRequest: {
+            assigned: boolean;
+            mentioned: boolean;
+            watched: boolean;
         };
         Organization: {
             /**
@@ -2785,7 +2923,7 @@ export interface components {
             disabled_at: string | null;
             /** @description Why it was disabled; null while active. */
             disabled_reason: string | null;
-            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned")[];
+            events: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented")[];
             /**
              * Format: date-time
              * @description Since when deliveries fail without a success in between; null while healthy.
@@ -2843,7 +2981,7 @@ export interface components {
              */
             status: string;
         };
-        /** @description One entry of a case's timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields: `created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case. `attributes_changed`: `keys` (removed ones too). `assigned`: `from`, `to` (`{id, email}` or null), `team_from`, `team_to` (`{id, name}` or null). `priority_changed`: `from`, `to`. `assign` (what an `assign` step picked): `run_id`, `team`, `assigned` (`{id, email}`, with `strategy`; or null, with `reason`: the team has no active member, or no longer exists). `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`. `run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status). `http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`. `email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service's own mail), which reopens nothing; a copy of a message of a case merged into this one carries `merged_from` (that case's id) and `received_at`. `merged_into` / `merged_from` (a merge; the merged case then moves to `Closed` with outcome `Merged`): `case_id`, the other case. `linked` / `unlinked`: `link_id`, `case_id` (the other case), `link_type` (`relates`, `duplicates`, `blocks`) and `direction` (`outward`: this case relates to, duplicates or blocks the other; `inward`: the other way). */
+        /** @description One entry of a case's timeline. Besides `id`, `type`, `by` and `at`, each type carries its own fields: `created`: `source`, `mode`, `status`. `status_changed`: `from`, `to`, `outcome`, and `reason` when the engine parked the case. `attributes_changed`: `keys` (removed ones too). `assigned`: `from`, `to` (`{id, email}` or null), `team_from`, `team_to` (`{id, name}` or null). `priority_changed`: `from`, `to`. `assign` (what an `assign` step picked): `run_id`, `team`, `assigned` (`{id, email}`, with `strategy`; or null, with `reason`: the team has no active member, or no longer exists). `run_started`: `run_id`, `status`, `mode`. `run_succeeded`: `run_id`, `status`. `run_failed`: `run_id`, `status`, `error`. `run_waiting`: `run_id`, `until`. `run_superseded`: `run_id`, `status` (the run cut short because the case left that status). `http_request`: `run_id`, `method`, `url`, `status` (the HTTP status answered). `http_request_retry`: `run_id`, `attempt`, `error`, `retry_at`. `comment_added`: `comment_id`, `visibility` (`internal` or `public`), `author` (`id`, `email`; both null for an admin token); the body is read from the case's comments, never copied here. `email_received` (a reply added to the case; a `Closed` case then reopens, recorded as a `status_changed` by `email`): `from`, `to`, `cc`, `subject`, `text`, `html`, `message_id`, `in_reply_to`, `references`, `date`, `attachments`, the same fields as the `email` attribute of a case that came by email; and `automatic: true` when a machine sent it (`Auto-Submitted`, `Precedence: bulk`, an answer to the service's own mail), which reopens nothing; a copy of a message of a case merged into this one carries `merged_from` (that case's id) and `received_at`. `merged_into` / `merged_from` (a merge; the merged case then moves to `Closed` with outcome `Merged`): `case_id`, the other case. `linked` / `unlinked`: `link_id`, `case_id` (the other case), `link_type` (`relates`, `duplicates`, `blocks`) and `direction` (`outward`: this case relates to, duplicates or blocks the other; `inward`: the other way). */
         TimelineEvent: {
             /**
              * Format: date-time
@@ -2993,7 +3131,7 @@ export interface components {
             workflow_ids?: number[] | null;
         };
         UpdateSubscriptionRequest: {
-            events?: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned")[];
+            events?: ("case.created" | "case.status_changed" | "case.closed" | "case.reopened" | "case.errored" | "case.email_received" | "case.assigned" | "case.commented")[];
             /**
              * Format: uri
              * @description An `http` or `https` URL.
@@ -3196,6 +3334,8 @@ export interface components {
             name: string;
             /** @description Whether the workflow takes cases right now. */
             published: boolean;
+            /** @description Optional: a JSON Pointer to a declared string attribute with `format: "email"`, the address public replies to a case go to (an email case replies to its first message's sender instead). */
+            requester_attribute?: string;
             /**
              * @description When true, undeclared attribute keys are refused (each is a validation error at its own path) instead of kept.
              * @default false
@@ -3241,6 +3381,8 @@ export interface components {
             default_outcome: string | null;
             /** @description The intake name, used in default subjects (`<name> via API - ...`). */
             name: string;
+            /** @description Optional: a JSON Pointer to a declared string attribute with `format: "email"`, the address public replies to a case go to (an email case replies to its first message's sender instead). */
+            requester_attribute?: string;
             /**
              * @description When true, undeclared attribute keys are refused (each is a validation error at its own path) instead of kept.
              * @default false
@@ -3642,6 +3784,8 @@ export interface operations {
                 updated_after?: string;
                 /** @description Only cases last changed before this instant (excluded itself). */
                 updated_before?: string;
+                /** @description Only cases the signed-in person watches (an admin token, which is no person, gets 422). */
+                watching?: "true";
                 /** @description Only this workflow's cases. */
                 workflow_id?: number;
             };
@@ -3775,6 +3919,86 @@ export interface operations {
             /** @description The case or the attachment does not exist, or belongs to another organization. */
             404: components["responses"]["NotFound"];
             414: components["responses"]["UriTooLong"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listComments: {
+        parameters: {
+            query?: {
+                /** @description The id of the last comment of the previous page (its `next_cursor`). */
+                after?: number;
+                /** @description How many comments. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of comments. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comments: components["schemas"]["Comment"][];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            414: components["responses"]["UriTooLong"];
+            /** @description An unknown query parameter, or a value that is not valid for it (`validation_errors` names each). */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createComment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateCommentRequest"];
+            };
+        };
+        responses: {
+            /** @description The comment. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        comment: components["schemas"]["Comment"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A body that is empty, over 64 KB or not text, an unknown `visibility`; or a public reply on a case whose requester is unknown. */
+            422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -4014,6 +4238,70 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    watchCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Watching. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The caller is an admin token, not a person. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    unwatchCase: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The case's id. Anything but a positive integer below 2^53 names nothing and is answered 404. */
+                caseId: components["parameters"]["CaseId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Not watching. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The case does not exist or belongs to another organization. */
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            414: components["responses"]["UriTooLong"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description The caller is an admin token, not a person. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     bulkChangeCases: {
         parameters: {
             query?: never;
@@ -4085,6 +4373,8 @@ export interface operations {
                 updated_after?: string;
                 /** @description Only cases last changed before this instant (excluded itself). */
                 updated_before?: string;
+                /** @description Only cases the signed-in person watches (an admin token, which is no person, gets 422). */
+                watching?: "true";
                 /** @description Only this workflow's cases. */
                 workflow_id?: number;
             };
@@ -4331,6 +4621,63 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preferences. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description The caller is an admin token, not a person. */
+            422: components["responses"]["Unprocessable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    putNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotificationPreferencesRequest"];
+            };
+        };
+        responses: {
+            /** @description The preferences as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreferences"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A missing or non-boolean switch, an unknown key; or the caller is an admin token, not a person. */
+            422: components["responses"]["Unprocessable"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -7,11 +7,11 @@ import { AppError, InvalidRequestError, NotFoundError, RateLimitedError } from '
 import { TokensService } from '../../tokens/application/tokens.service.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { CaseProps } from '../domain/case.js';
-import { type CaseMatch, type PreparedSearch, type SearchScope, CaseTextSearches } from '../domain/case-text-search.js';
+import { type PreparedSearch, type SearchScope, CaseTextSearches } from '../domain/case-text-search.js';
 import {
   FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor, readRunsCursor, readSearchCursor, readTimelineCursor, runsCursor, searchCursor, type SearchPosition, timelineCursor,
 } from './case-cursors.js';
-import { type CaseFilter, CaseQueries, DEFAULT_CASE_SORT, type ListPosition, type Positioned, type StoredAttachment, type StoredRun } from './case-queries.js';
+import { type CasePage, CaseQueries, DEFAULT_CASE_SORT, type ListFilterRequest, type ListRequest, type ListPosition, type Positioned, type StoredAttachment, type StoredRun, type TimelineEvent } from './case-queries.js';
 import { CaseWorkDirectory } from '../domain/case-work.ports.js';
 
 /**
@@ -31,28 +31,7 @@ export class FeedCursorExpiredError extends AppError {
   }
 }
 
-/**
- * A list filter as the HTTP layer has it: the cursor still opaque (already checked by the
- * request's validation to be a list's or a search's), and `q`, the text search, as sent.
- */
-export type ListRequest = Omit<CaseFilter, 'after' | 'search'> & { cursor?: string; q?: string };
-/** The list's filters alone: no page. */
-export type ListFilterRequest = Omit<CaseFilter, 'after' | 'limit'>;
-
-export interface CasePage {
-  cases: CaseProps[];
-  nextCursor: string | null;
-  /** With `q` on the admin list: where each case matched, by case id. */
-  matches?: Map<number, CaseMatch>;
-}
-
-export interface TimelineEvent {
-  id: number;
-  type: string;
-  by: { type: string; id?: number; name?: string; source_type?: string };
-  at: string;
-  [field: string]: unknown;
-}
+export type { CasePage, ListFilterRequest, ListRequest, TimelineEvent } from './case-queries.js';
 
 /**
  * Read side: the case list, a case's timeline and files, always within one organization. The

@@ -1,6 +1,6 @@
 import type { AttributesJson, CaseProps } from '../domain/case.js';
 import type { RunState, TracedStep } from '../domain/run.js';
-import type { SearchTier } from '../domain/case-text-search.js';
+import type { CaseMatch, SearchTier } from '../domain/case-text-search.js';
 
 /** The orders of the admin case list: by a key, ascending, or descending with `-`; ties by id, in the same direction. */
 export const CASE_SORTS = ['-created_at', 'created_at', '-updated_at', 'updated_at', '-priority', 'priority'] as const;
@@ -142,4 +142,27 @@ export abstract class CaseQueries {
 
   /** Oldest first, the case's runs after the run `afterId` (decimal text, '0' from the start), at most `limit`; null when the organization has no such case. */
   abstract runs(organizationId: number, caseId: number, afterId: string, limit: number): Promise<StoredRun[] | null>;
+}
+
+/**
+ * A list filter as the HTTP layer has it: the cursor still opaque (already checked by the
+ * request's validation to be a list's or a search's), and `q`, the text search, as sent.
+ */
+export type ListRequest = Omit<CaseFilter, 'after' | 'search'> & { cursor?: string; q?: string };
+/** The list's filters alone: no page. */
+export type ListFilterRequest = Omit<CaseFilter, 'after' | 'limit'>;
+
+export interface CasePage {
+  cases: CaseProps[];
+  nextCursor: string | null;
+  /** With `q` on the admin list: where each case matched, by case id. */
+  matches?: Map<number, CaseMatch>;
+}
+
+export interface TimelineEvent {
+  id: number;
+  type: string;
+  by: { type: string; id?: number; name?: string; source_type?: string };
+  at: string;
+  [field: string]: unknown;
 }

@@ -2,6 +2,7 @@ import { CLOSED, ERROR, OPEN, type StatusRules } from '../../workflows/domain/st
 import { StatusNotDeclaredError, StatusReservedForEngineError } from './case.errors.js';
 import { Run, type RunEvent, type RunProps } from './run.js';
 import type { Assignment, Priority } from './case-work.js';
+import type { CaseComment, ReceivedMessage } from './case-messages.js';
 
 export const FALLBACK_OUTCOME = 'Resolved';
 
@@ -22,38 +23,10 @@ export type Actor =
   | { kind: 'email' }
   | { kind: 'form' }
   | { kind: 'case_source'; sourceType: SourceType }
-  /** A signed-in person of the organization (the admin API). */
-  | { kind: 'user'; userId: number }
   | { kind: 'automation' }
   | { kind: 'engine' };
 
-/** A file a case received with a message, kept with the case (`id` is chosen at intake, so the attributes can name it). */
-export interface CaseAttachment {
-  id: string;
-  filename: string | null;
-  contentType: string;
-  sha256: Buffer;
-  content: Buffer;
-}
-
-/** What a case keeps of a message it received: its files, and its Message-ID for the replies that will name it. */
-export interface ReceivedMessage {
-  attachments: readonly CaseAttachment[];
-  messageId: string | null;
-}
-
-/**
- * A comment as the case records it. A public reply's mail has its `messageId` from the start,
- * kept like a received message's, so the requester's answer to it threads into the case.
- */
-export interface CaseComment {
-  id: number;
-  visibility: 'internal' | 'public';
-  author: { id: number | null; email: string | null };
-  messageId: string | null;
-  /** A public reply's text, which its `case.commented` event carries; an internal note's never leaves the comments module. */
-  publicBody: string | null;
-}
+export type { CaseAttachment, CaseComment, ReceivedMessage } from './case-messages.js';
 
 /** The exact JSON text of a case's attributes, kept as text so no number or key is ever altered. */
 export type AttributesJson = string;
