@@ -2132,7 +2132,7 @@ export interface components {
         /** @description A saved view of the case list. */
         CaseView: {
             /** @description The columns shown, in order. */
-            columns: ("id" | "workflow_id" | "subject" | "status" | "outcome" | "mode" | "source_type" | "created_at" | "updated_at" | "attributes")[];
+            columns: ("id" | "workflow_id" | "subject" | "status" | "outcome" | "mode" | "source_type" | "created_at" | "updated_at" | "assignee" | "team" | "priority" | "attributes")[];
             /**
              * Format: date-time
              * @description When it was saved (ISO 8601, UTC)
@@ -2275,7 +2275,7 @@ export interface components {
         /** @description A saved view with its current count. */
         CountedCaseView: {
             /** @description The columns shown, in order. */
-            columns: ("id" | "workflow_id" | "subject" | "status" | "outcome" | "mode" | "source_type" | "created_at" | "updated_at" | "attributes")[];
+            columns: ("id" | "workflow_id" | "subject" | "status" | "outcome" | "mode" | "source_type" | "created_at" | "updated_at" | "assignee" | "team" | "priority" | "attributes")[];
             /** @description How many cases its filters match now, up to 10,000; null when it could not be counted now (the organization's list reads are spent, or the list no longer takes its filters). */
             count: number | null;
             /** @description More cases than `count` match. */
@@ -2324,7 +2324,7 @@ export interface components {
         };
         CreateCaseViewRequest: {
             /** @description The columns shown (and exported), in order; all of them unless given. */
-            columns?: ("id" | "workflow_id" | "subject" | "status" | "outcome" | "mode" | "source_type" | "created_at" | "updated_at" | "attributes")[];
+            columns?: ("id" | "workflow_id" | "subject" | "status" | "outcome" | "mode" | "source_type" | "created_at" | "updated_at" | "assignee" | "team" | "priority" | "attributes")[];
             /** @description The admin case list's query parameters (`GET /api/admin/v1/cases`) as text, such as `{"status": "Open,Triage", "workflow_id": "7"}`, validated as the list validates them (422 with `validation_errors` below `/filters`); `cursor` and `limit` are refused. */
             filters: {
                 [key: string]: string;
@@ -3215,7 +3215,7 @@ export interface components {
         };
         UpdateCaseViewRequest: {
             /** @description The columns shown (and exported), in order; all of them unless given. */
-            columns?: ("id" | "workflow_id" | "subject" | "status" | "outcome" | "mode" | "source_type" | "created_at" | "updated_at" | "attributes")[];
+            columns?: ("id" | "workflow_id" | "subject" | "status" | "outcome" | "mode" | "source_type" | "created_at" | "updated_at" | "assignee" | "team" | "priority" | "attributes")[];
             /** @description The admin case list's query parameters (`GET /api/admin/v1/cases`) as text, such as `{"status": "Open,Triage", "workflow_id": "7"}`, validated as the list validates them (422 with `validation_errors` below `/filters`); `cursor` and `limit` are refused. */
             filters?: {
                 [key: string]: string;
@@ -4459,7 +4459,7 @@ export interface operations {
                 assignee?: string;
                 /** @description A JSON object (URL-encoded; at most 2,048 characters, nested at most 4 levels, with at most 20 array items in all, or a 422 at the offending value's pointer below `/attributes`): only cases whose attributes contain it. Nested objects match by containment too (`{"customer":{"tier":"gold"}}` matches a customer with more keys); an array matches an array holding those elements. */
                 attributes?: string;
-                /** @description Comma-separated columns, in the order wanted, of: `id`, `workflow_id`, `subject`, `status`, `outcome`, `mode`, `source_type`, `created_at`, `updated_at`, `attributes` (`attributes` is the attributes' JSON text). Every one of them, in that order, unless given. */
+                /** @description Comma-separated columns, in the order wanted, of: `id`, `workflow_id`, `subject`, `status`, `outcome`, `mode`, `source_type`, `created_at`, `updated_at`, `assignee`, `team`, `priority`, `attributes` (`attributes` is the attributes' JSON text, `assignee` the assignee's email, `team` the team's name). Every one of them, in that order, unless given. */
                 columns?: string;
                 /** @description Only cases created after this instant (ISO 8601 with offset; excluded itself). */
                 created_after?: string;

@@ -93,6 +93,19 @@ describe('the assign step', () => {
     assert.deepEqual(picked, [a, b, a, b]);
   });
 
+  it('the member the step picks is mailed that the case is theirs, once', async () => {
+    const { org, members, apiToken } = await givenTeam(1);
+    const workflowId = await publishedWorkflow(org, [{ assign: { team: 'Support', strategy: 'balanced' } }]);
+    const res = await t.request('POST', `/api/external/v1/workflows/${workflowId}/cases`, { token: apiToken, body: { attributes: ATTRIBUTES } });
+    assert.equal(res.status, 201, res.text);
+    assert.equal((await assignedCase(org, res.body.case.id)).assignee!.id, members[0]!.userId);
+    const told = () => sink.mails.filter((m) => m.to.includes(members[0]!.email) && /was assigned to you/.test(m.parsed.text ?? ''));
+    const [mail] = await eventually('the assignment mail', async () => (told().length ? told() : undefined));
+    assert.match(mail!.parsed.text ?? '', new RegExp(`Case #${res.body.case.id} was assigned to you \\(team Support\\)`));
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    assert.equal(told().length, 1);
+  });
+
   it('a team with no active member leaves the case unassigned, with a note on its timeline', async () => {
     const { org, members, apiToken } = await givenTeam(1);
     await fromDashboard(t, org.owner, 'PATCH', `/api/admin/v1/users/${members[0]!.userId}`, { role: 'viewer' });

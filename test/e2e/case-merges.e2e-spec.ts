@@ -127,6 +127,23 @@ describe('merging cases', () => {
     assert.deepEqual([stillMerged.status, stillMerged.outcome], ['Closed', 'Merged'], 'which does not reopen');
   });
 
+  it('shows the merged case\'s comments on the target, in one order with the target\'s own; the merged case keeps showing its own', async () => {
+    const w = await givenEmailWorkflow(t);
+    const merged = await mailedCase(w, message('One', '1\n'));
+    const into = await mailedCase(w, message('Two', '2\n'));
+    const note = (caseId: number, body: string) => t.request('POST', `/api/admin/v1/cases/${caseId}/comments`, { token: w.org.adminToken, body: { body, visibility: 'internal' } });
+    const bodies = async (caseId: number, query = '') => (await t.request('GET', `/api/admin/v1/cases/${caseId}/comments${query}`, { token: w.org.adminToken })).body;
+    assert.equal((await note(merged, 'on the merged case')).status, 201);
+    assert.equal((await note(into, 'on the target')).status, 201);
+    assert.equal((await merge(t, w.org.adminToken, merged, into)).status, 200);
+    assert.equal((await note(into, 'after the merge')).status, 201);
+    assert.deepEqual((await bodies(into)).comments.map((c: { body: string }) => c.body), ['on the merged case', 'on the target', 'after the merge']);
+    const first = await bodies(into, '?limit=1');
+    const rest = await bodies(into, `?limit=2&after=${first.next_cursor}`);
+    assert.deepEqual([...first.comments, ...rest.comments].map((c: { body: string }) => c.body), ['on the merged case', 'on the target', 'after the merge'], 'in exact pages');
+    assert.deepEqual((await bodies(merged)).comments.map((c: { body: string }) => c.body), ['on the merged case']);
+  });
+
   it('a reply follows a chain of merges: A into B, then B into C, and a reply to A\'s thread lands on C, which shows A\'s messages', async () => {
     const w = await givenEmailWorkflow(t);
     const firstOfA = message('A', 'a\n');

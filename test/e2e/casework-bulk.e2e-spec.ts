@@ -133,11 +133,42 @@ describe('casework: saved views, bulk changes, CSV export', () => {
       const moves = timeline.body.events.filter((e: { type: string }) => e.type === 'status_changed');
       assert.deepEqual(moves.map((e: { from: string; to: string; by: unknown }) => [e.from, e.to, e.by]), [['Open', 'Triage', { type: 'user', id: agent.userId, name: agent.email }]]);
     }
-    const audited = await db().query<{ target_id: string }>(`SELECT target_id FROM audit_entries WHERE organization_id = $1 AND action = 'case.status_changed' ORDER BY target_id::bigint`, [org.id]);
+    const audited = await db().query<{ target_id: string }>(`SELECT target_id FROM audit_entries WHERE organization_id = $1 AND action = 'case.changed' ORDER BY target_id::bigint`, [org.id]);
     assert.deepEqual(audited.rows.map((r) => Number(r.target_id)), movable);
     assert.equal((await as(otherAgent, 'GET', `/api/admin/v1/jobs/${accepted.body.job.id}`)).status, 200, 'anyone of the organization who works cases follows it');
     const elsewhere = await createOrganization(t);
     assert.equal((await t.request('GET', `/api/admin/v1/jobs/${accepted.body.job.id}`, { token: elsewhere.adminToken })).status, 404, 'another organization\'s job does not exist');
+  });
+
+  it('assigns and sets the priority of cases in bulk as one PATCH each would; an assignee who may not work cases fails the case with why', async () => {
+    const worked = [await newCase(triageFlow), await newCase(triageFlow), await newCase(otherFlow)];
+    const finished = async (body: unknown) => {
+      const accepted = await as(agent, 'POST', '/api/admin/v1/cases/bulk', body);
+      assert.equal(accepted.status, 202, accepted.text);
+      return eventually('the bulk job to finish', async () => {
+        const job = (await as(agent, 'GET', `/api/admin/v1/jobs/${accepted.body.job.id}`)).body.job;
+        return job.state === 'finished' ? job : undefined;
+      });
+    };
+    const job = await finished({ case_ids: worked, change: { assignee_id: otherAgent.userId, priority: 'urgent' } });
+    assert.deepEqual([job.done, job.failed, job.failures], [3, 0, []]);
+    for (const caseId of worked) {
+      const shown = (await as(agent, 'GET', `/api/admin/v1/cases/${caseId}`)).body.case;
+      assert.deepEqual([shown.assignee, shown.priority], [{ id: otherAgent.userId, email: otherAgent.email }, 'urgent']);
+      const events = (await as(agent, 'GET', `/api/admin/v1/cases/${caseId}/timeline`)).body.events;
+      assert.deepEqual(events.filter((e: any) => e.type === 'assigned').map((e: any) => [e.from, e.to, e.by]), [[null, { id: otherAgent.userId, email: otherAgent.email }, { type: 'user', id: agent.userId, name: agent.email }]]);
+      assert.deepEqual(events.filter((e: any) => e.type === 'priority_changed').map((e: any) => [e.from, e.to]), [['normal', 'urgent']]);
+    }
+    const audited = await db().query<{ target_id: string }>(`SELECT target_id FROM audit_entries WHERE organization_id = $1 AND action = 'case.changed' AND target_id = ANY($2::text[]) ORDER BY target_id::bigint`, [org.id, worked.map(String)]);
+    assert.deepEqual(audited.rows.map((r) => Number(r.target_id)), worked);
+    await eventually('the assignee\'s notification mails', async () => (sink.mails.filter((m) => m.to.includes(otherAgent.email) && /was assigned to you/.test(m.parsed.text ?? '')).length === 3 ? true : undefined));
+
+    const viewer = await givenMember(t, sink, org, 'viewer', origin);
+    const refused = await finished({ case_ids: [worked[0], worked[1]], change: { assignee_id: viewer.userId, priority: 'low' } });
+    assert.deepEqual([refused.done, refused.failed], [0, 2]);
+    const reason = `user ${viewer.userId} is not an active user of the organization with a role of agent or stronger`;
+    assert.deepEqual(refused.failures, [{ case_id: worked[0], reason }, { case_id: worked[1], reason }]);
+    assert.equal((await as(agent, 'GET', `/api/admin/v1/cases/${worked[0]}`)).body.case.priority, 'urgent', 'a refused case changes nothing');
   });
 
   it('refuses a bulk change without one selection, with a change it cannot make, or beyond 10,000 cases', async () => {
@@ -157,6 +188,26 @@ describe('casework: saved views, bulk changes, CSV export', () => {
     await refused({ case_ids: Array.from({ length: 10_001 }, (_, i) => i + 1), change: { status: 'Triage' } }, '/case_ids');
     const none = await refused({ filter: { status: 'Nobody has this' }, change: { status: 'Triage' } });
     assert.match(none.body.error, /nothing to change/);
+  });
+
+  it('exports and shows in views who works each case: assignee (email), team (name) and priority', async () => {
+    const team = await t.request('POST', '/api/admin/v1/teams', { token: org.adminToken, body: { name: `=Front line ${Date.now()}`, member_ids: [agent.userId] } });
+    assert.equal(team.status, 201, team.text);
+    const [worked, idle] = [await newCase(triageFlow), await newCase(triageFlow)];
+    const patched = await as(agent, 'PATCH', `/api/admin/v1/cases/${worked}`, { assignee_id: agent.userId, team_id: team.body.team.id, priority: 'high' });
+    assert.equal(patched.status, 200, patched.text);
+    const res = await as(agent, 'GET', `/api/admin/v1/cases/export.csv?workflow_id=${triageFlow}&created_after=${encodeURIComponent(new Date(Date.now() - 60_000).toISOString())}&columns=id,assignee,team,priority`);
+    assert.equal(res.status, 200, res.text);
+    const records = parseCsv(res.text);
+    assert.deepEqual(records[0], ['id', 'assignee', 'team', 'priority']);
+    const byId = new Map(records.slice(1).map((r) => [Number(r[0]), r]));
+    assert.deepEqual(byId.get(worked), [String(worked), agent.email, `'${team.body.team.name}`, 'high']);
+    assert.deepEqual(byId.get(idle), [String(idle), '', '', 'normal']);
+    const all = parseCsv((await as(agent, 'GET', `/api/admin/v1/cases/export.csv?workflow_id=${triageFlow}`)).text)[0]!;
+    assert.ok(['assignee', 'team', 'priority'].every((column) => all.includes(column)), all.join(','));
+    const view = await as(agent, 'POST', '/api/admin/v1/views', { name: 'Who works what', filters: {}, columns: ['id', 'assignee', 'team', 'priority'] });
+    assert.equal(view.status, 201, view.text);
+    assert.deepEqual(view.body.view.columns, ['id', 'assignee', 'team', 'priority']);
   });
 
   it('exports the filtered cases as RFC 4180 CSV with formulas defused', async () => {

@@ -279,6 +279,41 @@ describe('comments, public replies and notifications (casework.md sections 3 and
     assert.equal((await t.request('GET', '/api/admin/v1/cases?watching=yes', { token: w.org.adminToken })).status, 422);
   });
 
+  it('the assignee always counts as watching: once in the watchers count, in watching=true without watching, and told when the requester replies', async () => {
+    const { w, caseId, first, agent, colleague, ada } = await emailCase(t);
+    const quiet = await fromDashboard(t, colleague, 'PUT', '/api/admin/v1/me/notifications', { assigned: false, mentioned: true, watched: true });
+    assert.equal(quiet.status, 200, quiet.text);
+    const assigned = await fromDashboard(t, agent, 'PATCH', `/api/admin/v1/cases/${caseId}`, { assignee_id: colleague.userId });
+    assert.equal(assigned.status, 200, assigned.text);
+    assert.equal(assigned.body.case.watchers, 1);
+    assert.deepEqual((await fromDashboard(t, colleague, 'GET', '/api/admin/v1/cases?watching=true')).body.cases.map((c: any) => [c.id, c.watchers]), [[caseId, 1]]);
+    assert.equal((await fromDashboard(t, colleague, 'PUT', `/api/admin/v1/cases/${caseId}/watchers/me`)).status, 204);
+    assert.equal((await fromDashboard(t, agent, 'GET', `/api/admin/v1/cases/${caseId}`)).body.case.watchers, 1, 'an assignee who also watches counts once');
+    assert.equal((await fromDashboard(t, colleague, 'DELETE', `/api/admin/v1/cases/${caseId}/watchers/me`)).status, 204);
+    assert.deepEqual((await fromDashboard(t, colleague, 'GET', '/api/admin/v1/cases?watching=true')).body.cases.map((c: any) => c.id), [caseId]);
+    assert.deepEqual((await fromDashboard(t, agent, 'GET', '/api/admin/v1/cases?watching=true')).body.cases, []);
+    await sendAccepted(t, w.address, mail({ From: ada, Subject: 'Re: Broken box', 'In-Reply-To': first }, 'Any news?\n'));
+    const [notice] = await eventually('the mail of the reply', async () => (notificationsTo(sink, colleague.email).length ? notificationsTo(sink, colleague.email) : undefined));
+    assert.match(notice!.parsed.text ?? '', /requester replied/);
+  });
+
+  it('a person a case is assigned to is mailed once; not who assigns it to themselves, nor who turned `assigned` off', async () => {
+    const { w, caseId, agent, colleague } = await emailCase(t);
+    await sendAccepted(t, w.address, mail({ From: uniqueEmail('carl'), Subject: 'Second' }, 'again\n'));
+    const [, other] = await caseIdsOf(w.workflowId);
+    const quiet = await givenPerson(t, w.org.id, 'agent');
+    assert.equal((await fromDashboard(t, quiet, 'PUT', '/api/admin/v1/me/notifications', { assigned: false, mentioned: true, watched: true })).status, 200);
+    const res = await fromDashboard(t, agent, 'PATCH', `/api/admin/v1/cases/${caseId}`, { assignee_id: colleague.userId, priority: 'high' });
+    assert.equal(res.status, 200, res.text);
+    assert.equal((await fromDashboard(t, agent, 'PATCH', `/api/admin/v1/cases/${other}`, { assignee_id: agent.userId })).status, 200);
+    assert.equal((await fromDashboard(t, agent, 'PATCH', `/api/admin/v1/cases/${other}`, { assignee_id: quiet.userId })).status, 200);
+    const [notice] = await eventually('the assignment mail', async () => (notificationsTo(sink, colleague.email).length ? notificationsTo(sink, colleague.email) : undefined));
+    assert.match(notice!.parsed.text ?? '', new RegExp(`Case #${caseId} was assigned to you`));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    assert.equal(notificationsTo(sink, colleague.email).length, 1);
+    assert.deepEqual([...notificationsTo(sink, agent.email), ...notificationsTo(sink, quiet.email)], []);
+  });
+
   it('a watcher is mailed when the case moves to Error; PUT and DELETE of watchers/me answer 204', async () => {
     const org = (await givenEmailWorkflow(t)).org;
     const workflowId = await createWorkflow(t, org, statusDefinition({ automations: { Open: [{ wait: { seconds: 1 } }, { fail: 'boom' }] } }));

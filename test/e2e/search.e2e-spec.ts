@@ -170,6 +170,21 @@ describe('full-text search over cases', () => {
     assert.equal((await apiList(f, { q: word })).body.cases[0].match, undefined, 'the cases API gives no match');
   });
 
+  it('comments are searched by the admin list within 2 s of their 201, never by the cases API', async () => {
+    const f = await givenCasesWorkflow(t);
+    const word = unique();
+    const id = await createdCaseId(f, { subject: `Question ${word}` });
+    await searchable(f, word, id);
+    const noted = unique('note');
+    const res = await t.request('POST', `/api/admin/v1/cases/${id}/comments`, { token: f.org.adminToken, body: { body: `Checked the warehouse: ${noted} is missing.`, visibility: 'internal' } });
+    assert.equal(res.status, 201, res.text);
+    await searchable(f, noted, id, 2_000);
+    const found = await adminList(f, { q: noted });
+    assert.deepEqual([found.body.cases[0].match.field, found.body.cases[0].match.pointer], ['comment', `/comments/${res.body.comment.id}`]);
+    assert.match(found.body.cases[0].match.snippet, new RegExp(`\\[\\[${noted}\\]\\]`));
+    assert.deepEqual(await apiIds(f, noted), [], 'the cases API never searches comments');
+  });
+
   it("another organization's cases are never found", async () => {
     const mine = await givenCasesWorkflow(t);
     const theirs = await givenCasesWorkflow(t);

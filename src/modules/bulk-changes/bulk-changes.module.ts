@@ -12,7 +12,6 @@ import { BulkJobsController } from './http/bulk-jobs.controller.js';
 import { BulkJobRelay } from './infrastructure/bulk-job-relay.service.js';
 import { BULK_JOBS_QUEUE } from './infrastructure/bulk-jobs.queue.js';
 import { PostgresBulkJobStore } from './infrastructure/postgres-bulk-job-store.js';
-import { StatusBulkCaseChanges } from './infrastructure/status-bulk-case-changes.js';
 
 /**
  * Bulk changes of cases (casework.md, section 6): API roles accept jobs and show their progress;
@@ -29,7 +28,7 @@ export class BulkChangesModule {
       providers: [
         BulkJobsService,
         { provide: BulkJobStore, useClass: PostgresBulkJobStore },
-        { provide: BulkCaseChanges, useClass: StatusBulkCaseChanges },
+        BulkCaseChanges,
         ...(worker ? [BulkJobRunner, BulkJobRelay] : []),
       ],
     };

@@ -30,12 +30,18 @@ describe('cases: one way in', () => {
 
   it('only the intake channels outside cases (email, forms) use its application services, to create cases through CreateCaseService', () => {
     const channels = [join('modules', 'email', 'application'), join('modules', 'forms', 'application')];
-    const reaching = files.filter((f) => !f.path.startsWith(join('modules', 'cases')) && /\/cases\/application\/(?!case-queries\.service\.js)/.test(f.text));
+    // The ports other modules call or implement (notifications, the search feed) and the merges' SQL they compose are no services; the readers and CaseWorkService have their own rules below.
+    const reaching = files.filter((f) => !f.path.startsWith(join('modules', 'cases')) && /\/cases\/application\/(?!case-queries\.service\.js|case-work\.service\.js|case-notifications\.js|case-search-feed\.js|case-merges\.js)/.test(f.text));
     assert.deepEqual(reaching.map((f) => f.path).filter((path) => !channels.some((channel) => path.startsWith(channel))), []);
   });
 
-  it('saved views and bulk changes read the case list through CaseQueriesService alone, so their reads take the list\'s share and budget', () => {
-    const readers = [join('modules', 'case-views', 'application'), join('modules', 'bulk-changes', 'application')];
+  it('bulk changes change each case through CaseWorkService alone, so a case changes in bulk exactly as one PATCH changes it', () => {
+    const reaching = files.filter((f) => !f.path.startsWith(join('modules', 'cases')) && /\/cases\/application\/case-work\.service\.js/.test(f.text));
+    assert.deepEqual(reaching.map((f) => f.path), [join('modules', 'bulk-changes', 'application', 'bulk-case-changes.ts')]);
+  });
+
+  it('saved views and bulk changes read the case list through CaseQueriesService alone, so their reads take the list\'s share and budget; links and comments read single cases through it', () => {
+    const readers = [join('modules', 'case-views', 'application'), join('modules', 'bulk-changes', 'application'), join('modules', 'case-links', 'application'), join('modules', 'comments', 'application')];
     const reading = files.filter((f) => !f.path.startsWith(join('modules', 'cases')) && /\/cases\/application\/case-queries\.service\.js/.test(f.text));
     assert.deepEqual(reading.map((f) => f.path).filter((path) => !readers.some((reader) => path.startsWith(reader))), []);
   });

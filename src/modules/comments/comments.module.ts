@@ -8,8 +8,9 @@ import { PeopleModule } from '../people/people.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { CaseMailSender } from './application/case-mail-sender.service.js';
 import { CaseWatchingService } from './application/case-watching.service.js';
-import { CaseAssignees, CaseMailOutbox, CommentStore, NotificationStore, WatcherStore } from './application/comment-ports.js';
+import { CaseMailOutbox, CommentStore, NotificationStore, WatcherStore } from './application/comment-ports.js';
 import { CommentsService } from './application/comments.service.js';
+import { CommentTexts } from './application/comment-texts.js';
 import { ErroredCaseNotifier } from './application/errored-case-notifier.js';
 import { NotificationPreferencesService } from './application/notification-preferences.service.js';
 import { UnsubscribeLinks } from './application/unsubscribe-links.js';
@@ -22,13 +23,13 @@ import { PostgresCaseMailOutbox } from './infrastructure/postgres-case-mail-outb
 import { PostgresCommentStore } from './infrastructure/postgres-comment-store.js';
 import { PostgresNotificationStore } from './infrastructure/postgres-notification-store.js';
 import { PostgresWatcherStore } from './infrastructure/postgres-watcher-store.js';
-import { UnassignedCases } from './infrastructure/unassigned-cases.js';
 import { WatchersSql } from './infrastructure/watchers-sql.js';
 
 /**
  * Working a case together (casework.md sections 3 and 4): comments and public replies by mail,
- * watchers, notification mails and their preferences. Global for its one export,
- * CaseNotifications, which the modules that assign cases, watch SLAs or take replies call; its
+ * watchers, notification mails and their preferences. Global for its exports: CaseNotifications,
+ * which the modules that assign cases, watch SLAs or take replies call, and CommentTexts, which
+ * the search indexer reads; its
  * worker part (CaseMailWorker) sends the queued mails in worker roles only.
  */
 @Global()
@@ -37,6 +38,7 @@ import { WatchersSql } from './infrastructure/watchers-sql.js';
   controllers: [CommentsController, NotificationPreferencesController, UnsubscribePagesController],
   providers: [
     CommentsService,
+    CommentTexts,
     CaseWatchingService,
     { provide: CaseNotifications, useExisting: CaseWatchingService },
     NotificationPreferencesService,
@@ -50,9 +52,8 @@ import { WatchersSql } from './infrastructure/watchers-sql.js';
     { provide: WatcherStore, useClass: PostgresWatcherStore },
     { provide: NotificationStore, useClass: PostgresNotificationStore },
     { provide: CaseMailOutbox, useClass: PostgresCaseMailOutbox },
-    { provide: CaseAssignees, useClass: UnassignedCases },
   ],
-  exports: [CaseNotifications],
+  exports: [CaseNotifications, CommentTexts],
 })
 export class CommentsModule {
   constructor(parts: CaseStatementParts) {

@@ -4,7 +4,7 @@ import { CasesModule } from '../cases/cases.module.js';
 import { CaseStatementParts } from '../cases/domain/case-statement-parts.js';
 import { CaseTextSearches } from '../cases/domain/case-text-search.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
-import { CASE_MESSAGE_SOURCES, EmailReplySource } from './application/case-message-sources.js';
+import { CASE_MESSAGE_SOURCES, CommentSource, EmailReplySource } from './application/case-message-sources.js';
 import { CaseSearchService } from './application/case-search.service.js';
 import { SearchIndexer } from './application/search-indexer.service.js';
 import { SearchIndexStore, SearchReads } from './application/search.ports.js';
@@ -36,8 +36,8 @@ export class SearchModule {
           ? [
               { provide: SearchIndexStore, useClass: PostgresSearchIndexStore },
               EmailReplySource,
-              // Comments (casework.md) come as one more source here.
-              { provide: CASE_MESSAGE_SOURCES, useFactory: (replies: EmailReplySource) => [replies], inject: [EmailReplySource] },
+              CommentSource,
+              { provide: CASE_MESSAGE_SOURCES, useFactory: (replies: EmailReplySource, comments: CommentSource) => [replies, comments], inject: [EmailReplySource, CommentSource] },
               SearchIndexer,
               SearchIndexerLoop,
             ]

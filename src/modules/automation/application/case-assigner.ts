@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import type { StepOutcome } from '../../../extension-api/step-types.js';
+import { assignedNotification, CaseNotifications } from '../../cases/application/case-notifications.js';
 import type { Case } from '../../cases/domain/case.js';
 import type { Run } from '../../cases/domain/run.js';
 import { TeamAssignments, type TeamPick } from './team-assignments.js';
@@ -11,7 +12,8 @@ type AssignOutcome = Extract<StepOutcome, { kind: 'assign' }>;
  * What an `assign` outcome does to the case, in the run's transaction: the team's member picked
  * under the team's lock becomes the assignee (an `assigned` row and `case.assigned` event by
  * the automation), the priority is set when asked; the step's note on the timeline says whom it
- * picked, or that nobody could be (the case then keeps its assignment and priority).
+ * picked, or that nobody could be (the case then keeps its assignment and priority). The
+ * assignee's notification is queued in that transaction too.
  */
 @Injectable()
 export class CaseAssigner {
@@ -22,7 +24,7 @@ export class CaseAssigner {
    */
   private readonly made = new WeakMap<Transaction, { last: Promise<unknown>; assignees: Map<number, number> }>();
 
-  constructor(private readonly teams: TeamAssignments) {}
+  constructor(private readonly teams: TeamAssignments, private readonly notifications: CaseNotifications) {}
 
   async assign(tx: Transaction, subject: Case, run: Run, outcome: AssignOutcome): Promise<void> {
     const made = this.made.get(tx) ?? { last: Promise.resolve(), assignees: new Map<number, number>() };
@@ -36,7 +38,10 @@ export class CaseAssigner {
     const picked = await picking;
     run.note('assign', noteOf(outcome, picked));
     if (!picked.team || !picked.assignee) return;
-    subject.assign(picked.current, { assignee: picked.assignee, team: picked.team }, { kind: 'automation' });
+    const to = { assignee: picked.assignee, team: picked.team };
+    subject.assign(picked.current, to, { kind: 'automation' });
+    const told = assignedNotification(subject.organizationId, subject.id, picked.current, to, null);
+    if (told) await this.notifications.notify(told, tx);
     if (outcome.priority) subject.prioritize(outcome.priority, { kind: 'automation' });
   }
 

@@ -1,23 +1,21 @@
+import { Injectable } from '@nestjs/common';
 import type { Transaction } from '../../../shared/database/transaction.js';
-import type { ValidationProblem } from '../../../shared/errors/app-error.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
+import { CaseWorkService } from '../../cases/application/case-work.service.js';
 import type { BulkChange } from '../domain/bulk-job.js';
 
 /**
- * The seam between a bulk job and the cases module's single change of a case (casework.md,
- * section 2: `CaseWorkService.change(organizationId, caseId, change, actor)`): a bulk job changes
- * each case exactly as that change would (its timeline row, event, run and audit entry), inside
- * the transaction that marks the case done in the job, so a case changes once whatever process
- * dies when. Bound in BulkChangesModule.
+ * A bulk job's change of one case: the cases module's single change (CaseWorkService, as the
+ * admin API's PATCH makes it, with its timeline rows, event, run, audit entry and the
+ * assignee's notification), inside the transaction that marks the case done in the job, so a
+ * case changes once whatever process dies when.
  */
-export abstract class BulkCaseChanges {
-  /** What is wrong with the change as a whole, before any job is accepted (paths below `/change`); none when it may be tried on cases. */
-  abstract check(organizationId: number, change: BulkChange): Promise<ValidationProblem[]>;
+@Injectable()
+export class BulkCaseChanges {
+  constructor(private readonly work: CaseWorkService) {}
 
-  /**
-   * Changes one case of the organization inside `tx`, as `by` (a job's requester). Answers why
-   * the case could not change (it does not exist in the organization, its workflow does not
-   * declare the status, ...), or null once it changed. Throws only when the database does.
-   */
-  abstract change(tx: Transaction, organizationId: number, caseId: number, change: BulkChange, by: ChangeAuthor): Promise<string | null>;
+  /** Why the case could not change (it is not the organization's, the assignee may not work cases, ...), or null once it changed. Throws only when the database does. */
+  change(tx: Transaction, organizationId: number, caseId: number, change: BulkChange, by: ChangeAuthor): Promise<string | null> {
+    return this.work.changeIn(tx, organizationId, caseId, { status: change.status, assigneeId: change.assignee_id, teamId: change.team_id, priority: change.priority }, by);
+  }
 }

@@ -5,7 +5,6 @@ import { AuditTrail } from '../../audit/application/audit-trail.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { CaseQueriesService, type ListFilterRequest } from '../../cases/application/case-queries.service.js';
 import { type BulkChange, type BulkFailure, type BulkJob, MAX_BULK_CASES, MAX_UNFINISHED_BULK_JOBS } from '../domain/bulk-job.js';
-import { BulkCaseChanges } from './bulk-case-changes.js';
 import { BulkJobStore } from './bulk-job-store.js';
 
 /** Failures a job's answer lists at most. */
@@ -22,15 +21,12 @@ export type BulkSelection = { filter: ListFilterRequest } | { caseIds: readonly 
 export class BulkJobsService {
   constructor(
     private readonly jobs: BulkJobStore,
-    private readonly changes: BulkCaseChanges,
     private readonly cases: CaseQueriesService,
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditTrail,
   ) {}
 
   async accept(organizationId: number, by: ChangeAuthor, selection: BulkSelection, change: BulkChange): Promise<BulkJob> {
-    const problems = await this.changes.check(organizationId, change);
-    if (problems.length) throw new InvalidRequestError('invalid request body', problems);
     // A filter's cases are read as a list read, one more than the cap to know when it is passed.
     const caseIds = 'caseIds' in selection ? [...new Set(selection.caseIds)] : await this.cases.idsUpTo(organizationId, selection.filter, MAX_BULK_CASES + 1);
     if (caseIds.length > MAX_BULK_CASES) throw new InvalidRequestError(`a bulk change takes at most ${MAX_BULK_CASES.toLocaleString('en')} cases; narrow the filter`);

@@ -1,11 +1,12 @@
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
+import type { Priority } from '../../cases/domain/case-work.js';
 
 /** What a bulk job changes on each case (casework.md, section 6): any of a case PATCH's fields but `attributes`. */
 export interface BulkChange {
   status?: string;
   assignee_id?: number | null;
   team_id?: number | null;
-  priority?: string;
+  priority?: Priority;
 }
 
 export const BULK_CHANGE_KEYS = ['status', 'assignee_id', 'team_id', 'priority'] as const;

@@ -1,4 +1,5 @@
 import type { Transaction } from '../../../shared/database/transaction.js';
+import type { Assignment } from '../domain/case-work.js';
 
 /**
  * What people are told about, by kind. `assigned` and `mentioned` follow the person's own
@@ -24,6 +25,16 @@ export interface CaseNotification {
  * email replies) depend on anyway; implemented and bound globally by the comments module.
  */
 export abstract class CaseNotifications {
-  /** Queued in `tx` when given: with the change it tells of, so it is queued exactly when that change is. */
+  /** Inside `tx` when given: the notification is queued with the change it tells of, or not at all. */
   abstract notify(notification: CaseNotification, tx?: Transaction): Promise<void>;
+}
+
+/**
+ * What an assignment tells: the new assignee, that the case is theirs now; nothing when the
+ * assignee did not change or is the person who made the change (`byUserId`), who knows.
+ */
+export function assignedNotification(organizationId: number, caseId: number, from: Assignment, to: Assignment, byUserId: number | null): CaseNotification | null {
+  const assignee = to.assignee;
+  if (!assignee || assignee.id === from.assignee?.id || assignee.id === byUserId) return null;
+  return { organizationId, caseId, userIds: [assignee.id], kind: 'assigned', summary: `Case #${caseId} was assigned to you${to.team ? ` (team ${to.team.name})` : ''}` };
 }

@@ -1,18 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { InvalidRequestError, NotFoundError, UnstorableValueError, type ValidationProblem } from '../../../shared/errors/app-error.js';
+import { AppError, InvalidRequestError, NotFoundError, UnstorableValueError, type ValidationProblem } from '../../../shared/errors/app-error.js';
 import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
 import { unstorableNumber } from '../../../shared/json/json-numbers.js';
 import { hasUnstorableEscape } from '../../../shared/json/json-text.js';
 import { AuditTrail } from '../../audit/application/audit-trail.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
-import type { Actor, CaseProps } from '../domain/case.js';
-import { AttributesInvalidError, CaseTooLargeError } from '../domain/case.errors.js';
+import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
+import type { Actor, Case, CaseProps } from '../domain/case.js';
+import { AttributesInvalidError, CaseTooLargeError, StatusNotDeclaredError, StatusReservedForEngineError } from '../domain/case.errors.js';
 import { CaseRepository } from '../domain/case.repository.js';
 import { tooLargeToStore } from '../domain/case-storage.js';
 import type { Assignment, Priority } from '../domain/case-work.js';
 import { applyMergePatch } from '../domain/merge-patch.js';
 import { CaseQueries } from './case-queries.js';
+import { assignedNotification, CaseNotifications } from './case-notifications.js';
 import { CaseWorkDirectory } from '../domain/case-work.ports.js';
 import { type CaseServiceLevelView, CaseServiceLevels } from '../domain/case-service-levels.js';
 
@@ -55,6 +57,7 @@ export class CaseWorkService {
     private readonly transactions: TransactionRunner,
     private readonly audit: AuditTrail,
     private readonly serviceLevels: CaseServiceLevels,
+    private readonly notifications: CaseNotifications,
   ) {}
 
   /**
@@ -70,36 +73,63 @@ export class CaseWorkService {
     if (!found) throw new NotFoundError('case');
     const version = await this.workflows.version(found.workflowId, found.workflowVersion);
     const assignee = await this.assignee(organizationId, change.assigneeId);
-    const actor = actorOf(by);
     return this.transactions.run(async (tx) => {
       const subject = (await this.cases.lock(tx, organizationId, [caseId])).get(caseId);
       if (!subject) throw new NotFoundError('case');
-      const before = subject.snapshot();
-      const from = (await this.assignments(organizationId, [before], tx))[0]!;
-      let to = from;
-      if (change.assigneeId !== undefined || change.teamId !== undefined) {
-        const teamId = change.teamId === undefined ? before.teamId : change.teamId;
-        const team = teamId === null ? null : await this.directory.team(tx, organizationId, teamId);
-        if (team === undefined) throw new InvalidRequestError('no such team in the organization', [{ path: '/team_id', error: `team ${teamId} does not exist in the organization` }]);
-        if (assignee && team && change.teamId !== undefined && !team.memberIds.includes(assignee.id)) {
-          throw new InvalidRequestError('the assignee is not a member of the team', [{ path: '/assignee_id', error: `user ${assignee.id} is not a member of team ${team.id}` }]);
-        }
-        to = {
-          assignee: change.assigneeId === undefined ? from.assignee : assignee,
-          team: team && { id: team.id, name: team.name },
-        };
-        subject.assign(from, to, actor);
-      }
-      if (change.priority !== undefined) subject.prioritize(change.priority, actor);
-      if (change.attributes !== undefined) {
-        const { set, removed } = checkedPatch(version.attributeSchema, before.attributes, change.attributes);
-        subject.mergeAttributes(JSON.stringify(set), Object.keys(set), actor, removed);
-      }
-      if (change.status !== undefined) subject.moveTo(change.status, version, actor);
-      const stored = await this.cases.save(tx, subject);
-      await this.audit.record(tx, { organizationId, by, action: 'case.changed', target: { type: 'case', id: String(caseId) }, summary: summaryOf(before, stored, from, to, change) });
-      return { case: stored, assignment: to };
+      return this.apply(tx, organizationId, subject, version, assignee, change, by);
     });
+  }
+
+  /**
+   * As `change`, inside `tx` (a bulk job's, which marks the case done in the same transaction,
+   * so the case changes once whatever process dies when). A change the case refuses (any 404 or
+   * 422 of `change`) writes nothing and is answered as its reason; null once the case changed.
+   * Throws only when the database does.
+   */
+  async changeIn(tx: Transaction, organizationId: number, caseId: number, change: CaseWorkChange, by: ChangeAuthor): Promise<string | null> {
+    try {
+      const assignee = await this.assignee(organizationId, change.assigneeId);
+      const subject = (await this.cases.lock(tx, organizationId, [caseId])).get(caseId);
+      if (!subject) return 'the case does not exist or belongs to another organization';
+      await this.apply(tx, organizationId, subject, await this.workflows.version(subject.workflowId, subject.workflowVersion), assignee, change, by);
+      return null;
+    } catch (err) {
+      if (err instanceof AppError && REFUSALS.some((refusal) => err instanceof refusal)) return reasonOf(err);
+      throw err;
+    }
+  }
+
+  /** Every check throws before the first write, so a refusal leaves `tx` as it was. */
+  private async apply(tx: Transaction, organizationId: number, subject: Case, version: WorkflowVersion, assignee: { id: number; email: string } | null, change: CaseWorkChange, by: ChangeAuthor): Promise<WorkedCase> {
+    const actor = actorOf(by);
+    const caseId = subject.id;
+    const before = subject.snapshot();
+    const from = (await this.assignments(organizationId, [before], tx))[0]!;
+    let to = from;
+    if (change.assigneeId !== undefined || change.teamId !== undefined) {
+      const teamId = change.teamId === undefined ? before.teamId : change.teamId;
+      const team = teamId === null ? null : await this.directory.team(tx, organizationId, teamId);
+      if (team === undefined) throw new InvalidRequestError('no such team in the organization', [{ path: '/team_id', error: `team ${teamId} does not exist in the organization` }]);
+      if (assignee && team && change.teamId !== undefined && !team.memberIds.includes(assignee.id)) {
+        throw new InvalidRequestError('the assignee is not a member of the team', [{ path: '/assignee_id', error: `user ${assignee.id} is not a member of team ${team.id}` }]);
+      }
+      to = {
+        assignee: change.assigneeId === undefined ? from.assignee : assignee,
+        team: team && { id: team.id, name: team.name },
+      };
+      subject.assign(from, to, actor);
+    }
+    if (change.priority !== undefined) subject.prioritize(change.priority, actor);
+    if (change.attributes !== undefined) {
+      const { set, removed } = checkedPatch(version.attributeSchema, before.attributes, change.attributes);
+      subject.mergeAttributes(JSON.stringify(set), Object.keys(set), actor, removed);
+    }
+    if (change.status !== undefined) subject.moveTo(change.status, version, actor);
+    const stored = await this.cases.save(tx, subject);
+    await this.audit.record(tx, { organizationId, by, action: 'case.changed', target: { type: 'case', id: String(caseId) }, summary: summaryOf(before, stored, from, to, change) });
+    const told = assignedNotification(organizationId, caseId, from, to, actor.kind === 'user' ? actor.userId : null);
+    if (told) await this.notifications.notify(told, tx);
+    return { case: stored, assignment: to };
   }
 
   /** The case as the admin API shows it: who works it, and how many watch it. */
@@ -130,6 +160,15 @@ export class CaseWorkService {
     }
     return { id: assigneeId, email };
   }
+}
+
+/** What a case refuses of a change, as `change` throws it (404, 422): a bulk job counts the case as failed with why. */
+const REFUSALS = [NotFoundError, InvalidRequestError, StatusNotDeclaredError, StatusReservedForEngineError, AttributesInvalidError, CaseTooLargeError];
+
+/** The problem of a refused field when there is one (the assignee who may not work cases), else the error's message. */
+function reasonOf(err: AppError): string {
+  const problems = err.details.validation_errors as ValidationProblem[] | undefined;
+  return problems?.length ? problems.map((p) => p.error).join('; ') : err.message;
 }
 
 /** The merge patch checked as a whole: the merged attributes against the schema and the storage limits. */

@@ -4,7 +4,7 @@
  * other tables lend CaseStatementParts; without it no case is watched.
  */
 export interface WatchingSql {
-  /** A condition on the case row `c`: the person whose user id is the parameter `user` watches it. */
+  /** A condition on the case row `c`: the person whose user id is the parameter `user` watches it (or is its assignee, read from `c`). */
   watchedBy(c: string, user: string): string;
   /** How many people watch the case row `c`, as an integer expression. */
   watcherCount(c: string): string;

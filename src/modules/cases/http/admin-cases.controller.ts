@@ -8,6 +8,7 @@ import { IdParamPipe } from '../../../shared/http/id-param.pipe.js';
 import { ATTACHMENT_DOWNLOAD, AttachmentId, sendAttachment } from '../../../shared/http/attachment-download.js';
 import { object, pageOf, schemaRef, wrapped } from '../../../shared/http/openapi-schema.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
+import type { CaseProps } from '../domain/case.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { CaseQueriesService } from '../application/case-queries.service.js';
 import { InvalidRequestError } from '../../../shared/errors/app-error.js';
@@ -83,10 +84,11 @@ export class AdminCasesController {
     refusePaging(query as Record<string, unknown>, '', 'invalid query string');
     const csv = caseCsv(query.columns === undefined ? CASE_COLUMN_NAMES : columnList(query.columns)!);
     const pages = await this.queries.walk(caller.organizationId, adminListFilter(query, callerUserId(caller)), EXPORT_PAGE_SIZE, () => reply.raw.destroyed);
+    const assignments = (page: CaseProps[]) => (csv.needsAssignments ? this.work.assignments(caller.organizationId, page) : Promise.resolve([]));
     // Pulled a page at a time as the reply's socket drains: never more than a page ahead of the client.
     const records = Readable.from((async function* records() {
       yield csv.header;
-      for await (const page of pages) yield csv.rows(page);
+      for await (const page of pages) yield csv.rows(page, await assignments(page));
     })(), { objectMode: false });
     return new StreamableFile(records, { type: CSV_CONTENT_TYPE, disposition: 'attachment; filename="cases.csv"' });
   }

@@ -1,7 +1,8 @@
 import type { CaseProps } from '../domain/case.js';
+import type { Assignment } from '../domain/case-work.js';
 
-/** The columns an export (and a saved view) may name, each with its cell's text. */
-export const CASE_COLUMNS: Record<string, (c: CaseProps) => string> = {
+/** The columns an export (and a saved view) may name, each with its cell's text: of the case, and of who works it as people read them. */
+export const CASE_COLUMNS: Record<string, (c: CaseProps, worked: Assignment) => string> = {
   id: (c) => String(c.id),
   workflow_id: (c) => String(c.workflowId),
   subject: (c) => c.subject,
@@ -11,9 +12,14 @@ export const CASE_COLUMNS: Record<string, (c: CaseProps) => string> = {
   source_type: (c) => c.source,
   created_at: (c) => c.createdAt.toISOString(),
   updated_at: (c) => c.updatedAt.toISOString(),
+  assignee: (_c, worked) => worked.assignee?.email ?? '',
+  team: (_c, worked) => worked.team?.name ?? '',
+  priority: (c) => c.priority,
   // The exact JSON text Postgres returned, as the API shows it.
   attributes: (c) => c.attributes,
 };
+/** The columns read from who works the case (CaseWorkService.assignments): a page without them costs no read of them. */
+export const ASSIGNMENT_COLUMNS: readonly string[] = ['assignee', 'team'];
 export const CASE_COLUMN_NAMES = Object.keys(CASE_COLUMNS);
 const MAX_COLUMNS = CASE_COLUMN_NAMES.length;
 
@@ -42,8 +48,17 @@ export function csvRecord(fields: readonly string[]): string {
   return `${fields.map(csvField).join(',')}\r\n`;
 }
 
-/** The header record and a function writing a page of cases as records, for these columns. */
-export function caseCsv(columns: readonly string[]): { header: string; rows: (cases: readonly CaseProps[]) => string } {
+const NOBODY: Assignment = { assignee: null, team: null };
+
+/**
+ * The header record and a function writing a page of cases as records, for these columns;
+ * `assignments` are the cases' (in their order) when `needsAssignments`, else ignored.
+ */
+export function caseCsv(columns: readonly string[]): { header: string; needsAssignments: boolean; rows: (cases: readonly CaseProps[], assignments: readonly Assignment[]) => string } {
   const cells = columns.map((name) => CASE_COLUMNS[name]!);
-  return { header: csvRecord(columns), rows: (cases) => cases.map((c) => csvRecord(cells.map((cell) => cell(c)))).join('') };
+  return {
+    header: csvRecord(columns),
+    needsAssignments: columns.some((name) => ASSIGNMENT_COLUMNS.includes(name)),
+    rows: (cases, assignments) => cases.map((c, i) => csvRecord(cells.map((cell) => cell(c, assignments[i] ?? NOBODY)))).join(''),
+  };
 }

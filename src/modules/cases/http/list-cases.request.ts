@@ -197,7 +197,7 @@ export class ListCasesRequest extends CaseListQuery {
 /** Query string of the CSV export: the admin list's filters (its `cursor` and `limit` are refused) and the columns. */
 export class ExportCasesRequest extends ListCasesRequest {
   @IsOptional() @textRule('isColumnList', (v) => (columnList(v) ? undefined : `columns must be comma-separated column names, each once, of: ${CASE_COLUMN_NAMES.join(', ')}`))
-  @ApiPropertyOptional({ description: `Comma-separated columns, in the order wanted, of: ${CASE_COLUMN_NAMES.map((name) => `\`${name}\``).join(', ')} (\`attributes\` is the attributes' JSON text). Every one of them, in that order, unless given.` })
+  @ApiPropertyOptional({ description: `Comma-separated columns, in the order wanted, of: ${CASE_COLUMN_NAMES.map((name) => `\`${name}\``).join(', ')} (\`attributes\` is the attributes' JSON text, \`assignee\` the assignee's email, \`team\` the team's name). Every one of them, in that order, unless given.` })
   columns?: string;
 }
 

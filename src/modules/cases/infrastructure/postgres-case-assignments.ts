@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { CaseAssignments } from '../domain/case-work.ports.js';
@@ -10,6 +12,15 @@ import { CaseAssignments } from '../domain/case-work.ports.js';
  */
 @Injectable()
 export class PostgresCaseAssignments extends CaseAssignments {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    super();
+  }
+
+  async assigneeOf(organizationId: number, caseId: number): Promise<number | null> {
+    const [row] = (await this.dataSource.query('SELECT assignee_id FROM cases WHERE id = $1 AND organization_id = $2', [caseId, organizationId])) as { assignee_id: string | null }[];
+    return row?.assignee_id == null ? null : Number(row.assignee_id);
+  }
+
   async dropTeam(tx: Transaction, organizationId: number, teamId: number): Promise<number> {
     const [, count] = (await entityManager(tx).query(
       `WITH locked AS (SELECT id FROM cases WHERE organization_id = $1 AND team_id = $2 ORDER BY id FOR UPDATE)

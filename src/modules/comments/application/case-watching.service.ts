@@ -5,8 +5,9 @@ import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { AuditTrail } from '../../audit/application/audit-trail.js';
 import { type CaseNotification, CaseNotifications } from '../../cases/application/case-notifications.js';
 import { CaseRepository } from '../../cases/domain/case.repository.js';
+import { CaseAssignments } from '../../cases/domain/case-work.ports.js';
 import { summaryLine } from '../domain/notification.js';
-import { CaseAssignees, NotificationStore, WatcherStore } from './comment-ports.js';
+import { NotificationStore, WatcherStore } from './comment-ports.js';
 
 /** An admin token calling a route about "me": its role allows the route, but it is no person to watch or be notified (422, not 403). */
 export class NotAPersonError extends InvalidRequestError {
@@ -25,7 +26,7 @@ export class CaseWatchingService extends CaseNotifications {
     private readonly transactions: TransactionRunner,
     private readonly cases: CaseRepository,
     private readonly watchers: WatcherStore,
-    private readonly assignees: CaseAssignees,
+    private readonly assignees: CaseAssignments,
     private readonly store: NotificationStore,
     private readonly audit: AuditTrail,
   ) {

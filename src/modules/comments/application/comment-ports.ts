@@ -27,9 +27,25 @@ export abstract class CommentStore {
   abstract insert(tx: Transaction, comment: NewComment, reply: QueuedReply | null): Promise<Comment>;
   /** The case's comments after comment `afterId`, oldest first. */
   abstract list(organizationId: number, caseId: number, afterId: number, limit: number): Promise<Comment[]>;
+  /**
+   * The bodies of these cases' comments, oldest first, each cut to `maxChars`, of each case only
+   * those that begin within its first `maxCaseChars` (what a search document can hold).
+   */
+  abstract bodies(cases: readonly CaseRef[], maxChars: number, maxCaseChars: number): Promise<CommentBody[]>;
 }
 
-/** Who watches which case, as rows; the assignee counts without one (CaseAssignees). */
+export interface CaseRef {
+  organizationId: number;
+  id: number;
+}
+
+export interface CommentBody {
+  caseId: number;
+  id: number;
+  body: string;
+}
+
+/** Who watches which case, as rows; the assignee counts without one (the cases module's CaseAssignments). */
 export abstract class WatcherStore {
   abstract watch(tx: Transaction | undefined, organizationId: number, caseId: number, userIds: readonly number[]): Promise<void>;
   abstract unwatch(tx: Transaction, organizationId: number, caseId: number, userId: number): Promise<void>;
@@ -92,12 +108,4 @@ export abstract class CaseMailOutbox {
   abstract batchSent(batch: ClaimedBatch, windowMs: number): Promise<void>;
   /** Not mailed: tried again after `delayMs`, or (null) its items dropped. */
   abstract batchNotSent(batch: ClaimedBatch, delayMs: number | null): Promise<void>;
-}
-
-/**
- * A case's assignee, who always counts as watching it. The `assignee_id` column belongs to the
- * cases module (casework.md section 2); until it reads it, no case has one.
- */
-export abstract class CaseAssignees {
-  abstract assigneeOf(organizationId: number, caseId: number): Promise<number | null>;
 }

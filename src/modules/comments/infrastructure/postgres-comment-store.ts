@@ -3,8 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
-import { CommentStore, type NewComment, type QueuedReply } from '../application/comment-ports.js';
+import { type CaseRef, type CommentBody, CommentStore, type NewComment, type QueuedReply } from '../application/comment-ports.js';
 import type { Comment, Visibility } from '../domain/comment.js';
+import { casesShownOnSql } from '../../cases/application/case-merges.js';
 
 interface CommentRow {
   organization_id: string;
@@ -60,14 +61,29 @@ export class PostgresCommentStore extends CommentStore {
     return toComment(row!);
   }
 
+  /** The comments of cases merged into the case are shown on it too (casework.md section 6), in one order by id. */
   async list(organizationId: number, caseId: number, afterId: number, limit: number): Promise<Comment[]> {
     const rows = (await this.db.query(
       `SELECT ${COMMENT_COLUMNS} FROM case_comments c
        LEFT JOIN comment_mails m ON m.organization_id = c.organization_id AND m.comment_id = c.id
-       WHERE c.organization_id = $1 AND c.case_id = $2 AND c.id > $3
+       WHERE c.organization_id = $1 AND c.case_id IN (${casesShownOnSql('$1', '$2')}) AND c.id > $3
        ORDER BY c.id LIMIT $4`,
       [organizationId, caseId, afterId, limit],
     )) as CommentRow[];
     return rows.map(toComment);
+  }
+
+  async bodies(cases: readonly CaseRef[], maxChars: number, maxCaseChars: number): Promise<CommentBody[]> {
+    if (!cases.length) return [];
+    const rows = (await this.db.query(
+      `SELECT case_id, id, body FROM (
+         SELECT c.case_id, c.id, left(c.body, $3) AS body,
+                coalesce(sum(least(length(c.body), $3)) OVER (PARTITION BY c.organization_id, c.case_id ORDER BY c.id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
+         FROM unnest($1::bigint[], $2::bigint[]) AS k(organization_id, case_id)
+         JOIN case_comments c ON c.organization_id = k.organization_id AND c.case_id = k.case_id
+       ) c WHERE before < $4 ORDER BY case_id, id`,
+      [cases.map((c) => c.organizationId), cases.map((c) => c.id), maxChars, maxCaseChars],
+    )) as { case_id: string; id: string; body: string }[];
+    return rows.map((row) => ({ caseId: Number(row.case_id), id: Number(row.id), body: row.body }));
   }
 }

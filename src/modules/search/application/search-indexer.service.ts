@@ -44,8 +44,7 @@ export class SearchIndexer {
   }
 
   private async documents(cases: readonly CaseProps[]): Promise<CaseDocument[]> {
-    const ids = cases.map((c) => c.id);
-    const sourced = await Promise.all(this.sources.map((source) => source.textsOf(ids)));
+    const sourced = await Promise.all(this.sources.map((source) => source.textsOf(cases)));
     return Promise.all(
       cases.map(async (c) => {
         const messages: SearchText[] = sourced.flatMap((texts) => texts.get(c.id) ?? []);
