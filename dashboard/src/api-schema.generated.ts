@@ -3052,6 +3052,12 @@ export interface components {
             id: number;
             /** @description The members' user ids, ascending. */
             member_ids: number[];
+            /** @description The members with their emails, in the order of `member_ids` (so an agent, who may not list users, can name them); a member whose user was deleted is left out. */
+            members: {
+                email: string;
+                /** @description User id. */
+                id: number;
+            }[];
             /** @description Unique in the organization, whatever the case of its letters. */
             name: string;
         };
