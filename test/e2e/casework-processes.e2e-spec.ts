@@ -96,7 +96,7 @@ describe('bulk changes across processes', () => {
       [workflowId, late.body.case.id],
     );
     assert.deepEqual(moves.rows[0], { cases: 10_000, rows: 10_000, most: 1 }, 'one status change per case, none twice');
-    const audited = await database.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_entries WHERE action = 'case.status_changed' AND organization_id = $1`, [organizationId]);
+    const audited = await database.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_entries WHERE action = 'case.changed' AND organization_id = $1`, [organizationId]);
     assert.equal(audited.rows[0]!.n, 10_000);
     const lateCase = await database.pool.query<{ status: string }>('SELECT status FROM cases WHERE id = $1', [late.body.case.id]);
     assert.equal(lateCase.rows[0]!.status, 'Open', 'a case created after the job was accepted is left alone');
