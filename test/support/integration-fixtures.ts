@@ -2,6 +2,7 @@ import { CaseBatches } from '../../src/modules/automation/application/case-batch
 import { getQueueToken } from '@nestjs/bull';
 import type { Queue } from 'bull';
 import { CreateCaseService } from '../../src/modules/cases/application/create-case.service.js';
+import { CaseNotifications } from '../../src/modules/cases/application/case-notifications.js';
 import { CaseRepository } from '../../src/modules/cases/domain/case.repository.js';
 import { RunQueue } from '../../src/modules/cases/domain/run-queue.js';
 import { PublishedWorkflowsService } from '../../src/modules/workflows/application/published-workflows.service.js';
@@ -65,6 +66,7 @@ export function runExecutor(ctx: IntegrationContext): RunExecutor {
     new StepRunner(new Map([new SetAttributesStep(), new SetStatusStep(), new CloseStep(), new WaitStep(), new FailStep()].map((step) => [step.type, step])), ctx.get(OutboundHttp), ctx.get(SecretsService), ctx.get(LOGGER)),
     new BullRunScheduler(ctx.get<Queue>(getQueueToken(AUTOMATION_QUEUE))),
     ctx.get(CaseAssigner),
+    ctx.get(CaseNotifications),
     ctx.get(LOGGER),
   );
 }

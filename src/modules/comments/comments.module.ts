@@ -11,7 +11,6 @@ import { CaseWatchingService } from './application/case-watching.service.js';
 import { CaseMailOutbox, CommentStore, NotificationStore, WatcherStore } from './application/comment-ports.js';
 import { CommentsService } from './application/comments.service.js';
 import { CommentTexts } from './application/comment-texts.js';
-import { ErroredCaseNotifier } from './application/errored-case-notifier.js';
 import { NotificationPreferencesService } from './application/notification-preferences.service.js';
 import { UnsubscribeLinks } from './application/unsubscribe-links.js';
 import { CommentsController } from './http/comments.controller.js';
@@ -46,7 +45,6 @@ import { WatchersSql } from './infrastructure/watchers-sql.js';
     RelayMailer,
     CaseMailSender,
     CaseMailWorker,
-    ErroredCaseNotifier,
     WatchersSql,
     { provide: CommentStore, useClass: PostgresCommentStore },
     { provide: WatcherStore, useClass: PostgresWatcherStore },

@@ -14,6 +14,7 @@ import { compileRunWithPaths, conditionHolds, type Instruction } from '../domain
 import type { RunRef } from '../../cases/domain/run-queue.js';
 import { RunLeases, RunMetrics, RunScheduler } from './run-engine.ports.js';
 import { StepRunner, type StepSite } from './step-runner.js';
+import { CaseNotifications } from '../../cases/application/case-notifications.js';
 import { CaseAssigner } from './case-assigner.js';
 import type { StepOutcome } from '../../../extension-api/step-types.js';
 import { stepOutcomeName } from '../domain/step-outcome-name.js';
@@ -95,6 +96,7 @@ export class RunExecutor {
     private readonly steps: StepRunner,
     private readonly scheduler: RunScheduler,
     private readonly assigner: CaseAssigner,
+    private readonly notifications: CaseNotifications,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
@@ -219,6 +221,8 @@ export class RunExecutor {
           // The engine parks the case in Error with the reason; changes made earlier in the run stay.
           run.finish('failed', outcome.error);
           subject.park(version, outcome.error);
+          // Queued with the move, in its transaction: a case-event listener would cost every intake statement a join.
+          if (subject.mode === 'live') await this.notifications.notify({ organizationId: subject.organizationId, caseId: subject.id, kind: 'error', summary: `Case #${subject.id} “${subject.snapshot().subject}” moved to Error` }, tx);
           return { run, finished: [...finished, { run, state: 'failed' }] };
       }
     }
