@@ -5,8 +5,7 @@ import { withoutStatementTimeout } from '../../../shared/database/without-statem
 import { CasePurges, type ExpiringKind, type OrganizationDays, type PurgeBatch, type PurgedCounts, type PurgeOwner } from '../../retention/application/retention.ports.js';
 import { type CaseStatementPart, CaseStatementParts } from '../domain/case-statement-parts.js';
 import { DELETE_CASES_SQL, lockClosedCasesSql, ORGANIZATIONS_WITH_OLD_CLOSED_CASES_SQL, PURGE_EXPIRED_KEYS_SQL } from './case-purges.sql.js';
-import { dropPartitions, EMPTY_PARTITION, PARTITION_DROP_GUARD_SQL, startOfMonth } from '../../../shared/database/time-partitions.js';
-import { droppableRunPartition, ORGANIZATIONS_WITH_OLD_RUNS_SQL, PURGE_RUNS_SQL, rollUpRunPartition } from './run-purges.sql.js';
+import { ORGANIZATIONS_WITH_OLD_RUNS_SQL, PURGE_RUNS_SQL } from './run-purges.sql.js';
 
 /** Finished runs, closed cases and expired keys, as the retention purge asks; what other modules hold of a case goes with it through their parts. */
 @Injectable()
@@ -30,35 +29,9 @@ export class PostgresCasePurges extends CasePurges {
     return purgeOwners<Date>(this.transactions, ORGANIZATIONS_WITH_OLD_RUNS_SQL, organizations);
   }
 
-  /** The month partitions of runs past every organization's days, each dropped whole with its runs rolled up; how many runs went. */
-  async dropRunPartitions(organizations: OrganizationDays): Promise<number> {
-    if (!organizations.ids.length) return 0;
-    const before = new Date(Date.now() - Math.max(...organizations.days) * 86_400_000);
-    const dropped = await dropPartitions((work) => withoutStatementTimeout(this.transactions, (m) => work(queryIn(m))), {
-      table: 'workflow_runs',
-      droppable: droppableRunPartition,
-      parameters: [organizations.ids, organizations.days],
-      before,
-      rollUp: rollUpRunPartition,
-    });
-    return [...dropped.values()].reduce((sum, n) => sum + n, 0);
-  }
-
-  async dropEmptiedTimelinePartitions(): Promise<void> {
-    await dropPartitions((work) => withoutStatementTimeout(this.transactions, (m) => work(queryIn(m))), {
-      table: 'case_events',
-      droppable: EMPTY_PARTITION,
-      parameters: [],
-      before: startOfMonth(),
-    });
-  }
-
   /** The next batch starts at the creation time of the last run taken (a run skipped there is looked at again). */
   async purgeRuns(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>> {
-    const [row] = (await withoutStatementTimeout(this.transactions, async (m) => {
-      await m.query(PARTITION_DROP_GUARD_SQL);
-      return m.query(PURGE_RUNS_SQL, [organization.id, organization.days, from, limit]);
-    })) as { runs: number; taken: number; last: Date | null }[];
+    const [row] = await purgeStatement<{ runs: number; taken: number; last: Date | null }>(this.transactions, PURGE_RUNS_SQL, [organization.id, organization.days, from, limit]);
     return { purged: { runs: row!.runs }, next: row!.taken === limit ? row!.last : null };
   }
 
@@ -69,7 +42,6 @@ export class PostgresCasePurges extends CasePurges {
   purgeClosedCases(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>> {
     const { parts, lock } = this.statements;
     return withoutStatementTimeout(this.transactions, async (m) => {
-      await m.query(PARTITION_DROP_GUARD_SQL);
       const locked = (await m.query(lock, [organization.id, organization.days, from, limit])) as { id: string; created_at: Date }[];
       if (!locked.length) return { purged: {}, next: null };
       const cases = locked.map((row) => Number(row.id));

@@ -56,17 +56,3 @@ export const PURGE_RUNS_SQL = `
     SELECT organization_id, workflow_id, mode, created_at, 'run' AS kind FROM gone
   )${ROLL_UP}
   SELECT (SELECT count(*) FROM gone)::int AS runs, (SELECT count(*) FROM doomed)::int AS taken, (SELECT max(created_at) FROM doomed) AS last`;
-
-/**
- * $1, $2 the organizations and their days: true when every run of the partition is old for its
- * organization's days (an organization missing from $1 keeps its runs). A read of the
- * partition; only partitions past every organization's days are asked.
- */
-export const droppableRunPartition = (partition: string) => `NOT EXISTS (
-    SELECT 1 FROM ${partition} r LEFT JOIN unnest($1::bigint[], $2::float8[]) AS o(id, days) ON o.id = r.organization_id
-    WHERE o.days IS NULL OR NOT (${OLD_RUN('o.days')}))`;
-
-/** The partition's runs added to the usage rollups, as PURGE_RUNS_SQL adds the runs it deletes. */
-export const rollUpRunPartition = (partition: string) => `
-  WITH purged AS (SELECT organization_id, workflow_id, mode, created_at, 'run' AS kind FROM ${partition})${ROLL_UP}
-  SELECT 1`;

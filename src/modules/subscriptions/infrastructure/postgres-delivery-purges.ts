@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { purgeOwners, queryIn } from '../../../shared/database/purge-sql.js';
-import { dropPartitions, EMPTY_PARTITION, startOfMonth } from '../../../shared/database/time-partitions.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { DeliveryPurges, type OrganizationDays, type PurgeBatch, type PurgeOwner } from '../../retention/application/retention.ports.js';
@@ -11,15 +10,6 @@ import { DELIVERY_WINDOW_SQL, deleteOutboxEvents, LOCK_ENDED_EVENTS_SQL, SUBSCRI
 export class PostgresDeliveryPurges extends DeliveryPurges {
   constructor(private readonly transactions: TransactionRunner) {
     super();
-  }
-
-  async dropEmptiedPartitions(): Promise<void> {
-    await dropPartitions((work) => withoutStatementTimeout(this.transactions, (m) => work(queryIn(m))), {
-      table: 'event_deliveries',
-      droppable: EMPTY_PARTITION,
-      parameters: [],
-      before: startOfMonth(),
-    });
   }
 
   subscriptionsWithOldDeliveries(organizations: OrganizationDays): Promise<PurgeOwner<number>[]> {
