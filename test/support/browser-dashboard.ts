@@ -197,8 +197,15 @@ export async function tableRows(page: Page, tableName: string): Promise<string[]
 
 /** The rows of a table as records by their column headings' texts: a test names the columns it reads, whatever others a role adds. */
 export async function tableRecords(page: Page, tableName: string): Promise<Record<string, string>[]> {
-  const headings = (await page.getByRole('region', { name: tableName }).locator('thead th').allTextContents()).map((text) => text.trim());
-  return (await tableRows(page, tableName)).map((cells) => Object.fromEntries(cells.map((cell, i) => [headings[i] ?? String(i), cell])));
+  // The casework columns appear once the cases are read: the headings and the rows are read again until they agree.
+  for (let attempt = 1; ; attempt++) {
+    const headings = (await page.getByRole('region', { name: tableName }).locator('thead th').allTextContents()).map((text) => text.trim());
+    const rows = await tableRows(page, tableName);
+    if (attempt === 50 || (headings.length > 0 && rows.every((cells) => cells.length === headings.length))) {
+      return rows.map((cells) => Object.fromEntries(cells.map((cell, i) => [headings[i] ?? String(i), cell])));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** The `<dd>` of a details list entry, by its `<dt>`, in the page or in a part of it. */
