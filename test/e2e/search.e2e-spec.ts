@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { CaseEmailsService } from '../../src/modules/cases/application/case-emails.service.js';
+import { MAX_VALUE_CHARS } from '../../src/modules/search/domain/search-document.js';
 import { anotherWorkflow, createdCaseId, type CasesFixture, givenCasesWorkflow, patchCase, statusDefinition } from '../support/cases-api.js';
 import { closeDb, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -321,6 +322,19 @@ describe('full-text search over cases', () => {
     assert.deepEqual(await adminIds(f, `${word} (d)`), [id], 'parentheses are punctuation, not grouping');
     assert.equal((await adminList(f, { q: `${word} a:*` })).status, 422, 'a:* is a prefix of one letter, not a tsquery prefix');
     assert.deepEqual(await adminIds(f, `robert ${word} -"drop table"`), [], 'the phrase excluded is words');
+  });
+
+  it('indexes a case whose texts are cut inside an emoji or hold an identifier longer than any q, and the cases after it', async () => {
+    const f = await givenCasesWorkflow(t);
+    const word = unique();
+    // The value's bound falls between the two halves of 😀; a 3,000-digit token is past Postgres' lexeme size.
+    const cutInsideEmoji = `${'a '.repeat((MAX_VALUE_CHARS - 2) / 2)}b😀 after the bound`;
+    assert.equal(cutInsideEmoji.charCodeAt(MAX_VALUE_CHARS - 1), 0xd83d);
+    const [odd, next] = await givenCases(f, [
+      { subject: `Odd texts ${word}`, attributes: { long: cutInsideEmoji, digits: '9'.repeat(3_000) } },
+      { subject: `Plain ${word}` },
+    ]);
+    assert.deepEqual((await adminIds(f, word)).sort((a, b) => a - b), [odd, next]);
   });
 
   it('generated q: the lists answer 200 or 422, never anything else', async () => {

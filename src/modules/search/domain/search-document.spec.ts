@@ -42,4 +42,10 @@ describe('caseSearchTexts', () => {
     assert.equal(texts[1]!.text.length, MAX_VALUE_CHARS);
     assert.ok(texts.reduce((n, t) => n + t.text.length, 0) <= MAX_DOCUMENT_CHARS);
   });
+
+  it('never cuts a value between the halves of a surrogate pair', () => {
+    const value = `${'x'.repeat(MAX_VALUE_CHARS - 1)}😀`;
+    const texts = caseSearchTexts({ subject: 'Emoji', attributes: JSON.stringify({ value }), cameByEmail: false }, open, []);
+    assert.equal(texts[1]!.text, 'x'.repeat(MAX_VALUE_CHARS - 1));
+  });
 });

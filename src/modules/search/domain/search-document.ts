@@ -84,7 +84,7 @@ class BoundedTexts {
 
   add(text: SearchText): boolean {
     if (this.all.length >= MAX_TEXTS || this.chars >= MAX_DOCUMENT_CHARS) return false;
-    const kept = text.text.slice(0, Math.min(MAX_VALUE_CHARS, MAX_DOCUMENT_CHARS - this.chars));
+    const kept = wholeCharacters(text.text, Math.min(MAX_VALUE_CHARS, MAX_DOCUMENT_CHARS - this.chars));
     if (kept.trim() === '') return true;
     this.all.push({ ...text, text: kept });
     this.chars += kept.length;
@@ -128,4 +128,13 @@ export function fieldTexts(texts: readonly SearchText[]): Record<SearchField, Fi
     return { text, identifiers: identifiersOf(text) };
   };
   return { subject: joined('subject'), attributes: joined('attributes'), email: joined('email'), comment: joined('comment') };
+}
+
+/**
+ * The first `units` UTF-16 units of `text`, one fewer where the cut would split a surrogate pair:
+ * half a pair is not text, and Postgres refuses the document (and the batch it is written with).
+ */
+function wholeCharacters(text: string, units: number): string {
+  const splitsPair = units < text.length && /[\uD800-\uDBFF]/.test(text[units - 1] ?? '');
+  return text.slice(0, splitsPair ? units - 1 : units);
 }

@@ -58,6 +58,10 @@ describe('parseSearchQuery', () => {
   it('makes identifiers lower case without accents, as the documents keep them', () => {
     assert.deepEqual(identifiersOf('Réf ÉTÉ-2026 and A-1043, x42; plain words İ9'), ['ete-2026', 'a-1043', 'x42', 'i9']);
   });
+
+  it('leaves out identifiers longer than a q may be', () => {
+    assert.deepEqual(identifiersOf(`${'9'.repeat(MAX_QUERY_CHARS + 1)} ${'8'.repeat(MAX_QUERY_CHARS)}`), ['8'.repeat(MAX_QUERY_CHARS)]);
+  });
 });
 
 describe('the tsqueries of a search (property)', () => {

@@ -52,10 +52,14 @@ export function identifierLexeme(token: string): string {
   return token.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '');
 }
 
-/** The identifiers of a text: its tokens that hold a digit, as lexemes, each once. */
+/**
+ * The identifiers of a text: its tokens that hold a digit, as lexemes, each once. A token longer
+ * than `q` may be is left out: no search could ask for it, and Postgres refuses a lexeme over
+ * 2,047 bytes, which would fail the whole batch of documents it is written with.
+ */
 export function identifiersOf(text: string): string[] {
   const found = new Set<string>();
-  for (const [token] of text.matchAll(IDENTIFIER_TOKEN)) if (DIGIT.test(token)) found.add(identifierLexeme(token));
+  for (const [token] of text.matchAll(IDENTIFIER_TOKEN)) if (token.length <= MAX_QUERY_CHARS && DIGIT.test(token)) found.add(identifierLexeme(token));
   return [...found];
 }
 
