@@ -13,8 +13,14 @@ import { desiredTimers, type TimerSpec } from '../domain/sla-timers.js';
 import { CaseHistories } from './case-histories.js';
 import { type FiredTimer, SlaSweepStore, SlaTimerStore } from './sla-stores.js';
 
-/** Cases looked at per policy and pass; a workflow with more changed catches up over the next passes. */
-const CASES_PER_PASS = 100;
+/** Cases looked at per page of a workflow's changes. */
+const CASES_PER_PAGE = 100;
+/**
+ * How long a pass goes on tracking pages of changes before it fires what is due: a workflow taking
+ * in more than a page a second keeps up, and a backlog (a new policy, a restart) delays firing by
+ * no more than this.
+ */
+const TRACKING_BUDGET_MS = 500;
 const FIRE_BATCH = 100;
 
 /**
@@ -40,20 +46,26 @@ export class SlaSweep {
     const policies = await this.sweeps.policies();
     // Deleting a policy deletes its unfired timers: without policies there is nothing to fire.
     if (policies.length === 0) return [];
-    for (const { organizationId, workflowId } of policies) await this.track(organizationId, workflowId, now);
+    const started = performance.now();
+    let backlog = true;
+    while (backlog && performance.now() - started < TRACKING_BUDGET_MS) {
+      backlog = false;
+      for (const { organizationId, workflowId } of policies) backlog = (await this.track(organizationId, workflowId, now)) || backlog;
+    }
     return this.fire(now);
   }
 
   /**
    * Reads the cases changed since the policy's place in the feed without holding anything, then
    * stores their timers and the new place only if no other worker moved the policy on meanwhile.
+   * Answers whether a full page was stored (more may be waiting).
    */
-  private async track(organizationId: number, workflowId: number, now: Date): Promise<void> {
+  private async track(organizationId: number, workflowId: number, now: Date): Promise<boolean> {
     const sweep = await this.sweeps.inForce(organizationId, workflowId);
-    if (!sweep) return;
-    let page = await this.cases.changes(organizationId, workflowId, sweep.feedCursor, CASES_PER_PASS);
+    if (!sweep) return false;
+    let page = await this.cases.changes(organizationId, workflowId, sweep.feedCursor, CASES_PER_PAGE);
     // Cases were purged past the cursor: their timers are theirs to lose; the others are swept again.
-    if (page.expired) page = await this.cases.changes(organizationId, workflowId, null, CASES_PER_PASS);
+    if (page.expired) page = await this.cases.changes(organizationId, workflowId, null, CASES_PER_PAGE);
     const policy = slaPolicy(sweep.policy.settings);
     const calendar = businessCalendar(sweep.calendar);
     const wanted = new Map<number, TimerSpec[]>();
@@ -62,10 +74,11 @@ export class SlaSweep {
       const applies = subject.mode === 'live' && subject.createdAt >= sweep.policy.createdAt;
       wanted.set(subject.id, applies ? desiredTimers(slaClocks(policy, calendar, subject.priority, await this.histories.of(subject), now)) : []);
     }
-    await this.transactions.run(async (tx) => {
-      if (!(await this.sweeps.claim(tx, organizationId, sweep))) return;
+    return this.transactions.run(async (tx) => {
+      if (!(await this.sweeps.claim(tx, organizationId, sweep))) return false;
       for (const [caseId, timers] of wanted) await this.timers.replace(tx, organizationId, workflowId, caseId, timers);
       await this.sweeps.saveFeedCursor(tx, organizationId, workflowId, page.cursor);
+      return page.cases.length === CASES_PER_PAGE;
     });
   }
 
