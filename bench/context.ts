@@ -55,7 +55,7 @@ function envNumber(name: string, fallback: number): number {
   return value;
 }
 
-const SCENARIOS = ['http', 'pgbench', 'bigbody', 'verified', 'automation', 'capacity', 'drain', 'budget', 'growth', 'sync', 'reports', 'noisy', 'search', 'regression'] as const;
+const SCENARIOS = ['http', 'pgbench', 'bigbody', 'verified', 'automation', 'capacity', 'drain', 'budget', 'growth', 'sync', 'reports', 'noisy', 'search', 'sla', 'regression'] as const;
 export type BenchPart = (typeof SCENARIOS)[number];
 
 function scenarioSet(raw: string | undefined): BenchConfig['scenarios'] {

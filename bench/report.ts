@@ -8,6 +8,7 @@ import { type ScenarioKey, type ScenarioResult, spreadOf } from './http-scenario
 import type { Measurement } from './load.js';
 import { noisyChecks, noisySection } from './noisy-neighbour.js';
 import { searchSection } from './search.js';
+import { slaSweepSection } from './sla-sweep.js';
 import { regressionSection } from './regression.js';
 import { reportsChecks, reportsSection } from './reports.js';
 import { bigBodiesSection, referenceChecks, pgbenchSection } from './report-references.js';
@@ -208,6 +209,7 @@ export function renderMarkdown(r: BenchResults): string {
     ...reportsSection(r),
     ...noisySection(r),
     ...searchSection(r.search, r.searchFailure),
+    ...slaSweepSection(r.slaSweep, r.slaSweepFailure),
     ...regressionSection(r),
   );
   if (r.failures.length) lines.push('## Failures during this run', '', ...r.failures.map((f) => `- ${f.replace(/\n/g, ' ')}`), '');
@@ -228,7 +230,7 @@ export function renderMarkdown(r: BenchResults): string {
       '`BENCH_STEADY_RATE` (cases/s of the drain and budget parts, 520), `BENCH_AUTOMATION_DURATION` (60), `BENCH_AUTOMATION_DRAIN` (longest wait for the runs to finish, 300), `BENCH_WORKER_CONCURRENCY` (the service\'s default), ' +
       '`BENCH_DRAIN_CASES` (cases that arrive while no worker runs, 100000), `BENCH_DRAIN_STEADY` (seconds of the steady window before, 30), `BENCH_DRAIN_MAX` (longest wait for the backlog to drain, 900), ' +
       '`BENCH_BUDGET_RETENTION_DAYS` (the shortened retention, decimal days, 0.0007), `BENCH_BUDGET_PURGE_INTERVAL_MS` (10000), `BENCH_BUDGET_BASELINE` (seconds without purges, 60), `BENCH_BUDGET_DURATION` (seconds with purges, 300), ' +
-      '`BENCH_NOISY_RATE` (tenant B\'s steady webhooks per second in `noisy`, 250), `BENCH_NOISY_CASES` (cases of tenant A\'s listed workflow, 10000), `BENCH_GROWTH_DURATION` (10, also each window of `sync`), `BENCH_SKIP_1M=1` (growth and sync fill 10k cases only), `BENCH_SCENARIOS` (which parts run, comma-separated: `http`, `pgbench`, `bigbody`, `verified`, `automation`, `capacity` (needs `automation`), `drain`, `budget`, `growth`, `sync` (list and change-feed pages), `reports`, `noisy` (tenant B\'s steady webhooks alone and beside tenant A\'s noise), `search` (full-text search at `BENCH_SEARCH_CASES` cases, 1,000,000 by default, `BENCH_SEARCH_SAMPLES` first pages per query kind, 40), `regression` (this checkout against `BENCH_REGRESSION_BASE`, default 45e99a2, built in a worktree: bench/regression.sh, runs set by `BENCH_REGRESSION_CONNECTIONS`, `_REPS`, `_DURATION`); all by default), `BENCH_HTTP_SCENARIOS` (which of `webhook`, `post`, `get` the `http` part runs; `get` reads the cases `post` made), `BENCH_NODE_FLAGS` (node flags for the service and worker instead of those of `start:prod`, to compare V8 settings), `BENCH_REPORT` (where to write this file), `BENCH_CPU_PROF` (a folder: the service, the worker and the baseline write `node --cpu-prof` profiles there when they stop). The run uses a fresh database `cis_bench_<id>` and Redis prefix, and drops both at the end.',
+      '`BENCH_NOISY_RATE` (tenant B\'s steady webhooks per second in `noisy`, 250), `BENCH_NOISY_CASES` (cases of tenant A\'s listed workflow, 10000), `BENCH_GROWTH_DURATION` (10, also each window of `sync`), `BENCH_SKIP_1M=1` (growth and sync fill 10k cases only), `BENCH_SCENARIOS` (which parts run, comma-separated: `http`, `pgbench`, `bigbody`, `verified`, `automation`, `capacity` (needs `automation`), `drain`, `budget`, `growth`, `sync` (list and change-feed pages), `reports`, `noisy` (tenant B\'s steady webhooks alone and beside tenant A\'s noise), `search` (full-text search at `BENCH_SEARCH_CASES` cases, 1,000,000 by default, `BENCH_SEARCH_SAMPLES` first pages per query kind, 40), `sla` (the SLA sweep with `BENCH_SLA_CLOCKS` running clocks, 100,000, then `BENCH_SLA_DUE` more coming due over a minute, 5,000), `regression` (this checkout against `BENCH_REGRESSION_BASE`, default 45e99a2, built in a worktree: bench/regression.sh, runs set by `BENCH_REGRESSION_CONNECTIONS`, `_REPS`, `_DURATION`); all by default), `BENCH_HTTP_SCENARIOS` (which of `webhook`, `post`, `get` the `http` part runs; `get` reads the cases `post` made), `BENCH_NODE_FLAGS` (node flags for the service and worker instead of those of `start:prod`, to compare V8 settings), `BENCH_REPORT` (where to write this file), `BENCH_CPU_PROF` (a folder: the service, the worker and the baseline write `node --cpu-prof` profiles there when they stop). The run uses a fresh database `cis_bench_<id>` and Redis prefix, and drops both at the end.',
     '',
   );
   return lines.join('\n');

@@ -10,6 +10,7 @@ import type { ScenarioResult } from './http-scenarios.js';
 import type { Measurement } from './load.js';
 import type { NoisyResult } from './noisy-neighbour.js';
 import type { SearchResult } from './search.js';
+import type { SlaSweepResult } from './sla-sweep.js';
 import type { RegressionResult } from './regression.js';
 import type { PgbenchReference } from './pgbench-reference.js';
 import type { SyncStep } from './sync.js';
@@ -60,6 +61,8 @@ export interface BenchResults {
   noisyFailure: string | null;
   search: SearchResult | null;
   searchFailure: string | null;
+  slaSweep: SlaSweepResult | null;
+  slaSweepFailure: string | null;
   regression: RegressionResult | null;
   regressionFailure: string | null;
   failures: string[];

@@ -23,6 +23,7 @@ import { runDrain } from './drain.js';
 import { runGrowth } from './growth.js';
 import { runHttpScenarios } from './http-scenarios.js';
 import { runSearch } from './search.js';
+import { runSlaSweep } from './sla-sweep.js';
 import { runNoisyNeighbour } from './noisy-neighbour.js';
 import { runPgbenchReference } from './pgbench-reference.js';
 import { runRegression } from './regression.js';
@@ -215,6 +216,7 @@ async function main(): Promise<number> {
     failures.push(...sync.flatMap((s) => s.failures.map((f) => `sync: ${f}`)));
     const { result: noisy, failure: noisyFailure } = await part('noisy', 'noisy neighbour', () => runNoisyNeighbour(ctx, log));
     const { result: search, failure: searchFailure } = await part('search', 'full-text search at size', () => runSearch(ctx, log));
+    const { result: slaSweep, failure: slaSweepFailure } = await part('sla', 'the SLA sweep at size', () => runSlaSweep(ctx, log));
     const { result: regression, failure: regressionFailure } = await part('regression', 'regression against a fixed base (bench/regression.sh)', () => runRegression(repoRoot, log));
     if (regression) log(`  ${regression.base}: new/old req/s ${regression.rps_ratio}, p99 ${regression.p99_ratio}; server CPU ${regression.old.server_cpu_us} -> ${regression.new.server_cpu_us} µs/request, round trips ${regression.old.round_trips} -> ${regression.new.round_trips}`);
 
@@ -252,6 +254,8 @@ async function main(): Promise<number> {
       noisyFailure,
       search,
       searchFailure,
+      slaSweep,
+      slaSweepFailure,
       regression,
       regressionFailure,
       failures,

@@ -17,6 +17,7 @@ import { PostgresCalendarStore } from './infrastructure/postgres-calendar-store.
 import { PostgresSlaPolicyStore } from './infrastructure/postgres-sla-policy-store.js';
 import { PostgresSlaSweepStore, PostgresSlaTimers } from './infrastructure/postgres-sla-timers.js';
 import { SlaSweepSchedule } from './infrastructure/sla-sweep-schedule.service.js';
+import { SlaSweepMetrics } from './infrastructure/sla-sweep.metrics.js';
 import { SlaCaseServiceLevels } from './infrastructure/sla-case-service-levels.js';
 
 /**
@@ -43,7 +44,7 @@ export class SlaModule {
         SlaSweep,
         { provide: SlaSweepStore, useClass: PostgresSlaSweepStore },
         { provide: SlaTimerStore, useClass: PostgresSlaTimers },
-        ...(worker ? [SlaSweepSchedule] : []),
+        ...(worker ? [SlaSweepSchedule, SlaSweepMetrics] : []),
       ],
       exports: [CaseSlaService],
     };

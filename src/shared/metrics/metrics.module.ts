@@ -57,7 +57,7 @@ class MetricsController {
   @ApiEndpoint({
     operationId: 'metrics',
     summary: 'Prometheus metrics',
-    description: 'The process\'s metrics in the Prometheus text format: Node.js runtime figures, workflow runs started and finished (live and test apart, `mode` label), and in worker roles the rows the retention purge deleted (`purged_rows_total`, `kind` label). With `METRICS_TOKEN` set, needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); without it, needs no credential: expose it to the scraper only.',
+    description: 'The process\'s metrics in the Prometheus text format: Node.js runtime figures, workflow runs started and finished (live and test apart, `mode` label), and in worker roles the rows the retention purge deleted (`purged_rows_total`, `kind` label) and the SLA sweep\'s passes and firings (`sla_sweep_pass_seconds`, `sla_timers_fired_total`, `sla_timer_lateness_seconds`). With `METRICS_TOKEN` set, needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); without it, needs no credential: expose it to the scraper only.',
     success: { status: 200, description: 'The metrics.', mediaType: 'text/plain', schema: { type: 'string' } },
   })
   scrape(): Promise<string> {
