@@ -164,6 +164,7 @@ const caseSchemas: Record<string, Schema> = {
     {
       id: resourceId('Run id; runs are listed in the order they started.'),
       status_at_start: { type: 'string', description: 'The status whose automation the run executes: the case\'s status when it started.' },
+      on_sla: { type: ['string', 'null'], enum: ['warning', 'breached', null], description: 'Set on a run of the workflow\'s `on_sla` steps (sla.md section 3), which it executes instead of its status\'s; null for a status\'s run.' },
       workflow_version: { type: 'integer', minimum: 1, description: 'The published version of the workflow the run follows.' },
       state: { type: 'string', enum: ['pending', 'running', 'waiting', 'succeeded', 'failed', 'superseded'], description: '`superseded`: the case left the status before the run ended.' },
       started_at: { type: ['string', 'null'], format: 'date-time', description: 'When a worker first took it; null while pending.' },

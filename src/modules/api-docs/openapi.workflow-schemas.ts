@@ -39,6 +39,12 @@ const definitionFields: Record<string, Schema> = {
     pattern: '^/[^/]+$',
     description: 'Optional: a JSON Pointer to a declared string attribute with `format: "email"`, the address public replies to a case go to (an email case replies to its first message\'s sender instead).',
   },
+  on_sla: {
+    type: 'object',
+    properties: { warning: stepList('Run when a clock of the case warns (`case.sla_warning`).'), breached: stepList('Run when a clock of the case breaches (`case.sla_breached`).') },
+    additionalProperties: false,
+    description: 'Optional (sla.md section 3): steps run as a run of the case, metered as a run, when one of its SLA clocks warns or breaches; the run starts in the transaction that fires the timer, so once per firing. Any other key is a 422.',
+  },
 };
 
 export const workflowSchemas: Record<string, Schema> = {
@@ -59,8 +65,9 @@ export const workflowSchemas: Record<string, Schema> = {
       automations: definitionFields.automations!,
       webhook_dedup: definitionFields.webhook_dedup!,
       requester_attribute: definitionFields.requester_attribute!,
+      on_sla: definitionFields.on_sla!,
     },
-    ['sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations', 'webhook_dedup', 'requester_attribute'],
+    ['sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations', 'webhook_dedup', 'requester_attribute', 'on_sla'],
     'A whole workflow definition (workflows-and-automation.md). Unknown keys, at any level, are refused with `workflow_definition_invalid`.',
   ),
   Workflow: object(
@@ -74,7 +81,7 @@ export const workflowSchemas: Record<string, Schema> = {
       created_at: timestamp('Creation time'),
       updated_at: timestamp('Time of the last change'),
     },
-    ['requester_attribute'],
+    ['requester_attribute', 'on_sla'],
     'A workflow: its draft definition (what `name` ... `automations` show) and its publication state. Cases run on the latest published version.',
   ),
   WorkflowName: object(

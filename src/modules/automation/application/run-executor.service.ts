@@ -9,8 +9,7 @@ import { CaseBatches } from './case-batches.js';
 import type { Run, TracedStep } from '../../cases/domain/run.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
-import { pointer } from '../../../shared/json/json-pointer.js';
-import { compileRunWithPaths, conditionHolds, type Instruction } from '../domain/run-program.js';
+import { compileRunWithPaths, conditionHolds, type Instruction, stepsOfRun } from '../domain/run-program.js';
 import type { RunRef } from '../../cases/domain/run-queue.js';
 import { RunLeases, RunMetrics, RunScheduler } from './run-engine.ports.js';
 import { StepRunner, type StepSite } from './step-runner.js';
@@ -119,7 +118,7 @@ export class RunExecutor {
         }
         const runId = ref.runId;
         releaseLease ??= keepLease(() => this.leases.renewLease(runId, this.env.RUN_LEASE_MS), this.env.RUN_LEASE_MS);
-        const instruction = this.program(version, stretch.run.status).instructions[stretch.pc] as StepInstruction;
+        const instruction = this.program(version, stretch.run).instructions[stretch.pc] as StepInstruction;
         external = { pc: stretch.pc, ...(await this.runStep(instruction, { run: stretch.run, case: stretch.case, version, scope: stretch.scope })) };
       }
     } finally {
@@ -152,7 +151,7 @@ export class RunExecutor {
    */
   private async applySteps(tx: Transaction, subject: Case, first: Run, version: WorkflowVersion, scope: TemplateScope, external: ExternalOutcome | undefined, started: Run[]): Promise<Applied> {
     let run = first;
-    let program = this.program(version, run.status);
+    let program = this.program(version, run);
     let pc = external ? external.pc : run.currentStep;
     let pending = external;
     const finished: FinishedRun[] = [];
@@ -203,7 +202,7 @@ export class RunExecutor {
           run = next;
           started.push(run);
           scope.case = scopeOf(subject.snapshot()).case;
-          program = this.program(version, run.status);
+          program = this.program(version, run);
           pc = 0;
           continue;
         }
@@ -251,12 +250,12 @@ export class RunExecutor {
     }
   }
 
-  private program(version: WorkflowVersion, status: string): Program {
-    const key = `${version.workflowId}:${version.version}:${status}`;
+  private program(version: WorkflowVersion, run: Run): Program {
+    const { steps, base } = stepsOfRun(version, run);
+    const key = `${version.workflowId}:${version.version}:${base}`;
     let program = this.programs.get(key);
     if (!program) {
-      const { program: instructions, paths } = compileRunWithPaths(version.runOf(status) ?? []);
-      const base = pointer('/automations', status);
+      const { program: instructions, paths } = compileRunWithPaths(steps);
       program = { instructions, paths: paths.map((path) => base + path) };
       this.programs.set(key, program);
     }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { StepOutcome } from '../../../extension-api/step-types.js';
 import { InvalidRequestError, NotFoundError } from '../../../shared/errors/app-error.js';
-import { pointer } from '../../../shared/json/json-pointer.js';
+import type { OnSlaKind } from '../../workflows/domain/on-sla-steps.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { OutboundHttp } from '../../../shared/outbound/outbound-http.js';
 import { AuditTrail } from '../../audit/application/audit-trail.js';
@@ -14,7 +14,7 @@ import { WorkflowDraftsService } from '../../workflows/application/workflow-draf
 import { CLOSED, ERROR } from '../../workflows/domain/status-rules.js';
 import { WorkflowNotPublishedError } from '../../workflows/domain/workflow.errors.js';
 import { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
-import { compileRunWithPaths, conditionHolds } from '../domain/run-program.js';
+import { compileRunWithPaths, conditionHolds, stepsOfRun } from '../domain/run-program.js';
 import { stepOutcomeName } from '../domain/step-outcome-name.js';
 import type { TemplateScope } from '../domain/templates.js';
 import { mergeInto, scopeOf } from './run-executor.service.js';
@@ -31,6 +31,8 @@ export const MAX_TEST_RUN_MOVES = 20;
 export interface TestRunRequest {
   definition: 'draft' | 'published';
   status: string;
+  /** Runs the definition's `on_sla` steps of that kind first, on a case in `status`, instead of the status's automation. */
+  on_sla?: OnSlaKind;
   attributes: Record<string, unknown>;
   send_requests: boolean;
   /** Whether the run reads the organization's secrets: only for a caller who may (`admin` and up); others' steps get `[secret NAME]`. */
@@ -82,7 +84,7 @@ export class TestRunService {
     const now = new Date();
     const subject = Case.restore(
       { id: 0, organizationId, workflowId, workflowVersion: version.version, subject: 'Test run', status: request.status, outcome: null, mode: 'test', source: 'API', attributes: text, priority: 'normal', assigneeId: null, teamId: null, createdAt: now, updatedAt: now },
-      [{ id: 0, caseId: 0, status: request.status, mode: 'test', chainDepth: 0, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: now, tracedSteps: 0, retryTraced: false }],
+      [{ id: 0, caseId: 0, status: request.status, ...(request.on_sla ? { onSla: request.on_sla } : {}), mode: 'test', chainDepth: 0, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: now, tracedSteps: 0, retryTraced: false }],
     );
     if (request.send_requests) {
       // Recorded before anything is sent, so a run that fails or takes down its process is recorded too.
@@ -133,9 +135,8 @@ class TestRunWalk {
 
   async go(): Promise<TestRunReport['stopped_because']> {
     for (;;) {
-      const status = this.run.status;
-      const { program, paths } = compileRunWithPaths(this.version.runOf(status) ?? []);
-      const base = pointer('/automations', status);
+      const { steps, base } = stepsOfRun(this.version, this.run);
+      const { program, paths } = compileRunWithPaths(steps);
       let pc = 0;
       let moved = false;
       while (!moved && pc < program.length) {

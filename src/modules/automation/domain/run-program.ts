@@ -1,5 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
+import { pointer } from '../../../shared/json/json-pointer.js';
+import type { OnSlaKind } from '../../workflows/domain/on-sla-steps.js';
 import type { Step } from '../../workflows/domain/workflow-definition.js';
+import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { lookup, type TemplateScope } from './templates.js';
 
 export interface Condition {
@@ -53,6 +56,15 @@ export function compileRunWithPaths(steps: Step[]): { program: Instruction[]; pa
   };
   emit(steps, '');
   return { program, paths };
+}
+
+/**
+ * The steps a run executes, with the JSON Pointer of their list in the definition: its status's
+ * automation, or the `on_sla` steps it was started for (sla.md section 3).
+ */
+export function stepsOfRun(version: WorkflowVersion, run: { status: string; onSla?: OnSlaKind | undefined }): { steps: Step[]; base: string } {
+  if (run.onSla) return { steps: version.slaRunOf(run.onSla) ?? [], base: pointer('/on_sla', run.onSla) };
+  return { steps: version.runOf(run.status) ?? [], base: pointer('/automations', run.status) };
 }
 
 export function conditionHolds(condition: Condition, scope: TemplateScope): boolean {

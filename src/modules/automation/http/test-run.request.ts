@@ -2,6 +2,7 @@ import { ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
 import { IsBoolean, IsIn, IsObject, IsString, ValidateIf } from 'class-validator';
 import { NUMBER_RULE } from '../../../shared/http/openapi-schema.js';
 import { IsWellFormedText } from '../../../shared/http/well-formed-text.js';
+import { ON_SLA_KINDS, type OnSlaKind } from '../../workflows/domain/on-sla-steps.js';
 
 const present = (key: keyof TestRunRequestBody) => ValidateIf((body: TestRunRequestBody) => body[key] !== undefined);
 
@@ -14,6 +15,10 @@ export class TestRunRequestBody {
   @present('status') @IsString() @IsWellFormedText()
   @ApiPropertyOptional({ type: 'string', default: 'Open', description: 'The status the case is in when the run starts: its automation runs first. A declared status other than `Error`.' })
   status?: string;
+
+  @present('on_sla') @IsIn(ON_SLA_KINDS)
+  @ApiPropertyOptional({ enum: ON_SLA_KINDS, description: 'Runs the definition\'s `on_sla` steps of that kind (sla.md section 3) first, as a warning or breach of the case\'s SLA clock would, on a case in `status`, instead of that status\'s automation.' })
+  on_sla?: OnSlaKind;
 
   // Present means it must be an object: null, arrays and strings are refused, not defaulted.
   @present('attributes') @IsObject({ message: 'attributes must be a JSON object' })

@@ -63,7 +63,7 @@ export class TestRunsController {
   @ApiEndpoint({
     operationId: 'createWorkflowTestRun',
     summary: 'Test-run a workflow\'s automation',
-    description: 'Runs the automation of the draft (or the published version) on a case that exists only for the run, with the engine\'s own step code, and reports every step: nothing is stored (no case, run, timeline row, usage, event or delivery). Status moves are followed into the next status\'s automation, up to 20; a `wait` is noted and skipped; a failing step ends the run as a real run would (`stopped_because: "error"`, the case in `Error`); `fail` steps end it with `failed`. `http_request` steps are shown with secrets hidden and sent only with `send_requests`, with the header `X-Case-Intake-Test-Run: true` (a header of the step\'s own by that name, in any case, is dropped); a test run makes one attempt where a real run would retry. Secrets are read only for an `admin`, an `owner` or an admin token: an `editor`\'s run gives every step `[secret NAME]` in place of the value, also in what it sends. A run that sends is audited (`workflow.test_run_sent`). A run sends at most 20 requests and lasts at most 30 s: past either it stops with `stopped_because: "budget"` and the step that ran out shows why. The case is a `test`-mode case with id 0 and subject `Test run`.',
+    description: 'Runs the automation of the draft (or the published version), or with `on_sla` its `on_sla` steps of that kind, on a case that exists only for the run, with the engine\'s own step code, and reports every step: nothing is stored (no case, run, timeline row, usage, event or delivery). Status moves are followed into the next status\'s automation, up to 20; a `wait` is noted and skipped; a failing step ends the run as a real run would (`stopped_because: "error"`, the case in `Error`); `fail` steps end it with `failed`. `http_request` steps are shown with secrets hidden and sent only with `send_requests`, with the header `X-Case-Intake-Test-Run: true` (a header of the step\'s own by that name, in any case, is dropped); a test run makes one attempt where a real run would retry. Secrets are read only for an `admin`, an `owner` or an admin token: an `editor`\'s run gives every step `[secret NAME]` in place of the value, also in what it sends. A run that sends is audited (`workflow.test_run_sent`). A run sends at most 20 requests and lasts at most 30 s: past either it stops with `stopped_because: "budget"` and the step that ran out shows why. The case is a `test`-mode case with id 0 and subject `Test run`.',
     success: { status: 200, description: 'The trace of the run.', schema: wrapped('test_run', TEST_RUN) },
     errors: {
       404: 'The workflow does not exist or belongs to another organization.',
@@ -75,6 +75,7 @@ export class TestRunsController {
     const testRun = await this.testRuns.run(by, caller.organizationId, workflowId, {
       definition: body.definition ?? 'draft',
       status: body.status ?? 'Open',
+      ...(body.on_sla ? { on_sla: body.on_sla } : {}),
       attributes: body.attributes ?? {},
       send_requests: body.send_requests ?? false,
       readSecrets: role !== undefined && roleAllows(role, 'admin'),

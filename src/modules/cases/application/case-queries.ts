@@ -100,6 +100,8 @@ export interface StoredCaseEvent {
 export interface StoredRun {
   id: number;
   status: string;
+  /** Which `on_sla` steps the run executes; null for a status's run. */
+  onSla: 'warning' | 'breached' | null;
   workflowVersion: number;
   state: RunState;
   startedAt: Date | null;

@@ -1,4 +1,5 @@
 import type { Transaction } from '../../../shared/database/transaction.js';
+import type { OnSlaKind } from '../../workflows/domain/on-sla-steps.js';
 import type { Case, CaseDraft, CaseProps } from './case.js';
 
 export interface IdempotencyClaim {
@@ -77,4 +78,11 @@ export abstract class CaseRepository {
    * time it goes on. Returns the case as stored.
    */
   abstract save(tx: Transaction, subject: Case): Promise<CaseProps>;
+
+  /**
+   * Starts runs of the workflow's `on_sla` steps on a case locked and saved in `tx` (sla.md
+   * section 3), one per kind given, pending for the relay like a run a move starts, on the
+   * case's version and status. A run a move starts supersedes them as it does any unfinished run.
+   */
+  abstract startSlaRuns(tx: Transaction, subject: Case, kinds: readonly OnSlaKind[]): Promise<void>;
 }

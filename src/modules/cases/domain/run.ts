@@ -1,3 +1,4 @@
+import type { OnSlaKind } from '../../workflows/domain/on-sla-steps.js';
 import type { CaseMode } from './case.js';
 
 export type RunState = 'pending' | 'running' | 'waiting' | 'succeeded' | 'failed' | 'superseded';
@@ -60,8 +61,10 @@ export interface RunProps {
   /** Undefined until the run, started by a move in this unit of work, is stored. */
   id: number | undefined;
   caseId: number;
-  /** The status whose automation this run executes. */
+  /** The status whose automation this run executes; for a run of `on_sla` steps, the case's status when it started. */
   status: string;
+  /** Set on a run of the workflow's `on_sla` steps (sla.md section 3): which of them it executes instead of its status's. */
+  onSla?: OnSlaKind;
   mode: CaseMode;
   /** How many automatic moves led to this run; the engine stops a chain that is too long. */
   chainDepth: number;
@@ -180,6 +183,7 @@ export class Run {
   get due() { return this.props.due; }
   get caseId() { return this.props.caseId; }
   get status() { return this.props.status; }
+  get onSla() { return this.props.onSla; }
   get mode() { return this.props.mode; }
   get chainDepth() { return this.props.chainDepth; }
   get currentStep() { return this.props.currentStep; }

@@ -54,6 +54,7 @@ export function runJson(run: StoredRun): Record<string, unknown> {
   return {
     id: run.id,
     status_at_start: run.status,
+    on_sla: run.onSla,
     workflow_version: run.workflowVersion,
     state: run.state,
     started_at: run.startedAt?.toISOString() ?? null,

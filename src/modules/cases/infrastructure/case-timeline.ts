@@ -44,7 +44,7 @@ export function timelineRow(event: CaseEvent): TimelineRow | null {
       return { type: event.type, actor: actorColumn(event.actor), data: { comment_id: id, visibility, author } };
     }
     case 'run_started':
-      return { type: event.type, actor: 'engine', run: event.run, data: { status: event.run.status, mode: event.run.mode } };
+      return { type: event.type, actor: 'engine', run: event.run, data: { status: event.run.status, mode: event.run.mode, ...(event.run.onSla ? { on_sla: event.run.onSla } : {}) } };
     case 'run_resumed':
     case 'run_held':
       return null;

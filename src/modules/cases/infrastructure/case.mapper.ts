@@ -1,6 +1,7 @@
 import type { CaseProps } from '../domain/case.js';
 import { DEFAULT_PRIORITY } from '../domain/case-work.js';
 import type { RunProps, RunState } from '../domain/run.js';
+import type { OnSlaKind } from '../../workflows/domain/on-sla-steps.js';
 
 /** A `cases` row as the repository selects it (see CASE_COLUMNS). */
 export interface CaseRow {
@@ -55,6 +56,7 @@ export function toProps(row: CaseRow): CaseProps {
 export interface RunRow {
   id: string;
   status: string;
+  on_sla: OnSlaKind | null;
   mode: CaseProps['mode'];
   chain_depth: number;
   state: RunState;
@@ -72,6 +74,7 @@ export function toRunProps(caseId: number, run: RunRow): RunProps {
     id: Number(run.id),
     caseId,
     status: run.status,
+    ...(run.on_sla ? { onSla: run.on_sla } : {}),
     mode: run.mode,
     chainDepth: run.chain_depth,
     state: run.state,

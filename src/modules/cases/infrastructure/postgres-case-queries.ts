@@ -28,7 +28,7 @@ const TIMELINE_SQL = `
 
 /** A page of the case's runs after the run $3, at most $4, or one row of nulls as TIMELINE_SQL; it walks workflow_runs_case (case_id, id). */
 const RUNS_SQL = `
-  SELECT r.id, r.status, r.workflow_version, r.state, r.started_at, r.finished_at, r.error, r.steps, r.steps_omitted
+  SELECT r.id, r.status, r.on_sla, r.workflow_version, r.state, r.started_at, r.finished_at, r.error, r.steps, r.steps_omitted
   FROM cases c LEFT JOIN LATERAL (
     SELECT * FROM workflow_runs WHERE case_id = c.id AND id > $3::bigint ORDER BY id LIMIT $4
   ) r ON true
@@ -133,13 +133,13 @@ export class PostgresCaseQueries extends CaseQueries {
   }
 
   async runs(organizationId: number, caseId: number, afterId: string, limit: number): Promise<StoredRun[] | null> {
-    type RunRow = { id: string | null; status: string; workflow_version: number; state: StoredRun['state']; started_at: Date | null; finished_at: Date | null; error: string | null; steps: StoredRun['steps']; steps_omitted: number };
+    type RunRow = { id: string | null; status: string; on_sla: StoredRun['onSla']; workflow_version: number; state: StoredRun['state']; started_at: Date | null; finished_at: Date | null; error: string | null; steps: StoredRun['steps']; steps_omitted: number };
     const rows = await this.prepared.rows<RunRow>(RUNS_SQL, [caseId, organizationId, afterId, limit]);
     if (!rows.length) return null;
     return rows.flatMap((row) =>
       row.id === null
         ? []
-        : [{ id: Number(row.id), status: row.status, workflowVersion: row.workflow_version, state: row.state, startedAt: row.started_at, finishedAt: row.finished_at, error: row.error, steps: row.steps, stepsOmitted: row.steps_omitted }],
+        : [{ id: Number(row.id), status: row.status, onSla: row.on_sla, workflowVersion: row.workflow_version, state: row.state, startedAt: row.started_at, finishedAt: row.finished_at, error: row.error, steps: row.steps, stepsOmitted: row.steps_omitted }],
     );
   }
 }

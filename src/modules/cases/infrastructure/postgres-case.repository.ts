@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import { StatementBatches } from '../../../shared/database/statement-batches.js';
 import { TransactionRunner, type Transaction } from '../../../shared/database/transaction.js';
+import type { OnSlaKind } from '../../workflows/domain/on-sla-steps.js';
 import { Case, type CaseDraft, type CaseProps } from '../domain/case.js';
 import { type CreateAnswer, type Created, CaseRepository, type CreateResult, type DeliveryKey, type IdempotencyClaim, type ReplyUsage } from '../domain/case.repository.js';
 import { CaseStatementParts } from '../domain/case-statement-parts.js';
@@ -41,7 +42,7 @@ const ORGANIZATION_CASE_IDS_SQL = `SELECT id FROM cases WHERE id = ANY($1::bigin
  * (without their cases).
  */
 const UNFINISHED_RUNS_SQL = `
-  SELECT case_id, id, status, mode, chain_depth, state, current_step, step_attempts, attempts, created_at,
+  SELECT case_id, id, status, on_sla, mode, chain_depth, state, current_step, step_attempts, attempts, created_at,
          jsonb_array_length(steps) AS traced_steps, coalesce(steps -> -1 ->> 'outcome' = 'retry', false) AS retry_traced,
          (state = 'pending' OR (state = 'running' AND (locked_until IS NULL OR locked_until < now()))
           OR (state = 'waiting' AND resume_at <= now())) AS due
@@ -163,7 +164,15 @@ export class PostgresCaseRepository extends CaseRepository {
     }
     return stored;
   }
+
+  async startSlaRuns(tx: Transaction, subject: Case, kinds: readonly OnSlaKind[]): Promise<void> {
+    if (kinds.length) await PreparedStatements.rowsIn(tx, START_SLA_RUNS_SQL, [subject.id, kinds]);
+  }
 }
+
+const START_SLA_RUNS_SQL = `
+  INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode, on_sla)
+  SELECT id, organization_id, workflow_id, workflow_version, status, mode, kind FROM cases, unnest($2::text[]) AS kind WHERE id = $1`;
 
 class ClaimTaken extends Error {}
 

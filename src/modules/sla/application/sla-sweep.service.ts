@@ -6,6 +6,9 @@ import { CaseNotifications } from '../../cases/application/case-notifications.js
 import { CaseFeedReads } from '../../cases/domain/case-feed-reads.js';
 import type { SlaNote } from '../../cases/domain/case-lifecycle.js';
 import { CaseRepository } from '../../cases/domain/case.repository.js';
+import type { Case } from '../../cases/domain/case.js';
+import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
+import type { OnSlaKind } from '../../workflows/domain/on-sla-steps.js';
 import { businessCalendar } from '../domain/business-calendar.js';
 import { slaClocks } from '../domain/sla-clocks.js';
 import { slaPolicy } from '../domain/sla-policy.js';
@@ -37,6 +40,7 @@ export class SlaSweep {
     private readonly repository: CaseRepository,
     private readonly notifications: CaseNotifications,
     private readonly histories: CaseHistories,
+    private readonly workflows: PublishedWorkflowsService,
     private readonly transactions: TransactionRunner,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
@@ -85,7 +89,8 @@ export class SlaSweep {
   /**
    * Fires the due timers in batches. A timer's effects (sla.md section 3: the timeline row and
    * the subscription event, written by the case's change statement, and the notification of the
-   * assignee and watchers) are written in the transaction that marks it fired: all of them once,
+   * assignee and watchers, and the run of the workflow's `on_sla` steps) are written in the
+   * transaction that marks it fired: all of them once,
    * or, if it rolls back, none and the timer is taken again by the next pass.
    */
   private async fire(now: Date): Promise<FiredTimer[]> {
@@ -113,10 +118,13 @@ export class SlaSweep {
     for (const timer of timers) byOrganization.set(timer.organizationId, [...(byOrganization.get(timer.organizationId) ?? []), timer]);
     for (const [organizationId, own] of byOrganization) {
       const subjects = await this.repository.lock(tx, organizationId, [...new Set(own.map((timer) => timer.caseId))].sort((a, b) => a - b));
+      const runs = new Map<Case, OnSlaKind[]>();
       for (const timer of own) {
         const subject = subjects.get(timer.caseId);
         if (!subject || subject.mode !== 'live') continue;
         const kind = timer.kind === 'warning' ? 'warning' : 'breached';
+        // On the version the case runs on, as its status's runs are.
+        if ((await this.workflows.version(subject.workflowId, subject.workflowVersion)).slaRunOf(kind)) runs.set(subject, [...(runs.get(subject) ?? []), kind]);
         const note: SlaNote = `sla_${kind}`;
         subject.note(note, { kind: 'engine' }, { clock: timer.clock, due_at: timer.dueAt?.toISOString() ?? null, late_ms: lateMs(timer) });
         const late = lateMs(timer) >= LATE_ENOUGH_TO_SAY_MS ? ` (fired ${Math.round(lateMs(timer) / 1000)} s late)` : '';
@@ -127,6 +135,7 @@ export class SlaSweep {
         await this.notifications.notify({ organizationId, caseId: timer.caseId, kind: `sla_${kind}`, summary }, tx);
       }
       for (const subject of subjects.values()) await this.repository.save(tx, subject);
+      for (const [subject, kinds] of runs) await this.repository.startSlaRuns(tx, subject, kinds);
     }
   }
 }

@@ -6,6 +6,7 @@ import { reportSecretTemplates } from './http-request-definition.js';
 import type { StepArgumentRules } from './step-arguments.js';
 import { checkWebhookDedup, type WebhookDedupSetting } from './webhook-dedup.js';
 import { DEFAULT_STATUSES, ERROR } from './status-rules.js';
+import { checkOnSla, type OnSlaSteps } from './on-sla-steps.js';
 
 /** The built-in sources' `case_source`s; extensions' case sources add their own (CaseSourceRegistry). */
 export const BUILT_IN_CASE_SOURCES: readonly string[] = ['direct', 'ticketing', 'email'];
@@ -40,9 +41,11 @@ export interface WorkflowDefinition {
   webhook_dedup?: WebhookDedupSetting;
   /** A JSON Pointer to the attribute (`format: "email"`) holding the address public replies go to (casework.md section 3). */
   requester_attribute?: string;
+  /** The steps run as a run of the case when one of its SLA clocks warns or breaches (sla.md section 3). */
+  on_sla?: OnSlaSteps;
 }
 
-const TOP_LEVEL_KEYS = new Set(['name', 'case_source', 'sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations', 'webhook_dedup', 'requester_attribute']);
+const TOP_LEVEL_KEYS = new Set(['name', 'case_source', 'sensitive_data', 'statuses', 'default_outcome', 'attributes', 'automations', 'webhook_dedup', 'requester_attribute', 'on_sla']);
 const ATTRIBUTE_KEYS = new Set(['type', 'required', 'enum', 'format', 'searchable']);
 const CONDITION_OPERATORS = ['equals', 'not_equals', 'in', 'exists'] as const;
 const CASE_FIELDS = new Set(['case.id', 'case.subject', 'case.status', 'case.mode', 'case.workflow_id']);
@@ -85,10 +88,10 @@ export function parseWorkflowDefinition(input: unknown, steps: StepArgumentRules
   checkAttributes(attributes, report);
 
   const automations = input.automations ?? {};
+  const known = knownAttributes(attributes, [automations, input.on_sla]);
   if (!isPlainObject(automations)) {
     report('/automations', 'must be an object of status name -> list of steps');
   } else {
-    const known = knownAttributes(attributes, automations);
     for (const [status, list] of Object.entries(automations)) {
       const path = pointer('/automations', status);
       if (status === ERROR) report(path, 'no automation may run in "Error": it is where the engine parks failed runs');
@@ -96,6 +99,8 @@ export function parseWorkflowDefinition(input: unknown, steps: StepArgumentRules
       checkSteps(list, path, { statuses: declared, attributes: known }, steps, report);
     }
   }
+
+  const onSla = checkOnSla(input.on_sla, (list, path) => checkSteps(list, path, { statuses: declared, attributes: known }, steps, report), report);
 
   const webhookDedup = checkWebhookDedup(input.webhook_dedup, '/webhook_dedup', report);
   if (webhookDedup && caseSource !== 'direct') report('/webhook_dedup', 'only direct workflows take webhook deliveries');
@@ -115,6 +120,7 @@ export function parseWorkflowDefinition(input: unknown, steps: StepArgumentRules
       automations: automations as Record<string, Step[]>,
       ...(webhookDedup ? { webhook_dedup: webhookDedup } : {}),
       ...(requesterAttribute !== undefined ? { requester_attribute: requesterAttribute } : {}),
+      ...(onSla ? { on_sla: onSla } : {}),
     },
   };
 }
@@ -200,7 +206,7 @@ interface Known {
  * The attributes a condition may name: the declared ones, and those the definition's own steps
  * write (`save_response_as`, `set_attributes`), which exist by the time a later step reads them.
  */
-function knownAttributes(attributes: unknown, automations: Record<string, unknown>): Set<string> {
+function knownAttributes(attributes: unknown, stepLists: unknown): Set<string> {
   const known = new Set(isPlainObject(attributes) ? Object.keys(attributes) : []);
   const visit = (value: unknown): void => {
     if (Array.isArray(value)) value.forEach(visit);
@@ -210,7 +216,7 @@ function knownAttributes(attributes: unknown, automations: Record<string, unknow
       Object.values(value).forEach(visit);
     }
   };
-  visit(automations);
+  visit(stepLists);
   return known;
 }
 

@@ -1,4 +1,5 @@
 import { AttributeSchema } from './attribute-schema.js';
+import type { OnSlaKind } from './on-sla-steps.js';
 import type { SignatureCheck } from './signature-schemes.js';
 import type { StatusRules } from './status-rules.js';
 import { WebhookDedup } from './webhook-dedup.js';
@@ -40,6 +41,12 @@ export class WorkflowVersion implements StatusRules {
   /** The steps that run when a case enters `status`, if any. */
   runOf(status: string): Step[] | undefined {
     const steps = Object.hasOwn(this.definition.automations, status) ? this.definition.automations[status] : undefined;
+    return steps?.length ? steps : undefined;
+  }
+
+  /** The `on_sla` steps that run when one of a case's SLA clocks warns or breaches, if any. */
+  slaRunOf(kind: OnSlaKind): Step[] | undefined {
+    const steps = this.definition.on_sla?.[kind];
     return steps?.length ? steps : undefined;
   }
 
