@@ -36,6 +36,9 @@ const INVALID: [label: string, body: Record<string, unknown>, paths: string[]][]
   ['an http_request with a bad method', withOpenStep({ http_request: { method: 'FETCH', url: 'https://crm.example' } }), [`${STEP}/http_request/method`]],
   ['an http_request with a non-http url', withOpenStep({ http_request: { method: 'GET', url: 'ftp://crm.example' } }), [`${STEP}/http_request/url`]],
   ['a wait without seconds', withOpenStep({ wait: {} }), [`${STEP}/wait`]],
+  ['on_sla steps under an unknown SLA event', definition({ on_sla: { late: [{ close: {} }] } }), ['/on_sla/late']],
+  ['on_sla that is not an object of step lists', definition({ on_sla: [] }), ['/on_sla']],
+  ['an on_sla step moving to an undeclared status', definition({ on_sla: { breached: [{ set_status: 'Escalated' }] } }), ['/on_sla/breached/0/set_status']],
   ['a missing name', { case_source: 'direct' }, ['/name']],
   ['a bad case_source', definition({ case_source: 'fax' }), ['/case_source']],
 ];

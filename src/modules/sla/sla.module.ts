@@ -19,6 +19,8 @@ import { PostgresSlaSweepStore, PostgresSlaTimers } from './infrastructure/postg
 import { SlaSweepSchedule } from './infrastructure/sla-sweep-schedule.service.js';
 import { SlaSweepMetrics } from './infrastructure/sla-sweep.metrics.js';
 import { SlaCaseServiceLevels } from './infrastructure/sla-case-service-levels.js';
+import { SlaTimerPurges } from './application/sla-timer-purges.js';
+import { PostgresSlaTimerPurges } from './infrastructure/postgres-sla-timer-purges.js';
 
 /**
  * Service levels (sla.md): business-hours calendars and SLA policies per workflow everywhere;
@@ -44,6 +46,7 @@ export class SlaModule {
         SlaSweep,
         { provide: SlaSweepStore, useClass: PostgresSlaSweepStore },
         { provide: SlaTimerStore, useClass: PostgresSlaTimers },
+        { provide: SlaTimerPurges, useClass: PostgresSlaTimerPurges },
         ...(worker ? [SlaSweepSchedule, SlaSweepMetrics] : []),
       ],
       exports: [CaseSlaService],

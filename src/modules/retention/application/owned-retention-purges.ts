@@ -2,6 +2,7 @@ import { Injectable, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { AuditEntryPurges } from '../../audit/application/audit-entry-purges.js';
 import { PeoplePurges } from '../../people/application/people-purges.js';
+import { SlaTimerPurges } from '../../sla/application/sla-timer-purges.js';
 import { OrganizationsService } from '../../organizations/application/organizations.service.js';
 import type { RetentionDays } from '../domain/retention.js';
 import {
@@ -78,6 +79,10 @@ export class OwnedRetentionPurges extends RetentionPurges {
 
   async purgeSpentSignInLinks(limit: number): Promise<PurgeBatch<number>> {
     return untilShort('sign_in_links', await this.owner(PeoplePurges).purgeSpentSignInLinks(limit), limit);
+  }
+
+  async purgeFiredSlaTimers(limit: number): Promise<PurgeBatch<number>> {
+    return untilShort('sla_timers', await this.owner(SlaTimerPurges).purgeFiredTimers(limit), limit);
   }
 
   private owner<T>(port: abstract new () => T): T {

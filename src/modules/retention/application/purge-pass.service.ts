@@ -16,7 +16,7 @@ export const PURGE_BATCH = 500;
 /**
  * One purge pass: closed cases first (their runs and deliveries go with them), then finished
  * runs, ended deliveries, expired keys (idempotency, webhook delivery), old digest sends and audit entries,
- * ended sessions and spent sign-in links, each owner's rows in batches until none is left. Several passes may run at once (two workers): each batch skips rows another holds,
+ * ended sessions, spent sign-in links and fired SLA timers, each owner's rows in batches until none is left. Several passes may run at once (two workers): each batch skips rows another holds,
  * so no row is deleted, or counted, twice.
  */
 @Injectable()
@@ -73,6 +73,7 @@ export class PurgePass {
       await drain(0, () => this.purges.purgeAuditEntries(this.defaults.auditDays, PURGE_BATCH));
       await drain(0, () => this.purges.purgeEndedSessions(PURGE_BATCH));
       await drain(0, () => this.purges.purgeSpentSignInLinks(PURGE_BATCH));
+      await drain(0, () => this.purges.purgeFiredSlaTimers(PURGE_BATCH));
     } catch (err) {
       this.logger.warn({ purged: total, durationMs: Date.now() - started, err: String(err) }, 'retention purge pass failed; the next pass goes on');
       throw err;

@@ -11,7 +11,7 @@ export abstract class RetentionOverridesStore {
   abstract all(): Promise<Map<number, RetentionOverrides>>;
 }
 
-export const PURGED_KINDS = ['cases', 'case_events', 'runs', 'deliveries', 'delivery_attempts', 'outbox_events', 'case_event_handlings', 'case_links', 'case_search_documents', 'idempotency_keys', 'webhook_dedup_keys', 'digest_sends', 'audit_entries', 'sessions', 'sign_in_links', 'case_comments', 'case_watchers', 'notification_batches'] as const;
+export const PURGED_KINDS = ['cases', 'case_events', 'runs', 'deliveries', 'delivery_attempts', 'outbox_events', 'case_event_handlings', 'case_links', 'case_search_documents', 'idempotency_keys', 'webhook_dedup_keys', 'digest_sends', 'audit_entries', 'sessions', 'sign_in_links', 'case_comments', 'case_watchers', 'notification_batches', 'sla_timers'] as const;
 
 /** Keys that expire after a while: Idempotency-Key claims (24 hours), webhook delivery keys (their window, at most 7 days). */
 export const EXPIRING_KINDS = ['idempotency_keys', 'webhook_dedup_keys'] as const satisfies readonly PurgedKind[];
@@ -69,6 +69,8 @@ export abstract class RetentionPurges {
   abstract purgeEndedSessions(limit: number): Promise<PurgeBatch<number>>;
   /** Sign-in links (invitations included) used or expired a week ago or more; `next` is 0 while a full batch was deleted. */
   abstract purgeSpentSignInLinks(limit: number): Promise<PurgeBatch<number>>;
+  /** SLA timers fired long enough ago (SlaTimerPurges); `next` is 0 while a full batch was deleted. */
+  abstract purgeFiredSlaTimers(limit: number): Promise<PurgeBatch<number>>;
 }
 
 /** The organizations with something to purge for one retention setting, and their days (the override, or the default), in the same order. */

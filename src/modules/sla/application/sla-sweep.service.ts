@@ -15,6 +15,7 @@ import { slaPolicy } from '../domain/sla-policy.js';
 import { desiredTimers, type TimerSpec } from '../domain/sla-timers.js';
 import { CaseHistories } from './case-histories.js';
 import { type FiredTimer, SlaSweepStore, SlaTimerStore } from './sla-stores.js';
+import { FIRED_SLA_TIMERS_KEPT_MS } from './sla-timer-purges.js';
 
 /** Cases looked at per page of a workflow's changes. */
 const CASES_PER_PAGE = 100;
@@ -73,10 +74,13 @@ export class SlaSweep {
     const policy = slaPolicy(sweep.policy.settings);
     const calendar = businessCalendar(sweep.calendar);
     const wanted = new Map<number, TimerSpec[]>();
+    // A timer older than the purge's horizon may have fired and been purged: it is not brought back to fire again.
+    const horizon = now.getTime() - FIRED_SLA_TIMERS_KEPT_MS;
     for (const subject of page.cases) {
       // A policy applies to live cases created after it was set (sla.md section 2).
       const applies = subject.mode === 'live' && subject.createdAt >= sweep.policy.createdAt;
-      wanted.set(subject.id, applies ? desiredTimers(slaClocks(policy, calendar, subject.priority, await this.histories.of(subject), now)) : []);
+      const timers = applies ? desiredTimers(slaClocks(policy, calendar, subject.priority, await this.histories.of(subject), now)) : [];
+      wanted.set(subject.id, timers.filter((timer) => timer.fireAt.getTime() > horizon));
     }
     return this.transactions.run(async (tx) => {
       if (!(await this.sweeps.claim(tx, organizationId, sweep))) return false;

@@ -26,6 +26,8 @@ export interface WorkflowView {
   automations: WorkflowDefinition['automations'];
   default_outcome: string | null;
   webhook_dedup: WebhookDedupSetting | null;
+  /** Absent when the draft has none. */
+  on_sla?: WorkflowDefinition['on_sla'];
   published: boolean;
   version: number | null;
   draft_changed: boolean;
@@ -148,6 +150,7 @@ function toView(row: Workflow, latest: WorkflowDefinition | undefined): Workflow
     automations: d.automations,
     default_outcome: d.default_outcome,
     webhook_dedup: d.webhook_dedup ?? null,
+    ...(d.on_sla ? { on_sla: d.on_sla } : {}),
     published: row.published,
     version: row.version,
     draft_changed: latest === undefined || !sameDefinition(row.draft, latest),

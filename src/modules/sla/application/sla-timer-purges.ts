@@ -1,0 +1,17 @@
+/**
+ * How long a fired SLA timer is kept: its row is what makes it fire once per clock period (a
+ * sweep that wants it again finds it fired), so the sweep never brings back a timer whose time is
+ * older than this (see SlaSweep), and a timer purged after this long cannot fire again. It also
+ * bounds how late a timer fires after an outage: one overdue by more than this never fires.
+ */
+export const FIRED_SLA_TIMERS_KEPT_MS = 30 * 24 * 3_600_000;
+
+/**
+ * Retention's purge of fired SLA timers (retention.ports.ts RetentionPurges calls it), so
+ * `sla_timers` does not grow with every firing. Each call deletes at most `limit` timers fired
+ * more than FIRED_SLA_TIMERS_KEPT_MS ago, skipping rows another pass (or a sweep) holds, and
+ * answers how many it deleted.
+ */
+export abstract class SlaTimerPurges {
+  abstract purgeFiredTimers(limit: number): Promise<number>;
+}
