@@ -1191,7 +1191,7 @@ export interface paths {
         put?: never;
         /**
          * Test-run a workflow's automation
-         * @description Runs the automation of the draft (or the published version) on a case that exists only for the run, with the engine's own step code, and reports every step: nothing is stored (no case, run, timeline row, usage, event or delivery). Status moves are followed into the next status's automation, up to 20; a `wait` is noted and skipped; a failing step ends the run as a real run would (`stopped_because: "error"`, the case in `Error`); `fail` steps end it with `failed`. `http_request` steps are shown with secrets hidden and sent only with `send_requests`, with the header `X-Case-Intake-Test-Run: true` (a header of the step's own by that name, in any case, is dropped); a test run makes one attempt where a real run would retry. Secrets are read only for an `admin`, an `owner` or an admin token: an `editor`'s run gives every step `[secret NAME]` in place of the value, also in what it sends. A run that sends is audited (`workflow.test_run_sent`). A run sends at most 20 requests and lasts at most 30 s: past either it stops with `stopped_because: "budget"` and the step that ran out shows why. The case is a `test`-mode case with id 0 and subject `Test run`.
+         * @description Runs the automation of the draft (or the published version), or with `on_sla` its `on_sla` steps of that kind, on a case that exists only for the run, with the engine's own step code, and reports every step: nothing is stored (no case, run, timeline row, usage, event or delivery). Status moves are followed into the next status's automation, up to 20; a `wait` is noted and skipped; a failing step ends the run as a real run would (`stopped_because: "error"`, the case in `Error`); `fail` steps end it with `failed`. `http_request` steps are shown with secrets hidden and sent only with `send_requests`, with the header `X-Case-Intake-Test-Run: true` (a header of the step's own by that name, in any case, is dropped); a test run makes one attempt where a real run would retry. Secrets are read only for an `admin`, an `owner` or an admin token: an `editor`'s run gives every step `[secret NAME]` in place of the value, also in what it sends. A run that sends is audited (`workflow.test_run_sent`). A run sends at most 20 requests and lasts at most 30 s: past either it stops with `stopped_because: "budget"` and the step that ran out shows why. The case is a `test`-mode case with id 0 and subject `Test run`.
          */
         post: operations["createWorkflowTestRun"];
         delete?: never;
@@ -2733,6 +2733,11 @@ export interface components {
             /** @description Run id; runs are listed in the order they started. */
             id: number;
             /**
+             * @description Set on a run of the workflow's `on_sla` steps (sla.md section 3), which it executes instead of its status's; null for a status's run.
+             * @enum {string|null}
+             */
+            on_sla: "warning" | "breached" | null;
+            /**
              * Format: date-time
              * @description When a worker first took it; null while pending.
              */
@@ -3076,6 +3081,11 @@ export interface components {
              * @enum {string}
              */
             definition: "draft" | "published";
+            /**
+             * @description Runs the definition's `on_sla` steps of that kind (sla.md section 3) first, as a warning or breach of the case's SLA clock would, on a case in `status`, instead of that status's automation.
+             * @enum {string}
+             */
+            on_sla?: "warning" | "breached";
             /**
              * @description Whether `http_request` steps (and extension steps that call out) really send, through the guarded client and with the header `X-Case-Intake-Test-Run: true`.
              * @default false
@@ -3450,6 +3460,13 @@ export interface components {
             id: number;
             /** @description The intake name, used in default subjects (`<name> via API - ...`). */
             name: string;
+            /** @description Optional (sla.md section 3): steps run as a run of the case, metered as a run, when one of its SLA clocks warns or breaches; the run starts in the transaction that fires the timer, so once per firing. Any other key is a 422. */
+            on_sla?: {
+                /** @description Run when a clock of the case breaches (`case.sla_breached`). */
+                breached?: components["schemas"]["Step"][];
+                /** @description Run when a clock of the case warns (`case.sla_warning`). */
+                warning?: components["schemas"]["Step"][];
+            };
             /** @description Whether the workflow takes cases right now. */
             published: boolean;
             /** @description Optional: a JSON Pointer to a declared string attribute with `format: "email"`, the address public replies to a case go to (an email case replies to its first message's sender instead). */
@@ -3499,6 +3516,13 @@ export interface components {
             default_outcome: string | null;
             /** @description The intake name, used in default subjects (`<name> via API - ...`). */
             name: string;
+            /** @description Optional (sla.md section 3): steps run as a run of the case, metered as a run, when one of its SLA clocks warns or breaches; the run starts in the transaction that fires the timer, so once per firing. Any other key is a 422. */
+            on_sla?: {
+                /** @description Run when a clock of the case breaches (`case.sla_breached`). */
+                breached?: components["schemas"]["Step"][];
+                /** @description Run when a clock of the case warns (`case.sla_warning`). */
+                warning?: components["schemas"]["Step"][];
+            };
             /** @description Optional: a JSON Pointer to a declared string attribute with `format: "email"`, the address public replies to a case go to (an email case replies to its first message's sender instead). */
             requester_attribute?: string;
             /**
