@@ -103,7 +103,7 @@ describe('on_sla steps', () => {
     for (let batch = -1; batch !== 0; purged += batch) batch = (await t.app.get(RetentionPurges).purgeFiredSlaTimers(500)).purged.sla_timers ?? 0;
     assert.ok(purged >= 2, `purged ${purged}`);
     assert.equal(await timers(), 0);
-    assert.equal((await patchCase(f, caseId, { attributes: { escalated: false } })).status, 200);
+    assert.equal((await patchCase(f, caseId, { status: 'Waiting on customer' })).status, 200);
     const sweep = t.app.get(SlaSweep);
     for (let pass = 0; pass < 5; pass += 1) await sweep.run();
     assert.equal(await timers(), 0, 'no purged timer came back');
