@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import type { Env } from '../../shared/config/env.js';
 import { CasesModule } from '../cases/cases.module.js';
+import { SlaTimerPurges } from '../retention/application/retention.ports.js';
 import { TokensModule } from '../tokens/tokens.module.js';
 import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { CaseHistories } from './application/case-histories.js';
@@ -19,7 +20,6 @@ import { PostgresSlaSweepStore, PostgresSlaTimers } from './infrastructure/postg
 import { SlaSweepSchedule } from './infrastructure/sla-sweep-schedule.service.js';
 import { SlaSweepMetrics } from './infrastructure/sla-sweep.metrics.js';
 import { SlaCaseServiceLevels } from './infrastructure/sla-case-service-levels.js';
-import { SlaTimerPurges } from './application/sla-timer-purges.js';
 import { PostgresSlaTimerPurges } from './infrastructure/postgres-sla-timer-purges.js';
 
 /**

@@ -2,7 +2,6 @@ import { Injectable, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { AuditEntryPurges } from '../../audit/application/audit-entry-purges.js';
 import { PeoplePurges } from '../../people/application/people-purges.js';
-import { SlaTimerPurges } from '../../sla/application/sla-timer-purges.js';
 import { OrganizationsService } from '../../organizations/application/organizations.service.js';
 import type { RetentionDays } from '../domain/retention.js';
 import {
@@ -16,6 +15,7 @@ import {
   type PurgeOwner,
   RetentionOverridesStore,
   RetentionPurges,
+  SlaTimerPurges,
 } from './retention.ports.js';
 
 /** A batch of an owner whose port only deletes and counts: another batch follows while a full one was deleted. */

@@ -99,6 +99,15 @@ export abstract class DigestSendPurges {
   abstract purgeDigestSends(limit: number): Promise<PurgeBatch<number>>;
 }
 
+/**
+ * The purge port of the module that owns SLA timers (see RetentionPurges): deletes at most
+ * `limit` timers fired long enough ago that the sweep never wants them again, skipping rows
+ * another pass or a sweep holds, and answers how many it deleted.
+ */
+export abstract class SlaTimerPurges {
+  abstract purgeFiredTimers(limit: number): Promise<number>;
+}
+
 /** Counts purged rows by kind as batches commit. */
 export abstract class PurgeMetrics {
   abstract purged(counts: PurgedCounts): void;

@@ -5,13 +5,3 @@
  * bounds how late a timer fires after an outage: one overdue by more than this never fires.
  */
 export const FIRED_SLA_TIMERS_KEPT_MS = 30 * 24 * 3_600_000;
-
-/**
- * Retention's purge of fired SLA timers (retention.ports.ts RetentionPurges calls it), so
- * `sla_timers` does not grow with every firing. Each call deletes at most `limit` timers fired
- * more than FIRED_SLA_TIMERS_KEPT_MS ago, skipping rows another pass (or a sweep) holds, and
- * answers how many it deleted.
- */
-export abstract class SlaTimerPurges {
-  abstract purgeFiredTimers(limit: number): Promise<number>;
-}

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { purgeStatement } from '../../../shared/database/purge-sql.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
-import { FIRED_SLA_TIMERS_KEPT_MS, SlaTimerPurges } from '../application/sla-timer-purges.js';
+import { SlaTimerPurges } from '../../retention/application/retention.ports.js';
+import { FIRED_SLA_TIMERS_KEPT_MS } from '../application/sla-timer-purges.js';
 
 /**
  * $1 limit, $2 FIRED_SLA_TIMERS_KEPT_MS. Read oldest first through `sla_timers_fired`. A timer
