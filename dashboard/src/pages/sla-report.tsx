@@ -54,7 +54,7 @@ function SlaFigures({ report }: { report: SlaReport }) {
   return (
     <div class="stack">
       <p>
-        {formatCount(report.cases)} {report.cases === 1 ? 'case' : 'cases'} measured.
+        {formatCount(report.cases)} {report.cases === 1 ? 'case' : 'cases'} under an SLA policy in this range.
       </p>
       <h3 class="card__title">Met and breached</h3>
       <HorizontalBars title="SLA clocks met and breached, by clock and priority" series={OUTCOMES} groups={outcomes} />
