@@ -1635,7 +1635,7 @@ export interface paths {
         };
         /**
          * Prometheus metrics
-         * @description The process's metrics in the Prometheus text format: Node.js runtime figures, workflow runs started and finished (live and test apart, `mode` label), and in worker roles the rows the retention purge deleted (`purged_rows_total`, `kind` label). With `METRICS_TOKEN` set, needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); without it, needs no credential: expose it to the scraper only.
+         * @description The process's metrics in the Prometheus text format: Node.js runtime figures, workflow runs started and finished (live and test apart, `mode` label), and in worker roles the rows the retention purge deleted (`purged_rows_total`, `kind` label) and the SLA sweep's passes and firings (`sla_sweep_pass_seconds`, `sla_timers_fired_total`, `sla_timer_lateness_seconds`). With `METRICS_TOKEN` set, needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); without it, needs no credential: expose it to the scraper only.
          */
         get: operations["metrics"];
         put?: never;
@@ -2123,6 +2123,12 @@ export interface components {
         };
         /** @description The SLA clocks of a case (sla.md section 2); a clock that does not apply at the case's priority (or next_response before the requester's first reply) is absent. */
         CaseSla: {
+            /** @description The business-hours calendar of the policy (present with a policy only). */
+            calendar?: {
+                name: string;
+                /** @description Its IANA time zone, such as `Europe/Berlin`: the clocks count in its business hours. */
+                time_zone: string;
+            };
             first_response?: components["schemas"]["SlaClock"];
             next_response?: components["schemas"]["SlaClock"];
             /** @description Whether an SLA policy applies to the case: a live case of a workflow with a policy, created after it was set. */

@@ -37,12 +37,12 @@ export function Legend({ series }: { series: Series[] }) {
   );
 }
 
-function describe(groups: Group[], series: Series[]): string {
-  return groups.map((g) => `${g.label}: ${series.map((s) => `${formatCount(g.values[s.key] ?? 0)} ${s.label.toLowerCase()}`).join(', ')}`).join('; ');
+function describe(groups: Group[], series: Series[], format: (value: number) => string = formatCount): string {
+  return groups.map((g) => `${g.label}: ${series.map((s) => `${format(g.values[s.key] ?? 0)} ${s.label.toLowerCase()}`).join(', ')}`).join('; ');
 }
 
-/** One row per group: its label, then one horizontal bar per series with its value. */
-export function HorizontalBars({ title, groups, series }: { title: string; groups: Group[]; series: Series[] }) {
+/** One row per group: its label, then one horizontal bar per series with its value, written by `format` (a count unless told). */
+export function HorizontalBars({ title, groups, series, format = formatCount }: { title: string; groups: Group[]; series: Series[]; format?: (value: number) => string }) {
   const max = maxOf(groups, series);
   const bar = 14;
   const gap = 4;
@@ -52,7 +52,7 @@ export function HorizontalBars({ title, groups, series }: { title: string; group
   return (
     <figure class="chart">
       <Legend series={series} />
-      <svg class="chart__svg" width="100%" height={groups.length * rowHeight} role="img" aria-label={`${title}. ${describe(groups, series)}`}>
+      <svg class="chart__svg" width="100%" height={groups.length * rowHeight} role="img" aria-label={`${title}. ${describe(groups, series, format)}`}>
         {groups.map((group, row) => {
           const top = row * rowHeight;
           return (
@@ -69,7 +69,7 @@ export function HorizontalBars({ title, groups, series }: { title: string; group
                     <rect x="0" y={y} width="100%" height={bar} rx="3" class="chart__track" />
                     <rect x="0" y={y} width={`${Math.max(width, value > 0 ? 0.6 : 0)}%`} height={bar} rx="3" class={s.tone} />
                     <text x={`${width}%`} dx="6" y={y + bar - 3} class="chart__value">
-                      {formatCount(value)}
+                      {format(value)}
                     </text>
                   </g>
                 );

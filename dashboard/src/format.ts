@@ -49,6 +49,15 @@ export function formatCount(value: number): string {
   return integer.format(value);
 }
 
+/** A length of time, rounded to the unit that reads best: "45 s", "12 min", "5 h", "3 days"; "–" for none. */
+export function formatSeconds(seconds: number | null): string {
+  if (seconds === null) return '–';
+  if (seconds < 120) return `${Math.round(seconds)} s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 172_800) return `${Math.round(seconds / 3600)} h`;
+  return `${Math.round(seconds / 86_400)} days`;
+}
+
 const fraction = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 1 });
 const BYTE_UNITS = ['KiB', 'MiB', 'GiB'];
 

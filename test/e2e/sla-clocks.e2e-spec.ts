@@ -15,6 +15,8 @@ import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
 import { closeDb, db } from '../support/test-app.js';
 
 const HOUR = 3_600_000;
+/** The policy's calendar as the admin case names it, so that due times can be shown in its time zone. */
+const CALENDAR = { name: 'Always', time_zone: 'America/New_York' };
 const POLICY = {
   calendar: 'Always',
   targets: { normal: { first_response: 'PT1H', next_response: 'PT1H', resolution: 'PT2H' }, urgent: { first_response: 'PT10M', resolution: 'PT1H' } },
@@ -53,7 +55,7 @@ describe('SLA clocks of a case as it is worked', () => {
 
   const admin = (method: string, url: string, body?: unknown) => t.request(method, url, { token: w.org.adminToken, ...(body === undefined ? {} : { body }) });
 
-  async function sla(caseId: number): Promise<{ policy: boolean } & Record<string, Clock>> {
+  async function sla(caseId: number): Promise<{ policy: boolean; calendar?: typeof CALENDAR } & Record<string, Clock>> {
     const res = await admin('GET', `/api/admin/v1/cases/${caseId}`);
     assert.equal(res.status, 200, res.text);
     return res.body.case.sla;
@@ -89,6 +91,7 @@ describe('SLA clocks of a case as it is worked', () => {
     const running = await sla(caseId);
     assert.deepEqual(running, {
       policy: true,
+      calendar: CALENDAR,
       first_response: { due_at: at(createdAt + HOUR), state: 'running', met_at: null, breached_at: null, paused: false },
       resolution: { due_at: at(createdAt + 2 * HOUR), state: 'running', met_at: null, breached_at: null, paused: false },
     });
@@ -144,7 +147,7 @@ describe('SLA clocks of a case as it is worked', () => {
     const urgent = await sla(caseId);
     assert.deepEqual([urgent.first_response!.due_at, urgent.resolution!.due_at], [at(createdAt + 10 * 60_000), at(createdAt + HOUR)]);
     await move(caseId, { priority: 'low' });
-    assert.deepEqual(await sla(caseId), { policy: true }, 'no targets at low priority');
+    assert.deepEqual(await sla(caseId), { policy: true, calendar: CALENDAR }, 'no targets at low priority');
   });
 
   it('the SLA report counts the clock periods measured (met or breached, not running) per clock and priority, with the business time to meet them', async () => {

@@ -89,8 +89,9 @@ describe('SLA timers', () => {
     const created = await read();
     const after = (ms: number) => new Date(created.createdAt.getTime() + ms);
     const running = (dueMs: number) => ({ due_at: after(dueMs).toISOString(), state: 'running', met_at: null, breached_at: null, paused: false });
-    assert.deepEqual(await slaOf.of(created, after(500)), { policy: true, first_response: running(2000), resolution: running(3000) });
-    assert.deepEqual(await slaOf.of({ ...created, priority: 'urgent' }, after(500)), { policy: true }, 'no target at that priority');
+    const calendar = { name: 'Always', time_zone: 'Europe/Berlin' };
+    assert.deepEqual(await slaOf.of(created, after(500)), { policy: true, calendar, first_response: running(2000), resolution: running(3000) });
+    assert.deepEqual(await slaOf.of({ ...created, priority: 'urgent' }, after(500)), { policy: true, calendar }, 'no target at that priority');
     assert.equal((await patchCase(f, caseId, { status: 'Waiting on customer' })).status, 200);
     const waiting = await slaOf.of(await read(), after(60_000));
     assert.deepEqual(waiting.first_response, { due_at: null, state: 'paused', met_at: null, breached_at: null, paused: true });

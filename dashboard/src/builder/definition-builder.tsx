@@ -4,13 +4,13 @@ import { Alert, ConfirmDialog, Loading } from '../components.tsx';
 import { useLoad } from '../hooks.ts';
 import { parseJson, prettyJson } from '../json.ts';
 import { childPointer, PointerField, problemMap, ProblemsProvider, ProblemText, useFieldProblem, useUnplacedProblems } from './problems.tsx';
+import { AttributesSection } from './attributes-section.tsx';
+import { OnSlaSection } from './on-sla-section.tsx';
 import { AddByName, isObject, renameKey, withKey, type JsonObject } from './schema-form.tsx';
 import { StepContextProvider, StepList } from './steps.tsx';
 import { can } from '../session.ts';
 
 const CASE_SOURCES = ['direct', 'ticketing', 'email'];
-const ATTRIBUTE_TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'any'];
-const ATTRIBUTE_FORMATS = ['email', 'uri', 'date-time', 'date'];
 
 /** Why the builder cannot show `text` (the JSON tab's draft), or null when it can. */
 export function builderRefusal(text: string): string | null {
@@ -22,7 +22,7 @@ export function builderRefusal(text: string): string | null {
   }
   if (!isObject(value)) return 'The definition must be a JSON object for the Builder to show it.';
   if (value.statuses !== undefined && !(Array.isArray(value.statuses) && value.statuses.every((s) => typeof s === 'string'))) return 'The Builder needs "statuses" to be a list of names.';
-  for (const key of ['attributes', 'automations']) if (value[key] !== undefined && !isObject(value[key])) return `The Builder needs "${key}" to be an object.`;
+  for (const key of ['attributes', 'automations', 'on_sla']) if (value[key] !== undefined && !isObject(value[key])) return `The Builder needs "${key}" to be an object.`;
   return null;
 }
 
@@ -102,6 +102,7 @@ export function DefinitionBuilder({ text, onTextChange, save, submitLabel = 'Sav
         {context.data && (
           <StepContextProvider.Provider value={{ ...context.data, attributes: Object.keys(attributes), statuses: ['Open', ...statuses, 'Closed'] }}>
             <AutomationsSection statuses={statuses} automations={definition.automations} set={set} />
+            <OnSlaSection onSla={definition.on_sla} set={set} />
           </StepContextProvider.Provider>
         )}
         <div class="editor__actions">
@@ -183,7 +184,7 @@ function renameStatusTargets(value: unknown, from: string, to: string): unknown 
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, renameStatusTargets(item, from, to)]));
 }
 
-/** Custom statuses; renaming one carries its steps and every step that moves a case to it. */
+/** Custom statuses; renaming one carries its steps and every step that moves a case to it (`on_sla`'s too). */
 function StatusesSection({ statuses, definition, change, remove }: { statuses: string[]; definition: JsonObject; change: (definition: JsonObject) => void; remove: (index: number) => void }) {
   const id = useId();
   const automations = isObject(definition.automations) ? definition.automations : {};
@@ -191,7 +192,8 @@ function StatusesSection({ statuses, definition, change, remove }: { statuses: s
     const from = statuses[index]!;
     if (to === '' || to === from || statuses.includes(to) || BUILT_IN_STATUSES.includes(to)) return;
     const next = withKey(definition, 'statuses', statuses.map((s, i) => (i === index ? to : s)));
-    change(withKey(next, 'automations', renameStatusTargets(renameKey(automations, from, to), from, to)));
+    const renamed = withKey(next, 'automations', renameStatusTargets(renameKey(automations, from, to), from, to));
+    change(isObject(definition.on_sla) ? withKey(renamed, 'on_sla', renameStatusTargets(definition.on_sla, from, to)) : renamed);
   };
   return (
     <section class="card stack" aria-labelledby={`${id}-title`} data-pointer="/statuses">
@@ -216,119 +218,6 @@ function StatusesSection({ statuses, definition, change, remove }: { statuses: s
       )}
       <AddByName noun="status" taken={[...BUILT_IN_STATUSES, ...statuses]} onAdd={(name) => change(withKey(definition, 'statuses', [...statuses, name]))} />
     </section>
-  );
-}
-
-function AttributesSection({ attributes, set }: { attributes: JsonObject; set: (key: string, value: unknown) => void }) {
-  const id = useId();
-  const change = (next: JsonObject) => set('attributes', next);
-  return (
-    <section class="card stack" aria-labelledby={`${id}-title`} data-pointer="/attributes">
-      <h2 id={`${id}-title`} class="card__title">
-        Attribute schema
-      </h2>
-      {Object.entries(attributes).map(([name, declaration], i) => (
-        <AttributeFields key={i} name={name} declaration={isObject(declaration) ? declaration : {}} onChange={(next) => change(withKey(attributes, name, next))} onRename={(to) => change(renameKey(attributes, name, to))} onRemove={() => change(withKey(attributes, name, undefined))} />
-      ))}
-      <AddByName noun="attribute" taken={Object.keys(attributes)} onAdd={(name) => change({ ...attributes, [name]: { type: 'string' } })} />
-    </section>
-  );
-}
-
-function AttributeFields({ name, declaration, onChange, onRename, onRemove }: { name: string; declaration: JsonObject; onChange: (declaration: JsonObject) => void; onRename: (name: string) => void; onRemove: () => void }) {
-  const id = useId();
-  const pointer = childPointer('/attributes', name);
-  const type = typeof declaration.type === 'string' ? declaration.type : 'string';
-  const set = (key: string, value: unknown) => onChange(withKey(declaration, key, value));
-  const required = useFieldProblem(childPointer(pointer, 'required'), `${id}-required`);
-  return (
-    <fieldset class="builder__group builder__attribute" data-pointer={pointer}>
-      <legend>Attribute {name}</legend>
-      <ProblemText id={id} error={useFieldProblem(pointer, id).error} />
-      <div class="field">
-        <label for={`${id}-name`}>Name of attribute {name}</label>
-        <input id={`${id}-name`} class="input input--mono" value={name} spellcheck={false} onChange={(e) => onRename(e.currentTarget.value.trim())} />
-      </div>
-      <PointerField id={`${id}-type`} pointer={childPointer(pointer, 'type')} label={`Type of attribute ${name}`}>
-        {(aria) => (
-          <select {...aria} id={`${id}-type`} class="input" value={type} onChange={(e) => onChange(e.currentTarget.value === 'string' ? withKey(declaration, 'type', 'string') : withKey(withKey(declaration, 'type', e.currentTarget.value), 'format', undefined))}>
-            {ATTRIBUTE_TYPES.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        )}
-      </PointerField>
-      <div class="field" data-pointer={childPointer(pointer, 'required')}>
-        <label class="checkbox">
-          <input {...required.aria} id={`${id}-required`} type="checkbox" checked={declaration.required === true} onChange={(e) => set('required', e.currentTarget.checked ? true : undefined)} />
-          Attribute {name} is required
-        </label>
-        <ProblemText id={`${id}-required`} error={required.error} />
-      </div>
-      <EnumField id={`${id}-enum`} pointer={childPointer(pointer, 'enum')} name={name} type={type} value={declaration.enum} onChange={(next) => set('enum', next)} />
-      {type === 'string' && (
-        <PointerField id={`${id}-format`} pointer={childPointer(pointer, 'format')} label={`Format of attribute ${name}`}>
-          {(aria) => (
-            <select {...aria} id={`${id}-format`} class="input" value={typeof declaration.format === 'string' ? declaration.format : ''} onChange={(e) => set('format', e.currentTarget.value || undefined)}>
-              <option value="">No format</option>
-              {ATTRIBUTE_FORMATS.map((f) => (
-                <option key={f} value={f}>
-                  {f}
-                </option>
-              ))}
-            </select>
-          )}
-        </PointerField>
-      )}
-      <button type="button" class="button button--ghost button--small" onClick={onRemove}>
-        Remove attribute {name}
-      </button>
-    </fieldset>
-  );
-}
-
-/** An attribute's allowed values as a list: one field per value (a number for number types), added and removed one by one. */
-function EnumField({ id, pointer, name, type, value, onChange }: { id: string; pointer: string; name: string; type: string; value: unknown; onChange: (value: unknown[] | undefined) => void }) {
-  const values = Array.isArray(value) ? value : [];
-  const numeric = type === 'integer' || type === 'number';
-  const parse = (text: string): unknown => (numeric && text.trim() !== '' && Number.isFinite(Number(text)) ? parseJson(text.trim()) : type === 'boolean' && (text === 'true' || text === 'false') ? text === 'true' : text);
-  const change = (next: unknown[]) => onChange(next.length ? next : undefined);
-  const { error } = useFieldProblem(pointer, id);
-  return (
-    <fieldset class="builder__group" data-pointer={pointer}>
-      <legend>Allowed values of attribute {name}</legend>
-      <ProblemText id={id} error={error} />
-      {values.length === 0 ? (
-        <p class="hint">Any value of the type is allowed.</p>
-      ) : (
-        <ol class="builder__items">
-          {values.map((item, i) => (
-            <li key={i} class="builder__row">
-              <PointerField id={`${id}-${i}`} pointer={childPointer(pointer, i)} label={`Allowed value ${i + 1} of attribute ${name}`}>
-                {(aria) => (
-                  <input
-                    {...aria}
-                    id={`${id}-${i}`}
-                    class="input"
-                    inputMode={numeric ? 'decimal' : undefined}
-                    value={typeof item === 'string' ? item : prettyJson(item)}
-                    onInput={(e) => change(values.map((old, j) => (j === i ? parse(e.currentTarget.value) : old)))}
-                  />
-                )}
-              </PointerField>
-              <button type="button" class="button button--ghost button--small" onClick={() => change(values.filter((_, j) => j !== i))}>
-                Remove allowed value {i + 1} of attribute {name}
-              </button>
-            </li>
-          ))}
-        </ol>
-      )}
-      <button type="button" class="button button--secondary button--small" onClick={() => change([...values, numeric ? 0 : ''])}>
-        Add an allowed value to attribute {name}
-      </button>
-    </fieldset>
   );
 }
 

@@ -10,6 +10,7 @@ import { Link } from '../router.tsx';
 import { can } from '../session.ts';
 import { EMAIL_FIELDS, EmailThread, emailMessageOf, formatMailbox, subjectOf } from './case-email.tsx';
 import { CaseRuns, caseRunsPage } from './case-runs.tsx';
+import { CaseSlaClocks } from './case-sla.tsx';
 import { Comments, LinksAndMerge, WorkPanel } from './case-work.tsx';
 import { ModeBadge, SourceBadge, StatusBadge } from './cases.tsx';
 
@@ -169,6 +170,7 @@ export function CasePage({ id }: { id: number }) {
             </section>
           </div>
         )}
+        {c?.sla?.policy && <CaseSlaClocks sla={c.sla} />}
         {c && <Comments c={c} comments={comments} />}
         {c && works && <LinksAndMerge c={c} />}
         {c && <EmailThread c={c} events={events ?? []} />}

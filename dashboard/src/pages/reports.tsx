@@ -3,10 +3,11 @@ import { api, CASE_SOURCES, type CaseReport, type WorkflowName } from '../api.ts
 import { HorizontalBars } from '../chart.tsx';
 import { Alert, EmptyState, Loading, PageHeader, TableScroll } from '../components.tsx';
 import { dayStart, lastDays, localIso } from '../days.ts';
-import { formatCount, formatDay, formatLocalDateTime } from '../format.ts';
+import { formatCount, formatDay, formatLocalDateTime, formatSeconds } from '../format.ts';
 import { useLoad, useTitle, useWorkflows } from '../hooks.ts';
 import { Link, navigate } from '../router.tsx';
 import { TimeChart, type TimeSeries } from '../time-chart.tsx';
+import { SlaReportSection } from './sla-report.tsx';
 import { can } from '../session.ts';
 
 const HOUR_MS = 3_600_000;
@@ -42,14 +43,6 @@ function reportQuery(params: URLSearchParams): { range: Range | null; search: UR
   }
   for (const id of params.getAll('workflow_id')) search.append('workflow_id', id);
   return { range: null, search };
-}
-
-function duration(seconds: number | null): string {
-  if (seconds === null) return '–';
-  if (seconds < 120) return `${seconds} s`;
-  if (seconds < 7200) return `${Math.round(seconds / 60)} min`;
-  if (seconds < 172_800) return `${Math.round(seconds / 3600)} h`;
-  return `${Math.round(seconds / 86_400)} days`;
 }
 
 function Pickers({ query, range, workflows }: { query: URLSearchParams; range: Range | null; workflows: WorkflowName[] }) {
@@ -135,8 +128,8 @@ function Report({ report }: { report: CaseReport }) {
     ['Closed', formatCount(report.totals.closed)],
     ['Errored', formatCount(report.totals.errored)],
     ['Reopened', formatCount(report.totals.reopened)],
-    ['Time to close, median', duration(report.time_to_close_seconds.p50)],
-    ['Time to close, 90th percentile', duration(report.time_to_close_seconds.p90)],
+    ['Time to close, median', formatSeconds(report.time_to_close_seconds.p50)],
+    ['Time to close, 90th percentile', formatSeconds(report.time_to_close_seconds.p90)],
   ];
   return (
     <div class="stack">
@@ -196,12 +189,15 @@ export function ReportsPage({ query }: { query: URLSearchParams }) {
   return (
     <>
       <PageHeader title="Reports" actions={can('listDigests') && <Link href="/reports/digests" class="button button--secondary">Email digests</Link>}>
-        <p class="page-header__lead">Live cases over time: created by source, closed, errored and reopened, time to close, open cases and the most frequent run failures. Test cases never count.</p>
+        <p class="page-header__lead">Live cases over time: created by source, closed, errored and reopened, time to close, open cases, the most frequent run failures, and the service levels met. Test cases never count.</p>
       </PageHeader>
       <Pickers query={query} range={range} workflows={workflows.data ?? []} />
       {report.error && <Alert tone="error">{report.error}</Alert>}
       {report.loading && !report.data && <Loading />}
-      {report.data && <Report report={report.data} />}
+      <div class="stack">
+        {report.data && <Report report={report.data} />}
+        <SlaReportSection from={search.get('from')!} to={search.get('to')!} workflowIds={search.getAll('workflow_id')} />
+      </div>
     </>
   );
 }

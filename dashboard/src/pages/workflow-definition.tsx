@@ -15,8 +15,10 @@ export function definitionOf(workflow: Workflow) {
     default_outcome: workflow.default_outcome,
     attributes: workflow.attributes,
     automations: workflow.automations,
-    // Written only when set, so that a definition without it reads as it always did.
+    // Written only when set, so that a definition without them reads as it always did; left out, a save would drop them.
     ...(workflow.webhook_dedup ? { webhook_dedup: workflow.webhook_dedup } : {}),
+    ...(workflow.requester_attribute ? { requester_attribute: workflow.requester_attribute } : {}),
+    ...(workflow.on_sla ? { on_sla: workflow.on_sla } : {}),
   };
 }
 

@@ -1,16 +1,21 @@
-import type { ComponentChildren } from 'preact';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, BUILT_IN_STATUSES, errorMessage, type ValidationProblem, type Workflow } from '../api.ts';
-import type { components, operations } from '../api-schema.generated.ts';
-import { Alert, Badge, DetailList, Field, Loading, Select } from '../components.tsx';
+import type { components } from '../api-schema.generated.ts';
+import { Alert, Field, Loading, Select } from '../components.tsx';
 import { FieldError } from '../form-problems.tsx';
 import { useAction, useLoad } from '../hooks.ts';
 import { jsonSyntaxError, parseJson, prettyJson } from '../json.ts';
+import { TestRunResult, type TestRun } from './workflow-test-run-result.tsx';
 
 type AttributeDeclaration = components['schemas']['AttributeDeclaration'];
-type TestRun = operations['createWorkflowTestRun']['responses'][200]['content']['application/json']['test_run'];
-type TestRunStep = TestRun['steps'][number];
 type Which = 'draft' | 'published';
+/** What the run executes: the starting status's automation, or the definition's `on_sla` steps of a kind (sla.md section 3). */
+type Runs = 'status' | NonNullable<components['schemas']['TestRunRequestBody']['on_sla']>;
+const RUNS: [Runs, string][] = [
+  ['status', 'The starting status’s automation'],
+  ['warning', 'The steps for an SLA warning'],
+  ['breached', 'The steps for an SLA breach'],
+];
 
 /** The statuses and attribute schema a run starts from: the draft's, or the published version's. */
 interface Definition {
@@ -85,6 +90,7 @@ export function WorkflowTestRun({ workflow }: { workflow: Workflow }) {
   const definition: Definition | null | undefined = which === 'draft' ? workflow : published.data;
   const statuses = definition ? ['Open', ...definition.statuses.filter((s) => !BUILT_IN_STATUSES.includes(s)), 'Closed'] : ['Open'];
   const [status, setStatus] = useState('Open');
+  const [runs, setRuns] = useState<Runs>('status');
   const [attributesText, setAttributesText] = useState('');
   const [edited, setEdited] = useState(false);
   const [sendRequests, setSendRequests] = useState(false);
@@ -103,7 +109,8 @@ export function WorkflowTestRun({ workflow }: { workflow: Workflow }) {
   const run = useAction(async () => {
     setResult(null);
     // The attributes go as typed, so that numbers arrive exactly as written (see json.ts).
-    const body = `{"definition":${JSON.stringify(which)},"status":${JSON.stringify(status)},"send_requests":${sendRequests},"attributes":${attributesText}}`;
+    const onSla = runs === 'status' ? '' : `"on_sla":${JSON.stringify(runs)},`;
+    const body = `{"definition":${JSON.stringify(which)},"status":${JSON.stringify(status)},${onSla}"send_requests":${sendRequests},"attributes":${attributesText}}`;
     const { test_run } = await api.post<{ test_run: TestRun }>(`/workflows/${workflow.id}/test_runs`, { rawBody: body });
     setResult(test_run);
   });
@@ -138,7 +145,10 @@ export function WorkflowTestRun({ workflow }: { workflow: Workflow }) {
               aria-describedby={canPublished ? undefined : `${id}-definition-hint`}
             />
           </Field>
-          <Field id={`${id}-status`} label="Starting status" hint="Its automation runs first; moves are followed into the next status's automation.">
+          <Field id={`${id}-runs`} label="Steps to run" hint="The SLA steps run as a warning or breach of one of the case's SLA clocks would start them, on a case in the starting status.">
+            <Select id={`${id}-runs`} value={runs} onChange={(value) => setRuns(value as Runs)} options={RUNS} aria-describedby={`${id}-runs-hint`} />
+          </Field>
+          <Field id={`${id}-status`} label="Starting status" hint="Its automation runs first (unless SLA steps do); moves are followed into the next status's automation.">
             <Select id={`${id}-status`} value={status} onChange={setStatus} options={statuses.map((s) => [s, s])} aria-describedby={`${id}-status-hint${refusal?.status ? ` ${id}-status-error` : ''}`} aria-invalid={refusal?.status ? true : undefined} />
             <FieldError id={`${id}-status`} error={refusal?.status} />
           </Field>
@@ -206,7 +216,7 @@ export function WorkflowTestRun({ workflow }: { workflow: Workflow }) {
           </button>
         </div>
       </form>
-      {result && <TestRunResult run={result} headingRef={resultHeading} />}
+      {result && <TestRunResult run={result} headingRef={resultHeading} nothingRan={runs === 'status' ? 'the starting status has no automation' : `the definition has no steps for an SLA ${runs === 'warning' ? 'warning' : 'breach'}`} />}
     </div>
   );
 }
@@ -220,89 +230,5 @@ function ProblemList({ problems, root }: { problems: ValidationProblem[]; root: 
         </li>
       ))}
     </ul>
-  );
-}
-
-const OUTCOME_TONES: Record<TestRunStep['outcome'], 'neutral' | 'green' | 'amber' | 'red' | 'blue' | 'violet' | 'teal'> = {
-  change: 'blue',
-  move: 'violet',
-  then: 'teal',
-  else: 'teal',
-  wait: 'amber',
-  close: 'green',
-  fail: 'red',
-  not_sent: 'neutral',
-  sent: 'green',
-  error: 'red',
-};
-
-function TestRunResult({ run, headingRef }: { run: TestRun; headingRef: { current: HTMLHeadingElement | null } }) {
-  return (
-    <section class="card" aria-labelledby="test-run-result">
-      <h2 id="test-run-result" class="card__title" tabIndex={-1} ref={headingRef}>
-        Result: {run.steps.length} step{run.steps.length === 1 ? '' : 's'}
-      </h2>
-      <DetailList
-        items={[
-          ['Final status', run.final.status],
-          ['Stopped because', run.stopped_because],
-          ['Outcome', run.final.outcome ?? 'None'],
-        ]}
-      />
-      {run.steps.length === 0 ? (
-        <p class="muted">No step ran: the starting status has no automation.</p>
-      ) : (
-        <ol class="test-run__steps" aria-label="Test run steps">
-          {run.steps.map((step, n) => (
-            <li key={n} class="test-run__step">
-              <p class="test-run__step-head">
-                <code>{step.path}</code> <span class="test-run__type">{step.type}</span> <Badge tone={OUTCOME_TONES[step.outcome]}>{step.outcome}</Badge>
-              </p>
-              <StepDetails step={step} />
-            </li>
-          ))}
-        </ol>
-      )}
-      <h3 class="test-run__subtitle">Final attributes</h3>
-      <pre class="code" tabIndex={0} aria-label="Final attributes">
-        <code>{prettyJson(run.final.attributes)}</code>
-      </pre>
-    </section>
-  );
-}
-
-function StepDetails({ step }: { step: TestRunStep }) {
-  const facts: [string, ComponentChildren][] = [];
-  if (step.to !== undefined) facts.push([step.outcome === 'close' ? 'Closes' : 'Moves to', `${step.to}${step.followed === false ? ' (not followed: the move limit is reached)' : ''}`]);
-  if (step.case_outcome !== undefined) facts.push(['Case outcome', step.case_outcome]);
-  if (step.seconds !== undefined) facts.push(['Waits', `${step.seconds} s (skipped in a test run)`]);
-  if (step.changes !== undefined) facts.push(['Changes', <pre class="code code--small"><code>{prettyJson(step.changes)}</code></pre>]);
-  if (step.request !== undefined) facts.push(['Request', <RequestShown request={step.request} />]);
-  if (step.response !== undefined) facts.push(['Response', <ResponseShown response={step.response} />]);
-  if (step.error !== undefined) facts.push(['Error', <span class="field-error">{step.error}</span>]);
-  if (facts.length === 0) return null;
-  return <DetailList rows items={facts} />;
-}
-
-function RequestShown({ request }: { request: NonNullable<TestRunStep['request']> }) {
-  const headers = Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`);
-  const text = [`${request.method} ${request.url}`, ...headers, ...(request.body === undefined ? [] : ['', typeof request.body === 'string' ? request.body : prettyJson(request.body)])].join('\n');
-  return (
-    <pre class="code code--small">
-      <code>{text}</code>
-    </pre>
-  );
-}
-
-function ResponseShown({ response }: { response: NonNullable<TestRunStep['response']> }) {
-  return (
-    <>
-      <p>Status {response.status}</p>
-      {response.body !== '' && (
-        <pre class="code code--small">
-          <code>{response.body}</code>
-        </pre>
-      )}
-    </>
   );
 }

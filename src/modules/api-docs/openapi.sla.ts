@@ -76,9 +76,17 @@ export const slaSchemas: Record<string, Schema> = {
   CaseSla: object(
     {
       policy: { type: 'boolean', description: 'Whether an SLA policy applies to the case: a live case of a workflow with a policy, created after it was set.' },
+      calendar: object(
+        {
+          name: { type: 'string', pattern: '^[A-Za-z0-9 _-]{1,64}$' },
+          time_zone: { type: 'string', description: 'Its IANA time zone, such as `Europe/Berlin`: the clocks count in its business hours.' },
+        },
+        [],
+        'The business-hours calendar of the policy (present with a policy only).',
+      ),
       ...Object.fromEntries(CLOCKS.map((clock) => [clock, schemaRef('SlaClock')])),
     },
-    [...CLOCKS],
+    ['calendar', ...CLOCKS],
     'The SLA clocks of a case (sla.md section 2); a clock that does not apply at the case\'s priority (or next_response before the requester\'s first reply) is absent.',
   ),
   CalendarSettings: object(calendarFields, ['holidays'], 'A business-hours calendar as sent.'),

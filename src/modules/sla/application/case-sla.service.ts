@@ -14,8 +14,12 @@ export interface SlaClockView {
   paused: boolean;
 }
 
-/** `sla` of the admin case representation (sla.md section 2): a clock that does not apply is absent. */
-export type CaseSlaView = { policy: boolean } & Partial<Record<'first_response' | 'next_response' | 'resolution', SlaClockView>>;
+/**
+ * `sla` of the admin case representation (sla.md section 2): a clock that does not apply is
+ * absent. With a policy, its calendar too, so that a reader can tell the due times in the
+ * calendar's time zone as well as in their own.
+ */
+export type CaseSlaView = { policy: boolean; calendar?: { name: string; time_zone: string } } & Partial<Record<'first_response' | 'next_response' | 'resolution', SlaClockView>>;
 
 /**
  * The clocks of one case as the admin case representation is to show them, computed from its
@@ -33,6 +37,7 @@ export class CaseSlaService {
     const iso = (date: Date | null) => date?.toISOString() ?? null;
     return {
       policy: true,
+      calendar: { name: inForce.policy.settings.calendar, time_zone: inForce.calendar.time_zone },
       ...Object.fromEntries(Object.entries(clocks).map(([name, clock]) => [name, { due_at: iso(clock.due_at), state: clock.state, met_at: iso(clock.met_at), breached_at: iso(clock.breached_at), paused: clock.paused }])),
     };
   }
