@@ -151,7 +151,7 @@ export interface paths {
         put?: never;
         /**
          * Comment on a case
-         * @description An internal note (the organization's people only: never mailed to the requester, never in an event's body, never in the cases API) or a public reply, mailed to the case's requester by the worker: for an email case the first message's sender and Cc (the service's own addresses left out), from the workflow's inbound address, in the same thread, so the answer comes back to this case; otherwise the address in the workflow's `requester_attribute`. The mail is queued with the comment and sent once, retried for an hour while the relay refuses it; `delivery.status` tells. Recorded on the timeline (`comment_added`, without the body), told to subscriptions (`case.commented`) and audited. `@<email>` of a person of the organization in an internal note makes them a watcher and mails them; any other address is ignored.
+         * @description An internal note (the organization's people only: never mailed to the requester, never in an event's body, never in the cases API) or a public reply, mailed to the case's requester by the worker: for an email case the first message's sender and Cc (the service's own addresses left out), from the workflow's inbound address, in the same thread, so the answer comes back to this case; otherwise the address in the workflow's `requester_attribute`. The mail is queued with the comment and sent once, retried for an hour while the relay refuses it; `delivery.status` tells. Recorded on the timeline (`comment_added`, without the body), told to subscriptions (`case.commented`) and audited. `@<email>` of a person of the organization who may work cases (active, `agent` or stronger) in an internal note makes them a watcher and mails them; any other address is ignored.
          */
         post: operations["createComment"];
         delete?: never;
@@ -1930,7 +1930,7 @@ export interface components {
                 case: components["schemas"]["Case"];
                 comment?: {
                     author: {
-                        email: string | null;
+                        /** @description The person's user id; null for an admin token (their email is never sent). */
                         id: number | null;
                     };
                     /** @description A public reply's text; an internal note's is never sent. */

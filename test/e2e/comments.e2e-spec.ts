@@ -77,11 +77,12 @@ describe('comments, public replies and notifications (casework.md sections 3 and
       const reply = await comment(t, agent, caseId, 'Dear customer', 'public');
       const bodies = await eventually('two deliveries', async () => (receiver.requests.length >= 2 ? receiver.requests.map((r) => JSON.parse(r.body)) : undefined));
       const byComment = new Map(bodies.map((b: any) => [b.data.comment.id, b]));
-      const author = { id: agent.userId, email: agent.email };
+      const author = { id: agent.userId };
       assert.deepEqual(byComment.get(note.body.comment.id).data.comment, { id: note.body.comment.id, visibility: 'internal', author });
       assert.deepEqual(byComment.get(reply.body.comment.id).data.comment, { id: reply.body.comment.id, visibility: 'public', author, body: 'Dear customer' });
       assert.ok(bodies.every((b: any) => b.type === 'case.commented' && b.data.case.id === caseId));
       assert.ok(!receiver.requests.some((r) => r.body.includes('secret internal note')));
+      assert.ok(!receiver.requests.some((r) => r.body.includes(agent.email)), 'no staff email leaves the organization');
     } finally {
       await receiver.close();
     }

@@ -54,7 +54,7 @@ export const subscriptionSchemas: Record<string, Schema> = {
             {
               id: { type: 'integer', minimum: 1 },
               visibility: { type: 'string', enum: ['internal', 'public'] },
-              author: object({ id: { type: ['integer', 'null'] }, email: { type: ['string', 'null'] } }),
+              author: object({ id: { type: ['integer', 'null'], description: 'The person\'s user id; null for an admin token (their email is never sent).' } }),
               body: { type: 'string', description: 'A public reply\'s text; an internal note\'s is never sent.' },
             },
             ['body'],

@@ -5,6 +5,7 @@ import { PublishedWorkflowsService } from '../../workflows/application/published
 import type { CaseProps, ReceivedMessage } from '../domain/case.js';
 import { CaseRepository, type ReplyUsage } from '../domain/case.repository.js';
 import { CaseMerges } from './case-merges.js';
+import { type CaseNotification, CaseNotifications } from './case-notifications.js';
 
 /**
  * How many merges a reply follows. A merge moves its case's Message-IDs to the target, so a
@@ -21,6 +22,7 @@ export class CaseEmailsService {
     private readonly cases: CaseRepository,
     private readonly merges: CaseMerges,
     private readonly transactions: TransactionRunner,
+    private readonly notifications: CaseNotifications,
   ) {}
 
   /** Which of the workflow's cases hold messages with these Message-IDs. */
@@ -37,9 +39,18 @@ export class CaseEmailsService {
    * Adds a reply to its case under the case's row lock, with its files and Message-ID; a Closed
    * case reopens unless `reopens` is false. A case merged meanwhile passes the reply on to the
    * case it went into. The version the case runs on is loaded before the lock (see
-   * ChangeCaseStatusService).
+   * ChangeCaseStatusService). `told`, given the id of the case the reply landed on, is what its
+   * watchers are told, queued in the reply's transaction: a crash after the commit loses nothing.
    */
-  async addReply(organizationId: number, workflowId: number, caseId: number, email: Record<string, unknown>, message: ReceivedMessage, reopens: boolean): Promise<CaseProps> {
+  async addReply(
+    organizationId: number,
+    workflowId: number,
+    caseId: number,
+    email: Record<string, unknown>,
+    message: ReceivedMessage,
+    reopens: boolean,
+    told?: (caseId: number) => CaseNotification,
+  ): Promise<CaseProps> {
     let target = caseId;
     for (let hop = 0; hop < MAX_MERGE_HOPS; hop++) {
       const found = await this.cases.find(organizationId, workflowId, target);
@@ -51,7 +62,9 @@ export class CaseEmailsService {
         const mergedInto = (await this.merges.pointers(tx, organizationId, [target])).get(target);
         if (mergedInto !== undefined) return { mergedInto };
         subject.receiveEmail(email, message, version, reopens);
-        return { stored: await this.cases.save(tx, subject) };
+        const stored = await this.cases.save(tx, subject);
+        if (told) await this.notifications.notify(told(stored.id), tx);
+        return { stored };
       });
       if ('stored' in added) return added.stored;
       target = added.mergedInto;

@@ -44,7 +44,8 @@ export function lifecycleEventTypes(event: CaseEvent): LifecycleEventType[] {
 
 /**
  * What an event tells subscribers besides the case, as JSON text, one per type of
- * lifecycleEventTypes (null: nothing). A comment tells its visibility, and a public reply its
+ * lifecycleEventTypes (null: nothing). A comment tells its visibility and its author's id (never
+ * the staff member's email: subscribers are outside the organization), and a public reply its
  * body; an internal note's body is never in an event. An SLA event tells its clock, due time and
  * how late it fired.
  */
@@ -52,5 +53,5 @@ export function lifecycleEventDetails(event: CaseEvent): (string | null)[] {
   if (event.type === 'noted' && Object.hasOwn(SLA_NOTES, event.note)) return [JSON.stringify({ sla: event.data })];
   if (event.type !== 'comment_added') return lifecycleEventTypes(event).map(() => null);
   const { id, visibility, author, publicBody } = event.comment;
-  return [JSON.stringify({ comment: { id, visibility, author, ...(visibility === 'public' && publicBody !== null ? { body: publicBody } : {}) } })];
+  return [JSON.stringify({ comment: { id, visibility, author: { id: author.id }, ...(visibility === 'public' && publicBody !== null ? { body: publicBody } : {}) } })];
 }

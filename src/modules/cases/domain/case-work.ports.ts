@@ -25,8 +25,11 @@ export abstract class CaseWorkDirectory {
 
 /** What the cases module answers of assignments to others (the teams module, an `assign` step, watching); bound in CasesModule. */
 export abstract class CaseAssignments {
-  /** The case's assignee (who always counts as watching it, casework.md section 4); null when it has none or is not the organization's. */
-  abstract assigneeOf(organizationId: number, caseId: number): Promise<number | null>;
+  /**
+   * The case's assignee (who always counts as watching it, casework.md section 4); null when it
+   * has none or is not the organization's. Inside `tx` when given (a change holding a lock takes no second pool connection).
+   */
+  abstract assigneeOf(organizationId: number, caseId: number, tx?: Transaction): Promise<number | null>;
   /** A deleted team's cases lose it (and keep their assignee), in the deletion's transaction; how many. */
   abstract dropTeam(tx: Transaction, organizationId: number, teamId: number): Promise<number>;
   /** How many open (not `Closed`) cases each of these users has assigned, as `tx` sees them, but the cases `excluding`. */

@@ -16,8 +16,8 @@ export class PostgresCaseAssignments extends CaseAssignments {
     super();
   }
 
-  async assigneeOf(organizationId: number, caseId: number): Promise<number | null> {
-    const [row] = (await this.dataSource.query('SELECT assignee_id FROM cases WHERE id = $1 AND organization_id = $2', [caseId, organizationId])) as { assignee_id: string | null }[];
+  async assigneeOf(organizationId: number, caseId: number, tx?: Transaction): Promise<number | null> {
+    const [row] = (await (tx ? entityManager(tx) : this.dataSource).query('SELECT assignee_id FROM cases WHERE id = $1 AND organization_id = $2', [caseId, organizationId])) as { assignee_id: string | null }[];
     return row?.assignee_id == null ? null : Number(row.assignee_id);
   }
 

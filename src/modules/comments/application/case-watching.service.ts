@@ -36,8 +36,7 @@ export class CaseWatchingService extends CaseNotifications {
   /** `userId` null (an admin token): NotAPersonError, once the case is known to be the organization's. */
   async watch(organizationId: number, caseId: number, userId: number | null, by: ChangeAuthor, watching: boolean): Promise<void> {
     await this.transactions.run(async (tx) => {
-      const subject = (await this.cases.load(tx, [caseId])).get(caseId);
-      if (!subject || subject.organizationId !== organizationId) throw new NotFoundError('case');
+      if (!(await this.cases.lock(tx, organizationId, [caseId])).has(caseId)) throw new NotFoundError('case');
       if (userId === null) throw new NotAPersonError();
       if (watching) await this.watchers.watch(tx, organizationId, caseId, [userId]);
       else await this.watchers.unwatch(tx, organizationId, caseId, userId);
@@ -45,14 +44,18 @@ export class CaseWatchingService extends CaseNotifications {
     });
   }
 
-  /** Everyone watching the case: its watchers and its assignee. */
-  async watching(organizationId: number, caseId: number): Promise<number[]> {
-    const [watchers, assignee] = await Promise.all([this.watchers.watchersOf(organizationId, caseId), this.assignees.assigneeOf(organizationId, caseId)]);
+  /**
+   * Everyone watching the case: its watchers and its assignee. Read inside `tx` when given: a
+   * caller holding a transaction (and a case's lock) waits for no second pool connection.
+   */
+  async watching(organizationId: number, caseId: number, tx?: Transaction): Promise<number[]> {
+    const watchers = await this.watchers.watchersOf(organizationId, caseId, tx);
+    const assignee = await this.assignees.assigneeOf(organizationId, caseId, tx);
     return [...new Set([...watchers, ...(assignee === null ? [] : [assignee])])];
   }
 
   async notify(notification: CaseNotification, tx?: Transaction): Promise<void> {
-    const userIds = notification.userIds ?? (await this.watching(notification.organizationId, notification.caseId));
+    const userIds = notification.userIds ?? (await this.watching(notification.organizationId, notification.caseId, tx));
     if (!userIds.length) return;
     await this.store.queue(tx, { ...notification, userIds, summary: summaryLine(notification.summary) });
   }

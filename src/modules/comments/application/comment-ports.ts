@@ -49,7 +49,8 @@ export interface CommentBody {
 export abstract class WatcherStore {
   abstract watch(tx: Transaction | undefined, organizationId: number, caseId: number, userIds: readonly number[]): Promise<void>;
   abstract unwatch(tx: Transaction, organizationId: number, caseId: number, userId: number): Promise<void>;
-  abstract watchersOf(organizationId: number, caseId: number): Promise<number[]>;
+  /** Inside `tx` when given. */
+  abstract watchersOf(organizationId: number, caseId: number, tx?: Transaction): Promise<number[]>;
 }
 
 export interface QueuedNotification {
@@ -86,10 +87,11 @@ export interface ClaimedBatch {
   userId: number;
   caseId: number;
   attempt: number;
+  /** The oldest item waiting has waited so long that a failure of this attempt gives the items up. */
   lastChance: boolean;
-  /** The oldest items first, with the newest item's id: what a sent mail covers. */
+  /** The oldest items first, with their ids: what a sent mail covers. */
   items: { kind: NotificationKind; summary: string }[];
-  lastItemId: number;
+  itemIds: number[];
   /** How many more items wait than the mail lists (it says so). */
   more: number;
 }

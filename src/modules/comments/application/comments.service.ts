@@ -54,8 +54,8 @@ export class CommentsService {
   async post(caller: Commenter, caseId: number, body: string, visibility: Visibility): Promise<Comment> {
     const mentioned = visibility === 'internal' ? await this.mentionedPeople(caller, body) : [];
     return this.transactions.run(async (tx) => {
-      const subject = (await this.cases.load(tx, [caseId])).get(caseId);
-      if (!subject || subject.organizationId !== caller.organizationId) throw new NotFoundError('case');
+      const subject = (await this.cases.lock(tx, caller.organizationId, [caseId])).get(caseId);
+      if (!subject) throw new NotFoundError('case');
       const reply = visibility === 'public' ? await this.reply(subject.snapshot()) : null;
       const author: CommentAuthor = { id: caller.userId, email: caller.userId === null ? null : caller.name, name: caller.name };
       const comment = await this.comments.insert(tx, { organizationId: caller.organizationId, caseId, author, visibility, body }, reply);
@@ -85,14 +85,16 @@ export class CommentsService {
   }
 
   /**
-   * The people of the organization a note mentions, but its author. An address of no one in the
-   * organization is ignored: it is never mailed, and nothing says whether such a person exists.
+   * The people of the organization a note mentions who may work cases (active, `agent` or
+   * stronger: a viewer is not made a watcher, an invited person not mailed), but its author. Any
+   * other address is ignored: it is never mailed, and nothing says whether such a person exists.
    */
   private async mentionedPeople(caller: Commenter, body: string): Promise<number[]> {
     const addresses = new Set(mentionedAddresses(body));
     if (!addresses.size) return [];
     const people = await this.users.list(caller.organizationId);
-    return people.filter((p) => addresses.has(p.email.toLowerCase()) && p.id !== caller.userId).map((p) => p.id);
+    const named = people.filter((p) => addresses.has(p.email.toLowerCase()) && p.id !== caller.userId).map((p) => p.id);
+    return [...(await this.users.workers(caller.organizationId, named)).keys()];
   }
 
   /** The queued mail of a public reply on the case; NoRequesterError when nobody can receive it. */

@@ -1,12 +1,35 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import type { NotificationKind } from '../../cases/application/case-notifications.js';
+import { NOTIFICATION_KINDS, type NotificationKind } from '../../cases/application/case-notifications.js';
 import { CaseMailOutbox, type ClaimedBatch, type ClaimedReply } from '../application/comment-ports.js';
 import { GIVE_UP_AFTER_MS } from '../domain/mail-retries.js';
+import { preferenceOf } from '../domain/notification.js';
 
 /** Items a notification mail lists; more are counted, not listed (a flood of events makes one bounded mail). */
 const ITEMS_PER_MAIL = 20;
+
+/** Each kind's switch in notification_preferences (a column name), as JSON: `{"requester_replied": "watched", ...}`. */
+const SWITCH_OF_KIND = JSON.stringify(Object.fromEntries(NOTIFICATION_KINDS.map((kind) => [kind, preferenceOf(kind)])));
+
+/**
+ * A batch's items as a claim takes them. Items of a kind the person has turned off since they
+ * were queued (PUT /me/notifications, an unsubscribe link) are deleted first, unsent. The mail
+ * lists the oldest ITEMS_PER_MAIL; it is the last chance once the oldest item waiting has waited
+ * GIVE_UP_AFTER_MS: failures move the batch's due time, never its items' age, so a batch the
+ * relay keeps refusing is given up after the retries mail-retries.ts describes.
+ */
+const CLAIM_ITEMS_SQL = `
+  WITH off AS (
+    DELETE FROM notification_items i USING notification_preferences p
+    WHERE i.organization_id = $1 AND i.user_id = $2 AND i.case_id = $3 AND p.organization_id = $1 AND p.user_id = $2
+      AND (to_jsonb(p) ->> ($5::jsonb ->> i.kind))::boolean IS FALSE
+    RETURNING i.id
+  )
+  SELECT id, kind, summary, count(*) OVER () AS total, min(created_at) OVER () < now() - $6 * interval '1 millisecond' AS last_chance
+  FROM notification_items
+  WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND id NOT IN (SELECT id FROM off)
+  ORDER BY id LIMIT $4`;
 
 interface ReplyRow {
   organization_id: string;
@@ -28,6 +51,13 @@ interface BatchRow {
   user_id: string;
   case_id: string;
   attempts: number;
+}
+
+interface ItemRow {
+  id: string;
+  kind: NotificationKind;
+  summary: string;
+  total: string;
   last_chance: boolean;
 }
 
@@ -104,25 +134,20 @@ export class PostgresCaseMailOutbox extends CaseMailOutbox {
            SELECT organization_id, user_id, case_id FROM notification_batches
            WHERE due_at <= now() AND (locked_until IS NULL OR locked_until < now())
            ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING b.organization_id, b.user_id, b.case_id, b.attempts,
-                 b.due_at < now() - $3 * interval '1 millisecond' AS last_chance`,
-      [limit, leaseMs, GIVE_UP_AFTER_MS],
+       RETURNING b.organization_id, b.user_id, b.case_id, b.attempts`,
+      [limit, leaseMs],
     )) as [BatchRow[], number];
     const batches: ClaimedBatch[] = [];
     for (const r of rows) {
-      const items = (await this.db.query(
-        `SELECT kind, summary, count(*) OVER () AS total, max(id) OVER () AS newest FROM notification_items
-         WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 ORDER BY id LIMIT $4`,
-        [r.organization_id, r.user_id, r.case_id, ITEMS_PER_MAIL],
-      )) as { kind: NotificationKind; summary: string; total: string; newest: string }[];
+      const items = (await this.db.query(CLAIM_ITEMS_SQL, [r.organization_id, r.user_id, r.case_id, ITEMS_PER_MAIL, SWITCH_OF_KIND, GIVE_UP_AFTER_MS])) as ItemRow[];
       batches.push({
         organizationId: Number(r.organization_id),
         userId: Number(r.user_id),
         caseId: Number(r.case_id),
         attempt: r.attempts,
-        lastChance: r.last_chance,
+        lastChance: items[0]?.last_chance ?? false,
         items: items.map((i) => ({ kind: i.kind, summary: i.summary })),
-        lastItemId: Number(items[0]?.newest ?? 0),
+        itemIds: items.map((i) => Number(i.id)),
         more: Number(items[0]?.total ?? 0) - items.length,
       });
     }
@@ -154,19 +179,20 @@ export class PostgresCaseMailOutbox extends CaseMailOutbox {
   }
 
   /**
-   * The items the attempt covered go; the batch stays due (`dueAgain`) when more came meanwhile.
+   * The items the attempt covered go, exactly those (an item with a lower id may commit after the
+   * claim: it waits for the next mail); the batch stays due (`dueAgain`) when others wait.
    * Both SQL expressions are this class's own constants, never input.
    */
   private async settle(batch: ClaimedBatch, dueAgain: string, lastSent: string): Promise<void> {
     await this.db.query(
       `WITH gone AS (
-         DELETE FROM notification_items WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND id <= $5
+         DELETE FROM notification_items WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND id = ANY($5::bigint[])
        )
        UPDATE notification_batches b SET locked_until = NULL, attempts = 0, last_sent_at = ${lastSent},
-         due_at = CASE WHEN EXISTS (SELECT 1 FROM notification_items i WHERE i.organization_id = $1 AND i.user_id = $2 AND i.case_id = $3 AND i.id > $5)
+         due_at = CASE WHEN EXISTS (SELECT 1 FROM notification_items i WHERE i.organization_id = $1 AND i.user_id = $2 AND i.case_id = $3 AND NOT (i.id = ANY($5::bigint[])))
                        THEN ${dueAgain} END
        WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND attempts = $4`,
-      [batch.organizationId, batch.userId, batch.caseId, batch.attempt, batch.lastItemId],
+      [batch.organizationId, batch.userId, batch.caseId, batch.attempt, batch.itemIds],
     );
   }
 }

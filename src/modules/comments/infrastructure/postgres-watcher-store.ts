@@ -24,8 +24,8 @@ export class PostgresWatcherStore extends WatcherStore {
     await entityManager(tx).query('DELETE FROM case_watchers WHERE organization_id = $1 AND case_id = $2 AND user_id = $3', [organizationId, caseId, userId]);
   }
 
-  async watchersOf(organizationId: number, caseId: number): Promise<number[]> {
-    const rows = (await this.db.query('SELECT user_id FROM case_watchers WHERE organization_id = $1 AND case_id = $2 ORDER BY user_id', [organizationId, caseId])) as { user_id: string }[];
+  async watchersOf(organizationId: number, caseId: number, tx?: Transaction): Promise<number[]> {
+    const rows = (await (tx ? entityManager(tx) : this.db).query('SELECT user_id FROM case_watchers WHERE organization_id = $1 AND case_id = $2 ORDER BY user_id', [organizationId, caseId])) as { user_id: string }[];
     return rows.map((r) => Number(r.user_id));
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Env } from '../../../shared/config/env.js';
 import { CaseEmailsService } from '../../cases/application/case-emails.service.js';
-import { CaseNotifications } from '../../cases/application/case-notifications.js';
+import type { CaseNotification } from '../../cases/application/case-notifications.js';
 import { CreateCaseService, type CreateCaseCommand } from '../../cases/application/create-case.service.js';
 import { AttributesInvalidError } from '../../cases/domain/case.errors.js';
 import { TOO_LARGE_TO_STORE, tooLargeToStore } from '../../cases/domain/case-storage.js';
@@ -39,7 +39,6 @@ export class ReceiveEmailService {
   constructor(
     private readonly createCase: CreateCaseService,
     private readonly caseEmails: CaseEmailsService,
-    private readonly notifications: CaseNotifications,
     private readonly env: Env,
   ) {}
 
@@ -98,9 +97,9 @@ export class ReceiveEmailService {
       case 'reply': {
         const { organizationId, version } = plan.target;
         const { attachments, email, automatic } = plan;
-        const repliedTo = await this.caseEmails.addReply(organizationId, version.workflowId, plan.caseId, email, { attachments, messageId: message.messageId }, !automatic);
         // A machine's mail (an auto-responder answering a public reply, a bounce) tells no one: nothing it sends makes mail.
-        if (!automatic) await this.notifications.notify({ organizationId, caseId: repliedTo.id, kind: 'requester_replied', summary: `The requester replied on case #${repliedTo.id}: ${message.subject ?? '(no subject)'}` });
+        const told = automatic ? undefined : (caseId: number): CaseNotification => ({ organizationId, caseId, kind: 'requester_replied', summary: `The requester replied on case #${caseId}: ${message.subject ?? '(no subject)'}` });
+        const repliedTo = await this.caseEmails.addReply(organizationId, version.workflowId, plan.caseId, email, { attachments, messageId: message.messageId }, !automatic, told);
         return { workflowId: version.workflowId, kind: 'replied', caseId: repliedTo.id };
       }
       case 'duplicate':
