@@ -4,11 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { eventually } from '../support/automation-helpers.js';
 import { statusDefinition } from '../support/cases-api.js';
 import { asSession, givenMember, givenOwnedOrganization, type PeopleOrganization, type Session } from '../support/people-helpers.js';
 import { createOrganization, createToken, createWorkflow } from '../support/scenario.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
+import { waitingBackends } from '../support/table-locks.js';
 import { closeDb, db, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
 
 /** RFC 4180 records (quoted fields may hold commas, doubled quotes and line breaks). */
@@ -169,6 +171,39 @@ describe('casework: saved views, bulk changes, CSV export', () => {
     const reason = `user ${viewer.userId} is not an active user of the organization with a role of agent or stronger`;
     assert.deepEqual(refused.failures, [{ case_id: worked[0], reason }, { case_id: worked[1], reason }]);
     assert.equal((await as(agent, 'GET', `/api/admin/v1/cases/${worked[0]}`)).body.case.priority, 'urgent', 'a refused case changes nothing');
+  });
+
+  it('locks every case of a chunk before the team it sets, so a PATCH of one of them racing the job waits for it instead of deadlocking', async () => {
+    const team = await t.request('POST', '/api/admin/v1/teams', { token: org.adminToken, body: { name: `Racing ${Date.now()}`, member_ids: [agent.userId] } });
+    assert.equal(team.status, 201, team.text);
+    const teamId = team.body.team.id;
+    const [first, second] = [await newCase(triageFlow), await newCase(triageFlow)];
+    // Holding the team keeps the job's chunk waiting for it, with whatever it locked before.
+    const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM teams WHERE id = $1 FOR UPDATE', [teamId]);
+      const accepted = await as(agent, 'POST', '/api/admin/v1/cases/bulk', { case_ids: [first, second], change: { team_id: teamId } });
+      assert.equal(accepted.status, 202, accepted.text);
+      await eventually('the job\'s chunk waits for the team', async () => ((await waitingBackends()) === 1 ? true : undefined));
+      const unlocked = await db().query<{ id: string }>('SELECT id FROM cases WHERE id = ANY($1::bigint[]) FOR UPDATE SKIP LOCKED', [[first, second]]);
+      assert.deepEqual(unlocked.rows, [], 'both cases are the chunk\'s before it waits for the team');
+      const patch = as(agent, 'PATCH', `/api/admin/v1/cases/${second}`, { team_id: teamId, priority: 'high' });
+      await eventually('the PATCH waits for its case', async () => ((await waitingBackends()) === 2 ? true : undefined));
+      await holder.query('COMMIT');
+      const patched = await patch;
+      assert.equal(patched.status, 200, patched.text);
+      const job = await eventually('the bulk job to finish', async () => {
+        const res = (await as(agent, 'GET', `/api/admin/v1/jobs/${accepted.body.job.id}`)).body.job;
+        return res.state === 'finished' ? res : undefined;
+      });
+      assert.deepEqual([job.done, job.failed, job.failures], [2, 0, []]);
+      for (const caseId of [first, second]) assert.equal((await as(agent, 'GET', `/api/admin/v1/cases/${caseId}`)).body.case.team.id, teamId);
+      assert.equal((await as(agent, 'GET', `/api/admin/v1/cases/${second}`)).body.case.priority, 'high');
+    } finally {
+      await holder.end();
+    }
   });
 
   it('refuses a bulk change without one selection, with a change it cannot make, or beyond 10,000 cases', async () => {

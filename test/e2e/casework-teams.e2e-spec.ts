@@ -5,10 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { eventually } from '../support/automation-helpers.js';
 import { fromDashboard, givenMember, givenOwnedOrganization, type PeopleOrganization, type Session, uniqueEmail } from '../support/people-helpers.js';
 import { createToken, createWorkflow, sampleDefinition } from '../support/scenario.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
+import { waitingBackends } from '../support/table-locks.js';
 import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
 
 const CASES = '/api/admin/v1/cases';
@@ -29,6 +31,13 @@ describe('teams and working cases', () => {
     const res = await t.request('POST', `/api/external/v1/workflows/${workflowId}/cases`, { token: apiToken, body: { attributes } });
     assert.equal(res.status, 201, res.text);
     return res.body.case.id;
+  };
+  /** A connection of the test's own, in a transaction it ends itself: to hold rows while the service waits for them. */
+  const holder = async (): Promise<pg.Client> => {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    await client.query('BEGIN');
+    return client;
   };
   const timeline = async (caseId: number) => (await admin('GET', `${CASES}/${caseId}/timeline`)).body.events as Record<string, unknown>[];
 
@@ -87,6 +96,37 @@ describe('teams and working cases', () => {
       assert.deepEqual(entries.map((e: { action: string }) => e.action), ['team.changed', 'team.created']);
     });
 
+    it('refuses a null name or null members with 422 at the field, and changes nothing', async () => {
+      const created = await admin('POST', TEAMS, { name: 'Nullable', member_ids: [agent.userId] });
+      assert.equal(created.status, 201, created.text);
+      for (const [body, path] of [[{ name: null }, '/name'], [{ member_ids: null }, '/member_ids'], [{ name: null, member_ids: [] }, '/name']] as const) {
+        const res = await admin('PATCH', `${TEAMS}/${created.body.team.id}`, body);
+        assert.equal(res.status, 422, `${JSON.stringify(body)}: ${res.text}`);
+        assert.equal(typeof res.body.error, 'string');
+        assert.ok(res.body.validation_errors.some((p: { path: string }) => p.path === path), res.text);
+      }
+      const listed = (await admin('GET', TEAMS)).body.teams.find((team: { id: number }) => team.id === created.body.team.id);
+      assert.deepEqual([listed.name, listed.member_ids], ['Nullable', [agent.userId]]);
+    });
+
+    it('refuses a rename to a name another team took in a transaction that committed after the check (422), not a 500', async () => {
+      const [taker, renamed] = [(await admin('POST', TEAMS, { name: 'Racer one', member_ids: [] })).body.team, (await admin('POST', TEAMS, { name: 'Racer two', member_ids: [] })).body.team];
+      const other = await holder();
+      try {
+        await other.query('UPDATE teams SET name = $2 WHERE id = $1', [taker.id, 'Finish line']);
+        const rename = admin('PATCH', `${TEAMS}/${renamed.id}`, { name: 'finish LINE' });
+        await eventually('the rename waits for the other transaction\'s name', async () => ((await waitingBackends()) === 1 ? true : undefined));
+        await other.query('COMMIT');
+        const res = await rename;
+        assert.equal(res.status, 422, res.text);
+        assert.deepEqual(res.body.validation_errors, [{ path: '/name', error: 'already taken by another team of the organization' }]);
+      } finally {
+        await other.end();
+      }
+      const names = (await admin('GET', TEAMS)).body.teams.filter((team: { id: number }) => [taker.id, renamed.id].includes(team.id)).map((team: { name: string }) => team.name);
+      assert.deepEqual(names.sort(), ['Finish line', 'Racer two']);
+    });
+
     it('a deleted team\'s cases keep their assignee and lose the team', async () => {
       const team = (await admin('POST', TEAMS, { name: 'Short-lived', member_ids: [agent.userId] })).body.team;
       const caseId = await openCase();
@@ -124,6 +164,27 @@ describe('teams and working cases', () => {
       const audited = await eventually('the audit entry', async () => (await admin('GET', `/api/admin/v1/audit?target=case:${caseId}`)).body.entries[0]);
       assert.equal(audited.action, 'case.changed');
       assert.deepEqual(audited.actor, { type: 'user', id: String(agent.userId), name: agent.email });
+    });
+
+    it('runs a change again when Postgres breaks it off as a deadlock\'s loser: 200, changed once, never a 500', async () => {
+      const team = (await admin('POST', TEAMS, { name: 'Deadlocked', member_ids: [agent.userId] })).body.team;
+      const caseId = await openCase();
+      const other = await holder();
+      try {
+        // The test's connection looks for a deadlock only after 10 s: the PATCH, waiting since before it, is the one Postgres breaks off.
+        await other.query(`SET LOCAL deadlock_timeout = '10s'`);
+        await other.query('SELECT 1 FROM teams WHERE id = $1 FOR UPDATE', [team.id]);
+        const patch = admin('PATCH', `${CASES}/${caseId}`, { team_id: team.id, priority: 'high' });
+        await eventually('the PATCH holds its case and waits for the team', async () => ((await waitingBackends()) === 1 ? true : undefined));
+        await other.query('SELECT 1 FROM cases WHERE id = $1 FOR UPDATE', [caseId]);
+        await other.query('COMMIT');
+        const res = await patch;
+        assert.equal(res.status, 200, res.text);
+        assert.deepEqual([res.body.case.team, res.body.case.priority], [{ id: team.id, name: 'Deadlocked' }, 'high']);
+      } finally {
+        await other.end();
+      }
+      assert.equal((await timeline(caseId)).filter((event) => event.type === 'priority_changed').length, 1);
     });
 
     it('tells case.assigned to a subscription that wants it', async () => {

@@ -124,4 +124,28 @@ describe('list reads charged to their organization\'s budget of database time', 
     }
     assert.equal((await list(b)).status, 200, 'another organization\'s budget is its own');
   });
+
+  it('charges the SLA report\'s timeline reads, not only its list of cases, to the organization\'s budget', async () => {
+    const c = await givenCasesWorkflow(t);
+    const admin = { token: c.org.adminToken };
+    assert.equal((await t.request('PUT', '/api/admin/v1/calendars/Always', { ...admin, body: { time_zone: 'Europe/Berlin', hours: '24x7' } })).status, 200);
+    const policy = await t.request('PUT', `/api/admin/v1/workflows/${c.workflowId}/sla`, { ...admin, body: { calendar: 'Always', targets: { normal: { first_response: 'PT1H', resolution: 'PT2H' } } } });
+    assert.equal(policy.status, 200, policy.text);
+    const from = new Date(Date.now() - 60_000).toISOString();
+    await createdCaseId(c);
+    const to = new Date(Date.now() + 60_000).toISOString();
+    // Only the timelines wait: the report's count and its page of cases read no case_events.
+    const { pending } = await whileLocked(['case_events'], async () => {
+      const pending = t.request('GET', `/api/admin/v1/reports/sla?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&workflow_id=${c.workflowId}`, admin);
+      await eventually('the report\'s timeline read waits for the lock', async () => ((await waitingBackends()) === 1 ? true : undefined), { timeoutMs: 10_000 });
+      await sleep(HELD_MS);
+      return { pending };
+    });
+    const report = await pending;
+    assert.equal(report.status, 200, report.text);
+    assert.equal(report.body.report.cases, 1);
+    const refused = await t.request('GET', '/api/admin/v1/cases', admin);
+    assert.equal(refused.status, 429, `the timeline read spent the budget: ${refused.status} ${refused.text}`);
+    assert.match(refused.body.error, /spent their share of database time/);
+  });
 });

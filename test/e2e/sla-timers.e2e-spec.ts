@@ -8,12 +8,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { CaseRepository } from '../../src/modules/cases/domain/case.repository.js';
 import { CaseSlaService } from '../../src/modules/sla/application/case-sla.service.js';
 import { SlaSweep } from '../../src/modules/sla/application/sla-sweep.service.js';
 import { eventually, type Receiver, startReceiver } from '../support/automation-helpers.js';
 import { anotherWorkflow, type CasesFixture, createdCaseId, givenCasesWorkflow, patchCase } from '../support/cases-api.js';
 import { fromDashboard, givenPerson, type Session } from '../support/people-helpers.js';
+import { waitingBackends } from '../support/table-locks.js';
 import { closeDb, db, startTestApp, type TestApp } from '../support/test-app.js';
 
 const POLICY = { calendar: 'Always', targets: { normal: { first_response: 'PT2S', resolution: 'PT3S' } }, pause_statuses: ['Waiting on customer'], warn_before: 'PT1S' };
@@ -108,6 +110,34 @@ describe('SLA timers', () => {
     for (const timer of fired) assert.ok(timer.firedAt >= timer.fireAt, 'fired at or after its time');
     assert.ok((await timersOf(caseId)).every((row) => row.fired_at !== null));
     assert.deepEqual((await sweep.run()).filter((timer) => timer.caseId === caseId), []);
+  });
+
+  it('a pass locks the cases of the timers it fires in id order across organizations, whatever order their timers come in', async () => {
+    const other = await givenCasesWorkflow(t);
+    const admin = { token: other.org.adminToken };
+    assert.equal((await t.request('PUT', '/api/admin/v1/calendars/Always', { ...admin, body: { time_zone: 'Europe/Berlin', hours: '24x7' } })).status, 200);
+    assert.equal((await t.request('PUT', `/api/admin/v1/workflows/${other.workflowId}/sla`, { ...admin, body: POLICY })).status, 200);
+    const lower = await createdCaseId(f);
+    const higher = await createdCaseId(other);
+    await trackedAtCreation(lower, 4);
+    await trackedAtCreation(higher, 4);
+    // The higher case's organization comes first in the batch: its timers are due before any other.
+    await db().query(`UPDATE sla_timers SET fire_at = CASE WHEN case_id = $1 THEN timestamptz '2000-01-01' ELSE timestamptz '2000-01-02' END WHERE case_id = ANY($2::bigint[])`, [higher, [lower, higher]]);
+    const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM cases WHERE id = $1 FOR UPDATE', [lower]);
+      const pass = sweep.run();
+      await eventually('the pass waits for the lower case', async () => ((await waitingBackends()) === 1 ? true : undefined), { timeoutMs: 10_000 });
+      const unlocked = await db().query<{ id: string }>('SELECT id FROM cases WHERE id = $1 FOR UPDATE SKIP LOCKED', [higher]);
+      assert.deepEqual(unlocked.rows.map((row) => Number(row.id)), [higher], 'the higher case is not locked before the lower one');
+      await holder.query('ROLLBACK');
+      const fired = (await pass).filter((timer) => timer.caseId === lower || timer.caseId === higher);
+      assert.deepEqual(fired.map((timer) => timer.caseId).sort((a, b) => a - b), [lower, lower, lower, lower, higher, higher, higher, higher]);
+    } finally {
+      await holder.end();
+    }
   });
 
   it('the admin list\'s sla=at_risk holds a case whose warning time passed before its due time, sla=breached one past its due time', async () => {

@@ -34,4 +34,30 @@ describe('database errors: what the HTTP layer answers for a real driver failure
     assert.deepEqual(answer.headers, { 'retry-after': '5' });
     assert.equal(typeof answer.body.error, 'string');
   });
+
+  it('a deadlock\'s loser is a 503 with Retry-After, not a 500', async () => {
+    const [first, second] = [new pg.Client({ connectionString: process.env.DATABASE_URL }), new pg.Client({ connectionString: process.env.DATABASE_URL })];
+    await Promise.all([first.connect(), second.connect()]);
+    try {
+      // Two transactions each holding one advisory lock and asking for the other's: Postgres breaks one of them off.
+      for (const [client, key] of [[first, 1], [second, 2]] as const) {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_advisory_xact_lock(424242, $1)', [key]);
+      }
+      // The loser holds its lock until it rolls back; the winner gets it then.
+      const outcomes = await Promise.all(([[first, 2], [second, 1]] as const).map(([client, key]) =>
+        client.query('SELECT pg_advisory_xact_lock(424242, $1)', [key]).then(() => undefined, async (err: unknown) => {
+          await client.query('ROLLBACK');
+          return err;
+        })));
+      const failure = outcomes.find((outcome) => outcome !== undefined) as { code?: string } | undefined;
+      assert.equal(failure?.code, '40P01');
+      const answer = toErrorResponse(failure);
+      assert.equal(answer.status, 503);
+      assert.equal(answer.unexpected, false);
+      assert.deepEqual(answer.headers, { 'retry-after': '5' });
+    } finally {
+      await Promise.all([first.end(), second.end()]);
+    }
+  });
 });

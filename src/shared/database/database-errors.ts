@@ -41,14 +41,30 @@ function isStatementCanceled(err: unknown): boolean {
   return driverError(err)?.code === '57014';
 }
 
-/** What the HTTP layer answers 503, to retry as it is: the database unavailable, or the statement cancelled. */
+/**
+ * Postgres broke the transaction off as the loser of a deadlock (`40P01`) or of a serialization
+ * conflict (`40001`): nothing of it was kept, and the same work run again as a new transaction
+ * may well pass.
+ */
+export function isLockConflict(err: unknown): boolean {
+  const code = driverError(err)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+/** What the HTTP layer answers 503, to retry as it is: the database unavailable, the statement cancelled, or the transaction a lock conflict's loser. */
 export function isTransientDatabaseFailure(err: unknown): boolean {
-  return isDatabaseUnavailable(err) || isStatementCanceled(err);
+  return isDatabaseUnavailable(err) || isStatementCanceled(err) || isLockConflict(err);
 }
 
 export function isUnstorableInput(err: unknown): boolean {
   const d = driverError(err);
   return d?.code !== undefined && UNSTORABLE_SQLSTATE.has(d.code);
+}
+
+/** A unique index (named `index`) refused the row: another transaction stored its key first. */
+export function isUniqueViolation(err: unknown, index: string): boolean {
+  const inner = ((err as { driverError?: unknown } | null)?.driverError ?? err) as { code?: unknown; constraint?: unknown } | null;
+  return inner?.code === '23505' && inner.constraint === index;
 }
 
 /** Postgres refused the statement only because an earlier one in the same transaction had failed. */

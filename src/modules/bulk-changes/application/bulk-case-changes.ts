@@ -14,6 +14,11 @@ import type { BulkChange } from '../domain/bulk-job.js';
 export class BulkCaseChanges {
   constructor(private readonly work: CaseWorkService) {}
 
+  /** Before the chunk's first change: its cases locked in id order (see CaseWorkService.lockForChanges). */
+  lock(tx: Transaction, organizationId: number, caseIds: readonly number[]): Promise<void> {
+    return this.work.lockForChanges(tx, organizationId, caseIds);
+  }
+
   /** Why the case could not change (it is not the organization's, the assignee may not work cases, ...), or null once it changed. Throws only when the database does. */
   change(tx: Transaction, organizationId: number, caseId: number, change: BulkChange, by: ChangeAuthor): Promise<string | null> {
     return this.work.changeIn(tx, organizationId, caseId, { status: change.status, assigneeId: change.assignee_id, teamId: change.team_id, priority: change.priority }, by);

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isDatabaseUnavailable } from '../../../shared/database/database-errors.js';
+import { isDatabaseUnavailable, isLockConflict } from '../../../shared/database/database-errors.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { keepLease } from '../../../shared/queue/lease.js';
@@ -27,7 +27,7 @@ export class BulkJobRunner {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** Throws only when Postgres fails: the queue's job is tried again, and the job is taken again once its lease ends. */
+  /** Throws only when Postgres fails or breaks a chunk off (a deadlock): the queue's job is tried again, and the job is taken again once its lease ends. */
   async run(ref: BulkJobRef): Promise<void> {
     const job = await this.jobs.claim(ref, BULK_JOB_LEASE_MS);
     if (!job) return;
@@ -45,13 +45,16 @@ export class BulkJobRunner {
     try {
       return await this.transactions.run(async (tx) => {
         const caseIds = await this.jobs.pending(tx, job, limit);
+        // All of them before any team a change locks: a PATCH of one of them, or a team's deletion, locks its case(s) first too.
+        await this.changes.lock(tx, job.organizationId, caseIds);
         const outcomes: CaseOutcome[] = [];
         for (const caseId of caseIds) outcomes.push({ caseId, failure: await this.changes.change(tx, job.organizationId, caseId, job.change, job.requestedBy) });
         await this.jobs.record(tx, job, outcomes);
         return caseIds.length;
       });
     } catch (err) {
-      if (isDatabaseUnavailable(err)) throw err;
+      // A deadlock's or serialization conflict's loser is not the cases' fault: the job goes on later, as when Postgres is down.
+      if (isDatabaseUnavailable(err) || isLockConflict(err)) throw err;
       // One case the database refuses (a constraint, a trigger) must not stop the job forever:
       // the chunk is tried again a case at a time, and such a case is counted as failed.
       if (limit > 1) return this.chunk(job, 1);

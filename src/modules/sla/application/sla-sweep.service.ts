@@ -113,34 +113,45 @@ export class SlaSweep {
     }
   }
 
-  /**
-   * The cases are locked after their timers (as every firing takes them), in id order as a
-   * change of several cases does; a case gone meanwhile has no one left to tell.
-   */
+  /** A case gone meanwhile has no one left to tell. */
   private async tell(tx: Transaction, timers: readonly FiredTimer[]): Promise<void> {
-    const byOrganization = new Map<number, FiredTimer[]>();
-    for (const timer of timers) byOrganization.set(timer.organizationId, [...(byOrganization.get(timer.organizationId) ?? []), timer]);
-    for (const [organizationId, own] of byOrganization) {
-      const subjects = await this.repository.lock(tx, organizationId, [...new Set(own.map((timer) => timer.caseId))].sort((a, b) => a - b));
-      const runs = new Map<Case, OnSlaKind[]>();
-      for (const timer of own) {
-        const subject = subjects.get(timer.caseId);
-        if (!subject || subject.mode !== 'live') continue;
-        const kind = timer.kind === 'warning' ? 'warning' : 'breached';
-        // On the version the case runs on, as its status's runs are.
-        if ((await this.workflows.version(subject.workflowId, subject.workflowVersion)).slaRunOf(kind)) runs.set(subject, [...(runs.get(subject) ?? []), kind]);
-        const note: SlaNote = `sla_${kind}`;
-        subject.note(note, { kind: 'engine' }, { clock: timer.clock, due_at: timer.dueAt?.toISOString() ?? null, late_ms: lateMs(timer) });
-        const late = lateMs(timer) >= LATE_ENOUGH_TO_SAY_MS ? ` (fired ${Math.round(lateMs(timer) / 1000)} s late)` : '';
-        const due = timer.dueAt === null ? '' : ` at ${timer.dueAt.toISOString()}`;
-        const summary = timer.kind === 'warning'
-          ? `Case #${timer.caseId}: ${clockLabel(timer.clock)} is due soon${due}${late}`
-          : `Case #${timer.caseId}: ${clockLabel(timer.clock)} breached, due${due}${late}`;
-        await this.notifications.notify({ organizationId, caseId: timer.caseId, kind: `sla_${kind}`, summary }, tx);
-      }
-      for (const subject of subjects.values()) await this.repository.save(tx, subject);
-      for (const [subject, kinds] of runs) await this.repository.startSlaRuns(tx, subject, kinds);
+    const subjects = await this.locked(tx, timers);
+    const runs = new Map<Case, OnSlaKind[]>();
+    for (const timer of timers) {
+      const subject = subjects.get(timer.caseId);
+      if (!subject || subject.mode !== 'live') continue;
+      const kind = timer.kind === 'warning' ? 'warning' : 'breached';
+      // On the version the case runs on, as its status's runs are.
+      if ((await this.workflows.version(subject.workflowId, subject.workflowVersion)).slaRunOf(kind)) runs.set(subject, [...(runs.get(subject) ?? []), kind]);
+      const note: SlaNote = `sla_${kind}`;
+      subject.note(note, { kind: 'engine' }, { clock: timer.clock, due_at: timer.dueAt?.toISOString() ?? null, late_ms: lateMs(timer) });
+      const late = lateMs(timer) >= LATE_ENOUGH_TO_SAY_MS ? ` (fired ${Math.round(lateMs(timer) / 1000)} s late)` : '';
+      const due = timer.dueAt === null ? '' : ` at ${timer.dueAt.toISOString()}`;
+      const summary = timer.kind === 'warning'
+        ? `Case #${timer.caseId}: ${clockLabel(timer.clock)} is due soon${due}${late}`
+        : `Case #${timer.caseId}: ${clockLabel(timer.clock)} breached, due${due}${late}`;
+      await this.notifications.notify({ organizationId: timer.organizationId, caseId: timer.caseId, kind: `sla_${kind}`, summary }, tx);
     }
+    for (const subject of subjects.values()) await this.repository.save(tx, subject);
+    for (const [subject, kinds] of runs) await this.repository.startSlaRuns(tx, subject, kinds);
+  }
+
+  /**
+   * The timers' cases, locked after their timers (as every firing takes them) and in id order
+   * across organizations, as a change of several cases locks them: another worker's batch
+   * sharing some of them then never waits for this one in a circle. Each by its organization,
+   * a statement per run of consecutive ids of one organization.
+   */
+  private async locked(tx: Transaction, timers: readonly FiredTimer[]): Promise<Map<number, Case>> {
+    const cases = [...new Map(timers.map((timer) => [timer.caseId, timer.organizationId] as const)).entries()].sort(([a], [b]) => a - b);
+    const subjects = new Map<number, Case>();
+    for (let next = 0; next < cases.length; ) {
+      const organizationId = cases[next]![1];
+      const ids: number[] = [];
+      for (; next < cases.length && cases[next]![1] === organizationId; next++) ids.push(cases[next]![0]);
+      for (const [id, subject] of await this.repository.lock(tx, organizationId, ids)) subjects.set(id, subject);
+    }
+    return subjects;
   }
 }
 

@@ -14,7 +14,7 @@ export abstract class TeamStore {
   abstract findByName(tx: Transaction, organizationId: number, name: string): Promise<Team | undefined>;
   /** The team's name, read (not locked) in `tx`. */
   abstract findName(tx: Transaction, organizationId: number, id: number): Promise<string | undefined>;
-  /** False when the new name is another team's. */
+  /** False when the new name is another team's, even one renamed so in a transaction that committed meanwhile (`tx` is then failed: throw). */
   abstract rename(tx: Transaction, organizationId: number, id: number, name: string): Promise<boolean>;
   /** The members become exactly these; those who stay keep when they were last assigned. */
   abstract setMembers(tx: Transaction, organizationId: number, id: number, memberIds: readonly number[]): Promise<void>;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { isUniqueViolation } from '../../../shared/database/database-errors.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { TeamStore } from '../application/team-store.js';
@@ -23,6 +24,8 @@ const toTeam = (row: TeamRow): Team => ({
   createdAt: row.created_at,
 });
 
+/** The unique index of a name per organization, whatever the case of its letters (migration 1764300100000-teams). */
+const TEAM_NAME_INDEX = 'teams_name';
 const MEMBERS = `(SELECT array_agg(m.user_id ORDER BY m.user_id) FROM team_members m WHERE m.organization_id = t.organization_id AND m.team_id = t.id) AS member_ids`;
 const TEAM_COLUMNS = `t.id, t.organization_id, t.name, t.created_at, ${MEMBERS}`;
 
@@ -67,7 +70,13 @@ export class PostgresTeamStore extends TeamStore {
   async rename(tx: Transaction, organizationId: number, id: number, name: string): Promise<boolean> {
     const [taken] = (await entityManager(tx).query(`SELECT 1 FROM teams WHERE organization_id = $1 AND lower(name) = lower($2) AND id <> $3`, [organizationId, name, id])) as unknown[];
     if (taken) return false;
-    await entityManager(tx).query(`UPDATE teams SET name = $3 WHERE organization_id = $1 AND id = $2`, [organizationId, id, name]);
+    try {
+      await entityManager(tx).query(`UPDATE teams SET name = $3 WHERE organization_id = $1 AND id = $2`, [organizationId, id, name]);
+    } catch (err) {
+      // Another team took the name after the check, in a transaction that committed meanwhile.
+      if (isUniqueViolation(err, TEAM_NAME_INDEX)) return false;
+      throw err;
+    }
     return true;
   }
 
