@@ -89,13 +89,18 @@ export class PostgresCaseQueries extends CaseQueries {
 
   async list(organizationId: number, filter: CaseFilter): Promise<Positioned<ListPosition>[]> {
     const sort = filter.sort ?? DEFAULT_CASE_SORT;
-    const rows = await this.prepared.rows<CaseRow & { sort_value: string; watchers?: string }>(...listCasesStatement(organizationId, filter, this.watching.sql, this.serviceLevels));
+    const rows = await this.read<CaseRow & { sort_value: string; watchers?: string }>(filter, listCasesStatement(organizationId, filter, this.watching.sql, this.serviceLevels));
     return rows.map((row) => ({ case: withWatchers(toProps(row), row.watchers), position: { sort, value: row.sort_value, id: row.id } }));
   }
 
   async ids(organizationId: number, filter: CaseFilter): Promise<number[]> {
-    const rows = await this.prepared.rows<{ id: string }>(...listedIdsStatement(organizationId, filter, this.watching.sql, this.serviceLevels));
+    const rows = await this.read<{ id: string }>(filter, listedIdsStatement(organizationId, filter, this.watching.sql, this.serviceLevels));
     return rows.map((row) => Number(row.id));
+  }
+
+  /** A search's tiers are planned for their own tsquery at every read (PreparedStatements.planned). */
+  private read<T>(filter: CaseFilter, [text, values]: [string, unknown[]]): Promise<T[]> {
+    return filter.search ? this.prepared.planned<T>(text, values) : this.prepared.rows<T>(text, values);
   }
 
   async changes(organizationId: number, workflowId: number, cursor: FeedCursor | null, limit: number): Promise<FeedPage> {
