@@ -19,13 +19,14 @@ type Metadata = { [key: string]: Metadata | ts.Node | Array<[ts.Expression, Meta
 /** NodeNext resolution needs the extension of every relative `import("./x")` the visitors print. */
 const withJsExtension = (code: string) => code.replace(/import\((["'])(\.{1,2}\/[^"']+?)(?<!\.js)\1\)/g, 'import($1$2.js$1)');
 
-function literal(value: Metadata | ts.Node | Array<[ts.Expression, Metadata]>): ts.Expression {
-  if (Array.isArray(value)) return ts.factory.createArrayLiteralExpression(value.map(([file, meta]) => ts.factory.createArrayLiteralExpression([file, literal(meta)])));
+/** A file's metadata goes on its own line, whole: the output stays within the 300 lines a file of src may have. */
+function literal(value: Metadata | ts.Node | Array<[ts.Expression, Metadata]>, multiLine = true): ts.Expression {
+  if (Array.isArray(value)) return ts.factory.createArrayLiteralExpression(value.map(([file, meta]) => ts.factory.createArrayLiteralExpression([file, literal(meta, false)])), true);
   // Nodes the visitors built (import calls, property lists) are printed as they are.
   if (typeof (value as ts.Node).kind === 'number') return value as ts.Expression;
   return ts.factory.createObjectLiteralExpression(
-    Object.entries(value as Metadata).map(([key, item]) => ts.factory.createPropertyAssignment(ts.factory.createStringLiteral(key), literal(item))),
-    true,
+    Object.entries(value as Metadata).map(([key, item]) => ts.factory.createPropertyAssignment(ts.factory.createStringLiteral(key), literal(item, multiLine))),
+    multiLine,
   );
 }
 
