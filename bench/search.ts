@@ -13,6 +13,9 @@
 import { freePort } from '../scripts/local-infra.js';
 import type { BenchContext } from './context.js';
 import { nodeArgs, sleep, startNode } from './procs.js';
+import { parseSearchQuery } from '../src/modules/search/domain/search-query.js';
+import { combineTermQueries, termInput } from '../src/modules/search/domain/term-queries.js';
+import { searchTiers, TERM_QUERIES_SQL } from '../src/modules/search/infrastructure/postgres-search-reads.js';
 import { call, createOrganization, publishWorkflow } from './setup.js';
 
 /** What each kind asks for, and how many of the cases it matches at the default size. */
@@ -161,28 +164,29 @@ export async function runSearch(ctx: BenchContext, log: (line: string) => void):
 
 /**
  * EXPLAIN ANALYZE of each kind's tier statements, as the service runs them for a first page of
- * 25 (the list statement of CaseQueries with a tier's condition; the tsquery as Postgres printed it).
+ * 25: the search module's own term queries and tier conditions (driver included, so a common
+ * word is left out of the index read as in the service) inside the list statement's shape.
  */
 async function explainAll(ctx: BenchContext, organizationId: number): Promise<string> {
   const out: string[] = [];
   for (const [kind, { q }] of Object.entries(SEARCH_KINDS)) {
-    const { rows: [printed] } = await ctx.db.query<{ q: string }>(
-      q === 'ORD-123457' ? `SELECT $1::text AS q` : q.endsWith('*') ? `SELECT to_tsquery('cis_search', $1)::text AS q` : `SELECT plainto_tsquery('cis_search', $1)::text AS q`,
-      [q === 'ORD-123457' ? "'ord-123457'" : q.endsWith('*') ? `'${q.slice(0, -1)}':*` : q],
-    );
-    const documents = (where: string) =>
-      `EXISTS (SELECT 1 FROM case_search_documents d WHERE d.organization_id = cases.organization_id AND d.case_id = cases.id AND d.all_text @@ $2::tsquery AND ${where})`;
-    const tiers = [
-      [3, documents('d.subject_text @@ $2::tsquery')],
-      [2, documents('d.case_text @@ $2::tsquery AND NOT d.subject_text @@ $2::tsquery AND d.attributes_text @@ $2::tsquery')],
-      [1, `cases.id = ANY (ARRAY(SELECT d.case_id FROM case_search_documents d WHERE d.organization_id = $1 AND d.all_text @@ $2::tsquery AND NOT d.case_text @@ $2::tsquery))`],
-    ] as const;
-    for (const [rank, condition] of tiers) {
+    const parsed = parseSearchQuery(q);
+    if (!parsed.ok) throw new Error(`${kind}: ${parsed.error}`);
+    const inputs = parsed.terms.map(termInput);
+    const { rows: printed } = await ctx.db.query<{ query: string; highlight: string; common: boolean }>(TERM_QUERIES_SQL, [
+      inputs.map((i) => i.kind),
+      inputs.map((i) => i.value),
+      inputs.map((i) => i.highlight),
+    ]);
+    const queries = combineTermQueries(printed.map((p, i) => ({ ...p, exclude: parsed.terms[i]!.exclude })))!;
+    for (const tier of searchTiers(organizationId, queries, 'admin')) {
+      const values: unknown[] = [organizationId];
+      const condition = tier.condition((value) => `$${values.push(value)}`);
       const { rows } = await ctx.db.query<{ 'QUERY PLAN': string }>(
         `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) SELECT id FROM cases WHERE organization_id = $1 AND ${condition} ORDER BY created_at DESC, id DESC LIMIT 26`,
-        [organizationId, printed!.q],
+        values,
       );
-      out.push(`-- ${kind} (q=${q}), tier ${rank}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+      out.push(`-- ${kind} (q=${q}; index read with ${queries.driver}), tier ${tier.rank}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
     }
   }
   return out.join('\n\n');

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { CaseEmailsService } from '../../src/modules/cases/application/case-emails.service.js';
 import { MAX_VALUE_CHARS } from '../../src/modules/search/domain/search-document.js';
 import { anotherWorkflow, createdCaseId, type CasesFixture, givenCasesWorkflow, patchCase, statusDefinition } from '../support/cases-api.js';
-import { closeDb, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
+import { closeDb, db, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
 
 type Case = Record<string, any>;
 
@@ -104,6 +104,32 @@ describe('full-text search over cases', () => {
     const [kept] = await givenCases(f, [{ subject: `Broken printer ${word}` }, { subject: `Broken printer, refund wanted ${word}`, attributes: {} }]);
     assert.deepEqual(await adminIds(f, `printer -refund ${word}`), [kept]);
     assert.deepEqual(await apiIds(f, `printer -refunds ${word}`), [kept], 'an excluded word matches its forms too');
+  });
+
+  it('a word in most documents is left out of the index read, and the whole query still decides what is found', async () => {
+    const f = await givenCasesWorkflow(t);
+    const common = unique('common');
+    const [rare, excluded] = [unique('rare'), unique('spam')];
+    // Enough documents hold `common` that the column statistics count it in over 5 % of them.
+    const { rows: [documents] } = await db().query<{ n: number }>('SELECT count(*)::int AS n FROM case_search_documents');
+    const fillers = Math.ceil(documents!.n * 0.1) + 20;
+    const [wanted, withoutCommon, withExcluded] = await givenCases(f, [
+      { subject: `Parcel ${common} ${rare}` },
+      { subject: `Parcel ${rare}` },
+      { subject: `Parcel ${common} ${rare} ${excluded}` },
+      ...Array.from({ length: fillers }, (_, i) => ({ subject: `Filler ${i} ${common}` })),
+    ]);
+    await db().query('ANALYZE case_search_documents');
+    const { rows: [stats] } = await db().query<{ share: number | null }>(
+      `SELECT u.share FROM pg_stats s CROSS JOIN LATERAL unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS u(lexeme, share)
+       WHERE s.tablename = 'case_search_documents' AND s.attname = 'all_text' AND u.lexeme = (tsvector_to_array(to_tsvector('cis_search', $1)))[1]`,
+      [common],
+    );
+    assert.ok((stats?.share ?? 0) >= 0.05, `the statistics count ${common} as common (${JSON.stringify(stats)})`);
+    assert.deepEqual(await adminIds(f, `${common} ${rare} -${excluded}`), [wanted]);
+    assert.deepEqual(await apiIds(f, `${rare} ${common} -${excluded}`), [wanted]);
+    assert.deepEqual(await adminIds(f, `${rare} -${common}`), [withoutCommon]);
+    assert.deepEqual(await adminIds(f, `${common} ${excluded}`), [withExcluded]);
   });
 
   it('numbers and identifiers match whole, at any depth of the attributes', async () => {

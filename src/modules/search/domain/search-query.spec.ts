@@ -85,16 +85,26 @@ describe('the tsqueries of a search (property)', () => {
   });
 
   it('combines only what Postgres printed: with no positive lexeme nothing can match', () => {
-    assert.equal(combineTermQueries([{ exclude: false, query: '', highlight: '' }, { exclude: true, query: "'spam'", highlight: '' }]), null);
+    assert.equal(combineTermQueries([{ exclude: false, query: '', highlight: '', common: false }, { exclude: true, query: "'spam'", highlight: '', common: false }]), null);
     assert.deepEqual(combineTermQueries([
-      { exclude: false, query: "'late' <-> 'pay'", highlight: '' },
-      { exclude: true, query: "'spam'", highlight: '' },
-      { exclude: false, query: "'a-1043'", highlight: "'-1043'" },
+      { exclude: false, query: "'late' <-> 'pay'", highlight: '', common: false },
+      { exclude: true, query: "'spam'", highlight: '', common: false },
+      { exclude: false, query: "'a-1043'", highlight: "'-1043'", common: false },
     ]), {
       all: "( 'late' <-> 'pay' ) & ( 'a-1043' ) & !( 'spam' )",
+      driver: "( 'late' <-> 'pay' ) & ( 'a-1043' )",
       positive: "( 'late' <-> 'pay' ) & ( 'a-1043' )",
       anyPositive: "( 'late' <-> 'pay' ) | ( 'a-1043' )",
       highlight: "( 'late' <-> 'pay' ) | ( 'a-1043' ) | ( '-1043' )",
     });
+  });
+
+  it('reads the index with the uncommon positive terms only, and with all of them when every one is common', () => {
+    const track = { exclude: false, query: "'track'", highlight: '', common: true };
+    const rare = { exclude: false, query: "'kwbcd'", highlight: '', common: false };
+    const spam = { exclude: true, query: "'spam'", highlight: '', common: false };
+    assert.equal(combineTermQueries([track, rare, spam])!.driver, "( 'kwbcd' )");
+    assert.equal(combineTermQueries([track, rare, spam])!.all, "( 'track' ) & ( 'kwbcd' ) & !( 'spam' )");
+    assert.equal(combineTermQueries([track, { ...track, query: "'parcel'" }, spam])!.driver, "( 'track' ) & ( 'parcel' )");
   });
 });

@@ -33,12 +33,21 @@ export interface TermQuery {
   exclude: boolean;
   query: string;
   highlight: string;
+  /** Every lexeme of the term is in a large share of the documents (Postgres's column statistics say which). */
+  common: boolean;
 }
 
 /** The tsqueries of a search, as text Postgres printed, combined: only `&`, `|`, `!` and parentheses are added. */
 export interface SearchQueries {
   /** Every term: the positive ones and none of the excluded. */
   all: string;
+  /**
+   * The positive terms that are not common (all of them when every one is): what the GIN index
+   * is read with. ANDing a word of nearly every document in the index reads that word's whole
+   * posting tree, however few documents the other words leave; `all` is then checked on the rows
+   * the index found.
+   */
+  driver: string;
   /** The positive terms only: where they match tells a case's relevance tier. */
   positive: string;
   /** Any positive term: which values hold a match, for snippets. */
@@ -49,12 +58,15 @@ export interface SearchQueries {
 
 /** The search's queries; null when no positive term has a lexeme (stop words only): then nothing matches. */
 export function combineTermQueries(terms: readonly TermQuery[]): SearchQueries | null {
-  const positive = terms.filter((t) => !t.exclude && t.query !== '').map((t) => `( ${t.query} )`);
+  const positiveTerms = terms.filter((t) => !t.exclude && t.query !== '');
+  const positive = positiveTerms.map((t) => `( ${t.query} )`);
   if (!positive.length) return null;
+  const uncommon = positiveTerms.filter((t) => !t.common).map((t) => `( ${t.query} )`);
   const excluded = terms.filter((t) => t.exclude && t.query !== '').map((t) => `!( ${t.query} )`);
   const highlights = terms.filter((t) => !t.exclude && t.highlight !== '').map((t) => `( ${t.highlight} )`);
   return {
     all: [...positive, ...excluded].join(' & '),
+    driver: (uncommon.length ? uncommon : positive).join(' & '),
     positive: positive.join(' & '),
     anyPositive: positive.join(' | '),
     highlight: [...positive, ...highlights].join(' | '),
