@@ -7,6 +7,9 @@
 # (bench/pg-round-trips.cjs, preloaded into both servers). CONNS (default 64), REPS (default 3),
 # DUR (default 15 s), WARM (default 5 s), PORT_BASE (3211) and PORT_NEXT (the next), REDIS_DB_BASE (13, and the next); SERVER_NODE_OPTIONS is added to both servers' NODE_OPTIONS
 # (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": written when the script stops them). One line per run, then "RESULT {json}" with the medians.
+# WORKER=1 starts beside each server a worker process of its build (ROLE=worker, same database and Redis; WORKER_TASKSET,
+# default unpinned), as production runs one: intake measured with the worker's passes (the search indexer, the report fold)
+# following it. The worker's own CPU is not in the server's figures; its Postgres backends' CPU is in postgres_cpu_us.
 # Needs wrk, Postgres (local socket, user postgres) and Redis (6379).
 set -u
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -35,6 +38,10 @@ start() { # DIR PORT REDISDB NAME: starts the server, writes its webhook URL to 
   (cd "$dir" && env "${envp[@]}" scripts/with-node.sh node dist/shared/database/migrate.js >"$work/migrate-$port.log" 2>&1) || { echo "migrate failed in $dir" >&2; tail -5 "$work/migrate-$port.log" >&2; return 1; }
   (cd "$dir" && exec env "${envp[@]}" PG_COUNT_FILE="$work/$name.pg" NODE_OPTIONS="--require $HERE/pg-round-trips.cjs ${SERVER_NODE_OPTIONS:-}" setsid ${TASKSET:-taskset -c 0} scripts/with-node.sh npm run start:prod >"$work/server-$port.log" 2>&1) &
   PIDS+=($!); echo $! >"$work/$name.pgid"
+  if [ "${WORKER:-0}" = 1 ]; then
+    (cd "$dir" && exec env "${envp[@]}" ROLE=worker PORT=$((port + 100)) setsid ${WORKER_TASKSET:-} scripts/with-node.sh npm run start:prod >"$work/worker-$port.log" 2>&1) &
+    PIDS+=($!)
+  fi
   for _ in $(seq 1 240); do curl -s -o /dev/null -m 1 "http://127.0.0.1:$port/healthz" && break; sleep 0.5; done
   curl -s -o /dev/null -m 1 "http://127.0.0.1:$port/healthz" || { echo "server in $dir did not start:" >&2; tail -5 "$work/server-$port.log" >&2; return 1; }
   BASE="http://127.0.0.1:$port" OP="$opt" node --input-type=module -e '

@@ -169,25 +169,33 @@ export async function runSearch(ctx: BenchContext, log: (line: string) => void):
  */
 async function explainAll(ctx: BenchContext, organizationId: number): Promise<string> {
   const out: string[] = [];
-  for (const [kind, { q }] of Object.entries(SEARCH_KINDS)) {
-    const parsed = parseSearchQuery(q);
-    if (!parsed.ok) throw new Error(`${kind}: ${parsed.error}`);
-    const inputs = parsed.terms.map(termInput);
-    const { rows: printed } = await ctx.db.query<{ query: string; highlight: string; common: boolean }>(TERM_QUERIES_SQL, [
-      inputs.map((i) => i.kind),
-      inputs.map((i) => i.value),
-      inputs.map((i) => i.highlight),
-    ]);
-    const queries = combineTermQueries(printed.map((p, i) => ({ ...p, exclude: parsed.terms[i]!.exclude })))!;
-    for (const tier of searchTiers(organizationId, queries, 'admin')) {
-      const values: unknown[] = [organizationId];
-      const condition = tier.condition((value) => `$${values.push(value)}`);
-      const { rows } = await ctx.db.query<{ 'QUERY PLAN': string }>(
-        `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) SELECT id FROM cases WHERE organization_id = $1 AND ${condition} ORDER BY created_at DESC, id DESC LIMIT 26`,
-        values,
-      );
-      out.push(`-- ${kind} (q=${q}; index read with ${queries.driver}), tier ${tier.rank}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+  const client = await ctx.db.connect();
+  try {
+    // As the service's connections run (data-source-options.ts): no parallel plans.
+    await client.query('SET max_parallel_workers_per_gather = 0');
+    for (const [kind, { q }] of Object.entries(SEARCH_KINDS)) {
+      const parsed = parseSearchQuery(q);
+      if (!parsed.ok) throw new Error(`${kind}: ${parsed.error}`);
+      const inputs = parsed.terms.map(termInput);
+      const { rows: printed } = await client.query<{ query: string; highlight: string; common: boolean }>(TERM_QUERIES_SQL, [
+        inputs.map((i) => i.kind),
+        inputs.map((i) => i.value),
+        inputs.map((i) => i.highlight),
+      ]);
+      const queries = combineTermQueries(printed.map((p, i) => ({ ...p, exclude: parsed.terms[i]!.exclude })))!;
+      for (const tier of searchTiers(organizationId, queries, 'admin')) {
+        const values: unknown[] = [organizationId];
+        const condition = tier.condition((value) => `$${values.push(value)}`);
+        const { rows } = await client.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) SELECT * FROM cases WHERE organization_id = $1 AND ${condition} ORDER BY created_at DESC, id DESC LIMIT 26`,
+          values,
+        );
+        out.push(`-- ${kind} (q=${q}; index read with ${queries.driver}), tier ${tier.rank}\n${rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+      }
     }
+  } finally {
+    await client.query('RESET max_parallel_workers_per_gather').catch(() => undefined);
+    client.release();
   }
   return out.join('\n\n');
 }

@@ -1,3 +1,5 @@
+import { isLockConflict } from './database-errors.js';
+
 /**
  * A database transaction as ports see it: opaque, so domain and application code can run
  * several repositories in one transaction without knowing TypeORM.
@@ -8,6 +10,23 @@ export interface Transaction {
 
 export abstract class TransactionRunner {
   abstract run<T>(work: (tx: Transaction) => Promise<T>): Promise<T>;
+
+  /**
+   * As `run`, for work that takes row locks in an order another transaction may cross: when
+   * Postgres breaks the transaction off as a deadlock's loser (40P01) or a serialization
+   * conflict's (40001), it kept nothing, and the work runs again in a new one, up to `attempts`
+   * transactions in all (the loser meets the same conflict again only by bad luck); past them
+   * the conflict's error is thrown (a 503, error-response.ts).
+   */
+  async runRetryingConflicts<T>(work: (tx: Transaction) => Promise<T>, attempts = 3): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.run(work);
+      } catch (err) {
+        if (attempt >= attempts || !isLockConflict(err)) throw err;
+      }
+    }
+  }
 
   /**
    * As `run`, for work whose callers cannot simply try again (they would store it twice) or

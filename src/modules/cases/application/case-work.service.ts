@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { AppError, InvalidRequestError, NotFoundError, UnstorableValueError, type ValidationProblem } from '../../../shared/errors/app-error.js';
-import { isLockConflict } from '../../../shared/database/database-errors.js';
 import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
 import { unstorableNumber } from '../../../shared/json/json-numbers.js';
 import { hasUnstorableEscape } from '../../../shared/json/json-text.js';
@@ -67,26 +66,19 @@ export class CaseWorkService {
    * them, an undeclared status or `Error`, attributes the workflow's schema refuses as merged.
    * The workflow version and the assignee are read before the lock is taken (see
    * ChangeCaseStatusService); the team is read under it, locked, so a change of its members
-   * cannot pass in between. A transaction Postgres broke off as a deadlock's loser (40P01) or a
-   * serialization conflict's (40001) kept nothing and runs again, up to CHANGE_ATTEMPTS times in
-   * all; past them the error is answered 503 (error-response.ts).
+   * cannot pass in between. A transaction Postgres broke off as a deadlock's loser runs again
+   * (TransactionRunner.runRetryingConflicts).
    */
   async change(organizationId: number, caseId: number, change: CaseWorkChange, by: ChangeAuthor): Promise<WorkedCase> {
     const found = await this.queries.get(organizationId, caseId);
     if (!found) throw new NotFoundError('case');
     const version = await this.workflows.version(found.workflowId, found.workflowVersion);
     const assignee = await this.assignee(organizationId, change.assigneeId);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.transactions.run(async (tx) => {
-          const subject = (await this.cases.lock(tx, organizationId, [caseId])).get(caseId);
-          if (!subject) throw new NotFoundError('case');
-          return this.apply(tx, organizationId, subject, version, assignee, change, by);
-        });
-      } catch (err) {
-        if (attempt >= CHANGE_ATTEMPTS || !isLockConflict(err)) throw err;
-      }
-    }
+    return this.transactions.runRetryingConflicts(async (tx) => {
+      const subject = (await this.cases.lock(tx, organizationId, [caseId])).get(caseId);
+      if (!subject) throw new NotFoundError('case');
+      return this.apply(tx, organizationId, subject, version, assignee, change, by);
+    });
   }
 
   /**
@@ -179,9 +171,6 @@ export class CaseWorkService {
     return { id: assigneeId, email };
   }
 }
-
-/** A change's transactions at most (see `change`): a deadlock's loser meets the same one again only by bad luck. */
-const CHANGE_ATTEMPTS = 3;
 
 /** What a case refuses of a change, as `change` throws it (404, 422): a bulk job counts the case as failed with why. */
 const REFUSALS = [NotFoundError, InvalidRequestError, StatusNotDeclaredError, StatusReservedForEngineError, AttributesInvalidError, CaseTooLargeError];
