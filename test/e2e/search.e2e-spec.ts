@@ -4,19 +4,16 @@
  * searchable the way production's do, and the freshness test times it.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import fc from 'fast-check';
 import { CaseEmailsService } from '../../src/modules/cases/application/case-emails.service.js';
 import { MAX_VALUE_CHARS } from '../../src/modules/search/domain/search-document.js';
 import { anotherWorkflow, createdCaseId, type CasesFixture, givenCasesWorkflow, patchCase, statusDefinition } from '../support/cases-api.js';
+import { adminSearchIds, searchable as searchableIn, unique } from '../support/search-api.js';
 import { closeDb, db, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
 
 type Case = Record<string, any>;
-
-/** A word no other case of the run holds, so a test's searches find its own cases only. */
-const unique = (prefix = 'tok') => `${prefix}${randomBytes(5).toString('hex').replace(/[0-9]/g, (d) => 'ghijklmnop'[Number(d)]!)}`;
 
 describe('full-text search over cases', () => {
   let t: TestApp;
@@ -31,18 +28,9 @@ describe('full-text search over cases', () => {
     assert.equal(res.status, 200, `${what}: ${res.text}`);
     return res.body.cases;
   }
-  const adminIds = async (f: CasesFixture, q: string, more: Record<string, string> = {}) => cases(await adminList(f, { q, ...more }), `admin q=${q}`).map((c) => c.id);
+  const adminIds = (f: CasesFixture, q: string, more: Record<string, string> = {}) => adminSearchIds(t, f, q, more);
   const apiIds = async (f: CasesFixture, q: string, more: Record<string, string> = {}) => cases(await apiList(f, { q, ...more }), `api q=${q}`).map((c) => c.id);
-
-  /** Waits until the admin search for `q` finds `caseId` (the indexer's pass), failing after `withinMs`; how long it took. */
-  async function searchable(f: CasesFixture, q: string, caseId: number, withinMs = 5_000): Promise<number> {
-    const started = Date.now();
-    for (;;) {
-      if ((await adminIds(f, q)).includes(caseId)) return Date.now() - started;
-      assert.ok(Date.now() - started < withinMs, `case ${caseId} found by q=${q} within ${withinMs} ms`);
-      await sleep(25);
-    }
-  }
+  const searchable = (f: CasesFixture, q: string, caseId: number, withinMs?: number) => searchableIn(t, f, q, caseId, withinMs);
 
   /** Creates the cases, then waits until the last is indexed (the indexer writes in feed order, so every earlier one is too). */
   async function givenCases(f: CasesFixture, bodies: { subject: string; attributes?: Record<string, unknown> }[]): Promise<number[]> {

@@ -7,9 +7,10 @@ import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { CASE_MESSAGE_SOURCES, CommentSource, EmailReplySource } from './application/case-message-sources.js';
 import { CaseSearchService } from './application/case-search.service.js';
 import { SearchIndexer } from './application/search-indexer.service.js';
-import { SearchIndexStore, SearchReads } from './application/search.ports.js';
+import { SearchIndexMetrics, SearchIndexStore, SearchReads } from './application/search.ports.js';
 import { PostgresSearchIndexStore } from './infrastructure/postgres-search-index-store.js';
 import { PostgresSearchReads } from './infrastructure/postgres-search-reads.js';
+import { PromSearchIndexMetrics } from './infrastructure/search-index.metrics.js';
 import { SearchIndexerLoop } from './infrastructure/search-indexer.loop.js';
 import { searchPurgePart } from './infrastructure/search-purge-part.js';
 
@@ -35,6 +36,7 @@ export class SearchModule {
         ...(worker
           ? [
               { provide: SearchIndexStore, useClass: PostgresSearchIndexStore },
+              { provide: SearchIndexMetrics, useClass: PromSearchIndexMetrics },
               EmailReplySource,
               CommentSource,
               { provide: CASE_MESSAGE_SOURCES, useFactory: (replies: EmailReplySource, comments: CommentSource) => [replies, comments], inject: [EmailReplySource, CommentSource] },

@@ -61,6 +61,17 @@ export function isUnstorableInput(err: unknown): boolean {
   return d?.code !== undefined && UNSTORABLE_SQLSTATE.has(d.code);
 }
 
+/**
+ * The SQLSTATE when Postgres refused a statement for the data it was given: a data exception
+ * (class 22: a bad text, a value out of range) or a program limit (class 54: a word or vector too
+ * long for a tsvector, a value too deep). Those are about the values, never about the database
+ * being there (classes 08, 53, 57 above), so the same work without the value may pass.
+ */
+export function refusedDataState(err: unknown): string | undefined {
+  const code = driverError(err)?.code;
+  return code !== undefined && /^(22|54)/.test(code) ? code : undefined;
+}
+
 /** A unique index (named `index`) refused the row: another transaction stored its key first. */
 export function isUniqueViolation(err: unknown, index: string): boolean {
   const inner = ((err as { driverError?: unknown } | null)?.driverError ?? err) as { code?: unknown; constraint?: unknown } | null;

@@ -1,10 +1,13 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { refusedDataState } from '../../../shared/database/database-errors.js';
+import type { Transaction } from '../../../shared/database/transaction.js';
+import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { CaseSearchFeed, type ChangedCase } from '../../cases/application/case-search-feed.js';
 import type { CaseProps } from '../../cases/domain/case.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
-import { type AttributeSearchRules, caseSearchTexts, type SearchText } from '../domain/search-document.js';
+import { type AttributeSearchRules, caseSearchTexts, reducedTexts, type SearchText } from '../domain/search-document.js';
 import { CASE_MESSAGE_SOURCES, type CaseMessageSource } from './case-message-sources.js';
-import { type CaseDocument, type IndexedPosition, SearchIndexStore } from './search.ports.js';
+import { type CaseDocument, type IndexedPosition, SearchIndexMetrics, SearchIndexStore } from './search.ports.js';
 
 /** Cases written per pass (one transaction). */
 export const INDEX_BATCH = 500;
@@ -18,6 +21,11 @@ const WORKFLOWS_REUSED_MS = 1_000;
  * once its change committed and a pass ran (a pass every 200 ms when idle, docs/search.md),
  * and a crash loses nothing: the next pass starts from the stored positions. One indexer works
  * at a time across the instances (an advisory lock); the others' passes find it held and skip.
+ *
+ * A document Postgres refuses for its data (an unforeseen text or size) must not hold back every
+ * later case of every organization: when the batch is refused so, the pass is run again case by
+ * case, and a refused case's document is reduced to its subject (reducedTexts), logged and
+ * counted, so the positions move past it.
  */
 @Injectable()
 export class SearchIndexer {
@@ -28,19 +36,50 @@ export class SearchIndexer {
     private readonly feed: CaseSearchFeed,
     private readonly published: PublishedWorkflowsService,
     @Inject(CASE_MESSAGE_SOURCES) private readonly sources: CaseMessageSource[],
+    private readonly metrics: SearchIndexMetrics,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   /** Indexes what changed since the last pass, at most INDEX_BATCH cases; how many it indexed. */
   async pass(): Promise<number> {
+    try {
+      return await this.index((tx, documents, positions) => this.store.save(tx, documents, positions));
+    } catch (err) {
+      if (refusedDataState(err) === undefined) throw err;
+      // The batch's transaction is lost: the same changes are read again, in a new one.
+      const refused: Refusal[] = [];
+      const indexed = await this.index((tx, documents, positions) => this.saveOneByOne(tx, documents, positions, refused));
+      // Told once stored (a pass failing after all runs again, and would tell them twice), never
+      // with the text: it is a stranger's.
+      for (const { document, sqlstate } of refused) {
+        this.logger.warn({ caseId: document.caseId, organizationId: document.organizationId, sqlstate }, 'search indexer: document refused by Postgres, indexed by its subject only');
+        this.metrics.documentRefused();
+      }
+      return indexed;
+    }
+  }
+
+  private async index(save: (tx: Transaction, documents: CaseDocument[], positions: IndexedPosition[]) => Promise<void>): Promise<number> {
     const indexed = await this.store.exclusively(async (tx) => {
       const known = new Map((await this.store.positions(tx)).map((p) => [p.workflowId, p]));
       const from = (await this.everPublished()).map((w) => known.get(w.id) ?? { organizationId: w.organizationId, workflowId: w.id, xid: '0', caseId: '0' });
       const changed = await this.feed.changedAfter(from, INDEX_BATCH);
       if (!changed.length) return 0;
-      await this.store.save(tx, await this.documents(changed.map((c) => c.case)), lastPositions(changed));
+      await save(tx, await this.documents(changed.map((c) => c.case)), lastPositions(changed));
       return changed.length;
     });
     return indexed ?? 0;
+  }
+
+  /** Each document on its own; one Postgres refuses is stored reduced, and added to `refused`. */
+  private async saveOneByOne(tx: Transaction, documents: readonly CaseDocument[], positions: readonly IndexedPosition[], refused: Refusal[]): Promise<void> {
+    for (const document of documents) {
+      const sqlstate = await this.store.saveUnlessRefused(tx, document);
+      if (sqlstate === undefined) continue;
+      await this.store.save(tx, [{ ...document, texts: reducedTexts(document.texts) }], []);
+      refused.push({ document, sqlstate });
+    }
+    await this.store.save(tx, [], positions);
   }
 
   private async documents(cases: readonly CaseProps[]): Promise<CaseDocument[]> {
@@ -67,6 +106,12 @@ export class SearchIndexer {
     }
     return this.workflows.list;
   }
+}
+
+/** A document Postgres refused, with the SQLSTATE it gave. */
+interface Refusal {
+  document: CaseDocument;
+  sqlstate: string;
 }
 
 /** Each workflow's position after the last of its cases indexed (the feed gives each workflow's in order). */

@@ -26,6 +26,17 @@ export abstract class SearchIndexStore {
   abstract positions(tx: Transaction): Promise<IndexedPosition[]>;
   /** Writes the documents (replacing a case's earlier one) and moves the positions, in `tx`. */
   abstract save(tx: Transaction, documents: readonly CaseDocument[], positions: readonly IndexedPosition[]): Promise<void>;
+  /**
+   * Writes one document in `tx` unless Postgres refuses it for its data: then undoes it alone
+   * (`tx` goes on) and answers the SQLSTATE. Any other failure fails `tx`.
+   */
+  abstract saveUnlessRefused(tx: Transaction, document: CaseDocument): Promise<string | undefined>;
+}
+
+/** What an operator watches of the indexer. */
+export abstract class SearchIndexMetrics {
+  /** A case's document was refused by Postgres and stored reduced to its subject. */
+  abstract documentRefused(): void;
 }
 
 /** Where a match lies, as the search reads it from a page's documents. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type AttributeSearchRules, caseSearchTexts, MAX_DOCUMENT_CHARS, MAX_VALUE_CHARS, replyTexts } from './search-document.js';
+import { type AttributeSearchRules, caseSearchTexts, MAX_DOCUMENT_CHARS, MAX_VALUE_CHARS, REDUCED_SUBJECT_CHARS, reducedTexts, replyTexts } from './search-document.js';
+import { identifiersOf } from './search-query.js';
 
 const open: AttributeSearchRules = { sensitive: false, searchable: new Map() };
 
@@ -47,5 +48,16 @@ describe('caseSearchTexts', () => {
     const value = `${'x'.repeat(MAX_VALUE_CHARS - 1)}😀`;
     const texts = caseSearchTexts({ subject: 'Emoji', attributes: JSON.stringify({ value }), cameByEmail: false }, open, []);
     assert.equal(texts[1]!.text, 'x'.repeat(MAX_VALUE_CHARS - 1));
+  });
+});
+
+describe('reducedTexts', () => {
+  it("keeps the subject alone, cut on a whole character, too short for any identifier of it to pass a lexeme's 2,047 bytes", () => {
+    // A Hangul syllable with a final consonant: three jamo, 9 bytes, once decomposed.
+    const kept = `${'각'.repeat(REDUCED_SUBJECT_CHARS - 2)}1`;
+    const texts = caseSearchTexts({ subject: `${kept}😀 and more`, attributes: '{"a":"x"}', cameByEmail: false }, open, replyTexts({ id: 1, subject: 'Re', text: 'y' }));
+    const reduced = reducedTexts(texts);
+    assert.deepEqual(reduced, [{ field: 'subject', pointer: '', text: kept }]);
+    assert.ok(identifiersOf(reduced[0]!.text).every((lexeme) => Buffer.byteLength(lexeme) <= 2_047));
   });
 });

@@ -116,6 +116,23 @@ function parseKeepingNumbers(json: string): Map<string, unknown> {
   return parsed instanceof Map ? parsed : new Map();
 }
 
+/**
+ * How much of the subject a refused document keeps (see reducedTexts). Lowercased and decomposed
+ * (NFD), one UTF-16 unit is at most 9 bytes (a Hangul syllable becomes three jamo), so no word or
+ * identifier of 100 units reaches Postgres' 2,047-byte lexeme, and its vector is a few kB.
+ */
+export const REDUCED_SUBJECT_CHARS = 100;
+
+/**
+ * What a case's document holds when Postgres refused the whole of it: the start of its subject
+ * alone. Not an empty document, since a case is looked for by its subject first; nothing longer,
+ * since whatever was refused is not known, and the subject is text Postgres already stored
+ * (well-formed, no NUL), kept too short for any limit of a tsvector.
+ */
+export function reducedTexts(texts: readonly SearchText[]): SearchText[] {
+  return texts.filter((t) => t.field === 'subject').map((t) => ({ ...t, text: wholeCharacters(t.text, REDUCED_SUBJECT_CHARS) }));
+}
+
 /** The texts of one relevance field, joined, and its identifiers: what the field's part of the vectors is built of. */
 export interface FieldText {
   text: string;

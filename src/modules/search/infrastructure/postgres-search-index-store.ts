@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import { refusedDataState } from '../../../shared/database/database-errors.js';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
+import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { type CaseDocument, type IndexedPosition, SearchIndexStore } from '../application/search.ports.js';
 import { fieldTexts } from '../domain/search-document.js';
 import { identifiersOf } from '../domain/search-query.js';
@@ -29,6 +31,9 @@ const SAVE_DOCUMENTS_SQL = `
   ON CONFLICT (organization_id, case_id) DO UPDATE
   SET workflow_id = EXCLUDED.workflow_id, subject_text = EXCLUDED.subject_text, case_text = EXCLUDED.case_text,
       all_text = EXCLUDED.all_text, attributes_text = EXCLUDED.attributes_text, messages_text = EXCLUDED.messages_text, fields = EXCLUDED.fields`;
+
+/** Undoes one document Postgres refused, leaving the rest of the indexer's transaction as it was. */
+const SAVEPOINT = 'search_document';
 
 const SAVE_POSITIONS_SQL = `
   INSERT INTO case_search_positions (organization_id, workflow_id, change_xid, case_id)
@@ -63,6 +68,22 @@ export class PostgresSearchIndexStore extends SearchIndexStore {
         positions.map((p) => p.caseId),
       ]);
     }
+  }
+
+  async saveUnlessRefused(tx: Transaction, document: CaseDocument): Promise<string | undefined> {
+    // Through TypeORM's query(): this runs only after a batch was refused, where planning time does not count.
+    const manager = entityManager(tx);
+    await manager.query(`SAVEPOINT ${SAVEPOINT}`);
+    try {
+      await PreparedStatements.rowsIn(tx, SAVE_DOCUMENTS_SQL, [JSON.stringify([documentRow(document)])]);
+    } catch (err) {
+      const refused = refusedDataState(err);
+      if (refused === undefined) throw err;
+      await manager.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+      return refused;
+    }
+    await manager.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+    return undefined;
   }
 }
 
