@@ -81,8 +81,8 @@ const BUILD_SQL = `
            ARRAY['/order/id', '/order/total', '/order/lines/0/sku', '/order/lines/0/qty', '/customer/name', '/customer/email', '/channel', '/notes'] AS pointers
     FROM inserted i JOIN replies r ON r.case_id = i.id
   )
-  INSERT INTO case_search_documents (organization_id, case_id, workflow_id, subject_text, case_text, all_text, attributes_text, messages_text, fields)
-  SELECT p.organization_id, p.case_id, p.workflow_id, v.s, v.s || v.a, v.s || v.a || v.e, v.a, v.e,
+  INSERT INTO case_search_documents (organization_id, case_id, workflow_id, subject_text, case_text, all_text, attributes_text, fields)
+  SELECT p.organization_id, p.case_id, p.workflow_id, v.s, v.s || v.a, v.s || v.a || v.e, v.a,
          jsonb_build_array(jsonb_build_object('f', 'subject', 'p', '', 't', p.subject, 'i', '[]'::jsonb))
          || (SELECT jsonb_agg(jsonb_build_object('f', 'attributes', 'p', p.pointers[k], 't', p.values[k], 'i', to_jsonb(${IDENTIFIERS('ARRAY[p.values[k]]')})) ORDER BY k)
              FROM generate_subscripts(p.values, 1) AS k)

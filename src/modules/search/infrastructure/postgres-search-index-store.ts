@@ -18,8 +18,8 @@ const POSITIONS_SQL = `SELECT organization_id, workflow_id, change_xid::text AS 
  * migration). Identifiers go through array_to_tsvector, which takes each as one lexeme as it is.
  */
 const SAVE_DOCUMENTS_SQL = `
-  INSERT INTO case_search_documents (organization_id, case_id, workflow_id, subject_text, case_text, all_text, attributes_text, messages_text, fields)
-  SELECT d.organization_id, d.case_id, d.workflow_id, v.s, v.s || v.a, v.s || v.a || v.e || v.c, v.a, v.e || v.c, d.fields
+  INSERT INTO case_search_documents (organization_id, case_id, workflow_id, subject_text, case_text, all_text, attributes_text, fields)
+  SELECT d.organization_id, d.case_id, d.workflow_id, v.s, v.s || v.a, v.s || v.a || v.e || v.c, v.a, d.fields
   FROM jsonb_to_recordset($1::jsonb) AS d(organization_id bigint, case_id bigint, workflow_id bigint, fields jsonb,
        subject text, subject_ids text[], attributes text, attribute_ids text[], email text, email_ids text[], comment text, comment_ids text[])
   CROSS JOIN LATERAL (SELECT
@@ -30,7 +30,7 @@ const SAVE_DOCUMENTS_SQL = `
   ) v
   ON CONFLICT (organization_id, case_id) DO UPDATE
   SET workflow_id = EXCLUDED.workflow_id, subject_text = EXCLUDED.subject_text, case_text = EXCLUDED.case_text,
-      all_text = EXCLUDED.all_text, attributes_text = EXCLUDED.attributes_text, messages_text = EXCLUDED.messages_text, fields = EXCLUDED.fields`;
+      all_text = EXCLUDED.all_text, attributes_text = EXCLUDED.attributes_text, fields = EXCLUDED.fields`;
 
 /** Undoes one document Postgres refused, leaving the rest of the indexer's transaction as it was. */
 const SAVEPOINT = 'search_document';
