@@ -11,11 +11,12 @@ const UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Connection 
 /** Untranslatable character, invalid JSON text, too deep, numeric out of range, NUL in text. */
 const UNSTORABLE_SQLSTATE = new Set(['22P05', '22P02', '54001', '22003', '22021']);
 
-function driverError(err: unknown): { code?: string; message?: string } | undefined {
+function driverError(err: unknown): { code?: string; message?: string; constraint?: string } | undefined {
   if (!err || typeof err !== 'object') return undefined;
   const e = err as { driverError?: unknown; code?: unknown; message?: unknown };
-  const inner = (e.driverError ?? e) as { code?: unknown; message?: unknown };
-  return { code: typeof inner.code === 'string' ? inner.code : undefined, message: typeof inner.message === 'string' ? inner.message : undefined };
+  const inner = (e.driverError ?? e) as { code?: unknown; message?: unknown; constraint?: unknown };
+  const text = (value: unknown) => (typeof value === 'string' ? value : undefined);
+  return { code: text(inner.code), message: text(inner.message), constraint: text(inner.constraint) };
 }
 
 /** A statement that waited for its turn longer than a request waits for a pooled connection, and was never sent. */
@@ -74,8 +75,8 @@ export function refusedDataState(err: unknown): string | undefined {
 
 /** A unique index (named `index`) refused the row: another transaction stored its key first. */
 export function isUniqueViolation(err: unknown, index: string): boolean {
-  const inner = ((err as { driverError?: unknown } | null)?.driverError ?? err) as { code?: unknown; constraint?: unknown } | null;
-  return inner?.code === '23505' && inner.constraint === index;
+  const d = driverError(err);
+  return d?.code === '23505' && d.constraint === index;
 }
 
 /** Postgres refused the statement only because an earlier one in the same transaction had failed. */
