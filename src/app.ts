@@ -16,6 +16,7 @@ import type { Env } from './shared/config/env.js';
 import { fastifyOptions, setUpFastify } from './shared/http/http-setup.js';
 import { registerRateLimits } from './shared/http/rate-limits.js';
 import { registerCredentialChecks } from './shared/http/authenticated-requests.js';
+import { serveDirectRoutes } from './shared/http/direct-routes.js';
 import { SourceCredentialCheck } from './modules/workflows/http/source-credential.check.js';
 import { createRedisClient } from './shared/redis/redis.client.js';
 import { PinoNestLogger } from './shared/logging/logger.js';
@@ -47,6 +48,7 @@ export async function createApp(env: Env, logger: Logger, options: CaseIntakeOpt
     metrics: app.get(MetricsTokenCheck),
     source: app.get(SourceCredentialCheck),
   });
+  serveDirectRoutes(fastify, app);
   try {
     await serveApiDocs(app, env.PUBLIC_BASE_URL!);
     await serveDashboard(app);

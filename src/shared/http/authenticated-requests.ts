@@ -48,24 +48,26 @@ function refusal(kind: RouteCredential['kind'] | undefined): AppError {
 }
 
 /**
- * The one guard of every route that declares a credential (RequiresCredential applies it): it
- * lets in only a request the hook authenticated for exactly the credential this handler
- * declares, and fails closed on a handler that declares none. The place where anything added to
- * a declaration later (a role, a permission) is enforced. A pending signature check of a request
- * that sent no body runs here, since no parser ran for it.
+ * Lets in only a request the hook authenticated for exactly the credential `declared`, and fails
+ * closed on a route that declares none: the one place where anything added to a declaration
+ * later (a role, a permission) is enforced. A pending signature check of a request that sent no
+ * body runs here, since no parser ran for it.
  */
+export function admitRequest(request: FastifyRequest, declared: RouteCredential | undefined): void {
+  const found = proofs.get(request);
+  // Compared by value: a request authenticated for one scope is not in on a route of another.
+  // (The hook's credential is usually this very declaration, which Fastify was given.)
+  if (!declared || !found || (found.credential !== declared && !isDeepStrictEqual(found.credential, declared))) throw refusal(declared?.kind);
+  checkBodylessRequest(request);
+}
+
+/** The one guard of every Nest route that declares a credential (RequiresCredential applies it): admitRequest for the handler's declaration. */
 @Injectable()
 export class CredentialGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const handler = context.getHandler();
     if (!declarations.has(handler)) declarations.set(handler, declaredCredential(handler));
-    const declared = declarations.get(handler);
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
-    const found = proofs.get(request);
-    // Compared by value: a request authenticated for one scope is not in on a route of another.
-    // (The hook's credential is usually this very declaration, which Fastify was given.)
-    if (!declared || !found || (found.credential !== declared && !isDeepStrictEqual(found.credential, declared))) throw refusal(declared?.kind);
-    checkBodylessRequest(request);
+    admitRequest(context.switchToHttp().getRequest<FastifyRequest>(), declarations.get(handler));
     return true;
   }
 }
@@ -77,14 +79,17 @@ export function proofOf<P>(request: FastifyRequest, ...kinds: RouteCredential['k
 }
 
 /**
- * A parameter decorator giving the handler what its credential proved (the caller, the webhook's
- * workflow, the form's target), typed as `P`. A handler whose route was not authenticated with
- * `kind` gets the route's refusal, never an undefined value.
+ * What the hook proved about `request` for a route authenticated with `kind` (the caller, the
+ * webhook's workflow, the form's target), typed as `P`; a request authenticated otherwise gets
+ * the route's refusal, never an undefined value.
  */
+export function requiredProof<P>(request: FastifyRequest, ...kinds: [RouteCredential['kind'], ...RouteCredential['kind'][]]): P {
+  const proof = proofOf<P>(request, ...kinds);
+  if (proof === undefined) throw refusal(kinds[0]);
+  return proof;
+}
+
+/** A parameter decorator giving the handler `requiredProof` of its request. */
 export function proofParameter<P>(...kinds: [RouteCredential['kind'], ...RouteCredential['kind'][]]): () => ParameterDecorator {
-  return createParamDecorator((_: unknown, context: ExecutionContext): P => {
-    const proof = proofOf<P>(context.switchToHttp().getRequest<FastifyRequest>(), ...kinds);
-    if (proof === undefined) throw refusal(kinds[0]);
-    return proof;
-  });
+  return createParamDecorator((_: unknown, context: ExecutionContext): P => requiredProof<P>(context.switchToHttp().getRequest<FastifyRequest>(), ...kinds));
 }

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { UnauthorizedError } from '../../../shared/errors/app-error.js';
-import { proofParameter } from '../../../shared/http/authenticated-requests.js';
+import { requiredProof } from '../../../shared/http/authenticated-requests.js';
 import { type CredentialCheck, RequiresCredential, secretHash, webhookSecret } from '../../../shared/http/route-credentials.js';
 import type { SignatureCheck } from '../../workflows/domain/signature-schemes.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
@@ -53,5 +53,5 @@ function signatureRequired(request: FastifyRequest, signature: SignatureCheck): 
 /** `@RequiresWebhookToken()` on the webhook controller: only its workflow's `?token=` gets in. */
 export const RequiresWebhookToken = () => RequiresCredential({ kind: 'webhook' });
 
-/** `@WebhookWorkflow()`: the published version the route's webhook token reaches. */
-export const WebhookWorkflow = proofParameter<WebhookTarget>('webhook');
+/** The published version the webhook token of `request` reaches (the webhook route is a DirectRoute: no parameter decorators). */
+export const webhookTarget = (request: FastifyRequest): WebhookTarget => requiredProof<WebhookTarget>(request, 'webhook');
