@@ -17,6 +17,10 @@ export const fastifyOptions = (env: Pick<Env, 'TRUST_PROXY'>) => ({
   trustProxy: env.TRUST_PROXY === undefined ? false : cidrList(env.TRUST_PROXY),
   bodyLimit: MAX_BODY_BYTES,
   logger: false,
+  // No Nest middleware exists (guards and Fastify hooks do that work), so @fastify/middie, whose
+  // hook would run an empty middleware chain on every request, is not registered. A Nest
+  // middleware added one day needs this line gone.
+  skipMiddie: true,
   // During a graceful stop, requests on connections already open are still served, not refused.
   return503OnClosing: false,
   forceCloseConnections: 'idle' as const,
