@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { admitRequest } from './authenticated-requests.js';
 
 /** A handler Fastify calls itself: what it returns is the reply's body. */
-export type DirectHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+type DirectHandler = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
 interface DirectTarget {
   controller: Type<unknown>;
