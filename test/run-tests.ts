@@ -1,17 +1,17 @@
 /**
- * `npm test`: gives this run its own database and Redis key prefix, then runs every unit spec
+ * `npm test`: gives each of this run's lanes its own database and Redis key prefix, then runs every unit spec
  * (beside the code, `*.spec.js`), the example extensions' specs (`*.spec.js` under examples/), the
  * architecture specs (`test/architecture/*.spec.js`), the integration specs (`test/integration/*.integration-spec.js`: application services, repositories,
  * the run executor and guards against the real Postgres and Redis, without HTTP) and every
  * end-to-end spec (`test/e2e/*.e2e-spec.js`) with
- * node's test runner. Uses DATABASE_URL / REDIS_URL when set; otherwise starts an embedded
+ * node's test runner, a file at a time in each lane. Uses DATABASE_URL / REDIS_URL when set; otherwise starts an embedded
  * Postgres and a local redis-server for the run and stops them afterwards.
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { useOrStartServers } from '../scripts/local-infra.js';
@@ -40,51 +40,107 @@ function writeBuildPackageManifest(): void {
   writeFileSync(join(buildRoot, 'package.json'), `${JSON.stringify({ name: manifest.name, type: manifest.type, private: true, exports }, null, 2)}\n`);
 }
 
+/**
+ * How many spec files run at once (TEST_LANES, default: two, or one on a one-core machine). Each
+ * lane has its own database and Redis prefix and runs its files one at a time, as the files of one
+ * lane share them and a worker started by one file takes any organization's jobs of its lane
+ * (digests, sign-in mails), mailing them to its own file's sink, not the one the asking test reads.
+ */
+function laneCount(): number {
+  const asked = process.env.TEST_LANES;
+  if (asked === undefined) return Math.min(2, availableParallelism());
+  const lanes = Number(asked);
+  if (!Number.isInteger(lanes) || lanes < 1) throw new Error(`TEST_LANES must be a positive integer, not ${JSON.stringify(asked)}`);
+  return lanes;
+}
+
+/** The spec files whose names contain one of `filter`'s parts (all when empty): end-to-end first, the longest tier, so the lanes end together. */
+function selectSpecFiles(filter: string[]): string[] {
+  const tiers = [
+    specFiles(join(buildRoot, 'test'), /\.e2e-spec\.js$/),
+    specFiles(join(buildRoot, 'test', 'integration'), /\.integration-spec\.js$/),
+    specFiles(join(buildRoot, 'test', 'architecture'), /\.spec\.js$/),
+    [...specFiles(join(buildRoot, 'src'), /\.spec\.js$/), ...specFiles(join(buildRoot, 'examples'), /\.spec\.js$/)],
+  ];
+  return tiers.flatMap((files) => files.filter((f) => filter.length === 0 || filter.some((part) => f.includes(part))).sort());
+}
+
+interface Lane {
+  env: NodeJS.ProcessEnv;
+  describe: string;
+}
+
+interface FileResult {
+  file: string;
+  code: number;
+  output: string;
+}
+
+/** Runs one spec file with node's test runner; its output is kept and printed whole, so lanes never interleave lines. */
+function runSpecFile(file: string, lane: Lane): Promise<FileResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--test', '--test-reporter=spec', file], { env: lane.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('close', (code, signal) => resolve({ file, code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString('utf8') }));
+  });
+}
+
+async function runLanes(files: string[], lanes: Lane[]): Promise<FileResult[]> {
+  const queue = [...files];
+  const results: FileResult[] = [];
+  await Promise.all(
+    lanes.map(async (lane) => {
+      for (let file = queue.shift(); file !== undefined; file = queue.shift()) {
+        const result = await runSpecFile(relative(process.cwd(), file), lane);
+        results.push(result);
+        console.log(`# ${result.code === 0 ? 'ok' : 'FAILED'} ${result.file} (${lane.describe}, ${results.length}/${files.length})\n${result.output}`);
+      }
+    }),
+  );
+  return results;
+}
+
 async function main(): Promise<number> {
   writeBuildPackageManifest();
   const scratch = await mkdtemp(join(tmpdir(), 'cis-test-'));
   const servers = await useOrStartServers(scratch, false);
   const { postgresUrl: serverUrl, redisUrl } = servers;
+  const lanes: (Lane & { databaseUrl: string; redisPrefix: string })[] = [];
   try {
     const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-    const databaseUrl = await createTestDatabase(serverUrl, `cis_test_${runId}`);
-    const redisPrefix = `cis-test-${runId}`;
-    const filter = process.argv.slice(2);
-    const files = [
-      ...specFiles(join(buildRoot, 'src'), /\.spec\.js$/),
-      ...specFiles(join(buildRoot, 'examples'), /\.spec\.js$/),
-      ...specFiles(join(buildRoot, 'test', 'architecture'), /\.spec\.js$/),
-      ...specFiles(join(buildRoot, 'test', 'integration'), /\.integration-spec\.js$/),
-      ...specFiles(join(buildRoot, 'test'), /\.e2e-spec\.js$/),
-    ]
-      .filter((f) => filter.length === 0 || filter.some((part) => f.includes(part)))
-      .sort();
-    console.log(`test database ${databaseUrl.replace(/\/\/[^@]*@/, '//')}, redis prefix ${redisPrefix}, ${files.length} spec files`);
-    try {
-      return await new Promise<number>((resolve) => {
-        // One spec file at a time, whatever the machine: the files share one database and one Redis
-        // prefix, and a worker started by one file takes any organization's jobs (digests, sign-in
-        // mails), mailing them to its own file's sink, not the one the asking test reads.
-        const child = spawn(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files.map((f) => relative(process.cwd(), f))], {
-          stdio: 'inherit',
-          env: {
-            ...process.env,
-            DATABASE_URL: databaseUrl,
-            REDIS_URL: redisUrl,
-            REDIS_PREFIX: redisPrefix,
-            TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-            OPERATOR_TOKEN: `operator-${randomBytes(16).toString('hex')}`,
-            OUTBOUND_ALLOW_PRIVATE: 'true',
-            LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
-          },
-        });
-        child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-      });
-    } finally {
-      await dropTestDatabase(serverUrl, databaseUrl).catch(() => undefined);
-      await flushRedisPrefix(redisUrl, redisPrefix).catch(() => undefined);
+    const files = selectSpecFiles(process.argv.slice(2));
+    const count = Math.min(laneCount(), Math.max(1, files.length));
+    for (let i = 1; i <= count; i++) {
+      const databaseUrl = await createTestDatabase(serverUrl, `cis_test_${runId}_${i}`);
+      const redisPrefix = `cis-test-${runId}-${i}`;
+      const env = {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        REDIS_URL: redisUrl,
+        REDIS_PREFIX: redisPrefix,
+        TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+        OPERATOR_TOKEN: `operator-${randomBytes(16).toString('hex')}`,
+        OUTBOUND_ALLOW_PRIVATE: 'true',
+        LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+      };
+      lanes.push({ env, databaseUrl, redisPrefix, describe: `lane ${i}` });
+      console.log(`lane ${i}: test database ${databaseUrl.replace(/\/\/[^@]*@/, '//')}, redis prefix ${redisPrefix}`);
     }
+    console.log(`${files.length} spec files in ${count} lane(s)`);
+    const results = await runLanes(files, lanes);
+    const failed = results.filter((r) => r.code !== 0);
+    // Again at the end, where a reader of a long log looks first.
+    for (const result of failed) console.log(`# FAILED ${result.file}\n${result.output}`);
+    const tests = (name: string) => results.reduce((sum, r) => sum + Number(new RegExp(`^ℹ ${name} (\\d+)$`, 'm').exec(r.output)?.[1] ?? 0), 0);
+    console.log(`tests ${tests('tests')}, passed ${tests('pass')}, failed ${tests('fail')}; ${results.length - failed.length} of ${results.length} spec files passed${failed.length ? `; failed: ${failed.map((r) => r.file).join(', ')}` : ''}`);
+    return failed.length ? 1 : 0;
   } finally {
+    for (const lane of lanes) {
+      await dropTestDatabase(serverUrl, lane.databaseUrl).catch(() => undefined);
+      await flushRedisPrefix(redisUrl, lane.redisPrefix).catch(() => undefined);
+    }
     await servers.stop();
     await rm(scratch, { recursive: true, force: true });
   }

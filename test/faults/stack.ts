@@ -18,6 +18,12 @@ import { pidOf, terminate } from './processes.js';
 
 /** SHUTDOWN_GRACE_MS given to every service. */
 export const SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * How long a service process may take to start. Three seconds on an idle machine; a process
+ * started again mid-scenario shares two cores with the load, the receiver, Postgres and the other
+ * processes (one respawned API took over 20 s once in CI, its reason unseen then).
+ */
+const START_MS = 60_000;
 /** What main.ts logs (at info) once the app is up. */
 const STARTED = 'case intake service started';
 
@@ -124,16 +130,34 @@ export class Stack {
   /**
    * An API process is returned once it answers /healthz (spawnService waits for that); a
    * worker once it logged that it started (its relays and queue consumers run from then on).
+   * Both log at info, so a start that never ends shows the last step it reached.
    */
   async spawn(role: 'api' | 'worker'): Promise<ServiceProcess> {
-    const service = await spawnService(role, role === 'worker' ? { ...this.env, LOG_LEVEL: 'info' } : this.env);
+    const started = performance.now();
+    const service = await spawnService(role, { ...this.env, LOG_LEVEL: 'info' }, { startMs: START_MS, diagnose: () => this.databaseActivity() });
     this.services.add(service);
     if (role === 'worker') {
       await eventually('the worker to start', async () => (service.describe().includes(STARTED) ? true : undefined), {
-        explain: async () => service.describe(),
+        timeoutMs: START_MS,
+        explain: async () => `${service.describe()}\n${await this.databaseActivity()}`,
       });
     }
+    console.log(`  ${role} process ${service.pid} started in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     return service;
+  }
+
+  /** The database's sessions that are not idle, with what they wait for: where a start that hangs may be stuck. */
+  async databaseActivity(): Promise<string> {
+    try {
+      const { rows } = await this.pool.query<{ line: string }>(
+        `SELECT format('pid %s %s %s/%s for %s s: %s', pid, state, wait_event_type, wait_event,
+                       round(extract(epoch FROM now() - query_start)::numeric, 1), left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 160)) AS line
+         FROM pg_stat_activity WHERE datname = current_database() AND state <> 'idle' AND pid <> pg_backend_pid()`,
+      );
+      return `database sessions not idle:\n${rows.map((r) => `  ${r.line}`).join('\n') || '  (none)'}`;
+    } catch (err) {
+      return `database sessions unreadable: ${String(err)}`;
+    }
   }
 
   /** SIGTERM to every service still running (SIGKILL when one takes longer than its grace). */

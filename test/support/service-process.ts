@@ -26,12 +26,13 @@ export interface ServiceProcess extends Requester {
  * too), or once it wrote a line holding `untilLogged` (asking nothing of it: a request logs a line,
  * and so brings out the lines buffered before it), within `startMs` (RUN_DEADLINE_MS unless given).
  * It listens for mail only when `env` sets SMTP_PORT, so processes started side by side never
- * share a port.
+ * share a port. A start that does not end in time fails with the process's last lines and what
+ * `diagnose` tells of the world around it.
  */
 export async function spawnService(
   role: ServiceProcess['role'],
   env: Record<string, string>,
-  { main = MAIN, startMs, untilLogged }: { main?: string; startMs?: number; untilLogged?: string } = {},
+  { main = MAIN, startMs, untilLogged, diagnose }: { main?: string; startMs?: number; untilLogged?: string; diagnose?: () => Promise<string> } = {},
 ): Promise<ServiceProcess> {
   const port = await freePort();
   const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
@@ -65,7 +66,7 @@ export async function spawnService(
       if (untilLogged) return output.some((line) => line.includes(untilLogged)) || undefined;
       const ok = await fetch(`http://127.0.0.1:${port}/healthz`).then((res) => res.ok, () => false);
       return ok ? true : undefined;
-    }, { timeoutMs: startMs, explain: async () => service.describe() });
+    }, { timeoutMs: startMs, explain: async () => (diagnose ? `${service.describe()}\n${await diagnose()}` : service.describe()) });
   } catch (err) {
     // A process that never answered would otherwise outlive the test file and keep it from exiting.
     await service.kill();
