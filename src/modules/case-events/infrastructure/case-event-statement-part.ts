@@ -1,4 +1,4 @@
-import type { CaseStatementPart, PurgedRowCounts, SqlQuery } from '../../cases/domain/case-statement-parts.js';
+import type { CaseRowView, CaseStatementPart, PurgedRowCounts, SqlQuery } from '../../cases/domain/case-statement-parts.js';
 
 /**
  * The listeners' part of the case statements: one `case_event_handlings` row per event and
@@ -7,17 +7,17 @@ import type { CaseStatementPart, PurgedRowCounts, SqlQuery } from '../../cases/d
  * cost is a scan of the empty `case_event_listeners`. Test-mode cases emit nothing, as for
  * subscriptions.
  *
- * `caseRow` names a CTE returning the case's row (`RETURNING *`); `types` is the SQL parameter
- * holding the event types (text[]) in the order they happened; `statusFrom` is an SQL
- * expression of the status before the change (NULL for a new case).
+ * `c` is the case's row; `types` is the SQL parameter holding the event types (text[]) in the
+ * order they happened; `statusFrom` is an SQL expression of the status before the change (NULL
+ * for a new case).
  */
-function listenerEventsSql(caseRow: string, types: string, statusFrom: string, casePayload: (c: string) => string): string {
+function listenerEventsSql(c: CaseRowView, types: string, statusFrom: string): string {
   return `, listener_events AS (
       INSERT INTO case_event_handlings (organization_id, listener, case_id, workflow_id, type, status_from, payload)
-      SELECT c.organization_id, l.listener, c.id, c.workflow_id, t.type, ${statusFrom}, ${casePayload('c')}
-      FROM ${caseRow} c CROSS JOIN unnest(${types}::text[]) WITH ORDINALITY AS t(type, n)
+      SELECT ${c.organizationId}, l.listener, ${c.id}, ${c.workflowId}, t.type, ${statusFrom}, ${c.payload}
+      FROM ${c.from} CROSS JOIN unnest(${types}::text[]) WITH ORDINALITY AS t(type, n)
       JOIN case_event_listeners l ON t.type = ANY (l.events)
-      WHERE c.mode = 'live'
+      WHERE ${c.isLive}
       ORDER BY t.n, l.listener
     )`;
 }
@@ -33,8 +33,8 @@ async function purgeHandlings(query: SqlQuery, caseIds: readonly number[]): Prom
 
 export const caseEventStatementPart: CaseStatementPart = {
   name: 'case_event_listeners',
-  created: ({ newCase, eventTypes, casePayload }) => listenerEventsSql(newCase, eventTypes, 'NULL', casePayload),
-  changed: ({ before, changed, eventTypes, casePayload }) => listenerEventsSql(changed, eventTypes, `(SELECT status FROM ${before})`, casePayload),
-  keepsCase: (c) => `FROM case_event_handlings h WHERE h.case_id = ${c}.id AND h.state = 'pending'`,
+  created: ({ newCase, eventTypes }) => listenerEventsSql(newCase, eventTypes, 'NULL'),
+  changed: ({ before, changed, eventTypes }) => listenerEventsSql(changed, eventTypes, `(SELECT ${before.status} FROM ${before.from})`),
+  keepsCase: (c) => `FROM case_event_handlings h WHERE h.case_id = ${c.id} AND h.state = 'pending'`,
   purgeBefore: purgeHandlings,
 };

@@ -14,8 +14,8 @@ export interface CaseStatementPart {
   created?(statement: CreatedCaseStatement): string;
   /** CTEs of a statement that stores a case's changes up to and including one status change. */
   changed?(statement: ChangedCaseStatement): string;
-  /** `FROM ... WHERE ...`: a row of the owner's that keeps the closed case aliased `c` from being purged (work not done yet). */
-  keepsCase?(c: string): string;
+  /** `FROM ... WHERE ...`: a row of the owner's that keeps the closed case `c` from being purged (work not done yet). */
+  keepsCase?(c: CaseRowView): string;
   /** Deletes what the owner holds of the closed cases being purged (`caseIds`, locked, of `organizationId`), before they go, in the purge's transaction. */
   purgeBefore?(query: SqlQuery, caseIds: readonly number[], organizationId: number): Promise<PurgedRowCounts>;
 }
@@ -26,26 +26,43 @@ export type SqlQuery = (sql: string, parameters: unknown[]) => Promise<unknown[]
 /** Rows purged, by kind (the retention module's names). */
 export type PurgedRowCounts = Record<string, number>;
 
-/** What every statement offers its parts. */
-interface CaseStatement {
-  /** SQL building the case as the cases API shows it from the row aliased `c`: what subscribers and listeners are told. */
-  readonly casePayload: (c: string) => string;
+/**
+ * A case's row in a statement, as the cases module publishes it to other modules' parts: the
+ * `FROM` item that brings the row in and an SQL expression for each thing a part may read of it.
+ * Parts name no column of `cases`, so a column renamed or moved changes this view's builder only,
+ * and a part that wants something the view does not offer is a compile error.
+ */
+export interface CaseRowView {
+  /** The `FROM` item (a CTE or the table, with its alias). */
+  readonly from: string;
+  readonly id: string;
+  readonly organizationId: string;
+  readonly workflowId: string;
+  /** text: the case's status. */
+  readonly status: string;
+  /** text: `webhook`, `api`, a form's, ... */
+  readonly source: string;
+  readonly createdAt: string;
+  /** boolean: a live case, not a test-mode one (test cases tell subscribers, listeners and reports nothing). */
+  readonly isLive: string;
+  /** jsonb: the case as the cases API shows it, what subscribers and listeners are told. */
+  readonly payload: string;
 }
 
-/** Names the parts of an intake statement may read: CTEs and SQL parameters. */
-export interface CreatedCaseStatement extends CaseStatement {
-  /** A CTE returning the new case's row (`RETURNING *`); empty when no case was created. */
-  readonly newCase: string;
+/** Names the parts of an intake statement may read: the new case's row and SQL parameters. */
+export interface CreatedCaseStatement {
+  /** The new case's row; none when no case was created. */
+  readonly newCase: CaseRowView;
   /** The lifecycle event types to tell subscribers (text[]), in order. */
   readonly eventTypes: string;
 }
 
-/** Names the parts of a change statement may read: CTEs and SQL parameters. */
-export interface ChangedCaseStatement extends CaseStatement {
-  /** A CTE reading the case as it was before the statement. */
-  readonly before: string;
-  /** A CTE returning the case's row after the change (`RETURNING *`); empty when nothing changed. */
-  readonly changed: string;
+/** Names the parts of a change statement may read: the case's rows and SQL parameters. */
+export interface ChangedCaseStatement {
+  /** The case as it was before the statement. */
+  readonly before: CaseRowView;
+  /** The case's row after the change; none when nothing changed. */
+  readonly changed: CaseRowView;
   /** Whether the case moved (boolean), and to which status (text). */
   readonly moved: string;
   readonly to: string;

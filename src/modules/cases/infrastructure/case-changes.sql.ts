@@ -3,7 +3,7 @@ import type { Case, CaseEvent } from '../domain/case.js';
 import type { ChangedCaseStatement, CaseStatementPart } from '../domain/case-statement-parts.js';
 import type { Run } from '../domain/run.js';
 import { type CaseRow, WORKED_CASE_COLUMNS } from './case.mapper.js';
-import { casePayloadSql } from './case-payload.sql.js';
+import { caseRowView } from './case-row-view.sql.js';
 import { timelineRow } from './case-timeline.js';
 
 /**
@@ -95,7 +95,10 @@ export function storeChangesSql(parts: readonly CaseStatementPart[]): string {
   FROM (SELECT * FROM changed UNION ALL SELECT * FROM cases WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM changed)) c`;
 }
 
-const CHANGED: ChangedCaseStatement = { before: 'before', changed: 'changed', moved: '$2', to: '$3', runStates: '$9', runErrors: '$13', eventTypes: '$21', eventDetails: '$30', casePayload: casePayloadSql };
+const CHANGED: ChangedCaseStatement = {
+  before: caseRowView('b', 'before'), changed: caseRowView('c', 'changed'),
+  moved: '$2', to: '$3', runStates: '$9', runErrors: '$13', eventTypes: '$21', eventDetails: '$30',
+};
 
 export type StoredChangesRow = CaseRow & { started_run_id: string | null; resume_at: Date | null };
 

@@ -1,5 +1,6 @@
 import { lateralLookUp, purgeCutoff } from '../../../shared/database/purge-sql.js';
 import type { CaseStatementPart } from '../domain/case-statement-parts.js';
+import { caseRowView } from './case-row-view.sql.js';
 import { organizationsWithOld, ROLL_UP, UNFINISHED_RUN } from './run-purges.sql.js';
 
 /**
@@ -26,7 +27,7 @@ export const ORGANIZATIONS_WITH_OLD_CLOSED_CASES_SQL = organizationsWithOld('cas
 export function lockClosedCasesSql(parts: readonly CaseStatementPart[]): string {
   const keeping = [
     { alias: 'unfinished_run', fromWhere: `FROM workflow_runs r WHERE r.case_id = c.id AND r.${UNFINISHED_RUN}` },
-    ...parts.flatMap((part) => (part.keepsCase ? [{ alias: `kept_by_${part.name}`, fromWhere: part.keepsCase('c') }] : [])),
+    ...parts.flatMap((part) => (part.keepsCase ? [{ alias: `kept_by_${part.name}`, fromWhere: part.keepsCase(caseRowView('c')) }] : [])),
   ];
   return `
   SELECT c.id, c.created_at FROM cases c

@@ -4,10 +4,10 @@ import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
 import type { CaseStatementPart, CreatedCaseStatement } from '../domain/case-statement-parts.js';
 import { storeChangesSql } from './case-changes.sql.js';
 import { CASE_COLUMNS } from './case.mapper.js';
-import { casePayloadSql } from './case-payload.sql.js';
+import { caseRowView } from './case-row-view.sql.js';
 import { creationRow } from './case-timeline.js';
 
-const CREATED: CreatedCaseStatement = { newCase: 'new_case', eventTypes: '$14', casePayload: casePayloadSql };
+const CREATED: CreatedCaseStatement = { newCase: caseRowView('c', 'new_case'), eventTypes: '$14' };
 
 /**
  * One statement stores a case, its creation event, its pending run and what the other modules'

@@ -1,4 +1,4 @@
-import type { CaseStatementPart } from '../../cases/domain/case-statement-parts.js';
+import type { CaseRowView, CaseStatementPart } from '../../cases/domain/case-statement-parts.js';
 import { BUCKETS_PER_DOUBLING, LAST_BUCKET } from '../domain/close-time-bucket.js';
 
 /** closeTimeBucket in SQL, of an interval expression. */
@@ -16,32 +16,32 @@ const REPORTED_ERROR_LENGTH = 200;
  * round trip. Test cases write nothing.
  */
 
-/** `, report_change AS (...)`: a live case created; `newCase` names a CTE returning its row. */
-function createdReportSql(newCase: string): string {
+/** `, report_change AS (...)`: a live case `c` created. */
+function createdReportSql(c: CaseRowView): string {
   return `, report_change AS (
       INSERT INTO report_changes (organization_id, workflow_id, at, source, created, status_to)
-      SELECT organization_id, workflow_id, created_at, source, 1, nullif(status, 'Closed') FROM ${newCase} WHERE mode = 'live'
+      SELECT ${c.organizationId}, ${c.workflowId}, ${c.createdAt}, ${c.source}, 1, nullif(${c.status}, 'Closed') FROM ${c.from} WHERE ${c.isLive}
     )`;
 }
 
 /**
- * `, report_change AS (...)`: a live case's status change and its runs' failures. `before` names
- * a CTE reading the case as it was before the statement (its mode, source and creation never
- * change); `moved`, `to` the parameters saying whether and where it moved; `runStates` and
- * `runErrors` the runs' new states and errors. Closed counts closes (with the time since
- * creation), Error errors, leaving Closed reopens; the open counts move with the status.
+ * `, report_change AS (...)`: a live case's status change and its runs' failures. `b` is the case
+ * as it was before the statement (its mode, source and creation never change); `moved`, `to` the
+ * parameters saying whether and where it moved; `runStates` and `runErrors` the runs' new states
+ * and errors. Closed counts closes (with the time since creation), Error errors, leaving Closed
+ * reopens; the open counts move with the status.
  */
-function changedReportSql(before: string, moved: string, to: string, runStates: string, runErrors: string): string {
+function changedReportSql(b: CaseRowView, moved: string, to: string, runStates: string, runErrors: string): string {
   return `, report_change AS (
       INSERT INTO report_changes (organization_id, workflow_id, source, closed, errored, reopened, close_bucket, status_from, status_to, error)
-      SELECT b.organization_id, b.workflow_id, b.source, (${to} = 'Closed')::int, (${to} = 'Error')::int, (b.status = 'Closed')::int,
-             CASE WHEN ${to} = 'Closed' THEN ${closeTimeBucketSql('now() - b.created_at')} END,
-             nullif(b.status, 'Closed'), nullif(${to}, 'Closed'), NULL
-      FROM ${before} b WHERE ${moved}::boolean AND b.mode = 'live' AND b.status IS DISTINCT FROM ${to}
+      SELECT ${b.organizationId}, ${b.workflowId}, ${b.source}, (${to} = 'Closed')::int, (${to} = 'Error')::int, (${b.status} = 'Closed')::int,
+             CASE WHEN ${to} = 'Closed' THEN ${closeTimeBucketSql(`now() - ${b.createdAt}`)} END,
+             nullif(${b.status}, 'Closed'), nullif(${to}, 'Closed'), NULL
+      FROM ${b.from} WHERE ${moved}::boolean AND ${b.isLive} AND ${b.status} IS DISTINCT FROM ${to}
       UNION ALL
-      SELECT b.organization_id, b.workflow_id, b.source, 0, 0, 0, NULL, NULL, NULL, left(coalesce(u.error, 'failed'), ${REPORTED_ERROR_LENGTH})
-      FROM ${before} b CROSS JOIN unnest(${runStates}::text[], ${runErrors}::text[]) AS u(state, error)
-      WHERE b.mode = 'live' AND u.state = 'failed'
+      SELECT ${b.organizationId}, ${b.workflowId}, ${b.source}, 0, 0, 0, NULL, NULL, NULL, left(coalesce(u.error, 'failed'), ${REPORTED_ERROR_LENGTH})
+      FROM ${b.from} CROSS JOIN unnest(${runStates}::text[], ${runErrors}::text[]) AS u(state, error)
+      WHERE ${b.isLive} AND u.state = 'failed'
     )`;
 }
 

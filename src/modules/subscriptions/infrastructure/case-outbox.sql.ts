@@ -1,4 +1,4 @@
-import type { CaseStatementPart } from '../../cases/domain/case-statement-parts.js';
+import type { CaseRowView, CaseStatementPart } from '../../cases/domain/case-statement-parts.js';
 import { pendingDeliveryOf, purgeCaseEvents } from './delivery-purges.sql.js';
 
 /**
@@ -8,21 +8,20 @@ import { pendingDeliveryOf, purgeCaseEvents } from './delivery-purges.sql.js';
  * intake path is one index probe of `subscriptions`. A disabled subscription's delivery is
  * written already ended failed, never sent: `recover` sends it once the subscription is enabled.
  *
- * `caseRow` names a CTE returning the case's row (`RETURNING *`);
- * `types` is the SQL parameter holding the event types (text[]), in the order to send them;
- * `casePayload` builds the case as the cases API shows it; `details` (changes only: the intake
- * statement stays as it was) the parameter holding what each event tells besides the case.
+ * `c` is the case's row; `types` is the SQL parameter holding the event types (text[]), in the
+ * order to send them; `details` (changes only: the intake statement stays as it was) the
+ * parameter holding what each event tells besides the case.
  */
-function outboxSql(caseRow: string, types: string, casePayload: (c: string) => string, details?: string): string {
-  const wants = (c: string, t: string) => `
-      s.organization_id = ${c}.organization_id AND s.deleted_at IS NULL
-      AND ${t} = ANY (s.events) AND (s.workflow_ids IS NULL OR ${c}.workflow_id = ANY (s.workflow_ids))`;
+function outboxSql(c: CaseRowView, types: string, details?: string): string {
+  const wants = (organizationId: string, workflowId: string, t: string) => `
+      s.organization_id = ${organizationId} AND s.deleted_at IS NULL
+      AND ${t} = ANY (s.events) AND (s.workflow_ids IS NULL OR ${workflowId} = ANY (s.workflow_ids))`;
   const events = details === undefined ? `unnest(${types}::text[]) WITH ORDINALITY AS t(type, n)` : `unnest(${types}::text[], ${details}::jsonb[]) WITH ORDINALITY AS t(type, details, n)`;
   return `, outbox AS (
       INSERT INTO outbox_events (organization_id, workflow_id, case_id, type, payload${details === undefined ? '' : ', details'})
-      SELECT c.organization_id, c.workflow_id, c.id, t.type, ${casePayload('c')}${details === undefined ? '' : ', t.details'}
-      FROM ${caseRow} c CROSS JOIN ${events}
-      WHERE c.mode = 'live' AND EXISTS (SELECT 1 FROM subscriptions s WHERE ${wants('c', 't.type')})
+      SELECT ${c.organizationId}, ${c.workflowId}, ${c.id}, t.type, ${c.payload}${details === undefined ? '' : ', t.details'}
+      FROM ${c.from} CROSS JOIN ${events}
+      WHERE ${c.isLive} AND EXISTS (SELECT 1 FROM subscriptions s WHERE ${wants(c.organizationId, c.workflowId, 't.type')})
       ORDER BY t.n
       RETURNING id, organization_id, workflow_id, case_id, type
     ), deliveries AS (
@@ -30,7 +29,7 @@ function outboxSql(caseRow: string, types: string, casePayload: (c: string) => s
       SELECT o.id, s.id, o.case_id,
              CASE WHEN s.disabled_at IS NULL THEN 'pending' ELSE 'failed' END,
              CASE WHEN s.disabled_at IS NOT NULL THEN now() END
-      FROM outbox o JOIN subscriptions s ON ${wants('o', 'o.type')}
+      FROM outbox o JOIN subscriptions s ON ${wants('o.organization_id', 'o.workflow_id', 'o.type')}
       ORDER BY o.id, s.id
     )`;
 }
@@ -41,8 +40,8 @@ function outboxSql(caseRow: string, types: string, casePayload: (c: string) => s
  */
 export const outboxStatementPart: CaseStatementPart = {
   name: 'outbox',
-  created: ({ newCase, eventTypes, casePayload }) => outboxSql(newCase, eventTypes, casePayload),
-  changed: ({ changed, eventTypes, eventDetails, casePayload }) => outboxSql(changed, eventTypes, casePayload, eventDetails),
+  created: ({ newCase, eventTypes }) => outboxSql(newCase, eventTypes),
+  changed: ({ changed, eventTypes, eventDetails }) => outboxSql(changed, eventTypes, eventDetails),
   keepsCase: pendingDeliveryOf,
   purgeBefore: purgeCaseEvents,
 };

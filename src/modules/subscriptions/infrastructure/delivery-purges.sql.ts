@@ -1,4 +1,4 @@
-import type { PurgedRowCounts, SqlQuery } from '../../cases/domain/case-statement-parts.js';
+import type { CaseRowView, PurgedRowCounts, SqlQuery } from '../../cases/domain/case-statement-parts.js';
 import { lateralLookUp, ORGANIZATION_DAYS, purgeCutoff } from '../../../shared/database/purge-sql.js';
 
 /** The outbox's part of the retention purge (see the retention module's PurgePass). */
@@ -70,5 +70,5 @@ export async function purgeCaseEvents(query: SqlQuery, caseIds: readonly number[
 }
 
 /** A delivery still being tried keeps its case from the purge. */
-export const pendingDeliveryOf = (c: string) =>
-  `FROM outbox_events e JOIN event_deliveries d ON d.event_id = e.id WHERE e.case_id = ${c}.id AND d.state = 'pending'`;
+export const pendingDeliveryOf = (c: CaseRowView) =>
+  `FROM outbox_events e JOIN event_deliveries d ON d.event_id = e.id WHERE e.case_id = ${c.id} AND d.state = 'pending'`;
