@@ -36,7 +36,7 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Apply migrations with: docker run --rm --env-file prod.env IMAGE node dist/shared/database/migrate.js
 # Re-encrypt stored secrets after a key change (docs/deploying.md, "Rotating the encryption key"):
-#   docker run --rm --env-file prod.env IMAGE node dist/shared/crypto/rotate-encryption-key.js
+#   docker run --rm --env-file prod.env IMAGE node dist/rotate-encryption-key.js
 # The same command as `npm run start:prod`: the old generation grows by half before the next full
 # collection (V8 lets it reach several times the live heap) and the young one stays small, which
 # keeps peak RSS under intake load near 220 MB; without allocation-site pretenuring, per-request

@@ -6,12 +6,16 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { DataSource } from 'typeorm';
 import { rotateEncryptionKey } from '../../src/shared/crypto/rotate-encryption-key.js';
 import { SecretBox } from '../../src/shared/crypto/secret-box.js';
-import { organizationSecretBinding, SEALED_COLUMNS, ssoClientSecretBinding } from '../../src/shared/crypto/stored-secrets.js';
+import { organizationSecretBinding, ssoClientSecretBinding } from '../../src/shared/crypto/stored-secrets.js';
+import { SEALED_COLUMNS } from '../../src/rotate-encryption-key.js';
 import { dataSourceOptions } from '../../src/shared/database/data-source-options.js';
 import { type IsolatedDatabase, isolatedDatabase, isolatedRedisPrefix, type Requester } from '../support/automation-helpers.js';
 import { createOrganization, createWorkflow, generateWebhook } from '../support/scenario.js';
@@ -21,12 +25,25 @@ import { Receiver, subscribe, type Subscription, verifySignature, waitFor } from
 import type { TestApp } from '../support/test-app.js';
 import { createdCaseId, directDefinition, givenWebhook, postWebhook, type WebhookWorkflow } from '../support/webhook-helpers.js';
 
-const ROTATE = fileURLToPath(new URL('../../src/shared/crypto/rotate-encryption-key.js', import.meta.url));
+const ROTATE = fileURLToPath(new URL('../../src/rotate-encryption-key.js', import.meta.url));
 const KEY_A = randomBytes(32).toString('hex');
 const KEY_B = randomBytes(32).toString('base64');
 const CRM_KEY = `crm-${randomBytes(8).toString('hex')}`;
 const SIGNING_SECRET = `gh-${randomBytes(8).toString('hex')}`;
 const SSO_CLIENT_SECRET = `sso-${randomBytes(8).toString('hex')}`;
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** The source files under src/modules that publish sealed columns, with the tables they name. */
+function sealedColumnSources(dir = join(ROOT, 'src', 'modules')): { path: string; tables: string[] }[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sealedColumnSources(path);
+    const text = name.endsWith('.ts') ? readFileSync(path, 'utf8') : '';
+    const tables = [...text.matchAll(/sealedColumn\(\{\s*table: '(\w+)'/g)].map((m) => m[1]!);
+    return tables.length ? [{ path: relative(ROOT, path), tables }] : [];
+  });
+}
 
 /** The scenario helpers only ever call request(), which a service process has. */
 const app = (r: Requester) => r as TestApp;
@@ -192,6 +209,22 @@ describe('secrets at rest: bound to their row, and the key rotates', () => {
     for (const secret of [victim.token, attacker.token, KEY_B]) assert.ok(!rotated.output.includes(secret), 'never a secret or key');
   });
 
+  it('covers every sealed column of the migrated schema, each published by the module that owns its table', async () => {
+    const { rows } = await database.pool.query<{ sealed: string }>(
+      `SELECT table_name || '.' || column_name AS sealed FROM information_schema.columns
+       WHERE table_schema = 'public' AND column_name LIKE '%\\_ciphertext' ORDER BY 1`,
+    );
+    assert.ok(rows.length >= 10, `only ${rows.length} sealed columns found`);
+    assert.deepEqual(SEALED_COLUMNS.map((c) => `${c.table}.${c.ciphertext}`).sort(), rows.map((r) => r.sealed));
+    const owners = createRequire(import.meta.url)(join(ROOT, '.table-owners.cjs')) as Record<string, string[]>;
+    const sources = sealedColumnSources();
+    assert.deepEqual(sources.flatMap((f) => f.tables).sort(), SEALED_COLUMNS.map((c) => c.table).sort(), 'every published column comes from a module');
+    for (const { path, tables } of sources) {
+      const owned = owners[path.split('/').slice(0, 3).join('/')] ?? [];
+      for (const table of tables) assert.ok(owned.includes(table), `${path} publishes ${table}, which its module does not own`);
+    }
+  });
+
   it('pages through a table in batches, by a composite key too, and re-seals each of its rows', async () => {
     const org = await createOrganization(app(await startService({ TOKEN_ENCRYPTION_KEY: KEY_B })));
     await stopService();
@@ -203,7 +236,7 @@ describe('secrets at rest: bound to their row, and the key rotates', () => {
     await source.initialize();
     try {
       const columns = SEALED_COLUMNS.filter((c) => c.table === 'organization_secrets');
-      const [counts] = await rotateEncryptionKey(source, new SecretBox(KEY_B, [KEY_A]), { columns, batchSize: 2 });
+      const [counts] = await rotateEncryptionKey(source, new SecretBox(KEY_B, [KEY_A]), columns, { batchSize: 2 });
       assert.equal(counts?.rewritten, 5, JSON.stringify(counts));
       assert.deepEqual(counts?.unopenable, []);
     } finally {

@@ -1,0 +1,7 @@
+import { sealedColumn, type SealedColumn } from '../../../shared/crypto/sealed-columns.js';
+import { emailAddressBinding } from '../../../shared/crypto/stored-secrets.js';
+
+/** The workflows' inbound mail addresses (their secret local parts), for the key rotation. */
+export const EMAIL_SEALED_COLUMNS: readonly SealedColumn[] = [
+  sealedColumn({ table: 'workflow_email_addresses', key: ['workflow_id'], ciphertext: 'secret_ciphertext', binding: (row) => emailAddressBinding(row.workflow_id!) }),
+];
