@@ -41,10 +41,11 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s CMD node -e "fetch('h
 # collection (V8 lets it reach several times the live heap) and the young one stays small, which
 # keeps peak RSS under intake load near 220 MB; without allocation-site pretenuring, per-request
 # objects are not allocated straight into the old generation under load, so full collections stay
-# rare (docs/tail-latency.md, section 6); `--expose-gc` lets the API collect after every 1 MiB of
-# large bodies, a fixed malloc mmap threshold hands their ~1 MB buffers back to the
-# system when freed instead of keeping them in malloc's heap, and two malloc arenas keep V8's and
-# libuv's threads from each growing one of their own (docs/tail-latency.md, section 4).
+# rare (docs/tail-latency.md, "Garbage collection and the node flags"); `--expose-gc` lets the API
+# collect after every 1 MiB of large bodies, a fixed malloc mmap threshold hands their ~1 MB
+# buffers back to the system when freed instead of keeping them in malloc's heap, and two malloc
+# arenas keep V8's and libuv's threads from each growing one of their own (docs/tail-latency.md,
+# "Large bodies and memory").
 ENV MALLOC_ARENA_MAX=2
 ENV MALLOC_MMAP_THRESHOLD_=131072
 CMD ["node", "--heap-growing-percent=50", "--max-semi-space-size=8", "--no-allocation-site-pretenuring", "--expose-gc", "dist/main.js"]

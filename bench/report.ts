@@ -1,7 +1,9 @@
 /**
  * Turns the results of a run into the console summary and `docs/benchmarks.md`: the machine,
  * the issue's targets with pass/fail, a table per HTTP scenario, then the sections of the later
- * parts (report-sections.ts).
+ * parts (report-sections.ts). The report is written from REPORT_START on; what a report file
+ * already holds above that line (figures measured since its last full run, what is open, where
+ * the older logs are) is written by hand and kept.
  */
 import type { TargetName } from './context.js';
 import { type ScenarioKey, type ScenarioResult, spreadOf } from './http-scenarios.js';
@@ -141,12 +143,24 @@ function scenarioTable(rows: ScenarioResult[]): string[] {
   return lines;
 }
 
+/** The line a run writes its report from, so that a file's hand-written head above it survives the run. */
+export const REPORT_START = '<!-- npm run bench writes this file from this line on and keeps what is above it (bench/report.ts). -->';
+
+/** The report to write where `previous` was: its part above REPORT_START, then the new report's from that line on. */
+export function keepingHead(previous: string | null, report: string): string {
+  const at = previous?.indexOf(REPORT_START) ?? -1;
+  if (!previous || at < 0) return report;
+  return previous.slice(0, at) + report.slice(report.indexOf(REPORT_START));
+}
+
 export function renderMarkdown(r: BenchResults): string {
   const m = r.machine;
   const checks = evaluateTargets(r);
   const titles = new Map(r.scenarios.map((s) => [s.key, s.title]));
   const lines: string[] = [
     '# Benchmarks',
+    '',
+    REPORT_START,
     '',
     `Written by \`npm run bench\` on ${m.date} (${(r.totalSec / 60).toFixed(1)} minutes). Ratios are the figures that count; absolute numbers vary between machines and between runs.`,
     '',

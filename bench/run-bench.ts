@@ -3,12 +3,12 @@
  * (bench/baseline/server.ts, on the service's schema and on a lean one) side by side on one fresh
  * database, loaded in turn by autocannon in a separate process; the database's own limit for the
  * intake statement (pgbench); big bodies; the verified webhook next to the plain one; then the automation scenario (a worker process added), the capacity
- * figures, the backlog drain, the growth budget, the cost-growth step and the list and change-feed pages (each at 10k and 1M cases). Prints a summary and writes docs/benchmarks.md. Child processes are
+ * figures, the backlog drain, the growth budget, the cost-growth step and the list and change-feed pages (each at 10k and 1M cases). Prints a summary and writes docs/benchmarks.md, keeping its hand-written head (report.ts). Child processes are
  * stopped and the database dropped at the end, also when something fails.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +31,7 @@ import { runSync } from './sync.js';
 import { runVerifiedWebhook, verifiedRatio } from './verified-webhook.js';
 import { runReports } from './reports.js';
 import { type NodeProcess, nodeArgs, procStatusKb, startNode, waitUntilReady } from './procs.js';
-import { consoleSummary, renderMarkdown } from './report.js';
+import { consoleSummary, keepingHead, renderMarkdown } from './report.js';
 import type { BenchResults, MachineInfo } from './results.js';
 import { createBenchDatabase, createFixtures, dropBenchDatabase, flushRedisPrefix, redisInfo, runId, startInfra } from './setup.js';
 
@@ -262,7 +262,8 @@ async function main(): Promise<number> {
       totalSec: (Date.now() - startedAt) / 1000,
     };
     mkdirSync(dirname(config.reportPath), { recursive: true });
-    writeFileSync(config.reportPath, renderMarkdown(results));
+    const previous = existsSync(config.reportPath) ? readFileSync(config.reportPath, 'utf8') : null;
+    writeFileSync(config.reportPath, keepingHead(previous, renderMarkdown(results)));
     const rawPath = join(os.tmpdir(), `${dbName}.json`);
     writeFileSync(rawPath, JSON.stringify(results, null, 2));
     log(consoleSummary(results));

@@ -26,9 +26,10 @@ export class CaseEventsModule implements OnModuleInit {
   /**
    * After the registry found its listeners (a module's own hook runs after its providers'). The
    * part halves what Postgres can do of the intake statement (its table and four indexes are
-   * opened on every execution, rows or not; docs/benchmarks.md), so a deployment without
-   * listeners does not pay for it. Every instance runs the same extensions (one image, one
-   * EXTENSIONS), so the instances that store changes write the events their peers' listeners want.
+   * opened on every execution, rows or not; docs/architecture.md, decision record 4), so a
+   * deployment without listeners does not pay for it. Every instance runs the same extensions
+   * (one image, one EXTENSIONS), so the instances that store changes write the events their
+   * peers' listeners want.
    */
   onModuleInit(): void {
     if (this.listeners.names().length > 0) this.parts.add(caseEventStatementPart);

@@ -110,7 +110,8 @@ export class Env {
   /**
    * Runs (and deliveries) a worker process keeps under way. Runs due together are stored in
    * batches (CaseBatches), which can only be as large as the runs under way allow: at 800
-   * chains/s, 64 were too few to keep the lag under a second (docs/benchmarks.md).
+   * chains/s, 64 were too few to keep the lag under a second (docs/deploying.md, "What one
+   * process does").
    */
   @Type(() => Number) @IsInt() @Min(1) @Max(1000)
   WORKER_CONCURRENCY = 128;

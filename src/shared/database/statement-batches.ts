@@ -25,7 +25,8 @@ const MAX_QUEUED_MS = 10_000;
  * another could wait for) and arrive at the same moment in one transaction: they go out
  * together on the pipelined connection and one `COMMIT` covers them all, so Postgres wakes,
  * commits and flushes its WAL once per batch instead of once per statement
- * (docs/benchmarks.md). A statement that arrives alone runs alone, without a transaction.
+ * (docs/architecture.md, decision record 2). A statement that arrives alone runs alone, without a
+ * transaction.
  *
  * When statements of a batch fail, nothing of it is stored: those fail, each with its own
  * error, and the others run again together. When the database is unavailable, or the

@@ -16,7 +16,7 @@ export const LARGE_BODY_BYTES = 65_536;
  * bench's HTTP scenarios (which leave the process at ~220 MB), with the collections below and
  * start:prod's malloc settings: 269-286 MB with 4 MiB at ~36 bodies a second, 242-276 MB with
  * 2 MiB at ~27-30, 213-224 MB with 1 MiB at ~18, one 1 MB body at a time (docs/tail-latency.md,
- * sections 4 and 6). The senders waiting meanwhile hold no memory.
+ * "Large bodies and memory"). The senders waiting meanwhile hold no memory.
  */
 const BODY_BYTES_IN_FLIGHT = 1_048_576;
 

@@ -21,7 +21,7 @@ declare module 'fastify' {
  * `@DirectRoute()` on a controller method of the hottest routes (the incoming webhook): Fastify
  * calls the method itself with `(request, reply)`, where a Nest route first builds its execution
  * context and runs guards, pipes, interceptors and parameter decorators, about a fifth of a
- * webhook request's CPU (docs/tail-latency.md, section 7).
+ * webhook request's CPU (docs/tail-latency.md, "A webhook request's CPU").
  *
  * What still holds: the route is declared, documented and authenticated as any other (the
  * credential hook checks it before the body is read, and the request is admitted exactly as

@@ -25,7 +25,7 @@ const MAX_BATCHES_IN_FLIGHT = 2;
  * cases are locked, with their runs, by one statement each, their stores go out together on the
  * pipelined connection, and one commit covers them all. A transaction's fixed costs (its
  * round trips, `BEGIN`, `COMMIT` and the WAL flush, the lock and runs statements) are paid once
- * per batch instead of once per case (docs/benchmarks.md).
+ * per batch instead of once per case (docs/architecture.md, decision record 2).
  *
  * Work queued while two batches are under way waits for one of them to end, so batches grow
  * with the load and stay at one case when it is light. A case is in one batch under way at a

@@ -134,7 +134,7 @@ export class PostgresCaseRepository extends CaseRepository {
    * round trip as the locks): its statements are bounded by its batch, and one that a busy
    * machine slows down must finish, or the batch is cancelled, its runs' jobs fail and are
    * retried, and overload costs work done twice and runs handed to the relay's look for lost
-   * work instead of only delaying them (docs/benchmarks.md, 2026-11-29).
+   * work instead of only delaying them (docs/benchmarks.md, "Automation under overload").
    */
   async load(tx: Transaction, caseIds: readonly number[]): Promise<Map<number, Case>> {
     const [, subjects] = await Promise.all([PreparedStatements.rowsIn(tx, NO_STATEMENT_TIMEOUT_SQL, []), lockedWithRuns(tx, LOCK_CASES_SQL, [caseIds], caseIds)]);

@@ -20,7 +20,8 @@ const EXPIRED_LEASES = `state = 'running' AND locked_until < now() AND (enqueued
  * overdue after a wait. The first test is the predicate of the partial index
  * `workflow_runs_unfinished`: without it Postgres walks the primary key from the first run ever
  * stored (the unfinished ones are the newest): a look that grows with every finished run, until
- * under load it can outlast its statement_timeout (docs/benchmarks.md, 2026-11-29).
+ * under load it can outlast its statement_timeout (docs/benchmarks.md, "Automation under
+ * overload").
  */
 const STALE_RUNS = `
   state IN ('pending', 'running', 'waiting') AND (state = 'pending' OR (state = 'running' AND locked_until < now()) OR (state = 'waiting' AND resume_at < now() - $2 * interval '1 millisecond'))

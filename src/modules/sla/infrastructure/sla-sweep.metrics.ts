@@ -5,7 +5,8 @@ import type { FiredTimer } from '../application/sla-stores.js';
 
 /**
  * What an operator watches of the SLA sweep: how long its passes take (almost all of it database
- * time, docs/benchmarks.md) and how late its warnings and breaches fire against sla.md's 5 s.
+ * time, docs/benchmarks.md, "The SLA sweep at size") and how late its warnings and breaches fire
+ * against sla.md's 5 s.
  */
 @Injectable()
 export class SlaSweepMetrics {

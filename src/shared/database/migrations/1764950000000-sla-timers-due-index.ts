@@ -3,8 +3,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The sweep takes the due timers of every organization at once, in `fire_at` order: an index led
  * by the organization made each pass read every unfired timer's entry (3.9 ms a pass at 200,000
- * timers, growing with them; 0.05 ms led by `fire_at`, docs/benchmarks.md). The relays' due
- * indexes are led by their due times for the same reason.
+ * timers, growing with them; 0.05 ms led by `fire_at`, docs/benchmarks.md, "The SLA sweep at
+ * size"). The relays' due indexes are led by their due times for the same reason.
  */
 export class SlaTimersDueIndex1764950000000 implements MigrationInterface {
   name = 'SlaTimersDueIndex1764950000000';

@@ -4,7 +4,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * No search statement reads `messages_text`: the admin list's tiers read the messages through
  * `all_text`, and the attributes' tier names `attributes_text` for its estimate. Its vector and
  * GIN index were written for every indexed case all the same, a fifth of the indexer's work in
- * Postgres (docs/benchmarks.md). Dropping a column is a catalog change; the index goes with it.
+ * Postgres (docs/benchmarks.md, "Open", issue 26). Dropping a column is a catalog change; the
+ * index goes with it.
  */
 export class SearchWithoutMessagesVector1765100000000 implements MigrationInterface {
   name = 'SearchWithoutMessagesVector1765100000000';
