@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +21,7 @@ import { type IsolatedDatabase, isolatedDatabase, isolatedRedisPrefix, type Requ
 import { createOrganization, createWorkflow, generateWebhook } from '../support/scenario.js';
 import { sealV1 } from '../support/sealed-secrets.js';
 import { type ServiceProcess, spawnService } from '../support/service-process.js';
+import { REPO_ROOT, sourceFiles } from '../support/source-files.js';
 import { Receiver, subscribe, type Subscription, verifySignature, waitFor } from '../support/subscription-helpers.js';
 import type { TestApp } from '../support/test-app.js';
 import { createdCaseId, directDefinition, givenWebhook, postWebhook, type WebhookWorkflow } from '../support/webhook-helpers.js';
@@ -32,16 +33,11 @@ const CRM_KEY = `crm-${randomBytes(8).toString('hex')}`;
 const SIGNING_SECRET = `gh-${randomBytes(8).toString('hex')}`;
 const SSO_CLIENT_SECRET = `sso-${randomBytes(8).toString('hex')}`;
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-
 /** The source files under src/modules that publish sealed columns, with the tables they name. */
-function sealedColumnSources(dir = join(ROOT, 'src', 'modules')): { path: string; tables: string[] }[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sealedColumnSources(path);
-    const text = name.endsWith('.ts') ? readFileSync(path, 'utf8') : '';
-    const tables = [...text.matchAll(/sealedColumn\(\{\s*table: '(\w+)'/g)].map((m) => m[1]!);
-    return tables.length ? [{ path: relative(ROOT, path), tables }] : [];
+function sealedColumnSources(): { path: string; tables: string[] }[] {
+  return sourceFiles(join(REPO_ROOT, 'src', 'modules')).flatMap((path) => {
+    const tables = [...readFileSync(path, 'utf8').matchAll(/sealedColumn\(\{\s*table: '(\w+)'/g)].map((m) => m[1]!);
+    return tables.length ? [{ path: relative(REPO_ROOT, path), tables }] : [];
   });
 }
 
@@ -216,7 +212,7 @@ describe('secrets at rest: bound to their row, and the key rotates', () => {
     );
     assert.ok(rows.length >= 10, `only ${rows.length} sealed columns found`);
     assert.deepEqual(SEALED_COLUMNS.map((c) => `${c.table}.${c.ciphertext}`).sort(), rows.map((r) => r.sealed));
-    const owners = createRequire(import.meta.url)(join(ROOT, '.table-owners.cjs')) as Record<string, string[]>;
+    const owners = createRequire(import.meta.url)(join(REPO_ROOT, '.table-owners.cjs')) as Record<string, string[]>;
     const sources = sealedColumnSources();
     assert.deepEqual(sources.flatMap((f) => f.tables).sort(), SEALED_COLUMNS.map((c) => c.table).sort(), 'every published column comes from a module');
     for (const { path, tables } of sources) {

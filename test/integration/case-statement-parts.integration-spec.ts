@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { CaseRowView, CaseStatementPart } from '../../src/modules/cases/domain/case-statement-parts.js';
 import { caseRowView } from '../../src/modules/cases/infrastructure/case-row-view.sql.js';
+import { REPO_ROOT, sourceFiles } from '../support/source-files.js';
 
 /**
  * Other modules' parts of the case statements compose against the view of the case row that the
@@ -15,25 +16,16 @@ import { caseRowView } from '../../src/modules/cases/infrastructure/case-row-vie
  * names a column that is gone, or reads the row through an alias it assumed, fails here.
  */
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return name.endsWith('.ts') && !name.endsWith('.spec.ts') ? [path] : [];
-  });
-}
 
 /** Every `CaseStatementPart` a module's source defines, loaded from the build. */
 async function statementParts(): Promise<{ file: string; part: CaseStatementPart }[]> {
-  const defining = sourceFiles(join(root, 'src', 'modules')).filter((file) => /:\s*CaseStatementPart\s*=/.test(readFileSync(file, 'utf8')));
+  const defining = sourceFiles(join(REPO_ROOT, 'src', 'modules')).filter((file) => /:\s*CaseStatementPart\s*=/.test(readFileSync(file, 'utf8')));
   const found: { file: string; part: CaseStatementPart }[] = [];
   for (const file of defining) {
-    const built = join(root, 'build', relative(root, file)).replace(/\.ts$/, '.js');
+    const built = join(REPO_ROOT, 'build', relative(REPO_ROOT, file)).replace(/\.ts$/, '.js');
     for (const value of Object.values((await import(pathToFileURL(built).href)) as Record<string, unknown>)) {
       if (value && typeof value === 'object' && 'name' in value && ['created', 'changed', 'keepsCase', 'purgeBefore'].some((k) => k in value)) {
-        found.push({ file: relative(root, file), part: value as CaseStatementPart });
+        found.push({ file: relative(REPO_ROOT, file), part: value as CaseStatementPart });
       }
     }
   }

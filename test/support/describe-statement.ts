@@ -1,0 +1,70 @@
+import pg from 'pg';
+
+/** A result column as Postgres describes a statement: its name and its type's name. */
+export interface DescribedColumn {
+  name: string;
+  type: string;
+}
+
+interface RowDescriptionField {
+  name: string;
+  dataTypeID: number;
+}
+
+/**
+ * Has Postgres parse `text` and describe it (the extended protocol's Parse, Describe, Sync),
+ * never executing it: no parameter needs a value and nothing is written. A pg "submittable", the
+ * public hook pg-cursor uses, so the client routes the backend's answers here.
+ */
+class DescribeStatement implements pg.Submittable {
+  private fields: RowDescriptionField[] = [];
+  private error: Error | undefined;
+  readonly done: Promise<RowDescriptionField[]>;
+  private settle!: (outcome: { fields: RowDescriptionField[] } | { error: Error }) => void;
+
+  constructor(private readonly text: string) {
+    this.done = new Promise((resolve, reject) => {
+      this.settle = (outcome) => ('error' in outcome ? reject(outcome.error) : resolve(outcome.fields));
+    });
+  }
+
+  submit(connection: pg.Connection): void {
+    const protocol = connection as unknown as {
+      parse(message: { text: string; types: number[] }): void;
+      describe(message: { type: 'S' }): void;
+      sync(): void;
+    };
+    protocol.parse({ text: this.text, types: [] });
+    protocol.describe({ type: 'S' });
+    protocol.sync();
+  }
+
+  handleRowDescription(message: { fields: RowDescriptionField[] }): void {
+    this.fields = message.fields;
+  }
+
+  handleError(error: Error): void {
+    this.error = error;
+  }
+
+  handleReadyForQuery(): void {
+    this.settle(this.error ? { error: this.error } : { fields: this.fields });
+  }
+
+  handleDataRow(): void {}
+  handleCommandComplete(): void {}
+  handleEmptyQuery(): void {}
+  handlePortalSuspended(): void {}
+}
+
+/** The result columns of `text` as Postgres describes it on `client` (none for a statement that answers no rows). */
+export async function describeStatement(client: pg.Client, text: string, typeNames: Map<number, string>): Promise<DescribedColumn[]> {
+  const fields = await client.query(new DescribeStatement(text)).done;
+  return fields.map((f) => ({ name: f.name, type: typeNames.get(f.dataTypeID) ?? `oid ${f.dataTypeID}` }));
+}
+
+/** Type names by oid, as `pg_type` has them (`_int8` for bigint[]). */
+export async function pgTypeNames(client: pg.Client): Promise<Map<number, string>> {
+  const { rows } = await client.query<{ oid: number; typname: string }>('SELECT oid::int AS oid, typname FROM pg_type');
+  return new Map(rows.map((r) => [r.oid, r.typname]));
+}
