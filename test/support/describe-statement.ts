@@ -18,7 +18,6 @@ interface RowDescriptionField {
  */
 class DescribeStatement implements pg.Submittable {
   private fields: RowDescriptionField[] = [];
-  private error: Error | undefined;
   readonly done: Promise<RowDescriptionField[]>;
   private settle!: (outcome: { fields: RowDescriptionField[] } | { error: Error }) => void;
 
@@ -43,12 +42,13 @@ class DescribeStatement implements pg.Submittable {
     this.fields = message.fields;
   }
 
+  /** The client forgets this query at an error: the ReadyForQuery that follows never reaches it. */
   handleError(error: Error): void {
-    this.error = error;
+    this.settle({ error });
   }
 
   handleReadyForQuery(): void {
-    this.settle(this.error ? { error: this.error } : { fields: this.fields });
+    this.settle({ fields: this.fields });
   }
 
   handleDataRow(): void {}
