@@ -15,6 +15,7 @@ interface PgValues {
   float8: number;
   numeric: string;
   text: string;
+  uuid: string;
   bool: boolean;
   timestamptz: Date;
   date: Date;
@@ -47,6 +48,7 @@ export const column = {
   float8: typed<PgValues['float8']>('float8'),
   numeric: typed<PgValues['numeric']>('numeric'),
   text: typed<PgValues['text']>('text'),
+  uuid: typed<PgValues['uuid']>('uuid'),
   bool: typed<PgValues['bool']>('bool'),
   timestamptz: typed<PgValues['timestamptz']>('timestamptz'),
   date: typed<PgValues['date']>('date'),
