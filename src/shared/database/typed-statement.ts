@@ -21,6 +21,8 @@ interface PgValues {
   date: Date;
   interval: unknown;
   bytea: Buffer;
+  /** What a function returning nothing answers (pg_advisory_xact_lock): node-pg leaves it as text, empty. */
+  void: string;
   _int8: string[];
   _int4: number[];
   _text: string[];
@@ -53,6 +55,7 @@ export const column = {
   timestamptz: typed<PgValues['timestamptz']>('timestamptz'),
   date: typed<PgValues['date']>('date'),
   bytea: typed<PgValues['bytea']>('bytea'),
+  void: typed<PgValues['void']>('void'),
   int8Array: typed<PgValues['_int8']>('_int8'),
   int4Array: typed<PgValues['_int4']>('_int4'),
   textArray: typed<PgValues['_text']>('_text'),
