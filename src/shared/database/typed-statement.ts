@@ -15,11 +15,14 @@ interface PgValues {
   float8: number;
   numeric: string;
   text: string;
+  uuid: string;
   bool: boolean;
   timestamptz: Date;
   date: Date;
   interval: unknown;
   bytea: Buffer;
+  /** What a function returning nothing answers (pg_advisory_xact_lock): node-pg leaves it as text, empty. */
+  void: string;
   _int8: string[];
   _int4: number[];
   _text: string[];
@@ -49,10 +52,12 @@ export const column = {
   float8: typed<PgValues['float8']>('float8'),
   numeric: typed<PgValues['numeric']>('numeric'),
   text: typed<PgValues['text']>('text'),
+  uuid: typed<PgValues['uuid']>('uuid'),
   bool: typed<PgValues['bool']>('bool'),
   timestamptz: typed<PgValues['timestamptz']>('timestamptz'),
   date: typed<PgValues['date']>('date'),
   bytea: typed<PgValues['bytea']>('bytea'),
+  void: typed<PgValues['void']>('void'),
   int8Array: typed<PgValues['_int8']>('_int8'),
   int4Array: typed<PgValues['_int4']>('_int4'),
   textArray: typed<PgValues['_text']>('_text'),

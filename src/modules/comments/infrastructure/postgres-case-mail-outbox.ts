@@ -5,6 +5,7 @@ import { NOTIFICATION_KINDS, type NotificationKind } from '../../cases/applicati
 import { CaseMailOutbox, type ClaimedBatch, type ClaimedReply } from '../application/comment-ports.js';
 import { GIVE_UP_AFTER_MS } from '../domain/mail-retries.js';
 import { preferenceOf } from '../domain/notification.js';
+import { column, rowsOf, statement } from '../../../shared/database/typed-statement.js';
 
 /** Items a notification mail lists; more are counted, not listed (a flood of events makes one bounded mail). */
 const ITEMS_PER_MAIL = 20;
@@ -19,47 +20,93 @@ const SWITCH_OF_KIND = JSON.stringify(Object.fromEntries(NOTIFICATION_KINDS.map(
  * GIVE_UP_AFTER_MS: failures move the batch's due time, never its items' age, so a batch the
  * relay keeps refusing is given up after the retries mail-retries.ts describes.
  */
-const CLAIM_ITEMS_SQL = `
-  WITH off AS (
-    DELETE FROM notification_items i USING notification_preferences p
-    WHERE i.organization_id = $1 AND i.user_id = $2 AND i.case_id = $3 AND p.organization_id = $1 AND p.user_id = $2
-      AND (to_jsonb(p) ->> ($5::jsonb ->> i.kind))::boolean IS FALSE
-    RETURNING i.id
-  )
-  SELECT id, kind, summary, count(*) OVER () AS total, min(created_at) OVER () < now() - $6 * interval '1 millisecond' AS last_chance
-  FROM notification_items
-  WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND id NOT IN (SELECT id FROM off)
-  ORDER BY id LIMIT $4`;
+const CLAIM_ITEMS = statement(
+  `WITH off AS (
+     DELETE FROM notification_items i USING notification_preferences p
+     WHERE i.organization_id = $1 AND i.user_id = $2 AND i.case_id = $3 AND p.organization_id = $1 AND p.user_id = $2
+       AND (to_jsonb(p) ->> ($5::jsonb ->> i.kind))::boolean IS FALSE
+     RETURNING i.id
+   )
+   SELECT id, kind, summary, count(*) OVER () AS total, min(created_at) OVER () < now() - $6 * interval '1 millisecond' AS last_chance
+   FROM notification_items
+   WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND id NOT IN (SELECT id FROM off)
+   ORDER BY id LIMIT $4`,
+  { id: column.int8, kind: column.textOf<NotificationKind>(), summary: column.text, total: column.int8, last_chance: column.bool },
+);
+const CLAIM_REPLIES = statement(
+  `UPDATE comment_mails m SET attempts = m.attempts + 1, locked_until = now() + $2 * interval '1 millisecond'
+   FROM case_comments c
+   WHERE (m.organization_id, m.comment_id) IN (
+       SELECT organization_id, comment_id FROM comment_mails
+       WHERE status = 'queued' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
+       ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+     AND c.organization_id = m.organization_id AND c.id = m.comment_id
+   RETURNING m.organization_id, m.comment_id, m.from_address, m.to_addresses, m.subject, m.message_id, m.in_reply_to, m.thread, m.attempts,
+             m.created_at < now() - $3 * interval '1 millisecond' AS last_chance, c.body, c.author_name`,
+  {
+    organization_id: column.int8,
+    comment_id: column.int8,
+    from_address: column.text,
+    to_addresses: column.textArray,
+    subject: column.text,
+    message_id: column.text,
+    in_reply_to: column.nullable(column.text),
+    thread: column.textArray,
+    attempts: column.int4,
+    last_chance: column.bool,
+    body: column.text,
+    author_name: column.text,
+  },
+);
+const RENEW_REPLY = statement(
+  `UPDATE comment_mails SET locked_until = now() + $4 * interval '1 millisecond'
+   WHERE organization_id = $1 AND comment_id = $2 AND attempts = $3 AND status = 'queued' AND locked_until IS NOT NULL`,
+);
+const REPLY_SENT = statement(
+  `UPDATE comment_mails SET status = 'sent', sent_at = now(), locked_until = NULL, error = NULL
+   WHERE organization_id = $1 AND comment_id = $2 AND attempts = $3 AND status = 'queued'`,
+);
+const REPLY_NOT_SENT = statement(
+  `UPDATE comment_mails SET locked_until = NULL, error = $5,
+     status = CASE WHEN $4::bigint IS NULL THEN 'failed' ELSE 'queued' END,
+     next_attempt_at = CASE WHEN $4::bigint IS NULL THEN next_attempt_at ELSE now() + $4::bigint * interval '1 millisecond' END
+   WHERE organization_id = $1 AND comment_id = $2 AND attempts = $3 AND status = 'queued'`,
+);
+const CLAIM_BATCHES = statement(
+  `UPDATE notification_batches b SET attempts = b.attempts + 1, locked_until = now() + $2 * interval '1 millisecond'
+   WHERE (b.organization_id, b.user_id, b.case_id) IN (
+       SELECT organization_id, user_id, case_id FROM notification_batches
+       WHERE due_at <= now() AND (locked_until IS NULL OR locked_until < now())
+       ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+   RETURNING b.organization_id, b.user_id, b.case_id, b.attempts`,
+  { organization_id: column.int8, user_id: column.int8, case_id: column.int8, attempts: column.int4 },
+);
+const RENEW_BATCH = statement(
+  `UPDATE notification_batches SET locked_until = now() + $5 * interval '1 millisecond'
+   WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND attempts = $4 AND locked_until IS NOT NULL`,
+);
+const RETRY_BATCH = statement(
+  `UPDATE notification_batches SET locked_until = NULL, due_at = now() + $5 * interval '1 millisecond'
+   WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND attempts = $4`,
+);
 
-interface ReplyRow {
-  organization_id: string;
-  comment_id: string;
-  from_address: string;
-  to_addresses: string[];
-  subject: string;
-  message_id: string;
-  in_reply_to: string | null;
-  thread: string[];
-  attempts: number;
-  last_chance: boolean;
-  body: string;
-  author_name: string;
-}
-
-interface BatchRow {
-  organization_id: string;
-  user_id: string;
-  case_id: string;
-  attempts: number;
-}
-
-interface ItemRow {
-  id: string;
-  kind: NotificationKind;
-  summary: string;
-  total: string;
-  last_chance: boolean;
-}
+/**
+ * The items the attempt covered go, exactly those (an item with a lower id may commit after the
+ * claim: it waits for the next mail); the batch stays due (`dueAgain`) when others wait.
+ * `dueAgain` may use $6 (the batch window in ms).
+ */
+const settleBatch = (dueAgain: string, lastSent: string) =>
+  statement(
+    `WITH gone AS (
+       DELETE FROM notification_items WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND id = ANY($5::bigint[])
+     )
+     UPDATE notification_batches b SET locked_until = NULL, attempts = 0, last_sent_at = ${lastSent},
+       due_at = CASE WHEN EXISTS (SELECT 1 FROM notification_items i WHERE i.organization_id = $1 AND i.user_id = $2 AND i.case_id = $3 AND NOT (i.id = ANY($5::bigint[])))
+                     THEN ${dueAgain} END
+     WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND attempts = $4`,
+  );
+const SETTLE_SENT = settleBatch(`now() + $6 * interval '1 millisecond'`, 'now()');
+const SETTLE_GIVEN_UP = settleBatch('now()', 'last_sent_at');
 
 /**
  * `comment_mails` and `notification_batches` for the worker: due rows are taken under a lease
@@ -73,18 +120,7 @@ export class PostgresCaseMailOutbox extends CaseMailOutbox {
   }
 
   async claimReplies(limit: number, leaseMs: number): Promise<ClaimedReply[]> {
-    const [rows] = (await this.db.query(
-      `UPDATE comment_mails m SET attempts = m.attempts + 1, locked_until = now() + $2 * interval '1 millisecond'
-       FROM case_comments c
-       WHERE (m.organization_id, m.comment_id) IN (
-           SELECT organization_id, comment_id FROM comment_mails
-           WHERE status = 'queued' AND next_attempt_at <= now() AND (locked_until IS NULL OR locked_until < now())
-           ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-         AND c.organization_id = m.organization_id AND c.id = m.comment_id
-       RETURNING m.organization_id, m.comment_id, m.from_address, m.to_addresses, m.subject, m.message_id, m.in_reply_to, m.thread, m.attempts,
-                 m.created_at < now() - $3 * interval '1 millisecond' AS last_chance, c.body, c.author_name`,
-      [limit, leaseMs, GIVE_UP_AFTER_MS],
-    )) as [ReplyRow[], number];
+    const rows = await rowsOf(this.db, CLAIM_REPLIES, [limit, leaseMs, GIVE_UP_AFTER_MS]);
     return rows.map((r) => ({
       organizationId: Number(r.organization_id),
       commentId: Number(r.comment_id),
@@ -102,44 +138,22 @@ export class PostgresCaseMailOutbox extends CaseMailOutbox {
   }
 
   async renewReply(mail: ClaimedReply, leaseMs: number): Promise<void> {
-    await this.db.query(
-      `UPDATE comment_mails SET locked_until = now() + $4 * interval '1 millisecond'
-       WHERE organization_id = $1 AND comment_id = $2 AND attempts = $3 AND status = 'queued' AND locked_until IS NOT NULL`,
-      [mail.organizationId, mail.commentId, mail.attempt, leaseMs],
-    );
+    await rowsOf(this.db, RENEW_REPLY, [mail.organizationId, mail.commentId, mail.attempt, leaseMs]);
   }
 
   async replySent(mail: ClaimedReply): Promise<void> {
-    await this.db.query(
-      `UPDATE comment_mails SET status = 'sent', sent_at = now(), locked_until = NULL, error = NULL
-       WHERE organization_id = $1 AND comment_id = $2 AND attempts = $3 AND status = 'queued'`,
-      [mail.organizationId, mail.commentId, mail.attempt],
-    );
+    await rowsOf(this.db, REPLY_SENT, [mail.organizationId, mail.commentId, mail.attempt]);
   }
 
   async replyNotSent(mail: ClaimedReply, delayMs: number | null, error: string): Promise<void> {
-    await this.db.query(
-      `UPDATE comment_mails SET locked_until = NULL, error = $5,
-         status = CASE WHEN $4::bigint IS NULL THEN 'failed' ELSE 'queued' END,
-         next_attempt_at = CASE WHEN $4::bigint IS NULL THEN next_attempt_at ELSE now() + $4::bigint * interval '1 millisecond' END
-       WHERE organization_id = $1 AND comment_id = $2 AND attempts = $3 AND status = 'queued'`,
-      [mail.organizationId, mail.commentId, mail.attempt, delayMs, error],
-    );
+    await rowsOf(this.db, REPLY_NOT_SENT, [mail.organizationId, mail.commentId, mail.attempt, delayMs, error]);
   }
 
   async claimBatches(limit: number, leaseMs: number): Promise<ClaimedBatch[]> {
-    const [rows] = (await this.db.query(
-      `UPDATE notification_batches b SET attempts = b.attempts + 1, locked_until = now() + $2 * interval '1 millisecond'
-       WHERE (b.organization_id, b.user_id, b.case_id) IN (
-           SELECT organization_id, user_id, case_id FROM notification_batches
-           WHERE due_at <= now() AND (locked_until IS NULL OR locked_until < now())
-           ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING b.organization_id, b.user_id, b.case_id, b.attempts`,
-      [limit, leaseMs],
-    )) as [BatchRow[], number];
+    const rows = await rowsOf(this.db, CLAIM_BATCHES, [limit, leaseMs]);
     const batches: ClaimedBatch[] = [];
     for (const r of rows) {
-      const items = (await this.db.query(CLAIM_ITEMS_SQL, [r.organization_id, r.user_id, r.case_id, ITEMS_PER_MAIL, SWITCH_OF_KIND, GIVE_UP_AFTER_MS])) as ItemRow[];
+      const items = await rowsOf(this.db, CLAIM_ITEMS, [r.organization_id, r.user_id, r.case_id, ITEMS_PER_MAIL, SWITCH_OF_KIND, GIVE_UP_AFTER_MS]);
       batches.push({
         organizationId: Number(r.organization_id),
         userId: Number(r.user_id),
@@ -155,44 +169,23 @@ export class PostgresCaseMailOutbox extends CaseMailOutbox {
   }
 
   async renewBatch(batch: ClaimedBatch, leaseMs: number): Promise<void> {
-    await this.db.query(
-      `UPDATE notification_batches SET locked_until = now() + $5 * interval '1 millisecond'
-       WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND attempts = $4 AND locked_until IS NOT NULL`,
-      [batch.organizationId, batch.userId, batch.caseId, batch.attempt, leaseMs],
-    );
+    await rowsOf(this.db, RENEW_BATCH, [batch.organizationId, batch.userId, batch.caseId, batch.attempt, leaseMs]);
   }
 
   async batchSent(batch: ClaimedBatch, windowMs: number): Promise<void> {
-    await this.settle(batch, `now() + ${Number(windowMs)} * interval '1 millisecond'`, 'now()');
+    await rowsOf(this.db, SETTLE_SENT, [...this.settling(batch), windowMs]);
   }
 
   async batchNotSent(batch: ClaimedBatch, delayMs: number | null): Promise<void> {
     if (delayMs === null) {
-      await this.settle(batch, 'now()', 'last_sent_at');
+      await rowsOf(this.db, SETTLE_GIVEN_UP, this.settling(batch));
       return;
     }
-    await this.db.query(
-      `UPDATE notification_batches SET locked_until = NULL, due_at = now() + $5 * interval '1 millisecond'
-       WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND attempts = $4`,
-      [batch.organizationId, batch.userId, batch.caseId, batch.attempt, delayMs],
-    );
+    await rowsOf(this.db, RETRY_BATCH, [batch.organizationId, batch.userId, batch.caseId, batch.attempt, delayMs]);
   }
 
-  /**
-   * The items the attempt covered go, exactly those (an item with a lower id may commit after the
-   * claim: it waits for the next mail); the batch stays due (`dueAgain`) when others wait.
-   * Both SQL expressions are this class's own constants, never input.
-   */
-  private async settle(batch: ClaimedBatch, dueAgain: string, lastSent: string): Promise<void> {
-    await this.db.query(
-      `WITH gone AS (
-         DELETE FROM notification_items WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND id = ANY($5::bigint[])
-       )
-       UPDATE notification_batches b SET locked_until = NULL, attempts = 0, last_sent_at = ${lastSent},
-         due_at = CASE WHEN EXISTS (SELECT 1 FROM notification_items i WHERE i.organization_id = $1 AND i.user_id = $2 AND i.case_id = $3 AND NOT (i.id = ANY($5::bigint[])))
-                       THEN ${dueAgain} END
-       WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND attempts = $4`,
-      [batch.organizationId, batch.userId, batch.caseId, batch.attempt, batch.itemIds],
-    );
+  /** The parameters settling `batch` takes ($1 to $5). */
+  private settling(batch: ClaimedBatch): unknown[] {
+    return [batch.organizationId, batch.userId, batch.caseId, batch.attempt, batch.itemIds];
   }
 }

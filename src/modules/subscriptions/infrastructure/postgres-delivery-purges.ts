@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { purgeOwners, queryIn } from '../../../shared/database/purge-sql.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
+import { column, rowsOf, statement } from '../../../shared/database/typed-statement.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { DeliveryPurges, type OrganizationDays, type PurgeBatch, type PurgeOwner } from '../../retention/application/retention.ports.js';
 import { DELIVERY_WINDOW_SQL, deleteOutboxEvents, LOCK_ENDED_EVENTS_SQL, SUBSCRIPTIONS_WITH_OLD_DELIVERIES_SQL } from './delivery-purges.sql.js';
+
+const DELIVERY_WINDOW = statement(DELIVERY_WINDOW_SQL, { id: column.int8, event_id: column.int8, old: column.bool, ended_long_ago: column.bool });
+const LOCK_ENDED_EVENTS = statement(LOCK_ENDED_EVENTS_SQL, { id: column.int8 });
 
 /** Ended deliveries past their organization's retention, as the retention purge asks. */
 @Injectable()
@@ -23,11 +27,10 @@ export class PostgresDeliveryPurges extends DeliveryPurges {
    */
   purgeDeliveries(subscription: PurgeOwner<number>, afterId: number, limit: number): Promise<PurgeBatch<number>> {
     return withoutStatementTimeout(this.transactions, async (m) => {
-      const window = (await m.query(DELIVERY_WINDOW_SQL, [subscription.id, subscription.days, afterId, limit])) as
-        { id: string; event_id: string; old: boolean; ended_long_ago: boolean }[];
+      const window = await rowsOf(m, DELIVERY_WINDOW, [subscription.id, subscription.days, afterId, limit]);
       const reachedRecent = window.length < limit || window.some((delivery) => !delivery.old);
       const candidates = [...new Set(window.filter((delivery) => delivery.ended_long_ago).map((delivery) => Number(delivery.event_id)))];
-      const events = candidates.length ? ((await m.query(LOCK_ENDED_EVENTS_SQL, [candidates, subscription.days])) as { id: string }[]).map((row) => Number(row.id)) : [];
+      const events = candidates.length ? (await rowsOf(m, LOCK_ENDED_EVENTS, [candidates, subscription.days])).map((row) => Number(row.id)) : [];
       const purged = events.length ? await deleteOutboxEvents(queryIn(m), events) : {};
       return { purged, next: reachedRecent ? null : Number(window.at(-1)!.id) };
     });

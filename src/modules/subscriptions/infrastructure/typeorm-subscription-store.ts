@@ -4,6 +4,7 @@ import { IsNull, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
 import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
+import { column, firstRowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { type SubscriptionFields, SubscriptionStore } from '../application/subscription-stores.js';
 import type { Subscription } from '../domain/subscription.js';
@@ -11,6 +12,16 @@ import { SubscriptionOrmEntity } from './subscription.orm-entity.js';
 
 /** After a rotation, the replaced secret signs beside the new one this long (integrations.md §4). */
 const PREVIOUS_SECRET_SIGNS_FOR = `interval '24 hours'`;
+
+// NO KEY: intakes writing this subscription's deliveries key-share its row, and a rotation must not hold them (and their batches) up.
+const LOCK_SECRET = statement(
+  'SELECT secret_ciphertext FROM subscriptions WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL FOR NO KEY UPDATE',
+  { secret_ciphertext: column.text },
+);
+const ROTATE_SECRET = statement(
+  `UPDATE subscriptions SET secret_ciphertext = $2, previous_secret_ciphertext = $3, previous_secret_expires_at = now() + ${PREVIOUS_SECRET_SIGNS_FOR}
+   WHERE id = $1`,
+);
 
 /** Disabled ones count: they can be enabled again. */
 const SUBSCRIPTIONS_CAP: OrganizationCap = { what: 'subscriptions', table: 'subscriptions', live: 'deleted_at IS NULL', setting: 'MAX_SUBSCRIPTIONS_PER_ORGANIZATION' };
@@ -51,18 +62,10 @@ export class TypeOrmSubscriptionStore extends SubscriptionStore {
 
   async rotateSecret(tx: Transaction, organizationId: number, id: number, rotate: (currentCiphertext: string) => { secret: string; previous: string }): Promise<boolean> {
     const manager = entityManager(tx);
-    // NO KEY: intakes writing this subscription's deliveries key-share its row, and a rotation must not hold them (and their batches) up.
-    const [row] = (await manager.query(
-      `SELECT secret_ciphertext FROM subscriptions WHERE id = $1 AND organization_id = $2 AND deleted_at IS NULL FOR NO KEY UPDATE`,
-      [id, organizationId],
-    )) as { secret_ciphertext: string }[];
+    const row = await firstRowOf(manager, LOCK_SECRET, [id, organizationId]);
     if (!row) return false;
     const rotated = rotate(row.secret_ciphertext);
-    await manager.query(
-      `UPDATE subscriptions SET secret_ciphertext = $2, previous_secret_ciphertext = $3, previous_secret_expires_at = now() + ${PREVIOUS_SECRET_SIGNS_FOR}
-       WHERE id = $1`,
-      [id, rotated.secret, rotated.previous],
-    );
+    await rowsOf(manager, ROTATE_SECRET, [id, rotated.secret, rotated.previous]);
     return true;
   }
 
