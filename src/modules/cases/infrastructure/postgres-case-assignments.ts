@@ -2,8 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { Transaction } from '../../../shared/database/transaction.js';
+import { column, firstRowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { CaseAssignments } from '../domain/case-work.ports.js';
+
+const ASSIGNEE = statement('SELECT assignee_id FROM cases WHERE id = $1 AND organization_id = $2', { assignee_id: column.nullable(column.int8) });
+/** Answers the moved cases' ids, so that how many were moved is the rows' length. */
+const DROP_TEAM = statement(
+  `WITH locked AS (SELECT id FROM cases WHERE organization_id = $1 AND team_id = $2 ORDER BY id FOR UPDATE)
+       UPDATE cases SET team_id = NULL, change_xid = pg_current_xact_id() FROM locked WHERE cases.id = locked.id RETURNING cases.id`,
+  { id: column.int8 },
+);
+const OPEN_ASSIGNED = statement(
+  `SELECT assignee_id, count(*)::int AS open FROM cases
+       WHERE organization_id = $1 AND assignee_id = ANY($2::bigint[]) AND status <> 'Closed' AND NOT (id = ANY($3::bigint[])) GROUP BY assignee_id`,
+  { assignee_id: column.int8, open: column.int4 },
+);
 
 /**
  * Both walk cases_by_team and cases_by_assignee, the partial indexes of assigned cases. A team's
@@ -17,25 +31,16 @@ export class PostgresCaseAssignments extends CaseAssignments {
   }
 
   async assigneeOf(organizationId: number, caseId: number, tx?: Transaction): Promise<number | null> {
-    const [row] = (await (tx ? entityManager(tx) : this.dataSource).query('SELECT assignee_id FROM cases WHERE id = $1 AND organization_id = $2', [caseId, organizationId])) as { assignee_id: string | null }[];
+    const row = await firstRowOf(tx ? entityManager(tx) : this.dataSource, ASSIGNEE, [caseId, organizationId]);
     return row?.assignee_id == null ? null : Number(row.assignee_id);
   }
 
   async dropTeam(tx: Transaction, organizationId: number, teamId: number): Promise<number> {
-    const [, count] = (await entityManager(tx).query(
-      `WITH locked AS (SELECT id FROM cases WHERE organization_id = $1 AND team_id = $2 ORDER BY id FOR UPDATE)
-       UPDATE cases SET team_id = NULL, change_xid = pg_current_xact_id() FROM locked WHERE cases.id = locked.id`,
-      [organizationId, teamId],
-    )) as [unknown, number];
-    return count;
+    return (await rowsOf(entityManager(tx), DROP_TEAM, [organizationId, teamId])).length;
   }
 
   async openAssigned(tx: Transaction, organizationId: number, userIds: readonly number[], excluding: readonly number[]): Promise<Map<number, number>> {
-    const rows = (await entityManager(tx).query(
-      `SELECT assignee_id, count(*)::int AS open FROM cases
-       WHERE organization_id = $1 AND assignee_id = ANY($2::bigint[]) AND status <> 'Closed' AND NOT (id = ANY($3::bigint[])) GROUP BY assignee_id`,
-      [organizationId, userIds, excluding],
-    )) as { assignee_id: string; open: number }[];
+    const rows = await rowsOf(entityManager(tx), OPEN_ASSIGNED, [organizationId, userIds, excluding]);
     return new Map(rows.map((row) => [Number(row.assignee_id), row.open]));
   }
 }

@@ -1,11 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { purgeOwners, purgeStatement, queryIn } from '../../../shared/database/purge-sql.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
+import { column, firstRowOf, statement } from '../../../shared/database/typed-statement.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { CasePurges, type ExpiringKind, type OrganizationDays, type PurgeBatch, type PurgedCounts, type PurgeOwner } from '../../retention/application/retention.ports.js';
 import { type CaseStatementPart, CaseStatementParts } from '../domain/case-statement-parts.js';
 import { DELETE_CASES_SQL, lockClosedCasesSql, ORGANIZATIONS_WITH_OLD_CLOSED_CASES_SQL, PURGE_EXPIRED_KEYS_SQL } from './case-purges.sql.js';
 import { ORGANIZATIONS_WITH_OLD_RUNS_SQL, PURGE_RUNS_SQL } from './run-purges.sql.js';
+
+const DELETE_CASES = statement(DELETE_CASES_SQL, {
+  cases: column.int4,
+  case_events: column.int4,
+  runs: column.int4,
+  idempotency_keys: column.int4,
+  webhook_dedup_keys: column.int4,
+});
 
 /** Finished runs, closed cases and expired keys, as the retention purge asks; what other modules hold of a case goes with it through their parts. */
 @Injectable()
@@ -47,7 +56,7 @@ export class PostgresCasePurges extends CasePurges {
       const cases = locked.map((row) => Number(row.id));
       let purged: PurgedCounts = {};
       for (const part of parts) if (part.purgeBefore) purged = { ...purged, ...(await part.purgeBefore(queryIn(m), cases, organization.id)) };
-      const [withCases] = (await m.query(DELETE_CASES_SQL, [cases, organization.id])) as PurgedCounts[];
+      const withCases = await firstRowOf(m, DELETE_CASES, [cases, organization.id]);
       return { purged: { ...purged, ...withCases }, next: locked.length === limit ? locked.at(-1)!.created_at : null };
     });
   }

@@ -5,28 +5,27 @@ import { Env } from '../../../shared/config/env.js';
 import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
+import { column, firstRowOf, type RowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import type { Digest, Period, ScheduledDigest } from '../domain/digest.js';
 import { type ClaimedSend, DigestStore, type ManualSendAnswer, type NewDigest, type NewRecipient, type SendRecipient } from '../application/digest.ports.js';
 
-interface ScheduledDigestRow {
-  id: string;
-  organization_id: string;
-  schedule: 'daily' | 'weekly';
-  hour_utc: number;
-  weekday: number | null;
-  recipients: string[];
-  workflow_ids: string[] | null;
-  created_at: Date;
-  last_sent_at: Date | null;
-  last_failed_at: Date | null;
-  last_error: string | null;
-}
-
-interface DigestRow extends ScheduledDigestRow {
-  confirmed_recipients: string[];
-  unsubscribed_recipients: string[];
-}
+const SCHEDULED_DIGEST_ROW = {
+  id: column.int8,
+  organization_id: column.int8,
+  schedule: column.textOf<ScheduledDigest['schedule']>(),
+  hour_utc: column.int2,
+  weekday: column.nullable(column.int2),
+  recipients: column.textArray,
+  workflow_ids: column.nullable(column.int8Array),
+  created_at: column.timestamptz,
+  last_sent_at: column.nullable(column.timestamptz),
+  last_failed_at: column.nullable(column.timestamptz),
+  last_error: column.nullable(column.text),
+};
+const DIGEST_ROW = { ...SCHEDULED_DIGEST_ROW, confirmed_recipients: column.textArray, unsubscribed_recipients: column.textArray };
+type ScheduledDigestRow = RowOf<typeof SCHEDULED_DIGEST_ROW>;
+type DigestRow = RowOf<typeof DIGEST_ROW>;
 
 interface SendRow extends ScheduledDigestRow {
   send_id: string;
@@ -69,20 +68,24 @@ const inviteSql = (digest: string) => `
     WHERE r.confirmed_at IS NULL AND r.unsubscribed_at IS NULL AND r.invitation_state <> 'pending'
       AND r.invited_at < now() - $10 * interval '1 millisecond'`;
 
-const CREATE_SQL = `
+const CREATE_DIGEST = statement(
+  `
   WITH inserted AS (
     INSERT INTO digests (organization_id, schedule, hour_utc, weekday, recipients, workflow_ids)
     VALUES ($1, $2, $3, $4, $5, $6)
     RETURNING id
   ), invited AS (${inviteSql('inserted')}
   )
-  SELECT id FROM inserted`;
+  SELECT id FROM inserted`,
+  { id: column.int8 },
+);
 
 /**
  * Periods that ended under the new schedule before the change ($12, $13) are recorded as skipped: claimed by no
  * worker, so the change sends no catch-up of periods the digest never had.
  */
-const UPDATE_SQL = `
+const UPDATE_DIGEST = statement(
+  `
   WITH updated AS (
     UPDATE digests SET schedule = $2, hour_utc = $3, weekday = $4, recipients = $5, workflow_ids = $6
     WHERE organization_id = $1 AND id = $11
@@ -93,14 +96,17 @@ const UPDATE_SQL = `
     SELECT updated.id, 'scheduled', p.start, p.end_, 'skipped', NULL, 0, now() FROM updated, unnest($12::timestamptz[], $13::timestamptz[]) AS p(start, end_)
     ON CONFLICT (digest_id, period_end) WHERE kind = 'scheduled' DO NOTHING
   )
-  SELECT id FROM updated`;
+  SELECT id FROM updated`,
+  { id: column.int8 },
+);
 
 /**
  * Refused while a manual send of the digest is unsent, or within the spacing ($4 ms) of the last
  * one asked for. The update locks the digest's row, so of two calls at once the second sees the
  * first's time and is refused. Answers, when refused, the seconds left of the spacing.
  */
-const ADD_MANUAL_SEND_SQL = `
+const ADD_MANUAL_SEND = statement(
+  `
   WITH allowed AS (
     UPDATE digests SET manual_send_at = now()
     WHERE id = $1 AND (manual_send_at IS NULL OR manual_send_at <= now() - $4 * interval '1 millisecond')
@@ -113,7 +119,14 @@ const ADD_MANUAL_SEND_SQL = `
   )
   SELECT (SELECT count(*) FROM queued)::int AS queued,
          ceil(extract(epoch FROM d.manual_send_at + $4 * interval '1 millisecond' - now()))::int AS spacing_left_s
-  FROM digests d WHERE d.id = $1`;
+  FROM digests d WHERE d.id = $1`,
+  { queued: column.int4, spacing_left_s: column.nullable(column.int4) },
+);
+
+/** Run prepared, or in the caller's transaction. */
+const FIND_DIGEST = statement(`SELECT ${DIGEST_COLUMNS} FROM digests d WHERE d.organization_id = $1 AND d.id = $2`, DIGEST_ROW);
+// As a SELECT: TypeORM answers a bare DELETE with [rows, count].
+const DELETE_DIGEST = statement(`WITH deleted AS (DELETE FROM digests WHERE organization_id = $1 AND id = $2 RETURNING id) SELECT id FROM deleted`, { id: column.int8 });
 
 /** A manual send unsent after the spacing (the relay is failing): asked to come back in a minute. */
 const UNSENT_RETRY_AFTER_S = 60;
@@ -129,16 +142,16 @@ export class PostgresDigestStore extends DigestStore {
 
   async create(tx: Transaction, organizationId: number, d: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): Promise<Digest> {
     const id = await storeWithinCap(tx, this.env, organizationId, DIGESTS_CAP, async (m) => {
-      const [row] = (await m.query(CREATE_SQL, digestParams(organizationId, d, recipients, invitationSpacingMs))) as { id: string }[];
+      const row = await firstRowOf(m, CREATE_DIGEST, digestParams(organizationId, d, recipients, invitationSpacingMs));
       return Number(row!.id);
     });
     return (await this.find(organizationId, id, tx))!;
   }
 
   async update(tx: Transaction, organizationId: number, id: number, d: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number, passed: readonly Period[]): Promise<Digest | null> {
-    const updated = (await entityManager(tx).query(UPDATE_SQL, [
+    const updated = await rowsOf(entityManager(tx), UPDATE_DIGEST, [
       ...digestParams(organizationId, d, recipients, invitationSpacingMs), id, passed.map((p) => p.start), passed.map((p) => p.end),
-    ])) as unknown[];
+    ]);
     return updated.length > 0 ? this.find(organizationId, id, tx) : null;
   }
 
@@ -147,15 +160,12 @@ export class PostgresDigestStore extends DigestStore {
   }
 
   async find(organizationId: number, id: number, tx?: Transaction): Promise<Digest | null> {
-    const sql = `SELECT ${DIGEST_COLUMNS} FROM digests d WHERE d.organization_id = $1 AND d.id = $2`;
-    const [row] = tx ? ((await entityManager(tx).query(sql, [organizationId, id])) as DigestRow[]) : await this.rows<DigestRow>(sql, [organizationId, id]);
+    const [row] = tx ? await rowsOf(entityManager(tx), FIND_DIGEST, [organizationId, id]) : await this.rows<DigestRow>(FIND_DIGEST.text, [organizationId, id]);
     return row ? toDigest(row) : null;
   }
 
   async delete(tx: Transaction, organizationId: number, id: number): Promise<boolean> {
-    // As a SELECT: TypeORM answers a bare DELETE with [rows, count].
-    const deleted = (await entityManager(tx).query(`WITH deleted AS (DELETE FROM digests WHERE organization_id = $1 AND id = $2 RETURNING id) SELECT id FROM deleted`, [organizationId, id])) as unknown[];
-    return deleted.length > 0;
+    return (await rowsOf(entityManager(tx), DELETE_DIGEST, [organizationId, id])).length > 0;
   }
 
   async all(): Promise<ScheduledDigest[]> {
@@ -174,7 +184,7 @@ export class PostgresDigestStore extends DigestStore {
   }
 
   async addManualSend(tx: Transaction, digestId: number, period: Period, spacingMs: number): Promise<ManualSendAnswer> {
-    const [row] = (await entityManager(tx).query(ADD_MANUAL_SEND_SQL, [digestId, period.start, period.end, spacingMs])) as { queued: number; spacing_left_s: number | null }[];
+    const row = await firstRowOf(entityManager(tx), ADD_MANUAL_SEND, [digestId, period.start, period.end, spacingMs]);
     if (!row || row.queued > 0) return { queued: true };
     const left = row.spacing_left_s ?? 0;
     return { queued: false, retryAfterSeconds: left > 0 ? left : UNSENT_RETRY_AFTER_S };
@@ -237,7 +247,7 @@ export class PostgresDigestStore extends DigestStore {
   }
 }
 
-/** $1 to $10 of CREATE_SQL and UPDATE_SQL: the digest's fields and the recipients to invite. */
+/** $1 to $10 of CREATE_DIGEST and UPDATE_DIGEST: the digest's fields and the recipients to invite. */
 function digestParams(organizationId: number, d: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): unknown[] {
   return [
     organizationId, d.schedule, d.hourUtc, d.weekday, d.recipients, d.workflowIds,
