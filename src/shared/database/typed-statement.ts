@@ -26,8 +26,6 @@ interface PgValues {
   _int8: string[];
   _int4: number[];
   _text: string[];
-  /** What a function run for its effect answers (`pg_advisory_xact_lock`): node-pg has no parser for it, so its text, ''. */
-  void: string;
 }
 
 export type PgType = keyof PgValues | 'jsonb' | 'json';
@@ -61,7 +59,6 @@ export const column = {
   int8Array: typed<PgValues['_int8']>('_int8'),
   int4Array: typed<PgValues['_int4']>('_int4'),
   textArray: typed<PgValues['_text']>('_text'),
-  void: typed<PgValues['void']>('void'),
   /** A text column holding only the values of `Value` (a status, a role): the author's word, as for null. */
   textOf: <Value extends string>(): Column<Value> => typed<Value>('text'),
   jsonb: <Value = unknown>(): Column<Value> => typed<Value>('jsonb'),

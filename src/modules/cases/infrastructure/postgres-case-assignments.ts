@@ -7,11 +7,12 @@ import { entityManager } from '../../../shared/database/typeorm-transaction-runn
 import { CaseAssignments } from '../domain/case-work.ports.js';
 
 const ASSIGNEE = statement('SELECT assignee_id FROM cases WHERE id = $1 AND organization_id = $2', { assignee_id: column.nullable(column.int8) });
-/** Answers the moved cases' ids, so that how many were moved is the rows' length. */
+/** Counts the moved cases in SQL: a team may hold many, and none of their ids is wanted. */
 const DROP_TEAM = statement(
-  `WITH locked AS (SELECT id FROM cases WHERE organization_id = $1 AND team_id = $2 ORDER BY id FOR UPDATE)
-       UPDATE cases SET team_id = NULL, change_xid = pg_current_xact_id() FROM locked WHERE cases.id = locked.id RETURNING cases.id`,
-  { id: column.int8 },
+  `WITH locked AS (SELECT id FROM cases WHERE organization_id = $1 AND team_id = $2 ORDER BY id FOR UPDATE),
+        moved AS (UPDATE cases SET team_id = NULL, change_xid = pg_current_xact_id() FROM locked WHERE cases.id = locked.id RETURNING 1)
+   SELECT count(*)::int AS moved FROM moved`,
+  { moved: column.int4 },
 );
 const OPEN_ASSIGNED = statement(
   `SELECT assignee_id, count(*)::int AS open FROM cases
@@ -36,7 +37,7 @@ export class PostgresCaseAssignments extends CaseAssignments {
   }
 
   async dropTeam(tx: Transaction, organizationId: number, teamId: number): Promise<number> {
-    return (await rowsOf(entityManager(tx), DROP_TEAM, [organizationId, teamId])).length;
+    return (await firstRowOf(entityManager(tx), DROP_TEAM, [organizationId, teamId]))!.moved;
   }
 
   async openAssigned(tx: Transaction, organizationId: number, userIds: readonly number[], excluding: readonly number[]): Promise<Map<number, number>> {
