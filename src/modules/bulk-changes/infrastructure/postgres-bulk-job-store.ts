@@ -7,6 +7,7 @@ import { entityManager } from '../../../shared/database/typeorm-transaction-runn
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { type BulkJobRef, BulkJobStore } from '../application/bulk-job-store.js';
 import type { BulkChange, BulkFailure, BulkJob, BulkJobState, CaseOutcome, ClaimedBulkJob } from '../domain/bulk-job.js';
+import { relayTakes } from '../../../shared/database/relay-sql.js';
 
 const JOB_COLUMNS = 'organization_id, id, change, requested_by, total, done, failed, state, created_at, finished_at';
 const JOB_ROW = {
@@ -43,9 +44,7 @@ const takeJobs = (condition: string) =>
      RETURNING organization_id, id, attempts`,
     { organization_id: column.int8, id: column.int8, attempts: column.int4 },
   );
-const TAKE_NEW = takeJobs('j.enqueued_at IS NULL');
-const TAKE_EXPIRED = takeJobs('j.locked_until < now() AND j.enqueued_at < j.locked_until');
-const TAKE_STALE = takeJobs(`j.enqueued_at < now() - $2 * interval '1 millisecond' AND (j.locked_until IS NULL OR j.locked_until < now())`);
+const TAKE = relayTakes('j', '$2', takeJobs);
 const UNTAKE = statement('UPDATE bulk_jobs SET enqueued_at = NULL WHERE (organization_id, id) IN (SELECT * FROM unnest($1::bigint[], $2::bigint[]))');
 const CLAIM = statement(
   `UPDATE bulk_jobs SET attempts = attempts + 1, locked_until = now() + $3 * interval '1 millisecond', state = 'running'
@@ -114,15 +113,15 @@ export class PostgresBulkJobStore extends BulkJobStore {
   }
 
   takeNew(limit: number): Promise<BulkJobRef[]> {
-    return this.take(TAKE_NEW, [limit]);
+    return this.take(TAKE.new, [limit]);
   }
 
   takeExpired(limit: number): Promise<BulkJobRef[]> {
-    return this.take(TAKE_EXPIRED, [limit]);
+    return this.take(TAKE.expired, [limit]);
   }
 
   takeStale(limit: number, graceMs: number): Promise<BulkJobRef[]> {
-    return this.take(TAKE_STALE, [limit, graceMs]);
+    return this.take(TAKE.stale, [limit, graceMs]);
   }
 
   async untake(refs: BulkJobRef[]): Promise<void> {
@@ -153,7 +152,7 @@ export class PostgresBulkJobStore extends BulkJobStore {
   }
 
   /** `parameters` has the grace as $2 only for the statement that uses it (an unused parameter has no type Postgres can infer). */
-  private async take(taking: typeof TAKE_NEW, parameters: unknown[]): Promise<BulkJobRef[]> {
+  private async take(taking: typeof TAKE.new, parameters: unknown[]): Promise<BulkJobRef[]> {
     const rows = await rowsOf(this.db, taking, parameters);
     return rows.map((r) => ({ organizationId: Number(r.organization_id), id: Number(r.id), attempts: r.attempts }));
   }

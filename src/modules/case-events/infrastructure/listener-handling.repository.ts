@@ -4,6 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { CaseEventCase, CaseEventType } from '../../../extension-api/case-events.js';
 import { column, firstRowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
 import { type ClaimedHandling, type HandlingRef, ListenerHandlings } from '../domain/listener-handlings.js';
+import { relayTakes } from '../../../shared/database/relay-sql.js';
 
 /** The handling ($1, $2) as the attempt ($3) that claimed it left it. */
 const THIS_ATTEMPT = `organization_id = $1 AND id = $2 AND attempts = $3 AND state = 'pending'`;
@@ -29,9 +30,7 @@ const takeHandlings = (condition: string) =>
      ) SELECT * FROM taken ORDER BY id`,
     { organization_id: column.int8, id: column.int8 },
   );
-const TAKE_NEW = takeHandlings('h.enqueued_at IS NULL');
-const TAKE_EXPIRED = takeHandlings('h.locked_until < now() AND h.enqueued_at < h.locked_until');
-const TAKE_STALE = takeHandlings(`h.enqueued_at < now() - $3 * interval '1 millisecond' AND (h.locked_until IS NULL OR h.locked_until < now())`);
+const TAKE = relayTakes('h', '$3', takeHandlings);
 const UNTAKE = statement(
   `UPDATE case_event_handlings h SET enqueued_at = NULL
    FROM unnest($1::bigint[], $2::bigint[]) AS r(organization_id, id) WHERE h.organization_id = r.organization_id AND h.id = r.id`,
@@ -86,12 +85,12 @@ export class ListenerHandlingRepository extends ListenerHandlings {
   }
 
   takeNew(limit: number, listeners: readonly string[]): Promise<HandlingRef[]> {
-    return this.take(TAKE_NEW, limit, listeners);
+    return this.take(TAKE.new, limit, listeners);
   }
 
   /** Handlings whose worker's lease ran out (it died mid-handle) and that were not handed to the queue since. */
   takeExpired(limit: number, listeners: readonly string[]): Promise<HandlingRef[]> {
-    return this.take(TAKE_EXPIRED, limit, listeners);
+    return this.take(TAKE.expired, limit, listeners);
   }
 
   /**
@@ -99,11 +98,11 @@ export class ListenerHandlingRepository extends ListenerHandlings {
    * or it waits out a backoff and Bull ignores the add.
    */
   takeStale(limit: number, listeners: readonly string[], graceMs: number): Promise<HandlingRef[]> {
-    return this.take(TAKE_STALE, limit, listeners, graceMs);
+    return this.take(TAKE.stale, limit, listeners, graceMs);
   }
 
   /** `graceMs` is $3 when the statement uses it (an unused parameter has no type Postgres can infer). */
-  private async take(taking: typeof TAKE_NEW, limit: number, listeners: readonly string[], graceMs?: number): Promise<HandlingRef[]> {
+  private async take(taking: typeof TAKE.new, limit: number, listeners: readonly string[], graceMs?: number): Promise<HandlingRef[]> {
     if (!listeners.length) return [];
     const rows = await rowsOf(this.dataSource, taking, graceMs === undefined ? [limit, listeners] : [limit, listeners, graceMs]);
     return rows.map((r) => ({ organizationId: Number(r.organization_id), id: Number(r.id) }));

@@ -5,6 +5,7 @@ import { SignInMailOutbox, type SignInMailRef } from '../application/sign-in-mai
 import { type ClaimedSignInMail, GIVE_UP_AFTER_MS, type SignInMailKind } from '../domain/sign-in-mail.js';
 import { column, firstRowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
 import { toUser, USER_ROW } from './postgres-people-store.js';
+import { relayTakes } from '../../../shared/database/relay-sql.js';
 
 /** Due mails meeting `condition`, up to $1, handed to the queue; `condition` may use $2 (a grace in ms). */
 const takeMails = (condition: string) =>
@@ -17,9 +18,7 @@ const takeMails = (condition: string) =>
      RETURNING organization_id, id, attempts`,
     { organization_id: column.int8, id: column.int8, attempts: column.int4 },
   );
-const TAKE_NEW = takeMails('m.enqueued_at IS NULL');
-const TAKE_EXPIRED = takeMails('m.locked_until < now() AND m.enqueued_at < m.locked_until');
-const TAKE_STALE = takeMails(`m.enqueued_at < now() - $2 * interval '1 millisecond' AND (m.locked_until IS NULL OR m.locked_until < now())`);
+const TAKE = relayTakes('m', '$2', takeMails);
 const UNTAKE = statement('UPDATE sign_in_mails SET enqueued_at = NULL WHERE (organization_id, id) IN (SELECT * FROM unnest($1::bigint[], $2::bigint[]))');
 const CLAIM = statement(
   `WITH claimed AS (
@@ -50,17 +49,17 @@ export class PostgresSignInMailOutbox extends SignInMailOutbox {
 
   /** Due mails not yet handed to the queue. */
   takeNew(limit: number): Promise<SignInMailRef[]> {
-    return this.take(TAKE_NEW, [limit]);
+    return this.take(TAKE.new, [limit]);
   }
 
   /** Mails whose sender's lease ran out (it died mid-send) and that were not handed to the queue since. */
   takeExpired(limit: number): Promise<SignInMailRef[]> {
-    return this.take(TAKE_EXPIRED, [limit]);
+    return this.take(TAKE.expired, [limit]);
   }
 
   /** Mails handed to the queue more than `graceMs` ago that no sender holds (their job was lost). */
   takeStale(limit: number, graceMs: number): Promise<SignInMailRef[]> {
-    return this.take(TAKE_STALE, [limit, graceMs]);
+    return this.take(TAKE.stale, [limit, graceMs]);
   }
 
   async untake(refs: SignInMailRef[]): Promise<void> {
@@ -84,7 +83,7 @@ export class PostgresSignInMailOutbox extends SignInMailOutbox {
     await rowsOf(this.db, RETRY, [mail.organizationId, mail.id, mail.attempt, delayMs]);
   }
 
-  private async take(taking: typeof TAKE_NEW, parameters: unknown[]): Promise<SignInMailRef[]> {
+  private async take(taking: typeof TAKE.new, parameters: unknown[]): Promise<SignInMailRef[]> {
     const rows = await rowsOf(this.db, taking, parameters);
     return rows.map((r) => ({ organizationId: Number(r.organization_id), id: Number(r.id), attempts: r.attempts }));
   }

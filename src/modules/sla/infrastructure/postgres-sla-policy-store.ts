@@ -8,8 +8,8 @@ import { orderedTargets, type SlaPolicySettings } from '../domain/sla-policy.js'
 import { SlaPolicyStore, type StoredSlaPolicy } from '../application/sla-stores.js';
 
 const COLUMNS = 'workflow_id, calendar_name, targets, pause_statuses, warn_before, created_at, updated_at';
-const POLICY_ROW = {
-  workflow_id: column.int8,
+/** A policy's settings as its rows answer them (the SLA timers read them with the calendar). */
+export const POLICY_SETTINGS_ROW = {
   calendar_name: column.text,
   targets: column.jsonb<SlaPolicySettings['targets']>(),
   pause_statuses: column.jsonb<string[]>(),
@@ -17,6 +17,7 @@ const POLICY_ROW = {
   created_at: column.timestamptz,
   updated_at: column.timestamptz,
 };
+const POLICY_ROW = { workflow_id: column.int8, ...POLICY_SETTINGS_ROW };
 
 const LOCK_POLICY = statement(`SELECT ${COLUMNS} FROM sla_policies WHERE organization_id = $1 AND workflow_id = $2 FOR UPDATE`, POLICY_ROW);
 const UPSERT_POLICY = statement(

@@ -5,9 +5,10 @@ import type { Transaction } from '../../../shared/database/transaction.js';
 import { column, firstRowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import type { CalendarSettings } from '../domain/business-calendar.js';
-import type { ClockName, SlaPolicySettings } from '../domain/sla-policy.js';
+import type { ClockName } from '../domain/sla-policy.js';
 import type { TimerKind, TimerSpec } from '../domain/sla-timers.js';
 import { type FiredTimer, type PolicyInForce, SlaSweepStore, SlaTimerStore } from '../application/sla-stores.js';
+import { POLICY_SETTINGS_ROW } from './postgres-sla-policy-store.js';
 
 const POLICIES = statement('SELECT organization_id, workflow_id FROM sla_policies ORDER BY organization_id, workflow_id', { organization_id: column.int8, workflow_id: column.int8 });
 const WORKFLOWS_WITH_POLICIES = statement('SELECT workflow_id FROM sla_policies WHERE organization_id = $1 ORDER BY workflow_id', { workflow_id: column.int8 });
@@ -16,12 +17,7 @@ const POLICY_IN_FORCE = statement(
    FROM sla_policies p JOIN business_calendars c ON c.organization_id = p.organization_id AND c.name = p.calendar_name
    WHERE p.organization_id = $1 AND p.workflow_id = $2`,
   {
-    calendar_name: column.text,
-    targets: column.jsonb<SlaPolicySettings['targets']>(),
-    pause_statuses: column.jsonb<string[]>(),
-    warn_before: column.nullable(column.text),
-    created_at: column.timestamptz,
-    updated_at: column.timestamptz,
+    ...POLICY_SETTINGS_ROW,
     feed_cursor: column.nullable(column.text),
     time_zone: column.text,
     hours: column.jsonb<CalendarSettings['hours']>(),

@@ -6,6 +6,7 @@ import { entityManager } from '../../../shared/database/typeorm-transaction-runn
 import { type AttemptResult, type ClaimedDelivery, DeliveryAttempts } from '../domain/delivery-attempts.js';
 import { disabledReason } from '../domain/delivery-schedule.js';
 import { column, firstRowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { relayTakes } from '../../../shared/database/relay-sql.js';
 
 /** Due deliveries meeting `condition`, up to $1, handed to the queue; `condition` may use $2 (a grace in ms). */
 const takeDeliveries = (condition: string) =>
@@ -23,9 +24,7 @@ const takeDeliveries = (condition: string) =>
      ) SELECT * FROM taken ORDER BY id`,
     { id: column.int8, attempts: column.int4 },
   );
-const TAKE_NEW = takeDeliveries('d.enqueued_at IS NULL');
-const TAKE_EXPIRED = takeDeliveries('d.locked_until < now() AND d.enqueued_at < d.locked_until');
-const TAKE_STALE = takeDeliveries(`d.enqueued_at < now() - $2 * interval '1 millisecond' AND (d.locked_until IS NULL OR d.locked_until < now())`);
+const TAKE = relayTakes('d', '$2', takeDeliveries);
 const UNTAKE = statement('UPDATE event_deliveries SET enqueued_at = NULL WHERE id = ANY($1::bigint[])');
 const CLAIM = statement(
   `WITH claimed AS (
@@ -106,7 +105,7 @@ export class DeliveryRepository extends DeliveryAttempts {
 
   /** Up to `limit` deliveries due now and not yet handed to the queue, oldest first. */
   takeNew(limit: number): Promise<{ id: number; attempts: number }[]> {
-    return this.take(TAKE_NEW, limit);
+    return this.take(TAKE.new, limit);
   }
 
   /**
@@ -114,16 +113,16 @@ export class DeliveryRepository extends DeliveryAttempts {
    * queue since (found through the partial index `event_deliveries_leased`).
    */
   takeExpired(limit: number): Promise<{ id: number; attempts: number }[]> {
-    return this.take(TAKE_EXPIRED, limit);
+    return this.take(TAKE.expired, limit);
   }
 
   /** Deliveries handed to the queue more than `graceMs` ago that were never attempted (their job was lost). */
   takeStale(limit: number, graceMs: number): Promise<{ id: number; attempts: number }[]> {
-    return this.take(TAKE_STALE, limit, graceMs);
+    return this.take(TAKE.stale, limit, graceMs);
   }
 
   /** `graceMs` is $2 when the statement uses it (an unused parameter has no type Postgres can infer). */
-  private async take(taking: typeof TAKE_NEW, limit: number, graceMs?: number): Promise<{ id: number; attempts: number }[]> {
+  private async take(taking: typeof TAKE.new, limit: number, graceMs?: number): Promise<{ id: number; attempts: number }[]> {
     const rows = await rowsOf(this.dataSource, taking, graceMs === undefined ? [limit] : [limit, graceMs]);
     return rows.map((r) => ({ id: Number(r.id), attempts: r.attempts }));
   }
