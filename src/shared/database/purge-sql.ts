@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { TransactionRunner } from './transaction.js';
 import { withoutStatementTimeout } from './without-statement-timeout.js';
+import { rowsOf, type Statement } from './typed-statement.js';
 
 /**
  * Pieces of the retention purge's SQL that every owner's purge statements share (see the
@@ -38,4 +39,7 @@ export async function purgeOwners<P>(transactions: TransactionRunner, sql: strin
 }
 
 /** A manager's statements as a plain function, for purge steps that other modules' code runs in the same transaction. */
-export const queryIn = (m: EntityManager) => (sql: string, parameters: unknown[]) => m.query(sql, parameters) as Promise<unknown[]>;
+export const queryIn =
+  (m: EntityManager) =>
+  <Row>(statement: Pick<Statement<Row>, 'text' | 'row'>, parameters: readonly unknown[]): Promise<Row[]> =>
+    rowsOf(m, statement, parameters);

@@ -99,7 +99,7 @@ export interface Queryable {
 }
 
 /** Runs `statement` on `on` and answers its rows, typed by the statement's columns. */
-export async function rowsOf<Row>(on: Queryable, statement: Statement<Row>, parameters: readonly unknown[] = []): Promise<Row[]> {
+export async function rowsOf<Row>(on: Queryable, statement: Pick<Statement<Row>, 'text' | 'row'>, parameters: readonly unknown[] = []): Promise<Row[]> {
   const answer = await on.query(statement.text, [...parameters]);
   // TypeORM answers an UPDATE or DELETE with [rows, count]; a row itself is never an array.
   const rows = Array.isArray(answer) && answer.length === 2 && Array.isArray(answer[0]) && typeof answer[1] === 'number' ? (answer[0] as unknown[]) : answer;
@@ -108,6 +108,6 @@ export async function rowsOf<Row>(on: Queryable, statement: Statement<Row>, para
 }
 
 /** The first row of `statement` on `on`, if any. */
-export async function firstRowOf<Row>(on: Queryable, statement: Statement<Row>, parameters: readonly unknown[] = []): Promise<Row | undefined> {
+export async function firstRowOf<Row>(on: Queryable, statement: Pick<Statement<Row>, 'text' | 'row'>, parameters: readonly unknown[] = []): Promise<Row | undefined> {
   return (await rowsOf(on, statement, parameters))[0];
 }

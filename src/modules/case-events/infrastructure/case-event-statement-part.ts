@@ -1,4 +1,5 @@
 import type { CaseRowView, CaseStatementPart, PurgedRowCounts, SqlQuery } from '../../cases/domain/case-statement-parts.js';
+import { column, statement } from '../../../shared/database/typed-statement.js';
 
 /**
  * The listeners' part of the case statements: one `case_event_handlings` row per event and
@@ -23,11 +24,13 @@ function listenerEventsSql(c: CaseRowView, types: string, statusFrom: string): s
 }
 
 /** A purged case's events go with it, failed ones included (a pending one keeps the case). */
+const PURGE_HANDLINGS = statement(
+  `WITH gone AS (DELETE FROM case_event_handlings WHERE case_id = ANY($1::bigint[]) RETURNING 1) SELECT count(*)::int AS purged FROM gone`,
+  { purged: column.int4 },
+);
+
 async function purgeHandlings(query: SqlQuery, caseIds: readonly number[]): Promise<PurgedRowCounts> {
-  const [row] = (await query(
-    `WITH gone AS (DELETE FROM case_event_handlings WHERE case_id = ANY($1::bigint[]) RETURNING 1) SELECT count(*)::int AS purged FROM gone`,
-    [caseIds],
-  )) as { purged: number }[];
+  const [row] = await query(PURGE_HANDLINGS, [caseIds]);
   return row!.purged ? { case_event_handlings: row!.purged } : {};
 }
 

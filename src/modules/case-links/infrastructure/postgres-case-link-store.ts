@@ -5,6 +5,7 @@ import { PreparedStatements } from '../../../shared/database/prepared-statements
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { CaseLinkStore } from '../application/case-link-store.js';
 import type { CaseLink, LinkType } from '../domain/case-link.js';
+import { column, statement } from '../../../shared/database/typed-statement.js';
 
 const LINK_COLUMNS = 'id, case_id, other_case_id, type, created_at';
 
@@ -34,11 +35,13 @@ const OF_CASE_SQL = `
   ORDER BY id`;
 
 /** The retention purge: the links of the closed cases it deletes, both ways. */
-export const PURGE_LINKS_SQL = `
-  WITH gone AS (
-    DELETE FROM case_links WHERE organization_id = $1 AND (case_id = ANY($2::bigint[]) OR other_case_id = ANY($2::bigint[])) RETURNING 1
-  )
-  SELECT count(*)::int AS purged FROM gone`;
+export const PURGE_LINKS = statement(
+  `WITH gone AS (
+     DELETE FROM case_links WHERE organization_id = $1 AND (case_id = ANY($2::bigint[]) OR other_case_id = ANY($2::bigint[])) RETURNING 1
+   )
+   SELECT count(*)::int AS purged FROM gone`,
+  { purged: column.int4 },
+);
 
 type LinkRow = { id: string; case_id: string; other_case_id: string; type: LinkType; created_at: Date };
 

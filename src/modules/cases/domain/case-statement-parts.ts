@@ -20,8 +20,15 @@ export interface CaseStatementPart {
   purgeBefore?(query: SqlQuery, caseIds: readonly number[], organizationId: number): Promise<PurgedRowCounts>;
 }
 
+/** A statement whose rows are `Row`: the infrastructure's typed statements (shared/database) are such. */
+export interface RowsStatement<Row> {
+  readonly text: string;
+  /** Never set: carries the row's type. */
+  readonly row?: Row;
+}
+
 /** Runs one statement in the transaction at hand and answers its rows. */
-export type SqlQuery = (sql: string, parameters: unknown[]) => Promise<unknown[]>;
+export type SqlQuery = <Row>(statement: RowsStatement<Row>, parameters: readonly unknown[]) => Promise<Row[]>;
 
 /** Rows purged, by kind (the retention module's names). */
 export type PurgedRowCounts = Record<string, number>;

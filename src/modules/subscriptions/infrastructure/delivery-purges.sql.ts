@@ -1,13 +1,15 @@
 import type { CaseRowView, PurgedRowCounts, SqlQuery } from '../../cases/domain/case-statement-parts.js';
 import { lateralLookUp, ORGANIZATION_DAYS, purgeCutoff } from '../../../shared/database/purge-sql.js';
+import { column, statement } from '../../../shared/database/typed-statement.js';
 
 /** The outbox's part of the retention purge (see the retention module's PurgePass). */
 
 /** $1 case ids. In id order, waiting for a delivery purge that holds one (it never waits on cases). */
-const LOCK_CASE_EVENTS_SQL = `SELECT id FROM outbox_events WHERE case_id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`;
+const LOCK_CASE_EVENTS = statement(`SELECT id FROM outbox_events WHERE case_id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`, { id: column.int8 });
 
 /** $1 locked outbox event ids: the events with their deliveries and attempts. */
-const DELETE_OUTBOX_EVENTS_SQL = `
+const DELETE_OUTBOX_EVENTS = statement(
+  `
   WITH attempts AS (
     DELETE FROM delivery_attempts
     WHERE delivery_id = ANY(ARRAY(SELECT id FROM event_deliveries WHERE event_id = ANY($1::bigint[]))) RETURNING 1
@@ -17,7 +19,9 @@ const DELETE_OUTBOX_EVENTS_SQL = `
     DELETE FROM outbox_events WHERE id = ANY($1::bigint[]) RETURNING 1
   )
   SELECT (SELECT count(*) FROM events)::int AS outbox_events, (SELECT count(*) FROM deliveries)::int AS deliveries,
-         (SELECT count(*) FROM attempts)::int AS delivery_attempts`;
+         (SELECT count(*) FROM attempts)::int AS delivery_attempts`,
+  { outbox_events: column.int4, deliveries: column.int4, delivery_attempts: column.int4 },
+);
 
 /**
  * A subscription's deliveries after an id, read as a range of the (subscription_id, id) index.
@@ -59,13 +63,13 @@ export const LOCK_ENDED_EVENTS_SQL = `
 
 /** Deletes locked outbox events with their deliveries and attempts. */
 export async function deleteOutboxEvents(query: SqlQuery, events: readonly number[]): Promise<PurgedRowCounts> {
-  const [purged] = (await query(DELETE_OUTBOX_EVENTS_SQL, [events])) as PurgedRowCounts[];
+  const [purged] = await query(DELETE_OUTBOX_EVENTS, [events]);
   return purged!;
 }
 
 /** What a closed case being purged holds in the outbox: its events, once locked, with their deliveries. */
 export async function purgeCaseEvents(query: SqlQuery, caseIds: readonly number[]): Promise<PurgedRowCounts> {
-  const events = ((await query(LOCK_CASE_EVENTS_SQL, [caseIds])) as { id: string }[]).map((row) => Number(row.id));
+  const events = (await query(LOCK_CASE_EVENTS, [caseIds])).map((row) => Number(row.id));
   return events.length ? deleteOutboxEvents(query, events) : {};
 }
 
