@@ -1,50 +1,79 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { declaredStatements } from '../../src/shared/database/typed-statement.js';
-import { describeStatement, pgTypeNames } from '../support/describe-statement.js';
+import { declaredStatements, type Statement } from '../../src/shared/database/typed-statement.js';
+import { describeStatement, pgTypeNames, plannedTables } from '../support/describe-statement.js';
 import { REPO_ROOT, sourceFiles } from '../support/source-files.js';
 
 /**
- * Every typed statement of `src` (shared/database/typed-statement.ts), described by Postgres
- * against the migrated schema without running it: it must parse, and answer exactly the columns
- * it declares, each of the declared type. A column renamed or retyped by a migration fails here.
+ * Every typed statement of `src` (shared/database/typed-statement.ts), checked by Postgres against
+ * the migrated schema without running it: it must parse and answer exactly the columns it declares,
+ * each of the declared type, and the tables its plan touches must all belong to the module that
+ * declares it (.table-owners.cjs). A column renamed or retyped by a migration, or a module's
+ * statement reaching another's table however its text names it, fails here.
  */
 
+interface Declared {
+  statement: Statement<unknown>;
+  /** `src/modules/teams`: the module whose file declares it. */
+  module: string;
+}
 
-/** Loads, from the build, every source file that declares typed statements. */
-async function loadDeclaringFiles(): Promise<string[]> {
-  const declaring = sourceFiles(join(REPO_ROOT, 'src')).filter((file) => /\bstatement(<[^>]*>)?\(/.test(readFileSync(file, 'utf8')) && readFileSync(file, 'utf8').includes('typed-statement.js'));
-  for (const file of declaring) await import(pathToFileURL(join(REPO_ROOT, 'build', relative(REPO_ROOT, file)).replace(/\.ts$/, '.js')).href);
-  return declaring.map((file) => relative(REPO_ROOT, file));
+/** Loads, from the build, every source file that declares typed statements, each statement with its module. */
+async function loadDeclared(): Promise<Declared[]> {
+  const declaring = sourceFiles(join(REPO_ROOT, 'src')).filter((file) => {
+    const text = readFileSync(file, 'utf8');
+    return text.includes('typed-statement.js') && /\bstatement(<[^>]*>)?\(/.test(text);
+  });
+  const found: Declared[] = [];
+  for (const file of declaring) {
+    const seen = declaredStatements().length;
+    await import(pathToFileURL(join(REPO_ROOT, 'build', relative(REPO_ROOT, file)).replace(/\.ts$/, '.js')).href);
+    // A file imports infrastructure of its own module only (.dependency-cruiser.cjs), so what its
+    // import declared, its own or a sibling's, is its module's.
+    const module = /^src\/(?:modules|shared)\/[^/]+/.exec(relative(REPO_ROOT, file))![0];
+    for (const statement of declaredStatements().slice(seen)) found.push({ statement, module });
+  }
+  return found;
 }
 
 describe('typed statements, against the migrated schema', () => {
   let client: pg.Client;
+  let declared: Declared[];
   before(async () => {
     client = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await client.connect();
+    declared = await loadDeclared();
   });
   after(() => client.end());
 
   it('parse, and answer exactly the columns and types they declare', async () => {
-    const files = await loadDeclaringFiles();
-    const statements = declaredStatements();
-    assert.ok(files.length > 0 && statements.length > 0, 'no typed statement found');
+    assert.ok(declared.length >= 100, `only ${declared.length} typed statements found`);
     const typeNames = await pgTypeNames(client);
     const wrong: string[] = [];
-    for (const { text, columns } of statements) {
-      const declared = Object.entries(columns).map(([name, c]) => `${name} ${c.type}`).sort();
+    for (const { statement: { text, columns }, module } of declared) {
+      const expected = Object.entries(columns).map(([name, c]) => `${name} ${c.type}`).sort();
       try {
         const described = (await describeStatement(client, text, typeNames)).map((c) => `${c.name} ${c.type}`).sort();
-        if (JSON.stringify(described) !== JSON.stringify(declared)) wrong.push(`declares [${declared.join(', ')}], answers [${described.join(', ')}]:\n${text}`);
+        if (JSON.stringify(described) !== JSON.stringify(expected)) wrong.push(`${module}: declares [${expected.join(', ')}], answers [${described.join(', ')}]:\n${text}`);
       } catch (err) {
-        wrong.push(`${(err as Error).message}:\n${text}`);
+        wrong.push(`${module}: ${(err as Error).message}:\n${text}`);
       }
     }
-    assert.deepEqual(wrong, [], `${wrong.length} of ${statements.length} statements (from ${files.join(', ')}) do not match the schema`);
+    assert.deepEqual(wrong, [], `${wrong.length} of ${declared.length} statements do not match the schema`);
+  });
+
+  it('touch only tables of the module that declares them, as Postgres plans them', async () => {
+    const owners = createRequire(import.meta.url)(join(REPO_ROOT, '.table-owners.cjs')) as Record<string, string[]>;
+    const crossings: string[] = [];
+    for (const { statement: { text }, module } of declared) {
+      const foreign = (await plannedTables(client, text)).filter((table) => !(owners[module] ?? []).includes(table));
+      if (foreign.length) crossings.push(`${module} reaches ${foreign.join(', ')}:\n${text}`);
+    }
+    assert.deepEqual(crossings, []);
   });
 });

@@ -68,3 +68,35 @@ export async function pgTypeNames(client: pg.Client): Promise<Map<number, string
   const { rows } = await client.query<{ oid: number; typname: string }>('SELECT oid::int AS oid, typname FROM pg_type');
   return new Map(rows.map((r) => [r.oid, r.typname]));
 }
+
+/**
+ * The tables Postgres' generic plan of `text` reads or writes (scans, and the targets of
+ * INSERT, UPDATE and DELETE, in CTEs and subqueries too), without running it: prepared, then
+ * EXPLAINed with null parameters under `force_generic_plan`, so no value folds a table away.
+ */
+export async function plannedTables(client: pg.Client, text: string): Promise<string[]> {
+  await client.query('SET plan_cache_mode = force_generic_plan');
+  await client.query(`PREPARE planned_tables AS ${text}`);
+  try {
+    const { rows: [prepared] } = await client.query<{ parameters: number }>(
+      `SELECT cardinality(parameter_types) AS parameters FROM pg_prepared_statements WHERE name = 'planned_tables'`,
+    );
+    const nulls = Array.from({ length: prepared!.parameters }, () => 'NULL').join(', ');
+    const { rows: [plan] } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) EXECUTE planned_tables${nulls ? `(${nulls})` : ''}`);
+    const tables = new Set<string>();
+    const visit = (node: PlanNode): void => {
+      if (node['Relation Name']) tables.add(node['Relation Name']);
+      for (const child of node.Plans ?? []) visit(child);
+    };
+    visit(plan!['QUERY PLAN'][0].Plan);
+    return [...tables].sort();
+  } finally {
+    await client.query('DEALLOCATE planned_tables');
+    await client.query('RESET plan_cache_mode');
+  }
+}
+
+interface PlanNode {
+  'Relation Name'?: string;
+  Plans?: PlanNode[];
+}

@@ -4,7 +4,7 @@ import { WorkflowsModule } from '../workflows/workflows.module.js';
 import { ApiCaseSource, WebhookCaseSource } from './application/built-in-case-sources.js';
 import { CaseQueries } from './application/case-queries.js';
 import { CaseEmailsService } from './application/case-emails.service.js';
-import { CaseMerges } from './application/case-merges.js';
+import { CaseMergeReads, CaseMerges } from './application/case-merges.js';
 import { MergeCasesService } from './application/merge-cases.service.js';
 import { CaseQueriesService } from './application/case-queries.service.js';
 import { QueriedCaseFeed } from './application/queried-case-feed.js';
@@ -38,7 +38,7 @@ import { CaseMetrics } from './infrastructure/case-metrics.js';
 import { PostgresCasePurges } from './infrastructure/postgres-case-purges.js';
 import { PostgresRunQueue } from './infrastructure/postgres-run-queue.js';
 import { PostgresUsageCounts } from './infrastructure/postgres-usage-counts.js';
-import { PostgresCaseMerges } from './infrastructure/postgres-case-merges.js';
+import { PostgresCaseMergeReads, PostgresCaseMerges } from './infrastructure/postgres-case-merges.js';
 import { PostgresCaseQueries } from './infrastructure/postgres-case-queries.js';
 import { PostgresCaseRepository } from './infrastructure/postgres-case.repository.js';
 
@@ -55,6 +55,7 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     CaseEmailsService,
     MergeCasesService,
     { provide: CaseMerges, useClass: PostgresCaseMerges },
+    { provide: CaseMergeReads, useClass: PostgresCaseMergeReads },
     WorkflowIntake,
     CaseMetrics,
     { provide: IntakeMetrics, useExisting: CaseMetrics },
@@ -74,6 +75,6 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     { provide: UsageCounts, useClass: PostgresUsageCounts },
     { provide: CasePurges, useClass: PostgresCasePurges },
   ],
-  exports: [CaseRepository, CaseFeedReads, RunQueue, CaseStatementParts, CaseTextSearches, CaseSearchFeed, CreateCaseService, CaseEmailsService, CaseQueriesService, CaseWorkService, CaseAssignments, CaseWatchingSql, CaseServiceLevels],
+  exports: [CaseRepository, CaseFeedReads, RunQueue, CaseStatementParts, CaseTextSearches, CaseSearchFeed, CreateCaseService, CaseEmailsService, CaseQueriesService, CaseWorkService, CaseAssignments, CaseWatchingSql, CaseServiceLevels, CaseMergeReads],
 })
 export class CasesModule {}

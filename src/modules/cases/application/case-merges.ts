@@ -19,12 +19,8 @@ export abstract class CaseMerges {
   abstract store(tx: Transaction, organizationId: number, mergedId: number, intoId: number): Promise<void>;
 }
 
-/**
- * SQL (a subquery, for `IN (...)`) of the cases whose records a case shows: itself and every
- * case merged into it. `organizationId` and `caseId` are SQL expressions (parameters). Another
- * module's list of a case's records (comments) shows the merged cases' too by matching its
- * `case_id` against this instead of the case's id.
- */
-export function casesShownOnSql(organizationId: string, caseId: string): string {
-  return `SELECT ${caseId}::bigint UNION ALL SELECT merged_case_id FROM case_merges WHERE organization_id = ${organizationId} AND into_case_id = ${caseId}`;
+/** What other modules read of merges, never the table: a list of a case's records (its comments) shows the merged cases' too. */
+export abstract class CaseMergeReads {
+  /** The cases whose records `caseId` shows: itself and every case merged into it. */
+  abstract shownOn(organizationId: number, caseId: number): Promise<number[]>;
 }

@@ -1,8 +1,21 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
-import { CaseMerges } from '../application/case-merges.js';
+import { column, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { CaseMergeReads, CaseMerges } from '../application/case-merges.js';
 import type { MergePointers } from '../domain/case-merge.js';
+
+/**
+ * SQL (a subquery, for `IN (...)`) of the cases whose records a case shows: itself and every
+ * case merged into it. `organizationId` and `caseId` are SQL expressions (parameters).
+ */
+export function casesShownOnSql(organizationId: string, caseId: string): string {
+  return `SELECT ${caseId}::bigint UNION ALL SELECT merged_case_id FROM case_merges WHERE organization_id = ${organizationId} AND into_case_id = ${caseId}`;
+}
+
+const SHOWN_ON = statement(`SELECT id FROM (${casesShownOnSql('$1', '$2')}) AS shown(id)`, { id: column.int8 });
 
 const POINTERS_SQL = `
   SELECT merged_case_id, into_case_id FROM case_merges WHERE organization_id = $1 AND merged_case_id = ANY($2::bigint[])`;
@@ -40,5 +53,16 @@ export class PostgresCaseMerges extends CaseMerges {
 
   async store(tx: Transaction, organizationId: number, mergedId: number, intoId: number): Promise<void> {
     await PreparedStatements.rowsIn(tx, STORE_MERGE_SQL, [organizationId, mergedId, intoId]);
+  }
+}
+
+@Injectable()
+export class PostgresCaseMergeReads extends CaseMergeReads {
+  constructor(@InjectDataSource() private readonly db: DataSource) {
+    super();
+  }
+
+  async shownOn(organizationId: number, caseId: number): Promise<number[]> {
+    return (await rowsOf(this.db, SHOWN_ON, [organizationId, caseId])).map((row) => Number(row.id));
   }
 }

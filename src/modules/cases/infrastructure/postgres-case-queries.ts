@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import { FEED_START } from '../application/case-cursors.js';
-import { casesShownOnSql } from '../application/case-merges.js';
+import { casesShownOnSql } from './postgres-case-merges.js';
 import { type CaseFilter, CaseQueries, type CaseSortName, DEFAULT_CASE_SORT, type FeedCursor, type FeedPage, type ListPosition, type Positioned, type StoredAttachment, type StoredCaseEvent, type StoredRun } from '../application/case-queries.js';
 import type { CaseProps } from '../domain/case.js';
 import { CaseWatchingSql, type WatchingSql } from '../domain/case-watching-sql.js';

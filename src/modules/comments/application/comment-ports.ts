@@ -25,8 +25,8 @@ export interface QueuedReply {
 export abstract class CommentStore {
   /** Stores the comment and (for a public reply) its queued mail, in the transaction of the case's change. */
   abstract insert(tx: Transaction, comment: NewComment, reply: QueuedReply | null): Promise<Comment>;
-  /** The case's comments after comment `afterId`, oldest first. */
-  abstract list(organizationId: number, caseId: number, afterId: number, limit: number): Promise<Comment[]>;
+  /** The comments of these cases (a case and those merged into it) after comment `afterId`, oldest first. */
+  abstract list(organizationId: number, caseIds: readonly number[], afterId: number, limit: number): Promise<Comment[]>;
   /**
    * The bodies of these cases' comments, oldest first, each cut to `maxChars`, of each case only
    * those that begin within its first `maxCaseChars` (what a search document can hold).

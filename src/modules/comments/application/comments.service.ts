@@ -4,6 +4,7 @@ import { InvalidRequestError, NotFoundError } from '../../../shared/errors/app-e
 import { TransactionRunner } from '../../../shared/database/transaction.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { AuditTrail } from '../../audit/application/audit-trail.js';
+import { CaseMergeReads } from '../../cases/application/case-merges.js';
 import { CaseQueriesService } from '../../cases/application/case-queries.service.js';
 import { CaseRepository } from '../../cases/domain/case.repository.js';
 import type { Actor, CaseProps } from '../../cases/domain/case.js';
@@ -41,6 +42,7 @@ export class CommentsService {
     private readonly transactions: TransactionRunner,
     private readonly cases: CaseRepository,
     private readonly caseQueries: CaseQueriesService,
+    private readonly merges: CaseMergeReads,
     private readonly workflows: PublishedWorkflowsService,
     private readonly addresses: EmailAddressesService,
     private readonly users: UsersService,
@@ -78,10 +80,10 @@ export class CommentsService {
     });
   }
 
-  /** The case's comments after `afterId`, oldest first; NotFoundError for a case of another organization. */
+  /** The case's comments, and those of the cases merged into it, after `afterId`, oldest first; NotFoundError for a case of another organization. */
   async list(organizationId: number, caseId: number, afterId: number, limit: number): Promise<Comment[]> {
     await this.caseQueries.get(organizationId, caseId);
-    return this.comments.list(organizationId, caseId, afterId, limit);
+    return this.comments.list(organizationId, await this.merges.shownOn(organizationId, caseId), afterId, limit);
   }
 
   /**

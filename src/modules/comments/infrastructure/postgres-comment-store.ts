@@ -6,7 +6,6 @@ import type { Transaction } from '../../../shared/database/transaction.js';
 import { column, type RowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
 import { type CaseRef, type CommentBody, CommentStore, type NewComment, type QueuedReply } from '../application/comment-ports.js';
 import type { Comment, Visibility } from '../domain/comment.js';
-import { casesShownOnSql } from '../../cases/application/case-merges.js';
 
 const COMMENT_COLUMNS = `c.organization_id, c.id, c.case_id, c.author_user_id, c.author_name, c.visibility, c.body, c.created_at, m.to_addresses, m.status`;
 const COMMENT_ROW = {
@@ -38,7 +37,7 @@ const INSERT = statement(
 const LIST = statement(
   `SELECT ${COMMENT_COLUMNS} FROM case_comments c
    LEFT JOIN comment_mails m ON m.organization_id = c.organization_id AND m.comment_id = c.id
-   WHERE c.organization_id = $1 AND c.case_id IN (${casesShownOnSql('$1', '$2')}) AND c.id > $3
+   WHERE c.organization_id = $1 AND c.case_id = ANY($2::bigint[]) AND c.id > $3
    ORDER BY c.id LIMIT $4`,
   COMMENT_ROW,
 );
@@ -81,8 +80,8 @@ export class PostgresCommentStore extends CommentStore {
   }
 
   /** The comments of cases merged into the case are shown on it too (casework.md section 6), in one order by id. */
-  async list(organizationId: number, caseId: number, afterId: number, limit: number): Promise<Comment[]> {
-    const rows = await rowsOf(this.db, LIST, [organizationId, caseId, afterId, limit]);
+  async list(organizationId: number, caseIds: readonly number[], afterId: number, limit: number): Promise<Comment[]> {
+    const rows = await rowsOf(this.db, LIST, [organizationId, caseIds, afterId, limit]);
     return rows.map(toComment);
   }
 
