@@ -19,7 +19,6 @@ interface PgValues {
   bool: boolean;
   timestamptz: Date;
   date: Date;
-  interval: unknown;
   bytea: Buffer;
   /** What a function returning nothing answers (pg_advisory_xact_lock): node-pg leaves it as text, empty. */
   void: string;
@@ -33,13 +32,12 @@ export type PgType = keyof PgValues | 'jsonb' | 'json';
 /** A result column: its type (checked against the schema) and what it holds. */
 export interface Column<Value> {
   readonly type: PgType;
-  readonly nullable: boolean;
-  /** Never set: carries the value's type. */
+  /** Never set: carries the value's type (whether it may be null too). */
   readonly value?: Value;
 }
 
 function typed<Value>(type: PgType): Column<Value> {
-  return { type, nullable: false };
+  return { type };
 }
 
 /** Column types by their Postgres names; `jsonb<T>()` names the JSON a column holds. */
@@ -64,7 +62,7 @@ export const column = {
   jsonb: <Value = unknown>(): Column<Value> => typed<Value>('jsonb'),
   json: <Value = unknown>(): Column<Value> => typed<Value>('json'),
   /** The same column where it may be null. */
-  nullable: <Value>(of: Column<Value>): Column<Value | null> => ({ type: of.type, nullable: true }),
+  nullable: <Value>(of: Column<Value>): Column<Value | null> => ({ type: of.type }),
 };
 
 type Columns = Readonly<Record<string, Column<unknown>>>;
