@@ -27,7 +27,7 @@ interface Declared {
 async function loadDeclared(): Promise<Declared[]> {
   const declaring = sourceFiles(join(REPO_ROOT, 'src')).filter((file) => {
     const text = readFileSync(file, 'utf8');
-    return text.includes('typed-statement.js') && /\bstatement(<[^>]*>)?\(/.test(text);
+    return text.includes('typed-statement.js') && /\bstatement(Builder)?(<[^>]*>)?\(/.test(text);
   });
   const found: Declared[] = [];
   for (const file of declaring) {

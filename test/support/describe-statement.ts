@@ -75,6 +75,8 @@ export async function pgTypeNames(client: pg.Client): Promise<Map<number, string
  * EXPLAINed with null parameters under `force_generic_plan`, so no value folds a table away.
  */
 export async function plannedTables(client: pg.Client, text: string): Promise<string[]> {
+  // SAVEPOINT, SET LOCAL and the like have no plan and touch no table.
+  if (!/^\s*(WITH|SELECT|INSERT|UPDATE|DELETE|VALUES|TABLE)\b/i.test(text)) return [];
   await client.query('SET plan_cache_mode = force_generic_plan');
   await client.query(`PREPARE planned_tables AS ${text}`);
   try {

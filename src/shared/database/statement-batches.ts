@@ -4,9 +4,10 @@ import { BatchWorkFailed } from './batch-work.js';
 import { isDatabaseUnavailable, StatementWaitTimeoutError } from './database-errors.js';
 import { PreparedStatements } from './prepared-statements.js';
 import type { TransactionRunner } from './transaction.js';
+import type { Statement } from './typed-statement.js';
 
 interface Entry {
-  text: string;
+  statement: Statement<unknown>;
   values: unknown[];
   queuedAt: number;
   resolve: (rows: unknown[]) => void;
@@ -45,8 +46,10 @@ export class StatementBatches extends BatchQueue<Entry> {
   }
 
   /** The statement's rows, once it is committed. */
-  rows<T>(text: string, values: unknown[]): Promise<T[]> {
-    return new Promise<T[]>((resolve, reject) => this.enqueue({ text, values, queuedAt: performance.now(), resolve: resolve as (rows: unknown[]) => void, reject }));
+  rows<Row>(statement: Statement<Row> | string, values: unknown[]): Promise<Row[]> {
+    // TRANSITION (issue 27): bare text until every caller passes a typed statement.
+    if (typeof statement === 'string') statement = { text: statement, columns: {} } as unknown as Statement<Row>;
+    return new Promise<Row[]>((resolve, reject) => this.enqueue({ statement, values, queuedAt: performance.now(), resolve: resolve as (rows: unknown[]) => void, reject }));
   }
 
   /** The oldest statements; any that waited too long fail without being sent. */
@@ -82,7 +85,7 @@ export class StatementBatches extends BatchQueue<Entry> {
 
   private async runAlone(entry: Entry): Promise<void> {
     try {
-      entry.resolve(await this.prepared.rows(entry.text, entry.values));
+      entry.resolve(await this.prepared.rows(entry.statement, entry.values));
     } catch (err) {
       entry.reject(err);
     }

@@ -1,4 +1,5 @@
 import { isLockConflict } from './database-errors.js';
+import type { Statement } from './typed-statement.js';
 
 /**
  * A database transaction as ports see it: opaque, so domain and application code can run
@@ -47,7 +48,8 @@ export abstract class TransactionRunner {
   abstract runStatementsCheckingCommit(statements: readonly SqlStatement[]): Promise<unknown[][]>;
 }
 
+/** A typed statement (typed-statement.ts) with its parameters. */
 export interface SqlStatement {
-  readonly text: string;
+  readonly statement: Statement<unknown>;
   readonly values: unknown[];
 }

@@ -70,20 +70,45 @@ type Columns = Readonly<Record<string, Column<unknown>>>;
 /** The row a statement of these columns answers. */
 export type RowOf<C extends Columns> = { -readonly [K in keyof C]: C[K] extends Column<infer Value> ? Value : never };
 
+/** Only `statement` and `statementBuilder` make a Statement: what runs SQL here takes no bare text. */
+declare const made: unique symbol;
+
 export interface Statement<Row> {
   readonly text: string;
   readonly columns: Columns;
   /** Never set: carries the row's type. */
   readonly row?: Row;
+  readonly [made]: true;
 }
 
 const declared: Statement<unknown>[] = [];
 
+function madeStatement<C extends Columns>(text: string, columns: C | undefined): Statement<RowOf<C>> {
+  // The one place a Statement comes to be (see `made`).
+  return { text, columns: columns ?? {} } as Statement<RowOf<C>>;
+}
+
 /** `text`, whose rows have exactly `columns` (none for a statement that answers no rows). */
 export function statement<C extends Columns = Record<never, never>>(text: string, columns?: C): Statement<RowOf<C>> {
-  const made: Statement<RowOf<C>> = { text, columns: columns ?? {} };
-  declared.push(made);
-  return made;
+  const declaring = madeStatement(text, columns);
+  declared.push(declaring);
+  return declaring;
+}
+
+/**
+ * A statement whose text is built per call (a list's optional filters, a purge's batch size), with
+ * the same result columns whatever its text. `shapes` are the arguments of one call for each shape
+ * the text can take, every optional clause in at least one of them: each shape's text is declared
+ * as a statement, so the schema check prepares them all. A clause no shape brings in is not
+ * checked: adding a clause means adding a shape that has it.
+ */
+export function statementBuilder<Args extends readonly unknown[], C extends Columns = Record<never, never>>(
+  build: (...args: Args) => string,
+  columns: C | undefined,
+  shapes: readonly Args[],
+): (...args: Args) => Statement<RowOf<C>> {
+  for (const args of shapes) statement(build(...args), columns);
+  return (...args) => madeStatement(build(...args), columns);
 }
 
 /** Every statement declared by the modules loaded so far, for the schema check. */

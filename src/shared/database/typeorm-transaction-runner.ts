@@ -55,7 +55,7 @@ export class TypeOrmTransactionRunner extends TransactionRunner {
       try {
         begun = client.query('BEGIN');
         xact = client.query<{ xact: string }>(CURRENT_XACT_SQL).then((r) => r.rows);
-        stored = runTogether(statements, (s) => PreparedStatements.rowsOn(client, s.text, s.values));
+        stored = runTogether(statements, (s) => PreparedStatements.rowsOn(client, s.statement, s.values));
       } finally {
         socket.uncork();
       }
