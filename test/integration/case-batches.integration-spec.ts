@@ -12,13 +12,17 @@ import { dataSourceOptions } from '../../src/shared/database/data-source-options
 import { PreparedStatements } from '../../src/shared/database/prepared-statements.js';
 import { TransactionRunner } from '../../src/shared/database/transaction.js';
 import { TypeOrmTransactionRunner } from '../../src/shared/database/typeorm-transaction-runner.js';
+import { column, statement } from '../../src/shared/database/typed-statement.js';
 import { startIntegrationContext, type IntegrationContext } from '../support/integration-context.js';
 import { givenCase, type WorkflowCase } from '../support/integration-fixtures.js';
 import { waitingBackends } from '../support/table-locks.js';
 import { closeDb, db } from '../support/test-app.js';
 import { impatientDataSource, slowCommits } from '../support/unanswered-commits.js';
 
-const XACT_SQL = 'SELECT pg_current_xact_id()::text AS xact';
+const XACT = statement('SELECT pg_current_xact_id()::text AS xact', { xact: column.text });
+const SET_SUBJECT = statement('UPDATE cases SET subject = $2 WHERE id = $1');
+const DIVISION_BY_ZERO = statement('SELECT 1/0 AS never', { never: column.int4 });
+const PROBE = statement('INSERT INTO case_batch_probe (note) VALUES ($1)');
 
 interface Seen {
   xact: string;
@@ -45,9 +49,9 @@ describe('CaseBatches: work on different cases due together shares one transacti
 
   /** Renames the case (when found) and reports the transaction it ran in. */
   const rename = (subject: string): CaseWork<Seen> => async (tx, found) => {
-    const [{ xact }] = (await PreparedStatements.rowsIn<{ xact: string }>(tx, XACT_SQL, [])) as [{ xact: string }];
+    const [{ xact }] = (await PreparedStatements.rowsIn(tx, XACT, [])) as [{ xact: string }];
     const seen = { xact, subject: found?.snapshot().subject ?? null };
-    if (found) await PreparedStatements.rowsIn(tx, 'UPDATE cases SET subject = $2 WHERE id = $1', [found.id, subject]);
+    if (found) await PreparedStatements.rowsIn(tx, SET_SUBJECT, [found.id, subject]);
     return seen;
   };
   const subjectOf = async (caseId: number) => (await db().query<{ subject: string }>('SELECT subject FROM cases WHERE id = $1', [caseId])).rows[0]!.subject;
@@ -76,7 +80,7 @@ describe('CaseBatches: work on different cases due together shares one transacti
 
   it('fails only the work that failed: the others run again together in a new transaction, and are stored', async () => {
     const failing: CaseWork<Seen> = async (tx) => {
-      await PreparedStatements.rowsIn(tx, 'SELECT 1/0', []);
+      await PreparedStatements.rowsIn(tx, DIVISION_BY_ZERO, []);
       throw new Error('not reached: the statement fails');
     };
     const [a, b, c] = sample as [WorkflowCase, WorkflowCase, WorkflowCase];
@@ -97,7 +101,7 @@ describe('CaseBatches: work on different cases due together shares one transacti
       const transactions = new TypeOrmTransactionRunner(dataSource);
       const impatient = new CaseBatches(new PostgresCaseRepository(dataSource, ctx.get(CaseMetrics), transactions, ctx.get(CaseStatementParts)), transactions);
       const slowRename = (subject: string): CaseWork<Seen> => async (tx, found) => {
-        await PreparedStatements.rowsIn(tx, 'INSERT INTO case_batch_probe (note) VALUES ($1)', [subject]);
+        await PreparedStatements.rowsIn(tx, PROBE, [subject]);
         return rename(subject)(tx, found);
       };
       const seen = await Promise.all(sample.map((c, i) => impatient.run(c.caseId, slowRename(`unanswered ${i}`))));

@@ -7,12 +7,16 @@ import { StatementWaitTimeoutError } from '../../src/shared/database/database-er
 import { StatementBatches } from '../../src/shared/database/statement-batches.js';
 import { TransactionRunner } from '../../src/shared/database/transaction.js';
 import { TypeOrmTransactionRunner } from '../../src/shared/database/typeorm-transaction-runner.js';
+import { column, statement } from '../../src/shared/database/typed-statement.js';
 import { startIntegrationContext, type IntegrationContext } from '../support/integration-context.js';
 import { closeDb, db } from '../support/test-app.js';
 import { impatientDataSource, slowCommits } from '../support/unanswered-commits.js';
 
 /** Stores a key and answers the transaction that stored it. */
-const INSERT_SQL = 'INSERT INTO batch_probe (key) VALUES ($1) RETURNING pg_current_xact_id()::text AS xact';
+const INSERT = statement('INSERT INTO batch_probe (key) VALUES ($1) RETURNING pg_current_xact_id()::text AS xact', { xact: column.text });
+const INSERT_RETURNING_KEY = statement('INSERT INTO batch_probe (key) VALUES ($1) RETURNING key', { key: column.text });
+const DIVISION_BY_ZERO = statement('SELECT 1/0 AS never', { never: column.int4 });
+const SLEEP = statement('SELECT pg_sleep(0.5)', { pg_sleep: column.void });
 
 describe('StatementBatches: independent statements arriving together share one transaction', () => {
   let ctx: IntegrationContext;
@@ -31,12 +35,12 @@ describe('StatementBatches: independent statements arriving together share one t
     await closeDb();
   });
 
-  const insert = (key: string) => batches.rows<{ xact: string }>(INSERT_SQL, [key]).then(([row]) => row!.xact);
+  const insert = (key: string) => batches.rows(INSERT, [key]).then(([row]) => row!.xact);
   const stored = async (keys: string[]) => (await db().query<{ key: string }>('SELECT key FROM batch_probe WHERE key = ANY($1) ORDER BY key', [keys])).rows.map((r) => r.key);
 
   it('stores statements submitted in the same turn in one transaction, each answered with its own rows', async () => {
     const keys = ['together-a', 'together-b', 'together-c'];
-    const answers = await Promise.all(keys.map((key) => batches.rows<{ key: string }>('INSERT INTO batch_probe (key) VALUES ($1) RETURNING key', [key])));
+    const answers = await Promise.all(keys.map((key) => batches.rows(INSERT_RETURNING_KEY, [key])));
     assert.deepEqual(answers, keys.map((key) => [{ key }]));
     const xacts = await db().query<{ n: number }>('SELECT count(DISTINCT xmin::text)::int AS n FROM batch_probe WHERE key = ANY($1)', [keys]);
     assert.equal(xacts.rows[0]!.n, 1);
@@ -50,7 +54,7 @@ describe('StatementBatches: independent statements arriving together share one t
   });
 
   it('fails only the statements that failed: the others run again together in a new transaction, and are stored', async () => {
-    const outcomes = await Promise.allSettled([insert('kept-1'), batches.rows('SELECT 1/0', []), insert('kept-2'), batches.rows('SELECT 1/0', []), insert('kept-3')]);
+    const outcomes = await Promise.allSettled([insert('kept-1'), batches.rows(DIVISION_BY_ZERO, []), insert('kept-2'), batches.rows(DIVISION_BY_ZERO, []), insert('kept-3')]);
     for (const i of [1, 3]) {
       assert.equal(outcomes[i]!.status, 'rejected');
       assert.match(String((outcomes[i] as PromiseRejectedResult).reason), /division by zero/);
@@ -75,7 +79,7 @@ describe('StatementBatches: independent statements arriving together share one t
     try {
       const impatient = new StatementBatches(new PreparedStatements(dataSource), new TypeOrmTransactionRunner(dataSource));
       const keys = ['unanswered-a', 'unanswered-b', 'unanswered-c'];
-      const xacts = await Promise.all(keys.map((key) => impatient.rows<{ xact: string }>(INSERT_SQL, [key]).then(([row]) => row!.xact)));
+      const xacts = await Promise.all(keys.map((key) => impatient.rows(INSERT, [key]).then(([row]) => row!.xact)));
       assert.equal(new Set(xacts).size, 1, 'one transaction stored them');
       assert.deepEqual(await stored(keys), keys);
     } finally {
@@ -88,11 +92,11 @@ describe('StatementBatches: independent statements arriving together share one t
     const impatient = new StatementBatches(prepared, ctx.get(TransactionRunner), 100);
     const nextTurn = () => new Promise((resolve) => setTimeout(resolve, 20));
     // Submitted in turns of their own, each sleep is a batch of one: both places are taken.
-    const busy = [impatient.rows('SELECT pg_sleep(0.5)', [])];
+    const busy = [impatient.rows(SLEEP, [])];
     await nextTurn();
-    busy.push(impatient.rows('SELECT pg_sleep(0.5)', []));
+    busy.push(impatient.rows(SLEEP, []));
     await nextTurn();
-    await assert.rejects(impatient.rows(INSERT_SQL, ['too-late']), StatementWaitTimeoutError);
+    await assert.rejects(impatient.rows(INSERT, ['too-late']), StatementWaitTimeoutError);
     await Promise.all(busy);
     assert.deepEqual(await stored(['too-late']), []);
   });

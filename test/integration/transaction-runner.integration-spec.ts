@@ -6,12 +6,15 @@ import { BatchWorkFailed } from '../../src/shared/database/batch-work.js';
 import { PreparedStatements } from '../../src/shared/database/prepared-statements.js';
 import { entityManager, TypeOrmTransactionRunner } from '../../src/shared/database/typeorm-transaction-runner.js';
 import { type Transaction, TransactionRunner } from '../../src/shared/database/transaction.js';
+import { column, statement } from '../../src/shared/database/typed-statement.js';
 import { startIntegrationContext, type IntegrationContext } from '../support/integration-context.js';
 import { closeDb, db } from '../support/test-app.js';
 import { impatientDataSource, slowCommits } from '../support/unanswered-commits.js';
 
-const XACT_SQL = 'SELECT pg_current_xact_id()::text AS xact';
-const INSERT_SQL = 'INSERT INTO organizations (name) VALUES ($1) RETURNING id';
+const XACT = statement('SELECT pg_current_xact_id()::text AS xact', { xact: column.text });
+const INSERT = statement('INSERT INTO organizations (name) VALUES ($1) RETURNING id', { id: column.int8 });
+const DIVISION_BY_ZERO = statement('SELECT 1 / 0 AS never', { never: column.int4 });
+const NUMBER = statement('SELECT $1::int AS v', { v: column.int4 });
 const COUNT_SQL = 'SELECT count(*)::int AS n FROM organizations WHERE name = $1';
 
 describe('TransactionRunner: BEGIN sent with the work\'s first statement', () => {
@@ -37,8 +40,8 @@ describe('TransactionRunner: BEGIN sent with the work\'s first statement', () =>
   it('runs the work\'s statements, sent together or one by one, in one transaction, and commits it', async () => {
     const name = `tx-${randomUUID()}`;
     const xacts = await transactions.run(async (tx) => {
-      const together = await Promise.all([PreparedStatements.rowsIn<{ xact: string }>(tx, XACT_SQL, []), PreparedStatements.rowsIn(tx, INSERT_SQL, [name])]);
-      const [later] = await PreparedStatements.rowsIn<{ xact: string }>(tx, XACT_SQL, []);
+      const together = await Promise.all([PreparedStatements.rowsIn(tx, XACT, []), PreparedStatements.rowsIn(tx, INSERT, [name])]);
+      const [later] = await PreparedStatements.rowsIn(tx, XACT, []);
       return [together[0][0]!.xact, later!.xact];
     });
     assert.equal(xacts[0], xacts[1]);
@@ -48,7 +51,7 @@ describe('TransactionRunner: BEGIN sent with the work\'s first statement', () =>
   it('rolls back everything when the work fails, and the failure reaches the caller', async () => {
     const name = `tx-${randomUUID()}`;
     await rolledBack(name, async (tx) => {
-      await PreparedStatements.rowsIn(tx, INSERT_SQL, [name]);
+      await PreparedStatements.rowsIn(tx, INSERT, [name]);
       throw new Error('the work failed');
     }, /the work failed/);
   });
@@ -56,8 +59,8 @@ describe('TransactionRunner: BEGIN sent with the work\'s first statement', () =>
   it('makes a transaction nested in the work a savepoint: the work failing afterwards rolls it back too', async () => {
     const name = `tx-${randomUUID()}`;
     await rolledBack(name, async (tx) => {
-      await entityManager(tx).transaction((nested) => nested.query(INSERT_SQL, [name]));
-      assert.equal((await PreparedStatements.rowsIn<{ n: number }>(tx, COUNT_SQL, [name]))[0]!.n, 1);
+      await entityManager(tx).transaction((nested) => nested.query(INSERT.text, [name]));
+      assert.equal((await PreparedStatements.rowsIn(tx, statement(COUNT_SQL, { n: column.int4 }), [name]))[0]!.n, 1);
       throw new Error('the work failed after its nested transaction');
     }, /after its nested transaction/);
   });
@@ -65,28 +68,28 @@ describe('TransactionRunner: BEGIN sent with the work\'s first statement', () =>
   it('rolls back when a statement fails, and the next transactions on the pool run normally', async () => {
     const name = `tx-${randomUUID()}`;
     await rolledBack(name, async (tx) => {
-      await PreparedStatements.rowsIn(tx, INSERT_SQL, [name]);
-      await PreparedStatements.rowsIn(tx, 'SELECT 1 / 0', []);
+      await PreparedStatements.rowsIn(tx, INSERT, [name]);
+      await PreparedStatements.rowsIn(tx, DIVISION_BY_ZERO, []);
     }, /division by zero/);
     // A statement that fails while another is still in flight: ROLLBACK goes out behind it.
-    await rolledBack(name, (tx) => Promise.all([PreparedStatements.rowsIn(tx, 'SELECT 1 / 0', []), PreparedStatements.rowsIn(tx, INSERT_SQL, [name])]), /division by zero/);
-    const many = await Promise.all(Array.from({ length: 12 }, (_, i) => transactions.run(async (tx) => (await PreparedStatements.rowsIn<{ v: number }>(tx, 'SELECT $1::int AS v', [i]))[0]!.v)));
+    await rolledBack(name, (tx) => Promise.all([PreparedStatements.rowsIn(tx, DIVISION_BY_ZERO, []), PreparedStatements.rowsIn(tx, INSERT, [name])]), /division by zero/);
+    const many = await Promise.all(Array.from({ length: 12 }, (_, i) => transactions.run(async (tx) => (await PreparedStatements.rowsIn(tx, NUMBER, [i]))[0]!.v)));
     assert.deepEqual(many, Array.from({ length: 12 }, (_, i) => i));
   });
 
   it('runs prepared statements sent with their BEGIN in one transaction, commits it, and a failing one stores none and names itself', async () => {
     const name = `tx-${randomUUID()}`;
     const [first, inserted, second] = await transactions.runStatementsCheckingCommit([
-      { text: XACT_SQL, values: [] },
-      { text: INSERT_SQL, values: [name] },
-      { text: XACT_SQL, values: [] },
+      { statement: XACT, values: [] },
+      { statement: INSERT, values: [name] },
+      { statement: XACT, values: [] },
     ]);
     assert.equal((first as { xact: string }[])[0]!.xact, (second as { xact: string }[])[0]!.xact, 'one transaction, not one per statement');
     assert.equal(inserted!.length, 1);
     assert.equal(await stored(name), 1);
     const other = `tx-${randomUUID()}`;
-    const failing = { text: 'SELECT 1 / 0', values: [] };
-    await assert.rejects(transactions.runStatementsCheckingCommit([{ text: INSERT_SQL, values: [other] }, failing]), (err: unknown) => {
+    const failing = { statement: DIVISION_BY_ZERO, values: [] };
+    await assert.rejects(transactions.runStatementsCheckingCommit([{ statement: INSERT, values: [other] }, failing]), (err: unknown) => {
       assert.ok(err instanceof BatchWorkFailed);
       assert.deepEqual([...(err.failures as ReadonlyMap<unknown, unknown>).keys()], [failing]);
       return true;

@@ -68,12 +68,43 @@ describe('typed statements, against the migrated schema', () => {
   });
 
   it('touch only tables of the module that declares them, as Postgres plans them', async () => {
-    const owners = createRequire(import.meta.url)(join(REPO_ROOT, '.table-owners.cjs')) as Record<string, string[]>;
-    const crossings: string[] = [];
-    for (const { statement: { text }, module } of declared) {
-      const foreign = (await plannedTables(client, text)).filter((table) => !(owners[module] ?? []).includes(table));
-      if (foreign.length) crossings.push(`${module} reaches ${foreign.join(', ')}:\n${text}`);
-    }
-    assert.deepEqual(crossings, []);
+    assert.deepEqual(await crossings(client, declared), []);
+  });
+
+  it('would have caught the key rotation that rewrote seven modules\' tables from shared/crypto (before 147424b)', async () => {
+    // Its statements, as it built them for each sealed column, declared where that code lived.
+    const rotation = ROTATED_BEFORE.map(([table, key, ciphertext]) => ({
+      module: 'src/shared/crypto',
+      statement: {
+        text: `SELECT * FROM ${table} WHERE ${ciphertext} IS NOT NULL AND (${key}) > (${key.split(', ').map((_, i) => `$${i + 1}`).join(', ')}) ORDER BY ${key} LIMIT 100 FOR UPDATE`,
+        columns: {},
+      } as unknown as Statement<unknown>,
+    }));
+    const found = await crossings(client, rotation);
+    assert.equal(found.length, ROTATED_BEFORE.length, found.join('\n'));
+    assert.ok(found.every((crossing) => crossing.startsWith('src/shared/crypto reaches ')));
   });
 });
+
+/** The sealed columns the key rotation read and rewrote itself before each owner published its own. */
+const ROTATED_BEFORE = [
+  ['workflows', 'id', 'webhook_token_ciphertext'],
+  ['subscriptions', 'id', 'secret_ciphertext'],
+  ['webhook_verifications', 'workflow_id', 'secret_ciphertext'],
+  ['workflow_email_addresses', 'workflow_id', 'secret_ciphertext'],
+  ['workflow_forms', 'workflow_id', 'secret_ciphertext'],
+  ['organization_secrets', 'organization_id, name', 'value_ciphertext'],
+  ['digest_recipients', 'id', 'token_ciphertext'],
+  ['sso_configurations', 'organization_id', 'client_secret_ciphertext'],
+] as const;
+
+/** Each statement that touches, in its plan, a table `.table-owners.cjs` does not give to its module. */
+async function crossings(client: pg.Client, statements: readonly Declared[]): Promise<string[]> {
+  const owners = createRequire(import.meta.url)(join(REPO_ROOT, '.table-owners.cjs')) as Record<string, string[]>;
+  const found: string[] = [];
+  for (const { statement: { text }, module } of statements) {
+    const foreign = (await plannedTables(client, text)).filter((table) => !(owners[module] ?? []).includes(table));
+    if (foreign.length) found.push(`${module} reaches ${foreign.join(', ')}:\n${text}`);
+  }
+  return found;
+}

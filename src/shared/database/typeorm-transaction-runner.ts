@@ -8,10 +8,13 @@ import { runTogether } from './batch-work.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 import { PreparedStatements } from './prepared-statements.js';
 import { type SqlStatement, type Transaction, TransactionRunner } from './transaction.js';
+import { column, firstRowOf, type RowOf, statement } from './typed-statement.js';
 
-const CURRENT_XACT_SQL = 'SELECT pg_current_xact_id()::text AS xact';
+const XACT_COLUMNS = { xact: column.text };
+/** Sent unnamed on the batch's own client, in its round trip (see runStatementsCheckingCommit). */
+const CURRENT_XACT = statement('SELECT pg_current_xact_id()::text AS xact', XACT_COLUMNS);
 /** `committed`, `aborted`, `in progress`, or null for a transaction too old to tell. */
-const XACT_STATUS_SQL = 'SELECT pg_xact_status($1::xid8) AS status';
+const XACT_STATUS = statement('SELECT pg_xact_status($1::xid8) AS status', { status: column.nullable(column.textOf<'committed' | 'aborted' | 'in progress'>()) });
 /** A COMMIT still under way (a slow disk, a waiting synchronous standby) is waited for this long, then taken as failed. */
 const COMMIT_CHECK_MS = 5_000;
 
@@ -54,7 +57,7 @@ export class TypeOrmTransactionRunner extends TransactionRunner {
       let begun: Promise<unknown>, xact: Promise<{ xact: string }[]>, stored: Promise<unknown[][]>;
       try {
         begun = client.query('BEGIN');
-        xact = client.query<{ xact: string }>(CURRENT_XACT_SQL).then((r) => r.rows);
+        xact = client.query<RowOf<typeof XACT_COLUMNS>>(CURRENT_XACT.text).then((r) => r.rows);
         stored = runTogether(statements, (s) => PreparedStatements.rowsOn(client, s.statement, s.values));
       } finally {
         socket.uncork();
@@ -86,7 +89,7 @@ export class TypeOrmTransactionRunner extends TransactionRunner {
       // work or COMMIT.
       // Straight on the runner's pg client (`connect()` hands out the one it holds): this is on
       // every intake batch's path, and TypeORM's own query() adds its bookkeeping to a statement.
-      const xact = checkCommit ? ((await runner.connect()) as pg.PoolClient).query<{ xact: string }>(CURRENT_XACT_SQL).then((r) => r.rows) : undefined;
+      const xact = checkCommit ? ((await runner.connect()) as pg.PoolClient).query<RowOf<typeof XACT_COLUMNS>>(CURRENT_XACT.text).then((r) => r.rows) : undefined;
       xact?.catch(() => undefined);
       try {
         const value = await work(runner.manager as unknown as Transaction);
@@ -121,7 +124,7 @@ export class TypeOrmTransactionRunner extends TransactionRunner {
   private async committed(xact: string): Promise<boolean> {
     const deadline = performance.now() + COMMIT_CHECK_MS;
     for (let pause = 50; ; pause = Math.min(pause * 2, 1_000)) {
-      const status = await this.dataSource.query<{ status: string | null }[]>(XACT_STATUS_SQL, [xact]).then(([row]) => row!.status, () => 'unknown');
+      const status = await firstRowOf(this.dataSource, XACT_STATUS, [xact]).then((row) => row!.status, () => 'unknown');
       if (status === 'committed') return true;
       if (status !== 'in progress' && status !== 'unknown') return false;
       if (performance.now() + pause > deadline) return false;

@@ -19,13 +19,7 @@ export class TypeOrmWebhookVerificationStore extends WebhookVerificationStore {
   }
 
   async put(tx: Transaction, workflowId: number, options: StoredVerificationOptions, secretCiphertext: string): Promise<void> {
-    await entityManager(tx)
-      .createQueryBuilder()
-      .insert()
-      .into(WebhookVerificationOrmEntity)
-      .values({ workflowId, scheme: options.scheme, options, secretCiphertext, updatedAt: () => 'now()' })
-      .orUpdate(['scheme', 'options', 'secret_ciphertext', 'updated_at'], ['workflow_id'])
-      .execute();
+    await entityManager(tx).upsert(WebhookVerificationOrmEntity, { workflowId, scheme: options.scheme, options, secretCiphertext, updatedAt: () => 'now()' }, ['workflowId']);
   }
 
   async delete(tx: Transaction, workflowId: number): Promise<boolean> {

@@ -67,12 +67,11 @@ export class TypeOrmWorkflowStore extends WorkflowStore {
   }
 
   async setWebhookToken(tx: Transaction, id: number, token: StoredWebhookToken, replacing: boolean): Promise<boolean> {
-    const result = await entityManager(tx)
-      .createQueryBuilder()
-      .update(WorkflowOrmEntity)
-      .set({ webhookTokenHash: token.hash, webhookTokenCiphertext: token.ciphertext })
-      .where(`id = :id AND webhook_token_hash IS ${replacing ? 'NOT NULL' : 'NULL'}`, { id })
-      .execute();
+    const result = await entityManager(tx).update(
+      WorkflowOrmEntity,
+      { id, webhookTokenHash: replacing ? Not(IsNull()) : IsNull() },
+      { webhookTokenHash: token.hash, webhookTokenCiphertext: token.ciphertext },
+    );
     return Boolean(result.affected);
   }
 }
