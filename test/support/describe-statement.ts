@@ -84,10 +84,11 @@ export async function plannedTables(client: pg.Client, text: string): Promise<st
       `SELECT cardinality(parameter_types) AS parameters FROM pg_prepared_statements WHERE name = 'planned_tables'`,
     );
     const nulls = Array.from({ length: prepared!.parameters }, () => 'NULL').join(', ');
-    const { rows: [plan] } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON) EXECUTE planned_tables${nulls ? `(${nulls})` : ''}`);
+    const { rows: [plan] } = await client.query<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(`EXPLAIN (FORMAT JSON, VERBOSE) EXECUTE planned_tables${nulls ? `(${nulls})` : ''}`);
     const tables = new Set<string>();
     const visit = (node: PlanNode): void => {
-      if (node['Relation Name']) tables.add(node['Relation Name']);
+      // The system catalogs (a plan reading pg_stats scans pg_statistic) are nobody's module's.
+      if (node['Relation Name'] && node.Schema !== 'pg_catalog') tables.add(node['Relation Name']);
       for (const child of node.Plans ?? []) visit(child);
     };
     visit(plan!['QUERY PLAN'][0].Plan);
@@ -100,5 +101,6 @@ export async function plannedTables(client: pg.Client, text: string): Promise<st
 
 interface PlanNode {
   'Relation Name'?: string;
+  Schema?: string;
   Plans?: PlanNode[];
 }
