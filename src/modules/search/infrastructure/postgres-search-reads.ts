@@ -19,8 +19,7 @@ import type { SearchQueries, TermInput, TermQuery } from '../domain/term-queries
  * Without statistics no term is common. Prefixes and identifiers are never counted common.
  */
 const COMMON_SHARE = 0.05;
-export const TERM_QUERIES = statement(
-  `
+export const TERM_QUERIES_SQL = `
   WITH common AS (
     SELECT coalesce(array_agg(u.lexeme) FILTER (WHERE u.lexeme IS NOT NULL AND u.share >= ${COMMON_SHARE}), '{}') AS lexemes
     FROM pg_stats s CROSS JOIN LATERAL unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS u(lexeme, share)
@@ -33,9 +32,7 @@ export const TERM_QUERIES = statement(
          t.kind = 'text' AND l.lexemes <> '{}' AND l.lexemes <@ (SELECT lexemes FROM common) AS common
   FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS t(kind, v, h, n)
   CROSS JOIN LATERAL (SELECT CASE t.kind WHEN 'text' THEN tsvector_to_array(to_tsvector('cis_search', t.v)) ELSE '{}' END AS lexemes) l
-  ORDER BY t.n`,
-  { query: column.text, highlight: column.text, common: column.bool },
-);
+  ORDER BY t.n`;
 
 /**
  * The first value of each page case, in relevance order, that holds a positive term, with
@@ -124,7 +121,8 @@ export class PostgresSearchReads extends SearchReads {
   }
 
   async termQueries(inputs: readonly TermInput[]): Promise<Omit<TermQuery, 'exclude'>[]> {
-    return this.prepared.rows(TERM_QUERIES, [inputs.map((i) => i.kind), inputs.map((i) => i.value), inputs.map((i) => i.highlight)]);
+    // TRANSITION (issue 27): still bare text, as the typed statements' ownership check takes the catalogs its plan reads (pg_stats) for another module's tables.
+    return this.prepared.rows<{ query: string; highlight: string; common: boolean }>(TERM_QUERIES_SQL, [inputs.map((i) => i.kind), inputs.map((i) => i.value), inputs.map((i) => i.highlight)]);
   }
 
   tiers(organizationId: number, queries: SearchQueries, scope: SearchScope): SearchTier[] {
