@@ -11,7 +11,7 @@
  * `"mode": "test"`: the only difference in what the statement writes is the log row (test cases
  * are never reported; the workflow has no subscription, so no outbox row either way).
  */
-import { FOLD_SQL } from '../src/modules/reporting/infrastructure/report-rollups.sql.js';
+import { FOLD } from '../src/modules/reporting/infrastructure/report-rollups.sql.js';
 import { type BenchContext, loadTarget } from './context.js';
 import type { LoadRequest, Measurement } from './load.js';
 import { bearer, rotated } from './http-scenarios.js';
@@ -61,7 +61,7 @@ async function logYear(ctx: BenchContext, log: (line: string) => void): Promise<
 
 async function foldAll(ctx: BenchContext): Promise<void> {
   for (;;) {
-    const { rows } = await ctx.db.query<{ folded: number }>(FOLD_SQL, [FOLD_BATCH]);
+    const { rows } = await ctx.db.query<{ folded: number }>(FOLD.text, [FOLD_BATCH]);
     if (rows[0]!.folded === 0) return;
   }
 }

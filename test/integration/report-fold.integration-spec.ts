@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { FOLD_SQL, MAX_MESSAGES_PER_PERIOD, OTHER_ERRORS } from '../../src/modules/reporting/infrastructure/report-rollups.sql.js';
+import { FOLD, MAX_MESSAGES_PER_PERIOD, OTHER_ERRORS } from '../../src/modules/reporting/infrastructure/report-rollups.sql.js';
 import { type IsolatedDatabase, isolatedDatabase } from '../support/automation-helpers.js';
 
 const ORG = 1;
@@ -18,7 +18,7 @@ describe('report fold', () => {
   });
   after(() => database.drop());
 
-  const fold = async (limit: number) => (await database.pool.query<{ folded: number }>(FOLD_SQL, [limit])).rows[0]!.folded;
+  const fold = async (limit: number) => (await database.pool.query<{ folded: number }>(FOLD.text, [limit])).rows[0]!.folded;
   const logged = async () => (await database.pool.query<{ n: number }>('SELECT count(*)::int AS n FROM report_changes')).rows[0]!.n;
 
   it('keeps at most 20 distinct failure messages per workflow and hour, day and month, counting the rest as other errors', async () => {

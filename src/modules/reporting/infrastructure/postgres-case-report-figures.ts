@@ -8,17 +8,7 @@ import { CASE_SOURCES, type CaseSource } from '../../cases/domain/case.js';
 import type { ReportRange } from '../domain/report-range.js';
 import { tileWithUtcPeriods } from '../domain/utc-periods.js';
 import { CaseReportFigures, type ReportFigures, ReportFold, type SlotFigures } from '../application/case-report.ports.js';
-import { FOLD_SQL, REPORT_SQL } from './report-rollups.sql.js';
-
-/** [index, created from each of CASE_SOURCES in order, created from extensions' sources, closed, errored, reopened] */
-type SlotRow = number[];
-
-interface ReportRow {
-  slots: SlotRow[];
-  close_times: [bucket: number, cases: number][];
-  open_by_status: { status: string; cases: number }[];
-  top_errors: { message: string; count: number }[];
-}
+import { FOLD, REPORT, type SlotRow } from './report-rollups.sql.js';
 
 @Injectable()
 export class PostgresCaseReportFigures extends CaseReportFigures {
@@ -31,7 +21,7 @@ export class PostgresCaseReportFigures extends CaseReportFigures {
 
   async read(organizationId: number, range: ReportRange, workflowIds: readonly number[] | null, topErrors: number): Promise<ReportFigures> {
     const spans = tileWithUtcPeriods(range.from, range.to);
-    const [row] = await this.prepared.rows<ReportRow>(REPORT_SQL, [
+    const [row] = await this.prepared.rows(REPORT, [
       organizationId,
       range.from,
       range.to,
@@ -76,7 +66,7 @@ export class PostgresReportFold extends ReportFold {
 
   async fold(limit: number): Promise<number> {
     // The transaction's manager is what a Transaction is (typeorm-transaction-runner.ts).
-    const [row] = await withoutStatementTimeout(this.transactions, (m) => PreparedStatements.rowsIn<{ folded: number }>(m as unknown as Transaction, FOLD_SQL, [limit]));
+    const [row] = await withoutStatementTimeout(this.transactions, (m) => PreparedStatements.rowsIn(m as unknown as Transaction, FOLD, [limit]));
     return row!.folded;
   }
 }

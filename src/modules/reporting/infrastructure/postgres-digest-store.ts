@@ -27,15 +27,6 @@ const DIGEST_ROW = { ...SCHEDULED_DIGEST_ROW, confirmed_recipients: column.textA
 type ScheduledDigestRow = RowOf<typeof SCHEDULED_DIGEST_ROW>;
 type DigestRow = RowOf<typeof DIGEST_ROW>;
 
-interface SendRow extends ScheduledDigestRow {
-  send_id: string;
-  attempts: number;
-  send_error: string | null;
-  period_start: Date;
-  period_end: Date;
-  pending_recipients: { id: number; address: string; token: string }[];
-}
-
 /** The organization's recipient rows of the digest's addresses (`r`), `where` they are so. */
 const recipientsOf = (where: string) => `
   SELECT r.* FROM digest_recipients r
@@ -127,6 +118,49 @@ const ADD_MANUAL_SEND = statement(
 const FIND_DIGEST = statement(`SELECT ${DIGEST_COLUMNS} FROM digests d WHERE d.organization_id = $1 AND d.id = $2`, DIGEST_ROW);
 // As a SELECT: TypeORM answers a bare DELETE with [rows, count].
 const DELETE_DIGEST = statement(`WITH deleted AS (DELETE FROM digests WHERE organization_id = $1 AND id = $2 RETURNING id) SELECT id FROM deleted`, { id: column.int8 });
+const LIST_DIGESTS = statement(`SELECT ${DIGEST_COLUMNS} FROM digests d WHERE d.organization_id = $1 ORDER BY d.id`, DIGEST_ROW);
+const ALL_DIGESTS = statement(`SELECT ${SCHEDULED_DIGEST_COLUMNS} FROM digests d ORDER BY d.id`, SCHEDULED_DIGEST_ROW);
+
+const CLAIM_PERIODS = statement(
+  `INSERT INTO digest_sends (digest_id, kind, period_start, period_end)
+       SELECT $1, 'scheduled', p.start, p.end_ FROM unnest($2::timestamptz[], $3::timestamptz[]) AS p(start, end_)
+       ON CONFLICT (digest_id, period_end) WHERE kind = 'scheduled' DO NOTHING
+       RETURNING id`,
+  { id: column.int8 },
+);
+const CLAIM_UNSENT = statement(
+  `UPDATE digest_sends SET claimed_at = now(), attempts = attempts + 1
+       WHERE id IN (SELECT id FROM digest_sends
+                    WHERE state = 'sending' AND (claimed_at IS NULL OR claimed_at < now() - $1 * power(2, greatest(attempts - 1, 0)) * interval '1 millisecond')
+                    ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
+       RETURNING id`,
+  { id: column.int8 },
+);
+const SENDS = statement(
+  `SELECT s.id AS send_id, s.attempts, s.last_error AS send_error, s.period_start, s.period_end, ${SCHEDULED_DIGEST_COLUMNS},
+         (SELECT coalesce(json_agg(json_build_object('id', r.id, 'address', r.address, 'token', r.unsubscribe_token_ciphertext) ORDER BY r.id), '[]'::json)
+          FROM (${recipientsOf('r.confirmed_at IS NOT NULL AND r.id <> ALL (s.delivered_to)')}) r) AS pending_recipients
+       FROM digest_sends s JOIN digests d ON d.id = s.digest_id WHERE s.id = ANY($1::bigint[]) ORDER BY s.id`,
+  {
+    ...SCHEDULED_DIGEST_ROW,
+    send_id: column.int8,
+    attempts: column.int4,
+    send_error: column.nullable(column.text),
+    period_start: column.timestamptz,
+    period_end: column.timestamptz,
+    pending_recipients: column.json<{ id: number; address: string; token: string }[]>(),
+  },
+);
+const MARK_DELIVERED = statement(
+  `WITH delivered AS (UPDATE digest_sends SET delivered_to = array_append(delivered_to, $2::bigint) WHERE id = $1 RETURNING digest_id)
+       UPDATE digests d SET last_sent_at = now() FROM delivered WHERE d.id = delivered.digest_id`,
+);
+const MARK_SENT = statement(`UPDATE digest_sends SET state = CASE WHEN cardinality(delivered_to) > 0 THEN 'sent' ELSE 'skipped' END, sent_at = now() WHERE id = $1`);
+const MARK_ATTEMPT_FAILED = statement(
+  `WITH failed AS (
+         UPDATE digest_sends SET last_error = $2, state = CASE WHEN $3::boolean THEN 'failed' ELSE state END WHERE id = $1 RETURNING digest_id)
+       UPDATE digests d SET last_failed_at = now(), last_error = $2 FROM failed WHERE d.id = failed.digest_id AND $3::boolean`,
+);
 
 /** A manual send unsent after the spacing (the relay is failing): asked to come back in a minute. */
 const UNSENT_RETRY_AFTER_S = 60;
@@ -156,11 +190,11 @@ export class PostgresDigestStore extends DigestStore {
   }
 
   async list(organizationId: number): Promise<Digest[]> {
-    return (await this.rows<DigestRow>(`SELECT ${DIGEST_COLUMNS} FROM digests d WHERE d.organization_id = $1 ORDER BY d.id`, [organizationId])).map(toDigest);
+    return (await this.prepared.rows(LIST_DIGESTS, [organizationId])).map(toDigest);
   }
 
   async find(organizationId: number, id: number, tx?: Transaction): Promise<Digest | null> {
-    const [row] = tx ? await rowsOf(entityManager(tx), FIND_DIGEST, [organizationId, id]) : await this.rows<DigestRow>(FIND_DIGEST.text, [organizationId, id]);
+    const [row] = tx ? await rowsOf(entityManager(tx), FIND_DIGEST, [organizationId, id]) : await this.prepared.rows(FIND_DIGEST, [organizationId, id]);
     return row ? toDigest(row) : null;
   }
 
@@ -169,17 +203,11 @@ export class PostgresDigestStore extends DigestStore {
   }
 
   async all(): Promise<ScheduledDigest[]> {
-    return (await this.rows<ScheduledDigestRow>(`SELECT ${SCHEDULED_DIGEST_COLUMNS} FROM digests d ORDER BY d.id`, [])).map(toScheduledDigest);
+    return (await this.prepared.rows(ALL_DIGESTS, [])).map(toScheduledDigest);
   }
 
   async claimPeriods(digestId: number, periods: readonly Period[]): Promise<number[]> {
-    const rows = await this.rows<{ id: string }>(
-      `INSERT INTO digest_sends (digest_id, kind, period_start, period_end)
-       SELECT $1, 'scheduled', p.start, p.end_ FROM unnest($2::timestamptz[], $3::timestamptz[]) AS p(start, end_)
-       ON CONFLICT (digest_id, period_end) WHERE kind = 'scheduled' DO NOTHING
-       RETURNING id`,
-      [digestId, periods.map((p) => p.start), periods.map((p) => p.end)],
-    );
+    const rows = await this.prepared.rows(CLAIM_PERIODS, [digestId, periods.map((p) => p.start), periods.map((p) => p.end)]);
     return rows.map((r) => Number(r.id));
   }
 
@@ -191,26 +219,13 @@ export class PostgresDigestStore extends DigestStore {
   }
 
   async claimUnsent(leaseMs: number, limit: number): Promise<ClaimedSend[]> {
-    const claimed = await this.rows<{ id: string }>(
-      `UPDATE digest_sends SET claimed_at = now(), attempts = attempts + 1
-       WHERE id IN (SELECT id FROM digest_sends
-                    WHERE state = 'sending' AND (claimed_at IS NULL OR claimed_at < now() - $1 * power(2, greatest(attempts - 1, 0)) * interval '1 millisecond')
-                    ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED)
-       RETURNING id`,
-      [leaseMs, limit],
-    );
+    const claimed = await this.prepared.rows(CLAIM_UNSENT, [leaseMs, limit]);
     return this.sends(claimed.map((r) => Number(r.id)));
   }
 
   async sends(ids: readonly number[]): Promise<ClaimedSend[]> {
     if (ids.length === 0) return [];
-    const rows = await this.rows<SendRow>(
-      `SELECT s.id AS send_id, s.attempts, s.last_error AS send_error, s.period_start, s.period_end, ${SCHEDULED_DIGEST_COLUMNS},
-         (SELECT coalesce(json_agg(json_build_object('id', r.id, 'address', r.address, 'token', r.unsubscribe_token_ciphertext) ORDER BY r.id), '[]'::json)
-          FROM (${recipientsOf('r.confirmed_at IS NOT NULL AND r.id <> ALL (s.delivered_to)')}) r) AS pending_recipients
-       FROM digest_sends s JOIN digests d ON d.id = s.digest_id WHERE s.id = ANY($1::bigint[]) ORDER BY s.id`,
-      [ids],
-    );
+    const rows = await this.prepared.rows(SENDS, [ids]);
     return rows.map((row) => ({
       sendId: Number(row.send_id),
       attempts: row.attempts,
@@ -222,28 +237,15 @@ export class PostgresDigestStore extends DigestStore {
   }
 
   async markDelivered(sendId: number, recipientId: number): Promise<void> {
-    await this.rows(
-      `WITH delivered AS (UPDATE digest_sends SET delivered_to = array_append(delivered_to, $2::bigint) WHERE id = $1 RETURNING digest_id)
-       UPDATE digests d SET last_sent_at = now() FROM delivered WHERE d.id = delivered.digest_id`,
-      [sendId, recipientId],
-    );
+    await this.prepared.rows(MARK_DELIVERED, [sendId, recipientId]);
   }
 
   async markSent(sendId: number): Promise<void> {
-    await this.rows(`UPDATE digest_sends SET state = CASE WHEN cardinality(delivered_to) > 0 THEN 'sent' ELSE 'skipped' END, sent_at = now() WHERE id = $1`, [sendId]);
+    await this.prepared.rows(MARK_SENT, [sendId]);
   }
 
   async markAttemptFailed(sendId: number, error: string, final: boolean): Promise<void> {
-    await this.rows(
-      `WITH failed AS (
-         UPDATE digest_sends SET last_error = $2, state = CASE WHEN $3::boolean THEN 'failed' ELSE state END WHERE id = $1 RETURNING digest_id)
-       UPDATE digests d SET last_failed_at = now(), last_error = $2 FROM failed WHERE d.id = failed.digest_id AND $3::boolean`,
-      [sendId, error, final],
-    );
-  }
-
-  private rows<T>(sql: string, params: unknown[]): Promise<T[]> {
-    return this.prepared.rows<T>(sql, params);
+    await this.prepared.rows(MARK_ATTEMPT_FAILED, [sendId, error, final]);
   }
 }
 

@@ -1,3 +1,4 @@
+import { column, statement } from '../../../shared/database/typed-statement.js';
 import { CASE_SOURCES, type CaseSource } from '../../cases/domain/case.js';
 
 /**
@@ -44,13 +45,17 @@ const IN_SPANS = (table: string, columns: string) => `
     OFFSET 0
   ) r`;
 
+/** A slot of REPORT's series (see there). */
+export type SlotRow = number[];
+
 /**
  * $1 organization, $2 from, $3 to (whole hours), $4 interval in seconds, $5 workflow ids or null,
  * $6 how many top errors, $7 where the whole days from $2 end (the series reads 24-hour rows
  * before it and hours after it; $2 for a report by hour), $8-$10 the UTC periods tiling the range.
  * A slot is [index, created from each of CASE_SOURCES in order, created from extensions' sources, closed, errored, reopened].
  */
-export const REPORT_SQL = `
+export const REPORT = statement(
+  `
   SELECT
     (SELECT coalesce(json_agg(json_build_array(slot, ${COUNTS.join(', ')}) ORDER BY slot), '[]') FROM (
        SELECT floor(date_part('epoch', f.at - $2::timestamptz) / $4::int)::int AS slot, ${sums()}
@@ -81,7 +86,14 @@ export const REPORT_SQL = `
        FROM (SELECT r.message, r.failures FROM ${IN_SPANS('case_error_messages', 'message, failures')}
              UNION ALL
              SELECT error, 1 FROM report_changes WHERE ${IN_RANGE('at')} AND error IS NOT NULL) m
-       GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $6) e) AS top_errors`;
+       GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $6) e) AS top_errors`,
+  {
+    slots: column.json<SlotRow[]>(),
+    close_times: column.json<[bucket: number, cases: number][]>(),
+    open_by_status: column.json<{ status: string; cases: number }[]>(),
+    top_errors: column.json<{ message: string; count: number }[]>(),
+  },
+);
 
 /** Any fixed number: the key of the advisory lock that lets one fold run at a time. */
 export const FOLD_LOCK = 1_763_870_000;
@@ -97,7 +109,8 @@ const ADD_COUNTS = (table: string) => COUNTS.map((c) => `${c} = ${table}.${c} + 
  * and month. A failure message new to a period that already keeps MAX_MESSAGES_PER_PERIOD is
  * counted as OTHER_ERRORS.
  */
-export const FOLD_SQL = `
+export const FOLD = statement(
+  `
   WITH lock AS (
     SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}) AS held
   ), batch AS (
@@ -152,4 +165,6 @@ export const FOLD_SQL = `
     FROM failures GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
     ON CONFLICT (organization_id, grain, period, workflow_id, message) DO UPDATE SET failures = e.failures + EXCLUDED.failures
   )
-  SELECT count(*)::int AS folded FROM batch`;
+  SELECT count(*)::int AS folded FROM batch`,
+  { folded: column.int4 },
+);

@@ -2,22 +2,28 @@ import { Injectable } from '@nestjs/common';
 import { refusedDataState } from '../../../shared/database/database-errors.js';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
+import { column, rowsOf, statement } from '../../../shared/database/typed-statement.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { type CaseDocument, type IndexedPosition, SearchIndexStore } from '../application/search.ports.js';
 import { fieldTexts } from '../domain/search-document.js';
 import { identifiersOf } from '../domain/search-query.js';
 
 /** Held by the indexer at work, for its transaction; any number works, one fixed for the service. */
-const INDEXER_LOCK_SQL = `SELECT pg_try_advisory_xact_lock(hashtext('case_search_indexer')) AS locked`;
+const INDEXER_LOCK = statement(`SELECT pg_try_advisory_xact_lock(hashtext('case_search_indexer')) AS locked`, { locked: column.bool });
 
-const POSITIONS_SQL = `SELECT organization_id, workflow_id, change_xid::text AS xid, case_id FROM case_search_positions`;
+const POSITIONS = statement(`SELECT organization_id, workflow_id, change_xid::text AS xid, case_id FROM case_search_positions`, {
+  organization_id: column.int8,
+  workflow_id: column.int8,
+  xid: column.text,
+  case_id: column.int8,
+});
 
 /**
  * Each field's words through `cis_search` (English stems, accents dropped) and its identifiers
  * as whole lexemes, weighted by field; the three vectors are prefixes of each other (see the
  * migration). Identifiers go through array_to_tsvector, which takes each as one lexeme as it is.
  */
-const SAVE_DOCUMENTS_SQL = `
+const SAVE_DOCUMENTS = statement(`
   INSERT INTO case_search_documents (organization_id, case_id, workflow_id, subject_text, case_text, all_text, attributes_text, fields)
   SELECT d.organization_id, d.case_id, d.workflow_id, v.s, v.s || v.a, v.s || v.a || v.e || v.c, v.a, d.fields
   FROM jsonb_to_recordset($1::jsonb) AS d(organization_id bigint, case_id bigint, workflow_id bigint, fields jsonb,
@@ -30,15 +36,18 @@ const SAVE_DOCUMENTS_SQL = `
   ) v
   ON CONFLICT (organization_id, case_id) DO UPDATE
   SET workflow_id = EXCLUDED.workflow_id, subject_text = EXCLUDED.subject_text, case_text = EXCLUDED.case_text,
-      all_text = EXCLUDED.all_text, attributes_text = EXCLUDED.attributes_text, fields = EXCLUDED.fields`;
+      all_text = EXCLUDED.all_text, attributes_text = EXCLUDED.attributes_text, fields = EXCLUDED.fields`);
 
 /** Undoes one document Postgres refused, leaving the rest of the indexer's transaction as it was. */
 const SAVEPOINT = 'search_document';
+const SET_SAVEPOINT = statement(`SAVEPOINT ${SAVEPOINT}`);
+const ROLLBACK_TO_SAVEPOINT = statement(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+const RELEASE_SAVEPOINT = statement(`RELEASE SAVEPOINT ${SAVEPOINT}`);
 
-const SAVE_POSITIONS_SQL = `
+const SAVE_POSITIONS = statement(`
   INSERT INTO case_search_positions (organization_id, workflow_id, change_xid, case_id)
   SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::xid8[], $4::bigint[])
-  ON CONFLICT (organization_id, workflow_id) DO UPDATE SET change_xid = EXCLUDED.change_xid, case_id = EXCLUDED.case_id`;
+  ON CONFLICT (organization_id, workflow_id) DO UPDATE SET change_xid = EXCLUDED.change_xid, case_id = EXCLUDED.case_id`);
 
 @Injectable()
 export class PostgresSearchIndexStore extends SearchIndexStore {
@@ -48,20 +57,20 @@ export class PostgresSearchIndexStore extends SearchIndexStore {
 
   exclusively<T>(work: (tx: Transaction) => Promise<T>): Promise<T | undefined> {
     return this.transactions.run(async (tx) => {
-      const [row] = await PreparedStatements.rowsIn<{ locked: boolean }>(tx, INDEXER_LOCK_SQL, []);
+      const [row] = await PreparedStatements.rowsIn(tx, INDEXER_LOCK, []);
       return row!.locked ? work(tx) : undefined;
     });
   }
 
   async positions(tx: Transaction): Promise<IndexedPosition[]> {
-    const rows = await PreparedStatements.rowsIn<{ organization_id: string; workflow_id: string; xid: string; case_id: string }>(tx, POSITIONS_SQL, []);
+    const rows = await PreparedStatements.rowsIn(tx, POSITIONS, []);
     return rows.map((row) => ({ organizationId: Number(row.organization_id), workflowId: Number(row.workflow_id), xid: row.xid, caseId: row.case_id }));
   }
 
   async save(tx: Transaction, documents: readonly CaseDocument[], positions: readonly IndexedPosition[]): Promise<void> {
-    if (documents.length) await PreparedStatements.rowsIn(tx, SAVE_DOCUMENTS_SQL, [JSON.stringify(documents.map(documentRow))]);
+    if (documents.length) await PreparedStatements.rowsIn(tx, SAVE_DOCUMENTS, [JSON.stringify(documents.map(documentRow))]);
     if (positions.length) {
-      await PreparedStatements.rowsIn(tx, SAVE_POSITIONS_SQL, [
+      await PreparedStatements.rowsIn(tx, SAVE_POSITIONS, [
         positions.map((p) => p.organizationId),
         positions.map((p) => p.workflowId),
         positions.map((p) => p.xid),
@@ -73,21 +82,21 @@ export class PostgresSearchIndexStore extends SearchIndexStore {
   async saveUnlessRefused(tx: Transaction, document: CaseDocument): Promise<string | undefined> {
     // Through TypeORM's query(): this runs only after a batch was refused, where planning time does not count.
     const manager = entityManager(tx);
-    await manager.query(`SAVEPOINT ${SAVEPOINT}`);
+    await rowsOf(manager, SET_SAVEPOINT);
     try {
-      await PreparedStatements.rowsIn(tx, SAVE_DOCUMENTS_SQL, [JSON.stringify([documentRow(document)])]);
+      await PreparedStatements.rowsIn(tx, SAVE_DOCUMENTS, [JSON.stringify([documentRow(document)])]);
     } catch (err) {
       const refused = refusedDataState(err);
       if (refused === undefined) throw err;
-      await manager.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+      await rowsOf(manager, ROLLBACK_TO_SAVEPOINT);
       return refused;
     }
-    await manager.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+    await rowsOf(manager, RELEASE_SAVEPOINT);
     return undefined;
   }
 }
 
-/** A document as SAVE_DOCUMENTS_SQL reads it; `fields` keeps each value with its pointer and identifiers, for snippets. */
+/** A document as SAVE_DOCUMENTS reads it; `fields` keeps each value with its pointer and identifiers, for snippets. */
 function documentRow(document: CaseDocument): Record<string, unknown> {
   const byField = fieldTexts(document.texts);
   return {

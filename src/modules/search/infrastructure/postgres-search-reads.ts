@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
+import { column, statement } from '../../../shared/database/typed-statement.js';
 import type { SearchScope, SearchTier } from '../../cases/domain/case-text-search.js';
 import { type FoundMatch, SearchReads } from '../application/search.ports.js';
 import type { SearchField } from '../domain/search-document.js';
@@ -38,7 +39,8 @@ export const TERM_QUERIES_SQL = `
  * ts_headline's snippet of it (matched words between `[[` and `]]`). Only the page's cases, and
  * at most MAX_DOCUMENT_CHARS of each (search-document.ts), are read.
  */
-const MATCHES_SQL = `
+const MATCHES = statement(
+  `
   SELECT m.case_id, m.field, m.pointer,
          ts_headline('cis_search', m.text, $4::tsquery, 'StartSel=[[, StopSel=]], MaxWords=24, MinWords=8, ShortWord=2, MaxFragments=1, FragmentDelimiter=" … "') AS snippet
   FROM (
@@ -47,7 +49,9 @@ const MATCHES_SQL = `
     WHERE d.organization_id = $1 AND d.case_id = ANY($2::bigint[]) AND f.e->>'f' = ANY($5::text[])
       AND (to_tsvector('cis_search', f.e->>'t') || array_to_tsvector(ARRAY(SELECT jsonb_array_elements_text(f.e->'i')))) @@ $3::tsquery
     ORDER BY d.case_id, f.n
-  ) m`;
+  ) m`,
+  { case_id: column.int8, field: column.textOf<SearchField>(), pointer: column.text, snippet: column.text },
+);
 
 /** The vector a scope searches: the cases API never reads messages or comments. */
 const SCOPE_TEXT: Record<SearchScope, string> = { admin: 'all_text', api: 'case_text' };
@@ -117,6 +121,7 @@ export class PostgresSearchReads extends SearchReads {
   }
 
   async termQueries(inputs: readonly TermInput[]): Promise<Omit<TermQuery, 'exclude'>[]> {
+    // TRANSITION (issue 27): still bare text, as the typed statements' ownership check takes the catalogs its plan reads (pg_stats) for another module's tables.
     return this.prepared.rows<{ query: string; highlight: string; common: boolean }>(TERM_QUERIES_SQL, [inputs.map((i) => i.kind), inputs.map((i) => i.value), inputs.map((i) => i.highlight)]);
   }
 
@@ -126,8 +131,7 @@ export class PostgresSearchReads extends SearchReads {
 
   async matches(organizationId: number, caseIds: readonly number[], queries: SearchQueries, scope: SearchScope): Promise<FoundMatch[]> {
     if (!caseIds.length) return [];
-    type MatchRow = { case_id: string; field: SearchField; pointer: string; snippet: string };
-    const rows = await this.prepared.rows<MatchRow>(MATCHES_SQL, [organizationId, caseIds, queries.anyPositive, queries.highlight, SCOPE_FIELDS[scope]]);
+    const rows = await this.prepared.rows(MATCHES, [organizationId, caseIds, queries.anyPositive, queries.highlight, SCOPE_FIELDS[scope]]);
     // ts_headline marks `A-1043` as the parser splits it: [[A]][[-1043]].
     return rows.map((row) => ({ caseId: Number(row.case_id), field: row.field, pointer: row.pointer, snippet: row.snippet.replaceAll(']][[', '') }));
   }
