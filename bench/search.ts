@@ -15,7 +15,7 @@ import type { BenchContext } from './context.js';
 import { nodeArgs, sleep, startNode } from './procs.js';
 import { parseSearchQuery } from '../src/modules/search/domain/search-query.js';
 import { combineTermQueries, termInput } from '../src/modules/search/domain/term-queries.js';
-import { searchTiers, TERM_QUERIES_SQL } from '../src/modules/search/infrastructure/postgres-search-reads.js';
+import { searchTiers, TERM_QUERIES } from '../src/modules/search/infrastructure/postgres-search-reads.js';
 import { call, createOrganization, publishWorkflow } from './setup.js';
 
 /** What each kind asks for, and how many of the cases it matches at the default size. */
@@ -177,7 +177,7 @@ async function explainAll(ctx: BenchContext, organizationId: number): Promise<st
       const parsed = parseSearchQuery(q);
       if (!parsed.ok) throw new Error(`${kind}: ${parsed.error}`);
       const inputs = parsed.terms.map(termInput);
-      const { rows: printed } = await client.query<{ query: string; highlight: string; common: boolean }>(TERM_QUERIES_SQL, [
+      const { rows: printed } = await client.query<{ query: string; highlight: string; common: boolean }>(TERM_QUERIES.text, [
         inputs.map((i) => i.kind),
         inputs.map((i) => i.value),
         inputs.map((i) => i.highlight),

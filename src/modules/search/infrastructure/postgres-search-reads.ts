@@ -19,7 +19,8 @@ import type { SearchQueries, TermInput, TermQuery } from '../domain/term-queries
  * Without statistics no term is common. Prefixes and identifiers are never counted common.
  */
 const COMMON_SHARE = 0.05;
-export const TERM_QUERIES_SQL = `
+export const TERM_QUERIES = statement(
+  `
   WITH common AS (
     SELECT coalesce(array_agg(u.lexeme) FILTER (WHERE u.lexeme IS NOT NULL AND u.share >= ${COMMON_SHARE}), '{}') AS lexemes
     FROM pg_stats s CROSS JOIN LATERAL unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS u(lexeme, share)
@@ -32,7 +33,9 @@ export const TERM_QUERIES_SQL = `
          t.kind = 'text' AND l.lexemes <> '{}' AND l.lexemes <@ (SELECT lexemes FROM common) AS common
   FROM unnest($1::text[], $2::text[], $3::text[]) WITH ORDINALITY AS t(kind, v, h, n)
   CROSS JOIN LATERAL (SELECT CASE t.kind WHEN 'text' THEN tsvector_to_array(to_tsvector('cis_search', t.v)) ELSE '{}' END AS lexemes) l
-  ORDER BY t.n`;
+  ORDER BY t.n`,
+  { query: column.text, highlight: column.text, common: column.bool },
+);
 
 /**
  * The first value of each page case, in relevance order, that holds a positive term, with
@@ -121,8 +124,7 @@ export class PostgresSearchReads extends SearchReads {
   }
 
   async termQueries(inputs: readonly TermInput[]): Promise<Omit<TermQuery, 'exclude'>[]> {
-    // TRANSITION (issue 27): still bare text, as the typed statements' ownership check takes the catalogs its plan reads (pg_stats) for another module's tables.
-    return this.prepared.rows<{ query: string; highlight: string; common: boolean }>(TERM_QUERIES_SQL, [inputs.map((i) => i.kind), inputs.map((i) => i.value), inputs.map((i) => i.highlight)]);
+    return this.prepared.rows(TERM_QUERIES, [inputs.map((i) => i.kind), inputs.map((i) => i.value), inputs.map((i) => i.highlight)]);
   }
 
   tiers(organizationId: number, queries: SearchQueries, scope: SearchScope): SearchTier[] {
