@@ -13,15 +13,15 @@ const AT_MICROS = (p: string) => `(timestamptz 'epoch' + (${p}::bigint / 1000000
  * microseconds): `created_after` set to a case's own `created_at` leaves that case out. The
  * first, wider comparison is the one an index range can use.
  */
-const shownAfter = (column: string, p: string) => `${column} > ${p}::timestamptz AND date_trunc('milliseconds', ${column}) > ${p}::timestamptz`;
-const shownBefore = (column: string, p: string) => `${column} < ${p}::timestamptz + interval '1 millisecond' AND date_trunc('milliseconds', ${column}) < ${p}::timestamptz`;
+const shownAfter = (field: string, p: string) => `${field} > ${p}::timestamptz AND date_trunc('milliseconds', ${field}) > ${p}::timestamptz`;
+const shownBefore = (field: string, p: string) => `${field} < ${p}::timestamptz + interval '1 millisecond' AND date_trunc('milliseconds', ${field}) < ${p}::timestamptz`;
 
 /** Where the due-time order puts a case without a running SLA clock. */
 const NO_DUE_TIME = `timestamptz '9999-12-31T00:00:00Z'`;
 
 /** A priority's rank, `low` 0 to `urgent` 3: the order of the priority sort. */
 const PRIORITY_RANK = `(CASE priority WHEN 'low' THEN 0 WHEN 'normal' THEN 1 WHEN 'high' THEN 2 ELSE 3 END)`;
-const MICROS = (column: string) => `(extract(epoch FROM ${column}) * 1000000)::bigint`;
+const MICROS = (field: string) => `(extract(epoch FROM ${field}) * 1000000)::bigint`;
 
 /** An order's key as SQL, its value as a cursor keeps it, and that value back as the key's type. */
 interface Order {
@@ -117,28 +117,27 @@ const EVERY_FILTER: CaseFilter = {
   createdAfter: '2026-01-01T00:00:00Z', createdBefore: '2026-01-01T00:00:00Z', updatedAfter: '2026-01-01T00:00:00Z', updatedBefore: '2026-01-01T00:00:00Z',
 };
 const FILTER_SHAPES: CaseFilter[] = [{ limit: 1 }, EVERY_FILTER, { assignee: 'none', sla: 'breached', limit: 1 }];
-const LIST_SHAPES: [ListRead][] = [...FILTER_SHAPES, ...CASE_SORTS.map((sort): CaseFilter => ({ sort, after: { sort, value: '0', id: '0' }, limit: 1 }))].map((filter) => [
-  listRead(0, filter, UNLENT_WATCHING, UNLENT_SERVICE_LEVELS).read,
-]);
+const PAGE_SHAPES: CaseFilter[] = [...FILTER_SHAPES, ...CASE_SORTS.map((sort): CaseFilter => ({ sort, after: { sort, value: '0', id: '0' }, limit: 1 }))];
+const LIST_SHAPES = PAGE_SHAPES.map((filter): [ListRead] => [listRead(0, filter, UNLENT_WATCHING, UNLENT_SERVICE_LEVELS).read]);
 
 const LISTED_CASE_ROW = { ...WORKED_CASE_ROW, sort_value: column.text };
-const listedCases = statementBuilder((read: ListRead) => listSql(read, ''), LISTED_CASE_ROW, LIST_SHAPES);
-const listedCasesWithWatchers = statementBuilder(
+const listPage = statementBuilder((read: ListRead) => listSql(read, ''), LISTED_CASE_ROW, LIST_SHAPES);
+const listPageWithWatchers = statementBuilder(
   (read: ListRead, watcherCount: string) => listSql(read, `, ${watcherCount} AS watchers`),
   { ...LISTED_CASE_ROW, watchers: column.int4 },
   LIST_SHAPES.map(([read]): [ListRead, string] => [read, UNLENT_WATCHING.watcherCount('cases')]),
 );
 
 /** A page of the filtered list (`filter.limit + 1` cases, in its order), with the watcher counts when the filter asks for them. */
-export function listCases(organizationId: number, filter: CaseFilter, watching: WatchingSql, serviceLevels: CaseServiceLevels): { statement: Statement<ListedCaseRow>; values: unknown[] } {
+export function listCasesStatement(organizationId: number, filter: CaseFilter, watching: WatchingSql, serviceLevels: CaseServiceLevels): { statement: Statement<ListedCaseRow>; values: unknown[] } {
   const { read, values } = listRead(organizationId, filter, watching, serviceLevels);
-  return { statement: filter.withWatchers ? listedCasesWithWatchers(read, watching.watcherCount('cases')) : listedCases(read), values };
+  return { statement: filter.withWatchers ? listPageWithWatchers(read, watching.watcherCount('cases')) : listPage(read), values };
 }
 
 export type ListedCaseRow = RowOf<typeof LISTED_CASE_ROW> & { watchers?: number };
 
 const listedIdsSql = (where: string[], limit: string) => `SELECT id FROM cases WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}`;
-const listedIdsStatement = statementBuilder(
+const listIds = statementBuilder(
   listedIdsSql,
   { id: column.int8 },
   FILTER_SHAPES.map((filter): [string[], string] => {
@@ -147,9 +146,9 @@ const listedIdsStatement = statementBuilder(
   }),
 );
 
-/** The ids of the list's first `filter.limit` cases (newest first): the walk of listCases, reading ids only. */
-export function listedIds(organizationId: number, filter: CaseFilter, watching: WatchingSql, serviceLevels: CaseServiceLevels): { statement: Statement<{ id: string }>; values: unknown[] } {
+/** The ids of the list's first `filter.limit` cases (newest first): the walk of listCasesStatement, reading ids only. */
+export function listedIdsStatement(organizationId: number, filter: CaseFilter, watching: WatchingSql, serviceLevels: CaseServiceLevels): { statement: Statement<{ id: string }>; values: unknown[] } {
   const { where, values, param } = caseFilterWhere(organizationId, filter, watching, serviceLevels);
   const limit = param(filter.limit);
-  return { statement: listedIdsStatement(where, limit), values };
+  return { statement: listIds(where, limit), values };
 }

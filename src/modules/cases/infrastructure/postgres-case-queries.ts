@@ -11,7 +11,7 @@ import { CaseWatchingSql, type WatchingSql } from '../domain/case-watching-sql.j
 import { CaseServiceLevels } from '../domain/case-service-levels.js';
 import { CASE_COLUMNS, toProps, WORKED_CASE_COLUMNS } from './case.mapper.js';
 import { CASE_ROW, WORKED_CASE_ROW } from './case-row.columns.js';
-import { listCases, listedIds, UNLENT_WATCHING } from './case-list.sql.js';
+import { listCasesStatement, listedIdsStatement, UNLENT_WATCHING } from './case-list.sql.js';
 
 const GET_CASE = statement(`SELECT ${WORKED_CASE_COLUMNS} FROM cases WHERE id = $1 AND organization_id = $2`, WORKED_CASE_ROW);
 /** Declared with the watchers' SQL unlent, as the lists are (case-list.sql.ts). */
@@ -119,12 +119,12 @@ export class PostgresCaseQueries extends CaseQueries {
 
   async list(organizationId: number, filter: CaseFilter): Promise<Positioned<ListPosition>[]> {
     const sort = filter.sort ?? DEFAULT_CASE_SORT;
-    const rows = await this.read(filter, listCases(organizationId, filter, this.watching.sql, this.serviceLevels));
+    const rows = await this.read(filter, listCasesStatement(organizationId, filter, this.watching.sql, this.serviceLevels));
     return rows.map((row) => ({ case: withWatchers(toProps(row), row.watchers), position: { sort, value: row.sort_value, id: row.id } }));
   }
 
   async ids(organizationId: number, filter: CaseFilter): Promise<number[]> {
-    const rows = await this.read(filter, listedIds(organizationId, filter, this.watching.sql, this.serviceLevels));
+    const rows = await this.read(filter, listedIdsStatement(organizationId, filter, this.watching.sql, this.serviceLevels));
     return rows.map((row) => Number(row.id));
   }
 
