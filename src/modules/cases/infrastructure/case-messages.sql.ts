@@ -1,43 +1,50 @@
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
+import { column, statement } from '../../../shared/database/typed-statement.js';
 import type { ReceivedMessage } from '../domain/case.js';
 import type { ReplyUsage } from '../domain/case.repository.js';
 
 /** One attachment per statement: its bytes go as one binary parameter, never as text. */
-const INSERT_ATTACHMENT_SQL = `
+const INSERT_ATTACHMENT = statement(`
   INSERT INTO case_attachments (id, case_id, filename, content_type, size, sha256, content)
-  VALUES ($1, $2, $3, $4, $5, $6, $7)`;
+  VALUES ($1, $2, $3, $4, $5, $6, $7)`);
 
 /** A Message-ID already on a case of the workflow keeps its case (a message sent twice is one case). */
-const INSERT_MESSAGE_ID_SQL = `
+const INSERT_MESSAGE_ID = statement(`
   INSERT INTO case_message_ids (workflow_id, message_id, case_id) VALUES ($1, $2, $3)
-  ON CONFLICT (workflow_id, message_id) DO NOTHING`;
+  ON CONFLICT (workflow_id, message_id) DO NOTHING`);
 
-const CASES_BY_MESSAGE_ID_SQL = `
-  SELECT message_id, case_id FROM case_message_ids WHERE workflow_id = $1 AND message_id = ANY($2::text[])`;
+const CASES_BY_MESSAGE_ID = statement(
+  `
+  SELECT message_id, case_id FROM case_message_ids WHERE workflow_id = $1 AND message_id = ANY($2::text[])`,
+  { message_id: column.text, case_id: column.int8 },
+);
 
 /**
  * The stored size of the replies' fields (as Postgres keeps them: pg_column_size reads no
  * TOASTed value, where the text would be read whole) and the files' sizes, from their columns.
  */
-const REPLY_USAGE_SQL = `
+const REPLY_USAGE = statement(
+  `
   SELECT r.replies, r.bytes + (SELECT coalesce(sum(size), 0) FROM case_attachments WHERE case_id = $1) AS bytes
-  FROM (SELECT count(*) AS replies, coalesce(sum(pg_column_size(data)), 0) AS bytes FROM case_events WHERE case_id = $1 AND type = 'email_received') r`;
+  FROM (SELECT count(*) AS replies, coalesce(sum(pg_column_size(data)), 0) AS bytes FROM case_events WHERE case_id = $1 AND type = 'email_received') r`,
+  { replies: column.int8, bytes: column.int8 },
+);
 
 /** Stores what a case keeps of a message it received, inside the transaction that stores the case's change. */
 export async function storeReceivedMessage(tx: Transaction, caseId: number, workflowId: number, message: ReceivedMessage): Promise<void> {
   for (const a of message.attachments) {
-    await PreparedStatements.rowsIn(tx, INSERT_ATTACHMENT_SQL, [a.id, caseId, a.filename, a.contentType, a.content.length, a.sha256, a.content]);
+    await PreparedStatements.rowsIn(tx, INSERT_ATTACHMENT, [a.id, caseId, a.filename, a.contentType, a.content.length, a.sha256, a.content]);
   }
-  if (message.messageId !== null) await PreparedStatements.rowsIn(tx, INSERT_MESSAGE_ID_SQL, [workflowId, message.messageId, caseId]);
+  if (message.messageId !== null) await PreparedStatements.rowsIn(tx, INSERT_MESSAGE_ID, [workflowId, message.messageId, caseId]);
 }
 
 export async function casesByMessageId(prepared: PreparedStatements, workflowId: number, messageIds: readonly string[]): Promise<Map<string, number>> {
-  const rows = await prepared.rows<{ message_id: string; case_id: string }>(CASES_BY_MESSAGE_ID_SQL, [workflowId, messageIds]);
+  const rows = await prepared.rows(CASES_BY_MESSAGE_ID, [workflowId, messageIds]);
   return new Map(rows.map((row) => [row.message_id, Number(row.case_id)]));
 }
 
 export async function replyUsage(prepared: PreparedStatements, caseId: number): Promise<ReplyUsage> {
-  const [row] = await prepared.rows<{ replies: string; bytes: string }>(REPLY_USAGE_SQL, [caseId]);
+  const [row] = await prepared.rows(REPLY_USAGE, [caseId]);
   return { replies: Number(row!.replies), bytes: Number(row!.bytes) };
 }

@@ -1,8 +1,9 @@
+import type { Statement } from '../../../shared/database/typed-statement.js';
 import type { CaseDraft } from '../domain/case.js';
 import type { CreateAnswer, DeliveryKey } from '../domain/case.repository.js';
 import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
 import type { CaseStatementPart, CreatedCaseStatement } from '../domain/case-statement-parts.js';
-import { storeChangesSql } from './case-changes.sql.js';
+import { storeChangesStatement, type StoredChangesRow } from './case-changes.sql.js';
 import { CASE_COLUMNS } from './case.mapper.js';
 import { caseRowView } from './case-row-view.sql.js';
 import { creationRow } from './case-timeline.js';
@@ -71,13 +72,13 @@ function insertDeduplicatedCaseSql(holdings: string, returning: string): string 
 export class CaseStatements {
   private readonly insertCase: Record<CreateAnswer, string>;
   private readonly insertDeduplicatedCase: Record<CreateAnswer, string>;
-  readonly storeChanges: string;
+  readonly storeChanges: Statement<StoredChangesRow>;
 
   constructor(parts: readonly CaseStatementPart[]) {
     const holdings = caseHoldingsSql(parts);
     this.insertCase = { case: insertCaseSql(holdings, CASE_COLUMNS), id: insertCaseSql(holdings, 'id') };
     this.insertDeduplicatedCase = { case: insertDeduplicatedCaseSql(holdings, CASE_COLUMNS), id: insertDeduplicatedCaseSql(holdings, 'id') };
-    this.storeChanges = storeChangesSql(parts);
+    this.storeChanges = storeChangesStatement(parts);
   }
 
   /**

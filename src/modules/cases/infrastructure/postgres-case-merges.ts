@@ -17,8 +17,11 @@ export function casesShownOnSql(organizationId: string, caseId: string): string 
 
 const SHOWN_ON = statement(`SELECT id FROM (${casesShownOnSql('$1', '$2')}) AS shown(id)`, { id: column.int8 });
 
-const POINTERS_SQL = `
-  SELECT merged_case_id, into_case_id FROM case_merges WHERE organization_id = $1 AND merged_case_id = ANY($2::bigint[])`;
+const POINTERS = statement(
+  `
+  SELECT merged_case_id, into_case_id FROM case_merges WHERE organization_id = $1 AND merged_case_id = ANY($2::bigint[])`,
+  { merged_case_id: column.int8, into_case_id: column.int8 },
+);
 
 /**
  * $1 organization, $2 the merged case, $3 the target (both locked). The copies: the message
@@ -26,7 +29,7 @@ const POINTERS_SQL = `
  * and its replies, in order; a copy it holds from an earlier merge keeps its `merged_from`.
  * The Message-IDs are moved by case_message_ids_case.
  */
-const STORE_MERGE_SQL = `
+const STORE_MERGE = statement(`
   WITH moved AS (
     UPDATE case_merges SET into_case_id = $3 WHERE organization_id = $1 AND into_case_id = $2
   ), added AS (
@@ -42,17 +45,17 @@ const STORE_MERGE_SQL = `
   INSERT INTO case_events (case_id, type, actor, data)
   SELECT $3, 'email_received', m.actor,
          jsonb_build_object('merged_from', $2::bigint, 'received_at', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) || m.data
-  FROM messages m ORDER BY m.n`;
+  FROM messages m ORDER BY m.n`);
 
 @Injectable()
 export class PostgresCaseMerges extends CaseMerges {
   async pointers(tx: Transaction, organizationId: number, caseIds: readonly number[]): Promise<MergePointers> {
-    const rows = await PreparedStatements.rowsIn<{ merged_case_id: string; into_case_id: string }>(tx, POINTERS_SQL, [organizationId, caseIds]);
+    const rows = await PreparedStatements.rowsIn(tx, POINTERS, [organizationId, caseIds]);
     return new Map(rows.map((row) => [Number(row.merged_case_id), Number(row.into_case_id)]));
   }
 
   async store(tx: Transaction, organizationId: number, mergedId: number, intoId: number): Promise<void> {
-    await PreparedStatements.rowsIn(tx, STORE_MERGE_SQL, [organizationId, mergedId, intoId]);
+    await PreparedStatements.rowsIn(tx, STORE_MERGE, [organizationId, mergedId, intoId]);
   }
 }
 

@@ -2,16 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
+import { column, statement } from '../../../shared/database/typed-statement.js';
 import { type CaseReply, CaseSearchFeed, type ChangedCase, type WorkflowFeedPosition } from '../application/case-search-feed.js';
-import { CASE_COLUMNS, type CaseRow, toProps } from './case.mapper.js';
+import { CASE_COLUMNS, toProps } from './case.mapper.js';
+import { CASE_ROW } from './case-row.columns.js';
 
 /**
- * The change feed of many workflows in one statement (FEED_PAGE_SQL without the purge check,
+ * The change feed of many workflows in one statement (FEED_PAGE without the purge check,
  * which the indexer does not need: a purged case's document goes with it). Each workflow's
  * part walks cases_changes (workflow_id, change_xid, id) from its position, so a pass costs the
  * workflows' count in index probes plus the rows it returns.
  */
-const CHANGED_AFTER_SQL = `
+const CHANGED_AFTER = statement(
+  `
   SELECT ${CASE_COLUMNS}, c.change_xid::text AS change_xid
   FROM unnest($1::bigint[], $2::bigint[], $3::xid8[], $4::bigint[]) WITH ORDINALITY AS p(p_organization, p_workflow, p_xid, p_case, p_n)
   CROSS JOIN LATERAL (
@@ -20,13 +23,18 @@ const CHANGED_AFTER_SQL = `
       AND change_xid < pg_snapshot_xmin(pg_current_snapshot()) AND organization_id = p.p_organization
     ORDER BY change_xid, id LIMIT $5
   ) c
-  ORDER BY p.p_n, c.change_xid, c.id LIMIT $5`;
+  ORDER BY p.p_n, c.change_xid, c.id LIMIT $5`,
+  { ...CASE_ROW, change_xid: column.text },
+);
 
 /** Along case_events_case (case_id, id). */
-const REPLIES_SQL = `
+const REPLIES = statement(
+  `
   SELECT case_id, id, left(data->>'subject', $2) AS subject, left(data->>'text', $2) AS text
   FROM case_events WHERE case_id = ANY($1::bigint[]) AND type = 'email_received'
-  ORDER BY case_id, id`;
+  ORDER BY case_id, id`,
+  { case_id: column.int8, id: column.int8, subject: column.nullable(column.text), text: column.nullable(column.text) },
+);
 
 @Injectable()
 export class PostgresCaseSearchFeed extends CaseSearchFeed {
@@ -39,7 +47,7 @@ export class PostgresCaseSearchFeed extends CaseSearchFeed {
 
   async changedAfter(positions: readonly WorkflowFeedPosition[], limit: number): Promise<ChangedCase[]> {
     if (!positions.length) return [];
-    const rows = await this.prepared.rows<CaseRow & { change_xid: string }>(CHANGED_AFTER_SQL, [
+    const rows = await this.prepared.rows(CHANGED_AFTER, [
       positions.map((p) => p.organizationId),
       positions.map((p) => p.workflowId),
       positions.map((p) => p.xid),
@@ -51,7 +59,7 @@ export class PostgresCaseSearchFeed extends CaseSearchFeed {
 
   async replies(caseIds: readonly number[], maxChars: number): Promise<CaseReply[]> {
     if (!caseIds.length) return [];
-    const rows = await this.prepared.rows<{ case_id: string; id: string; subject: string | null; text: string | null }>(REPLIES_SQL, [caseIds, maxChars]);
+    const rows = await this.prepared.rows(REPLIES, [caseIds, maxChars]);
     return rows.map((row) => ({ caseId: Number(row.case_id), id: Number(row.id), subject: row.subject, text: row.text }));
   }
 }
