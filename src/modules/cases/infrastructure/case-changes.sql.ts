@@ -2,7 +2,7 @@ import { lifecycleEventDetails, lifecycleEventTypes } from '../domain/case-lifec
 import type { Case, CaseEvent } from '../domain/case.js';
 import type { ChangedCaseStatement, CaseStatementPart } from '../domain/case-statement-parts.js';
 import type { Run } from '../domain/run.js';
-import { type CaseRow, WORKED_CASE_COLUMNS } from './case.mapper.js';
+import { WORKED_CASE_COLUMNS } from './case.mapper.js';
 import { caseRowView } from './case-row-view.sql.js';
 import { timelineRow } from './case-timeline.js';
 
@@ -99,8 +99,6 @@ const CHANGED: ChangedCaseStatement = {
   before: caseRowView('b', 'before'), changed: caseRowView('c', 'changed'),
   moved: '$2', to: '$3', runStates: '$9', runErrors: '$13', eventTypes: '$21', eventDetails: '$30',
 };
-
-export type StoredChangesRow = CaseRow & { started_run_id: string | null; resume_at: Date | null };
 
 /** Splits the events into batches of one statement each: up to and including a status change, and what follows the last one. */
 export function changeBatches(events: CaseEvent[]): CaseEvent[][] {

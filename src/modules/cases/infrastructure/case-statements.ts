@@ -1,4 +1,5 @@
-import type { CaseDraft } from '../domain/case.js';
+import { type Column, column, type RowOf, type Statement, statementBuilder } from '../../../shared/database/typed-statement.js';
+import type { CaseDraft, CaseProps } from '../domain/case.js';
 import type { CreateAnswer, DeliveryKey } from '../domain/case.repository.js';
 import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
 import type { CaseStatementPart, CreatedCaseStatement } from '../domain/case-statement-parts.js';
@@ -6,6 +7,35 @@ import { storeChangesSql } from './case-changes.sql.js';
 import { CASE_COLUMNS } from './case.mapper.js';
 import { caseRowView } from './case-row-view.sql.js';
 import { creationRow } from './case-timeline.js';
+
+/** A case's row as CASE_COLUMNS reads it. */
+export const CASE_ROW = {
+  id: column.int8,
+  organization_id: column.int8,
+  workflow_id: column.int8,
+  workflow_version: column.int4,
+  subject: column.text,
+  status: column.text,
+  outcome: column.nullable(column.text),
+  mode: column.textOf<CaseProps['mode']>(),
+  source: column.textOf<CaseProps['source']>(),
+  attributes: column.text,
+  created_at: column.timestamptz,
+  updated_at: column.timestamptz,
+};
+
+/** A case's row as WORKED_CASE_COLUMNS reads it. */
+export const WORKED_CASE_ROW = {
+  ...CASE_ROW,
+  priority: column.textOf<CaseProps['priority']>(),
+  assignee_id: column.nullable(column.int8),
+  team_id: column.nullable(column.int8),
+};
+
+/** The new case of an intake statement: its row, or its id alone (CreateAnswer). */
+export type NewCaseRow = RowOf<typeof CASE_ROW> | { id: string };
+/** A row of an intake statement: the new case, or, for a duplicate delivery, nulls and the case its key kept. */
+export type InsertedRow = NewCaseRow | { id: null; kept_case_id: string };
 
 const CREATED: CreatedCaseStatement = { newCase: caseRowView('c', 'new_case'), eventTypes: '$14' };
 
@@ -67,17 +97,37 @@ function insertDeduplicatedCaseSql(holdings: string, returning: string): string 
     SELECT ${returning}, kept_case_id FROM claim LEFT JOIN new_case ON true`;
 }
 
-/** The statements that store a case, with the parts other modules add to them. */
+/** The parts are other modules' (checked by the case statement parts' own test): each shape is declared without them. */
+export const WITHOUT_PARTS: [readonly CaseStatementPart[]][] = [[[]]];
+const NEW_CASE_ID = { id: column.int8 };
+const KEPT_CASE = { kept_case_id: column.int8 };
+
+/** An intake statement (`sql`) answering `returning`, as `columns`, with the parts that go with a new case. */
+const intake = <C extends Readonly<Record<string, Column<unknown>>>>(sql: (holdings: string, returning: string) => string, returning: string, columns: C) =>
+  statementBuilder((parts: readonly CaseStatementPart[]) => sql(caseHoldingsSql(parts), returning), columns, WITHOUT_PARTS);
+
+const insertCase = { case: intake(insertCaseSql, CASE_COLUMNS, CASE_ROW), id: intake(insertCaseSql, 'id', NEW_CASE_ID) };
+/** A duplicate's case columns are null: InsertedRow says so, which columns cannot. */
+const insertDeduplicatedCase = {
+  case: intake(insertDeduplicatedCaseSql, CASE_COLUMNS, { ...CASE_ROW, ...KEPT_CASE }),
+  id: intake(insertDeduplicatedCaseSql, 'id', { ...NEW_CASE_ID, ...KEPT_CASE }),
+};
+const storeChanges = statementBuilder(
+  storeChangesSql,
+  { ...WORKED_CASE_ROW, started_run_id: column.nullable(column.int8), resume_at: column.nullable(column.timestamptz) },
+  WITHOUT_PARTS,
+);
+
+/** The statements that store a case, with the parts other modules add to them: composed once, as the first case is stored. */
 export class CaseStatements {
-  private readonly insertCase: Record<CreateAnswer, string>;
-  private readonly insertDeduplicatedCase: Record<CreateAnswer, string>;
-  readonly storeChanges: string;
+  private readonly insertCase: Record<CreateAnswer, Statement<InsertedRow>>;
+  private readonly insertDeduplicatedCase: Record<CreateAnswer, Statement<InsertedRow>>;
+  readonly storeChanges: ReturnType<typeof storeChanges>;
 
   constructor(parts: readonly CaseStatementPart[]) {
-    const holdings = caseHoldingsSql(parts);
-    this.insertCase = { case: insertCaseSql(holdings, CASE_COLUMNS), id: insertCaseSql(holdings, 'id') };
-    this.insertDeduplicatedCase = { case: insertDeduplicatedCaseSql(holdings, CASE_COLUMNS), id: insertDeduplicatedCaseSql(holdings, 'id') };
-    this.storeChanges = storeChangesSql(parts);
+    this.insertCase = { case: insertCase.case(parts), id: insertCase.id(parts) };
+    this.insertDeduplicatedCase = { case: insertDeduplicatedCase.case(parts), id: insertDeduplicatedCase.id(parts) };
+    this.storeChanges = storeChanges(parts);
   }
 
   /**
@@ -85,9 +135,9 @@ export class CaseStatements {
    * de-duplicating one): what the repository's `create` sends, and what the benchmark's
    * database-limit reference (bench/pgbench-reference.ts) runs with pgbench.
    */
-  insert(draft: CaseDraft, answer: CreateAnswer, delivery?: DeliveryKey): { text: string; values: unknown[] } {
-    if (!delivery) return { text: this.insertCase[answer], values: insertParams(draft) };
-    return { text: this.insertDeduplicatedCase[answer], values: [...insertParams(draft), delivery.hash, delivery.windowSeconds] };
+  insert(draft: CaseDraft, answer: CreateAnswer, delivery?: DeliveryKey): { statement: Statement<InsertedRow>; values: unknown[] } {
+    if (!delivery) return { statement: this.insertCase[answer], values: insertParams(draft) };
+    return { statement: this.insertDeduplicatedCase[answer], values: [...insertParams(draft), delivery.hash, delivery.windowSeconds] };
   }
 }
 

@@ -31,14 +31,17 @@ const DELETE_OUTBOX_EVENTS = statement(
 const AFTER_IN_SUBSCRIPTION = (subscription: string, afterId: string) => `(d.subscription_id, d.id) > (${subscription}, ${afterId})`;
 
 /** $1, $2 the organizations and their days: subscriptions whose oldest delivery was created before their organization's cutoff. */
-export const SUBSCRIPTIONS_WITH_OLD_DELIVERIES_SQL = `
+export const SUBSCRIPTIONS_WITH_OLD_DELIVERIES = statement(
+  `
   SELECT s.id, o.days, 0 AS start
   FROM subscriptions s JOIN ${ORGANIZATION_DAYS} ON o.id = s.organization_id
   CROSS JOIN LATERAL (
     SELECT d.subscription_id, d.created_at FROM event_deliveries d
     WHERE ${AFTER_IN_SUBSCRIPTION('s.id', '0')} ORDER BY d.subscription_id, d.id LIMIT 1) oldest
   WHERE oldest.subscription_id = s.id AND oldest.created_at < ${purgeCutoff('o.days')}
-  ORDER BY s.id`;
+  ORDER BY s.id`,
+  { id: column.int8, days: column.float8, start: column.int4 },
+);
 
 /**
  * $1 subscription, $2 days, $3 after id, $4 limit: the subscription's next deliveries in id
