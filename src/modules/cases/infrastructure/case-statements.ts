@@ -97,14 +97,21 @@ function insertDeduplicatedCaseSql(holdings: string, returning: string): string 
     SELECT ${returning}, kept_case_id FROM claim LEFT JOIN new_case ON true`;
 }
 
-/** The parts are other modules' (checked by the case statement parts' own test): each shape is declared without them. */
+/** The parts are other modules' (checked by the case statement parts' own test): a shape is declared without them. */
 export const WITHOUT_PARTS: [readonly CaseStatementPart[]][] = [[[]]];
+
+/**
+ * The intake statements' shapes are declared with a stand-in for the parts, reading only the
+ * parameter handed to them ($14, text[]): Postgres cannot type a parameter that no part reads
+ * below one the statement reads (the de-duplicating one's $15).
+ */
+const PARTS_STAND_IN: CaseStatementPart = { name: 'stand_in', created: ({ eventTypes }) => `, event_types AS (SELECT ${eventTypes}::text[])` };
 const NEW_CASE_ID = { id: column.int8 };
 const KEPT_CASE = { kept_case_id: column.int8 };
 
 /** An intake statement (`sql`) answering `returning`, as `columns`, with the parts that go with a new case. */
 const intake = <C extends Readonly<Record<string, Column<unknown>>>>(sql: (holdings: string, returning: string) => string, returning: string, columns: C) =>
-  statementBuilder((parts: readonly CaseStatementPart[]) => sql(caseHoldingsSql(parts), returning), columns, WITHOUT_PARTS);
+  statementBuilder((parts: readonly CaseStatementPart[]) => sql(caseHoldingsSql(parts), returning), columns, [[[PARTS_STAND_IN]]]);
 
 const insertCase = { case: intake(insertCaseSql, CASE_COLUMNS, CASE_ROW), id: intake(insertCaseSql, 'id', NEW_CASE_ID) };
 /** A duplicate's case columns are null: InsertedRow says so, which columns cannot. */
