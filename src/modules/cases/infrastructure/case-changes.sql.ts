@@ -2,7 +2,9 @@ import { lifecycleEventDetails, lifecycleEventTypes } from '../domain/case-lifec
 import type { Case, CaseEvent } from '../domain/case.js';
 import type { ChangedCaseStatement, CaseStatementPart } from '../domain/case-statement-parts.js';
 import type { Run } from '../domain/run.js';
+import { column, type RowOf, statementBuilder } from '../../../shared/database/typed-statement.js';
 import { WORKED_CASE_COLUMNS } from './case.mapper.js';
+import { WORKED_CASE_ROW } from './case-row.columns.js';
 import { caseRowView } from './case-row-view.sql.js';
 import { timelineRow } from './case-timeline.js';
 
@@ -43,8 +45,7 @@ import { timelineRow } from './case-timeline.js';
  * indexed, this update is never HOT, so it adds an entry to each of the table's four indexes
  * where a HOT update (possible only while the case's heap page had room) added none.
  */
-export function storeChangesSql(parts: readonly CaseStatementPart[]): string {
-  return `
+const storeChangesSql = (parts: readonly CaseStatementPart[]): string => `
   WITH before AS (
     SELECT organization_id, workflow_id, mode, source, status, created_at FROM cases WHERE id = $1
   ), changed AS (
@@ -93,12 +94,18 @@ export function storeChangesSql(parts: readonly CaseStatementPart[]): string {
   SELECT ${WORKED_CASE_COLUMNS}, (SELECT id FROM next_run) AS started_run_id,
          (SELECT resume_at FROM runs_updated WHERE state = 'waiting') AS resume_at
   FROM (SELECT * FROM changed UNION ALL SELECT * FROM cases WHERE id = $1 AND NOT EXISTS (SELECT 1 FROM changed)) c`;
-}
 
 const CHANGED: ChangedCaseStatement = {
   before: caseRowView('b', 'before'), changed: caseRowView('c', 'changed'),
   moved: '$2', to: '$3', runStates: '$9', runErrors: '$13', eventTypes: '$21', eventDetails: '$30',
 };
+
+const STORED_CHANGES_ROW = { ...WORKED_CASE_ROW, started_run_id: column.nullable(column.int8), resume_at: column.nullable(column.timestamptz) };
+
+/** The change statement with the other modules' parts; declared without them, which their own check covers (case-statement-parts). */
+export const storeChangesStatement = statementBuilder(storeChangesSql, STORED_CHANGES_ROW, [[[]]]);
+
+export type StoredChangesRow = RowOf<typeof STORED_CHANGES_ROW>;
 
 /** Splits the events into batches of one statement each: up to and including a status change, and what follows the last one. */
 export function changeBatches(events: CaseEvent[]): CaseEvent[][] {
@@ -110,7 +117,7 @@ export function changeBatches(events: CaseEvent[]): CaseEvent[][] {
   return batches.filter((batch) => batch.length > 0);
 }
 
-/** The parameters of the change statement (storeChangesSql) for one batch. */
+/** The parameters of the change statement (storeChangesStatement) for one batch. */
 export function changeParams(subject: Case, events: CaseEvent[]): unknown[] {
   const move = events.find((e) => e.type === 'status_changed');
   const started = move && subject.runStartedBy(move);

@@ -2,7 +2,6 @@ import { lateralLookUp, purgeCutoff } from '../../../shared/database/purge-sql.j
 import { column, statement, statementBuilder } from '../../../shared/database/typed-statement.js';
 import type { CaseStatementPart } from '../domain/case-statement-parts.js';
 import { caseRowView } from './case-row-view.sql.js';
-import { WITHOUT_PARTS } from './case-statements.js';
 import { organizationsWithOld, ROLL_UP, UNFINISHED_RUN } from './run-purges.sql.js';
 
 /**
@@ -40,7 +39,8 @@ function lockClosedCasesSql(parts: readonly CaseStatementPart[]): string {
   FOR UPDATE OF c SKIP LOCKED`;
 }
 
-export const lockClosedCases = statementBuilder(lockClosedCasesSql, { id: column.int8, created_at: column.timestamptz }, WITHOUT_PARTS);
+/** Declared without the parts, which their own check covers (case-statement-parts). */
+export const lockClosedCases = statementBuilder(lockClosedCasesSql, { id: column.int8, created_at: column.timestamptz }, [[[]]]);
 
 /**
  * $1 locked case ids of the organization $2, what other modules hold of them gone first: the

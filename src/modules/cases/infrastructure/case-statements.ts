@@ -1,36 +1,13 @@
 import { type Column, column, type RowOf, type Statement, statementBuilder } from '../../../shared/database/typed-statement.js';
-import type { CaseDraft, CaseProps } from '../domain/case.js';
+import type { CaseDraft } from '../domain/case.js';
 import type { CreateAnswer, DeliveryKey } from '../domain/case.repository.js';
 import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
 import type { CaseStatementPart, CreatedCaseStatement } from '../domain/case-statement-parts.js';
-import { storeChangesSql } from './case-changes.sql.js';
+import { storeChangesStatement, type StoredChangesRow } from './case-changes.sql.js';
 import { CASE_COLUMNS } from './case.mapper.js';
+import { CASE_ROW } from './case-row.columns.js';
 import { caseRowView } from './case-row-view.sql.js';
 import { creationRow } from './case-timeline.js';
-
-/** A case's row as CASE_COLUMNS reads it. */
-export const CASE_ROW = {
-  id: column.int8,
-  organization_id: column.int8,
-  workflow_id: column.int8,
-  workflow_version: column.int4,
-  subject: column.text,
-  status: column.text,
-  outcome: column.nullable(column.text),
-  mode: column.textOf<CaseProps['mode']>(),
-  source: column.textOf<CaseProps['source']>(),
-  attributes: column.text,
-  created_at: column.timestamptz,
-  updated_at: column.timestamptz,
-};
-
-/** A case's row as WORKED_CASE_COLUMNS reads it. */
-export const WORKED_CASE_ROW = {
-  ...CASE_ROW,
-  priority: column.textOf<CaseProps['priority']>(),
-  assignee_id: column.nullable(column.int8),
-  team_id: column.nullable(column.int8),
-};
 
 /** The new case of an intake statement: its row, or its id alone (CreateAnswer). */
 export type NewCaseRow = RowOf<typeof CASE_ROW> | { id: string };
@@ -97,13 +74,11 @@ function insertDeduplicatedCaseSql(holdings: string, returning: string): string 
     SELECT ${returning}, kept_case_id FROM claim LEFT JOIN new_case ON true`;
 }
 
-/** The parts are other modules' (checked by the case statement parts' own test): a shape is declared without them. */
-export const WITHOUT_PARTS: [readonly CaseStatementPart[]][] = [[[]]];
-
 /**
- * The intake statements' shapes are declared with a stand-in for the parts, reading only the
- * parameter handed to them ($14, text[]): Postgres cannot type a parameter that no part reads
- * below one the statement reads (the de-duplicating one's $15).
+ * The parts are other modules' (checked by the case statement parts' own test). The intake
+ * statements' shapes are declared with a stand-in for them, reading only the parameter handed to
+ * them ($14, text[]): Postgres cannot type a parameter that nothing reads below one the statement
+ * reads (the de-duplicating one's $15).
  */
 const PARTS_STAND_IN: CaseStatementPart = { name: 'stand_in', created: ({ eventTypes }) => `, event_types AS (SELECT ${eventTypes}::text[])` };
 const NEW_CASE_ID = { id: column.int8 };
@@ -119,22 +94,17 @@ const insertDeduplicatedCase = {
   case: intake(insertDeduplicatedCaseSql, CASE_COLUMNS, { ...CASE_ROW, ...KEPT_CASE }),
   id: intake(insertDeduplicatedCaseSql, 'id', { ...NEW_CASE_ID, ...KEPT_CASE }),
 };
-const storeChanges = statementBuilder(
-  storeChangesSql,
-  { ...WORKED_CASE_ROW, started_run_id: column.nullable(column.int8), resume_at: column.nullable(column.timestamptz) },
-  WITHOUT_PARTS,
-);
 
 /** The statements that store a case, with the parts other modules add to them: composed once, as the first case is stored. */
 export class CaseStatements {
   private readonly insertCase: Record<CreateAnswer, Statement<InsertedRow>>;
   private readonly insertDeduplicatedCase: Record<CreateAnswer, Statement<InsertedRow>>;
-  readonly storeChanges: ReturnType<typeof storeChanges>;
+  readonly storeChanges: Statement<StoredChangesRow>;
 
   constructor(parts: readonly CaseStatementPart[]) {
     this.insertCase = { case: insertCase.case(parts), id: insertCase.id(parts) };
     this.insertDeduplicatedCase = { case: insertDeduplicatedCase.case(parts), id: insertDeduplicatedCase.id(parts) };
-    this.storeChanges = storeChanges(parts);
+    this.storeChanges = storeChangesStatement(parts);
   }
 
   /**

@@ -14,7 +14,8 @@ import { CaseMetrics } from './case-metrics.js';
 import { changeBatches, changeParams } from './case-changes.sql.js';
 import { type RunRow, toProps, toRunProps, WORKED_CASE_COLUMNS } from './case.mapper.js';
 import { casesByMessageId, replyUsage, storeReceivedMessage } from './case-messages.sql.js';
-import { CaseStatements, type InsertedRow, type NewCaseRow, WORKED_CASE_ROW } from './case-statements.js';
+import { WORKED_CASE_ROW } from './case-row.columns.js';
+import { CaseStatements, type InsertedRow, type NewCaseRow } from './case-statements.js';
 
 // An expired claim (older than 24 hours) is taken over; a live one wins and the new case is rolled back.
 const CLAIM_KEY = statement(
