@@ -122,7 +122,8 @@ async function intakeStatement(ctx: BenchContext): Promise<{ text: string; value
   const parts = new CaseStatementParts();
   // The parts of a deployment without case-event listeners (the service's default).
   for (const part of [outboxStatementPart, reportLogStatementPart]) parts.add(part);
-  return new CaseStatements(parts.all()).insert(draft, 'id');
+  const { statement, values } = new CaseStatements(parts.all()).insert(draft, 'id');
+  return { text: statement.text, values };
 }
 
 function runPgbench(program: string, args: string[]): Promise<PgbenchRound> {

@@ -28,13 +28,13 @@ export const ORGANIZATION_DAYS = 'unnest($1::bigint[], $2::float8[]) AS o(id, da
  * each time: a pass runs a few a minute, and a generic plan made while a table was small would
  * walk it the wrong way once it is big), and not cut off by the pool's statement_timeout.
  */
-export async function purgeStatement<R>(transactions: TransactionRunner, sql: string, parameters: unknown[]): Promise<R[]> {
-  return (await withoutStatementTimeout(transactions, (m) => m.query(sql, parameters))) as R[];
+export function purgeStatement<Row>(transactions: TransactionRunner, statement: Statement<Row>, parameters: readonly unknown[]): Promise<Row[]> {
+  return withoutStatementTimeout(transactions, (m) => rowsOf(m, statement, parameters));
 }
 
 /** Whose rows a pass purges, read by an owner-finding statement given every organization's days (`ids`, `days`). */
-export async function purgeOwners<P>(transactions: TransactionRunner, sql: string, organizations: { ids: number[]; days: number[] }): Promise<{ id: number; days: number; start: P }[]> {
-  const rows = await purgeStatement<{ id: string; days: number; start: P }>(transactions, sql, [organizations.ids, organizations.days]);
+export async function purgeOwners<P>(transactions: TransactionRunner, statement: Statement<{ id: string; days: number; start: P }>, organizations: { ids: number[]; days: number[] }): Promise<{ id: number; days: number; start: P }[]> {
+  const rows = await purgeStatement(transactions, statement, [organizations.ids, organizations.days]);
   return rows.map((row) => ({ id: Number(row.id), days: Number(row.days), start: row.start }));
 }
 

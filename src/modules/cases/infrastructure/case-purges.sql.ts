@@ -1,4 +1,5 @@
 import { lateralLookUp, purgeCutoff } from '../../../shared/database/purge-sql.js';
+import { column, statement, statementBuilder } from '../../../shared/database/typed-statement.js';
 import type { CaseStatementPart } from '../domain/case-statement-parts.js';
 import { caseRowView } from './case-row-view.sql.js';
 import { organizationsWithOld, ROLL_UP, UNFINISHED_RUN } from './run-purges.sql.js';
@@ -15,7 +16,7 @@ import { organizationsWithOld, ROLL_UP, UNFINISHED_RUN } from './run-purges.sql.
 const OLD_CLOSED_CASE = (days: string) => `c.created_at < ${purgeCutoff(days)} AND c.status = 'Closed' AND c.updated_at < ${purgeCutoff(days)}`;
 
 /** Of the organizations keeping closed cases for a limited time, each with a Closed case old enough. */
-export const ORGANIZATIONS_WITH_OLD_CLOSED_CASES_SQL = organizationsWithOld('cases', 'c', OLD_CLOSED_CASE);
+export const ORGANIZATIONS_WITH_OLD_CLOSED_CASES = organizationsWithOld('cases', 'c', OLD_CLOSED_CASE);
 
 /**
  * $1 organization, $2 days, $3 from (created_at), $4 limit. Locks Closed cases unchanged since
@@ -24,7 +25,7 @@ export const ORGANIZATIONS_WITH_OLD_CLOSED_CASES_SQL = organizationsWithOld('cas
  * deliveries are only ever started by such a change: a case changed since this statement's
  * snapshot is either skipped (still locked) or no longer matches when its new version is checked.
  */
-export function lockClosedCasesSql(parts: readonly CaseStatementPart[]): string {
+function lockClosedCasesSql(parts: readonly CaseStatementPart[]): string {
   const keeping = [
     { alias: 'unfinished_run', fromWhere: `FROM workflow_runs r WHERE r.case_id = c.id AND r.${UNFINISHED_RUN}` },
     ...parts.flatMap((part) => (part.keepsCase ? [{ alias: `kept_by_${part.name}`, fromWhere: part.keepsCase(caseRowView('c')) }] : [])),
@@ -38,6 +39,9 @@ export function lockClosedCasesSql(parts: readonly CaseStatementPart[]): string 
   FOR UPDATE OF c SKIP LOCKED`;
 }
 
+/** Declared without the parts, which their own check covers (case-statement-parts). */
+export const lockClosedCases = statementBuilder(lockClosedCasesSql, { id: column.int8, created_at: column.timestamptz }, [[[]]]);
+
 /**
  * $1 locked case ids of the organization $2, what other modules hold of them gone first: the
  * cases and all they hold (merge pointers from and to them too), their own and their runs'
@@ -46,7 +50,8 @@ export function lockClosedCasesSql(parts: readonly CaseStatementPart[]): string 
  * transaction's id (docs/change-feed.md): a feed cursor read before this purge and below that
  * position may have missed a purged case's last change.
  */
-export const DELETE_CASES_SQL = `
+export const DELETE_CASES = statement(
+  `
   WITH timeline AS (
     DELETE FROM case_events WHERE case_id = ANY($1::bigint[]) RETURNING 1
   ), runs AS (
@@ -72,7 +77,9 @@ export const DELETE_CASES_SQL = `
   )${ROLL_UP}
   SELECT (SELECT count(*) FROM gone)::int AS cases, (SELECT count(*) FROM timeline)::int AS case_events,
          (SELECT count(*) FROM runs)::int AS runs, (SELECT count(*) FROM keys)::int AS idempotency_keys,
-         (SELECT count(*) FROM dedup_keys)::int AS webhook_dedup_keys`;
+         (SELECT count(*) FROM dedup_keys)::int AS webhook_dedup_keys`,
+  { cases: column.int4, case_events: column.int4, runs: column.int4, idempotency_keys: column.int4, webhook_dedup_keys: column.int4 },
+);
 
 /** The keys that expire: a table with a `case_id` and a `created_at`, the columns of its primary key, and how long a key lives. */
 interface ExpiringKeys {
@@ -96,9 +103,10 @@ const WEBHOOK_DEDUP_KEYS: ExpiringKeys = { table: 'webhook_dedup_keys', primaryK
  * batch reads the next $2 keys only, never the live keys behind the expired ones. Returns the
  * count of deleted keys as `purged`.
  */
-function purgeExpiredKeysSql({ table, primaryKey, lifetime }: ExpiringKeys): string {
+function purgeExpiredKeys({ table, primaryKey, lifetime }: ExpiringKeys) {
   const expired = `created_at < now() - ${lifetime}`;
-  return `
+  return statement(
+    `
   WITH ahead AS (
     SELECT case_id, created_at FROM ${table} WHERE case_id > $1 ORDER BY case_id LIMIT $2
   ), doomed AS (
@@ -111,8 +119,10 @@ function purgeExpiredKeysSql({ table, primaryKey, lifetime }: ExpiringKeys): str
     WHERE ${primaryKey.map((column) => `k.${column} = doomed.${column}`).join(' AND ')} RETURNING 1
   )
   SELECT (SELECT count(*) FROM gone)::int AS purged, (SELECT count(*) FROM ahead)::int AS seen,
-         (SELECT max(case_id) FROM ahead) AS last, (SELECT bool_and(${expired}) FROM ahead) AS all_expired`;
+         (SELECT max(case_id) FROM ahead) AS last, (SELECT bool_and(${expired}) FROM ahead) AS all_expired`,
+    { purged: column.int4, seen: column.int4, last: column.nullable(column.int8), all_expired: column.nullable(column.bool) },
+  );
 }
 
 /** The statement purging each kind of expiring key. */
-export const PURGE_EXPIRED_KEYS_SQL = { idempotency_keys: purgeExpiredKeysSql(IDEMPOTENCY_KEYS), webhook_dedup_keys: purgeExpiredKeysSql(WEBHOOK_DEDUP_KEYS) };
+export const PURGE_EXPIRED_KEYS = { idempotency_keys: purgeExpiredKeys(IDEMPOTENCY_KEYS), webhook_dedup_keys: purgeExpiredKeys(WEBHOOK_DEDUP_KEYS) };

@@ -1,12 +1,18 @@
-import type { Statement } from '../../../shared/database/typed-statement.js';
+import { type Column, column, type RowOf, type Statement, statementBuilder } from '../../../shared/database/typed-statement.js';
 import type { CaseDraft } from '../domain/case.js';
 import type { CreateAnswer, DeliveryKey } from '../domain/case.repository.js';
 import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
 import type { CaseStatementPart, CreatedCaseStatement } from '../domain/case-statement-parts.js';
 import { storeChangesStatement, type StoredChangesRow } from './case-changes.sql.js';
 import { CASE_COLUMNS } from './case.mapper.js';
+import { CASE_ROW } from './case-row.columns.js';
 import { caseRowView } from './case-row-view.sql.js';
 import { creationRow } from './case-timeline.js';
+
+/** The new case of an intake statement: its row, or its id alone (CreateAnswer). */
+export type NewCaseRow = RowOf<typeof CASE_ROW> | { id: string };
+/** A row of an intake statement: the new case, or, for a duplicate delivery, nulls and the case its key kept. */
+export type InsertedRow = NewCaseRow | { id: null; kept_case_id: string };
 
 const CREATED: CreatedCaseStatement = { newCase: caseRowView('c', 'new_case'), eventTypes: '$14' };
 
@@ -68,16 +74,36 @@ function insertDeduplicatedCaseSql(holdings: string, returning: string): string 
     SELECT ${returning}, kept_case_id FROM claim LEFT JOIN new_case ON true`;
 }
 
-/** The statements that store a case, with the parts other modules add to them. */
+/**
+ * The parts are other modules' (checked by the case statement parts' own test). The intake
+ * statements' shapes are declared with a stand-in for them, reading only the parameter handed to
+ * them ($14, text[]): Postgres cannot type a parameter that nothing reads below one the statement
+ * reads (the de-duplicating one's $15).
+ */
+const PARTS_STAND_IN: CaseStatementPart = { name: 'stand_in', created: ({ eventTypes }) => `, event_types AS (SELECT ${eventTypes}::text[])` };
+const NEW_CASE_ID = { id: column.int8 };
+const KEPT_CASE = { kept_case_id: column.int8 };
+
+/** An intake statement (`sql`) answering `returning`, as `columns`, with the parts that go with a new case. */
+const intake = <C extends Readonly<Record<string, Column<unknown>>>>(sql: (holdings: string, returning: string) => string, returning: string, columns: C) =>
+  statementBuilder((parts: readonly CaseStatementPart[]) => sql(caseHoldingsSql(parts), returning), columns, [[[PARTS_STAND_IN]]]);
+
+const insertCase = { case: intake(insertCaseSql, CASE_COLUMNS, CASE_ROW), id: intake(insertCaseSql, 'id', NEW_CASE_ID) };
+/** A duplicate's case columns are null: InsertedRow says so, which columns cannot. */
+const insertDeduplicatedCase = {
+  case: intake(insertDeduplicatedCaseSql, CASE_COLUMNS, { ...CASE_ROW, ...KEPT_CASE }),
+  id: intake(insertDeduplicatedCaseSql, 'id', { ...NEW_CASE_ID, ...KEPT_CASE }),
+};
+
+/** The statements that store a case, with the parts other modules add to them: composed once, as the first case is stored. */
 export class CaseStatements {
-  private readonly insertCase: Record<CreateAnswer, string>;
-  private readonly insertDeduplicatedCase: Record<CreateAnswer, string>;
+  private readonly insertCase: Record<CreateAnswer, Statement<InsertedRow>>;
+  private readonly insertDeduplicatedCase: Record<CreateAnswer, Statement<InsertedRow>>;
   readonly storeChanges: Statement<StoredChangesRow>;
 
   constructor(parts: readonly CaseStatementPart[]) {
-    const holdings = caseHoldingsSql(parts);
-    this.insertCase = { case: insertCaseSql(holdings, CASE_COLUMNS), id: insertCaseSql(holdings, 'id') };
-    this.insertDeduplicatedCase = { case: insertDeduplicatedCaseSql(holdings, CASE_COLUMNS), id: insertDeduplicatedCaseSql(holdings, 'id') };
+    this.insertCase = { case: insertCase.case(parts), id: insertCase.id(parts) };
+    this.insertDeduplicatedCase = { case: insertDeduplicatedCase.case(parts), id: insertDeduplicatedCase.id(parts) };
     this.storeChanges = storeChangesStatement(parts);
   }
 
@@ -86,9 +112,9 @@ export class CaseStatements {
    * de-duplicating one): what the repository's `create` sends, and what the benchmark's
    * database-limit reference (bench/pgbench-reference.ts) runs with pgbench.
    */
-  insert(draft: CaseDraft, answer: CreateAnswer, delivery?: DeliveryKey): { text: string; values: unknown[] } {
-    if (!delivery) return { text: this.insertCase[answer], values: insertParams(draft) };
-    return { text: this.insertDeduplicatedCase[answer], values: [...insertParams(draft), delivery.hash, delivery.windowSeconds] };
+  insert(draft: CaseDraft, answer: CreateAnswer, delivery?: DeliveryKey): { statement: Statement<InsertedRow>; values: unknown[] } {
+    if (!delivery) return { statement: this.insertCase[answer], values: insertParams(draft) };
+    return { statement: this.insertDeduplicatedCase[answer], values: [...insertParams(draft), delivery.hash, delivery.windowSeconds] };
   }
 }
 

@@ -52,7 +52,7 @@ export function toProps(row: CaseRow): CaseProps {
   };
 }
 
-/** An unfinished run as the repository reads it (see UNFINISHED_RUNS_SQL). */
+/** An unfinished run as the repository reads it (see UNFINISHED_RUNS). */
 export interface RunRow {
   id: string;
   status: string;

@@ -1,25 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { purgeOwners, purgeStatement, queryIn } from '../../../shared/database/purge-sql.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
-import { column, firstRowOf, statement } from '../../../shared/database/typed-statement.js';
+import { firstRowOf, rowsOf } from '../../../shared/database/typed-statement.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { CasePurges, type ExpiringKind, type OrganizationDays, type PurgeBatch, type PurgedCounts, type PurgeOwner } from '../../retention/application/retention.ports.js';
 import { type CaseStatementPart, CaseStatementParts } from '../domain/case-statement-parts.js';
-import { DELETE_CASES_SQL, lockClosedCasesSql, ORGANIZATIONS_WITH_OLD_CLOSED_CASES_SQL, PURGE_EXPIRED_KEYS_SQL } from './case-purges.sql.js';
-import { ORGANIZATIONS_WITH_OLD_RUNS_SQL, PURGE_RUNS_SQL } from './run-purges.sql.js';
-
-const DELETE_CASES = statement(DELETE_CASES_SQL, {
-  cases: column.int4,
-  case_events: column.int4,
-  runs: column.int4,
-  idempotency_keys: column.int4,
-  webhook_dedup_keys: column.int4,
-});
+import { DELETE_CASES, lockClosedCases, ORGANIZATIONS_WITH_OLD_CLOSED_CASES, PURGE_EXPIRED_KEYS } from './case-purges.sql.js';
+import { ORGANIZATIONS_WITH_OLD_RUNS, PURGE_RUNS } from './run-purges.sql.js';
 
 /** Finished runs, closed cases and expired keys, as the retention purge asks; what other modules hold of a case goes with it through their parts. */
 @Injectable()
 export class PostgresCasePurges extends CasePurges {
-  private composed?: { parts: CaseStatementPart[]; lock: string };
+  private composed?: { parts: CaseStatementPart[]; lock: ReturnType<typeof lockClosedCases> };
 
   constructor(private readonly transactions: TransactionRunner, private readonly parts: CaseStatementParts) {
     super();
@@ -29,29 +21,29 @@ export class PostgresCasePurges extends CasePurges {
   private get statements() {
     if (!this.composed) {
       const parts = this.parts.all();
-      this.composed = { parts, lock: lockClosedCasesSql(parts) };
+      this.composed = { parts, lock: lockClosedCases(parts) };
     }
     return this.composed;
   }
 
   organizationsWithOldRuns(organizations: OrganizationDays): Promise<PurgeOwner<Date>[]> {
-    return purgeOwners<Date>(this.transactions, ORGANIZATIONS_WITH_OLD_RUNS_SQL, organizations);
+    return purgeOwners(this.transactions, ORGANIZATIONS_WITH_OLD_RUNS, organizations);
   }
 
   /** The next batch starts at the creation time of the last run taken (a run skipped there is looked at again). */
   async purgeRuns(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>> {
-    const [row] = await purgeStatement<{ runs: number; taken: number; last: Date | null }>(this.transactions, PURGE_RUNS_SQL, [organization.id, organization.days, from, limit]);
+    const [row] = await purgeStatement(this.transactions, PURGE_RUNS, [organization.id, organization.days, from, limit]);
     return { purged: { runs: row!.runs }, next: row!.taken === limit ? row!.last : null };
   }
 
   organizationsWithOldClosedCases(organizations: OrganizationDays): Promise<PurgeOwner<Date>[]> {
-    return purgeOwners<Date>(this.transactions, ORGANIZATIONS_WITH_OLD_CLOSED_CASES_SQL, organizations);
+    return purgeOwners(this.transactions, ORGANIZATIONS_WITH_OLD_CLOSED_CASES, organizations);
   }
 
   purgeClosedCases(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>> {
     const { parts, lock } = this.statements;
     return withoutStatementTimeout(this.transactions, async (m) => {
-      const locked = (await m.query(lock, [organization.id, organization.days, from, limit])) as { id: string; created_at: Date }[];
+      const locked = await rowsOf(m, lock, [organization.id, organization.days, from, limit]);
       if (!locked.length) return { purged: {}, next: null };
       const cases = locked.map((row) => Number(row.id));
       let purged: PurgedCounts = {};
@@ -62,11 +54,7 @@ export class PostgresCasePurges extends CasePurges {
   }
 
   async purgeExpiredKeys(kind: ExpiringKind, afterCaseId: number, limit: number): Promise<PurgeBatch<number>> {
-    const [row] = await purgeStatement<{ purged: number; seen: number; last: string | null; all_expired: boolean | null }>(
-      this.transactions,
-      PURGE_EXPIRED_KEYS_SQL[kind],
-      [afterCaseId, limit],
-    );
+    const [row] = await purgeStatement(this.transactions, PURGE_EXPIRED_KEYS[kind], [afterCaseId, limit]);
     const more = row!.seen === limit && row!.all_expired === true;
     return { purged: { [kind]: row!.purged }, next: more ? Number(row!.last) : null };
   }

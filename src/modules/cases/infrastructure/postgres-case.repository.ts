@@ -4,35 +4,46 @@ import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import { StatementBatches } from '../../../shared/database/statement-batches.js';
 import { TransactionRunner, type Transaction } from '../../../shared/database/transaction.js';
+import { column, type RowOf, type Statement, statement } from '../../../shared/database/typed-statement.js';
 import type { OnSlaKind } from '../../workflows/domain/on-sla-steps.js';
 import { Case, type CaseDraft, type CaseProps } from '../domain/case.js';
 import { type CreateAnswer, type Created, CaseRepository, type CreateResult, type DeliveryKey, type IdempotencyClaim, type ReplyUsage } from '../domain/case.repository.js';
 import { CaseStatementParts } from '../domain/case-statement-parts.js';
+import type { RunState } from '../domain/run.js';
 import { CaseMetrics } from './case-metrics.js';
-import { changeBatches, changeParams, type StoredChangesRow } from './case-changes.sql.js';
-import { type CaseRow, type RunRow, toProps, toRunProps, WORKED_CASE_COLUMNS } from './case.mapper.js';
+import { changeBatches, changeParams } from './case-changes.sql.js';
+import { type RunRow, toProps, toRunProps, WORKED_CASE_COLUMNS } from './case.mapper.js';
 import { casesByMessageId, replyUsage, storeReceivedMessage } from './case-messages.sql.js';
-import { CaseStatements } from './case-statements.js';
+import { WORKED_CASE_ROW } from './case-row.columns.js';
+import { CaseStatements, type InsertedRow, type NewCaseRow } from './case-statements.js';
 
 // An expired claim (older than 24 hours) is taken over; a live one wins and the new case is rolled back.
-const CLAIM_KEY_SQL = `
+const CLAIM_KEY = statement(
+  `
   INSERT INTO idempotency_keys (organization_id, key, request_hash, case_id) VALUES ($1, $2, $3, $4)
   ON CONFLICT (organization_id, key) DO UPDATE
     SET request_hash = EXCLUDED.request_hash, case_id = EXCLUDED.case_id, created_at = now()
     WHERE idempotency_keys.created_at < now() - interval '24 hours'
-  RETURNING case_id`;
-const FIND_CLAIM_SQL = `
+  RETURNING case_id`,
+  { case_id: column.int8 },
+);
+const FIND_CLAIM = statement(
+  `
   SELECT case_id, request_hash FROM idempotency_keys
-  WHERE organization_id = $1 AND key = $2 AND created_at >= now() - interval '24 hours'`;
+  WHERE organization_id = $1 AND key = $2 AND created_at >= now() - interval '24 hours'`,
+  { case_id: column.int8, request_hash: column.bytea },
+);
 
 const FIND_CASE_SQL = `SELECT ${WORKED_CASE_COLUMNS} FROM cases WHERE id = $1 AND workflow_id = $2 AND organization_id = $3`;
+const FIND_CASE = statement(FIND_CASE_SQL, WORKED_CASE_ROW);
+const LOCK_CASE = statement(`${FIND_CASE_SQL} FOR UPDATE`, WORKED_CASE_ROW);
 
 /** `SET LOCAL statement_timeout = 0`, as a statement that can be prepared. */
-const NO_STATEMENT_TIMEOUT_SQL = `SELECT set_config('statement_timeout', '0', true)`;
+const NO_STATEMENT_TIMEOUT = statement(`SELECT set_config('statement_timeout', '0', true)`, { set_config: column.text });
 
 /** Locks in id order: the sort runs below the lock. */
-const LOCK_CASES_SQL = `SELECT ${WORKED_CASE_COLUMNS} FROM cases WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`;
-const ORGANIZATION_CASE_IDS_SQL = `SELECT id FROM cases WHERE id = ANY($1::bigint[]) AND organization_id = $2`;
+const LOCK_CASES = statement(`SELECT ${WORKED_CASE_COLUMNS} FROM cases WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`, WORKED_CASE_ROW);
+const ORGANIZATION_CASE_IDS = statement(`SELECT id FROM cases WHERE id = ANY($1::bigint[]) AND organization_id = $2`, { id: column.int8 });
 
 /**
  * The unfinished runs of cases, read once the cases are locked: by a statement of its own, as
@@ -41,12 +52,30 @@ const ORGANIZATION_CASE_IDS_SQL = `SELECT id FROM cases WHERE id = ANY($1::bigin
  * whose lease ran out, or its pause over. Locked in id order, as the relay's untake locks runs
  * (without their cases).
  */
-const UNFINISHED_RUNS_SQL = `
+const UNFINISHED_RUNS = statement(
+  `
   SELECT case_id, id, status, on_sla, mode, chain_depth, state, current_step, step_attempts, attempts, created_at,
          jsonb_array_length(steps) AS traced_steps, coalesce(steps -> -1 ->> 'outcome' = 'retry', false) AS retry_traced,
          (state = 'pending' OR (state = 'running' AND (locked_until IS NULL OR locked_until < now()))
           OR (state = 'waiting' AND resume_at <= now())) AS due
-  FROM workflow_runs WHERE case_id = ANY($1::bigint[]) AND state IN ('pending', 'running', 'waiting') ORDER BY id FOR UPDATE`;
+  FROM workflow_runs WHERE case_id = ANY($1::bigint[]) AND state IN ('pending', 'running', 'waiting') ORDER BY id FOR UPDATE`,
+  {
+    case_id: column.int8,
+    id: column.int8,
+    status: column.text,
+    on_sla: column.nullable(column.textOf<OnSlaKind>()),
+    mode: column.textOf<CaseProps['mode']>(),
+    chain_depth: column.int4,
+    state: column.textOf<RunState>(),
+    current_step: column.int4,
+    step_attempts: column.int4,
+    attempts: column.int4,
+    created_at: column.timestamptz,
+    traced_steps: column.int4,
+    retry_traced: column.bool,
+    due: column.bool,
+  },
+);
 
 /** The Case aggregate in Postgres: raw SQL, as named prepared statements, on TypeORM's connections. */
 @Injectable()
@@ -80,18 +109,17 @@ export class PostgresCaseRepository extends CaseRepository {
   async create<A extends CreateAnswer>(draft: CaseDraft, answer: A, idempotency?: IdempotencyClaim, delivery?: DeliveryKey): Promise<CreateResult<A>> {
     const insert = this.statements.insert(draft, answer, delivery);
     if (!idempotency && !draft.message) {
-      const [row] = await (delivery ? this.prepared : this.intakes).rows<InsertedRow>(insert.text, insert.values);
-      return insertedFrom(row!, answer);
+      const [row] = await (delivery ? this.prepared : this.intakes).rows(insert.statement, insert.values);
+      return insertedFrom<A>(row!);
     }
     return this.transactions
       .run(async (tx) => {
-        const [row] = await PreparedStatements.rowsIn<InsertedRow>(tx, insert.text, insert.values);
-        if (row!.id === null) return insertedFrom(row!, answer);
-        const stored = row as CaseRow;
+        const stored = (await PreparedStatements.rowsIn(tx, insert.statement, insert.values))[0]!;
+        if (stored.id === null) return insertedFrom<A>(stored);
         if (draft.message) await storeReceivedMessage(tx, Number(stored.id), draft.props.workflowId, draft.message);
-        if (!idempotency) return { created: createdFrom(stored, answer) };
-        const claimed = await PreparedStatements.rowsIn(tx, CLAIM_KEY_SQL, [draft.props.organizationId, idempotency.key, idempotency.requestHash, stored.id]);
-        if (claimed.length) return { created: createdFrom(stored, answer) };
+        if (!idempotency) return { created: createdFrom<A>(stored) };
+        const claimed = await PreparedStatements.rowsIn(tx, CLAIM_KEY, [draft.props.organizationId, idempotency.key, idempotency.requestHash, stored.id]);
+        if (claimed.length) return { created: createdFrom<A>(stored) };
         throw new ClaimTaken();
       })
       .catch(async (err: unknown) => {
@@ -103,7 +131,7 @@ export class PostgresCaseRepository extends CaseRepository {
   }
 
   async find(organizationId: number, workflowId: number, caseId: number): Promise<CaseProps | null> {
-    const [row] = await this.prepared.rows<CaseRow>(FIND_CASE_SQL, [caseId, workflowId, organizationId]);
+    const [row] = await this.prepared.rows(FIND_CASE, [caseId, workflowId, organizationId]);
     return row ? toProps(row) : null;
   }
 
@@ -116,13 +144,13 @@ export class PostgresCaseRepository extends CaseRepository {
   }
 
   async findClaim(organizationId: number, key: string): Promise<{ caseId: number; requestHash: Buffer } | null> {
-    const [row] = await this.prepared.rows<{ case_id: string; request_hash: Buffer }>(FIND_CLAIM_SQL, [organizationId, key]);
+    const [row] = await this.prepared.rows(FIND_CLAIM, [organizationId, key]);
     return row ? { caseId: Number(row.case_id), requestHash: row.request_hash } : null;
   }
 
   async change(organizationId: number, workflowId: number, caseId: number, change: (subject: Case) => void): Promise<CaseProps | null> {
     return this.transactions.run(async (tx) => {
-      const [subject] = await lockedWithRuns(tx, `${FIND_CASE_SQL} FOR UPDATE`, [caseId, workflowId, organizationId], [caseId]);
+      const [subject] = await lockedWithRuns(tx, LOCK_CASE, [caseId, workflowId, organizationId], [caseId]);
       if (!subject) return null;
       change(subject);
       return this.save(tx, subject);
@@ -137,14 +165,14 @@ export class PostgresCaseRepository extends CaseRepository {
    * work instead of only delaying them (docs/benchmarks.md, "Automation under overload").
    */
   async load(tx: Transaction, caseIds: readonly number[]): Promise<Map<number, Case>> {
-    const [, subjects] = await Promise.all([PreparedStatements.rowsIn(tx, NO_STATEMENT_TIMEOUT_SQL, []), lockedWithRuns(tx, LOCK_CASES_SQL, [caseIds], caseIds)]);
+    const [, subjects] = await Promise.all([PreparedStatements.rowsIn(tx, NO_STATEMENT_TIMEOUT, []), lockedWithRuns(tx, LOCK_CASES, [caseIds], caseIds)]);
     return new Map(subjects.map((subject) => [subject.id, subject]));
   }
 
   async lock(tx: Transaction, organizationId: number, caseIds: readonly number[]): Promise<Map<number, Case>> {
     // Another organization's case is left alone: not even its runs are locked, however briefly.
-    const found = (await PreparedStatements.rowsIn<{ id: string }>(tx, ORGANIZATION_CASE_IDS_SQL, [caseIds, organizationId])).map((row) => Number(row.id));
-    const subjects = found.length ? await lockedWithRuns(tx, LOCK_CASES_SQL, [found], found) : [];
+    const found = (await PreparedStatements.rowsIn(tx, ORGANIZATION_CASE_IDS, [caseIds, organizationId])).map((row) => Number(row.id));
+    const subjects = found.length ? await lockedWithRuns(tx, LOCK_CASES, [found], found) : [];
     return new Map(subjects.map((subject) => [subject.id, subject]));
   }
 
@@ -152,7 +180,7 @@ export class PostgresCaseRepository extends CaseRepository {
   async save(tx: Transaction, subject: Case): Promise<CaseProps> {
     let stored: CaseProps = subject.snapshot();
     for (const events of changeBatches(subject.pullEvents())) {
-      const [row] = await PreparedStatements.rowsIn<StoredChangesRow>(tx, this.statements.storeChanges, changeParams(subject, events));
+      const [row] = await PreparedStatements.rowsIn(tx, this.statements.storeChanges, changeParams(subject, events));
       for (const event of events) {
         if (event.type === 'status_changed') subject.runStartedBy(event)?.identify(Number(row!.started_run_id));
         if (event.type === 'run_parked') event.run.resumesAt(row!.resume_at!);
@@ -166,37 +194,32 @@ export class PostgresCaseRepository extends CaseRepository {
   }
 
   async startSlaRuns(tx: Transaction, subject: Case, kinds: readonly OnSlaKind[]): Promise<void> {
-    if (kinds.length) await PreparedStatements.rowsIn(tx, START_SLA_RUNS_SQL, [subject.id, kinds]);
+    if (kinds.length) await PreparedStatements.rowsIn(tx, START_SLA_RUNS, [subject.id, kinds]);
   }
 }
 
-const START_SLA_RUNS_SQL = `
+const START_SLA_RUNS = statement(`
   INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode, on_sla)
-  SELECT id, organization_id, workflow_id, workflow_version, status, mode, kind FROM cases, unnest($2::text[]) AS kind WHERE id = $1`;
+  SELECT id, organization_id, workflow_id, workflow_version, status, mode, kind FROM cases, unnest($2::text[]) AS kind WHERE id = $1`);
 
 class ClaimTaken extends Error {}
 
-/** A row of an insert statement: the new case (or its id), or, for a duplicate delivery, nulls and the case its key kept. */
-type InsertedRow = (CaseRow & { kept_case_id?: string }) | { id: null; kept_case_id: string };
-
-function insertedFrom<A extends CreateAnswer>(row: InsertedRow, answer: A): CreateResult<A> {
-  return row.id === null ? { duplicateOf: Number(row.kept_case_id) } : { created: createdFrom(row, answer) };
+function insertedFrom<A extends CreateAnswer>(row: InsertedRow): CreateResult<A> {
+  return row.id === null ? { duplicateOf: Number(row.kept_case_id) } : { created: createdFrom<A>(row) };
 }
 
-function createdFrom<A extends CreateAnswer>(row: CaseRow, answer: A): Created<A> {
-  return (answer === 'case' ? { id: Number(row.id), case: toProps(row) } : { id: Number(row.id) }) as Created<A>;
+/** The statement answered what `A` asks for (CaseStatements.insert): the case's columns, or its id alone. */
+function createdFrom<A extends CreateAnswer>(row: NewCaseRow): Created<A> {
+  return ('subject' in row ? { id: Number(row.id), case: toProps(row) } : { id: Number(row.id) }) as Created<A>;
 }
 
 /**
- * The cases `lockSql` locks with their unfinished runs (`caseIds`: those it may lock). Both
+ * The cases `lock` locks with their unfinished runs (`caseIds`: those it may lock). Both
  * statements go out together on the pipelined connection: Postgres runs the runs' read once the
  * locks are held, so it still sees the runs as they are after any wait.
  */
-async function lockedWithRuns(tx: Transaction, lockSql: string, lockParams: unknown[], caseIds: readonly number[]): Promise<Case[]> {
-  const [rows, runs] = await Promise.all([
-    PreparedStatements.rowsIn<CaseRow>(tx, lockSql, lockParams),
-    PreparedStatements.rowsIn<RunRow & { case_id: string }>(tx, UNFINISHED_RUNS_SQL, [caseIds]),
-  ]);
+async function lockedWithRuns(tx: Transaction, lock: Statement<RowOf<typeof WORKED_CASE_ROW>>, lockParams: unknown[], caseIds: readonly number[]): Promise<Case[]> {
+  const [rows, runs] = await Promise.all([PreparedStatements.rowsIn(tx, lock, lockParams), PreparedStatements.rowsIn(tx, UNFINISHED_RUNS, [caseIds])]);
   const runsByCase = new Map<number, RunRow[]>();
   for (const run of runs) {
     const caseId = Number(run.case_id);

@@ -1,4 +1,5 @@
 import { ORGANIZATION_DAYS, purgeCutoff } from '../../../shared/database/purge-sql.js';
+import { column, statement } from '../../../shared/database/typed-statement.js';
 
 /**
  * Finished runs in the retention purge (see the retention module's PurgePass). Each
@@ -32,18 +33,23 @@ const OLD_RUN = (days: string) => `r.created_at < ${purgeCutoff(days)} AND r.${F
  * for its days, and the creation time of its oldest, read through the (organization_id,
  * created_at) index.
  */
-export const organizationsWithOld = (table: string, alias: string, old: (days: string) => string) => `
+export const organizationsWithOld = (table: string, alias: string, old: (days: string) => string) =>
+  statement(
+    `
   SELECT o.id, o.days, oldest.created_at AS start FROM ${ORGANIZATION_DAYS}
   CROSS JOIN LATERAL (
     SELECT ${alias}.created_at FROM ${table} ${alias} WHERE ${alias}.organization_id = o.id AND ${old('o.days')}
     ORDER BY ${alias}.organization_id, ${alias}.created_at LIMIT 1) oldest
-  ORDER BY o.id`;
+  ORDER BY o.id`,
+    { id: column.int8, days: column.float8, start: column.timestamptz },
+  );
 
 /** Each organization with a purgeable run. */
-export const ORGANIZATIONS_WITH_OLD_RUNS_SQL = organizationsWithOld('workflow_runs', 'r', OLD_RUN);
+export const ORGANIZATIONS_WITH_OLD_RUNS = organizationsWithOld('workflow_runs', 'r', OLD_RUN);
 
 /** $1 organization, $2 days, $3 from (created_at), $4 limit. Finished runs never change again: only another pass may hold them. */
-export const PURGE_RUNS_SQL = `
+export const PURGE_RUNS = statement(
+  `
   WITH doomed AS (
     SELECT r.id, r.created_at FROM workflow_runs r
     WHERE r.organization_id = $1 AND r.created_at >= $3 AND ${OLD_RUN('$2')}
@@ -55,4 +61,6 @@ export const PURGE_RUNS_SQL = `
   ), purged AS (
     SELECT organization_id, workflow_id, mode, created_at, 'run' AS kind FROM gone
   )${ROLL_UP}
-  SELECT (SELECT count(*) FROM gone)::int AS runs, (SELECT count(*) FROM doomed)::int AS taken, (SELECT max(created_at) FROM doomed) AS last`;
+  SELECT (SELECT count(*) FROM gone)::int AS runs, (SELECT count(*) FROM doomed)::int AS taken, (SELECT max(created_at) FROM doomed) AS last`,
+  { runs: column.int4, taken: column.int4, last: column.nullable(column.timestamptz) },
+);

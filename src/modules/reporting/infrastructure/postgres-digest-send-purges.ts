@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { purgeStatement } from '../../../shared/database/purge-sql.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
+import { column, statement } from '../../../shared/database/typed-statement.js';
 import { DigestSendPurges, type PurgeBatch } from '../../retention/application/retention.ports.js';
 import { DIGEST_SENDS_KEPT_MS } from '../domain/digest.js';
 
@@ -10,7 +11,8 @@ import { DIGEST_SENDS_KEPT_MS } from '../domain/digest.js';
  * (manual sends too, by their period's end). Read oldest first through the partial index of
  * sends done with.
  */
-const PURGE_DIGEST_SENDS_SQL = `
+const PURGE_DIGEST_SENDS = statement(
+  `
   WITH doomed AS (
     SELECT id FROM digest_sends
     WHERE state <> 'sending' AND period_end < now() - ${DIGEST_SENDS_KEPT_MS} * interval '1 millisecond'
@@ -19,7 +21,9 @@ const PURGE_DIGEST_SENDS_SQL = `
   ), gone AS (
     DELETE FROM digest_sends s USING doomed WHERE s.id = doomed.id RETURNING 1
   )
-  SELECT (SELECT count(*) FROM gone)::int AS purged`;
+  SELECT (SELECT count(*) FROM gone)::int AS purged`,
+  { purged: column.int4 },
+);
 
 /** Old digest sends, as the retention purge asks. */
 @Injectable()
@@ -29,7 +33,7 @@ export class PostgresDigestSendPurges extends DigestSendPurges {
   }
 
   async purgeDigestSends(limit: number): Promise<PurgeBatch<number>> {
-    const [row] = await purgeStatement<{ purged: number }>(this.transactions, PURGE_DIGEST_SENDS_SQL, [limit]);
+    const [row] = await purgeStatement(this.transactions, PURGE_DIGEST_SENDS, [limit]);
     return { purged: { digest_sends: row!.purged }, next: row!.purged === limit ? 0 : null };
   }
 }

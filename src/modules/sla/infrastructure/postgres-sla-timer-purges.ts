@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { purgeStatement } from '../../../shared/database/purge-sql.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
+import { column, statement } from '../../../shared/database/typed-statement.js';
 import { SlaTimerPurges } from '../../retention/application/retention.ports.js';
 import { FIRED_SLA_TIMERS_KEPT_MS } from '../application/sla-timer-purges.js';
 
@@ -9,7 +10,8 @@ import { FIRED_SLA_TIMERS_KEPT_MS } from '../application/sla-timer-purges.js';
  * fires no earlier than its time, so one fired that long ago has a time older than the
  * sweep's horizon too, and is never wanted again.
  */
-const PURGE_FIRED_TIMERS_SQL = `
+const PURGE_FIRED_TIMERS = statement(
+  `
   WITH doomed AS (
     SELECT organization_id, case_id, clock, kind, period_started_at FROM sla_timers
     WHERE fired_at IS NOT NULL AND fired_at < now() - $2::float8 * interval '1 millisecond'
@@ -20,7 +22,9 @@ const PURGE_FIRED_TIMERS_SQL = `
     WHERE (t.organization_id, t.case_id, t.clock, t.kind, t.period_started_at) = (doomed.organization_id, doomed.case_id, doomed.clock, doomed.kind, doomed.period_started_at)
     RETURNING 1
   )
-  SELECT (SELECT count(*) FROM gone)::int AS purged`;
+  SELECT (SELECT count(*) FROM gone)::int AS purged`,
+  { purged: column.int4 },
+);
 
 @Injectable()
 export class PostgresSlaTimerPurges extends SlaTimerPurges {
@@ -29,7 +33,7 @@ export class PostgresSlaTimerPurges extends SlaTimerPurges {
   }
 
   async purgeFiredTimers(limit: number): Promise<number> {
-    const [row] = await purgeStatement<{ purged: number }>(this.transactions, PURGE_FIRED_TIMERS_SQL, [limit, FIRED_SLA_TIMERS_KEPT_MS]);
+    const [row] = await purgeStatement(this.transactions, PURGE_FIRED_TIMERS, [limit, FIRED_SLA_TIMERS_KEPT_MS]);
     return row!.purged;
   }
 }

@@ -31,35 +31,44 @@ const DELETE_OUTBOX_EVENTS = statement(
 const AFTER_IN_SUBSCRIPTION = (subscription: string, afterId: string) => `(d.subscription_id, d.id) > (${subscription}, ${afterId})`;
 
 /** $1, $2 the organizations and their days: subscriptions whose oldest delivery was created before their organization's cutoff. */
-export const SUBSCRIPTIONS_WITH_OLD_DELIVERIES_SQL = `
+export const SUBSCRIPTIONS_WITH_OLD_DELIVERIES = statement(
+  `
   SELECT s.id, o.days, 0 AS start
   FROM subscriptions s JOIN ${ORGANIZATION_DAYS} ON o.id = s.organization_id
   CROSS JOIN LATERAL (
     SELECT d.subscription_id, d.created_at FROM event_deliveries d
     WHERE ${AFTER_IN_SUBSCRIPTION('s.id', '0')} ORDER BY d.subscription_id, d.id LIMIT 1) oldest
   WHERE oldest.subscription_id = s.id AND oldest.created_at < ${purgeCutoff('o.days')}
-  ORDER BY s.id`;
+  ORDER BY s.id`,
+  { id: column.int8, days: column.float8, start: column.int4 },
+);
 
 /**
  * $1 subscription, $2 days, $3 after id, $4 limit: the subscription's next deliveries in id
  * (creation) order, each saying whether it was created before the cutoff and ended before it.
  */
-export const DELIVERY_WINDOW_SQL = `
+export const DELIVERY_WINDOW = statement(
+  `
   SELECT id, event_id, created_at < ${purgeCutoff('$2')} AS old, state <> 'pending' AND finished_at < ${purgeCutoff('$2')} AS ended_long_ago
   FROM (SELECT d.* FROM event_deliveries d WHERE ${AFTER_IN_SUBSCRIPTION('$1::bigint', '$3::bigint')} ORDER BY d.subscription_id, d.id LIMIT $4) ahead
-  WHERE subscription_id = $1`;
+  WHERE subscription_id = $1`,
+  { id: column.int8, event_id: column.int8, old: column.bool, ended_long_ago: column.bool },
+);
 
 /**
  * $1 event ids, $2 days: those whose every delivery (to any subscription, all of one
  * organization) ended before the cutoff, locked in id order. An ended delivery never changes
  * again, so what the snapshot shows ended stays so; an event another pass holds is skipped.
  */
-export const LOCK_ENDED_EVENTS_SQL = `
+export const LOCK_ENDED_EVENTS = statement(
+  `
   SELECT e.id FROM outbox_events e
   ${lateralLookUp('unended', `FROM event_deliveries d WHERE d.event_id = e.id AND (d.state = 'pending' OR d.finished_at >= ${purgeCutoff('$2')})`)}
   WHERE e.id = ANY($1::bigint[]) AND unended.found IS NULL
   ORDER BY e.id
-  FOR UPDATE OF e SKIP LOCKED`;
+  FOR UPDATE OF e SKIP LOCKED`,
+  { id: column.int8 },
+);
 
 /** Deletes locked outbox events with their deliveries and attempts. */
 export async function deleteOutboxEvents(query: SqlQuery, events: readonly number[]): Promise<PurgedRowCounts> {

@@ -1,13 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { purgeOwners, queryIn } from '../../../shared/database/purge-sql.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
-import { column, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { rowsOf } from '../../../shared/database/typed-statement.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { DeliveryPurges, type OrganizationDays, type PurgeBatch, type PurgeOwner } from '../../retention/application/retention.ports.js';
-import { DELIVERY_WINDOW_SQL, deleteOutboxEvents, LOCK_ENDED_EVENTS_SQL, SUBSCRIPTIONS_WITH_OLD_DELIVERIES_SQL } from './delivery-purges.sql.js';
-
-const DELIVERY_WINDOW = statement(DELIVERY_WINDOW_SQL, { id: column.int8, event_id: column.int8, old: column.bool, ended_long_ago: column.bool });
-const LOCK_ENDED_EVENTS = statement(LOCK_ENDED_EVENTS_SQL, { id: column.int8 });
+import { DELIVERY_WINDOW, deleteOutboxEvents, LOCK_ENDED_EVENTS, SUBSCRIPTIONS_WITH_OLD_DELIVERIES } from './delivery-purges.sql.js';
 
 /** Ended deliveries past their organization's retention, as the retention purge asks. */
 @Injectable()
@@ -17,7 +14,7 @@ export class PostgresDeliveryPurges extends DeliveryPurges {
   }
 
   subscriptionsWithOldDeliveries(organizations: OrganizationDays): Promise<PurgeOwner<number>[]> {
-    return purgeOwners<number>(this.transactions, SUBSCRIPTIONS_WITH_OLD_DELIVERIES_SQL, organizations);
+    return purgeOwners(this.transactions, SUBSCRIPTIONS_WITH_OLD_DELIVERIES, organizations);
   }
 
   /**
