@@ -115,7 +115,8 @@ describe('TransactionRunner.runCheckingCommit: a COMMIT left unanswered', () => 
     await closeDb();
   });
 
-  const insert = (tx: Transaction, name: string) => PreparedStatements.rowsIn<{ name: string }>(tx, 'INSERT INTO commit_probe (name) VALUES ($1) RETURNING name', [name]);
+  const probe = statement('INSERT INTO commit_probe (name) VALUES ($1) RETURNING name', { name: column.text });
+  const insert = (tx: Transaction, name: string) => PreparedStatements.rowsIn(tx, probe, [name]);
   const stored = async (name: string) => (await db().query('SELECT count(*)::int AS n FROM commit_probe WHERE name = $1', [name])).rows[0].n as number;
 
   it('answers the work\'s value when the transaction turns out to have committed, stored once', async () => {

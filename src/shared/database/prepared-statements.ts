@@ -5,10 +5,6 @@ import type { Transaction } from './transaction.js';
 import { entityManager } from './typeorm-transaction-runner.js';
 import type { Statement } from './typed-statement.js';
 
-/** TRANSITION (issue 27): bare text until every caller passes a typed statement; removed at the merge. */
-type Sql<Row> = Statement<Row> | string;
-const typedOf = <Row>(sql: Sql<Row>): Statement<Row> => (typeof sql === 'string' ? ({ text: sql, columns: {} } as unknown as Statement<Row>) : sql);
-
 /**
  * Runs SQL as named prepared statements, on a pooled connection of TypeORM's or inside a
  * transaction's connection. Postgres parses and plans a named statement once per connection
@@ -24,10 +20,10 @@ export class PreparedStatements {
   constructor(private readonly dataSource: DataSource) {}
 
   /** Outside a transaction: one statement, on a connection taken from the pool and given back. */
-  async rows<Row>(sql: Sql<Row>, values: unknown[]): Promise<Row[]> {
+  async rows<Row>(statement: Statement<Row>, values: unknown[]): Promise<Row[]> {
     const runner = this.dataSource.createQueryRunner();
     try {
-      return await run(runner, typedOf(sql), values);
+      return await run(runner, statement, values);
     } finally {
       await runner.release();
     }
@@ -39,26 +35,25 @@ export class PreparedStatements {
    * can cost a thousand times the custom one (a search's tsquery: a common word's first page walks
    * the list's index in 9 ms, a generic plan sorts its 100,000 matches in 1.2 s).
    */
-  async planned<Row>(sql: Sql<Row>, values: unknown[]): Promise<Row[]> {
+  async planned<Row>(statement: Statement<Row>, values: unknown[]): Promise<Row[]> {
     const runner = this.dataSource.createQueryRunner();
     try {
-      return rowsAnswered(typedOf(sql), await ((await runner.connect()) as pg.PoolClient).query({ text: typedOf(sql).text, values }));
+      return rowsAnswered(statement, await ((await runner.connect()) as pg.PoolClient).query({ text: statement.text, values }));
     } finally {
       await runner.release();
     }
   }
 
   /** Inside `tx`, on its connection. */
-  static async rowsIn<Row>(tx: Transaction, sql: Sql<Row>, values: unknown[]): Promise<Row[]> {
+  static async rowsIn<Row>(tx: Transaction, statement: Statement<Row>, values: unknown[]): Promise<Row[]> {
     const runner = entityManager(tx).queryRunner;
     if (!runner?.isTransactionActive) throw new Error('not inside a transaction');
-    return run(runner, typedOf(sql), values);
+    return run(runner, statement, values);
   }
 
   /** On a pg client a QueryRunner's `connect()` handed out, sent at once (its connection is pipelined). */
-  static async rowsOn<Row>(client: pg.ClientBase, sql: Sql<Row>, values: unknown[]): Promise<Row[]> {
-    const typed = typedOf(sql);
-    return rowsAnswered(typed, await client.query(named(typed.text, values)));
+  static async rowsOn<Row>(client: pg.ClientBase, statement: Statement<Row>, values: unknown[]): Promise<Row[]> {
+    return rowsAnswered(statement, await client.query(named(statement.text, values)));
   }
 }
 

@@ -46,9 +46,7 @@ export class StatementBatches extends BatchQueue<Entry> {
   }
 
   /** The statement's rows, once it is committed. */
-  rows<Row>(statement: Statement<Row> | string, values: unknown[]): Promise<Row[]> {
-    // TRANSITION (issue 27): bare text until every caller passes a typed statement.
-    if (typeof statement === 'string') statement = { text: statement, columns: {} } as unknown as Statement<Row>;
+  rows<Row>(statement: Statement<Row>, values: unknown[]): Promise<Row[]> {
     return new Promise<Row[]>((resolve, reject) => this.enqueue({ statement, values, queuedAt: performance.now(), resolve: resolve as (rows: unknown[]) => void, reject }));
   }
 
