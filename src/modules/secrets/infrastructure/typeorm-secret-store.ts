@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
-import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
+import { CAP_COUNT, capCountSql, type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { column, firstRowOf, statement } from '../../../shared/database/typed-statement.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
@@ -17,7 +17,7 @@ const PUT_SECRET = statement(
   { created_at: column.timestamptz, updated_at: column.timestamptz, created: column.bool },
 );
 
-const SECRETS_CAP: OrganizationCap = { what: 'secrets', table: 'organization_secrets', setting: 'MAX_SECRETS_PER_ORGANIZATION' };
+const SECRETS_CAP: OrganizationCap = { what: 'secrets', count: statement(capCountSql('organization_secrets'), CAP_COUNT), setting: 'MAX_SECRETS_PER_ORGANIZATION' };
 
 @Injectable()
 export class TypeOrmSecretStore extends SecretStore {
