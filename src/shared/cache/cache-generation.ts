@@ -3,7 +3,8 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { Env } from '../config/env.js';
 import { type Transaction, TransactionRunner } from '../database/transaction.js';
-import { column, type RowOf, rowsOf, statement } from '../database/typed-statement.js';
+import { PreparedStatements } from '../database/prepared-statements.js';
+import { column, rowsOf, statement } from '../database/typed-statement.js';
 import { entityManager } from '../database/typeorm-transaction-runner.js';
 import { LOGGER, type Logger } from '../logging/logger.js';
 import { CacheTrust } from './cache-trust.js';
@@ -20,13 +21,12 @@ const POLL_TIMEOUT_MS = 1_000;
 const KEPT_INVALIDATIONS = 10_000;
 
 /** One statement, so the number and its rows come from one snapshot. */
-const POLL_ROW = { generation: column.int8, changed: column.nullable(column.int8), cache: column.nullable(column.text), key: column.nullable(column.text) };
 const POLL = statement(
   `
   SELECT g.generation, i.generation AS changed, i.cache, i.key
   FROM cache_generation g
   LEFT JOIN cache_invalidations i ON i.generation > $1 AND i.generation <= g.generation`,
-  POLL_ROW,
+  { generation: column.int8, changed: column.nullable(column.int8), cache: column.nullable(column.text), key: column.nullable(column.text) },
 );
 
 /** The bump takes cache_generation's row lock until COMMIT, so numbers commit in order and a poll never sees one before a smaller one. */
@@ -35,12 +35,8 @@ const INVALIDATE = statement(`
   logged AS (INSERT INTO cache_invalidations (generation, cache, key) SELECT generation, $1, $2 FROM bumped)
   DELETE FROM cache_invalidations WHERE generation <= (SELECT generation FROM bumped) - ${KEPT_INVALIDATIONS}`);
 
-export type PollRow = RowOf<typeof POLL_ROW>;
-
-export interface GenerationConnection {
-  query(sql: string, values: unknown[]): Promise<{ rows: PollRow[] }>;
-  end(): Promise<void>;
-}
+/** The poll's own connection. */
+export type GenerationConnection = pg.Client;
 
 /**
  * Tells every instance what to drop from its in-memory caches (revoked tokens, unpublished
@@ -108,7 +104,7 @@ export class CacheGeneration extends CacheTrust implements OnModuleInit, OnAppli
     const startedAt = performance.now();
     try {
       this.connection ??= this.connect();
-      const { rows } = await (await this.connection).query(POLL.text, [this.since(startedAt)]);
+      const rows = await PreparedStatements.rowsOn(await this.connection, POLL, [this.since(startedAt)]);
       const invalidations = rows.flatMap((row) => (row.changed === null ? [] : [{ cache: row.cache!, key: row.key! }]));
       this.heard(String(rows[0]!.generation), invalidations, startedAt);
       this.failing = false;
