@@ -39,7 +39,8 @@ export interface SealedColumnSql<Row extends SealedRow> {
 
 /**
  * The owner's statements over its `table`.`ciphertext`, keyed by `key`. The owner declares them
- * (`declare`, in its own file), so the schema check sees each as its module's own, over its own table.
+ * (`declare`) in its own file: the schema check gives a statement to the module of the file that
+ * declares it, so each is checked as its owner's, over its owner's table.
  */
 export function sealedColumn<Row extends SealedRow>(
   spec: {
