@@ -3,6 +3,8 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { Env } from '../config/env.js';
 import { type Transaction, TransactionRunner } from '../database/transaction.js';
+import { PreparedStatements } from '../database/prepared-statements.js';
+import { column, rowsOf, statement } from '../database/typed-statement.js';
 import { entityManager } from '../database/typeorm-transaction-runner.js';
 import { LOGGER, type Logger } from '../logging/logger.js';
 import { CacheTrust } from './cache-trust.js';
@@ -19,28 +21,22 @@ const POLL_TIMEOUT_MS = 1_000;
 const KEPT_INVALIDATIONS = 10_000;
 
 /** One statement, so the number and its rows come from one snapshot. */
-const POLL_SQL = `
+const POLL = statement(
+  `
   SELECT g.generation, i.generation AS changed, i.cache, i.key
   FROM cache_generation g
-  LEFT JOIN cache_invalidations i ON i.generation > $1 AND i.generation <= g.generation`;
+  LEFT JOIN cache_invalidations i ON i.generation > $1 AND i.generation <= g.generation`,
+  { generation: column.int8, changed: column.nullable(column.int8), cache: column.nullable(column.text), key: column.nullable(column.text) },
+);
 
 /** The bump takes cache_generation's row lock until COMMIT, so numbers commit in order and a poll never sees one before a smaller one. */
-const INVALIDATE_SQL = `
+const INVALIDATE = statement(`
   WITH bumped AS (UPDATE cache_generation SET generation = generation + 1 RETURNING generation),
   logged AS (INSERT INTO cache_invalidations (generation, cache, key) SELECT generation, $1, $2 FROM bumped)
-  DELETE FROM cache_invalidations WHERE generation <= (SELECT generation FROM bumped) - ${KEPT_INVALIDATIONS}`;
+  DELETE FROM cache_invalidations WHERE generation <= (SELECT generation FROM bumped) - ${KEPT_INVALIDATIONS}`);
 
-export interface PollRow {
-  generation: string;
-  changed: string | null;
-  cache: string | null;
-  key: string | null;
-}
-
-export interface GenerationConnection {
-  query(sql: string, values: unknown[]): Promise<{ rows: PollRow[] }>;
-  end(): Promise<void>;
-}
+/** The poll's own connection. */
+export type GenerationConnection = pg.Client;
 
 /**
  * Tells every instance what to drop from its in-memory caches (revoked tokens, unpublished
@@ -98,7 +94,7 @@ export class CacheGeneration extends CacheTrust implements OnModuleInit, OnAppli
    * its caches, which is never wrong). Every instance, this one included, drops them at its next poll.
    */
   async invalidate(tx: Transaction, cache: string, keys: readonly string[]): Promise<void> {
-    for (const key of keys) await entityManager(tx).query(INVALIDATE_SQL, [cache, key]);
+    for (const key of keys) await rowsOf(entityManager(tx), INVALIDATE, [cache, key]);
   }
 
   /** One poll at a time: a hanging one makes the caches untrusted, not a pile of queries. */
@@ -108,7 +104,7 @@ export class CacheGeneration extends CacheTrust implements OnModuleInit, OnAppli
     const startedAt = performance.now();
     try {
       this.connection ??= this.connect();
-      const { rows } = await (await this.connection).query(POLL_SQL, [this.since(startedAt)]);
+      const rows = await PreparedStatements.rowsOn(await this.connection, POLL, [this.since(startedAt)]);
       const invalidations = rows.flatMap((row) => (row.changed === null ? [] : [{ cache: row.cache!, key: row.key! }]));
       this.heard(String(rows[0]!.generation), invalidations, startedAt);
       this.failing = false;

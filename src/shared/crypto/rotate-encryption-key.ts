@@ -1,10 +1,8 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { rowsOf } from '../database/typed-statement.js';
 import { entityManager, TypeOrmTransactionRunner } from '../database/typeorm-transaction-runner.js';
-import type { SealedColumn } from './sealed-columns.js';
+import { ROTATION_BATCH_SIZE, type SealedColumn } from './sealed-columns.js';
 import { SealedSecretError, type SecretBox } from './secret-box.js';
-
-/** Rows locked per transaction: short enough that the service never waits long on one. */
-const BATCH_SIZE = 100;
 
 export interface RotationCounts {
   table: string;
@@ -23,7 +21,7 @@ export async function rotateEncryptionKey(
   source: DataSource,
   box: SecretBox,
   columns: readonly SealedColumn[],
-  { batchSize = BATCH_SIZE }: { batchSize?: number } = {},
+  { batchSize = ROTATION_BATCH_SIZE }: { batchSize?: number } = {},
 ): Promise<RotationCounts[]> {
   const counts: RotationCounts[] = [];
   const transactions = new TypeOrmTransactionRunner(source);
@@ -47,7 +45,7 @@ async function rotateBatch(
   batchSize: number,
   count: RotationCounts,
 ): Promise<string[] | undefined> {
-  const rows = (await manager.query(column.lockBatchSql(after !== undefined, batchSize), after ?? [])) as Record<string, string>[];
+  const rows = await rowsOf(manager, column.lockBatch(after !== undefined, batchSize), after ?? []);
   for (const row of rows) {
     const sealed = row[column.ciphertext]!;
     const binding = column.binding(row);
@@ -64,7 +62,7 @@ async function rotateBatch(
       count.current += 1;
       continue;
     }
-    await manager.query(column.rewriteSql, [box.seal(plain, binding), ...keyValues]);
+    await rowsOf(manager, column.rewrite, [box.seal(plain, binding), ...keyValues]);
     count.rewritten += 1;
   }
   const last = rows.at(-1);

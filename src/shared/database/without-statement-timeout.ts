@@ -1,6 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import type { TransactionRunner } from './transaction.js';
+import { rowsOf, statement } from './typed-statement.js';
 import { entityManager } from './typeorm-transaction-runner.js';
+
+const NO_STATEMENT_TIMEOUT = statement('SET LOCAL statement_timeout = 0');
 
 /**
  * Runs `work` in a transaction whose statements Postgres lets run past the pool's
@@ -12,7 +15,7 @@ import { entityManager } from './typeorm-transaction-runner.js';
 export function withoutStatementTimeout<T>(transactions: TransactionRunner, work: (manager: EntityManager) => Promise<T>): Promise<T> {
   return transactions.run(async (tx) => {
     const manager = entityManager(tx);
-    await manager.query('SET LOCAL statement_timeout = 0');
+    await rowsOf(manager, NO_STATEMENT_TIMEOUT);
     return work(manager);
   });
 }

@@ -1,27 +1,63 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { column, rowsOf, statementBuilder } from '../../../shared/database/typed-statement.js';
 import { AuditLog } from '../application/audit-log.js';
 import type { AuditActor, AuditEntry, AuditFilters, AuditPosition } from '../domain/audit-entry.js';
 
-type EntryRow = {
-  id: string;
-  xid: string;
-  at: Date;
-  actor_type: AuditActor['type'];
-  actor_id: string;
-  actor_name: string;
-  action: string;
-  target_type: string;
-  target_id: string;
-  address: string | null;
-  summary: Record<string, unknown>;
-};
-
 const COLUMNS = 'id, xid::text AS xid, at, actor_type, actor_id, actor_name, action, target_type, target_id, address, summary';
+const ENTRY_ROW = {
+  id: column.int8,
+  xid: column.text,
+  at: column.timestamptz,
+  actor_type: column.textOf<AuditActor['type']>(),
+  actor_id: column.text,
+  actor_name: column.text,
+  action: column.text,
+  target_type: column.text,
+  target_id: column.text,
+  address: column.nullable(column.text),
+  summary: column.jsonb<Record<string, unknown>>(),
+};
 
 /** Entries of transactions older than every running one: no later commit can sort before them. */
 const FINISHED = 'xid < pg_snapshot_xmin(pg_current_snapshot())';
+
+/** The filters given, each a column and the value it must equal. */
+function filterList(filters: AuditFilters): [column: string, value: string][] {
+  const list: [string, string][] = [];
+  if (filters.actor) list.push(['actor_type', filters.actor.type], ['actor_id', filters.actor.id]);
+  if (filters.action) list.push(['action', filters.action]);
+  if (filters.target) {
+    list.push(['target_type', filters.target.type]);
+    if (filters.target.id !== undefined) list.push(['target_id', filters.target.id]);
+  }
+  return list;
+}
+
+/** The filters as `AND ...` conditions on parameters numbered after the first `taken`. */
+function conditions(filters: AuditFilters, taken: number): string {
+  return filterList(filters)
+    .map(([name], i) => ` AND ${name} = $${taken + i + 1}`)
+    .join('');
+}
+
+/**
+ * The newest entries ($1 the organization, $2 the limit), or with `after` those after the
+ * position in $3, $4; the filters' values follow.
+ */
+const entries = statementBuilder(
+  (after: boolean, filters: AuditFilters) =>
+    after
+      ? `SELECT ${COLUMNS} FROM audit_entries WHERE organization_id = $1 AND (xid, id) > ($3::xid8, $4::bigint) AND ${FINISHED}${conditions(filters, 4)} ORDER BY xid, id LIMIT $2`
+      : `SELECT ${COLUMNS} FROM audit_entries WHERE organization_id = $1 AND ${FINISHED}${conditions(filters, 2)} ORDER BY xid DESC, id DESC LIMIT $2`,
+  ENTRY_ROW,
+  [
+    [false, {}],
+    [false, { actor: { type: 'user', id: '1' }, action: 'a', target: { type: 't', id: '1' } }],
+    [true, { actor: { type: 'user', id: '1' }, action: 'a', target: { type: 't', id: '1' } }],
+  ],
+);
 
 /** `audit_entries`, read by organization in commit order (`audit_entries_commit_order`). */
 @Injectable()
@@ -31,17 +67,15 @@ export class PostgresAuditLog extends AuditLog {
   }
 
   newest(organizationId: number, filters: AuditFilters, limit: number): Promise<AuditEntry[]> {
-    const { sql, params } = conditions(filters, [organizationId, limit]);
-    return this.read(`SELECT ${COLUMNS} FROM audit_entries WHERE organization_id = $1 AND ${FINISHED}${sql} ORDER BY xid DESC, id DESC LIMIT $2`, params);
+    return this.read(false, filters, [organizationId, limit]);
   }
 
   after(organizationId: number, position: AuditPosition, filters: AuditFilters, limit: number): Promise<AuditEntry[]> {
-    const { sql, params } = conditions(filters, [organizationId, limit, position.xid, position.id]);
-    return this.read(`SELECT ${COLUMNS} FROM audit_entries WHERE organization_id = $1 AND (xid, id) > ($3::xid8, $4::bigint) AND ${FINISHED}${sql} ORDER BY xid, id LIMIT $2`, params);
+    return this.read(true, filters, [organizationId, limit, position.xid, position.id]);
   }
 
-  private async read(sql: string, params: unknown[]): Promise<AuditEntry[]> {
-    const rows = (await this.dataSource.query(sql, params)) as EntryRow[];
+  private async read(after: boolean, filters: AuditFilters, params: unknown[]): Promise<AuditEntry[]> {
+    const rows = await rowsOf(this.dataSource, entries(after, filters), [...params, ...filterList(filters).map(([, value]) => value)]);
     return rows.map((row) => ({
       id: row.id,
       position: { xid: row.xid, id: row.id },
@@ -53,23 +87,4 @@ export class PostgresAuditLog extends AuditLog {
       summary: row.summary,
     }));
   }
-}
-
-/** The filters as `AND ...` conditions on parameters numbered after `params`. */
-function conditions(filters: AuditFilters, params: unknown[]): { sql: string; params: unknown[] } {
-  let sql = '';
-  const add = (column: string, value: string) => {
-    params.push(value);
-    sql += ` AND ${column} = $${params.length}`;
-  };
-  if (filters.actor) {
-    add('actor_type', filters.actor.type);
-    add('actor_id', filters.actor.id);
-  }
-  if (filters.action) add('action', filters.action);
-  if (filters.target) {
-    add('target_type', filters.target.type);
-    if (filters.target.id !== undefined) add('target_id', filters.target.id);
-  }
-  return { sql, params };
 }

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
+import { column, rowsOf, statement } from '../../../shared/database/typed-statement.js';
 import { DatabaseProbe } from '../application/database-probe.js';
+
+const PING = statement('SELECT 1', { '?column?': column.int4 });
 
 @Injectable()
 export class PostgresDatabaseProbe extends DatabaseProbe {
@@ -10,6 +13,6 @@ export class PostgresDatabaseProbe extends DatabaseProbe {
   }
 
   async ping(): Promise<void> {
-    await this.dataSource.query('SELECT 1');
+    await rowsOf(this.dataSource, PING);
   }
 }

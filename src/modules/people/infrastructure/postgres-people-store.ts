@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
-import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
+import { CAP_COUNT, capCountSql, type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { column, firstRowOf, type RowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
@@ -96,7 +96,7 @@ const SPENT_SIGN_IN_LINK = statement(
   { ...USER_ROW, used: column.bool },
 );
 
-const USERS_CAP: OrganizationCap = { what: 'users', table: 'users', setting: 'MAX_USERS_PER_ORGANIZATION' };
+const USERS_CAP: OrganizationCap = { what: 'users', count: statement(capCountSql('users'), CAP_COUNT), setting: 'MAX_USERS_PER_ORGANIZATION' };
 
 @Injectable()
 export class PostgresPeopleStore extends PeopleStore {

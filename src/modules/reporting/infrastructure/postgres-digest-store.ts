@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
-import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
+import { CAP_COUNT, capCountSql, type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { column, firstRowOf, type RowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
@@ -44,7 +44,7 @@ const DIGEST_COLUMNS = `${SCHEDULED_DIGEST_COLUMNS},
   ${addressesWhere('r.confirmed_at IS NOT NULL')} AS confirmed_recipients,
   ${addressesWhere('r.unsubscribed_at IS NOT NULL')} AS unsubscribed_recipients`;
 
-const DIGESTS_CAP: OrganizationCap = { what: 'digests', table: 'digests', setting: 'MAX_DIGESTS_PER_ORGANIZATION' };
+const DIGESTS_CAP: OrganizationCap = { what: 'digests', count: statement(capCountSql('digests'), CAP_COUNT), setting: 'MAX_DIGESTS_PER_ORGANIZATION' };
 
 /**
  * Addresses new to the organization are invited; so are those that never answered, when they were last asked long

@@ -1,5 +1,6 @@
 import { sealedColumn, type SealedColumn } from '../../../shared/crypto/sealed-columns.js';
 import { organizationSecretBinding } from '../../../shared/crypto/stored-secrets.js';
+import { column, statement, statementBuilder } from '../../../shared/database/typed-statement.js';
 
 /** The organizations' named secrets, for the key rotation. */
 export const SECRET_SEALED_COLUMNS: readonly SealedColumn[] = [
@@ -7,6 +8,8 @@ export const SECRET_SEALED_COLUMNS: readonly SealedColumn[] = [
     table: 'organization_secrets',
     key: ['organization_id', 'name'],
     ciphertext: 'value_ciphertext',
-    binding: (row) => organizationSecretBinding(row.organization_id!, row.name!),
+    reads: { organization_id: column.int8, name: column.text, value_ciphertext: column.text },
+    binding: (row) => organizationSecretBinding(row.organization_id, row.name),
+    declare: (sql) => ({ lockBatch: statementBuilder(...sql.lockBatch), rewrite: statement(sql.rewrite) }),
   }),
 ];

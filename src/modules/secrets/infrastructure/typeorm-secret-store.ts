@@ -2,14 +2,22 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
-import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
+import { CAP_COUNT, capCountSql, type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
+import { column, firstRowOf, statement } from '../../../shared/database/typed-statement.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { SecretStore } from '../application/secret-store.js';
 import type { OrganizationSecret } from '../domain/organization-secret.js';
 import { OrganizationSecretOrmEntity } from './organization-secret.orm-entity.js';
 
-const SECRETS_CAP: OrganizationCap = { what: 'secrets', table: 'organization_secrets', setting: 'MAX_SECRETS_PER_ORGANIZATION' };
+const PUT_SECRET = statement(
+  `INSERT INTO organization_secrets (organization_id, name, value_ciphertext) VALUES ($1, $2, $3)
+       ON CONFLICT (organization_id, name) DO UPDATE SET value_ciphertext = EXCLUDED.value_ciphertext, updated_at = now()
+       RETURNING created_at, updated_at, xmax = 0 AS created`,
+  { created_at: column.timestamptz, updated_at: column.timestamptz, created: column.bool },
+);
+
+const SECRETS_CAP: OrganizationCap = { what: 'secrets', count: statement(capCountSql('organization_secrets'), CAP_COUNT), setting: 'MAX_SECRETS_PER_ORGANIZATION' };
 
 @Injectable()
 export class TypeOrmSecretStore extends SecretStore {
@@ -21,13 +29,8 @@ export class TypeOrmSecretStore extends SecretStore {
   }
 
   async put(tx: Transaction, organizationId: number, name: string, valueCiphertext: string): Promise<OrganizationSecret & { created: boolean }> {
-    const rows: { created_at: Date; updated_at: Date; created: boolean }[] = await storeWithinCap(tx, this.env, organizationId, SECRETS_CAP, (m) => m.query(
-      `INSERT INTO organization_secrets (organization_id, name, value_ciphertext) VALUES ($1, $2, $3)
-       ON CONFLICT (organization_id, name) DO UPDATE SET value_ciphertext = EXCLUDED.value_ciphertext, updated_at = now()
-       RETURNING created_at, updated_at, xmax = 0 AS created`,
-      [organizationId, name, valueCiphertext],
-    ));
-    return { name, createdAt: rows[0]!.created_at, updatedAt: rows[0]!.updated_at, created: rows[0]!.created };
+    const row = await storeWithinCap(tx, this.env, organizationId, SECRETS_CAP, (m) => firstRowOf(m, PUT_SECRET, [organizationId, name, valueCiphertext]));
+    return { name, createdAt: row!.created_at, updatedAt: row!.updated_at, created: row!.created };
   }
 
   list(organizationId: number): Promise<OrganizationSecret[]> {

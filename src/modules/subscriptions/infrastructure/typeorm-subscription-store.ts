@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
-import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
+import { CAP_COUNT, capCountSql, type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { column, firstRowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
@@ -24,7 +24,7 @@ const ROTATE_SECRET = statement(
 );
 
 /** Disabled ones count: they can be enabled again. */
-const SUBSCRIPTIONS_CAP: OrganizationCap = { what: 'subscriptions', table: 'subscriptions', live: 'deleted_at IS NULL', setting: 'MAX_SUBSCRIPTIONS_PER_ORGANIZATION' };
+const SUBSCRIPTIONS_CAP: OrganizationCap = { what: 'subscriptions', count: statement(capCountSql('subscriptions', 'deleted_at IS NULL'), CAP_COUNT), setting: 'MAX_SUBSCRIPTIONS_PER_ORGANIZATION' };
 
 @Injectable()
 export class TypeOrmSubscriptionStore extends SubscriptionStore {

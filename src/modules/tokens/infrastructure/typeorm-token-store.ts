@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
-import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
+import { CAP_COUNT, capCountSql, type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
+import { statement } from '../../../shared/database/typed-statement.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { TokenStore } from '../application/token-store.js';
@@ -10,7 +11,7 @@ import type { AccessToken, TokenScope } from '../domain/access-token.js';
 import type { TokenPrincipal } from '../domain/principal.js';
 import { AccessTokenOrmEntity } from './access-token.orm-entity.js';
 
-const TOKENS_CAP: OrganizationCap = { what: 'tokens', table: 'access_tokens', live: 'deleted_at IS NULL', setting: 'MAX_TOKENS_PER_ORGANIZATION' };
+const TOKENS_CAP: OrganizationCap = { what: 'tokens', count: statement(capCountSql('access_tokens', 'deleted_at IS NULL'), CAP_COUNT), setting: 'MAX_TOKENS_PER_ORGANIZATION' };
 
 @Injectable()
 export class TypeOrmTokenStore extends TokenStore {

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Not, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
-import { type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
+import { CAP_COUNT, capCountSql, type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
+import { statement } from '../../../shared/database/typed-statement.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { WorkflowStore } from '../application/workflow-stores.js';
@@ -11,7 +12,7 @@ import type { WorkflowDefinition } from '../domain/workflow-definition.js';
 import { asJsonColumn, WorkflowOrmEntity } from './workflow.orm-entity.js';
 
 /** Each workflow has at most one form and one inbound mail address, which this cap therefore bounds too. */
-const WORKFLOWS_CAP: OrganizationCap = { what: 'workflows', table: 'workflows', setting: 'MAX_WORKFLOWS_PER_ORGANIZATION' };
+const WORKFLOWS_CAP: OrganizationCap = { what: 'workflows', count: statement(capCountSql('workflows'), CAP_COUNT), setting: 'MAX_WORKFLOWS_PER_ORGANIZATION' };
 
 @Injectable()
 export class TypeOrmWorkflowStore extends WorkflowStore {

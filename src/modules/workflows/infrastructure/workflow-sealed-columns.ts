@@ -1,8 +1,23 @@
 import { sealedColumn, type SealedColumn } from '../../../shared/crypto/sealed-columns.js';
 import { webhookTokenBinding, webhookVerificationBinding } from '../../../shared/crypto/stored-secrets.js';
+import { column, statement, statementBuilder } from '../../../shared/database/typed-statement.js';
 
 /** The workflows' sealed secrets, for the key rotation: webhook tokens and webhook verification secrets. */
 export const WORKFLOW_SEALED_COLUMNS: readonly SealedColumn[] = [
-  sealedColumn({ table: 'workflows', key: ['id'], ciphertext: 'webhook_token_ciphertext', binding: (row) => webhookTokenBinding(row.id!) }),
-  sealedColumn({ table: 'webhook_verifications', key: ['workflow_id'], ciphertext: 'secret_ciphertext', binding: (row) => webhookVerificationBinding(row.workflow_id!) }),
+  sealedColumn({
+    table: 'workflows',
+    key: ['id'],
+    ciphertext: 'webhook_token_ciphertext',
+    reads: { id: column.int8, webhook_token_ciphertext: column.text },
+    binding: (row) => webhookTokenBinding(row.id),
+    declare: (sql) => ({ lockBatch: statementBuilder(...sql.lockBatch), rewrite: statement(sql.rewrite) }),
+  }),
+  sealedColumn({
+    table: 'webhook_verifications',
+    key: ['workflow_id'],
+    ciphertext: 'secret_ciphertext',
+    reads: { workflow_id: column.int8, secret_ciphertext: column.text },
+    binding: (row) => webhookVerificationBinding(row.workflow_id),
+    declare: (sql) => ({ lockBatch: statementBuilder(...sql.lockBatch), rewrite: statement(sql.rewrite) }),
+  }),
 ];
