@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { declaredStatements, type Statement } from '../../src/shared/database/typed-statement.js';
@@ -29,16 +29,14 @@ async function loadDeclared(): Promise<Declared[]> {
     const text = readFileSync(file, 'utf8');
     return text.includes('typed-statement.js') && /\bstatement(Builder)?(<[^>]*>)?\(/.test(text);
   });
-  const found: Declared[] = [];
-  for (const file of declaring) {
-    const seen = declaredStatements().length;
-    await import(pathToFileURL(join(REPO_ROOT, 'build', relative(REPO_ROOT, file)).replace(/\.ts$/, '.js')).href);
-    // A file imports infrastructure of its own module only (.dependency-cruiser.cjs), so what its
-    // import declared, its own or a sibling's, is its module's.
-    const module = /^src\/(?:modules|shared)\/[^/]+/.exec(relative(REPO_ROOT, file))![0];
-    for (const statement of declaredStatements().slice(seen)) found.push({ statement, module });
-  }
-  return found;
+  for (const file of declaring) await import(pathToFileURL(join(REPO_ROOT, 'build', relative(REPO_ROOT, file)).replace(/\.ts$/, '.js')).href);
+  const buildRoot = join(REPO_ROOT, 'build');
+  return declaredStatements().map(({ statement, file }) => {
+    const path = relative(buildRoot, file.startsWith('file:') ? fileURLToPath(file) : file);
+    const module = /^src\/(?:modules|shared)\/[^/]+/.exec(path)?.[0];
+    assert.ok(module, `a statement declared outside src/modules and src/shared (${file}):\n${statement.text}`);
+    return { statement, module };
+  });
 }
 
 describe('typed statements, against the migrated schema', () => {

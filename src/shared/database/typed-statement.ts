@@ -81,7 +81,27 @@ export interface Statement<Row> {
   readonly [made]: true;
 }
 
-const declared: Statement<unknown>[] = [];
+/** A declared statement and the file whose code declared it (a `file:` URL or a path, as the stack names it). */
+export interface DeclaredStatement {
+  readonly statement: Statement<unknown>;
+  readonly file: string;
+}
+
+const declared: DeclaredStatement[] = [];
+
+/**
+ * The file of the code that called `statement` or `statementBuilder`: the schema check holds a
+ * statement to the tables of that file's module, whichever file's import first loaded it.
+ */
+function declaringFile(): string {
+  for (const frame of (new Error().stack ?? '').split('\n').slice(1)) {
+    const file = /\(?((?:file:\/\/|\/)[^():]+):\d+:\d+\)?$/.exec(frame)?.[1];
+    if (file && file !== THIS_FILE && file !== THIS_PATH) return file;
+  }
+  return 'unknown';
+}
+const THIS_FILE = import.meta.url;
+const THIS_PATH = new URL(import.meta.url).pathname;
 
 function madeStatement<C extends Columns>(text: string, columns: C | undefined): Statement<RowOf<C>> {
   // The one place a Statement comes to be (see `made`).
@@ -91,7 +111,7 @@ function madeStatement<C extends Columns>(text: string, columns: C | undefined):
 /** `text`, whose rows have exactly `columns` (none for a statement that answers no rows). */
 export function statement<C extends Columns = Record<never, never>>(text: string, columns?: C): Statement<RowOf<C>> {
   const declaring = madeStatement(text, columns);
-  declared.push(declaring);
+  declared.push({ statement: declaring, file: declaringFile() });
   return declaring;
 }
 
@@ -112,7 +132,7 @@ export function statementBuilder<Args extends readonly unknown[], C extends Colu
 }
 
 /** Every statement declared by the modules loaded so far, for the schema check. */
-export function declaredStatements(): readonly Statement<unknown>[] {
+export function declaredStatements(): readonly DeclaredStatement[] {
   return declared;
 }
 
