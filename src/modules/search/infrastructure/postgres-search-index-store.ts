@@ -22,13 +22,20 @@ const POSITIONS = statement(`SELECT organization_id, workflow_id, change_xid::te
  * Each field's words through `cis_search` (English stems, accents dropped) and its identifiers
  * as whole lexemes, weighted by field; the three vectors are prefixes of each other (see the
  * migration). Identifiers go through array_to_tsvector, which takes each as one lexeme as it is.
+ * A document whose texts are those already stored (`fields` holds every text with its field) is
+ * left as it is: most changes of a case (its status, its assignee, a run's step) change none of
+ * its words, and building the vectors is most of what indexing costs Postgres.
  */
-const SAVE_DOCUMENTS = statement(`
+export const SAVE_DOCUMENTS = statement(`
+  WITH d AS MATERIALIZED (
+    SELECT d.* FROM jsonb_to_recordset($1::jsonb) AS d(organization_id bigint, case_id bigint, workflow_id bigint, fields jsonb,
+         subject text, subject_ids text[], attributes text, attribute_ids text[], email text, email_ids text[], comment text, comment_ids text[])
+    LEFT JOIN case_search_documents stored ON stored.organization_id = d.organization_id AND stored.case_id = d.case_id
+    WHERE stored.fields IS DISTINCT FROM d.fields OR stored.workflow_id IS DISTINCT FROM d.workflow_id
+  )
   INSERT INTO case_search_documents (organization_id, case_id, workflow_id, subject_text, case_text, all_text, attributes_text, fields)
   SELECT d.organization_id, d.case_id, d.workflow_id, v.s, v.s || v.a, v.s || v.a || v.e || v.c, v.a, d.fields
-  FROM jsonb_to_recordset($1::jsonb) AS d(organization_id bigint, case_id bigint, workflow_id bigint, fields jsonb,
-       subject text, subject_ids text[], attributes text, attribute_ids text[], email text, email_ids text[], comment text, comment_ids text[])
-  CROSS JOIN LATERAL (SELECT
+  FROM d CROSS JOIN LATERAL (SELECT
     setweight(to_tsvector('cis_search', d.subject) || array_to_tsvector(d.subject_ids), 'A') AS s,
     setweight(to_tsvector('cis_search', d.attributes) || array_to_tsvector(d.attribute_ids), 'B') AS a,
     setweight(to_tsvector('cis_search', d.email) || array_to_tsvector(d.email_ids), 'C') AS e,

@@ -1,0 +1,53 @@
+/**
+ * The search index's documents on a database of its own: a case whose words did not change (its
+ * status, its assignee, a run's step did) keeps its stored document, vectors and row version as
+ * they were; a change of its words rewrites them.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { SAVE_DOCUMENTS } from '../../src/modules/search/infrastructure/postgres-search-index-store.js';
+import { type IsolatedDatabase, isolatedDatabase } from '../support/automation-helpers.js';
+
+const ORG = 1;
+const CASE = 42;
+const WORKFLOW = 7;
+
+describe('search documents', () => {
+  let database: IsolatedDatabase;
+  before(async () => {
+    database = await isolatedDatabase();
+  });
+  after(() => database.drop());
+
+  /** The document of a case whose only text is its subject, as the indexer hands it over. */
+  const document = (subject: string, workflowId = WORKFLOW) => ({
+    organization_id: ORG, case_id: CASE, workflow_id: workflowId, fields: [{ f: 'subject', p: '', t: subject, i: [] }],
+    subject, subject_ids: [], attributes: '', attribute_ids: [], email: '', email_ids: [], comment: '', comment_ids: [],
+  });
+  const save = (subject: string, workflowId?: number) => database.pool.query(SAVE_DOCUMENTS.text, [JSON.stringify([document(subject, workflowId)])]);
+  const stored = async () =>
+    (await database.pool.query<{ version: string; words: string; workflow_id: string }>(
+      'SELECT xmin::text AS version, subject_text::text AS words, workflow_id FROM case_search_documents WHERE organization_id = $1 AND case_id = $2',
+      [ORG, CASE],
+    )).rows;
+
+  it('rewrites a case\'s document only when its words or its workflow change', async () => {
+    await save('Printer on fire');
+    const [first] = await stored();
+    assert.match(first!.words, /'printer'/);
+
+    await save('Printer on fire');
+    assert.deepEqual(await stored(), [first], 'the same words: the stored row is not touched');
+
+    await save('Printer repaired');
+    const [second] = await stored();
+    assert.notEqual(second!.version, first!.version);
+    assert.match(second!.words, /'repair'/);
+    assert.doesNotMatch(second!.words, /'fire'/);
+
+    await save('Printer repaired', WORKFLOW + 1);
+    const [third] = await stored();
+    assert.notEqual(third!.version, second!.version);
+    assert.equal(third!.workflow_id, String(WORKFLOW + 1));
+  });
+});
