@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { refusedDataState } from '../../../shared/database/database-errors.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
@@ -14,8 +13,6 @@ import { type CaseDocument, type IndexedPosition, SearchIndexMetrics, SearchInde
 export const INDEX_BATCH = 500;
 /** How long the list of workflows is used before it is read again: a new workflow's first case waits at most this long more. */
 const WORKFLOWS_REUSED_MS = 1_000;
-/** Cases whose written words are remembered (about 60 bytes each): past that, all are forgotten at once. */
-const MAX_REMEMBERED = 200_000;
 
 /**
  * Keeps the search documents: follows every workflow's change feed (docs/change-feed.md) from
@@ -33,14 +30,6 @@ const MAX_REMEMBERED = 200_000;
 @Injectable()
 export class SearchIndexer {
   private workflows?: { list: { id: number; organizationId: number }[]; readAt: number };
-  /**
-   * What each case's document was made of when this process last wrote it (wordsOf). Most changes
-   * of a case (its status, its assignee, a run's step) leave its words as they were, and building
-   * its document is most of what indexing costs the worker, so such a case is passed over. Only
-   * this process's own writes are known: all is forgotten when another indexer may have written
-   * (this one did not get the lock). The store leaves an unchanged document as it is too.
-   */
-  private written = new Map<number, string>();
 
   constructor(
     private readonly store: SearchIndexStore,
@@ -71,26 +60,15 @@ export class SearchIndexer {
   }
 
   private async index(save: (tx: Transaction, documents: CaseDocument[], positions: IndexedPosition[]) => Promise<void>): Promise<number> {
-    let words = new Map<number, string>();
     const indexed = await this.store.exclusively(async (tx) => {
       const known = new Map((await this.store.positions(tx)).map((p) => [p.workflowId, p]));
       const from = (await this.everPublished()).map((w) => known.get(w.id) ?? { organizationId: w.organizationId, workflowId: w.id, xid: '0', caseId: '0' });
       const changed = await this.feed.changedAfter(from, INDEX_BATCH);
       if (!changed.length) return 0;
-      const built = await this.documents(changed.map((c) => c.case));
-      await save(tx, built.documents, lastPositions(changed));
-      words = built.words;
+      await save(tx, await this.documents(changed.map((c) => c.case)), lastPositions(changed));
       return changed.length;
     });
-    if (indexed === undefined) this.written.clear();
-    else this.remember(words);
     return indexed ?? 0;
-  }
-
-  /** Once the words are stored (committed). */
-  private remember(words: ReadonlyMap<number, string>): void {
-    if (this.written.size + words.size > MAX_REMEMBERED) this.written.clear();
-    for (const [caseId, made] of words) this.written.set(caseId, made);
   }
 
   /** Each document on its own; one Postgres refuses is stored reduced, and added to `refused`. */
@@ -104,23 +82,15 @@ export class SearchIndexer {
     await this.store.save(tx, [], positions);
   }
 
-  /** The documents of the cases whose words changed since this process wrote them, and what each case's words are made of. */
-  private async documents(cases: readonly CaseProps[]): Promise<{ documents: CaseDocument[]; words: Map<number, string> }> {
+  private async documents(cases: readonly CaseProps[]): Promise<CaseDocument[]> {
     const sourced = await Promise.all(this.sources.map((source) => source.textsOf(cases)));
-    const words = new Map<number, string>();
-    const rewritten = cases.flatMap((c) => {
-      const messages: SearchText[] = sourced.flatMap((texts) => texts.get(c.id) ?? []);
-      const made = wordsOf(c, messages);
-      words.set(c.id, made);
-      return this.written.get(c.id) === made ? [] : [{ c, messages }];
-    });
-    const documents = await Promise.all(
-      rewritten.map(async ({ c, messages }) => {
+    return Promise.all(
+      cases.map(async (c) => {
+        const messages: SearchText[] = sourced.flatMap((texts) => texts.get(c.id) ?? []);
         const searched = { subject: c.subject, attributes: c.attributes, cameByEmail: c.source === 'Email' };
         return { organizationId: c.organizationId, caseId: c.id, workflowId: c.workflowId, texts: caseSearchTexts(searched, await this.rules(c), messages) };
       }),
     );
-    return { documents, words };
   }
 
   /** What the case's workflow version says about searching its attributes. */
@@ -136,16 +106,6 @@ export class SearchIndexer {
     }
     return this.workflows.list;
   }
-}
-
-/**
- * A digest of everything a case's document is made of: its workflow and version (which say what
- * is searched), subject, source, the exact text of its attributes, and its messages' texts.
- */
-function wordsOf(c: CaseProps, messages: readonly SearchText[]): string {
-  const hash = createHash('sha256').update(`${c.workflowId}\0${c.workflowVersion}\0${c.source}\0${c.subject}\0${c.attributes}`);
-  for (const m of messages) hash.update(`\0${m.field}\0${m.pointer}\0${m.text}`);
-  return hash.digest('base64');
 }
 
 /** A document Postgres refused, with the SQLSTATE it gave. */
