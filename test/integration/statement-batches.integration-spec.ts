@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { getDataSourceToken } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../../src/shared/database/data-source-options.js';
 import { PreparedStatements } from '../../src/shared/database/prepared-statements.js';
 import { StatementWaitTimeoutError } from '../../src/shared/database/database-errors.js';
 import { StatementBatches } from '../../src/shared/database/statement-batches.js';
@@ -10,6 +12,7 @@ import { TypeOrmTransactionRunner } from '../../src/shared/database/typeorm-tran
 import { column, statement } from '../../src/shared/database/typed-statement.js';
 import { startIntegrationContext, type IntegrationContext } from '../support/integration-context.js';
 import { closeDb, db } from '../support/test-app.js';
+import { whileLocked } from '../support/table-locks.js';
 import { impatientDataSource, slowCommits } from '../support/unanswered-commits.js';
 
 /** Stores a key and answers the transaction that stored it. */
@@ -84,6 +87,28 @@ describe('StatementBatches: independent statements arriving together share one t
       assert.deepEqual(await stored(keys), keys);
     } finally {
       await dropSlowCommits();
+      await dataSource.destroy();
+    }
+  });
+
+  it('fails each statement with its own cancellation when the first Parse of their statement waits for a lock past statement_timeout, never as an unknown statement', async () => {
+    // Text no connection has parsed yet: its first Parse waits for the lock, and pg sends the
+    // uses queued behind it on the same connection without a Parse of their own.
+    const unparsed = statement(`INSERT INTO batch_probe (key) VALUES ($1) RETURNING key /* ${randomUUID()} */`, { key: column.text });
+    const options = dataSourceOptions({ DATABASE_URL: process.env.DATABASE_URL!, DATABASE_STATEMENT_TIMEOUT_MS: 300 });
+    const dataSource = await new DataSource({ ...options, extra: { ...options.extra, max: 1 } } as typeof options).initialize();
+    try {
+      const impatient = new StatementBatches(new PreparedStatements(dataSource), new TypeOrmTransactionRunner(dataSource));
+      const keys = ['locked-1', 'locked-2', 'locked-3'];
+      const outcomes = await whileLocked(['batch_probe'], () => Promise.allSettled(keys.map((key) => impatient.rows(unparsed, [key]))));
+      for (const outcome of outcomes) {
+        assert.equal(outcome.status, 'rejected');
+        const reason = (outcome as PromiseRejectedResult).reason as { code?: string };
+        assert.equal(reason.code, '57014', String(reason));
+      }
+      assert.deepEqual(await stored(keys), []);
+      assert.deepEqual(await impatient.rows(unparsed, ['after-the-lock']), [{ key: 'after-the-lock' }]);
+    } finally {
       await dataSource.destroy();
     }
   });

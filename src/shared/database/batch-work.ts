@@ -1,4 +1,4 @@
-import { isInFailedTransaction } from './database-errors.js';
+import { isRefusedForAnEarlierFailure } from './database-errors.js';
 
 /** Some of a batch's work failed, each with its reason, before the transaction's COMMIT was sent. */
 export class BatchWorkFailed<E> extends Error {
@@ -19,6 +19,6 @@ export async function runTogether<E, T>(batch: readonly E[], work: (entry: E) =>
     if (outcome.status === 'rejected') rejected.set(batch[i]!, outcome.reason);
   });
   if (rejected.size === 0) return settled.map((outcome) => (outcome as PromiseFulfilledResult<T>).value);
-  const failures = new Map([...rejected].filter(([, reason]) => !isInFailedTransaction(reason)));
+  const failures = new Map([...rejected].filter(([, reason]) => !isRefusedForAnEarlierFailure(reason)));
   throw new BatchWorkFailed(failures.size > 0 ? failures : rejected);
 }

@@ -79,7 +79,14 @@ export function isUniqueViolation(err: unknown, index: string): boolean {
   return d?.code === '23505' && d.constraint === index;
 }
 
-/** Postgres refused the statement only because an earlier one in the same transaction had failed. */
-export function isInFailedTransaction(err: unknown): boolean {
-  return driverError(err)?.code === '25P02';
+/**
+ * Postgres refused the statement only because an earlier one on the same pipelined connection had
+ * failed: inside a transaction every later statement is refused (25P02), and a named statement
+ * queued right behind its first use was sent without a Parse of its own (pg parses a name once
+ * per connection, counting one already sent), so when that first Parse failed (a lock waited
+ * for past statement_timeout), Postgres does not know the name (26000).
+ */
+export function isRefusedForAnEarlierFailure(err: unknown): boolean {
+  const code = driverError(err)?.code;
+  return code === '25P02' || code === '26000';
 }
