@@ -17,6 +17,8 @@ import { fastifyOptions, setUpFastify } from './shared/http/http-setup.js';
 import { registerRateLimits } from './shared/http/rate-limits.js';
 import { registerCredentialChecks } from './shared/http/authenticated-requests.js';
 import { serveDirectRoutes } from './shared/http/direct-routes.js';
+import { registerRecentChangeMarks } from './shared/http/recent-change-marks.js';
+import { RecentChanges } from './shared/database/recent-changes.js';
 import { SourceCredentialCheck } from './modules/workflows/http/source-credential.check.js';
 import { createRedisClient } from './shared/redis/redis.client.js';
 import { PinoNestLogger } from './shared/logging/logger.js';
@@ -49,6 +51,7 @@ export async function createApp(env: Env, logger: Logger, options: CaseIntakeOpt
     source: app.get(SourceCredentialCheck),
   });
   serveDirectRoutes(fastify, app);
+  if (env.DATABASE_READ_URL) registerRecentChangeMarks(fastify, app.get(RecentChanges));
   try {
     await serveApiDocs(app, env.PUBLIC_BASE_URL!);
     await serveDashboard(app);

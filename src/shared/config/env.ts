@@ -20,6 +20,14 @@ export class Env {
   @IsString() @Matches(/^postgres(ql)?:\/\//, { message: '$property must be a postgres:// URL' })
   DATABASE_URL: string;
 
+  /**
+   * A streaming replica of DATABASE_URL's database, for the reads that may lag a little: the case
+   * lists, the change feed, search, reports, exports and the audit list. Unset: every read goes to
+   * the primary (docs/deploying.md, "A read replica").
+   */
+  @IsOptional() @IsString() @Matches(/^postgres(ql)?:\/\//, { message: '$property must be a postgres:// URL' })
+  DATABASE_READ_URL?: string;
+
   @IsString() @Matches(/^rediss?:\/\//, { message: '$property must be a redis:// URL' })
   REDIS_URL: string;
 
@@ -82,6 +90,18 @@ export class Env {
    */
   @Type(() => Number) @IsInt() @Min(100) @Max(30000)
   DATABASE_STATEMENT_TIMEOUT_MS = 5000;
+
+  /** A replica that has not replayed what the primary wrote this long ago (ms), or does not answer, is skipped until it catches up. */
+  @Type(() => Number) @IsInt() @Min(100) @Max(600000)
+  DATABASE_READ_MAX_LAG_MS = 5000;
+
+  /**
+   * How long (ms) a read of an organization that changed something within
+   * DATABASE_READ_MAX_LAG_MS waits for the replica to replay the primary's position, so that it
+   * sees the change, before it goes to the primary instead.
+   */
+  @Type(() => Number) @IsInt() @Min(0) @Max(5000)
+  DATABASE_READ_WAIT_MS = 200;
 
   /**
    * Case list reads (the cases API's list and change feed, the admin case list) one organization

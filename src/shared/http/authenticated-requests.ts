@@ -93,3 +93,10 @@ export function requiredProof<P>(request: FastifyRequest, ...kinds: [RouteCreden
 export function proofParameter<P>(...kinds: [RouteCredential['kind'], ...RouteCredential['kind'][]]): () => ParameterDecorator {
   return createParamDecorator((_: unknown, context: ExecutionContext): P => requiredProof<P>(context.switchToHttp().getRequest<FastifyRequest>(), ...kinds));
 }
+
+/** The organization the request's credential belongs to (a caller's, a webhook's or a form's workflow's), when its proof names one. */
+export function provenOrganization(request: FastifyRequest): number | undefined {
+  const proof = proofs.get(request)?.proof;
+  if (typeof proof !== 'object' || proof === null || !('organizationId' in proof)) return undefined;
+  return typeof proof.organizationId === 'number' ? proof.organizationId : undefined;
+}

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
-import { column, rowsOf, statementBuilder } from '../../../shared/database/typed-statement.js';
+import { ReplicaReads } from '../../../shared/database/replica-reads.js';
+import { column, statementBuilder } from '../../../shared/database/typed-statement.js';
 import { AuditLog } from '../application/audit-log.js';
 import type { AuditActor, AuditEntry, AuditFilters, AuditPosition } from '../domain/audit-entry.js';
 
@@ -62,20 +61,20 @@ const entries = statementBuilder(
 /** `audit_entries`, read by organization in commit order (`audit_entries_commit_order`). */
 @Injectable()
 export class PostgresAuditLog extends AuditLog {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(private readonly replicaReads: ReplicaReads) {
     super();
   }
 
   newest(organizationId: number, filters: AuditFilters, limit: number): Promise<AuditEntry[]> {
-    return this.read(false, filters, [organizationId, limit]);
+    return this.read(organizationId, false, filters, [limit]);
   }
 
   after(organizationId: number, position: AuditPosition, filters: AuditFilters, limit: number): Promise<AuditEntry[]> {
-    return this.read(true, filters, [organizationId, limit, position.xid, position.id]);
+    return this.read(organizationId, true, filters, [limit, position.xid, position.id]);
   }
 
-  private async read(after: boolean, filters: AuditFilters, params: unknown[]): Promise<AuditEntry[]> {
-    const rows = await rowsOf(this.dataSource, entries(after, filters), [...params, ...filterList(filters).map(([, value]) => value)]);
+  private async read(organizationId: number, after: boolean, filters: AuditFilters, params: unknown[]): Promise<AuditEntry[]> {
+    const rows = await this.replicaReads.rows(organizationId, entries(after, filters), [organizationId, ...params, ...filterList(filters).map(([, value]) => value)]);
     return rows.map((row) => ({
       id: row.id,
       position: { xid: row.xid, id: row.id },

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
+import { ReplicaReads } from '../../../shared/database/replica-reads.js';
 import { column, type RowOf, type Statement, statement, statementBuilder } from '../../../shared/database/typed-statement.js';
 import { FEED_START } from '../application/case-cursors.js';
 import { casesShownOnSql } from './postgres-case-merges.js';
@@ -85,6 +86,12 @@ const ATTACHMENT = statement(
  *
  * The cursor is expired when a purge its page did not see (so with an id at or above that
  * page's xmin) deleted a case whose last change lies beyond it.
+ *
+ * The same holds on a streaming replica (ReplicaReads): a hot standby's snapshot is the primary's
+ * at the WAL position it has replayed, its xmin below every transaction the primary was running
+ * there (and below any id the replica has seen no record of yet, which it counts as running). A
+ * replica behind the primary answers an earlier page, never one with a change missing; a page
+ * from a replica further behind than the cursor's is empty, and the next finds what it missed.
  */
 const FEED_PAGE = statement(
   `
@@ -112,30 +119,35 @@ const FEED_PAGE = statement(
 export class PostgresCaseQueries extends CaseQueries {
   private readonly prepared: PreparedStatements;
 
-  constructor(@InjectDataSource() dataSource: DataSource, private readonly watching: CaseWatchingSql, private readonly serviceLevels: CaseServiceLevels) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly replicaReads: ReplicaReads,
+    private readonly watching: CaseWatchingSql,
+    private readonly serviceLevels: CaseServiceLevels,
+  ) {
     super();
     this.prepared = new PreparedStatements(dataSource);
   }
 
   async list(organizationId: number, filter: CaseFilter): Promise<Positioned<ListPosition>[]> {
     const sort = filter.sort ?? DEFAULT_CASE_SORT;
-    const rows = await this.read(filter, listCasesStatement(organizationId, filter, this.watching.sql, this.serviceLevels));
+    const rows = await this.read(organizationId, filter, listCasesStatement(organizationId, filter, this.watching.sql, this.serviceLevels));
     return rows.map((row) => ({ case: withWatchers(toProps(row), row.watchers), position: { sort, value: row.sort_value, id: row.id } }));
   }
 
   async ids(organizationId: number, filter: CaseFilter): Promise<number[]> {
-    const rows = await this.read(filter, listedIdsStatement(organizationId, filter, this.watching.sql, this.serviceLevels));
+    const rows = await this.read(organizationId, filter, listedIdsStatement(organizationId, filter, this.watching.sql, this.serviceLevels));
     return rows.map((row) => Number(row.id));
   }
 
-  /** A search's tiers are planned for their own tsquery at every read (PreparedStatements.planned). */
-  private read<Row>(filter: CaseFilter, { statement, values }: { statement: Statement<Row>; values: unknown[] }): Promise<Row[]> {
-    return filter.search ? this.prepared.planned(statement, values) : this.prepared.rows(statement, values);
+  /** A search's tiers are planned for their own tsquery at every read (PreparedStatements.planned). Lists may be read from the replica. */
+  private read<Row>(organizationId: number, filter: CaseFilter, { statement, values }: { statement: Statement<Row>; values: unknown[] }): Promise<Row[]> {
+    return filter.search ? this.replicaReads.planned(organizationId, statement, values) : this.replicaReads.rows(organizationId, statement, values);
   }
 
   async changes(organizationId: number, workflowId: number, cursor: FeedCursor | null, limit: number): Promise<FeedPage> {
     const from = cursor ?? { after: FEED_START, readBelow: '0' };
-    const rows = await this.prepared.rows(FEED_PAGE, [organizationId, workflowId, from.after.xid, from.after.id, cursor !== null, from.readBelow, limit]);
+    const rows = await this.replicaReads.rows(organizationId, FEED_PAGE, [organizationId, workflowId, from.after.xid, from.after.id, cursor !== null, from.readBelow, limit]);
     return {
       expired: rows[0]!.expired,
       readBelow: rows[0]!.read_below,

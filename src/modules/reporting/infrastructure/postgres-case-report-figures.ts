@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
+import { ReplicaReads } from '../../../shared/database/replica-reads.js';
 import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { CASE_SOURCES, type CaseSource } from '../../cases/domain/case.js';
@@ -12,16 +11,13 @@ import { FOLD, REPORT, type SlotRow } from './report-rollups.sql.js';
 
 @Injectable()
 export class PostgresCaseReportFigures extends CaseReportFigures {
-  private readonly prepared: PreparedStatements;
-
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(private readonly replicaReads: ReplicaReads) {
     super();
-    this.prepared = new PreparedStatements(dataSource);
   }
 
   async read(organizationId: number, range: ReportRange, workflowIds: readonly number[] | null, topErrors: number): Promise<ReportFigures> {
     const spans = tileWithUtcPeriods(range.from, range.to);
-    const [row] = await this.prepared.rows(REPORT, [
+    const [row] = await this.replicaReads.rows(organizationId, REPORT, [
       organizationId,
       range.from,
       range.to,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
+import { ReplicaReads } from '../../../shared/database/replica-reads.js';
 import { column, statement } from '../../../shared/database/typed-statement.js';
 import type { SearchScope, SearchTier } from '../../cases/domain/case-text-search.js';
 import { type FoundMatch, SearchReads } from '../application/search.ports.js';
@@ -118,7 +119,10 @@ export function searchTiers(organizationId: number, queries: SearchQueries, scop
 export class PostgresSearchReads extends SearchReads {
   private readonly prepared: PreparedStatements;
 
-  constructor(@InjectDataSource() dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() dataSource: DataSource,
+    private readonly replicaReads: ReplicaReads,
+  ) {
     super();
     this.prepared = new PreparedStatements(dataSource);
   }
@@ -133,7 +137,7 @@ export class PostgresSearchReads extends SearchReads {
 
   async matches(organizationId: number, caseIds: readonly number[], queries: SearchQueries, scope: SearchScope): Promise<FoundMatch[]> {
     if (!caseIds.length) return [];
-    const rows = await this.prepared.rows(MATCHES, [organizationId, caseIds, queries.anyPositive, queries.highlight, SCOPE_FIELDS[scope]]);
+    const rows = await this.replicaReads.rows(organizationId, MATCHES, [organizationId, caseIds, queries.anyPositive, queries.highlight, SCOPE_FIELDS[scope]]);
     // ts_headline marks `A-1043` as the parser splits it: [[A]][[-1043]].
     return rows.map((row) => ({ caseId: Number(row.case_id), field: row.field, pointer: row.pointer, snippet: row.snippet.replaceAll(']][[', '') }));
   }
