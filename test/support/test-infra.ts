@@ -19,7 +19,8 @@ export function sameDatabaseOn(serverUrl: string, databaseUrl: string): string {
 export function readUrlFor(env: Record<string, string | undefined>): string | undefined {
   if (env.DATABASE_READ_URL !== undefined) return env.DATABASE_READ_URL;
   const { DATABASE_URL: primary, DATABASE_READ_URL: replica } = process.env;
-  if (!primary || !replica || env.DATABASE_URL === undefined) return replica;
+  if (!primary || !replica) return undefined;
+  if (env.DATABASE_URL === undefined) return replica;
   return new URL(env.DATABASE_URL).host === new URL(primary).host ? sameDatabaseOn(replica, env.DATABASE_URL) : undefined;
 }
 
