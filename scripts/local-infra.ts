@@ -296,9 +296,6 @@ export async function initPostgresCluster(bin: string, dir: string, user: Postgr
   }
 }
 
-/** The URL of user postgres on database `postgres` of the server on 127.0.0.1:`port`. */
-export const postgresUrl = (port: number) => `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/postgres`;
-
 export interface PostgresServer extends RunningService {
   /** SIGKILL, as a crash: the server's own children notice and end by themselves. */
   kill(): Promise<void>;
@@ -307,7 +304,7 @@ export interface PostgresServer extends RunningService {
 /**
  * Runs `bin`'s postgres on the cluster in `dir` on 127.0.0.1:`port` (TCP only) with `settings`
  * (more `-c name=value` arguments), as `user`; resolves once it accepts connections (read-only
- * ones, for a standby).
+ * ones, for a standby), with a URL for user postgres on database `postgres`.
  */
 export async function startPostgresServer(bin: string, dir: string, port: number, user: PostgresUser | undefined, settings: string[] = []): Promise<PostgresServer> {
   await waitForPreviousRun(path.join(dir, 'postmaster.pid'), dir, 'postgres');
@@ -318,7 +315,7 @@ export async function startPostgresServer(bin: string, dir: string, port: number
   await awaitReady(server, `Postgres on 127.0.0.1:${port} (data in ${dir})`, async () =>
     /database system is ready to accept (read-only )?connections/.test(server.output()),
   );
-  return { url: postgresUrl(port), stop: server.stop, kill: server.kill };
+  return { url: `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/postgres`, stop: server.stop, kill: server.kill };
 }
 
 /**
