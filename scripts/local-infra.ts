@@ -23,8 +23,8 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-const PG_USER = 'postgres';
-const PG_PASSWORD = 'password';
+export const PG_USER = 'postgres';
+export const PG_PASSWORD = 'password';
 const START_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
 /** How long a start waits for a killed run's server (ended by its watchdog) to leave the data dir. */
@@ -105,7 +105,11 @@ function spawnServer(file: string, args: string[], signal: NodeJS.Signals, optio
     await exited;
     clearTimeout(timer);
   };
-  return { exited, stop, output: () => lines.join('\n') || '(no output)' };
+  const kill = async () => {
+    if (isRunning(child)) child.kill('SIGKILL');
+    await exited;
+  };
+  return { exited, stop, kill, output: () => lines.join('\n') || '(no output)' };
 }
 
 type Server = ReturnType<typeof spawnServer>;
@@ -173,10 +177,10 @@ async function waitForPreviousRun(pidFile: string, dir: string, what: string): P
 
 // --- Postgres ---
 
-type PostgresUser = { uid: number; gid: number };
+export type PostgresUser = { uid: number; gid: number };
 
 /** As root: Postgres refuses to run as root, so it runs as the system user `postgres` (created if missing). */
-async function postgresUser(): Promise<PostgresUser | undefined> {
+export async function postgresUser(): Promise<PostgresUser | undefined> {
   if (!isRoot()) return undefined;
   const ids = async () => ({
     uid: Number.parseInt((await run('id', ['-u', PG_USER])).stdout, 10),
@@ -233,7 +237,7 @@ export const relocatedHome = (dir: string) => path.join('/var/tmp', `cis-postgre
  * runs find the same cluster. Postgres refuses to run as root, and a checkout under /root or a
  * `mktemp -d` is closed to every other user, so that is the one place it can keep its files.
  */
-async function postgresDataDir(dir: string, user: PostgresUser | undefined): Promise<string> {
+export async function postgresDataDir(dir: string, user: PostgresUser | undefined): Promise<string> {
   await mkdir(dir, { recursive: true });
   const real = await realpath(dir);
   if (!user) return real;
@@ -258,11 +262,60 @@ async function postgresDataDir(dir: string, user: PostgresUser | undefined): Pro
   return elsewhere;
 }
 
-/** Runs `file` to completion as `user`; fails with its output. */
-async function runAs(user: PostgresUser | undefined, file: string, args: string[]): Promise<void> {
-  const { exited, output } = spawnServer(file, args, 'SIGTERM', user);
+/** Removes the cluster postgresDataDir moved to /var/tmp for `dir`, if it did: removing `dir` leaves it. */
+export async function removeRelocatedData(dir: string): Promise<void> {
+  const moved = await lstat(dir).then((s) => s.isSymbolicLink(), () => false);
+  if (moved) await rm(relocatedHome(path.join(await realpath(path.dirname(dir)), path.basename(dir))), { recursive: true, force: true });
+}
+
+/** Runs `file` to completion as `user` (with `env` as its whole environment, when given); fails with its output. */
+export async function runAs(user: PostgresUser | undefined, file: string, args: string[], env?: NodeJS.ProcessEnv): Promise<void> {
+  const { exited, output } = spawnServer(file, args, 'SIGTERM', { ...user, env });
   const how = await exited;
   if (how !== 'exited with code 0') throw new Error(`${path.basename(file)} ${how}:\n${output()}`);
+}
+
+/**
+ * Initialises a cluster in `dir` with `bin`'s initdb when it holds none: user postgres with
+ * password authentication (scram), as `user`.
+ */
+export async function initPostgresCluster(bin: string, dir: string, user: PostgresUser | undefined): Promise<void> {
+  if (existsSync(path.join(dir, 'PG_VERSION'))) return;
+  if ((await readdir(dir)).length > 0) {
+    throw new Error(`Cannot initialise a Postgres cluster in ${dir}: it is not empty but holds no PG_VERSION. Remove it or choose another.`);
+  }
+  const pwDir = await mkdtemp(path.join(tmpdir(), 'cis-postgres-pw-'));
+  try {
+    const pwFile = path.join(pwDir, 'password');
+    await writeFile(pwFile, `${PG_PASSWORD}\n`);
+    if (user) await chown(pwDir, user.uid, user.gid).then(() => chown(pwFile, user.uid, user.gid));
+    const flags = ['--encoding=UTF8', '--locale=C', '--no-sync', '--auth=scram-sha-256', `--username=${PG_USER}`];
+    await runAs(user, path.join(bin, 'initdb'), [`--pgdata=${dir}`, `--pwfile=${pwFile}`, ...flags]);
+  } finally {
+    await rm(pwDir, { recursive: true, force: true });
+  }
+}
+
+export interface PostgresServer extends RunningService {
+  /** SIGKILL, as a crash: the server's own children notice and end by themselves. */
+  kill(): Promise<void>;
+}
+
+/**
+ * Runs `bin`'s postgres on the cluster in `dir` on 127.0.0.1:`port` (TCP only) with `settings`
+ * (more `-c name=value` arguments), as `user`; resolves once it accepts connections (read-only
+ * ones, for a standby), with a URL for user postgres on database `postgres`.
+ */
+export async function startPostgresServer(bin: string, dir: string, port: number, user: PostgresUser | undefined, settings: string[] = []): Promise<PostgresServer> {
+  await waitForPreviousRun(path.join(dir, 'postmaster.pid'), dir, 'postgres');
+  await assertPortFree(port, 'Postgres');
+  const args = ['-D', dir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', ...settings];
+  // SIGINT is Postgres' fast shutdown: clean, and the data is kept.
+  const server = spawnServer(path.join(bin, 'postgres'), args, 'SIGINT', user);
+  await awaitReady(server, `Postgres on 127.0.0.1:${port} (data in ${dir})`, async () =>
+    /database system is ready to accept (read-only )?connections/.test(server.output()),
+  );
+  return { url: `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/postgres`, stop: server.stop, kill: server.kill };
 }
 
 /**
@@ -273,32 +326,10 @@ async function runAs(user: PostgresUser | undefined, file: string, args: string[
 export async function startEmbeddedPostgres(dataDir: string, port: number): Promise<RunningService> {
   const user = await postgresUser();
   const dir = await postgresDataDir(path.resolve(dataDir), user);
-  const native = await postgresBinaries(user);
-  if (!existsSync(path.join(dir, 'PG_VERSION'))) {
-    if ((await readdir(dir)).length > 0) {
-      throw new Error(`Cannot initialise a Postgres cluster in ${dir}: it is not empty but holds no PG_VERSION. Remove it or choose another.`);
-    }
-    const pwDir = await mkdtemp(path.join(tmpdir(), 'cis-postgres-pw-'));
-    try {
-      const pwFile = path.join(pwDir, 'password');
-      await writeFile(pwFile, `${PG_PASSWORD}\n`);
-      if (user) await chown(pwDir, user.uid, user.gid).then(() => chown(pwFile, user.uid, user.gid));
-      const flags = ['--encoding=UTF8', '--locale=C', '--no-sync', '--auth=scram-sha-256', `--username=${PG_USER}`];
-      await runAs(user, path.join(native, 'bin', 'initdb'), [`--pgdata=${dir}`, `--pwfile=${pwFile}`, ...flags]);
-    } finally {
-      await rm(pwDir, { recursive: true, force: true });
-    }
-  }
-  await waitForPreviousRun(path.join(dir, 'postmaster.pid'), dir, 'postgres');
-  await assertPortFree(port, 'Postgres');
-
-  const settings = ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='];
-  // SIGINT is Postgres' fast shutdown: clean, and the data is kept.
-  const server = spawnServer(path.join(native, 'bin', 'postgres'), ['-D', dir, '-p', String(port), ...settings], 'SIGINT', user);
-  await awaitReady(server, `Postgres on 127.0.0.1:${port} (data in ${dir})`, async () =>
-    server.output().includes('database system is ready to accept connections'),
-  );
-  return { url: `postgres://${PG_USER}:${PG_PASSWORD}@127.0.0.1:${port}/postgres`, stop: server.stop };
+  const bin = path.join(await postgresBinaries(user), 'bin');
+  await initPostgresCluster(bin, dir, user);
+  const { url, stop } = await startPostgresServer(bin, dir, port, user);
+  return { url, stop };
 }
 
 // --- Redis ---
@@ -371,10 +402,10 @@ export interface LocalServers {
 }
 
 /**
- * DATABASE_URL and REDIS_URL when set; otherwise an embedded Postgres and a local redis-server
- * with their data under `dataDir` (kept across runs when `persist` is true).
+ * `postgresUrl` (DATABASE_URL unless given) and REDIS_URL when set; otherwise an embedded Postgres
+ * and a local redis-server with their data under `dataDir` (kept across runs when `persist` is true).
  */
-export async function useOrStartServers(dataDir: string, persist: boolean): Promise<LocalServers> {
+export async function useOrStartServers(dataDir: string, persist: boolean, postgresUrl = process.env.DATABASE_URL): Promise<LocalServers> {
   await mkdir(dataDir, { recursive: true });
   // As root, Postgres runs as the user `postgres`: a folder from mkdtemp is private to root.
   if (isRoot()) await chmod(dataDir, 0o755);
@@ -382,12 +413,10 @@ export async function useOrStartServers(dataDir: string, persist: boolean): Prom
   const postgresDir = path.join(dataDir, 'postgres');
   const stop = async () => {
     for (const service of started.reverse()) await service.stop().catch(() => undefined);
-    // Data moved to /var/tmp (see postgresDataDir) is not removed with `dataDir` by the caller.
-    if (!persist && (await elsewhere())) await rm(relocatedHome(path.join(await realpath(dataDir), 'postgres')), { recursive: true, force: true });
+    if (!persist) await removeRelocatedData(postgresDir);
   };
   const elsewhere = () => lstat(postgresDir).then((s) => (s.isSymbolicLink() ? readlink(postgresDir) : undefined), () => undefined);
   try {
-    let postgresUrl = process.env.DATABASE_URL;
     let postgresDataElsewhere: string | undefined;
     if (!postgresUrl) {
       started.push(await startEmbeddedPostgres(postgresDir, await freePort()));

@@ -5,7 +5,8 @@
  * the run executor and guards against the real Postgres and Redis, without HTTP) and every
  * end-to-end spec (`test/e2e/*.e2e-spec.js`) with
  * node's test runner, a file at a time in each lane. Uses DATABASE_URL / REDIS_URL when set; otherwise starts an embedded
- * Postgres and a local redis-server for the run and stops them afterwards.
+ * Postgres and a local redis-server for the run and stops them afterwards. With TEST_READ_REPLICA=1
+ * (`npm run test:replica`), against a primary and a streaming replica of its own (see `withReplica`).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,7 +16,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { useOrStartServers } from '../scripts/local-infra.js';
-import { createTestDatabase, dropTestDatabase, flushRedisPrefix } from './support/test-infra.js';
+import { startReplicatedPostgres } from './support/replicated-postgres.js';
+import { createTestDatabase, dropTestDatabase, flushRedisPrefix, sameDatabaseOn } from './support/test-infra.js';
 
 const buildRoot = join(fileURLToPath(new URL('.', import.meta.url)), '..');
 
@@ -54,13 +56,18 @@ function laneCount(): number {
   return lanes;
 }
 
-/** The spec files whose names contain one of `filter`'s parts (all when empty): end-to-end first, the longest tier, so the lanes end together. */
-function selectSpecFiles(filter: string[]): string[] {
+/**
+ * The spec files whose names contain one of `filter`'s parts (all when empty): end-to-end first, the longest tier, so the lanes end together.
+ * Against a replica only the end-to-end and integration tiers: the unit and architecture specs use no database.
+ */
+function selectSpecFiles(filter: string[], withReplica: boolean): string[] {
   const tiers = [
     specFiles(join(buildRoot, 'test'), /\.e2e-spec\.js$/),
     specFiles(join(buildRoot, 'test', 'integration'), /\.integration-spec\.js$/),
-    specFiles(join(buildRoot, 'test', 'architecture'), /\.spec\.js$/),
-    [...specFiles(join(buildRoot, 'src'), /\.spec\.js$/), ...specFiles(join(buildRoot, 'examples'), /\.spec\.js$/)],
+    ...(withReplica ? [] : [
+      specFiles(join(buildRoot, 'test', 'architecture'), /\.spec\.js$/),
+      [...specFiles(join(buildRoot, 'src'), /\.spec\.js$/), ...specFiles(join(buildRoot, 'examples'), /\.spec\.js$/)],
+    ]),
   ];
   return tiers.flatMap((files) => files.filter((f) => filter.length === 0 || filter.some((part) => f.includes(part))).sort());
 }
@@ -102,22 +109,39 @@ async function runLanes(files: string[], lanes: Lane[]): Promise<FileResult[]> {
   return results;
 }
 
+/**
+ * TEST_READ_REPLICA=1 (`npm run test:replica`): the run's Postgres is a primary with a streaming
+ * replica of its own (startReplicatedPostgres, whatever DATABASE_URL says), and every lane gets
+ * DATABASE_READ_URL, its database on the replica, beside DATABASE_URL on the primary.
+ */
+const withReplica = process.env.TEST_READ_REPLICA === '1';
+
 async function main(): Promise<number> {
+  // The lanes get their own (or none): one from the environment names another database than theirs.
+  delete process.env.DATABASE_READ_URL;
   writeBuildPackageManifest();
   const scratch = await mkdtemp(join(tmpdir(), 'cis-test-'));
-  const servers = await useOrStartServers(scratch, false);
+  const started = Date.now();
+  const replicated = withReplica ? await startReplicatedPostgres(scratch) : undefined;
+  if (replicated) console.log(`a Postgres primary and its streaming replica started in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const servers = await useOrStartServers(scratch, false, replicated?.primaryUrl).catch(async (err: unknown) => {
+    await replicated?.stop();
+    throw err;
+  });
   const { postgresUrl: serverUrl, redisUrl } = servers;
   const lanes: (Lane & { databaseUrl: string; redisPrefix: string })[] = [];
   try {
     const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-    const files = selectSpecFiles(process.argv.slice(2));
+    const files = selectSpecFiles(process.argv.slice(2), withReplica);
     const count = Math.min(laneCount(), Math.max(1, files.length));
     for (let i = 1; i <= count; i++) {
-      const databaseUrl = await createTestDatabase(serverUrl, `cis_test_${runId}_${i}`);
+      const databaseUrl = await createTestDatabase(serverUrl, `cis_test_${runId}_${i}`, replicated?.replicaUrl);
+      const readUrl = replicated && sameDatabaseOn(replicated.replicaUrl, databaseUrl);
       const redisPrefix = `cis-test-${runId}-${i}`;
       const env = {
         ...process.env,
         DATABASE_URL: databaseUrl,
+        DATABASE_READ_URL: readUrl,
         REDIS_URL: redisUrl,
         REDIS_PREFIX: redisPrefix,
         TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
@@ -126,7 +150,8 @@ async function main(): Promise<number> {
         LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
       };
       lanes.push({ env, databaseUrl, redisPrefix, describe: `lane ${i}` });
-      console.log(`lane ${i}: test database ${databaseUrl.replace(/\/\/[^@]*@/, '//')}, redis prefix ${redisPrefix}`);
+      const withoutPassword = (url: string) => url.replace(/\/\/[^@]*@/, '//');
+      console.log(`lane ${i}: test database ${withoutPassword(databaseUrl)}${readUrl ? ` (read from ${withoutPassword(readUrl)})` : ''}, redis prefix ${redisPrefix}`);
     }
     console.log(`${files.length} spec files in ${count} lane(s)`);
     const results = await runLanes(files, lanes);
@@ -142,6 +167,7 @@ async function main(): Promise<number> {
       await flushRedisPrefix(redisUrl, lane.redisPrefix).catch(() => undefined);
     }
     await servers.stop();
+    await replicated?.stop();
     await rm(scratch, { recursive: true, force: true });
   }
 }

@@ -24,6 +24,7 @@ import { type ServiceProcess, spawnService } from '../support/service-process.js
 import { REPO_ROOT, sourceFiles } from '../support/source-files.js';
 import { Receiver, subscribe, type Subscription, verifySignature, waitFor } from '../support/subscription-helpers.js';
 import type { TestApp } from '../support/test-app.js';
+import { readUrlFor } from '../support/test-infra.js';
 import { createdCaseId, directDefinition, givenWebhook, postWebhook, type WebhookWorkflow } from '../support/webhook-helpers.js';
 
 const ROTATE = fileURLToPath(new URL('../../src/rotate-encryption-key.js', import.meta.url));
@@ -82,7 +83,7 @@ describe('secrets at rest: bound to their row, and the key rotates', () => {
   function rotate(keys: { TOKEN_ENCRYPTION_KEY: string; TOKEN_ENCRYPTION_OLD_KEYS?: string }): Promise<ScriptResult> {
     const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
     const child = spawn(process.execPath, [ROTATE], {
-      env: { ...inherited, DATABASE_URL: database.url, TOKEN_ENCRYPTION_OLD_KEYS: '', ...keys },
+      env: { ...inherited, DATABASE_URL: database.url, DATABASE_READ_URL: readUrlFor({ DATABASE_URL: database.url }), TOKEN_ENCRYPTION_OLD_KEYS: '', ...keys },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

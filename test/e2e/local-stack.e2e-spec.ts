@@ -26,7 +26,7 @@ console.log('connected as ' + rows[0].who);
 `;
 
 function run(cwd: string, args = ['--input-type=module', '-e', START_LOCAL]): Promise<{ code: number | null; output: string }> {
-  const { DATABASE_URL: _, NODE_TEST_CONTEXT: __, ...env } = process.env;
+  const { DATABASE_URL: _, DATABASE_READ_URL: ___, NODE_TEST_CONTEXT: __, ...env } = process.env;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

@@ -17,7 +17,7 @@ import { freePort } from '../../scripts/local-infra.js';
 import { assertNoPageProblems, launchChromium, newContext, openPage } from '../support/browser.js';
 import { eventually } from '../support/automation-helpers.js';
 import { INVITATION_SUBJECT } from '../support/digest-helpers.js';
-import { createTestDatabase, dropTestDatabase, flushRedisPrefix } from '../support/test-infra.js';
+import { createTestDatabase, dropTestDatabase, flushRedisPrefix, readUrlFor } from '../support/test-infra.js';
 
 const START_LOCAL = fileURLToPath(new URL('../../scripts/start-local.js', import.meta.url));
 // Compiled to build/test/e2e/: the repository is three levels up.
@@ -79,7 +79,7 @@ interface StartLocal {
 
 async function startLocal(cwd: string, env: Record<string, string>): Promise<StartLocal> {
   const { NODE_TEST_CONTEXT: _, SMTP_RELAY_URL: __, HOST: ___, PUBLIC_BASE_URL: ____, ...inherited } = process.env;
-  const child = spawn(process.execPath, [START_LOCAL], { cwd, env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [START_LOCAL], { cwd, env: { ...inherited, ...env, DATABASE_READ_URL: readUrlFor(env) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));

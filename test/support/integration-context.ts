@@ -5,6 +5,7 @@ import { AppModule } from '../../src/app.module.js';
 import { type Env, validateEnv } from '../../src/shared/config/env.js';
 import { createLogger, PinoNestLogger } from '../../src/shared/logging/logger.js';
 import { createMetricsRegistry } from '../../src/shared/metrics/metrics.module.js';
+import { readUrlFor } from './test-infra.js';
 
 export interface IntegrationContext {
   env: Env;
@@ -20,7 +21,7 @@ export interface IntegrationContext {
  * behind the test's back; pass `{ ROLE: 'all' }` to have one.
  */
 export async function startIntegrationContext(options: { env?: Record<string, string> } = {}): Promise<IntegrationContext> {
-  const env = validateEnv({ ...process.env, ROLE: 'api', ...options.env });
+  const env = validateEnv({ ...process.env, ROLE: 'api', ...options.env, DATABASE_READ_URL: readUrlFor(options.env ?? {}) });
   const logger = createLogger(env.LOG_LEVEL);
   const context: INestApplicationContext = await NestFactory.createApplicationContext(AppModule.forRoot(env, logger, createMetricsRegistry()), {
     logger: new PinoNestLogger(logger),

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '../../scripts/local-infra.js';
 import { eventually, type Requester } from './automation-helpers.js';
 import type { InjectResult, RequestOptions } from './test-app.js';
+import { readUrlFor } from './test-infra.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const OUTPUT_LINES = 40;
@@ -37,7 +38,7 @@ export async function spawnService(
   const port = await freePort();
   const { NODE_TEST_CONTEXT: _, ...inherited } = process.env;
   const child = spawn(process.execPath, [main], {
-    env: { ...inherited, HOST: '127.0.0.1', LOG_LEVEL: 'warn', SMTP_PORT: '0', ...env, PORT: String(port), ROLE: role },
+    env: { ...inherited, HOST: '127.0.0.1', LOG_LEVEL: 'warn', SMTP_PORT: '0', ...env, DATABASE_READ_URL: readUrlFor(env), PORT: String(port), ROLE: role },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];

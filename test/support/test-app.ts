@@ -5,6 +5,7 @@ import { createApp } from '../../src/app.js';
 import type { ExtensionModule } from '../../src/extension-api/index.js';
 import { type Env, validateEnv } from '../../src/shared/config/env.js';
 import { createLogger } from '../../src/shared/logging/logger.js';
+import { readUrlFor } from './test-infra.js';
 
 export interface InjectResult {
   status: number;
@@ -38,7 +39,7 @@ export interface TestApp {
  * Fastify's inject, which runs the whole HTTP stack: parsers, hooks, guards, filters.
  */
 export async function startTestApp(options: { env?: Record<string, string>; captureLogs?: boolean; extensions?: ExtensionModule[] } = {}): Promise<TestApp> {
-  const env = validateEnv({ ...process.env, ...options.env });
+  const env = validateEnv({ ...process.env, ...options.env, DATABASE_READ_URL: readUrlFor(options.env ?? {}) });
   const logs: string[] = [];
   // The production logger, at its most verbose, writing into `logs`.
   const logger = options.captureLogs

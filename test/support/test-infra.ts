@@ -1,9 +1,34 @@
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { runMigrations } from '../../src/shared/database/migrate.js';
+import { waitForReplay } from './replicated-postgres.js';
 
-/** Creates a fresh database on the server of `serverUrl` and migrates it; returns its URL. */
-export async function createTestDatabase(serverUrl: string, name: string): Promise<string> {
+/** The database of `databaseUrl` on the server of `serverUrl`. */
+export function sameDatabaseOn(serverUrl: string, databaseUrl: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = new URL(databaseUrl).pathname;
+  return url.toString();
+}
+
+/**
+ * DATABASE_READ_URL for a service started with `env` over this test process's environment: the
+ * one `env` gives; or, when this run reads from a replica and `env` points DATABASE_URL at another
+ * database of the primary, that database on the replica; none when there is no replica or
+ * DATABASE_URL is on another server (which has no replica).
+ */
+export function readUrlFor(env: Record<string, string | undefined>): string | undefined {
+  if (env.DATABASE_READ_URL !== undefined) return env.DATABASE_READ_URL;
+  const { DATABASE_URL: primary, DATABASE_READ_URL: replica } = process.env;
+  if (!primary || !replica) return undefined;
+  if (env.DATABASE_URL === undefined) return replica;
+  return new URL(env.DATABASE_URL).host === new URL(primary).host ? sameDatabaseOn(replica, env.DATABASE_URL) : undefined;
+}
+
+/**
+ * Creates a fresh database on the server of `serverUrl` and migrates it; returns its URL. With a
+ * replica (`replicaUrl`, this run's when the server is its primary), once the replica has it too.
+ */
+export async function createTestDatabase(serverUrl: string, name: string, replicaUrl = readUrlFor({ DATABASE_URL: serverUrl })): Promise<string> {
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
@@ -14,6 +39,7 @@ export async function createTestDatabase(serverUrl: string, name: string): Promi
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   await runMigrations(url.toString());
+  if (replicaUrl) await waitForReplay(serverUrl, replicaUrl);
   return url.toString();
 }
 
