@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { type ReplicatedPostgres, startReplicatedPostgres } from '../support/replicated-postgres.js';
+import { type ReplicatedPostgres, replicationUnavailable, startReplicatedPostgres } from '../support/replicated-postgres.js';
 
-describe('startReplicatedPostgres: a primary and its streaming replica', () => {
+describe('startReplicatedPostgres: a primary and its streaming replica', { skip: await replicationUnavailable() }, () => {
   let dir: string;
   let pair: ReplicatedPostgres;
   let primary: pg.Pool;

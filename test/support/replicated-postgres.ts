@@ -76,6 +76,18 @@ async function serverBinaries(): Promise<string> {
   return found;
 }
 
+/**
+ * Why no pair can start on this machine (the server programs are missing), or undefined. Specs
+ * that start their own pair skip with it, so that `npm test` passes on a machine with only the
+ * embedded Postgres; `npm run test:replica` (a CI step) fails instead.
+ */
+export function replicationUnavailable(): Promise<string | undefined> {
+  return serverBinaries().then(
+    () => undefined,
+    (err: Error) => err.message,
+  );
+}
+
 /** A pool of at most 2 connections for the helpers' own queries; one that dies with its server is replaced. */
 function adminPool(url: string): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, max: 2, allowExitOnIdle: true });
