@@ -1,7 +1,7 @@
 /**
  * `npm run test:faults`: the fault scenarios (Postgres restart, Redis restart, worker SIGKILL,
  * two APIs and two workers with one of each SIGKILLed, API SIGTERM, soak) against real service processes on this machine's own embedded Postgres
- * and redis-server, traffic only to 127.0.0.1. Prints a summary table and, last, the line
+ * and redis-server, and the read replica SIGKILLed mid-load on a primary and streaming replica of its own, traffic only to 127.0.0.1. Prints a summary table and, last, the line
  * `N passed, M failed`; exits non-zero when a scenario failed.
  *
  * Environment: FAULTS_RATE (req/s of the fault scenarios, default 40), FAULTS_SOAK_SECONDS
@@ -10,7 +10,7 @@
  */
 import { startEventReceiver } from './fixtures.js';
 import { printReport, seconds, type ScenarioResult } from './report.js';
-import { type Context, SCENARIOS } from './scenarios.js';
+import { type Context, type Scenario, SCENARIOS } from './scenarios.js';
 import { SETTINGS } from './settings.js';
 import { Stack } from './stack.js';
 import { Verdict } from './verdict.js';
@@ -20,12 +20,17 @@ async function main(): Promise<number> {
   const filter = process.argv.slice(2).map((s) => s.toLowerCase());
   const scenarios = SCENARIOS.filter((s) => filter.length === 0 || filter.some((f) => s.name.toLowerCase().includes(f)));
 
-  const stack = await Stack.start();
+  // One stack per kind, started when a scenario first needs it: the embedded Postgres, or a primary and its replica.
+  const stacks = new Map<boolean, Stack>();
+  const stackFor = async (scenario: Scenario) => {
+    const replicated = scenario.replicated === true;
+    if (!stacks.has(replicated)) stacks.set(replicated, await (replicated ? Stack.startReplicated() : Stack.start()));
+    return stacks.get(replicated)!;
+  };
   // Last resort when the runner dies: no service process may outlive it (local-infra looks after Postgres and Redis).
-  const killServices = () => stack.livePids().forEach((pid) => { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } });
+  const killServices = () => [...stacks.values()].flatMap((stack) => stack.livePids()).forEach((pid) => { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } });
   process.once('exit', killServices);
   const receiver = await startEventReceiver();
-  const ctx: Context = { stack, receiver };
   const results: ScenarioResult[] = [];
   try {
     console.log(`fault scenarios: ${scenarios.map((s) => s.name).join(', ')} (${SETTINGS.rate} req/s; soak ${SETTINGS.soakSeconds} s at ${SETTINGS.soakRate} req/s; catch-up deadline ${SETTINGS.catchUpMs / 1000} s)`);
@@ -33,15 +38,19 @@ async function main(): Promise<number> {
       const t0 = performance.now();
       const v = new Verdict(scenario.name);
       console.log(`\n▶ ${scenario.name}`);
+      let stack: Stack | undefined;
       try {
+        stack = await stackFor(scenario);
+        const ctx: Context = { stack, receiver };
         await scenario.run(ctx, v);
       } catch (err) {
         v.fail(`aborted: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         await v.load?.stop();
       } finally {
-        await stack.stopServices();
-        await stack.startPostgres();
-        await stack.startRedis();
+        await stack?.stopServices();
+        await stack?.startPostgres();
+        await stack?.startRedis();
+        await stack?.replica?.startReplica();
       }
       const result = v.result(performance.now() - t0);
       results.push(result);
@@ -49,7 +58,7 @@ async function main(): Promise<number> {
     }
   } finally {
     await receiver.close();
-    await stack.close();
+    for (const stack of stacks.values()) await stack.close();
     process.off('exit', killServices);
   }
   printReport(results);

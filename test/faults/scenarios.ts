@@ -21,6 +21,8 @@ export interface Context {
 
 export interface Scenario {
   name: string;
+  /** Runs on Stack.startReplicated: a primary and a streaming replica every service reads from. */
+  replicated?: boolean;
   run(ctx: Context, v: Verdict): Promise<void>;
 }
 
@@ -257,4 +259,113 @@ const soak: Scenario = {
   },
 };
 
-export const SCENARIOS: Scenario[] = [postgresRestart, redisRestart, workerKilled, manyInstances, apiTerminated, soak];
+/** How often the replica scenario's reader lists the cases and pages the change feed. */
+const READ_EVERY_MS = 200;
+
+interface Read {
+  what: 'list' | 'feed';
+  sentAt: number;
+  status: number;
+  text: string;
+}
+
+/**
+ * A client of the read side beside the load: lists the workflow's cases and follows its change
+ * feed through `api`, every READ_EVERY_MS until stopped; every answer is kept, and the cases the
+ * feed delivered.
+ */
+function startReading(api: ServiceProcess, fx: Fixture) {
+  const path = `/api/external/v1/workflows/${fx.workflowId}/cases`;
+  const reads: Read[] = [];
+  const delivered = new Set<number>();
+  let cursor: string | undefined;
+  const read = async (what: Read['what'], url: string) => {
+    const sentAt = performance.now();
+    const res = await api.request('GET', url, { token: fx.apiToken }).catch((err: unknown) => ({ status: 0, text: String(err), body: undefined }));
+    reads.push({ what, sentAt, status: res.status, text: res.text.slice(0, 200) });
+    return res;
+  };
+  /** One page of the feed from where the last left off; whether it delivered anything. */
+  const readFeed = async () => {
+    const res = await read('feed', `${path}/changes${cursor ? `?after=${cursor}` : ''}`);
+    if (res.status !== 200) return false;
+    const page = res.body as { cases: { id: number }[]; next_cursor: string };
+    for (const c of page.cases) delivered.add(c.id);
+    cursor = page.next_cursor;
+    return page.cases.length > 0;
+  };
+  let reading = true;
+  const loop = (async () => {
+    while (reading) {
+      await read('list', path);
+      await readFeed();
+      await sleep(READ_EVERY_MS);
+    }
+  })();
+  return {
+    reads,
+    delivered,
+    readFeed,
+    stop: async () => {
+      reading = false;
+      await loop;
+    },
+  };
+}
+
+/** What the API's /metrics says `name` is. */
+async function metricOf(api: ServiceProcess, name: string): Promise<number | undefined> {
+  const res = await api.request('GET', '/metrics').catch(() => undefined);
+  const line = res?.text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+}
+
+/**
+ * Issue 28: the replica every read goes to is SIGKILLed mid-load and started again. Reads (the
+ * list and the change feed) are answered throughout, from the primary while the replica is
+ * gone; intake goes on; the feed delivers every case created, none skipped; and the replica is
+ * used again once it is back.
+ */
+const replicaKilled: Scenario = {
+  name: 'Replica SIGKILL',
+  replicated: true,
+  async run(ctx, v) {
+    const replica = ctx.stack.replica!;
+    const { api, fx, load } = await standardSetUp(ctx, v, 'replica');
+    const inUse = async () => (await metricOf(api, 'database_read_replica_in_use')) === 1;
+    const reading = startReading(api, fx);
+    v.expect((await timeUntil(inUse, RECOVERY_DEADLINE_MS)) !== undefined, 'the replica was never in use');
+    await sleep(BEFORE_MS);
+    await replica.killReplica();
+    const downAt = performance.now();
+    const skippedMs = await timeUntil(async () => !(await inUse()), OUTAGE_MS);
+    v.expect(skippedMs !== undefined, `the API still counted the replica in use ${OUTAGE_MS / 1000} s after it was killed`);
+    await sleep(OUTAGE_MS - (performance.now() - downAt));
+    await replica.startReplica();
+    const upAt = performance.now();
+    v.note(`replica SIGKILLed (skipped ${skippedMs === undefined ? 'never' : `after ${seconds(skippedMs)}`}), started again ${seconds(upAt - downAt)} later`);
+    const backMs = await timeUntil(inUse, RECOVERY_DEADLINE_MS);
+    if (backMs === undefined) v.fail(`the replica was not in use again ${RECOVERY_DEADLINE_MS / 1000} s after it was back`);
+    else v.recovery = `${seconds(backMs)} (replica up → in use)`;
+    await sleep(AFTER_MS);
+    await reading.stop();
+
+    const during = reading.reads.filter((r) => r.sentAt >= downAt && r.sentAt < upAt);
+    v.expect(during.some((r) => r.status === 200), 'no read was answered while the replica was down');
+    // A 429 is the list reads' fair share (LIST_READ_DATABASE_MS_PER_SECOND), an answer as documented.
+    const wrong = reading.reads.filter((r) => r.status !== 200 && r.status !== 429);
+    if (wrong.length) v.fail(`${wrong.length} reads were answered neither 200 nor 429, e.g. ${wrong[0]!.what} ${wrong[0]!.status} ${wrong[0]!.text}`);
+    v.note(`${reading.reads.length} reads (list and change feed), ${during.length} while the replica was down; ${reading.reads.filter((r) => r.status === 429).length} answered 429`);
+    await v.settle(ctx.stack, ctx.receiver, fx, [201], api);
+
+    const created = load.created().map((p) => p.caseId!);
+    const missing = () => created.filter((id) => !reading.delivered.has(id));
+    await timeUntil(async () => {
+      await reading.readFeed();
+      return missing().length === 0;
+    }, CATCH_UP_MS);
+    v.expect(missing().length === 0, `the change feed never delivered ${missing().length} of the ${created.length} cases created, e.g. ${missing()[0]}`);
+  },
+};
+
+export const SCENARIOS: Scenario[] = [postgresRestart, redisRestart, workerKilled, manyInstances, apiTerminated, soak, replicaKilled];

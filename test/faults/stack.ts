@@ -13,6 +13,7 @@ import pg from 'pg';
 import { freePort, startEmbeddedPostgres, startLocalRedis, type RunningService } from '../../scripts/local-infra.js';
 import { runMigrations } from '../../src/shared/database/migrate.js';
 import { eventually } from '../support/automation-helpers.js';
+import { type ReplicatedPostgres, startReplicatedPostgres } from '../support/replicated-postgres.js';
 import { spawnService, type ServiceProcess } from '../support/service-process.js';
 import { pidOf, terminate } from './processes.js';
 
@@ -45,9 +46,12 @@ export class Stack {
     private readonly redis: Restartable,
     databaseUrl: string,
     redisUrl: string,
+    /** With Stack.startReplicated: the streaming replica every service reads from (DATABASE_READ_URL). */
+    readonly replica?: ReplicatedPostgres,
   ) {
     this.env = {
       DATABASE_URL: databaseUrl,
+      ...(replica && { DATABASE_READ_URL: replica.replicaUrl }),
       REDIS_URL: redisUrl,
       REDIS_PREFIX: `faults-${randomBytes(4).toString('hex')}`,
       TOKEN_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
@@ -65,23 +69,45 @@ export class Stack {
     this.pool.on('error', () => undefined);
   }
 
-  static async start(): Promise<Stack> {
+  static start(): Promise<Stack> {
+    return Stack.startOn(async (postgres) => {
+      postgres.running = await startEmbeddedPostgres(postgres.dir, postgres.port);
+      return undefined;
+    });
+  }
+
+  /**
+   * As `start`, on a primary and a streaming replica of it (test/support/replicated-postgres.ts)
+   * instead of the embedded Postgres: every service reads from the replica. Postgres is not
+   * restartable here; the replica is (`replica.killReplica()`, `replica.startReplica()`).
+   */
+  static startReplicated(): Promise<Stack> {
+    return Stack.startOn(async (postgres) => {
+      const pair = await startReplicatedPostgres(postgres.dir);
+      postgres.running = { url: pair.primaryUrl, stop: () => pair.stop() };
+      return pair;
+    });
+  }
+
+  private static async startOn(startPostgres: (postgres: Restartable) => Promise<ReplicatedPostgres | undefined>): Promise<Stack> {
     const scratch = await mkdtemp(join(tmpdir(), 'cis-faults-'));
-    // As root, embedded Postgres runs as the user `postgres`, which must traverse this dir.
+    // As root, Postgres runs as the user `postgres`, which must traverse this dir.
     await chmod(scratch, 0o755);
     const postgres: Restartable = { port: await freePort(), dir: join(scratch, 'postgres') };
     const redis: Restartable = { port: await freePort(), dir: join(scratch, 'redis') };
+    let replica: ReplicatedPostgres | undefined;
     try {
-      postgres.running = await startEmbeddedPostgres(postgres.dir, postgres.port);
+      replica = await startPostgres(postgres);
       redis.running = await startLocalRedis(redis.dir, redis.port, false);
-      await runMigrations(postgres.running.url);
+      await runMigrations(postgres.running!.url);
+      await replica?.waitForReplay();
     } catch (err) {
       await redis.running?.stop().catch(() => undefined);
       await postgres.running?.stop().catch(() => undefined);
       await rm(scratch, { recursive: true, force: true });
       throw err;
     }
-    const stack = new Stack(scratch, postgres, redis, postgres.running.url, redis.running.url);
+    const stack = new Stack(scratch, postgres, redis, postgres.running!.url, redis.running.url, replica);
     process.env.OPERATOR_TOKEN = stack.env.OPERATOR_TOKEN; // read by test/support/scenario.ts
     return stack;
   }

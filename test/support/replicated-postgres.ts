@@ -37,7 +37,7 @@ export interface ReplicatedPostgres {
   waitForReplay(lsn?: string): Promise<void>;
   /** SIGKILLs every process of the replica at once, as a crash of its machine would end them. */
   killReplica(): Promise<void>;
-  /** Starts the replica again on its data and port; resolves once it takes read-only connections. */
+  /** Starts the replica again on its data and port (nothing when it runs); resolves once it takes read-only connections. */
   startReplica(): Promise<void>;
   /** Stops both servers and removes what they kept outside `dataDir`; the caller removes `dataDir`. */
   stop(): Promise<void>;
@@ -158,7 +158,7 @@ export async function startReplicatedPostgres(dataDir: string): Promise<Replicat
     const basebackup = ['-D', replicaDir, '-R', '-X', 'stream', '--checkpoint=fast', '--no-sync', '-h', '127.0.0.1', '-p', String(primaryPort), '-U', PG_USER, '-w'];
     await runAs(user, path.join(bin, 'pg_basebackup'), basebackup, { ...process.env, PGPASSWORD: PG_PASSWORD });
     const startReplica = async () => {
-      servers.replica = await startPostgresServer(bin, replicaDir, replicaPort, user, REPLICA_SETTINGS);
+      servers.replica ??= await startPostgresServer(bin, replicaDir, replicaPort, user, REPLICA_SETTINGS);
     };
     await startReplica();
 
@@ -186,6 +186,7 @@ export async function startReplicatedPostgres(dataDir: string): Promise<Replicat
           }
         }
         await servers.replica?.kill();
+        servers.replica = undefined;
         // Its children are gone too before a new postmaster looks for them (it would refuse to start beside them).
         while ((await processesIn(replicaDir)).length > 0) await sleep(20);
       },
