@@ -119,5 +119,16 @@ export async function dropPartitions(transactions: TransactionRunner, drop: Part
   return dropped;
 }
 
+/**
+ * The partitions of `drop.table` that end before every organization's days, each dropped when
+ * `drop.check` (the organizations its $3, their days its $4) finds nothing to keep in it; how
+ * many rows went.
+ */
+export function dropPartitionsPastRetention(transactions: TransactionRunner, drop: Pick<PartitionDrop, 'table' | 'check' | 'rollUp'>, organizations: { ids: number[]; days: number[] }): Promise<number> {
+  if (!organizations.ids.length) return Promise.resolve(0);
+  const before = new Date(Date.now() - Math.max(...organizations.days) * 86_400_000);
+  return dropPartitions(transactions, { ...drop, parameters: [organizations.ids, organizations.days], before });
+}
+
 /** The start of the current UTC month: a month that ended, and can be empty for good. */
 export const startOfMonth = (now = new Date()) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { dropPartitions, PARTITION_CHECK } from '../../../shared/database/time-partitions.js';
+import { dropPartitionsPastRetention, PARTITION_CHECK } from '../../../shared/database/time-partitions.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { column, firstRowOf, statement } from '../../../shared/database/typed-statement.js';
 import { AuditEntryPurges } from '../application/audit-entry-purges.js';
@@ -44,13 +44,7 @@ export class PostgresAuditEntryPurges extends AuditEntryPurges {
   }
 
   dropPartitions(organizations: { ids: number[]; days: number[] }): Promise<number> {
-    if (!organizations.ids.length) return Promise.resolve(0);
-    return dropPartitions(this.transactions, {
-      table: 'audit_entries',
-      check: DROPPABLE_PARTITION,
-      parameters: [organizations.ids, organizations.days],
-      before: new Date(Date.now() - Math.max(...organizations.days) * 86_400_000),
-    });
+    return dropPartitionsPastRetention(this.transactions, { table: 'audit_entries', check: DROPPABLE_PARTITION }, organizations);
   }
 
   async purgeOlderThan(organizations: { ids: number[]; days: number[] }, limit: number): Promise<number> {

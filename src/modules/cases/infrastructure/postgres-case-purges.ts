@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { purgeOwners, purgeStatement, queryIn } from '../../../shared/database/purge-sql.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
-import { dropPartitions, PARTITION_DROP_GUARD, startOfMonth } from '../../../shared/database/time-partitions.js';
+import { dropPartitions, dropPartitionsPastRetention, PARTITION_DROP_GUARD, startOfMonth } from '../../../shared/database/time-partitions.js';
 import { firstRowOf, rowsOf } from '../../../shared/database/typed-statement.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { CasePurges, type ExpiringKind, type OrganizationDays, type PurgeBatch, type PurgedCounts, type PurgeOwner } from '../../retention/application/retention.ports.js';
@@ -33,14 +33,7 @@ export class PostgresCasePurges extends CasePurges {
 
   /** The month partitions of runs past every organization's days, each dropped whole with its runs rolled up; how many runs went. */
   dropRunPartitions(organizations: OrganizationDays): Promise<number> {
-    if (!organizations.ids.length) return Promise.resolve(0);
-    return dropPartitions(this.transactions, {
-      table: 'workflow_runs',
-      check: RUN_PARTITION_CHECK,
-      parameters: [organizations.ids, organizations.days],
-      before: new Date(Date.now() - Math.max(...organizations.days) * 86_400_000),
-      rollUp: ROLL_UP_RUN_PARTITION,
-    });
+    return dropPartitionsPastRetention(this.transactions, { table: 'workflow_runs', check: RUN_PARTITION_CHECK, rollUp: ROLL_UP_RUN_PARTITION }, organizations);
   }
 
   async dropEmptiedTimelinePartitions(): Promise<void> {
