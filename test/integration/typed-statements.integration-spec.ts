@@ -69,6 +69,13 @@ describe('typed statements, against the migrated schema', () => {
     assert.deepEqual(await crossings(client, declared), []);
   });
 
+  it('hold a month-partitioned table\'s partitions, which plans name, to that table\'s owner', async () => {
+    const runs = { module: 'src/modules/audit', statement: { text: 'SELECT id FROM workflow_runs WHERE organization_id = $1', columns: {} } as unknown as Statement<unknown> };
+    const found = await crossings(client, [runs, { ...runs, module: 'src/modules/cases' }]);
+    assert.equal(found.length, 1, found.join('\n'));
+    assert.match(found[0]!, /^src\/modules\/audit reaches workflow_runs:/);
+  });
+
   it('would have caught the key rotation that rewrote seven modules\' tables from shared/crypto (before 147424b)', async () => {
     // Its statements, as it built them for each sealed column, declared where that code lived.
     const rotation = ROTATED_BEFORE.map(([table, key, ciphertext]) => ({

@@ -73,6 +73,8 @@ export async function pgTypeNames(client: pg.Client): Promise<Map<number, string
  * The tables Postgres' generic plan of `text` reads or writes (scans, and the targets of
  * INSERT, UPDATE and DELETE, in CTEs and subqueries too), without running it: prepared, then
  * EXPLAINed with null parameters under `force_generic_plan`, so no value folds a table away.
+ * A plan names the partitions it reads (`workflow_runs_p202611`, `..._legacy`, `..._default`):
+ * each is answered as its partitioned table, whose owner owns them all.
  */
 export async function plannedTables(client: pg.Client, text: string): Promise<string[]> {
   // SAVEPOINT, SET LOCAL and the like have no plan and touch no table.
@@ -92,7 +94,11 @@ export async function plannedTables(client: pg.Client, text: string): Promise<st
       for (const child of node.Plans ?? []) visit(child);
     };
     visit(plan!['QUERY PLAN'][0].Plan);
-    return [...tables].sort();
+    const { rows: roots } = await client.query<{ name: string }>(
+      `SELECT DISTINCT coalesce(pg_partition_root(t::regclass), t::regclass)::text AS name FROM unnest($1::text[]) t`,
+      [[...tables]],
+    );
+    return roots.map((r) => r.name).sort();
   } finally {
     await client.query('DEALLOCATE planned_tables');
     await client.query('RESET plan_cache_mode');

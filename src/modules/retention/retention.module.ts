@@ -11,6 +11,7 @@ import { RetentionController } from './http/retention.controller.js';
 import { PostgresRetentionOverrides } from './infrastructure/postgres-retention-overrides.js';
 import { PurgeSchedule } from './infrastructure/purge-schedule.service.js';
 import { RETENTION_QUEUE } from './infrastructure/purge.queue.js';
+import { TimePartitionSchedule } from './infrastructure/time-partition-schedule.service.js';
 import { RetentionMetrics } from './infrastructure/retention.metrics.js';
 
 /**
@@ -34,6 +35,7 @@ export class RetentionModule {
               PurgePass,
               { provide: PurgeMetrics, useClass: RetentionMetrics },
               PurgeSchedule,
+              TimePartitionSchedule,
             ]
           : []),
       ],

@@ -2,9 +2,16 @@ import 'reflect-metadata';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from './data-source-options.js';
 
-/** Applies pending migrations; safe to run from several instances at once (TypeORM takes an advisory lock). */
-export async function runMigrations(databaseUrl: string): Promise<string[]> {
-  const source = new DataSource({ ...dataSourceOptions({ DATABASE_URL: databaseUrl }), migrationsTransactionMode: 'each' });
+/**
+ * Applies pending migrations; safe to run from several instances at once (TypeORM takes an
+ * advisory lock). `before`: only those before the migration of that name (tests and benches of
+ * a migration on a populated database).
+ */
+export async function runMigrations(databaseUrl: string, options: { before?: string } = {}): Promise<string[]> {
+  const all = dataSourceOptions({ DATABASE_URL: databaseUrl });
+  const migrations = all.migrations as (new () => { name?: string })[];
+  const until = options.before === undefined ? migrations.length : migrations.findIndex((m) => new m().name === options.before);
+  const source = new DataSource({ ...all, migrations: migrations.slice(0, until), migrationsTransactionMode: 'each' } as typeof all);
   await source.initialize();
   try {
     const applied = await source.runMigrations();

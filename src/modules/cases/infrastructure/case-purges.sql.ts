@@ -1,4 +1,5 @@
 import { lateralLookUp, purgeCutoff } from '../../../shared/database/purge-sql.js';
+import { emptyPartitionCheck, PARTITION_CHECK } from '../../../shared/database/time-partitions.js';
 import { column, statement, statementBuilder } from '../../../shared/database/typed-statement.js';
 import type { CaseStatementPart } from '../domain/case-statement-parts.js';
 import { caseRowView } from './case-row-view.sql.js';
@@ -126,3 +127,6 @@ function purgeExpiredKeys({ table, primaryKey, lifetime }: ExpiringKeys) {
 
 /** The statement purging each kind of expiring key. */
 export const PURGE_EXPIRED_KEYS = { idempotency_keys: purgeExpiredKeys(IDEMPOTENCY_KEYS), webhook_dedup_keys: purgeExpiredKeys(WEBHOOK_DEDUP_KEYS) };
+
+/** A past month of the timeline, dropped once the closed cases' purge emptied it. */
+export const EMPTY_TIMELINE_PARTITION = statement(emptyPartitionCheck('case_events'), PARTITION_CHECK);

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { purgeOwners, purgeStatement, queryIn } from '../../../shared/database/purge-sql.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
+import { dropPartitions, dropPartitionsPastRetention, PARTITION_DROP_GUARD, startOfMonth } from '../../../shared/database/time-partitions.js';
 import { firstRowOf, rowsOf } from '../../../shared/database/typed-statement.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { CasePurges, type ExpiringKind, type OrganizationDays, type PurgeBatch, type PurgedCounts, type PurgeOwner } from '../../retention/application/retention.ports.js';
 import { type CaseStatementPart, CaseStatementParts } from '../domain/case-statement-parts.js';
-import { DELETE_CASES, lockClosedCases, ORGANIZATIONS_WITH_OLD_CLOSED_CASES, PURGE_EXPIRED_KEYS } from './case-purges.sql.js';
-import { ORGANIZATIONS_WITH_OLD_RUNS, PURGE_RUNS } from './run-purges.sql.js';
+import { DELETE_CASES, EMPTY_TIMELINE_PARTITION, lockClosedCases, ORGANIZATIONS_WITH_OLD_CLOSED_CASES, PURGE_EXPIRED_KEYS } from './case-purges.sql.js';
+import { ORGANIZATIONS_WITH_OLD_RUNS, PURGE_RUNS, ROLL_UP_RUN_PARTITION, RUN_PARTITION_CHECK } from './run-purges.sql.js';
 
 /** Finished runs, closed cases and expired keys, as the retention purge asks; what other modules hold of a case goes with it through their parts. */
 @Injectable()
@@ -30,9 +31,21 @@ export class PostgresCasePurges extends CasePurges {
     return purgeOwners(this.transactions, ORGANIZATIONS_WITH_OLD_RUNS, organizations);
   }
 
+  /** The month partitions of runs past every organization's days, each dropped whole with its runs rolled up; how many runs went. */
+  dropRunPartitions(organizations: OrganizationDays): Promise<number> {
+    return dropPartitionsPastRetention(this.transactions, { table: 'workflow_runs', check: RUN_PARTITION_CHECK, rollUp: ROLL_UP_RUN_PARTITION }, organizations);
+  }
+
+  async dropEmptiedTimelinePartitions(): Promise<void> {
+    await dropPartitions(this.transactions, { table: 'case_events', check: EMPTY_TIMELINE_PARTITION, parameters: [], before: startOfMonth() });
+  }
+
   /** The next batch starts at the creation time of the last run taken (a run skipped there is looked at again). */
   async purgeRuns(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>> {
-    const [row] = await purgeStatement(this.transactions, PURGE_RUNS, [organization.id, organization.days, from, limit]);
+    const [row] = await withoutStatementTimeout(this.transactions, async (m) => {
+      await rowsOf(m, PARTITION_DROP_GUARD);
+      return rowsOf(m, PURGE_RUNS, [organization.id, organization.days, from, limit]);
+    });
     return { purged: { runs: row!.runs }, next: row!.taken === limit ? row!.last : null };
   }
 
@@ -43,6 +56,7 @@ export class PostgresCasePurges extends CasePurges {
   purgeClosedCases(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>> {
     const { parts, lock } = this.statements;
     return withoutStatementTimeout(this.transactions, async (m) => {
+      await rowsOf(m, PARTITION_DROP_GUARD);
       const locked = await rowsOf(m, lock, [organization.id, organization.days, from, limit]);
       if (!locked.length) return { purged: {}, next: null };
       const cases = locked.map((row) => Number(row.id));

@@ -1,4 +1,5 @@
 import { ORGANIZATION_DAYS, purgeCutoff } from '../../../shared/database/purge-sql.js';
+import { PARTITION_CHECK } from '../../../shared/database/time-partitions.js';
 import { column, statement } from '../../../shared/database/typed-statement.js';
 
 /**
@@ -63,4 +64,26 @@ export const PURGE_RUNS = statement(
   )${ROLL_UP}
   SELECT (SELECT count(*) FROM gone)::int AS runs, (SELECT count(*) FROM doomed)::int AS taken, (SELECT max(created_at) FROM doomed) AS last`,
   { runs: column.int4, taken: column.int4, last: column.nullable(column.timestamptz) },
+);
+
+/** A month partition's runs (its bounds $1, $2), read through the parent: Postgres reads that partition alone. */
+const IN_PARTITION = 'r.created_at >= $1 AND r.created_at < $2';
+
+/**
+ * $1, $2 a partition's bounds, $3, $4 the organizations and their days: droppable when every run
+ * of the partition is old for its organization's days (an organization missing from $3 keeps
+ * its runs); how many runs it holds. Only partitions past every organization's days are asked.
+ */
+export const RUN_PARTITION_CHECK = statement(
+  `SELECT count(*) FILTER (WHERE o.days IS NULL OR NOT (${OLD_RUN('o.days')})) = 0 AS droppable, count(*)::int AS rows
+  FROM workflow_runs r LEFT JOIN unnest($3::bigint[], $4::float8[]) AS o(id, days) ON o.id = r.organization_id
+  WHERE ${IN_PARTITION}`,
+  PARTITION_CHECK,
+);
+
+/** The partition's runs added to the usage rollups, as PURGE_RUNS adds the runs it deletes. */
+export const ROLL_UP_RUN_PARTITION = statement(
+  `WITH purged AS (SELECT organization_id, workflow_id, mode, created_at, 'run' AS kind FROM workflow_runs r WHERE ${IN_PARTITION})${ROLL_UP}
+  SELECT 1 AS rolled`,
+  { rolled: column.int4 },
 );

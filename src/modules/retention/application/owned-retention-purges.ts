@@ -37,6 +37,19 @@ export class OwnedRetentionPurges extends RetentionPurges {
     super();
   }
 
+  async dropRunPartitions(defaultDays: number): Promise<number> {
+    return this.owner(CasePurges).dropRunPartitions(await this.organizationDays('runsDays', defaultDays));
+  }
+
+  async dropAuditPartitions(defaultDays: number): Promise<number> {
+    return this.owner(AuditEntryPurges).dropPartitions(await this.organizationDays('auditDays', defaultDays));
+  }
+
+  async dropEmptiedPartitions(): Promise<void> {
+    await this.owner(CasePurges).dropEmptiedTimelinePartitions();
+    await this.owner(DeliveryPurges).dropEmptiedPartitions();
+  }
+
   async organizationsWithOldRuns(defaultDays: number): Promise<PurgeOwner<Date>[]> {
     return this.owner(CasePurges).organizationsWithOldRuns(await this.organizationDays('runsDays', defaultDays));
   }

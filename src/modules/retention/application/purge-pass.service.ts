@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Env } from '../../../shared/config/env.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import type { RetentionDays } from '../domain/retention.js';
-import { EXPIRING_KINDS, type PurgeBatch, PURGED_KINDS, type PurgedKind, PurgeMetrics, RetentionPurges } from './retention.ports.js';
+import { EXPIRING_KINDS, type PurgeBatch, type PurgedCounts, PURGED_KINDS, type PurgedKind, PurgeMetrics, RetentionPurges } from './retention.ports.js';
 import { retentionDefaults } from './retention-settings.service.js';
 
 /**
@@ -40,6 +40,11 @@ export class PurgePass {
     this.stopping = true;
   }
 
+  private count(total: Record<PurgedKind, number>, purged: PurgedCounts): void {
+    for (const kind of PURGED_KINDS) total[kind] += purged[kind] ?? 0;
+    this.metrics.purged(purged);
+  }
+
   async run(): Promise<Record<PurgedKind, number>> {
     const started = Date.now();
     const restsUntil = started + this.intervalMs / 2;
@@ -48,8 +53,7 @@ export class PurgePass {
       for (let from: P | null = start; from !== null && !this.stopping; ) {
         const batchStarted = Date.now();
         const { purged, next } = await batch(from);
-        for (const kind of PURGED_KINDS) total[kind] += purged[kind] ?? 0;
-        this.metrics.purged(purged);
+        this.count(total, purged);
         from = next;
         // In the first half of its interval a pass rests as long as each batch took, so its
         // deletes spread out instead of coming as a burst that competes with intake for the
@@ -62,6 +66,9 @@ export class PurgePass {
       for (const organization of await this.purges.organizationsWithOldClosedCases(this.defaults.closedCasesDays)) {
         await drain(organization.start, (from) => this.purges.purgeClosedCases(organization, from, PURGE_BATCH));
       }
+      // Whole month partitions first: what is left for the batches is in the newest ones.
+      this.count(total, { runs: await this.purges.dropRunPartitions(this.defaults.runsDays) });
+      this.count(total, { audit_entries: await this.purges.dropAuditPartitions(this.defaults.auditDays) });
       for (const organization of await this.purges.organizationsWithOldRuns(this.defaults.runsDays)) {
         await drain(organization.start, (from) => this.purges.purgeRuns(organization, from, PURGE_BATCH));
       }
@@ -74,6 +81,8 @@ export class PurgePass {
       await drain(0, () => this.purges.purgeEndedSessions(PURGE_BATCH));
       await drain(0, () => this.purges.purgeSpentSignInLinks(PURGE_BATCH));
       await drain(0, () => this.purges.purgeFiredSlaTimers(PURGE_BATCH));
+      // Months of the timeline and of deliveries go once the batches emptied them (their rows go with their case or event).
+      await this.purges.dropEmptiedPartitions();
     } catch (err) {
       this.logger.warn({ purged: total, durationMs: Date.now() - started, err: String(err) }, 'retention purge pass failed; the next pass goes on');
       throw err;

@@ -42,6 +42,12 @@ export interface PurgeBatch<P> {
  * transaction. Retention owns none of these tables: each call goes to the owner's port below.
  */
 export abstract class RetentionPurges {
+  /** Drops the month partitions of runs whose every run is past its organization's retention; how many runs went. */
+  abstract dropRunPartitions(defaultDays: number): Promise<number>;
+  /** Drops the month partitions of audit entries whose every entry is past its organization's audit retention; how many went. */
+  abstract dropAuditPartitions(defaultDays: number): Promise<number>;
+  /** Drops the past month partitions of the timeline and of deliveries that the batches emptied. */
+  abstract dropEmptiedPartitions(): Promise<void>;
   /** Organizations with runs that finished longer ago than their retention (`defaultDays` unless overridden). */
   abstract organizationsWithOldRuns(defaultDays: number): Promise<PurgeOwner<Date>[]>;
   abstract purgeRuns(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>>;
@@ -81,6 +87,8 @@ export interface OrganizationDays {
 
 /** The purge port of the module that owns cases, their runs and the keys that point at them (see RetentionPurges). */
 export abstract class CasePurges {
+  abstract dropRunPartitions(organizations: OrganizationDays): Promise<number>;
+  abstract dropEmptiedTimelinePartitions(): Promise<void>;
   abstract organizationsWithOldRuns(organizations: OrganizationDays): Promise<PurgeOwner<Date>[]>;
   abstract purgeRuns(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>>;
   abstract organizationsWithOldClosedCases(organizations: OrganizationDays): Promise<PurgeOwner<Date>[]>;
@@ -90,6 +98,7 @@ export abstract class CasePurges {
 
 /** The purge port of the module that owns subscriptions and their deliveries (see RetentionPurges). */
 export abstract class DeliveryPurges {
+  abstract dropEmptiedPartitions(): Promise<void>;
   abstract subscriptionsWithOldDeliveries(organizations: OrganizationDays): Promise<PurgeOwner<number>[]>;
   abstract purgeDeliveries(subscription: PurgeOwner<number>, afterId: number, limit: number): Promise<PurgeBatch<number>>;
 }

@@ -1,5 +1,6 @@
 import type { CaseRowView, PurgedRowCounts, SqlQuery } from '../../cases/domain/case-statement-parts.js';
 import { lateralLookUp, ORGANIZATION_DAYS, purgeCutoff } from '../../../shared/database/purge-sql.js';
+import { emptyPartitionCheck, PARTITION_CHECK } from '../../../shared/database/time-partitions.js';
 import { column, statement } from '../../../shared/database/typed-statement.js';
 
 /** The outbox's part of the retention purge (see the retention module's PurgePass). */
@@ -85,3 +86,6 @@ export async function purgeCaseEvents(query: SqlQuery, caseIds: readonly number[
 /** A delivery still being tried keeps its case from the purge. */
 export const pendingDeliveryOf = (c: CaseRowView) =>
   `FROM outbox_events e JOIN event_deliveries d ON d.event_id = e.id WHERE e.case_id = ${c.id} AND d.state = 'pending'`;
+
+/** A past month of deliveries, dropped once the purge of their events emptied it. */
+export const EMPTY_DELIVERY_PARTITION = statement(emptyPartitionCheck('event_deliveries'), PARTITION_CHECK);

@@ -1,16 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { purgeOwners, queryIn } from '../../../shared/database/purge-sql.js';
+import { dropPartitions, startOfMonth } from '../../../shared/database/time-partitions.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { rowsOf } from '../../../shared/database/typed-statement.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { DeliveryPurges, type OrganizationDays, type PurgeBatch, type PurgeOwner } from '../../retention/application/retention.ports.js';
-import { DELIVERY_WINDOW, deleteOutboxEvents, LOCK_ENDED_EVENTS, SUBSCRIPTIONS_WITH_OLD_DELIVERIES } from './delivery-purges.sql.js';
+import { DELIVERY_WINDOW, deleteOutboxEvents, EMPTY_DELIVERY_PARTITION, LOCK_ENDED_EVENTS, SUBSCRIPTIONS_WITH_OLD_DELIVERIES } from './delivery-purges.sql.js';
 
 /** Ended deliveries past their organization's retention, as the retention purge asks. */
 @Injectable()
 export class PostgresDeliveryPurges extends DeliveryPurges {
   constructor(private readonly transactions: TransactionRunner) {
     super();
+  }
+
+  async dropEmptiedPartitions(): Promise<void> {
+    await dropPartitions(this.transactions, { table: 'event_deliveries', check: EMPTY_DELIVERY_PARTITION, parameters: [], before: startOfMonth() });
   }
 
   subscriptionsWithOldDeliveries(organizations: OrganizationDays): Promise<PurgeOwner<number>[]> {

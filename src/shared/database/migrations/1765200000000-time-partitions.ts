@@ -1,0 +1,202 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { ENSURE_MONTHS_AHEAD, MONTHS_AHEAD } from '../time-partitions.js';
+
+/**
+ * The timeline, runs, deliveries and audit entries become tables partitioned by month of their
+ * time column, without copying a row and without a long lock (docs/deploying.md, "Time
+ * partitions"). For each table:
+ *
+ * 1. Outside any transaction, with writes going on: the new primary key's index is built
+ *    CONCURRENTLY, and a CHECK that every row is older than the first month partition is added
+ *    NOT VALID, then VALIDATEd (a scan under SHARE UPDATE EXCLUSIVE, which lets writes through).
+ * 2. One short transaction (lock_timeout, retried): the table takes the new primary key over
+ *    the index built in 1 and becomes `<table>_legacy`; a partitioned table takes its name, its
+ *    columns, defaults, checks and indexes; the legacy table is ATTACHed as its partition FROM
+ *    (MINVALUE), which the validated CHECK lets skip the scan and the identical indexes let skip
+ *    the builds; the month partitions up to MONTHS_AHEAD ahead and the default partition are
+ *    created empty.
+ *
+ * Ids: the partitioned table's `id` defaults to a plain sequence it owns, `<table>_id_seq`,
+ * going on from the old identity's next value, and the legacy table's identity is dropped
+ * before the ATTACH. Postgres 17 and later refuse to attach a table with an identity column,
+ * and before 17 a partitioned table cannot have one (npm run start:local runs Postgres 18, the
+ * tests 15). Unlike GENERATED ALWAYS, the default lets a writer name an id; none does.
+ *
+ * The legacy partition is dropped by retention like any month once all its rows are past it.
+ *
+ * Keys: workflow_runs and audit_entries are keyed (organization_id, time, id). case_events and
+ * event_deliveries have no organization_id and every writer (the intake statement among them)
+ * inserts them without one; they are keyed (id, time), which also serves their lookups by id.
+ * Each insert updates as many indexes as before: the runs' lookups by id get `workflow_runs_id`,
+ * and the indexes the new keys start with (`workflow_runs_usage`, `audit_entries_at`) go.
+ * A partitioned table cannot be referenced by a foreign key that lacks its partition key, so
+ * delivery_attempts loses its key to event_deliveries: attempts are only ever written for a
+ * delivery the worker holds, and deleted with it (delivery-purges.sql.ts).
+ */
+
+interface Conversion {
+  table: string;
+  column: string;
+  primaryKey: string[];
+  /** Indexes the partitioned table has that the plain table had not (besides the primary key). */
+  extraIndexes: Record<string, string>;
+  /** Foreign keys pointing at the table, dropped first: `table.constraint`. */
+  referencing: string[];
+  /** Indexes the new primary key makes redundant (it starts with their columns): not on the partitioned table, dropped from the legacy one. */
+  redundant: string[];
+}
+
+const CONVERSIONS: Conversion[] = [
+  { table: 'case_events', column: 'created_at', primaryKey: ['id', 'created_at'], extraIndexes: {}, referencing: [], redundant: [] },
+  {
+    table: 'workflow_runs',
+    column: 'created_at',
+    primaryKey: ['organization_id', 'created_at', 'id'],
+    // Runs are looked up by id alone (the relay, the engine's lease): one index probe per partition.
+    extraIndexes: { workflow_runs_id: '(id)' },
+    referencing: [],
+    // (organization_id, created_at): every run written keeps the index count it had.
+    redundant: ['workflow_runs_usage'],
+  },
+  { table: 'event_deliveries', column: 'created_at', primaryKey: ['id', 'created_at'], extraIndexes: {}, referencing: ['delivery_attempts.delivery_attempts_delivery_id_fkey'], redundant: [] },
+  { table: 'audit_entries', column: 'at', primaryKey: ['organization_id', 'at', 'id'], extraIndexes: {}, referencing: [], redundant: ['audit_entries_at'] },
+];
+
+const LOCK_TIMEOUT = '2s';
+const SWAP_ATTEMPTS = 30;
+
+export class TimePartitions1765200000000 implements MigrationInterface {
+  name = 'TimePartitions1765200000000';
+  /** Builds indexes CONCURRENTLY and swaps each table in a transaction of its own. */
+  transaction = false;
+
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(ENSURE_MONTH_PARTITION_FUNCTION);
+    for (const conversion of CONVERSIONS) await convert(q, conversion);
+  }
+
+  async down(): Promise<void> {
+    throw new Error('TimePartitions1765200000000 cannot be reverted: restore a backup taken before it');
+  }
+}
+
+async function convert(q: QueryRunner, c: Conversion): Promise<void> {
+  const [{ kind }] = (await q.query(`SELECT relkind AS kind FROM pg_class WHERE oid = $1::regclass`, [c.table])) as [{ kind: string }];
+  if (kind === 'p') return;
+  // The legacy partition ends with the month after the one in two days, so that a row written
+  // while the migration runs, even one started on a month's last day, is not refused by its
+  // CHECK; or after the month of the table's latest row, should one be stamped later (a read of
+  // the table, as the validation is).
+  const [{ boundary }] = (await q.query(
+    `SELECT to_char(greatest(date_trunc('month', (now() + interval '2 days') AT TIME ZONE 'UTC'), date_trunc('month', (SELECT max(${c.column}) FROM ${c.table}) AT TIME ZONE 'UTC'))
+                    + interval '1 month', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS boundary`,
+  )) as [{ boundary: string }];
+  const keyIndex = `${c.table}_pkey_next`;
+  const range = `${c.table}_legacy_range`;
+  // An index a failed CONCURRENTLY build left invalid is built again.
+  for (const [name, columns] of [[keyIndex, `(${c.primaryKey.join(', ')})`], ...Object.entries(c.extraIndexes)] as [string, string][]) {
+    await q.query(`DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_index WHERE indexrelid = to_regclass('${name}') AND NOT indisvalid) THEN EXECUTE 'DROP INDEX ${name}'; END IF; END $$`);
+    await q.query(`CREATE ${name === keyIndex ? 'UNIQUE ' : ''}INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${c.table} ${columns}`);
+  }
+  await withShortLocks(q, async () => {
+    const exists = (await q.query(`SELECT 1 FROM pg_constraint WHERE conrelid = $1::regclass AND conname = $2`, [c.table, range])) as unknown[];
+    if (!exists.length) await q.query(`ALTER TABLE ${c.table} ADD CONSTRAINT ${range} CHECK (${c.column} < '${boundary}') NOT VALID`);
+  });
+  await q.query(`ALTER TABLE ${c.table} VALIDATE CONSTRAINT ${range}`);
+  await withShortLocks(q, () => swap(q, c, boundary));
+}
+
+/** Step 2 of the conversion (see above), in the caller's transaction. */
+async function swap(q: QueryRunner, c: Conversion, boundary: string): Promise<void> {
+  const { table, column } = c;
+  const legacy = `${table}_legacy`;
+  for (const reference of c.referencing) {
+    const [from, constraint] = reference.split('.');
+    await q.query(`ALTER TABLE ${from} DROP CONSTRAINT ${constraint}`);
+  }
+  const indexes = (await q.query(
+    `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS definition FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+     WHERE x.indrelid = $1::regclass AND NOT x.indisprimary AND i.relname <> $2 ORDER BY i.relname`,
+    [table, `${table}_pkey_next`],
+  )) as { name: string; definition: string }[];
+  const foreignKeys = (await q.query(`SELECT conname AS name, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'f'`, [table])) as {
+    name: string;
+    definition: string;
+  }[];
+  const [{ sequence }] = (await q.query(`SELECT pg_get_serial_sequence($1, 'id') AS sequence`, [table])) as [{ sequence: string }];
+
+  await q.query(`ALTER TABLE ${table} DROP CONSTRAINT ${table}_pkey, ADD CONSTRAINT ${legacy}_pkey PRIMARY KEY USING INDEX ${table}_pkey_next`);
+  // Read under the table's ACCESS EXCLUSIVE lock, which every insert waits for: no id is taken after it.
+  const next = await nextId(q, sequence);
+  await q.query(`ALTER TABLE ${table} RENAME TO ${legacy}`);
+  // Drops the identity's sequence too, and with it the name the parent's sequence takes.
+  await q.query(`ALTER TABLE ${legacy} ALTER COLUMN id DROP IDENTITY`);
+  for (const index of indexes) await q.query(`ALTER INDEX ${index.name} RENAME TO ${index.name}_legacy`);
+
+  await q.query(`CREATE TABLE ${table} (LIKE ${legacy} INCLUDING DEFAULTS INCLUDING CONSTRAINTS) PARTITION BY RANGE (${column})`);
+  await q.query(`CREATE SEQUENCE ${table}_id_seq AS bigint START WITH ${next} OWNED BY ${table}.id`);
+  await q.query(`ALTER TABLE ${table} ALTER COLUMN id SET DEFAULT nextval('${table}_id_seq')`);
+  await q.query(`ALTER TABLE ${table} DROP CONSTRAINT ${table}_legacy_range, ADD CONSTRAINT ${table}_pkey PRIMARY KEY (${c.primaryKey.join(', ')})`);
+  // Each index as the plain table had it (the extra ones built in step 1 among them), matched by ATTACH.
+  for (const index of indexes) if (!c.redundant.includes(index.name)) await q.query(index.definition);
+  for (const fk of foreignKeys) await q.query(`ALTER TABLE ${table} ADD CONSTRAINT ${fk.name} ${fk.definition}`);
+  await q.query(`ALTER TABLE ${table} ATTACH PARTITION ${legacy} FOR VALUES FROM (MINVALUE) TO ('${boundary}')`);
+  await q.query(`ALTER TABLE ${legacy} DROP CONSTRAINT ${table}_legacy_range`);
+  for (const name of c.redundant) await q.query(`DROP INDEX ${name}_legacy`);
+  await q.query(`CREATE TABLE ${table}_default PARTITION OF ${table} DEFAULT`);
+  await q.query(ENSURE_MONTHS_AHEAD.text, [table, column, MONTHS_AHEAD, boundary]);
+}
+
+async function nextId(q: QueryRunner, sequence: string): Promise<string> {
+  const [{ next }] = (await q.query(`SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END AS next FROM ${sequence}`)) as [{ next: string }];
+  return next;
+}
+
+/** Runs `work` in a transaction whose locks wait at most LOCK_TIMEOUT, again until it gets them. */
+async function withShortLocks(q: QueryRunner, work: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await q.startTransaction();
+    try {
+      await q.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+      await work();
+      await q.commitTransaction();
+      return;
+    } catch (err) {
+      await q.rollbackTransaction();
+      if ((err as { code?: string }).code !== '55P03' || attempt === SWAP_ATTEMPTS) throw err;
+    }
+  }
+}
+
+/**
+ * ensure_month_partition(parent, column, month): creates the partition of the UTC month that
+ * `month` falls in, unless it or the legacy partition covers it, and returns whether it did. It is built beside the parent
+ * and ATTACHed (SHARE UPDATE EXCLUSIVE on the parent: writes go on), taking over the rows the
+ * default partition held for that month.
+ */
+const ENSURE_MONTH_PARTITION_FUNCTION = `
+  CREATE OR REPLACE FUNCTION ensure_month_partition(parent text, time_column text, month timestamptz) RETURNS boolean
+  LANGUAGE plpgsql AS $$
+  DECLARE
+    lower timestamptz := date_trunc('month', month AT TIME ZONE 'UTC') AT TIME ZONE 'UTC';
+    upper timestamptz := (date_trunc('month', month AT TIME ZONE 'UTC') + interval '1 month') AT TIME ZONE 'UTC';
+    name text := parent || '_p' || to_char(month AT TIME ZONE 'UTC', 'YYYYMM');
+  BEGIN
+    -- Only reads when the month is there (or inside the legacy partition): the daily check takes
+    -- no transaction id, which the audit log's and the change feed's commit order would wait for.
+    IF to_regclass(name) IS NOT NULL OR EXISTS (
+      SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid, pg_get_expr(c.relpartbound, c.oid) AS bound
+      WHERE i.inhparent = parent::regclass AND bound <> 'DEFAULT'
+        AND (regexp_match(bound, 'TO \\(''([^'']+)''\\)'))[1]::timestamptz > lower
+        AND coalesce((regexp_match(bound, 'FROM \\(''([^'']+)''\\)'))[1]::timestamptz, '-infinity') < upper
+    ) THEN
+      RETURN false;
+    END IF;
+    EXECUTE format('CREATE TABLE %I (LIKE %I INCLUDING DEFAULTS INCLUDING CONSTRAINTS)', name, parent);
+    EXECUTE format('ALTER TABLE %I ADD CONSTRAINT %I CHECK (%I >= %L AND %I < %L)', name, name || '_range', time_column, lower, time_column, upper);
+    EXECUTE format('WITH moved AS (DELETE FROM %I WHERE %I >= %L AND %I < %L RETURNING *) INSERT INTO %I SELECT * FROM moved',
+      parent || '_default', time_column, lower, time_column, upper, name);
+    EXECUTE format('ALTER TABLE %I ATTACH PARTITION %I FOR VALUES FROM (%L) TO (%L)', parent, name, lower, upper);
+    EXECUTE format('ALTER TABLE %I DROP CONSTRAINT %I', name, name || '_range');
+    RETURN true;
+  END $$`;
