@@ -19,6 +19,7 @@ import { registerCredentialChecks } from './shared/http/authenticated-requests.j
 import { serveDirectRoutes } from './shared/http/direct-routes.js';
 import { registerRecentChangeMarks } from './shared/http/recent-change-marks.js';
 import { RecentChanges } from './shared/database/recent-changes.js';
+import { ReplicaReads } from './shared/database/replica-reads.js';
 import { SourceCredentialCheck } from './modules/workflows/http/source-credential.check.js';
 import { createRedisClient } from './shared/redis/redis.client.js';
 import { PinoNestLogger } from './shared/logging/logger.js';
@@ -51,7 +52,10 @@ export async function createApp(env: Env, logger: Logger, options: CaseIntakeOpt
     source: app.get(SourceCredentialCheck),
   });
   serveDirectRoutes(fastify, app);
-  if (env.DATABASE_READ_URL) registerRecentChangeMarks(fastify, app.get(RecentChanges));
+  if (env.DATABASE_READ_URL) {
+    registerRecentChangeMarks(fastify, app.get(RecentChanges));
+    app.get(ReplicaReads).registerMetrics(metrics);
+  }
   try {
     await serveApiDocs(app, env.PUBLIC_BASE_URL!);
     await serveDashboard(app);

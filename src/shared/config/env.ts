@@ -20,13 +20,8 @@ export class Env {
   @IsString() @Matches(/^postgres(ql)?:\/\//, { message: '$property must be a postgres:// URL' })
   DATABASE_URL: string;
 
-  /**
-   * A streaming replica of DATABASE_URL's database, for the reads that may lag a little: the case
-   * lists, the change feed, search, reports, exports and the audit list. Unset: every read goes to
-   * the primary (docs/deploying.md, "A read replica").
-   */
-  @IsOptional() @IsString() @Matches(/^postgres(ql)?:\/\//, { message: '$property must be a postgres:// URL' })
-  DATABASE_READ_URL?: string;
+  /** A streaming replica of DATABASE_URL's database for the reads that may lag (ReplicaReads; docs/deploying.md, "A read replica"). */
+  @IsOptional() @IsString() @Matches(/^postgres(ql)?:\/\//, { message: '$property must be a postgres:// URL' }) DATABASE_READ_URL?: string;
 
   @IsString() @Matches(/^rediss?:\/\//, { message: '$property must be a redis:// URL' })
   REDIS_URL: string;
@@ -92,33 +87,23 @@ export class Env {
   DATABASE_STATEMENT_TIMEOUT_MS = 5000;
 
   /** A replica that has not replayed what the primary wrote this long ago (ms), or does not answer, is skipped until it catches up. */
-  @Type(() => Number) @IsInt() @Min(100) @Max(600000)
-  DATABASE_READ_MAX_LAG_MS = 5000;
+  @Type(() => Number) @IsInt() @Min(100) @Max(600000) DATABASE_READ_MAX_LAG_MS = 5000;
+
+  /** How long (ms) a read of an organization that changed something lately waits for the replica to replay the primary's position. */
+  @Type(() => Number) @IsInt() @Min(0) @Max(5000) DATABASE_READ_WAIT_MS = 200;
 
   /**
-   * How long (ms) a read of an organization that changed something within
-   * DATABASE_READ_MAX_LAG_MS waits for the replica to replay the primary's position, so that it
-   * sees the change, before it goes to the primary instead.
-   */
-  @Type(() => Number) @IsInt() @Min(0) @Max(5000)
-  DATABASE_READ_WAIT_MS = 200;
-
-  /**
-   * Case list reads (the cases API's list and change feed, the admin case list) one organization
-   * has under way at once on an instance; a few more wait up to a second, and the rest are
-   * answered 429. A filtered list can cost Postgres seconds of a core (docs/list-filters.md), so
-   * this bounds the backends one tenant's lists hold, whatever its rate limit lets through.
+   * Case list reads (lists and change feeds, both APIs) one organization has under way at once on
+   * an instance; a few more wait up to a second, the rest get 429: a filtered list can cost seconds
+   * of a core (docs/list-filters.md), so this bounds the backends one tenant's lists hold.
    */
   @Type(() => Number) @IsInt() @Min(1) @Max(100)
   LIST_READS_PER_ORGANIZATION = 2;
 
   /**
-   * Database time one organization's list reads earn per second on an instance, in ms, saved up
-   * to LIST_READ_DATABASE_BURST_MS: each read is charged what it lasted, and once an
-   * organization's balance is spent its reads are answered 429 until it has earned the debt
-   * back. The concurrency bound above caps how many backends a tenant's reads hold; this caps
-   * how much of the time, so the costliest filters get a fraction of a core however they are
-   * shaped, while ordinary pages (a millisecond or less each) never come near it.
+   * Database time (ms) one organization's list reads earn per second on an instance, saved up to
+   * LIST_READ_DATABASE_BURST_MS, each read charged what it lasted (then 429s): the bound above
+   * caps the backends a tenant's reads hold, this how much of the time.
    */
   @Type(() => Number) @IsInt() @Min(1) @Max(100000)
   LIST_READ_DATABASE_MS_PER_SECOND = 25;
@@ -128,19 +113,16 @@ export class Env {
   LIST_READ_DATABASE_BURST_MS = 5000;
 
   /**
-   * Runs (and deliveries) a worker process keeps under way. Runs due together are stored in
-   * batches (CaseBatches), which can only be as large as the runs under way allow: at 800
-   * chains/s, 64 were too few to keep the lag under a second (docs/deploying.md, "What one
-   * process does").
+   * Runs (and deliveries) a worker process keeps under way, which bounds the batches runs due
+   * together are stored in: at 800 chains/s, 64 were too few (docs/deploying.md, "What one process does").
    */
   @Type(() => Number) @IsInt() @Min(1) @Max(1000)
   WORKER_CONCURRENCY = 128;
 
   /**
-   * How long a worker holds a run without renewing it (it renews every third of this while
-   * the run executes). A run whose worker died is taken over by another after this, plus the
-   * relay's one-second look. Shorter risks a live worker losing its run to a long pause
-   * (the request it is making is then sent twice); longer delays the takeover.
+   * How long a worker holds a run without renewing it (every third of this): a dead worker's run
+   * is taken over after this plus a second. Shorter risks a live worker losing its run to a long
+   * pause (its request then sent twice); longer delays the takeover.
    */
   @Type(() => Number) @IsInt() @Min(1000) @Max(600000)
   RUN_LEASE_MS = 6000;
@@ -173,10 +155,7 @@ export class Env {
   @IsCap() MAX_DIGESTS_PER_ORGANIZATION = 100;
   @IsCap() MAX_USERS_PER_ORGANIZATION = 1000;
 
-  /**
-   * Posts per minute to one hosted request form, from all addresses together, across all
-   * instances (0: off): what a form URL passed around can cost its organization, whoever posts.
-   */
+  /** Posts per minute to one hosted request form from all addresses, across all instances (0: off): what a form URL passed around can cost. */
   @Type(() => Number) @IsInt() @Min(0)
   FORM_POSTS_PER_MINUTE = 60;
 

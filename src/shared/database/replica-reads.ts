@@ -1,10 +1,9 @@
 import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Gauge } from 'prom-client';
+import { Gauge, type Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
 import { Env } from '../config/env.js';
 import { LOGGER, type Logger } from '../logging/logger.js';
-import { MetricsRegistry } from '../metrics/metrics.module.js';
 import { dataSourceOptions } from './data-source-options.js';
 import { isDatabaseUnavailable, isLockConflict } from './database-errors.js';
 import { PreparedStatements } from './prepared-statements.js';
@@ -44,7 +43,6 @@ export class ReplicaReads implements OnModuleInit, OnApplicationShutdown {
     @InjectDataSource() dataSource: DataSource,
     private readonly env: Env,
     private readonly changes: RecentChanges,
-    private readonly metrics: MetricsRegistry,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.primary = new PreparedStatements(dataSource);
@@ -57,7 +55,6 @@ export class ReplicaReads implements OnModuleInit, OnApplicationShutdown {
     const statements = new PreparedStatements(source);
     const replica: Replica = { source, statements, position: new ReplicaPosition(this.primary, statements, this.env.DATABASE_READ_MAX_LAG_MS) };
     this.replica = replica;
-    this.registerMetrics(replica);
     this.timer = setInterval(() => void this.poll(replica), POLL_EVERY_MS);
     this.timer.unref();
     void this.poll(replica);
@@ -119,21 +116,23 @@ export class ReplicaReads implements OnModuleInit, OnApplicationShutdown {
     else this.logger.warn({ reason: err instanceof Error ? err.message : String(err) }, 'read replica skipped: where it is could not be read; its reads go to the primary');
   }
 
-  private registerMetrics(replica: Replica): void {
+  /** The replica's lag and use in `registry` (with DATABASE_READ_URL; the app's composition calls it, as shared/metrics serves HTTP). */
+  registerMetrics(registry: Registry): void {
+    const position = () => this.replica?.position;
     new Gauge({
       name: 'database_read_replica_lag_seconds',
       help: 'Seconds since the primary had written no more than the read replica has replayed (NaN while the replica does not answer)',
-      registers: [this.metrics],
+      registers: [registry],
       collect() {
-        this.set(replica.position.lagSeconds() ?? Number.NaN);
+        this.set(position()?.lagSeconds() ?? Number.NaN);
       },
     });
     new Gauge({
       name: 'database_read_replica_in_use',
       help: '1 while reads go to the read replica, 0 while it is skipped (down, or further behind than DATABASE_READ_MAX_LAG_MS)',
-      registers: [this.metrics],
+      registers: [registry],
       collect() {
-        this.set(replica.position.state() === 'in use' ? 1 : 0);
+        this.set(position()?.state() === 'in use' ? 1 : 0);
       },
     });
   }
