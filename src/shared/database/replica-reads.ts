@@ -37,6 +37,7 @@ export class ReplicaReads implements OnModuleInit, OnApplicationShutdown {
   private readonly primary: PreparedStatements;
   private replica?: Replica;
   private timer?: NodeJS.Timeout;
+  private polling = false;
   private reported?: ReplicaState;
 
   constructor(
@@ -94,7 +95,10 @@ export class ReplicaReads implements OnModuleInit, OnApplicationShutdown {
     return replica.position.replayedUpTo(await replica.position.primaryPosition(), this.env.DATABASE_READ_WAIT_MS);
   }
 
+  /** One poll at a time: against a replica that does not answer, one can last the connect timeout. */
   private async poll(replica: Replica): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
     try {
       if (!replica.source.isInitialized) await replica.source.initialize();
       await replica.position.poll();
@@ -102,6 +106,8 @@ export class ReplicaReads implements OnModuleInit, OnApplicationShutdown {
     } catch (err) {
       replica.position.failed();
       this.report(replica, err);
+    } finally {
+      this.polling = false;
     }
   }
 
