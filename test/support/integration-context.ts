@@ -3,6 +3,7 @@ import type { Abstract, INestApplicationContext, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../../src/app.module.js';
 import { type Env, validateEnv } from '../../src/shared/config/env.js';
+import { RecentChanges } from '../../src/shared/database/recent-changes.js';
 import { createLogger, PinoNestLogger } from '../../src/shared/logging/logger.js';
 import { createMetricsRegistry } from '../../src/shared/metrics/metrics.module.js';
 import { readUrlFor } from './test-infra.js';
@@ -27,6 +28,10 @@ export async function startIntegrationContext(options: { env?: Record<string, st
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
+  // Without HTTP nothing marks an organization's changes (recent-change-marks.ts marks them per
+  // request): with a replica, every organization counts as having changed lately, so a read after
+  // a service's write is served once the replica replayed it, as after an HTTP write.
+  if (env.DATABASE_READ_URL) context.get(RecentChanges).changedLately = () => Promise.resolve(true);
   return {
     env,
     get: (type) => context.get(type, { strict: false }),
