@@ -58,8 +58,8 @@ const storeChangesSql = (parts: readonly CaseStatementPart[]): string => `
                      updated_at = now(), change_xid = pg_current_xact_id()
     WHERE id = $1 AND ($2::boolean OR $5::jsonb IS NOT NULL OR cardinality($21::text[]) > 0 OR $25::boolean OR $28::text IS NOT NULL) RETURNING *
   ), events AS (
-    INSERT INTO case_events (case_id, type, actor, data)
-    SELECT $1, t.type, t.actor,
+    INSERT INTO case_events (organization_id, case_id, type, actor, data)
+    SELECT (SELECT organization_id FROM before), $1, t.type, t.actor,
            t.data
            || CASE WHEN t.run_id IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('run_id', t.run_id) END
            || CASE WHEN t.resume_key IS NULL THEN '{}'::jsonb

@@ -34,8 +34,8 @@ function insertCaseSql(holdings: string, returning: string): string {
 /** What goes with a new case (`new_case`, which may be empty): its creation event, its pending run, the parts. */
 function caseHoldingsSql(parts: readonly CaseStatementPart[]): string {
   return `, created_event AS (
-      INSERT INTO case_events (case_id, type, actor, data)
-      SELECT id, $10, $11, $12::jsonb FROM new_case
+      INSERT INTO case_events (organization_id, case_id, type, actor, data)
+      SELECT $1, id, $10, $11, $12::jsonb FROM new_case
     ), first_run AS (
       INSERT INTO workflow_runs (case_id, organization_id, workflow_id, workflow_version, status, mode)
       SELECT id, $1, $2, $3, $5, $7 FROM new_case WHERE $13::boolean

@@ -42,8 +42,8 @@ const STORE_MERGE = statement(`
     UNION ALL
     SELECT e.id, e.actor, e.data, e.created_at FROM case_events e WHERE e.case_id = $2 AND e.type = 'email_received'
   )
-  INSERT INTO case_events (case_id, type, actor, data)
-  SELECT $3, 'email_received', m.actor,
+  INSERT INTO case_events (organization_id, case_id, type, actor, data)
+  SELECT $1, $3, 'email_received', m.actor,
          jsonb_build_object('merged_from', $2::bigint, 'received_at', to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) || m.data
   FROM messages m ORDER BY m.n`);
 

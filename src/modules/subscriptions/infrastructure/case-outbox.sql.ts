@@ -25,8 +25,8 @@ function outboxSql(c: CaseRowView, types: string, details?: string): string {
       ORDER BY t.n
       RETURNING id, organization_id, workflow_id, case_id, type
     ), deliveries AS (
-      INSERT INTO event_deliveries (event_id, subscription_id, case_id, state, finished_at)
-      SELECT o.id, s.id, o.case_id,
+      INSERT INTO event_deliveries (organization_id, event_id, subscription_id, case_id, state, finished_at)
+      SELECT o.organization_id, o.id, s.id, o.case_id,
              CASE WHEN s.disabled_at IS NULL THEN 'pending' ELSE 'failed' END,
              CASE WHEN s.disabled_at IS NOT NULL THEN now() END
       FROM outbox o JOIN subscriptions s ON ${wants('o.organization_id', 'o.workflow_id', 'o.type')}

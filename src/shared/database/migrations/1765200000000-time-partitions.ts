@@ -1,5 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { ENSURE_MONTHS_AHEAD, MONTHS_AHEAD } from '../time-partitions.js';
+import { buildConcurrently, withShortLocks } from './online-schema-changes.js';
 
 /**
  * The timeline, runs, deliveries and audit entries become tables partitioned by month of their
@@ -62,9 +63,6 @@ const CONVERSIONS: Conversion[] = [
   { table: 'audit_entries', column: 'at', primaryKey: ['organization_id', 'at', 'id'], extraIndexes: {}, referencing: [], redundant: ['audit_entries_at'] },
 ];
 
-const LOCK_TIMEOUT = '2s';
-const SWAP_ATTEMPTS = 30;
-
 export class TimePartitions1765200000000 implements MigrationInterface {
   name = 'TimePartitions1765200000000';
   /** Builds indexes CONCURRENTLY and swaps each table in a transaction of its own. */
@@ -93,10 +91,8 @@ async function convert(q: QueryRunner, c: Conversion): Promise<void> {
   )) as [{ boundary: string }];
   const keyIndex = `${c.table}_pkey_next`;
   const range = `${c.table}_legacy_range`;
-  // An index a failed CONCURRENTLY build left invalid is built again.
   for (const [name, columns] of [[keyIndex, `(${c.primaryKey.join(', ')})`], ...Object.entries(c.extraIndexes)] as [string, string][]) {
-    await q.query(`DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_index WHERE indexrelid = to_regclass('${name}') AND NOT indisvalid) THEN EXECUTE 'DROP INDEX ${name}'; END IF; END $$`);
-    await q.query(`CREATE ${name === keyIndex ? 'UNIQUE ' : ''}INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${c.table} ${columns}`);
+    await buildConcurrently(q, name, `CREATE ${name === keyIndex ? 'UNIQUE ' : ''}INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${c.table} ${columns}`);
   }
   await withShortLocks(q, async () => {
     const exists = (await q.query(`SELECT 1 FROM pg_constraint WHERE conrelid = $1::regclass AND conname = $2`, [c.table, range])) as unknown[];
@@ -150,22 +146,6 @@ async function swap(q: QueryRunner, c: Conversion, boundary: string): Promise<vo
 async function nextId(q: QueryRunner, sequence: string): Promise<string> {
   const [{ next }] = (await q.query(`SELECT CASE WHEN is_called THEN last_value + 1 ELSE last_value END AS next FROM ${sequence}`)) as [{ next: string }];
   return next;
-}
-
-/** Runs `work` in a transaction whose locks wait at most LOCK_TIMEOUT, again until it gets them. */
-async function withShortLocks(q: QueryRunner, work: () => Promise<void>): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    await q.startTransaction();
-    try {
-      await q.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
-      await work();
-      await q.commitTransaction();
-      return;
-    } catch (err) {
-      await q.rollbackTransaction();
-      if ((err as { code?: string }).code !== '55P03' || attempt === SWAP_ATTEMPTS) throw err;
-    }
-  }
 }
 
 /**

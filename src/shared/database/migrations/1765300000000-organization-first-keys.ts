@@ -1,0 +1,126 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { PARTITION_LOCK } from '../time-partitions.js';
+import { buildConcurrently, withShortLocks } from './online-schema-changes.js';
+
+/**
+ * The timeline and the deliveries get `organization_id`, first in their primary keys as in every
+ * other table's (the way to shard by organization), on a populated database without a long lock
+ * (docs/deploying.md, "Time partitions"). For each table:
+ *
+ * 1. A short transaction adds the column (no default: nothing is rewritten) and a trigger that
+ *    fills it, from the row the table points at, for a writer that does not name it: an instance
+ *    of the previous release still taking traffic while this one rolls out. The trigger's WHEN
+ *    keeps this release's writers, which name it, from calling it. A later release drops it.
+ * 2. Batches of BATCH ids fill the rows there were, each its own statement (row locks only). A
+ *    row whose owner is gone (a timeline row whose case no longer exists: the timeline has no
+ *    foreign key) has no organization to take and nothing that reads it; it is deleted.
+ * 3. `NOT NULL` through a CHECK added NOT VALID and VALIDATEd (a scan that lets writes through),
+ *    which spares SET NOT NULL its scan.
+ * 4. Each partition's new key index is built CONCURRENTLY (and the deliveries' index by id).
+ * 5. One short transaction, under the partition lock so no month comes or goes meanwhile, swaps
+ *    the keys: each partition's index becomes its primary key (USING INDEX, no build), and the
+ *    parent's new primary key adopts them; a partition created after step 4 gets its index built
+ *    there (a month ahead, empty).
+ *
+ * Keys are (organization_id, created_at, id), as the runs' and audit entries' are. The timeline
+ * is read by case (`case_events_case`), never by id alone; the deliveries are looked up by id
+ * (the worker's claim, lease, outcome), which `event_deliveries_id` keeps: one probe a partition,
+ * as the runs' `workflow_runs_id`.
+ */
+
+interface Table {
+  name: 'case_events' | 'event_deliveries';
+  /** The table whose row carries the organization, and the column pointing at it. */
+  owner: string;
+  via: string;
+  indexById: boolean;
+}
+
+const TABLES: Table[] = [
+  { name: 'case_events', owner: 'cases', via: 'case_id', indexById: false },
+  { name: 'event_deliveries', owner: 'subscriptions', via: 'subscription_id', indexById: true },
+];
+
+const KEY = '(organization_id, created_at, id)';
+const BATCH = 10_000;
+
+export class OrganizationFirstKeys1765300000000 implements MigrationInterface {
+  name = 'OrganizationFirstKeys1765300000000';
+  /** Builds indexes CONCURRENTLY and fills rows in batches of their own. */
+  transaction = false;
+
+  async up(q: QueryRunner): Promise<void> {
+    for (const table of TABLES) await addOrganization(q, table);
+  }
+
+  async down(): Promise<void> {
+    throw new Error('OrganizationFirstKeys1765300000000 cannot be reverted: restore a backup taken before it');
+  }
+}
+
+async function addOrganization(q: QueryRunner, t: Table): Promise<void> {
+  const [{ done }] = (await q.query(
+    `SELECT EXISTS (SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+                    WHERE i.indrelid = $1::regclass AND i.indisprimary AND a.attname = 'organization_id') AS done`,
+    [t.name],
+  )) as [{ done: boolean }];
+  if (done) return;
+  const trigger = `${t.name}_organization`;
+  const check = `${t.name}_organization_set`;
+  await withShortLocks(q, async () => {
+    await q.query(`ALTER TABLE ${t.name} ADD COLUMN IF NOT EXISTS organization_id bigint`);
+    await q.query(`CREATE OR REPLACE FUNCTION ${trigger}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN NEW.organization_id := (SELECT organization_id FROM ${t.owner} WHERE id = NEW.${t.via}); RETURN NEW; END $$`);
+    await q.query(`DROP TRIGGER IF EXISTS ${trigger} ON ${t.name}`);
+    await q.query(`CREATE TRIGGER ${trigger} BEFORE INSERT ON ${t.name} FOR EACH ROW WHEN (NEW.organization_id IS NULL) EXECUTE FUNCTION ${trigger}()`);
+  });
+
+  const filled = await fill(q, t, 0);
+  await withShortLocks(q, async () => {
+    const exists = (await q.query(`SELECT 1 FROM pg_constraint WHERE conrelid = $1::regclass AND conname = $2`, [t.name, check])) as unknown[];
+    if (!exists.length) await q.query(`ALTER TABLE ${t.name} ADD CONSTRAINT ${check} CHECK (organization_id IS NOT NULL) NOT VALID`);
+  });
+  // Rows written between the first pass and the CHECK by a writer the trigger could not help (their owner gone).
+  await fill(q, t, filled);
+  await q.query(`ALTER TABLE ${t.name} VALIDATE CONSTRAINT ${check}`);
+  await withShortLocks(q, () => q.query(`ALTER TABLE ${t.name} ALTER COLUMN organization_id SET NOT NULL`));
+
+  for (const partition of await partitionsOf(q, t.name)) {
+    await buildConcurrently(q, `${partition}_key_next`, `CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS ${partition}_key_next ON ${partition} ${KEY}`);
+    if (t.indexById) await buildConcurrently(q, `${partition}_by_id`, `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${partition}_by_id ON ${partition} (id)`);
+  }
+
+  await withShortLocks(q, async () => {
+    await q.query(PARTITION_LOCK.text);
+    await q.query(`ALTER TABLE ${t.name} DROP CONSTRAINT ${t.name}_pkey`);
+    for (const partition of await partitionsOf(q, t.name)) {
+      const built = (await q.query(`SELECT 1 FROM pg_class WHERE relname = $1`, [`${partition}_key_next`])) as unknown[];
+      if (built.length) await q.query(`ALTER TABLE ${partition} ADD CONSTRAINT ${partition}_pkey PRIMARY KEY USING INDEX ${partition}_key_next`);
+    }
+    await q.query(`ALTER TABLE ${t.name} ADD CONSTRAINT ${t.name}_pkey PRIMARY KEY ${KEY}`);
+    if (t.indexById) await q.query(`CREATE INDEX ${t.name}_id ON ${t.name} (id)`);
+    await q.query(`ALTER TABLE ${t.name} DROP CONSTRAINT ${check}`);
+  });
+}
+
+/** Fills the organization of the rows from id `from` to the table's latest; returns the id after the last one looked at. */
+async function fill(q: QueryRunner, t: Table, from: number): Promise<number> {
+  const [{ first, last }] = (await q.query(`SELECT coalesce(min(id), 0)::bigint AS first, coalesce(max(id), 0)::bigint AS last FROM ${t.name}`)) as [{ first: string; last: string }];
+  let start = Math.max(from, Number(first));
+  for (; start <= Number(last); start += BATCH) {
+    await q.query(
+      `UPDATE ${t.name} AS t SET organization_id = o.organization_id FROM ${t.owner} o
+       WHERE o.id = t.${t.via} AND t.id >= $1 AND t.id < $2 AND t.organization_id IS NULL`,
+      [start, start + BATCH],
+    );
+    await q.query(`DELETE FROM ${t.name} WHERE id >= $1 AND id < $2 AND organization_id IS NULL`, [start, start + BATCH]);
+  }
+  return start;
+}
+
+async function partitionsOf(q: QueryRunner, table: string): Promise<string[]> {
+  const rows = (await q.query(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY c.relname`, [table])) as {
+    name: string;
+  }[];
+  return rows.map((row) => row.name);
+}

@@ -1,0 +1,30 @@
+import type { QueryRunner } from 'typeorm';
+
+const LOCK_TIMEOUT = '2s';
+const ATTEMPTS = 30;
+
+/**
+ * Runs `work` in a transaction whose locks wait at most LOCK_TIMEOUT, again until it gets them:
+ * a migration's ACCESS EXCLUSIVE lock that queued behind a long reader would stall every writer
+ * queued behind it for as long.
+ */
+export async function withShortLocks(q: QueryRunner, work: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await q.startTransaction();
+    try {
+      await q.query(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
+      await work();
+      await q.commitTransaction();
+      return;
+    } catch (err) {
+      await q.rollbackTransaction();
+      if ((err as { code?: string }).code !== '55P03' || attempt === ATTEMPTS) throw err;
+    }
+  }
+}
+
+/** Runs a `CREATE INDEX CONCURRENTLY IF NOT EXISTS` of index `name`, building again an index a failed build left invalid. */
+export async function buildConcurrently(q: QueryRunner, name: string, create: string): Promise<void> {
+  await q.query(`DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_index WHERE indexrelid = to_regclass('${name}') AND NOT indisvalid) THEN EXECUTE 'DROP INDEX ${name}'; END IF; END $$`);
+  await q.query(create);
+}
