@@ -35,6 +35,20 @@ export const ENSURE_MONTHS_AHEAD = statement(
 export const PARTITION_LOCK = statement(`SELECT pg_advisory_xact_lock(hashtextextended('time-partitions', 0))`, { pg_advisory_xact_lock: column.void });
 
 /**
+ * Creates the missing month partitions of `table` from the month of `now` to MONTHS_AHEAD
+ * ahead, under the partition lock so that of several workers asking at once one creates each
+ * (ensure_month_partition, a function of the migration 1765200000000); how many it created.
+ * Without the statement timeout: attaching a month moves the rows the default partition took
+ * for it, however many.
+ */
+export function createMonthsAhead(transactions: TransactionRunner, table: TimePartitionedTable, timeColumn: 'created_at' | 'at', now: Date): Promise<number> {
+  return withoutStatementTimeout(transactions, async (m) => {
+    await rowsOf(m, PARTITION_LOCK);
+    return (await firstRowOf(m, ENSURE_MONTHS_AHEAD, [table, timeColumn, MONTHS_AHEAD, now]))!.created;
+  });
+}
+
+/**
  * Taken shared by the batched purges that roll up what they delete (runs, closed cases), so a
  * partition dropped with its rows rolled up cannot lose a row to one of them in between.
  */
