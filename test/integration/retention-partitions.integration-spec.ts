@@ -7,8 +7,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { RetentionPurges } from '../../src/modules/retention/application/retention.ports.js';
 import { TimePartitionSchedule } from '../../src/modules/retention/infrastructure/time-partition-schedule.service.js';
-import { TransactionRunner } from '../../src/shared/database/transaction.js';
 import { LOGGER } from '../../src/shared/logging/logger.js';
 import { ago, givenRetentionWorkflow, type RetentionContext, startRetentionContext } from '../support/retention-fixtures.js';
 
@@ -67,7 +67,7 @@ describe('retention by month partitions', () => {
     );
     assert.equal(ahead.rows[0]!.partition, 'workflow_runs_default');
 
-    const workers = [0, 1].map(() => new TimePartitionSchedule(r.ctx.get(TransactionRunner), r.ctx.get(LOGGER)));
+    const workers = [0, 1].map(() => new TimePartitionSchedule(r.ctx.get(RetentionPurges), r.ctx.get(LOGGER)));
     const created = await Promise.all(workers.map((worker) => worker.createAhead()));
 
     assert.deepEqual(created.sort(), [0, 1]);

@@ -6,17 +6,11 @@ import { withoutStatementTimeout } from './without-statement-timeout.js';
 /**
  * The tables that only grow, partitioned by month of their time column (docs/deploying.md,
  * "Time partitions"). Each has a default partition, so an insert never fails for want of a
- * month, and the worker keeps the current month and the next MONTHS_AHEAD created
- * (ensure_month_partition, a function of the migration 1765200000000).
+ * month. Each table's owner module keeps the current month and the next MONTHS_AHEAD created
+ * (createMonthsAhead, which the worker's schedule asks of every owner through retention's
+ * ports), since only the owner writes its table, DDL included.
  */
-export const TIME_PARTITIONED = [
-  { table: 'case_events', column: 'created_at' },
-  { table: 'workflow_runs', column: 'created_at' },
-  { table: 'event_deliveries', column: 'created_at' },
-  { table: 'audit_entries', column: 'at' },
-] as const;
-
-export type TimePartitionedTable = (typeof TIME_PARTITIONED)[number]['table'];
+export type TimePartitionedTable = 'case_events' | 'workflow_runs' | 'event_deliveries' | 'audit_entries';
 
 export const MONTHS_AHEAD = 3;
 
@@ -32,7 +26,21 @@ export const ENSURE_MONTHS_AHEAD = statement(
 );
 
 /** Held by whoever creates or drops partitions, so two workers do it one after the other. */
-export const PARTITION_LOCK = statement(`SELECT pg_advisory_xact_lock(hashtextextended('time-partitions', 0))`, { pg_advisory_xact_lock: column.void });
+const PARTITION_LOCK = statement(`SELECT pg_advisory_xact_lock(hashtextextended('time-partitions', 0))`, { pg_advisory_xact_lock: column.void });
+
+/**
+ * Creates the missing month partitions of `table` from the month of `now` to MONTHS_AHEAD
+ * ahead, under the partition lock so that of several workers asking at once one creates each
+ * (ensure_month_partition, a function of the migration 1765200000000); how many it created.
+ * Without the statement timeout: attaching a month moves the rows the default partition took
+ * for it, however many.
+ */
+export function createMonthsAhead(transactions: TransactionRunner, table: TimePartitionedTable, timeColumn: 'created_at' | 'at', now: Date): Promise<number> {
+  return withoutStatementTimeout(transactions, async (m) => {
+    await rowsOf(m, PARTITION_LOCK);
+    return (await firstRowOf(m, ENSURE_MONTHS_AHEAD, [table, timeColumn, MONTHS_AHEAD, now]))!.created;
+  });
+}
 
 /**
  * Taken shared by the batched purges that roll up what they delete (runs, closed cases), so a

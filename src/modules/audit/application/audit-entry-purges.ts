@@ -9,6 +9,8 @@ export abstract class AuditEntryPurges {
    * skipping rows another pass holds; how many it deleted.
    */
   abstract purgeOlderThan(organizations: { ids: number[]; days: number[] }, limit: number): Promise<number>;
+  /** The month partitions from the month of `now` ahead; how many it created. */
+  abstract createPartitionsAhead(now: Date): Promise<number>;
   /** Drops the month partitions whose every entry is older than its organization's days; how many entries went. */
   abstract dropPartitions(organizations: { ids: number[]; days: number[] }): Promise<number>;
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { dropPartitionsPastRetention, PARTITION_CHECK } from '../../../shared/database/time-partitions.js';
+import { createMonthsAhead, dropPartitionsPastRetention, PARTITION_CHECK } from '../../../shared/database/time-partitions.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { column, firstRowOf, statement } from '../../../shared/database/typed-statement.js';
 import { AuditEntryPurges } from '../application/audit-entry-purges.js';
@@ -41,6 +41,10 @@ const DROPPABLE_PARTITION = statement(
 export class PostgresAuditEntryPurges extends AuditEntryPurges {
   constructor(@InjectDataSource() private readonly dataSource: DataSource, private readonly transactions: TransactionRunner) {
     super();
+  }
+
+  createPartitionsAhead(now: Date): Promise<number> {
+    return createMonthsAhead(this.transactions, 'audit_entries', 'at', now);
   }
 
   dropPartitions(organizations: { ids: number[]; days: number[] }): Promise<number> {

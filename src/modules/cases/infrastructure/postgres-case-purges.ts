@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { purgeOwners, purgeStatement, queryIn } from '../../../shared/database/purge-sql.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
-import { dropPartitions, dropPartitionsPastRetention, PARTITION_DROP_GUARD, startOfMonth } from '../../../shared/database/time-partitions.js';
+import { createMonthsAhead, dropPartitions, dropPartitionsPastRetention, PARTITION_DROP_GUARD, startOfMonth } from '../../../shared/database/time-partitions.js';
 import { firstRowOf, rowsOf } from '../../../shared/database/typed-statement.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { CasePurges, type ExpiringKind, type OrganizationDays, type PurgeBatch, type PurgedCounts, type PurgeOwner } from '../../retention/application/retention.ports.js';
@@ -25,6 +25,11 @@ export class PostgresCasePurges extends CasePurges {
       this.composed = { parts, lock: lockClosedCases(parts) };
     }
     return this.composed;
+  }
+
+  async createPartitionsAhead(now: Date): Promise<number> {
+    const runs = await createMonthsAhead(this.transactions, 'workflow_runs', 'created_at', now);
+    return runs + (await createMonthsAhead(this.transactions, 'case_events', 'created_at', now));
   }
 
   organizationsWithOldRuns(organizations: OrganizationDays): Promise<PurgeOwner<Date>[]> {

@@ -37,6 +37,14 @@ export class OwnedRetentionPurges extends RetentionPurges {
     super();
   }
 
+  /** One `now` for every owner, so each creates the same months. */
+  async createPartitionsAhead(): Promise<number> {
+    const now = new Date();
+    let created = 0;
+    for (const owner of [this.owner(CasePurges), this.owner(DeliveryPurges), this.owner(AuditEntryPurges)]) created += await owner.createPartitionsAhead(now);
+    return created;
+  }
+
   async dropRunPartitions(defaultDays: number): Promise<number> {
     return this.owner(CasePurges).dropRunPartitions(await this.organizationDays('runsDays', defaultDays));
   }

@@ -42,6 +42,11 @@ export interface PurgeBatch<P> {
  * transaction. Retention owns none of these tables: each call goes to the owner's port below.
  */
 export abstract class RetentionPurges {
+  /**
+   * Creates the month partitions of the current month and the next MONTHS_AHEAD
+   * (shared/database/time-partitions.ts) that are missing, each owner its own tables; how many it created.
+   */
+  abstract createPartitionsAhead(): Promise<number>;
   /** Drops the month partitions of runs whose every run is past its organization's retention; how many runs went. */
   abstract dropRunPartitions(defaultDays: number): Promise<number>;
   /** Drops the month partitions of audit entries whose every entry is past its organization's audit retention; how many went. */
@@ -87,6 +92,8 @@ export interface OrganizationDays {
 
 /** The purge port of the module that owns cases, their runs and the keys that point at them (see RetentionPurges). */
 export abstract class CasePurges {
+  /** The runs' and the timeline's month partitions from the month of `now` ahead; how many it created. */
+  abstract createPartitionsAhead(now: Date): Promise<number>;
   abstract dropRunPartitions(organizations: OrganizationDays): Promise<number>;
   abstract dropEmptiedTimelinePartitions(): Promise<void>;
   abstract organizationsWithOldRuns(organizations: OrganizationDays): Promise<PurgeOwner<Date>[]>;
@@ -98,6 +105,8 @@ export abstract class CasePurges {
 
 /** The purge port of the module that owns subscriptions and their deliveries (see RetentionPurges). */
 export abstract class DeliveryPurges {
+  /** The deliveries' month partitions from the month of `now` ahead; how many it created. */
+  abstract createPartitionsAhead(now: Date): Promise<number>;
   abstract dropEmptiedPartitions(): Promise<void>;
   abstract subscriptionsWithOldDeliveries(organizations: OrganizationDays): Promise<PurgeOwner<number>[]>;
   abstract purgeDeliveries(subscription: PurgeOwner<number>, afterId: number, limit: number): Promise<PurgeBatch<number>>;

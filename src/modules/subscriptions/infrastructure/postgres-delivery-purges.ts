@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { purgeOwners, queryIn } from '../../../shared/database/purge-sql.js';
-import { dropPartitions, startOfMonth } from '../../../shared/database/time-partitions.js';
+import { createMonthsAhead, dropPartitions, startOfMonth } from '../../../shared/database/time-partitions.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { rowsOf } from '../../../shared/database/typed-statement.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
@@ -12,6 +12,10 @@ import { DELIVERY_WINDOW, deleteOutboxEvents, EMPTY_DELIVERY_PARTITION, LOCK_END
 export class PostgresDeliveryPurges extends DeliveryPurges {
   constructor(private readonly transactions: TransactionRunner) {
     super();
+  }
+
+  createPartitionsAhead(now: Date): Promise<number> {
+    return createMonthsAhead(this.transactions, 'event_deliveries', 'created_at', now);
   }
 
   async dropEmptiedPartitions(): Promise<void> {
