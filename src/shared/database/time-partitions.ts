@@ -26,7 +26,7 @@ export const ENSURE_MONTHS_AHEAD = statement(
 );
 
 /** Held by whoever creates or drops partitions, so two workers do it one after the other. */
-const PARTITION_LOCK = statement(`SELECT pg_advisory_xact_lock(hashtextextended('time-partitions', 0))`, { pg_advisory_xact_lock: column.void });
+export const PARTITION_LOCK = statement(`SELECT pg_advisory_xact_lock(hashtextextended('time-partitions', 0))`, { pg_advisory_xact_lock: column.void });
 
 /**
  * Creates the missing month partitions of `table` from the month of `now` to MONTHS_AHEAD
