@@ -85,13 +85,16 @@ describe('the migration to organization-first keys', () => {
     );
     assert.ok(keys.length >= 2 * 5, `the parents, their legacy, default and month partitions: ${keys.map((k) => k.table)}`);
     for (const key of keys) {
-      assert.match(key.key, /\(organization_id, created_at, id\)$/, key.table);
+      assert.match(key.key, key.table.startsWith('case_events') ? /\(organization_id, case_id, id, created_at\)$/ : /\(organization_id, created_at, id\)$/, key.table);
       assert.equal(key.valid, true, key.table);
     }
 
     const { rows: [added] } = await db.query(`INSERT INTO case_events (organization_id, case_id, type, actor) VALUES (1, 1, 'note', 'this release') RETURNING organization_id::int`);
     assert.equal(added.organization_id, 1);
     await assert.rejects(db.query(`INSERT INTO case_events (case_id, type, actor) VALUES (999, 'note', 'of a case gone')`), { code: '23502' });
+
+    const { rows: caseIndexes } = await db.query(`SELECT indexrelid::regclass::text AS name FROM pg_index WHERE indrelid = 'case_events'::regclass`);
+    assert.deepEqual(caseIndexes, [{ name: 'case_events_pkey' }], 'the key serves the reads by case');
 
     await db.query('ANALYZE event_deliveries');
     const { rows: plan } = await db.query(`EXPLAIN SELECT * FROM event_deliveries WHERE id = 5`);

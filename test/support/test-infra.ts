@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { runMigrations } from '../../src/shared/database/migrate.js';
@@ -43,11 +44,20 @@ export async function createTestDatabase(serverUrl: string, name: string, replic
   return url.toString();
 }
 
+const CLOSING_MS = 2_000;
+
+/**
+ * Drops the database once the test's own connections are gone, forcing the rest out after
+ * CLOSING_MS: pg's Pool.end() resolves before its clients' sockets close, and a backend
+ * terminated under such a client makes it emit an error nothing listens to any more.
+ */
 export async function dropTestDatabase(serverUrl: string, databaseUrl: string): Promise<void> {
   const name = new URL(databaseUrl).pathname.slice(1);
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
+    const closing = Date.now() + CLOSING_MS;
+    while (Date.now() < closing && (await admin.query(`SELECT 1 FROM pg_stat_activity WHERE datname = $1 LIMIT 1`, [name])).rowCount) await delay(20);
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   } finally {
     await admin.end();

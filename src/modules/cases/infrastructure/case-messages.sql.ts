@@ -27,7 +27,7 @@ const CASES_BY_MESSAGE_ID = statement(
 const REPLY_USAGE = statement(
   `
   SELECT r.replies, r.bytes + (SELECT coalesce(sum(size), 0) FROM case_attachments WHERE case_id = $1) AS bytes
-  FROM (SELECT count(*) AS replies, coalesce(sum(pg_column_size(data)), 0) AS bytes FROM case_events WHERE case_id = $1 AND type = 'email_received') r`,
+  FROM (SELECT count(*) AS replies, coalesce(sum(pg_column_size(data)), 0) AS bytes FROM case_events WHERE organization_id = (SELECT organization_id FROM cases WHERE id = $1) AND case_id = $1 AND type = 'email_received') r`,
   { replies: column.int8, bytes: column.int8 },
 );
 

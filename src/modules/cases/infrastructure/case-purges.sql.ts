@@ -54,7 +54,7 @@ export const lockClosedCases = statementBuilder(lockClosedCasesSql, { id: column
 export const DELETE_CASES = statement(
   `
   WITH timeline AS (
-    DELETE FROM case_events WHERE case_id = ANY($1::bigint[]) RETURNING 1
+    DELETE FROM case_events WHERE organization_id = $2 AND case_id = ANY($1::bigint[]) RETURNING 1
   ), runs AS (
     DELETE FROM workflow_runs WHERE case_id = ANY($1::bigint[])
     RETURNING organization_id, workflow_id, mode, created_at

@@ -40,7 +40,7 @@ const STORE_MERGE = statement(`
     SELECT 0 AS n, 'email' AS actor, c.attributes -> 'email' AS data, c.created_at
     FROM cases c WHERE c.id = $2 AND c.source = 'Email' AND jsonb_typeof(c.attributes -> 'email') = 'object'
     UNION ALL
-    SELECT e.id, e.actor, e.data, e.created_at FROM case_events e WHERE e.case_id = $2 AND e.type = 'email_received'
+    SELECT e.id, e.actor, e.data, e.created_at FROM case_events e WHERE e.organization_id = $1 AND e.case_id = $2 AND e.type = 'email_received'
   )
   INSERT INTO case_events (organization_id, case_id, type, actor, data)
   SELECT $1, $3, 'email_received', m.actor,

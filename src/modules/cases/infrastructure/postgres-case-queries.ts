@@ -25,13 +25,13 @@ const SOME_CASES = statement(`SELECT ${WORKED_CASE_COLUMNS} FROM cases WHERE id 
 
 /**
  * A page of the case's events after the event $3, at most $4, or one row of nulls when there is
- * none: no row at all means no such case. The page walks case_events_case (case_id, id).
+ * none: no row at all means no such case. The page walks the timeline's key (organization_id, case_id, id, created_at).
  */
 const TIMELINE = statement(
   `
   SELECT e.id, e.type, e.actor, e.data, e.created_at
   FROM cases c LEFT JOIN LATERAL (
-    SELECT * FROM case_events WHERE case_id = c.id AND id > $3::bigint ORDER BY id LIMIT $4
+    SELECT * FROM case_events WHERE organization_id = c.organization_id AND case_id = c.id AND id > $3::bigint ORDER BY id LIMIT $4
   ) e ON true
   WHERE c.id = $1 AND c.organization_id = $2
   ORDER BY e.id`,

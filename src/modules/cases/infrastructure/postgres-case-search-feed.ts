@@ -27,12 +27,15 @@ const CHANGED_AFTER = statement(
   { ...CASE_ROW, change_xid: column.text },
 );
 
-/** Along case_events_case (case_id, id). */
+/** Along the timeline's key (organization_id, case_id, id, created_at), each case's organization from its row. */
 const REPLIES = statement(
   `
-  SELECT case_id, id, left(data->>'subject', $2) AS subject, left(data->>'text', $2) AS text
-  FROM case_events WHERE case_id = ANY($1::bigint[]) AND type = 'email_received'
-  ORDER BY case_id, id`,
+  SELECT e.case_id, e.id, left(e.data->>'subject', $2) AS subject, left(e.data->>'text', $2) AS text
+  FROM cases c CROSS JOIN LATERAL (
+    SELECT case_id, id, data FROM case_events WHERE organization_id = c.organization_id AND case_id = c.id AND type = 'email_received'
+  ) e
+  WHERE c.id = ANY($1::bigint[])
+  ORDER BY e.case_id, e.id`,
   { case_id: column.int8, id: column.int8, subject: column.nullable(column.text), text: column.nullable(column.text) },
 );
 

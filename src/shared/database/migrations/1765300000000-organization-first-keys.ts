@@ -22,10 +22,11 @@ import { buildConcurrently, withShortLocks } from './online-schema-changes.js';
  *    parent's new primary key adopts them; a partition created after step 4 gets its index built
  *    there (a month ahead, empty).
  *
- * Keys are (organization_id, created_at, id), as the runs' and audit entries' are. The timeline
- * is read by case (`case_events_case`), never by id alone; the deliveries are looked up by id
- * (the worker's claim, lease, outcome), which `event_deliveries_id` keeps: one probe a partition,
- * as the runs' `workflow_runs_id`.
+ * The timeline is read by case, in id order, never by id alone: its key (organization_id, case_id,
+ * id, created_at) takes the place of `case_events_case` (case_id, id), and a timeline row written
+ * updates one index where it updated two. The deliveries are keyed (organization_id, created_at,
+ * id), as the runs and audit entries are, and looked up by id (the worker's claim, lease, outcome)
+ * through `event_deliveries_id`: one probe a partition, as the runs' `workflow_runs_id`.
  */
 
 interface Table {
@@ -33,15 +34,18 @@ interface Table {
   /** The table whose row carries the organization, and the column pointing at it. */
   owner: string;
   via: string;
+  key: string;
+  /** An index by id alone, built beside the key: the table is looked up by id. */
   indexById: boolean;
+  /** The index the new key serves for. */
+  replaces?: string;
 }
 
 const TABLES: Table[] = [
-  { name: 'case_events', owner: 'cases', via: 'case_id', indexById: false },
-  { name: 'event_deliveries', owner: 'subscriptions', via: 'subscription_id', indexById: true },
+  // A case's timeline is read along the key, in id order: one index per row written, where there were two.
+  { name: 'case_events', owner: 'cases', via: 'case_id', key: '(organization_id, case_id, id, created_at)', indexById: false, replaces: 'case_events_case' },
+  { name: 'event_deliveries', owner: 'subscriptions', via: 'subscription_id', key: '(organization_id, created_at, id)', indexById: true },
 ];
-
-const KEY = '(organization_id, created_at, id)';
 const BATCH = 10_000;
 
 export class OrganizationFirstKeys1765300000000 implements MigrationInterface {
@@ -86,7 +90,7 @@ async function addOrganization(q: QueryRunner, t: Table): Promise<void> {
   await withShortLocks(q, () => q.query(`ALTER TABLE ${t.name} ALTER COLUMN organization_id SET NOT NULL`));
 
   for (const partition of await partitionsOf(q, t.name)) {
-    await buildConcurrently(q, `${partition}_key_next`, `CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS ${partition}_key_next ON ${partition} ${KEY}`);
+    await buildConcurrently(q, `${partition}_key_next`, `CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS ${partition}_key_next ON ${partition} ${t.key}`);
     if (t.indexById) await buildConcurrently(q, `${partition}_by_id`, `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${partition}_by_id ON ${partition} (id)`);
   }
 
@@ -97,8 +101,9 @@ async function addOrganization(q: QueryRunner, t: Table): Promise<void> {
       const built = (await q.query(`SELECT 1 FROM pg_class WHERE relname = $1`, [`${partition}_key_next`])) as unknown[];
       if (built.length) await q.query(`ALTER TABLE ${partition} ADD CONSTRAINT ${partition}_pkey PRIMARY KEY USING INDEX ${partition}_key_next`);
     }
-    await q.query(`ALTER TABLE ${t.name} ADD CONSTRAINT ${t.name}_pkey PRIMARY KEY ${KEY}`);
+    await q.query(`ALTER TABLE ${t.name} ADD CONSTRAINT ${t.name}_pkey PRIMARY KEY ${t.key}`);
     if (t.indexById) await q.query(`CREATE INDEX ${t.name}_id ON ${t.name} (id)`);
+    if (t.replaces) await q.query(`DROP INDEX IF EXISTS ${t.replaces}`);
     await q.query(`ALTER TABLE ${t.name} DROP CONSTRAINT ${check}`);
   });
 }
