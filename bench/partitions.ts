@@ -6,9 +6,9 @@
  * (defaults 1,000,000 and 1,000,000; the issue's retention figure is for 10,000,000).
  *
  * 1. Migration: a database migrated up to before TimePartitions1765200000000, its timeline and
- *    runs filled with `migration rows` each, then the migration run while a writer inserts a
- *    timeline row and a run after another; the writer's worst and 99th percentile latency are
- *    the migration's locks as intake would feel them.
+ *    runs filled with `migration rows` each, then that migration, then OrganizationFirstKeys1765300000000,
+ *    each run while a writer inserts a timeline row and a run after another; the writer's worst and
+ *    99th percentile latency are the migration's locks as intake would feel them.
  * 2. Retention of the oldest month of runs, `retention rows` runs spread over twelve months:
  *    today's batched delete (PURGE_RUNS, batches of 500, on the unpartitioned table) against
  *    the partition drop (dropPartitions, as the purge pass does it), each with the writer going.
@@ -24,6 +24,7 @@ const migrationRows = Number(process.argv[2] ?? 1_000_000);
 const retentionRows = Number(process.argv[3] ?? 1_000_000);
 const MONTHS = 12;
 const PARTITIONS = 'TimePartitions1765200000000';
+const ORGANIZATION_KEYS = 'OrganizationFirstKeys1765300000000';
 
 async function createDatabase(name: string, partitioned: boolean): Promise<string> {
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -33,7 +34,7 @@ async function createDatabase(name: string, partitioned: boolean): Promise<strin
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  await migrate(url.toString(), partitioned);
+  await migrate(url.toString(), partitioned ? undefined : PARTITIONS);
   return url.toString();
 }
 
@@ -44,10 +45,10 @@ async function dropDatabase(name: string): Promise<void> {
   await admin.end();
 }
 
-/** Every migration, or every one before the partitions; how long it took. */
-async function migrate(url: string, partitioned: boolean): Promise<number> {
+/** Every migration before `before` (all without it); how long it took. */
+async function migrate(url: string, before?: string): Promise<number> {
   const started = performance.now();
-  await runMigrations(url, partitioned ? {} : { before: PARTITIONS });
+  await runMigrations(url, before === undefined ? {} : { before });
   return performance.now() - started;
 }
 
@@ -146,8 +147,12 @@ async function benchMigration(): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 3000));
     console.log(`migration: writer before the migration: ${latency(await idle.stop())}`);
     const during = writer(url, f);
-    const took = await migrate(url, true);
+    const took = await migrate(url, ORGANIZATION_KEYS);
     console.log(`migration: TimePartitions took ${ms(took)}; writer during it: ${latency(await during.stop())}`);
+    // The writer names no organization, as the previous release's instances do during a rollout.
+    const keying = writer(url, f);
+    const keyed = await migrate(url);
+    console.log(`migration: OrganizationFirstKeys took ${ms(keyed)}; writer during it: ${latency(await keying.stop())}`);
     const { rows } = await db.query(`SELECT count(*)::int AS n FROM case_events`);
     console.log(`migration: case_events has ${rows[0].n} rows after it`);
   } finally {
