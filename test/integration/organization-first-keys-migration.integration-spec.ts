@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { runMigrations } from '../../src/shared/database/migrate.js';
-import { dropTestDatabase } from '../support/test-infra.js';
+import { createTestDatabase, dropTestDatabase } from '../support/test-infra.js';
 
 const ROWS = 20_000;
 const TABLES = ['case_events', 'event_deliveries'];
@@ -19,21 +19,16 @@ const TABLES = ['case_events', 'event_deliveries'];
 describe('the migration to organization-first keys', () => {
   const server = new URL(process.env.DATABASE_URL!);
   server.pathname = '/postgres';
-  const url = new URL(server);
-  url.pathname = `/cis_iso_orgkeys_${randomBytes(4).toString('hex')}`;
+  let url: string;
   let db: pg.Pool;
 
   before(async () => {
-    const admin = new pg.Client({ connectionString: server.toString() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${url.pathname.slice(1)}`);
-    await admin.end();
-    await runMigrations(url.toString(), { before: 'OrganizationFirstKeys1765300000000' });
-    db = new pg.Pool({ connectionString: url.toString(), max: 3 });
+    url = await createTestDatabase(server.toString(), `cis_iso_orgkeys_${randomBytes(4).toString('hex')}`, undefined, 'OrganizationFirstKeys1765300000000');
+    db = new pg.Pool({ connectionString: url, max: 3 });
   });
   after(async () => {
     await db.end();
-    await dropTestDatabase(server.toString(), url.toString());
+    await dropTestDatabase(server.toString(), url);
   });
 
   it('fills and keys the timeline and the deliveries by organization while a writer goes on', async () => {
@@ -60,7 +55,7 @@ describe('the migration to organization-first keys', () => {
         writes++;
       }
     })();
-    await runMigrations(url.toString());
+    await runMigrations(url);
     writing = false;
     await writer;
     assert.ok(writes > 0, 'the writer wrote during the migration');

@@ -12,7 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { runMigrations } from '../../src/shared/database/migrate.js';
-import { dropTestDatabase } from '../support/test-infra.js';
+import { createTestDatabase, dropTestDatabase } from '../support/test-infra.js';
 
 const ROWS = 20_000;
 const TABLES = ['case_events', 'workflow_runs', 'event_deliveries', 'audit_entries'];
@@ -20,22 +20,17 @@ const TABLES = ['case_events', 'workflow_runs', 'event_deliveries', 'audit_entri
 describe('the migration to month partitions', () => {
   const server = new URL(process.env.DATABASE_URL!);
   server.pathname = '/postgres';
-  const url = new URL(server);
-  url.pathname = `/cis_iso_parts_${randomBytes(4).toString('hex')}`;
+  let url: string;
   let db: pg.Pool;
   const counts = async () => Object.fromEntries(await Promise.all(TABLES.map(async (t) => [t, (await db.query(`SELECT count(*)::int AS n FROM ${t}`)).rows[0].n as number])));
 
   before(async () => {
-    const admin = new pg.Client({ connectionString: server.toString() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${url.pathname.slice(1)}`);
-    await admin.end();
-    await runMigrations(url.toString(), { before: 'TimePartitions1765200000000' });
-    db = new pg.Pool({ connectionString: url.toString(), max: 3 });
+    url = await createTestDatabase(server.toString(), `cis_iso_parts_${randomBytes(4).toString('hex')}`, undefined, 'TimePartitions1765200000000');
+    db = new pg.Pool({ connectionString: url, max: 3 });
   });
   after(async () => {
     await db.end();
-    await dropTestDatabase(server.toString(), url.toString());
+    await dropTestDatabase(server.toString(), url);
   });
 
   it('partitions the four tables while a writer goes on, losing and refusing nothing', async () => {
@@ -65,7 +60,7 @@ describe('the migration to month partitions', () => {
         writes++;
       }
     })();
-    await runMigrations(url.toString());
+    await runMigrations(url);
     writing = false;
     await writer;
 

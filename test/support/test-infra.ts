@@ -26,10 +26,11 @@ export function readUrlFor(env: Record<string, string | undefined>): string | un
 }
 
 /**
- * Creates a fresh database on the server of `serverUrl` and migrates it; returns its URL. With a
+ * Creates a fresh database on the server of `serverUrl` and migrates it (up to the migration
+ * `before`, for a test of that migration on a populated database); returns its URL. With a
  * replica (`replicaUrl`, this run's when the server is its primary), once the replica has it too.
  */
-export async function createTestDatabase(serverUrl: string, name: string, replicaUrl = readUrlFor({ DATABASE_URL: serverUrl })): Promise<string> {
+export async function createTestDatabase(serverUrl: string, name: string, replicaUrl = readUrlFor({ DATABASE_URL: serverUrl }), before?: string): Promise<string> {
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
   try {
@@ -39,7 +40,7 @@ export async function createTestDatabase(serverUrl: string, name: string, replic
   }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  await runMigrations(url.toString());
+  await runMigrations(url.toString(), { before });
   if (replicaUrl) await waitForReplay(serverUrl, replicaUrl);
   return url.toString();
 }
