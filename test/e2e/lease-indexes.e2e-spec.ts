@@ -33,7 +33,7 @@ const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatM
  * How the generic plan of `sql` (what a prepared statement ends up with) reads the partitions
  * with rows (index names, or "Seq Scan"; see partition-plans.ts), after `fill` wrote a
  * backlog, inside a transaction that is rolled back. Rows are written without their case or
- * event (no foreign key check).
+ * event (no foreign key check, and no trigger: they name their organization).
  */
 async function genericPlan(fill: string, sql: string): Promise<string[]> {
   const client = await db().connect();
@@ -69,8 +69,8 @@ describe('the relays\' look for work whose worker died', () => {
 
   it('reads only leased deliveries, even with a large backlog of delivered and pending ones', async () => {
     const reads = await genericPlan(
-      `INSERT INTO event_deliveries (event_id, subscription_id, case_id, state, enqueued_at)
-       SELECT -g, -(g % 50), -g, CASE WHEN g % 4 = 0 THEN 'pending' ELSE 'delivered' END, now() FROM generate_series(1, 40000) g`,
+      `INSERT INTO event_deliveries (organization_id, event_id, subscription_id, case_id, state, enqueued_at)
+       SELECT 1, -g, -(g % 50), -g, CASE WHEN g % 4 = 0 THEN 'pending' ELSE 'delivered' END, now() FROM generate_series(1, 40000) g`,
       EXPIRED_DELIVERIES,
     );
     assert.ok(reads.includes('event_deliveries_leased'), JSON.stringify(reads));

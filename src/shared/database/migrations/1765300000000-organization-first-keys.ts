@@ -113,14 +113,32 @@ async function fill(q: QueryRunner, t: Table, from: number): Promise<number> {
   const [{ first, last }] = (await q.query(`SELECT coalesce(min(id), 0)::bigint AS first, coalesce(max(id), 0)::bigint AS last FROM ${t.name}`)) as [{ first: string; last: string }];
   let start = Math.max(from, Number(first));
   for (; start <= Number(last); start += BATCH) {
-    await q.query(
-      `UPDATE ${t.name} AS t SET organization_id = o.organization_id FROM ${t.owner} o
-       WHERE o.id = t.${t.via} AND t.id >= $1 AND t.id < $2 AND t.organization_id IS NULL`,
-      [start, start + BATCH],
+    const window = [start, start + BATCH];
+    await untilNoDeadlock(() =>
+      q.query(
+        `UPDATE ${t.name} AS t SET organization_id = o.organization_id FROM ${t.owner} o
+         WHERE o.id = t.${t.via} AND t.id >= $1 AND t.id < $2 AND t.organization_id IS NULL`,
+        window,
+      ),
     );
-    await q.query(`DELETE FROM ${t.name} WHERE id >= $1 AND id < $2 AND organization_id IS NULL`, [start, start + BATCH]);
+    await untilNoDeadlock(() => q.query(`DELETE FROM ${t.name} WHERE id >= $1 AND id < $2 AND organization_id IS NULL`, window));
   }
   return start;
+}
+
+/**
+ * A batch again when Postgres broke a deadlock by cancelling it: the delivery worker updates
+ * several deliveries in one statement, in no order a batch could share.
+ */
+async function untilNoDeadlock(batch: () => Promise<unknown>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await batch();
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== '40P01' || attempt === 5) throw err;
+    }
+  }
 }
 
 async function partitionsOf(q: QueryRunner, table: string): Promise<string[]> {
