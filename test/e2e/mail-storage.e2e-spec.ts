@@ -86,7 +86,9 @@ describe('property: a mail case stores at most CASE_STORAGE_BYTES, whatever the 
       }),
       { numRuns: 60, endOnFailure: true },
     );
-    // The generator reaches both sides of the bound, or the property proves little.
-    assert.ok(seen.created >= 5 && seen.overTheBound >= 5, JSON.stringify(seen));
+    // The generator reaches both sides of the bound, or the property proves little. Each side
+    // comes 8 to 22 times in 60 runs; at least 5 failed once in CI (4 over the bound), at least 3
+    // leaves such a run a chance of about one in ten thousand.
+    assert.ok(seen.created >= 3 && seen.overTheBound >= 3, JSON.stringify(seen));
   });
 });
