@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { ENSURE_MONTHS_AHEAD, MONTHS_AHEAD } from '../time-partitions.js';
 import { monthPartitionFunction } from './month-partition-function.js';
-import { buildConcurrently, withShortLocks } from './online-schema-changes.js';
+import { addCheckNotValid, buildConcurrently, withShortLocks } from './online-schema-changes.js';
 
 /**
  * The timeline, runs, deliveries and audit entries become tables partitioned by month of their
@@ -95,10 +95,7 @@ async function convert(q: QueryRunner, c: Conversion): Promise<void> {
   for (const [name, columns] of [[keyIndex, `(${c.primaryKey.join(', ')})`], ...Object.entries(c.extraIndexes)] as [string, string][]) {
     await buildConcurrently(q, name, `CREATE ${name === keyIndex ? 'UNIQUE ' : ''}INDEX CONCURRENTLY IF NOT EXISTS ${name} ON ${c.table} ${columns}`);
   }
-  await withShortLocks(q, async () => {
-    const exists = (await q.query(`SELECT 1 FROM pg_constraint WHERE conrelid = $1::regclass AND conname = $2`, [c.table, range])) as unknown[];
-    if (!exists.length) await q.query(`ALTER TABLE ${c.table} ADD CONSTRAINT ${range} CHECK (${c.column} < '${boundary}') NOT VALID`);
-  });
+  await addCheckNotValid(q, c.table, range, `${c.column} < '${boundary}'`);
   await q.query(`ALTER TABLE ${c.table} VALIDATE CONSTRAINT ${range}`);
   await withShortLocks(q, () => swap(q, c, boundary));
 }

@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { PARTITION_LOCK } from '../time-partitions.js';
-import { buildConcurrently, withShortLocks } from './online-schema-changes.js';
+import { addCheckNotValid, buildConcurrently, withShortLocks } from './online-schema-changes.js';
 
 /**
  * The timeline and the deliveries get `organization_id`, first in their primary keys as in every
@@ -80,10 +80,7 @@ async function addOrganization(q: QueryRunner, t: Table): Promise<void> {
   });
 
   const filled = await fill(q, t, 0);
-  await withShortLocks(q, async () => {
-    const exists = (await q.query(`SELECT 1 FROM pg_constraint WHERE conrelid = $1::regclass AND conname = $2`, [t.name, check])) as unknown[];
-    if (!exists.length) await q.query(`ALTER TABLE ${t.name} ADD CONSTRAINT ${check} CHECK (organization_id IS NOT NULL) NOT VALID`);
-  });
+  await addCheckNotValid(q, t.name, check, 'organization_id IS NOT NULL');
   // Rows written between the first pass and the CHECK by a writer the trigger could not help (their owner gone).
   await fill(q, t, filled);
   await q.query(`ALTER TABLE ${t.name} VALIDATE CONSTRAINT ${check}`);

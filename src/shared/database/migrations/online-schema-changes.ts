@@ -1,4 +1,5 @@
 import type { QueryRunner } from 'typeorm';
+import { column, rowsOf, statement } from '../typed-statement.js';
 
 const LOCK_TIMEOUT = '2s';
 const ATTEMPTS = 30;
@@ -27,4 +28,17 @@ export async function withShortLocks(q: QueryRunner, work: () => Promise<void>):
 export async function buildConcurrently(q: QueryRunner, name: string, create: string): Promise<void> {
   await q.query(`DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_index WHERE indexrelid = to_regclass('${name}') AND NOT indisvalid) THEN EXECUTE 'DROP INDEX ${name}'; END IF; END $$`);
   await q.query(create);
+}
+
+const CONSTRAINT_EXISTS = statement(`SELECT true AS found FROM pg_constraint WHERE conrelid = $1::regclass AND conname = $2`, { found: column.bool });
+
+/**
+ * Adds CHECK constraint `name` to `table` NOT VALID (no scan: a short ACCESS EXCLUSIVE only),
+ * unless a run interrupted after adding it did so; the caller VALIDATEs it, a scan that lets
+ * writes through.
+ */
+export async function addCheckNotValid(q: QueryRunner, table: string, name: string, condition: string): Promise<void> {
+  await withShortLocks(q, async () => {
+    if (!(await rowsOf(q, CONSTRAINT_EXISTS, [table, name])).length) await q.query(`ALTER TABLE ${table} ADD CONSTRAINT ${name} CHECK (${condition}) NOT VALID`);
+  });
 }
