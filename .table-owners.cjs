@@ -17,7 +17,7 @@ module.exports = {
     'case_events',
     'case_attachments',
     'case_message_ids',
-    'case_feed_purges',
+    'case_feed_purges', 'case_feed_purge_counts',
     'idempotency_keys',
     'webhook_dedup_keys',
     'workflow_runs',

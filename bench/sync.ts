@@ -32,16 +32,16 @@ const PAGE = 50;
 
 /** Cursors at positions spread over the table, as a client that paged or followed to there would hold. */
 async function sampledCursors(ctx: BenchContext): Promise<{ list: string[]; feed: string[] }> {
-  const { rows } = await ctx.db.query<{ micros: string; id: string; xid: string; below: string }>(
+  const { rows } = await ctx.db.query<{ micros: string; id: string; xid: string; purges: string }>(
     `SELECT (extract(epoch FROM created_at) * 1000000)::bigint::text AS micros, id::text, change_xid::text AS xid,
-            pg_snapshot_xmin(pg_current_snapshot())::text AS below
+            coalesce((SELECT purges FROM case_feed_purge_counts WHERE workflow_id = $1), 0)::text AS purges
      FROM cases WHERE workflow_id = $1 ORDER BY random() LIMIT $2`,
     [ctx.fixtures.intake.id, CURSORS],
   );
   return {
     list: rows.map((r) => listCursor({ sort: '-created_at', value: r.micros, id: r.id })),
     // One change before each sampled one, so every page has a full 50 to read.
-    feed: rows.map((r) => feedCursor({ after: { xid: r.xid, id: String(BigInt(r.id) - 1n) }, readBelow: r.below })),
+    feed: rows.map((r) => feedCursor({ after: { xid: r.xid, id: String(BigInt(r.id) - 1n) }, purgesSeen: r.purges })),
   };
 }
 

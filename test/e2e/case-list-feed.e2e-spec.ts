@@ -401,6 +401,17 @@ describe('cases API: list and change feed', () => {
       }
     });
 
+    /** Closed `caseId` is past a retention of one day, its runs finished, and a purge pass deletes it. */
+    async function purgeClosedCase(f: CasesFixture, caseId: number): Promise<void> {
+      const retention = await fromDashboard(t, await givenOwner(t, f.org.id), 'PUT', '/api/admin/v1/retention', { closed_cases_days: 1 });
+      assert.equal(retention.status, 200, retention.text);
+      await db().query(`UPDATE cases SET created_at = now() - interval '3 days', updated_at = now() - interval '2 days' WHERE id = $1`, [caseId]);
+      await db().query(`UPDATE workflow_runs SET state = 'succeeded', finished_at = now() - interval '2 days' WHERE case_id = $1 AND state IN ('pending', 'running', 'waiting')`, [caseId]);
+      const pass = new PurgePass(t.app.get(RetentionPurges), new RetentionMetrics(createMetricsRegistry()), t.env, t.app.get(LOGGER));
+      assert.equal((await pass.run()).cases, 1);
+      assert.equal((await db().query('SELECT 1 FROM cases WHERE id = $1', [caseId])).rowCount, 0);
+    }
+
     it('answers 410 to a cursor older than what retention keeps, and still serves newer cursors and a fresh start', async () => {
       const f = await given();
       const kept = await createdCaseId(f);
@@ -408,20 +419,42 @@ describe('cases API: list and change feed', () => {
       const { cursor: old } = await follow(f);
       assert.equal((await patchCase(f, purged, { status: 'Closed' })).status, 200);
       const { cursor: recent } = await follow(f, old);
-      const retention = await fromDashboard(t, await givenOwner(t, f.org.id), 'PUT', '/api/admin/v1/retention', { closed_cases_days: 1 });
-      assert.equal(retention.status, 200, retention.text);
-      await db().query(`UPDATE cases SET created_at = now() - interval '3 days', updated_at = now() - interval '2 days' WHERE id = $1`, [purged]);
-      await db().query(`UPDATE workflow_runs SET state = 'succeeded', finished_at = now() - interval '2 days' WHERE case_id = $1 AND state IN ('pending', 'running', 'waiting')`, [purged]);
-
-      const pass = new PurgePass(t.app.get(RetentionPurges), new RetentionMetrics(createMetricsRegistry()), t.env, t.app.get(LOGGER));
-      assert.equal((await pass.run()).cases, 1);
-      assert.equal((await db().query('SELECT 1 FROM cases WHERE id = $1', [purged])).rowCount, 0);
+      await purgeClosedCase(f, purged);
 
       const gone = await get(f, `/changes?after=${old}`);
       assert.equal(gone.status, 410, gone.text);
       assertErrorBody(gone);
       assert.deepEqual((await changes(f, recent)).cases, [], 'a cursor past the purged case\'s last change is still good');
       assert.deepEqual([...(await follow(f)).store.keys()], [kept], 'without after: from the oldest change still kept');
+
+      // A cursor issued before purges were counted (`f.<position>.<xmin>`) counts every purge as unseen, whatever its xmin.
+      const [, xid, id] = Buffer.from(old!, 'base64url').toString().split('.');
+      const legacy = (position: string) => Buffer.from(`f.${position}.18446744073709551615`).toString('base64url');
+      assert.equal((await get(f, `/changes?after=${legacy(`${xid}.${id}`)}`)).status, 410);
+      const [, recentXid, recentId] = Buffer.from(recent!, 'base64url').toString().split('.');
+      assert.equal((await get(f, `/changes?after=${legacy(`${recentXid}.${recentId}`)}`)).status, 200);
+    });
+
+    it('serves a cursor read after a purge while a transaction that began before the purge is still open', async () => {
+      const f = await given();
+      const kept = await createdCaseId(f);
+      const purged = await createdCaseId(f);
+      assert.equal((await patchCase(f, purged, { status: 'Closed' })).status, 200);
+      await follow(f);
+      const older = await db().connect();
+      try {
+        await older.query('BEGIN');
+        await older.query('SELECT pg_current_xact_id()');
+        await purgeClosedCase(f, purged);
+        // Every snapshot's xmin is now at or below the open transaction, below the purge's id.
+        const first = await changes(f);
+        assert.deepEqual(first.cases.map((c) => c.id), [kept]);
+        const next = await get(f, `/changes?after=${first.next_cursor}`);
+        assert.equal(next.status, 200, next.text);
+      } finally {
+        await older.query('ROLLBACK');
+        older.release();
+      }
     });
   });
 });

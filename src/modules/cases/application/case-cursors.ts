@@ -10,7 +10,9 @@ const LIST = /^l\.(?:(-?[a-z_]{1,11})\.)?(-?[0-9]{1,19})\.([0-9]{1,19})$/;
 const SEARCH = /^s\.([1-9])\.(-?[0-9]{1,19})\.([0-9]{1,19})$/;
 const TIMELINE = /^t\.([0-9]{1,19})$/;
 const RUNS = /^r\.([0-9]{1,19})$/;
-const FEED = /^f\.([0-9]{1,20})\.([0-9]{1,19})\.([0-9]{1,20})$/;
+const FEED = /^c\.([0-9]{1,20})\.([0-9]{1,19})\.([0-9]{1,19})$/;
+/** Cursors issued before purges were counted (`f.`, with an xmin where the count is now): read as having seen none. */
+const LEGACY_FEED = /^f\.([0-9]{1,20})\.([0-9]{1,19})\.([0-9]{1,20})$/;
 const MAX_INT8 = 2n ** 63n - 1n;
 const MAX_XID8 = 2n ** 64n - 1n;
 /** Microseconds since 1970 of 0001-01-01 and of the last moment of 9999: every case's creation time, and times Postgres can hold. */
@@ -27,7 +29,14 @@ export function listCursor(position: ListPosition): string {
 }
 
 export function feedCursor(cursor: FeedCursor): string {
-  return encode(`f.${cursor.after.xid}.${cursor.after.id}.${cursor.readBelow}`);
+  return encode(`c.${cursor.after.xid}.${cursor.after.id}.${cursor.purgesSeen}`);
+}
+
+/** The cursor after a feed page: its last change, or `after` itself (the very same text) when it had none, so a cursor only moves forward. */
+export function nextFeedCursor(after: string | null, page: { changed: readonly { position: FeedPosition }[]; purgesSeen: string }): string {
+  const last = page.changed.at(-1);
+  if (last) return feedCursor({ after: last.position, purgesSeen: page.purgesSeen });
+  return after ?? feedCursor({ after: FEED_START, purgesSeen: page.purgesSeen });
 }
 
 /** The position a list cursor names (with the order it was read in), or undefined when it is not one this service made. */
@@ -82,10 +91,16 @@ export function readRunsCursor(cursor: string): string | undefined {
 
 /** What a feed cursor holds, or undefined when it is not one this service made. */
 export function readFeedCursor(text: string): FeedCursor | undefined {
-  const match = FEED.exec(decode(text));
-  if (!match || !canonical(match[1]!, 0n, MAX_XID8) || !canonical(match[2]!, 0n, MAX_INT8) || !canonical(match[3]!, 0n, MAX_XID8)) return undefined;
-  const cursor = { after: { xid: match[1]!, id: match[2]! }, readBelow: match[3]! };
-  return feedCursor(cursor) === text ? cursor : undefined;
+  const decoded = decode(text);
+  const match = FEED.exec(decoded);
+  if (match) {
+    if (!canonical(match[1]!, 0n, MAX_XID8) || !canonical(match[2]!, 0n, MAX_INT8) || !canonical(match[3]!, 0n, MAX_INT8)) return undefined;
+    const cursor = { after: { xid: match[1]!, id: match[2]! }, purgesSeen: match[3]! };
+    return feedCursor(cursor) === text ? cursor : undefined;
+  }
+  const legacy = LEGACY_FEED.exec(decoded);
+  if (!legacy || !canonical(legacy[1]!, 0n, MAX_XID8) || !canonical(legacy[2]!, 0n, MAX_INT8) || !canonical(legacy[3]!, 0n, MAX_XID8)) return undefined;
+  return encode(decoded) === text ? { after: { xid: legacy[1]!, id: legacy[2]! }, purgesSeen: '0' } : undefined;
 }
 
 function encode(text: string): string {
@@ -93,7 +108,7 @@ function encode(text: string): string {
 }
 
 function decode(cursor: string): string {
-  return cursor.length <= 80 && /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('latin1') : '';
+  return cursor.length <= 88 && /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('latin1') : '';
 }
 
 /** Decimal text as written by BigInt (no leading zero, no "-0") within [min, max]. */

@@ -9,7 +9,7 @@ import { PublishedWorkflowsService } from '../../workflows/application/published
 import type { CaseProps } from '../domain/case.js';
 import { type PreparedSearch, type SearchScope, CaseTextSearches } from '../domain/case-text-search.js';
 import {
-  FEED_START, feedCursor, listCursor, readFeedCursor, readListCursor, readRunsCursor, readSearchCursor, readTimelineCursor, runsCursor, searchCursor, type SearchPosition, timelineCursor,
+  listCursor, nextFeedCursor, readFeedCursor, readListCursor, readRunsCursor, readSearchCursor, readTimelineCursor, runsCursor, searchCursor, type SearchPosition, timelineCursor,
 } from './case-cursors.js';
 import { type CasePage, CaseQueries, DEFAULT_CASE_SORT, type ListFilterRequest, type ListRequest, type ListPosition, type Positioned, type StoredAttachment, type StoredRun, type TimelineEvent } from './case-queries.js';
 import { CaseWorkDirectory } from '../domain/case-work.ports.js';
@@ -86,11 +86,7 @@ export class CaseQueriesService {
       await this.workflowOf(organizationId, workflowId);
       const page = await this.queries.changes(organizationId, workflowId, after === undefined ? null : decoded(readFeedCursor(after)), limit);
       if (page.expired) throw new FeedCursorExpiredError();
-      const last = page.changed.at(-1);
-      const nextCursor = last
-        ? feedCursor({ after: last.position, readBelow: page.readBelow })
-        : (after ?? feedCursor({ after: FEED_START, readBelow: page.readBelow }));
-      return { cases: page.changed.map((c) => c.case), nextCursor };
+      return { cases: page.changed.map((c) => c.case), nextCursor: nextFeedCursor(after ?? null, page) };
     });
   }
 

@@ -29,13 +29,13 @@ export interface FeedPosition {
 }
 
 /**
- * What a feed cursor holds: the position of the last change delivered, and the oldest
- * transaction still running when its page was read (`readBelow`, the snapshot's xmin). Every
- * purge that page did not see has an id at or above `readBelow`.
+ * What a feed cursor holds: the position of the last change delivered, and how many purges of
+ * the workflow its page saw (`purgesSeen`; purges are counted per workflow in commit order, so
+ * every purge that page did not see has a higher number).
  */
 export interface FeedCursor {
   after: FeedPosition;
-  readBelow: string;
+  purgesSeen: string;
 }
 
 export interface CaseFilter {
@@ -78,13 +78,13 @@ export interface Positioned<P> {
 
 /**
  * A page of the change feed: `expired` when a purge the cursor's page did not see deleted a
- * case whose last change lies beyond the cursor (then `changed` is empty); `readBelow` as in
+ * case whose last change lies beyond the cursor (then `changed` is empty); `purgesSeen` as in
  * FeedCursor, for this page.
  */
 export interface FeedPage {
   expired: boolean;
   changed: Positioned<FeedPosition>[];
-  readBelow: string;
+  purgesSeen: string;
 }
 
 /** A `case_events` row: `actor` is `api_token:<id>`, `user:<id>` (a person, through the admin API), `webhook`, `email`, `form`, `case_source:<source type>` (an extension's source), `automation` or `engine`. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CaseFeedReads, type CaseTimelineRow } from '../domain/case-feed-reads.js';
 import type { CaseProps } from '../domain/case.js';
-import { FEED_START, feedCursor, readFeedCursor } from './case-cursors.js';
+import { nextFeedCursor, readFeedCursor } from './case-cursors.js';
 import { CaseQueries } from './case-queries.js';
 
 /** CaseFeedReads over the read port the cases API uses, with the API's own cursors. */
@@ -14,9 +14,7 @@ export class QueriedCaseFeed extends CaseFeedReads {
   async changes(organizationId: number, workflowId: number, cursor: string | null, limit: number): Promise<{ expired: boolean; cases: CaseProps[]; cursor: string }> {
     const after = cursor === null ? null : (readFeedCursor(cursor) ?? null);
     const page = await this.queries.changes(organizationId, workflowId, after, limit);
-    const last = page.changed.at(-1);
-    const next = last ? feedCursor({ after: last.position, readBelow: page.readBelow }) : (cursor ?? feedCursor({ after: FEED_START, readBelow: page.readBelow }));
-    return { expired: page.expired, cases: page.changed.map((c) => c.case), cursor: next };
+    return { expired: page.expired, cases: page.changed.map((c) => c.case), cursor: nextFeedCursor(cursor, page) };
   }
 
   async timeline(organizationId: number, caseId: number, afterId: string, limit: number): Promise<CaseTimelineRow[]> {

@@ -47,9 +47,11 @@ export const lockClosedCases = statementBuilder(lockClosedCasesSql, { id: column
  * $1 locked case ids of the organization $2, what other modules hold of them gone first: the
  * cases and all they hold (merge pointers from and to them too), their own and their runs'
  * counts rolled up.
- * Each workflow's highest feed position among the purged cases is recorded with this
- * transaction's id (docs/change-feed.md): a feed cursor read before this purge and below that
- * position may have missed a purged case's last change.
+ * Each workflow's highest feed position among the purged cases is recorded under the workflow's
+ * next purge number (docs/change-feed.md): a feed cursor read before this purge and below that
+ * position may have missed a purged case's last change. The count's row stays locked until this
+ * transaction commits, so purges of a workflow commit in the order of their numbers; workflows in
+ * id order, so two purges of one organization never wait on each other in a cycle.
  */
 export const DELETE_CASES = statement(
   `
@@ -67,9 +69,15 @@ export const DELETE_CASES = statement(
   ), gone AS (
     DELETE FROM cases WHERE id = ANY($1::bigint[])
     RETURNING id, organization_id, workflow_id, mode, created_at, change_xid
+  ), purge_counts AS (
+    INSERT INTO case_feed_purge_counts AS e (organization_id, workflow_id, purges)
+    SELECT DISTINCT organization_id, workflow_id, 1 FROM gone ORDER BY workflow_id
+    ON CONFLICT (organization_id, workflow_id) DO UPDATE SET purges = e.purges + 1
+    RETURNING workflow_id, purges
   ), feed_purges AS (
-    INSERT INTO case_feed_purges AS p (workflow_id, purge_xid, change_xid, case_id)
-    SELECT DISTINCT ON (workflow_id) workflow_id, pg_current_xact_id(), change_xid, id FROM gone ORDER BY workflow_id, change_xid DESC, id DESC
+    INSERT INTO case_feed_purges AS p (workflow_id, purge, purge_xid, change_xid, case_id)
+    SELECT DISTINCT ON (g.workflow_id) g.workflow_id, n.purges, pg_current_xact_id(), g.change_xid, g.id
+    FROM gone g JOIN purge_counts n USING (workflow_id) ORDER BY g.workflow_id, g.change_xid DESC, g.id DESC
     ON CONFLICT (workflow_id, purge_xid) DO UPDATE SET change_xid = EXCLUDED.change_xid, case_id = EXCLUDED.case_id
     WHERE (p.change_xid, p.case_id) < (EXCLUDED.change_xid, EXCLUDED.case_id)
   ), purged AS (

@@ -74,8 +74,8 @@ const ATTACHMENT = statement(
 /**
  * One page of a workflow's change feed (docs/change-feed.md), with the purge check, in one
  * statement and so one snapshot. $1 organization, $2 workflow, $3-$4 the cursor's position
- * (transaction id, case id), $5 whether to check purges, $6 the oldest transaction running when
- * the cursor's page was read, $7 the page size.
+ * (transaction id, case id), $5 whether to check purges, $6 how many of the workflow's purges the
+ * cursor's page saw, $7 the page size.
  *
  * A case is delivered once its last change was written by a transaction below the snapshot's
  * xmin: every transaction below it has ended, and no transaction can ever again get an id below
@@ -84,8 +84,10 @@ const ATTACHMENT = statement(
  * ends. The page walks cases_changes (workflow_id, change_xid, id) from the cursor: its cost
  * is the page's size, not the table's.
  *
- * The cursor is expired when a purge its page did not see (so with an id at or above that
- * page's xmin) deleted a case whose last change lies beyond it.
+ * The cursor is expired when a purge its page did not see (numbered above the purges of the
+ * workflow that page counted) deleted a case whose last change lies beyond it. Purges are counted
+ * on one row per workflow that each purge updates and holds until it commits, so they commit in
+ * the order of their numbers and a snapshot sees exactly those up to the count it reads.
  *
  * The same holds on a streaming replica (ReplicaReads): a hot standby's snapshot is the primary's
  * at the WAL position it has replayed, its xmin below every transaction the primary was running
@@ -96,13 +98,13 @@ const ATTACHMENT = statement(
 const FEED_PAGE = statement(
   `
   WITH h AS MATERIALIZED (
-    SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS read_below,
+    SELECT coalesce((SELECT e.purges FROM case_feed_purge_counts e WHERE e.organization_id = $1 AND e.workflow_id = $2), 0)::text AS purges_seen,
            $5::boolean AND EXISTS (
              SELECT 1 FROM case_feed_purges p
-             WHERE p.workflow_id = $2 AND p.purge_xid >= $6::xid8 AND (p.change_xid, p.case_id) > ($3::xid8, $4::bigint)
+             WHERE p.workflow_id = $2 AND p.purge > $6::bigint AND (p.change_xid, p.case_id) > ($3::xid8, $4::bigint)
            ) AS expired
   )
-  SELECT ${CASE_COLUMNS}, c.change_xid::text AS change_xid, h.expired, h.read_below
+  SELECT ${CASE_COLUMNS}, c.change_xid::text AS change_xid, h.expired, h.purges_seen
   FROM h LEFT JOIN LATERAL (
     SELECT * FROM cases
     WHERE workflow_id = $2 AND (change_xid, id) > ($3::xid8, $4::bigint)
@@ -111,7 +113,7 @@ const FEED_PAGE = statement(
   ) c ON NOT h.expired
   ORDER BY c.change_xid, c.id`,
   // As TIMELINE: only `id` tells the row of nulls of an expired or empty page.
-  { ...CASE_ROW, id: column.nullable(column.int8), change_xid: column.text, expired: column.bool, read_below: column.text },
+  { ...CASE_ROW, id: column.nullable(column.int8), change_xid: column.text, expired: column.bool, purges_seen: column.text },
 );
 
 /** The read side, as named prepared statements like the repository's. */
@@ -146,11 +148,11 @@ export class PostgresCaseQueries extends CaseQueries {
   }
 
   async changes(organizationId: number, workflowId: number, cursor: FeedCursor | null, limit: number): Promise<FeedPage> {
-    const from = cursor ?? { after: FEED_START, readBelow: '0' };
-    const rows = await this.replicaReads.rows(organizationId, FEED_PAGE, [organizationId, workflowId, from.after.xid, from.after.id, cursor !== null, from.readBelow, limit]);
+    const from = cursor ?? { after: FEED_START, purgesSeen: '0' };
+    const rows = await this.replicaReads.rows(organizationId, FEED_PAGE, [organizationId, workflowId, from.after.xid, from.after.id, cursor !== null, from.purgesSeen, limit]);
     return {
       expired: rows[0]!.expired,
-      readBelow: rows[0]!.read_below,
+      purgesSeen: rows[0]!.purges_seen,
       changed: rows.flatMap(({ id, ...row }) => (id === null ? [] : [{ case: toProps({ ...row, id }), position: { xid: row.change_xid, id } }])),
     };
   }
