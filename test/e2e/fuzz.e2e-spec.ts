@@ -756,5 +756,15 @@ describe('hostile input', () => {
       await expectStatus(apiPost('{"__proto__":{"polluted":"yes"}}'), 422);
       assert.equal(({} as Record<string, unknown>).polluted, undefined, 'Object.prototype is untouched');
     });
+
+    it("keys that name an object's own members (toString, valueOf, ...) are an unsupported key on the admin API: a 422, never a 5xx", async () => {
+      const subscription = `${ADMIN}/subscriptions/${w.c.subscriptionId}`;
+      for (const key of ['toString', 'valueOf', 'hasOwnProperty', '__proto__', 'constructor', 'prototype']) {
+        for (const value of ['["x"]', '"x"', '{}']) {
+          await expectStatus({ method: 'PATCH', url: subscription, body: `{"${key}":${value}}`, authorization: `Bearer ${w.c.adminToken}` }, 422);
+        }
+        await expectStatus(adminPost(`${ADMIN}/subscriptions`, `{"url":"http://127.0.0.1:9/x","events":["case.closed"],"${key}":["x"]}`), 422);
+      }
+    });
   });
 });

@@ -16,6 +16,7 @@ export class RequestValidationPipe implements PipeTransform {
 
   async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (metadata.type === 'query' && isPlainObject(value)) {
+      refuseReservedKeys(value, '', 'invalid query string');
       await this.queryValidation.transform(shallowCopy(value), metadata);
       return value;
     }
@@ -23,9 +24,23 @@ export class RequestValidationPipe implements PipeTransform {
     const parsed = readJsonBody(value);
     const body = parsed === undefined ? {} : parsed.value;
     if (!isPlainObject(body)) throw new InvalidRequestError('request body must be a JSON object');
+    refuseReservedKeys(body, '', 'invalid request body');
     await this.bodyValidation.transform(shallowCopy(body), metadata);
     return body;
   }
+}
+
+/**
+ * Refuses, as unsupported keys, the keys of `object` that name the machinery of a JavaScript
+ * object, which no request class declares: `__proto__` and `constructor`, which ValidationPipe
+ * deletes in place at every depth (so its whitelist would not see them), `prototype`, and every
+ * other member of Object.prototype (`toString`, `valueOf`, ...), which class-transformer sets on
+ * the request class's instance, where the validation then calls it (a 500 otherwise). `at` is the
+ * JSON pointer of `object` in the request.
+ */
+export function refuseReservedKeys(object: Record<string, unknown>, at: string, message: string): void {
+  const reserved = Object.keys(object).filter((key) => key === 'prototype' || key in Object.prototype);
+  if (reserved.length) throw new InvalidRequestError(message, reserved.map((key) => ({ path: pointer(at, key), error: `unsupported key "${key}"` })));
 }
 
 function validationPipe(message: string): ValidationPipe {
@@ -42,18 +57,13 @@ function validationPipe(message: string): ValidationPipe {
 /**
  * What ValidationPipe gets to see: the top-level keys, and the items of top-level arrays,
  * with anything nested deeper emptied. DTOs check top-level fields and lists of scalars only
- * (nested values such as attributes have their own schema), and ValidationPipe deletes `__proto__` and `constructor` keys in place at every
- * depth, which must never happen to the request's data. Those keys at the top level are
- * refused here, since its whitelist would no longer see them.
+ * (nested values such as attributes have their own schema), and ValidationPipe deletes
+ * `__proto__` and `constructor` keys in place at every depth, which must never happen to the
+ * request's data.
  */
 function shallowCopy(body: Record<string, unknown>): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(body)) {
-    if (key === '__proto__' || key === 'constructor' || key === 'prototype') {
-      throw new InvalidRequestError('invalid request body', [{ path: pointer('', key), error: `unsupported key "${key}"` }]);
-    }
-    copy[key] = Array.isArray(item) ? item.map(emptied) : emptied(item);
-  }
+  for (const [key, item] of Object.entries(body)) copy[key] = Array.isArray(item) ? item.map(emptied) : emptied(item);
   return copy;
 }
 

@@ -3,6 +3,7 @@ import { validate, type ValidationError } from 'class-validator';
 import { InvalidRequestError, type ValidationProblem } from '../../../shared/errors/app-error.js';
 import { isPlainObject } from '../../../shared/json/json-text.js';
 import { pointer } from '../../../shared/json/json-pointer.js';
+import { refuseReservedKeys } from '../../../shared/http/request-validation.pipe.js';
 import type { ListFilterRequest } from '../application/case-queries.service.js';
 import type { Principal } from '../../tokens/domain/principal.js';
 import { adminOnlyFilter, ListCasesRequest, listFilter } from './list-cases.request.js';
@@ -36,6 +37,7 @@ export async function bodyListFilters(value: unknown, at: string, callerUserId: 
   const message = 'invalid request body';
   if (!isPlainObject(value)) throw new InvalidRequestError(message, [{ path: at, error: `${at.slice(1)} must be an object of the case list's query parameters` }]);
   refusePaging(value, at, message);
+  refuseReservedKeys(value, at, message);
   const errors = await validate(plainToInstance(ListCasesRequest, value), { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } });
   if (errors.length) throw new InvalidRequestError(message, errors.flatMap((error) => problemsOf(error, at)));
   const query = value as Record<string, string>;
