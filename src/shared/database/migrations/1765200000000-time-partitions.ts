@@ -1,6 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { ENSURE_MONTHS_AHEAD, MONTHS_AHEAD } from '../time-partitions.js';
 import { monthPartitionFunction } from './month-partition-function.js';
+import { column, rowsOf, statement } from '../typed-statement.js';
 import { addCheckNotValid, buildConcurrently, withShortLocks } from './online-schema-changes.js';
 
 /**
@@ -79,9 +80,21 @@ export class TimePartitions1765200000000 implements MigrationInterface {
   }
 }
 
+const RELATION_KIND = statement(`SELECT relkind::text AS kind FROM pg_class WHERE oid = $1::regclass`, { kind: column.text });
+const SECONDARY_INDEXES = statement(
+  `SELECT i.relname::text AS name, pg_get_indexdef(i.oid) AS definition FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
+   WHERE x.indrelid = $1::regclass AND NOT x.indisprimary AND i.relname <> $2 ORDER BY i.relname`,
+  { name: column.text, definition: column.text },
+);
+const FOREIGN_KEYS = statement(
+  `SELECT conname::text AS name, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'f'`,
+  { name: column.text, definition: column.text },
+);
+const SERIAL_SEQUENCE = statement(`SELECT pg_get_serial_sequence($1, 'id') AS sequence`, { sequence: column.text });
+
 async function convert(q: QueryRunner, c: Conversion): Promise<void> {
-  const [{ kind }] = (await q.query(`SELECT relkind AS kind FROM pg_class WHERE oid = $1::regclass`, [c.table])) as [{ kind: string }];
-  if (kind === 'p') return;
+  const [relation] = await rowsOf(q, RELATION_KIND, [c.table]);
+  if (relation!.kind === 'p') return;
   // The legacy partition ends with the month after the one in two days, so that a row written
   // while the migration runs, even one started on a month's last day, is not refused by its
   // CHECK; or after the month of the table's latest row, should one be stamped later (a read of
@@ -108,16 +121,10 @@ async function swap(q: QueryRunner, c: Conversion, boundary: string): Promise<vo
     const [from, constraint] = reference.split('.');
     await q.query(`ALTER TABLE ${from} DROP CONSTRAINT ${constraint}`);
   }
-  const indexes = (await q.query(
-    `SELECT i.relname AS name, pg_get_indexdef(i.oid) AS definition FROM pg_index x JOIN pg_class i ON i.oid = x.indexrelid
-     WHERE x.indrelid = $1::regclass AND NOT x.indisprimary AND i.relname <> $2 ORDER BY i.relname`,
-    [table, `${table}_pkey_next`],
-  )) as { name: string; definition: string }[];
-  const foreignKeys = (await q.query(`SELECT conname AS name, pg_get_constraintdef(oid) AS definition FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'f'`, [table])) as {
-    name: string;
-    definition: string;
-  }[];
-  const [{ sequence }] = (await q.query(`SELECT pg_get_serial_sequence($1, 'id') AS sequence`, [table])) as [{ sequence: string }];
+  const indexes = await rowsOf(q, SECONDARY_INDEXES, [table, `${table}_pkey_next`]);
+  const foreignKeys = await rowsOf(q, FOREIGN_KEYS, [table]);
+  const [serial] = await rowsOf(q, SERIAL_SEQUENCE, [table]);
+  const sequence = serial!.sequence;
 
   await q.query(`ALTER TABLE ${table} DROP CONSTRAINT ${table}_pkey, ADD CONSTRAINT ${legacy}_pkey PRIMARY KEY USING INDEX ${table}_pkey_next`);
   // Read under the table's ACCESS EXCLUSIVE lock, which every insert waits for: no id is taken after it.

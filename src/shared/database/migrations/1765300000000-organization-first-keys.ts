@@ -1,6 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { PARTITION_LOCK } from '../time-partitions.js';
-import { addCheckNotValid, buildConcurrently, withShortLocks } from './online-schema-changes.js';
+import { column, rowsOf, statement } from '../typed-statement.js';
+import { addCheckNotValid, buildConcurrently, partitionsOf, withShortLocks } from './online-schema-changes.js';
 
 /**
  * The timeline and the deliveries get `organization_id`, first in their primary keys as in every
@@ -62,13 +63,16 @@ export class OrganizationFirstKeys1765300000000 implements MigrationInterface {
   }
 }
 
+const KEYED_BY_ORGANIZATION = statement(
+  `SELECT EXISTS (SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+                  WHERE i.indrelid = $1::regclass AND i.indisprimary AND a.attname = 'organization_id') AS done`,
+  { done: column.bool },
+);
+const RELATION_EXISTS = statement(`SELECT true AS found FROM pg_class WHERE relname = $1`, { found: column.bool });
+
 async function addOrganization(q: QueryRunner, t: Table): Promise<void> {
-  const [{ done }] = (await q.query(
-    `SELECT EXISTS (SELECT 1 FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
-                    WHERE i.indrelid = $1::regclass AND i.indisprimary AND a.attname = 'organization_id') AS done`,
-    [t.name],
-  )) as [{ done: boolean }];
-  if (done) return;
+  const [keyed] = await rowsOf(q, KEYED_BY_ORGANIZATION, [t.name]);
+  if (keyed!.done) return;
   const trigger = `${t.name}_organization`;
   const check = `${t.name}_organization_set`;
   await withShortLocks(q, async () => {
@@ -95,8 +99,7 @@ async function addOrganization(q: QueryRunner, t: Table): Promise<void> {
     await q.query(PARTITION_LOCK.text);
     await q.query(`ALTER TABLE ${t.name} DROP CONSTRAINT ${t.name}_pkey`);
     for (const partition of await partitionsOf(q, t.name)) {
-      const built = (await q.query(`SELECT 1 FROM pg_class WHERE relname = $1`, [`${partition}_key_next`])) as unknown[];
-      if (built.length) await q.query(`ALTER TABLE ${partition} ADD CONSTRAINT ${partition}_pkey PRIMARY KEY USING INDEX ${partition}_key_next`);
+      if ((await rowsOf(q, RELATION_EXISTS, [`${partition}_key_next`])).length) await q.query(`ALTER TABLE ${partition} ADD CONSTRAINT ${partition}_pkey PRIMARY KEY USING INDEX ${partition}_key_next`);
     }
     await q.query(`ALTER TABLE ${t.name} ADD CONSTRAINT ${t.name}_pkey PRIMARY KEY ${t.key}`);
     if (t.indexById) await q.query(`CREATE INDEX ${t.name}_id ON ${t.name} (id)`);
@@ -136,11 +139,4 @@ async function untilNoDeadlock(batch: () => Promise<unknown>): Promise<void> {
       if ((err as { code?: string }).code !== '40P01' || attempt === 5) throw err;
     }
   }
-}
-
-async function partitionsOf(q: QueryRunner, table: string): Promise<string[]> {
-  const rows = (await q.query(`SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY c.relname`, [table])) as {
-    name: string;
-  }[];
-  return rows.map((row) => row.name);
 }

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { column, rowsOf, statement } from '../typed-statement.js';
 import { monthPartitionFunction } from './month-partition-function.js';
-import { withShortLocks } from './online-schema-changes.js';
+import { partitionsOf, withShortLocks } from './online-schema-changes.js';
 
 /**
  * The columns that hold what strangers send (a webhook's body, a mail, a comment) and what is
@@ -35,36 +35,29 @@ export class Lz4Compression1765400000000 implements MigrationInterface {
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(monthPartitionFunction(['DEFAULTS', 'CONSTRAINTS', 'COMPRESSION']));
-    if (!(await supportsLz4(q))) return;
-    for (const [table, columns] of Object.entries(COMPRESSED)) {
-      await withShortLocks(q, async () => {
-        // The parent first, then its partitions: the order in which a write locks them.
-        for (const relation of [table, ...(await partitionsOf(q, table))]) {
-          await q.query(`ALTER TABLE ${relation} ${columns.map((column) => `ALTER COLUMN ${column} SET COMPRESSION lz4`).join(', ')}`);
-        }
-      });
-    }
+    if (await supportsLz4(q)) await setCompression(q, 'lz4');
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(monthPartitionFunction(['DEFAULTS', 'CONSTRAINTS']));
-    if (!(await supportsLz4(q))) return;
-    for (const [table, columns] of Object.entries(COMPRESSED)) {
+    if (await supportsLz4(q)) await setCompression(q, 'default');
+  }
+}
+
+/** Each table's columns in a short transaction of its own: the parent first, then its partitions, the order in which a write locks them. */
+async function setCompression(q: QueryRunner, method: 'lz4' | 'default'): Promise<void> {
+  for (const [table, columns] of Object.entries(COMPRESSED)) {
+    await withShortLocks(q, async () => {
       for (const relation of [table, ...(await partitionsOf(q, table))]) {
-        await q.query(`ALTER TABLE ${relation} ${columns.map((column) => `ALTER COLUMN ${column} SET COMPRESSION default`).join(', ')}`);
+        await q.query(`ALTER TABLE ${relation} ${columns.map((column) => `ALTER COLUMN ${column} SET COMPRESSION ${method}`).join(', ')}`);
       }
-    }
+    });
   }
 }
 
 const LZ4_SUPPORTED = statement(`SELECT 'lz4' = ANY (enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`, { lz4: column.bool });
-const PARTITIONS = statement(`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = $1::regclass ORDER BY inhrelid`, { name: column.text });
 
 async function supportsLz4(q: QueryRunner): Promise<boolean> {
   const [row] = await rowsOf(q, LZ4_SUPPORTED);
   return row!.lz4;
-}
-
-async function partitionsOf(q: QueryRunner, table: string): Promise<string[]> {
-  return (await rowsOf(q, PARTITIONS, [table])).map((row) => row.name);
 }

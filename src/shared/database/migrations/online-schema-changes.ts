@@ -42,3 +42,10 @@ export async function addCheckNotValid(q: QueryRunner, table: string, name: stri
     if (!(await rowsOf(q, CONSTRAINT_EXISTS, [table, name])).length) await q.query(`ALTER TABLE ${table} ADD CONSTRAINT ${name} CHECK (${condition}) NOT VALID`);
   });
 }
+
+const PARTITIONS = statement(`SELECT inhrelid::regclass::text AS name FROM pg_inherits WHERE inhparent = $1::regclass ORDER BY inhrelid`, { name: column.text });
+
+/** The partitions of `table`, in the order they were made: the order in which a write locks them. */
+export async function partitionsOf(q: QueryRunner, table: string): Promise<string[]> {
+  return (await rowsOf(q, PARTITIONS, [table])).map((row) => row.name);
+}
