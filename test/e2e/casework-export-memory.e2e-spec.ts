@@ -103,7 +103,9 @@ describe('the CSV export in bounded memory', () => {
     assert.ok(large.firstBytesAt < 0.2, `the first bytes came ${(large.firstBytesAt * 100).toFixed(0)} % into the reply: it is sent as it is read`);
     const growth = large.peakRss - Math.max(settled, warmUp.peakRss);
     const figures = `RSS ${(settled / MB).toFixed(0)} MB after 20,000 cases (peak ${(warmUp.peakRss / MB).toFixed(0)} MB), peak ${(large.peakRss / MB).toFixed(0)} MB while ${(large.bytes / MB).toFixed(0)} MB were exported`;
-    // Less than half the export: what the allocator keeps of the pages' buffers, never the reply.
-    assert.ok(growth < 48 * MB, figures);
+    // What the allocator keeps of the pages' buffers, never the reply: a reply held in memory
+    // adds at least its 100 MB (twice that as a JS string). The allocator's share moved from run
+    // to run, up to 55 MB in one CI run with reads on a replica, so the bound is two thirds.
+    assert.ok(growth < 64 * MB, figures);
   });
 });
