@@ -516,6 +516,8 @@ describe('admin dashboard in the browser', () => {
     const stat = (label: string) => page.locator(`.stat dt:text-is("${label}") + dd`).textContent();
     await page.locator('.stat').first().waitFor();
     assert.deepEqual([await stat('Live cases'), await stat('Live runs'), await stat('Test cases'), await stat('Test runs')], ['2', '2', '1', '1']);
+    // The figures may come before the workflows' names (two requests): a row reads "Workflow #<id>" until they do.
+    await page.getByRole('region', { name: 'Usage per workflow' }).locator('tbody th', { hasText: 'Usage intake' }).waitFor();
     assert.deepEqual(await tableRows(page, 'Usage per workflow'), [['Usage intake', '2', '2', '1', '1']]);
     const perWorkflow = await page.getByRole('img', { name: /^Live cases and runs per workflow/ }).getAttribute('aria-label');
     assert.equal(perWorkflow, 'Live cases and runs per workflow. Usage intake: 2 live cases, 2 live runs');
