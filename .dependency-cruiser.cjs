@@ -9,10 +9,21 @@ module.exports = {
   forbidden: [
     {
       name: 'no-other-modules-infrastructure',
-      comment: "A module uses another through its application or domain, never its infrastructure or ORM entities.",
+      comment:
+        "A module uses another through its application or domain, never its infrastructure, ORM entities or persistence " +
+        '(its tables and the runners of its statements: another module holding them could run its SQL).',
       severity: 'error',
       from: { path: '^src/(modules|shared)/([^/]+)/' },
-      to: { path: '^src/(modules|shared)/[^/]+/(infrastructure/|.*[.]orm-entity[.]ts$)', pathNot: '^src/$1/$2/' },
+      to: { path: '^src/(modules|shared)/[^/]+/(infrastructure/|.*[.]orm-entity[.]ts$|persistence[.]ts$)', pathNot: '^src/$1/$2/' },
+    },
+    {
+      name: 'statements-through-module-persistence',
+      comment:
+        "A module runs SQL through its persistence (module-persistence.ts), whose runners take its own statements only. " +
+        "The runners that take any module's statements are for src/shared's code that runs what its callers own.",
+      severity: 'error',
+      from: { path: '^src/modules/' },
+      to: { path: '^src/shared/database/(prepared-statements|run-statement)[.]ts$' },
     },
     {
       name: 'application-without-infrastructure',

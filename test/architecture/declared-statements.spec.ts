@@ -6,9 +6,10 @@ import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
 /**
- * Every statement src sends to Postgres is a declared one (shared/database/typed-statement.ts),
- * which test/integration/typed-statements.integration-spec.ts prepares against the migrated
- * schema: only the three files that run declared statements call a driver's `query()`, and
+ * Every statement src sends to Postgres is a declared one (shared/database/typed-statement.ts, by
+ * a module's persistence), which test/integration/typed-statements.integration-spec.ts prepares
+ * against the migrated schema: only the three files that run declared statements call a
+ * driver's `query()`, and
  * there only with a statement's text or a transaction's own BEGIN, COMMIT and ROLLBACK.
  * PreparedStatements and the statement batches take nothing but a Statement (a compile error
  * otherwise), and TypeORM's entity API is typed by the entities. Migrations are the exception:
@@ -19,7 +20,7 @@ const root = fileURLToPath(new URL('../../..', import.meta.url));
 const MIGRATIONS = 'src/shared/database/migrations';
 
 /** The files that run declared statements on a driver. */
-const RUNNERS = new Set(['src/shared/database/typed-statement.ts', 'src/shared/database/prepared-statements.ts', 'src/shared/database/typeorm-transaction-runner.ts']);
+const RUNNERS = new Set(['src/shared/database/run-statement.ts', 'src/shared/database/prepared-statements.ts', 'src/shared/database/typeorm-transaction-runner.ts']);
 const TRANSACTION_CONTROL = new Set(['BEGIN', 'COMMIT', 'ROLLBACK']);
 
 function sourceFiles(dir: string): string[] {

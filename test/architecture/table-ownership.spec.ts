@@ -1,15 +1,19 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
+import { tableOwners } from '../support/module-persistences.js';
 
-/** Every table has one owner (.table-owners.cjs), and only its owner's SQL names it. */
+/**
+ * Every table has one owner, the module whose persistence declares it (its persistence.ts), and
+ * only its owner's SQL names it: in any string of its code, statement parts' fragments included.
+ * The planner's check of whole statements is typed-statements.integration-spec.ts's.
+ */
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-const owners = createRequire(import.meta.url)(join(root, '.table-owners.cjs')) as Record<string, string[]>;
+const owners = await tableOwners();
 const MIGRATIONS = 'src/shared/database/migrations';
 
 function tsFiles(dir: string): string[] {
@@ -48,7 +52,7 @@ function migrationTables(): string[] {
   return [...new Set([...text.matchAll(/CREATE TABLE\s+(?:IF NOT EXISTS\s+)?"?([a-z_][a-z0-9_]*)/g)].map((m) => m[1]!))].sort();
 }
 
-describe('table ownership (.table-owners.cjs)', () => {
+describe('table ownership (each module\'s persistence.ts)', () => {
   const ownerOf = new Map(Object.entries(owners).flatMap(([module, tables]) => tables.map((table) => [table, module] as const)));
 
   it('every table of the migrations has one owner, and the map names no other table', () => {

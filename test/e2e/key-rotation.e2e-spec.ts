@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, afterEach, before, describe, it } from 'node:test';
@@ -20,6 +19,7 @@ import { dataSourceOptions } from '../../src/shared/database/data-source-options
 import { type IsolatedDatabase, isolatedDatabase, isolatedRedisPrefix, type Requester } from '../support/automation-helpers.js';
 import { createOrganization, createWorkflow, generateWebhook } from '../support/scenario.js';
 import { sealV1 } from '../support/sealed-secrets.js';
+import { tableOwners } from '../support/module-persistences.js';
 import { type ServiceProcess, spawnService } from '../support/service-process.js';
 import { REPO_ROOT, sourceFiles } from '../support/source-files.js';
 import { Receiver, subscribe, type Subscription, verifySignature, waitFor } from '../support/subscription-helpers.js';
@@ -213,7 +213,7 @@ describe('secrets at rest: bound to their row, and the key rotates', () => {
     );
     assert.ok(rows.length >= 10, `only ${rows.length} sealed columns found`);
     assert.deepEqual(SEALED_COLUMNS.map((c) => `${c.table}.${c.ciphertext}`).sort(), rows.map((r) => r.sealed));
-    const owners = createRequire(import.meta.url)(join(REPO_ROOT, '.table-owners.cjs')) as Record<string, string[]>;
+    const owners = await tableOwners();
     const sources = sealedColumnSources();
     assert.deepEqual(sources.flatMap((f) => f.tables).sort(), SEALED_COLUMNS.map((c) => c.table).sort(), 'every published column comes from a module');
     for (const { path, tables } of sources) {

@@ -12,7 +12,8 @@ import { dataSourceOptions } from '../../src/shared/database/data-source-options
 import { PreparedStatements } from '../../src/shared/database/prepared-statements.js';
 import { TransactionRunner } from '../../src/shared/database/transaction.js';
 import { TypeOrmTransactionRunner } from '../../src/shared/database/typeorm-transaction-runner.js';
-import { column, statement } from '../../src/shared/database/typed-statement.js';
+import { column } from '../../src/shared/database/typed-statement.js';
+import { statement } from '../support/test-persistence.js';
 import { startIntegrationContext, type IntegrationContext } from '../support/integration-context.js';
 import { givenCase, type WorkflowCase } from '../support/integration-fixtures.js';
 import { waitingBackends } from '../support/table-locks.js';

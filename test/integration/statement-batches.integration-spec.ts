@@ -9,7 +9,8 @@ import { StatementWaitTimeoutError } from '../../src/shared/database/database-er
 import { StatementBatches } from '../../src/shared/database/statement-batches.js';
 import { TransactionRunner } from '../../src/shared/database/transaction.js';
 import { TypeOrmTransactionRunner } from '../../src/shared/database/typeorm-transaction-runner.js';
-import { column, statement } from '../../src/shared/database/typed-statement.js';
+import { column } from '../../src/shared/database/typed-statement.js';
+import { statement } from '../support/test-persistence.js';
 import { startIntegrationContext, type IntegrationContext } from '../support/integration-context.js';
 import { closeDb, db } from '../support/test-app.js';
 import { whileLocked } from '../support/table-locks.js';

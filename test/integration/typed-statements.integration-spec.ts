@@ -1,51 +1,34 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join, relative } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import { declaredStatements, type Statement } from '../../src/shared/database/typed-statement.js';
+import type { DeclaredPersistence, Statement } from '../../src/shared/database/typed-statement.js';
 import { describeStatement, pgTypeNames, plannedTables } from '../support/describe-statement.js';
-import { REPO_ROOT, sourceFiles } from '../support/source-files.js';
+import { modulePersistences, sourcePath } from '../support/module-persistences.js';
+import { schemaTables } from '../support/table-definitions.js';
 
 /**
  * Every typed statement of `src` (shared/database/typed-statement.ts), checked by Postgres against
  * the migrated schema without running it: it must parse and answer exactly the columns it declares,
- * each of the declared type, and the tables its plan touches must all belong to the module that
- * declares it (.table-owners.cjs). A column renamed or retyped by a migration, or a module's
- * statement reaching another's table however its text names it, fails here.
+ * each of the declared type, and the tables its plan touches must all belong to the module whose
+ * persistence declares it. A column renamed or retyped by a migration, or a module's statement
+ * reaching another's table however its text names it, fails here. Running another module's
+ * statement is a compile error (test/architecture/statement-ownership.spec.ts).
  */
 
 interface Declared {
   statement: Statement<unknown>;
-  /** `src/modules/teams`: the module whose file declares it. */
+  /** `src/modules/teams`: the module whose persistence declares it. */
   module: string;
-}
-
-/** Loads, from the build, every source file that declares typed statements, each statement with its module. */
-async function loadDeclared(): Promise<Declared[]> {
-  const declaring = sourceFiles(join(REPO_ROOT, 'src')).filter((file) => {
-    const text = readFileSync(file, 'utf8');
-    return text.includes('typed-statement.js') && /\bstatement(Builder)?(<[^>]*>)?\(/.test(text);
-  });
-  for (const file of declaring) await import(pathToFileURL(join(REPO_ROOT, 'build', relative(REPO_ROOT, file)).replace(/\.ts$/, '.js')).href);
-  const buildRoot = join(REPO_ROOT, 'build');
-  return declaredStatements().map(({ statement, file }) => {
-    const path = relative(buildRoot, file.startsWith('file:') ? fileURLToPath(file) : file);
-    const module = /^src\/(?:modules|shared)\/[^/]+/.exec(path)?.[0];
-    assert.ok(module, `a statement declared outside src/modules and src/shared (${file}):\n${statement.text}`);
-    return { statement, module };
-  });
 }
 
 describe('typed statements, against the migrated schema', () => {
   let client: pg.Client;
-  let declared: Declared[];
+  let declared: readonly Declared[];
+  let persistences: readonly DeclaredPersistence[];
   before(async () => {
     client = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await client.connect();
-    declared = await loadDeclared();
+    ({ statements: declared, persistences } = await modulePersistences());
   });
   after(() => client.end());
 
@@ -65,13 +48,22 @@ describe('typed statements, against the migrated schema', () => {
     assert.deepEqual(wrong, [], `${wrong.length} of ${declared.length} statements do not match the schema`);
   });
 
+  it('come from one persistence per module, declared in that module\'s folder, which together own every table once', async () => {
+    const modules = persistences.map((p) => p.module);
+    assert.deepEqual(modules, [...new Set(modules)], 'a module declares two persistences');
+    for (const { module, file } of persistences) assert.ok(sourcePath(file).startsWith(`${module}/`), `${module}'s persistence is declared in ${sourcePath(file)}`);
+    const owned = persistences.flatMap((p) => p.tables.map((t) => t.name)).sort();
+    assert.deepEqual(owned, [...new Set(owned)], 'a table is owned twice');
+    assert.deepEqual(owned, [...(await schemaTables(client)).keys()].sort());
+  });
+
   it('touch only tables of the module that declares them, as Postgres plans them', async () => {
-    assert.deepEqual(await crossings(client, declared), []);
+    assert.deepEqual(await crossings(client, persistences, declared), []);
   });
 
   it('hold a month-partitioned table\'s partitions, which plans name, to that table\'s owner', async () => {
     const runs = { module: 'src/modules/audit', statement: { text: 'SELECT id FROM workflow_runs WHERE organization_id = $1', columns: {} } as unknown as Statement<unknown> };
-    const found = await crossings(client, [runs, { ...runs, module: 'src/modules/cases' }]);
+    const found = await crossings(client, persistences, [runs, { ...runs, module: 'src/modules/cases' }]);
     assert.equal(found.length, 1, found.join('\n'));
     assert.match(found[0]!, /^src\/modules\/audit reaches workflow_runs:/);
   });
@@ -85,7 +77,7 @@ describe('typed statements, against the migrated schema', () => {
         columns: {},
       } as unknown as Statement<unknown>,
     }));
-    const found = await crossings(client, rotation);
+    const found = await crossings(client, persistences, rotation);
     assert.equal(found.length, ROTATED_BEFORE.length, found.join('\n'));
     assert.ok(found.every((crossing) => crossing.startsWith('src/shared/crypto reaches ')));
   });
@@ -103,12 +95,12 @@ const ROTATED_BEFORE = [
   ['sso_configurations', 'organization_id', 'client_secret_ciphertext'],
 ] as const;
 
-/** Each statement that touches, in its plan, a table `.table-owners.cjs` does not give to its module. */
-async function crossings(client: pg.Client, statements: readonly Declared[]): Promise<string[]> {
-  const owners = createRequire(import.meta.url)(join(REPO_ROOT, '.table-owners.cjs')) as Record<string, string[]>;
+/** Each statement that touches, in its plan, a table its module's persistence does not own. */
+async function crossings(client: pg.Client, persistences: readonly DeclaredPersistence[], statements: readonly Declared[]): Promise<string[]> {
+  const owned = new Map(persistences.map((p) => [p.module, p.tables.map((t) => t.name)]));
   const found: string[] = [];
   for (const { statement: { text }, module } of statements) {
-    const foreign = (await plannedTables(client, text)).filter((table) => !(owners[module] ?? []).includes(table));
+    const foreign = (await plannedTables(client, text)).filter((table) => !(owned.get(module) ?? []).includes(table));
     if (foreign.length) found.push(`${module} reaches ${foreign.join(', ')}:\n${text}`);
   }
   return found;

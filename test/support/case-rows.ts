@@ -1,7 +1,7 @@
 /**
  * "Nothing is stored" (builder.md §2): the rows of every table that a case, its runs, timeline,
- * usage, events, deliveries and report figures would leave (.table-owners.cjs: the cases,
- * subscriptions, reporting and case-events modules), counted to compare before and after.
+ * usage, events, deliveries and report figures would leave (of the cases, subscriptions,
+ * reporting and case-events modules' tables, their infrastructure/persistence.ts), counted to compare before and after.
  */
 import type pg from 'pg';
 

@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { rowsOf } from '../database/typed-statement.js';
+import { runStatement } from '../database/run-statement.js';
 import { entityManager, TypeOrmTransactionRunner } from '../database/typeorm-transaction-runner.js';
 import { ROTATION_BATCH_SIZE, type SealedColumn } from './sealed-columns.js';
 import { SealedSecretError, type SecretBox } from './secret-box.js';
@@ -45,7 +45,7 @@ async function rotateBatch(
   batchSize: number,
   count: RotationCounts,
 ): Promise<string[] | undefined> {
-  const rows = await rowsOf(manager, column.lockBatch(after !== undefined, batchSize), after ?? []);
+  const rows = await runStatement(manager, column.lockBatch(after !== undefined, batchSize), after ?? []);
   for (const row of rows) {
     const sealed = row[column.ciphertext]!;
     const binding = column.binding(row);
@@ -62,7 +62,7 @@ async function rotateBatch(
       count.current += 1;
       continue;
     }
-    await rowsOf(manager, column.rewrite, [box.seal(plain, binding), ...keyValues]);
+    await runStatement(manager, column.rewrite, [box.seal(plain, binding), ...keyValues]);
     count.rewritten += 1;
   }
   const last = rows.at(-1);

@@ -2,7 +2,9 @@ import type { EntityManager } from 'typeorm';
 import type { Env } from '../config/env.js';
 import { OrganizationCapReachedError } from '../errors/app-error.js';
 import type { Transaction } from './transaction.js';
-import { column, firstRowOf, type Statement, statement } from './typed-statement.js';
+import { firstRowOf, statement } from './persistence.js';
+import { runStatement } from './run-statement.js';
+import { column, type Statement } from './typed-statement.js';
 import { entityManager } from './typeorm-transaction-runner.js';
 
 type CapSetting = 'MAX_SUBSCRIPTIONS_PER_ORGANIZATION' | 'MAX_WORKFLOWS_PER_ORGANIZATION' | 'MAX_SECRETS_PER_ORGANIZATION' | 'MAX_TOKENS_PER_ORGANIZATION' | 'MAX_DIGESTS_PER_ORGANIZATION' | 'MAX_USERS_PER_ORGANIZATION';
@@ -39,7 +41,7 @@ export async function storeWithinCap<T>(tx: Transaction, limits: Pick<Env, CapSe
   const m = entityManager(tx);
   await firstRowOf(m, LOCK_CAP, [organizationId]);
   const stored = await store(m);
-  const counted = await firstRowOf(m, cap.count, [organizationId]);
+  const [counted] = await runStatement(m, cap.count, [organizationId]);
   if (counted!.n > limit) throw new OrganizationCapReachedError(cap.what, cap.setting, limit);
   return stored;
 }

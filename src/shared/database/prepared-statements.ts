@@ -16,11 +16,12 @@ import type { Statement } from './typed-statement.js';
  * (its entity API or `query()`); this is the one other tool, for the hot paths' statements
  * whose planning time counts (docs/architecture.md, How it works: one persistence style).
  */
-export class PreparedStatements {
+export class PreparedStatements<Module extends string = string> {
+  /** Modules make theirs with their persistence's `prepared` (module-persistence.ts), which takes their statements only. */
   constructor(private readonly dataSource: DataSource) {}
 
   /** Outside a transaction: one statement, on a connection taken from the pool and given back. */
-  async rows<Row>(statement: Statement<Row>, values: unknown[]): Promise<Row[]> {
+  async rows<Row>(statement: Statement<Row, Module>, values: unknown[]): Promise<Row[]> {
     const runner = this.dataSource.createQueryRunner();
     try {
       return await run(runner, statement, values);
@@ -35,7 +36,7 @@ export class PreparedStatements {
    * can cost a thousand times the custom one (a search's tsquery: a common word's first page walks
    * the list's index in 9 ms, a generic plan sorts its 100,000 matches in 1.2 s).
    */
-  async planned<Row>(statement: Statement<Row>, values: unknown[]): Promise<Row[]> {
+  async planned<Row>(statement: Statement<Row, Module>, values: unknown[]): Promise<Row[]> {
     const runner = this.dataSource.createQueryRunner();
     try {
       return rowsAnswered(statement, await ((await runner.connect()) as pg.PoolClient).query({ text: statement.text, values }));

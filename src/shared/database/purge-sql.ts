@@ -1,7 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { TransactionRunner } from './transaction.js';
 import { withoutStatementTimeout } from './without-statement-timeout.js';
-import { rowsOf, type Statement } from './typed-statement.js';
+import { runStatement } from './run-statement.js';
+import type { Statement } from './typed-statement.js';
 
 /**
  * Pieces of the retention purge's SQL that every owner's purge statements share (see the
@@ -29,7 +30,7 @@ export const ORGANIZATION_DAYS = 'unnest($1::bigint[], $2::float8[]) AS o(id, da
  * walk it the wrong way once it is big), and not cut off by the pool's statement_timeout.
  */
 export function purgeStatement<Row>(transactions: TransactionRunner, statement: Statement<Row>, parameters: readonly unknown[]): Promise<Row[]> {
-  return withoutStatementTimeout(transactions, (m) => rowsOf(m, statement, parameters));
+  return withoutStatementTimeout(transactions, (m) => runStatement(m, statement, parameters));
 }
 
 /** Whose rows a pass purges, read by an owner-finding statement given every organization's days (`ids`, `days`). */
@@ -42,4 +43,4 @@ export async function purgeOwners<P>(transactions: TransactionRunner, statement:
 export const queryIn =
   (m: EntityManager) =>
   <Row>(statement: Pick<Statement<Row>, 'text' | 'row'>, parameters: readonly unknown[]): Promise<Row[]> =>
-    rowsOf(m, statement, parameters);
+    runStatement(m, statement, parameters);

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { PreparedStatements } from './prepared-statements.js';
-import { column, statement } from './typed-statement.js';
+import { statement } from './persistence.js';
+import { column } from './typed-statement.js';
 
 /** Where the primary writes its WAL now. */
 const PRIMARY_POSITION = statement('SELECT pg_current_wal_lsn()::text AS position', { position: column.text });

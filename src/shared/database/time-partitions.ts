@@ -1,6 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { TransactionRunner } from './transaction.js';
-import { column, firstRowOf, rowsOf, type Statement, statement, statementBuilder } from './typed-statement.js';
+import { firstRowOf, rowsOf, statement, statementBuilder } from './persistence.js';
+import { runStatement } from './run-statement.js';
+import { column, type Statement } from './typed-statement.js';
 import { withoutStatementTimeout } from './without-statement-timeout.js';
 
 /**
@@ -46,9 +48,14 @@ export function createMonthsAhead(transactions: TransactionRunner, table: TimePa
  * Taken shared by the batched purges that roll up what they delete (runs, closed cases), so a
  * partition dropped with its rows rolled up cannot lose a row to one of them in between.
  */
-export const PARTITION_DROP_GUARD = statement(`SELECT pg_advisory_xact_lock_shared(hashtextextended('time-partitions', 0))`, {
+const PARTITION_DROP_GUARD = statement(`SELECT pg_advisory_xact_lock_shared(hashtextextended('time-partitions', 0))`, {
   pg_advisory_xact_lock_shared: column.void,
 });
+
+/** Holds off partition drops until `m`'s transaction ends: a batched purge that rolls up what it deletes takes it first (PARTITION_DROP_GUARD). */
+export async function guardAgainstPartitionDrops(m: EntityManager): Promise<void> {
+  await rowsOf(m, PARTITION_DROP_GUARD);
+}
 
 /**
  * $1 the parent: each of its partitions but the default, with its bounds (the legacy partition,
@@ -111,9 +118,9 @@ export async function dropPartitions(transactions: TransactionRunner, drop: Part
   for (const { name, lower, upper } of candidates.filter((p) => p.upper.getTime() <= drop.before.getTime())) {
     const rows = await inTransaction(async (m) => {
       await rowsOf(m, PARTITION_LOCK);
-      const check = await firstRowOf(m, drop.check, [lower, upper, ...drop.parameters]);
+      const [check] = await runStatement(m, drop.check, [lower, upper, ...drop.parameters]);
       if (!check!.droppable) return 0;
-      if (drop.rollUp) await rowsOf(m, drop.rollUp, [lower, upper]);
+      if (drop.rollUp) await runStatement(m, drop.rollUp, [lower, upper]);
       await rowsOf(m, DETACH_LOCK_TIMEOUT);
       await rowsOf(m, detachPartition(drop.table, name));
       await rowsOf(m, dropTable(name));

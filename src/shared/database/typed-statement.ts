@@ -1,10 +1,16 @@
+import { type Queryable, runStatement } from './run-statement.js';
+
 /**
- * Hand-written SQL with the shape of its rows. A statement names each result column with its
- * Postgres type; the row type follows from them, so the rows a query answers need no cast at the
- * call. Every statement made here is listed (`declaredStatements`), and
- * `test/integration/typed-statements.integration-spec.ts` has Postgres describe each one against
- * the migrated schema: a column renamed or retyped, in the result or anywhere in the text, fails
- * `npm test`. Whether a column may be null is the author's word (Postgres does not say).
+ * Hand-written SQL with the shape of its rows, owned by one module. A statement names each result
+ * column with its Postgres type; the row type follows from them, so the rows a query answers need
+ * no cast at the call. A module declares its tables and gets its own `statement` and runners from
+ * `modulePersistence` (module-persistence.ts, in its `persistence.ts`): its statements carry the module in their type, and
+ * its runners take no other module's, a compile error. Every statement and table made here is
+ * listed, and `test/integration/typed-statements.integration-spec.ts` has Postgres describe each
+ * statement against the migrated schema and plan it: a column renamed or retyped, in the result or
+ * anywhere in the text, or a table of another module reached, fails `npm test`
+ * (`table-definitions.integration-spec.ts` holds each table's row to the schema). Whether a column
+ * may be null is the author's word (Postgres does not say).
  */
 
 /** The Postgres types results use here, with the value node-pg answers for each. */
@@ -25,6 +31,9 @@ interface PgValues {
   _int8: string[];
   _int4: number[];
   _text: string[];
+  xid8: string;
+  varchar: string;
+  tsvector: string;
 }
 
 export type PgType = keyof PgValues | 'jsonb' | 'json';
@@ -32,6 +41,8 @@ export type PgType = keyof PgValues | 'jsonb' | 'json';
 /** A result column: its type (checked against the schema) and what it holds. */
 export interface Column<Value> {
   readonly type: PgType;
+  /** Set by `column.nullable`: a table's row is held to the schema's NOT NULL by it (a statement's result column is not). */
+  readonly nullable?: true;
   /** Never set: carries the value's type (whether it may be null too). */
   readonly value?: Value;
 }
@@ -57,12 +68,15 @@ export const column = {
   int8Array: typed<PgValues['_int8']>('_int8'),
   int4Array: typed<PgValues['_int4']>('_int4'),
   textArray: typed<PgValues['_text']>('_text'),
+  xid8: typed<PgValues['xid8']>('xid8'),
+  varchar: typed<PgValues['varchar']>('varchar'),
+  tsvector: typed<PgValues['tsvector']>('tsvector'),
   /** A text column holding only the values of `Value` (a status, a role): the author's word, as for null. */
   textOf: <Value extends string>(): Column<Value> => typed<Value>('text'),
   jsonb: <Value = unknown>(): Column<Value> => typed<Value>('jsonb'),
   json: <Value = unknown>(): Column<Value> => typed<Value>('json'),
   /** The same column where it may be null. */
-  nullable: <Value>(of: Column<Value>): Column<Value | null> => ({ type: of.type }),
+  nullable: <Value>(of: Column<Value>): Column<Value | null> => ({ type: of.type, nullable: true }),
 };
 
 type Columns = Readonly<Record<string, Column<unknown>>>;
@@ -70,87 +84,135 @@ type Columns = Readonly<Record<string, Column<unknown>>>;
 /** The row a statement of these columns answers. */
 export type RowOf<C extends Columns> = { -readonly [K in keyof C]: C[K] extends Column<infer Value> ? Value : never };
 
-/** Only `statement` and `statementBuilder` make a Statement: what runs SQL here takes no bare text. */
+/** Only a module's `statement` and `statementBuilder` make a Statement: what runs SQL here takes no bare text. */
 declare const made: unique symbol;
+/** Never set: the module whose persistence declared a statement. */
+declare const ownedBy: unique symbol;
 
-export interface Statement<Row> {
+/**
+ * A statement of `Module`'s (`src/modules/teams`). A runner of another module's does not take it
+ * (`ownedBy` differs); code that runs statements its callers own takes any module's (`string`).
+ */
+export interface Statement<Row, Module extends string = string> {
   readonly text: string;
   readonly columns: Columns;
   /** Never set: carries the row's type. */
   readonly row?: Row;
+  readonly [ownedBy]?: Module;
   readonly [made]: true;
 }
 
-/** A declared statement and the file whose code declared it (a `file:` URL or a path, as the stack names it). */
-export interface DeclaredStatement {
-  readonly statement: Statement<unknown>;
+/** A table's row as the migrations made it: each column with its type and whether it may be null. */
+export interface Table<C extends Columns = Columns> {
+  readonly name: string;
+  readonly columns: C;
+}
+
+/** A table whose rows a TypeORM entity of the module types (its columns are the entity's). */
+export interface EntityTable {
+  readonly name: string;
+  readonly entity: abstract new (...args: never[]) => unknown;
+}
+
+export type OwnedTable = Table | EntityTable;
+
+/** The row of a table. */
+export type RowOfTable<T extends Table> = RowOf<T['columns']>;
+
+export function table<C extends Columns>(name: string, columns: C): Table<C> {
+  return { name, columns };
+}
+
+/** Some of `table`'s columns, for a statement that answers them as the table holds them. */
+export function columnsOf<C extends Columns, K extends keyof C & string>(table: Table<C>, ...names: K[]): Pick<C, K> {
+  return Object.fromEntries(names.map((name) => [name, table.columns[name]])) as Pick<C, K>;
+}
+
+/** A table typed by `entity`, a TypeORM entity class of the table `name` (checked by the table definitions' test). */
+export function entityTable(name: string, entity: EntityTable['entity']): EntityTable {
+  return { name, entity };
+}
+
+/** A module's statements: the tables it owns, and what declares and runs its statements. */
+export interface OwnedStatements<Module extends string> {
+  readonly module: Module;
+  readonly tables: readonly OwnedTable[];
+  /** `text`, whose rows have exactly `columns` (none for a statement that answers no rows). */
+  statement<C extends Columns = Record<never, never>>(text: string, columns?: C): Statement<RowOf<C>, Module>;
+  /**
+   * A statement whose text is built per call (a list's optional filters, a purge's batch size),
+   * with the same result columns whatever its text. `shapes` are the arguments of one call for
+   * each shape the text can take, every optional clause in at least one of them: each shape's text
+   * is declared as a statement, so the schema check prepares them all. A clause no shape brings in
+   * is not checked: adding a clause means adding a shape that has it.
+   */
+  statementBuilder<Args extends readonly unknown[], C extends Columns = Record<never, never>>(
+    build: (...args: Args) => string,
+    columns: C | undefined,
+    shapes: readonly Args[],
+  ): (...args: Args) => Statement<RowOf<C>, Module>;
+  /** Runs one of the module's statements on `on` and answers its rows, typed by its columns. */
+  rowsOf<Row>(on: Queryable, statement: Statement<Row, Module>, parameters?: readonly unknown[]): Promise<Row[]>;
+  /** The first row of one of the module's statements on `on`, if any. */
+  firstRowOf<Row>(on: Queryable, statement: Statement<Row, Module>, parameters?: readonly unknown[]): Promise<Row | undefined>;
+}
+
+/** A declared module persistence, with the file whose code declared it (a `file:` URL or a path). */
+export interface DeclaredPersistence {
+  readonly module: string;
+  readonly tables: readonly OwnedTable[];
   readonly file: string;
 }
 
-const declared: DeclaredStatement[] = [];
+const declaredModules: DeclaredPersistence[] = [];
+const declared: { statement: Statement<unknown>; module: string }[] = [];
 
-/**
- * The file of the code that called `statement` or `statementBuilder`: the schema check holds a
- * statement to the tables of that file's module, whichever file's import first loaded it.
- */
+/** The file of the code that called `modulePersistence`: the tests hold a module's persistence to a file of that module. */
 function declaringFile(): string {
   for (const frame of (new Error().stack ?? '').split('\n').slice(1)) {
     const file = /\(?((?:file:\/\/|\/)[^():]+):\d+:\d+\)?$/.exec(frame)?.[1];
-    if (file && file !== THIS_FILE && file !== THIS_PATH) return file;
+    if (file && !/\/shared\/database\/(?:typed-statement|module-persistence)\.[jt]s$/.test(file)) return file;
   }
   return 'unknown';
 }
-const THIS_FILE = import.meta.url;
-const THIS_PATH = new URL(import.meta.url).pathname;
 
-function madeStatement<C extends Columns>(text: string, columns: C | undefined): Statement<RowOf<C>> {
+function madeStatement<C extends Columns, Module extends string>(text: string, columns: C | undefined): Statement<RowOf<C>, Module> {
   // The one place a Statement comes to be (see `made`).
-  return { text, columns: columns ?? {} } as Statement<RowOf<C>>;
-}
-
-/** `text`, whose rows have exactly `columns` (none for a statement that answers no rows). */
-export function statement<C extends Columns = Record<never, never>>(text: string, columns?: C): Statement<RowOf<C>> {
-  const declaring = madeStatement(text, columns);
-  declared.push({ statement: declaring, file: declaringFile() });
-  return declaring;
+  return { text, columns: columns ?? {} } as Statement<RowOf<C>, Module>;
 }
 
 /**
- * A statement whose text is built per call (a list's optional filters, a purge's batch size), with
- * the same result columns whatever its text. `shapes` are the arguments of one call for each shape
- * the text can take, every optional clause in at least one of them: each shape's text is declared
- * as a statement, so the schema check prepares them all. A clause no shape brings in is not
- * checked: adding a clause means adding a shape that has it.
+ * The statements of `module` (`src/modules/teams`, the folder of the module), owning `tables`.
+ * Called once per module, in its `persistence.ts` (through module-persistence.ts's
+ * `modulePersistence`, or directly by src/shared/database, whose own statements cannot wait for
+ * the prepared statements), which no other module may import (.dependency-cruiser.cjs).
  */
-export function statementBuilder<Args extends readonly unknown[], C extends Columns = Record<never, never>>(
-  build: (...args: Args) => string,
-  columns: C | undefined,
-  shapes: readonly Args[],
-): (...args: Args) => Statement<RowOf<C>> {
-  for (const args of shapes) statement(build(...args), columns);
-  return (...args) => madeStatement(build(...args), columns);
+export function ownedStatements<const Module extends string>(module: Module, tables: readonly OwnedTable[]): OwnedStatements<Module> {
+  declaredModules.push({ module, tables, file: declaringFile() });
+  const statement = <C extends Columns = Record<never, never>>(text: string, columns?: C): Statement<RowOf<C>, Module> => {
+    const declaring = madeStatement<C, Module>(text, columns);
+    declared.push({ statement: declaring, module });
+    return declaring;
+  };
+  return {
+    module,
+    tables,
+    statement,
+    statementBuilder: (build, columns, shapes) => {
+      for (const args of shapes) statement(build(...args), columns);
+      return (...args) => madeStatement(build(...args), columns);
+    },
+    rowsOf: (on, statement, parameters) => runStatement(on, statement, parameters),
+    firstRowOf: async (on, statement, parameters) => (await runStatement(on, statement, parameters))[0],
+  };
 }
 
-/** Every statement declared by the modules loaded so far, for the schema check. */
-export function declaredStatements(): readonly DeclaredStatement[] {
+/** Every statement declared by the modules loaded so far, with its module, for the schema check. */
+export function declaredStatements(): readonly { statement: Statement<unknown>; module: string }[] {
   return declared;
 }
 
-/** What runs SQL: a DataSource, an EntityManager or a QueryRunner of TypeORM's. */
-export interface Queryable {
-  query(text: string, parameters?: unknown[]): Promise<unknown>;
-}
-
-/** Runs `statement` on `on` and answers its rows, typed by the statement's columns. */
-export async function rowsOf<Row>(on: Queryable, statement: Pick<Statement<Row>, 'text' | 'row'>, parameters: readonly unknown[] = []): Promise<Row[]> {
-  const answer = await on.query(statement.text, [...parameters]);
-  // TypeORM answers an UPDATE or DELETE with [rows, count]; a row itself is never an array.
-  const rows = Array.isArray(answer) && answer.length === 2 && Array.isArray(answer[0]) && typeof answer[1] === 'number' ? (answer[0] as unknown[]) : answer;
-  // The one cast: the schema check proves the columns the statement declares.
-  return rows as Row[];
-}
-
-/** The first row of `statement` on `on`, if any. */
-export async function firstRowOf<Row>(on: Queryable, statement: Pick<Statement<Row>, 'text' | 'row'>, parameters: readonly unknown[] = []): Promise<Row | undefined> {
-  return (await rowsOf(on, statement, parameters))[0];
+/** Every module persistence declared by the modules loaded so far. */
+export function declaredPersistences(): readonly DeclaredPersistence[] {
+  return declaredModules;
 }

@@ -8,7 +8,8 @@ import { runTogether } from './batch-work.js';
 import { isDatabaseUnavailable } from './database-errors.js';
 import { PreparedStatements } from './prepared-statements.js';
 import { type SqlStatement, type Transaction, TransactionRunner } from './transaction.js';
-import { column, firstRowOf, type RowOf, statement } from './typed-statement.js';
+import { firstRowOf, statement } from './persistence.js';
+import { column, type RowOf } from './typed-statement.js';
 
 const XACT_COLUMNS = { xact: column.text };
 /** Sent unnamed on the batch's own client, in its round trip (see runStatementsCheckingCommit). */

@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { TransactionRunner } from './transaction.js';
-import { rowsOf, statement } from './typed-statement.js';
+import { rowsOf, statement } from './persistence.js';
 import { entityManager } from './typeorm-transaction-runner.js';
 
 const NO_STATEMENT_TIMEOUT = statement('SET LOCAL statement_timeout = 0');

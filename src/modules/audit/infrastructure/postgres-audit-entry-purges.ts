@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { createMonthsAhead, dropPartitionsPastRetention, PARTITION_CHECK } from '../../../shared/database/time-partitions.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
-import { column, firstRowOf, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { firstRowOf, statement } from './persistence.js';
 import { AuditEntryPurges } from '../application/audit-entry-purges.js';
 
 /** One statement per batch, each organization's oldest entries found by the primary key (organization_id, at, id); a SELECT, so its rows are the count. */

@@ -1,22 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { ReplicaReads } from '../../../shared/database/replica-reads.js';
-import { column, statementBuilder } from '../../../shared/database/typed-statement.js';
+import { column, columnsOf } from '../../../shared/database/typed-statement.js';
+import { AUDIT_ENTRIES, statementBuilder } from './persistence.js';
 import { AuditLog } from '../application/audit-log.js';
-import type { AuditActor, AuditEntry, AuditFilters, AuditPosition } from '../domain/audit-entry.js';
+import type { AuditEntry, AuditFilters, AuditPosition } from '../domain/audit-entry.js';
 
 const COLUMNS = 'id, xid::text AS xid, at, actor_type, actor_id, actor_name, action, target_type, target_id, address, summary';
 const ENTRY_ROW = {
-  id: column.int8,
+  ...columnsOf(AUDIT_ENTRIES, 'id', 'at', 'actor_type', 'actor_id', 'actor_name', 'action', 'target_type', 'target_id', 'address', 'summary'),
   xid: column.text,
-  at: column.timestamptz,
-  actor_type: column.textOf<AuditActor['type']>(),
-  actor_id: column.text,
-  actor_name: column.text,
-  action: column.text,
-  target_type: column.text,
-  target_id: column.text,
-  address: column.nullable(column.text),
-  summary: column.jsonb<Record<string, unknown>>(),
 };
 
 /** Entries of transactions older than every running one: no later commit can sort before them. */

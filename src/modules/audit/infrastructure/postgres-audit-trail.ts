@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Transaction } from '../../../shared/database/transaction.js';
-import { column, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { rowsOf, statement } from './persistence.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { AuditTrail, REPEATED_EVENT_WINDOW_MS } from '../application/audit-trail.js';
 import type { AuditedChange } from '../domain/audit-entry.js';

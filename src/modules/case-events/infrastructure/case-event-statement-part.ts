@@ -1,5 +1,6 @@
 import type { CaseRowView, CaseStatementPart, PurgedRowCounts, SqlQuery } from '../../cases/domain/case-statement-parts.js';
-import { column, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { statement } from './persistence.js';
 
 /**
  * The listeners' part of the case statements: one `case_event_handlings` row per event and

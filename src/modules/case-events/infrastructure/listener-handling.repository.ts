@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { CaseEventCase, CaseEventType } from '../../../extension-api/case-events.js';
-import { column, firstRowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { firstRowOf, rowsOf, statement } from './persistence.js';
 import { type ClaimedHandling, type HandlingRef, ListenerHandlings } from '../domain/listener-handlings.js';
 import { relayTakes } from '../../../shared/database/relay-sql.js';
 

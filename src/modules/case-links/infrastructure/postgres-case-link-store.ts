@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { CaseLinkStore } from '../application/case-link-store.js';
 import type { CaseLink, LinkType } from '../domain/case-link.js';
-import { column, type RowOf, statement } from '../../../shared/database/typed-statement.js';
+import { column, type RowOf } from '../../../shared/database/typed-statement.js';
+import { prepared, rowsIn, statement } from './persistence.js';
 
 const LINK_COLUMNS = 'id, case_id, other_case_id, type, created_at';
 const LINK_ROW = { id: column.int8, case_id: column.int8, other_case_id: column.int8, type: column.textOf<LinkType>(), created_at: column.timestamptz };
@@ -62,25 +62,25 @@ function toLink(row: RowOf<typeof LINK_ROW>): CaseLink {
 
 @Injectable()
 export class PostgresCaseLinkStore extends CaseLinkStore {
-  private readonly prepared: PreparedStatements;
+  private readonly prepared: ReturnType<typeof prepared>;
 
   constructor(@InjectDataSource() dataSource: DataSource) {
     super();
-    this.prepared = new PreparedStatements(dataSource);
+    this.prepared = prepared(dataSource);
   }
 
   async between(tx: Transaction, organizationId: number, caseId: number, otherCaseId: number, type: LinkType): Promise<CaseLink | null> {
-    const [row] = await PreparedStatements.rowsIn(tx, BETWEEN, [organizationId, caseId, otherCaseId, type]);
+    const [row] = await rowsIn(tx, BETWEEN, [organizationId, caseId, otherCaseId, type]);
     return row ? toLink(row) : null;
   }
 
   async counts(tx: Transaction, organizationId: number, caseIds: readonly number[]): Promise<Map<number, number>> {
-    const rows = await PreparedStatements.rowsIn(tx, COUNTS, [organizationId, caseIds]);
+    const rows = await rowsIn(tx, COUNTS, [organizationId, caseIds]);
     return new Map(rows.map((row) => [Number(row.id), Number(row.links)]));
   }
 
   async insert(tx: Transaction, organizationId: number, link: Omit<CaseLink, 'id' | 'createdAt'>): Promise<CaseLink> {
-    const [row] = await PreparedStatements.rowsIn(tx, INSERT, [organizationId, link.caseId, link.otherCaseId, link.type]);
+    const [row] = await rowsIn(tx, INSERT, [organizationId, link.caseId, link.otherCaseId, link.type]);
     return toLink(row!);
   }
 
@@ -90,7 +90,7 @@ export class PostgresCaseLinkStore extends CaseLinkStore {
   }
 
   async delete(tx: Transaction, organizationId: number, linkId: number): Promise<CaseLink | null> {
-    const [row] = await PreparedStatements.rowsIn(tx, DELETE, [organizationId, linkId]);
+    const [row] = await rowsIn(tx, DELETE, [organizationId, linkId]);
     return row ? toLink(row) : null;
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Transaction } from '../../../shared/database/transaction.js';
-import { column, firstRowOf, type RowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { column, type RowOf } from '../../../shared/database/typed-statement.js';
+import { firstRowOf, rowsOf, statement } from './persistence.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';

@@ -2,7 +2,8 @@ import { lifecycleEventDetails, lifecycleEventTypes } from '../domain/case-lifec
 import type { Case, CaseEvent } from '../domain/case.js';
 import type { ChangedCaseStatement, CaseStatementPart } from '../domain/case-statement-parts.js';
 import type { Run } from '../domain/run.js';
-import { column, type RowOf, statementBuilder } from '../../../shared/database/typed-statement.js';
+import { column, type RowOf } from '../../../shared/database/typed-statement.js';
+import { statementBuilder } from './persistence.js';
 import { WORKED_CASE_COLUMNS } from './case.mapper.js';
 import { WORKED_CASE_ROW } from './case-row.columns.js';
 import { caseRowView } from './case-row-view.sql.js';

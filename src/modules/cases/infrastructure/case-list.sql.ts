@@ -1,4 +1,5 @@
-import { column, type RowOf, type Statement, statementBuilder } from '../../../shared/database/typed-statement.js';
+import { column, type RowOf } from '../../../shared/database/typed-statement.js';
+import { type CasesStatement, statementBuilder } from './persistence.js';
 import { CASE_SORTS, type CaseFilter, type CaseSortName, DEFAULT_CASE_SORT } from '../application/case-queries.js';
 import { CaseServiceLevels } from '../domain/case-service-levels.js';
 import { CaseWatchingSql, type WatchingSql } from '../domain/case-watching-sql.js';
@@ -129,7 +130,7 @@ const listPageWithWatchers = statementBuilder(
 );
 
 /** A page of the filtered list (`filter.limit + 1` cases, in its order), with the watcher counts when the filter asks for them. */
-export function listCasesStatement(organizationId: number, filter: CaseFilter, watching: WatchingSql, serviceLevels: CaseServiceLevels): { statement: Statement<ListedCaseRow>; values: unknown[] } {
+export function listCasesStatement(organizationId: number, filter: CaseFilter, watching: WatchingSql, serviceLevels: CaseServiceLevels): { statement: CasesStatement<ListedCaseRow>; values: unknown[] } {
   const { read, values } = listRead(organizationId, filter, watching, serviceLevels);
   return { statement: filter.withWatchers ? listPageWithWatchers(read, watching.watcherCount('cases')) : listPage(read), values };
 }
@@ -147,7 +148,7 @@ const listIds = statementBuilder(
 );
 
 /** The ids of the list's first `filter.limit` cases (newest first): the walk of listCasesStatement, reading ids only. */
-export function listedIdsStatement(organizationId: number, filter: CaseFilter, watching: WatchingSql, serviceLevels: CaseServiceLevels): { statement: Statement<{ id: string }>; values: unknown[] } {
+export function listedIdsStatement(organizationId: number, filter: CaseFilter, watching: WatchingSql, serviceLevels: CaseServiceLevels): { statement: CasesStatement<{ id: string }>; values: unknown[] } {
   const { where, values, param } = caseFilterWhere(organizationId, filter, watching, serviceLevels);
   const limit = param(filter.limit);
   return { statement: listIds(where, limit), values };

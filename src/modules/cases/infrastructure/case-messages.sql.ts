@@ -1,6 +1,6 @@
-import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
-import { column, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { type prepared, rowsIn, statement } from './persistence.js';
 import type { ReceivedMessage } from '../domain/case.js';
 import type { ReplyUsage } from '../domain/case.repository.js';
 
@@ -34,17 +34,17 @@ const REPLY_USAGE = statement(
 /** Stores what a case keeps of a message it received, inside the transaction that stores the case's change. */
 export async function storeReceivedMessage(tx: Transaction, caseId: number, workflowId: number, message: ReceivedMessage): Promise<void> {
   for (const a of message.attachments) {
-    await PreparedStatements.rowsIn(tx, INSERT_ATTACHMENT, [a.id, caseId, a.filename, a.contentType, a.content.length, a.sha256, a.content]);
+    await rowsIn(tx, INSERT_ATTACHMENT, [a.id, caseId, a.filename, a.contentType, a.content.length, a.sha256, a.content]);
   }
-  if (message.messageId !== null) await PreparedStatements.rowsIn(tx, INSERT_MESSAGE_ID, [workflowId, message.messageId, caseId]);
+  if (message.messageId !== null) await rowsIn(tx, INSERT_MESSAGE_ID, [workflowId, message.messageId, caseId]);
 }
 
-export async function casesByMessageId(prepared: PreparedStatements, workflowId: number, messageIds: readonly string[]): Promise<Map<string, number>> {
-  const rows = await prepared.rows(CASES_BY_MESSAGE_ID, [workflowId, messageIds]);
+export async function casesByMessageId(statements: ReturnType<typeof prepared>, workflowId: number, messageIds: readonly string[]): Promise<Map<string, number>> {
+  const rows = await statements.rows(CASES_BY_MESSAGE_ID, [workflowId, messageIds]);
   return new Map(rows.map((row) => [row.message_id, Number(row.case_id)]));
 }
 
-export async function replyUsage(prepared: PreparedStatements, caseId: number): Promise<ReplyUsage> {
-  const [row] = await prepared.rows(REPLY_USAGE, [caseId]);
+export async function replyUsage(statements: ReturnType<typeof prepared>, caseId: number): Promise<ReplyUsage> {
+  const [row] = await statements.rows(REPLY_USAGE, [caseId]);
   return { replies: Number(row!.replies), bytes: Number(row!.bytes) };
 }

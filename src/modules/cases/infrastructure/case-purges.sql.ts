@@ -1,6 +1,7 @@
 import { lateralLookUp, purgeCutoff } from '../../../shared/database/purge-sql.js';
 import { emptyPartitionCheck, PARTITION_CHECK } from '../../../shared/database/time-partitions.js';
-import { column, statement, statementBuilder } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { statement, statementBuilder } from './persistence.js';
 import type { CaseStatementPart } from '../domain/case-statement-parts.js';
 import { caseRowView } from './case-row-view.sql.js';
 import { organizationsWithOld, ROLL_UP, UNFINISHED_RUN } from './run-purges.sql.js';

@@ -1,26 +1,12 @@
-import { column } from '../../../shared/database/typed-statement.js';
-import type { CaseProps } from '../domain/case.js';
+import { column, columnsOf } from '../../../shared/database/typed-statement.js';
+import { CASES } from './persistence.js';
 
 /** The result columns of CASE_COLUMNS (case.mapper.ts), for the typed statements that select them. */
 export const CASE_ROW = {
-  id: column.int8,
-  organization_id: column.int8,
-  workflow_id: column.int8,
-  workflow_version: column.int4,
-  subject: column.text,
-  status: column.text,
-  outcome: column.nullable(column.text),
-  mode: column.textOf<CaseProps['mode']>(),
-  source: column.textOf<CaseProps['source']>(),
+  ...columnsOf(CASES, 'id', 'organization_id', 'workflow_id', 'workflow_version', 'subject', 'status', 'outcome', 'mode', 'source', 'created_at', 'updated_at'),
+  /** As its text, for the exact JSON (the stored numbers' digits). */
   attributes: column.text,
-  created_at: column.timestamptz,
-  updated_at: column.timestamptz,
 };
 
 /** The result columns of WORKED_CASE_COLUMNS. */
-export const WORKED_CASE_ROW = {
-  ...CASE_ROW,
-  priority: column.textOf<CaseProps['priority']>(),
-  assignee_id: column.nullable(column.int8),
-  team_id: column.nullable(column.int8),
-};
+export const WORKED_CASE_ROW = { ...CASE_ROW, ...columnsOf(CASES, 'priority', 'assignee_id', 'team_id') };

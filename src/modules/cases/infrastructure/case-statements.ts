@@ -1,4 +1,5 @@
-import { type Column, column, type RowOf, type Statement, statementBuilder } from '../../../shared/database/typed-statement.js';
+import { type Column, column, type RowOf } from '../../../shared/database/typed-statement.js';
+import { type CasesStatement, statementBuilder } from './persistence.js';
 import type { CaseDraft } from '../domain/case.js';
 import type { CreateAnswer, DeliveryKey } from '../domain/case.repository.js';
 import { lifecycleEventTypes } from '../domain/case-lifecycle.js';
@@ -97,9 +98,9 @@ const insertDeduplicatedCase = {
 
 /** The statements that store a case, with the parts other modules add to them: composed once, as the first case is stored. */
 export class CaseStatements {
-  private readonly insertCase: Record<CreateAnswer, Statement<InsertedRow>>;
-  private readonly insertDeduplicatedCase: Record<CreateAnswer, Statement<InsertedRow>>;
-  readonly storeChanges: Statement<StoredChangesRow>;
+  private readonly insertCase: Record<CreateAnswer, CasesStatement<InsertedRow>>;
+  private readonly insertDeduplicatedCase: Record<CreateAnswer, CasesStatement<InsertedRow>>;
+  readonly storeChanges: CasesStatement<StoredChangesRow>;
 
   constructor(parts: readonly CaseStatementPart[]) {
     this.insertCase = { case: insertCase.case(parts), id: insertCase.id(parts) };
@@ -112,7 +113,7 @@ export class CaseStatements {
    * de-duplicating one): what the repository's `create` sends, and what the benchmark's
    * database-limit reference (bench/pgbench-reference.ts) runs with pgbench.
    */
-  insert(draft: CaseDraft, answer: CreateAnswer, delivery?: DeliveryKey): { statement: Statement<InsertedRow>; values: unknown[] } {
+  insert(draft: CaseDraft, answer: CreateAnswer, delivery?: DeliveryKey): { statement: CasesStatement<InsertedRow>; values: unknown[] } {
     if (!delivery) return { statement: this.insertCase[answer], values: insertParams(draft) };
     return { statement: this.insertDeduplicatedCase[answer], values: [...insertParams(draft), delivery.hash, delivery.windowSeconds] };
   }

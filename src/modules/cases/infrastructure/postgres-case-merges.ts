@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
-import { column, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { rowsIn, rowsOf, statement } from './persistence.js';
 import { CaseMergeReads, CaseMerges } from '../application/case-merges.js';
 import type { MergePointers } from '../domain/case-merge.js';
 
@@ -50,12 +50,12 @@ const STORE_MERGE = statement(`
 @Injectable()
 export class PostgresCaseMerges extends CaseMerges {
   async pointers(tx: Transaction, organizationId: number, caseIds: readonly number[]): Promise<MergePointers> {
-    const rows = await PreparedStatements.rowsIn(tx, POINTERS, [organizationId, caseIds]);
+    const rows = await rowsIn(tx, POINTERS, [organizationId, caseIds]);
     return new Map(rows.map((row) => [Number(row.merged_case_id), Number(row.into_case_id)]));
   }
 
   async store(tx: Transaction, organizationId: number, mergedId: number, intoId: number): Promise<void> {
-    await PreparedStatements.rowsIn(tx, STORE_MERGE, [organizationId, mergedId, intoId]);
+    await rowsIn(tx, STORE_MERGE, [organizationId, mergedId, intoId]);
   }
 }
 

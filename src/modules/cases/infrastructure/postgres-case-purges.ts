@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { purgeOwners, purgeStatement, queryIn } from '../../../shared/database/purge-sql.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
-import { createMonthsAhead, dropPartitions, dropPartitionsPastRetention, PARTITION_DROP_GUARD, startOfMonth } from '../../../shared/database/time-partitions.js';
-import { firstRowOf, rowsOf } from '../../../shared/database/typed-statement.js';
+import { createMonthsAhead, dropPartitions, dropPartitionsPastRetention, guardAgainstPartitionDrops, startOfMonth } from '../../../shared/database/time-partitions.js';
+import { firstRowOf, rowsOf } from './persistence.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { CasePurges, type ExpiringKind, type OrganizationDays, type PurgeBatch, type PurgedCounts, type PurgeOwner } from '../../retention/application/retention.ports.js';
 import { type CaseStatementPart, CaseStatementParts } from '../domain/case-statement-parts.js';
@@ -48,7 +48,7 @@ export class PostgresCasePurges extends CasePurges {
   /** The next batch starts at the creation time of the last run taken (a run skipped there is looked at again). */
   async purgeRuns(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>> {
     const [row] = await withoutStatementTimeout(this.transactions, async (m) => {
-      await rowsOf(m, PARTITION_DROP_GUARD);
+      await guardAgainstPartitionDrops(m);
       return rowsOf(m, PURGE_RUNS, [organization.id, organization.days, from, limit]);
     });
     return { purged: { runs: row!.runs }, next: row!.taken === limit ? row!.last : null };
@@ -61,7 +61,7 @@ export class PostgresCasePurges extends CasePurges {
   purgeClosedCases(organization: PurgeOwner<Date>, from: Date, limit: number): Promise<PurgeBatch<Date>> {
     const { parts, lock } = this.statements;
     return withoutStatementTimeout(this.transactions, async (m) => {
-      await rowsOf(m, PARTITION_DROP_GUARD);
+      await guardAgainstPartitionDrops(m);
       const locked = await rowsOf(m, lock, [organization.id, organization.days, from, limit]);
       if (!locked.length) return { purged: {}, next: null };
       const cases = locked.map((row) => Number(row.id));

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import { ReplicaReads } from '../../../shared/database/replica-reads.js';
-import { column, type RowOf, type Statement, statement, statementBuilder } from '../../../shared/database/typed-statement.js';
+import { column, type RowOf } from '../../../shared/database/typed-statement.js';
+import { type CasesStatement, prepared, statement, statementBuilder } from './persistence.js';
 import { FEED_START } from '../application/case-cursors.js';
 import { casesShownOnSql } from './postgres-case-merges.js';
 import { type CaseFilter, CaseQueries, DEFAULT_CASE_SORT, type FeedCursor, type FeedPage, type ListPosition, type Positioned, type StoredAttachment, type StoredCaseEvent, type StoredRun } from '../application/case-queries.js';
@@ -119,7 +119,7 @@ const FEED_PAGE = statement(
 /** The read side, as named prepared statements like the repository's. */
 @Injectable()
 export class PostgresCaseQueries extends CaseQueries {
-  private readonly prepared: PreparedStatements;
+  private readonly prepared: ReturnType<typeof prepared>;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
@@ -128,7 +128,7 @@ export class PostgresCaseQueries extends CaseQueries {
     private readonly serviceLevels: CaseServiceLevels,
   ) {
     super();
-    this.prepared = new PreparedStatements(dataSource);
+    this.prepared = prepared(dataSource);
   }
 
   async list(organizationId: number, filter: CaseFilter): Promise<Positioned<ListPosition>[]> {
@@ -143,7 +143,7 @@ export class PostgresCaseQueries extends CaseQueries {
   }
 
   /** A search's tiers are planned for their own tsquery at every read (PreparedStatements.planned). Lists may be read from the replica. */
-  private read<Row>(organizationId: number, filter: CaseFilter, { statement, values }: { statement: Statement<Row>; values: unknown[] }): Promise<Row[]> {
+  private read<Row>(organizationId: number, filter: CaseFilter, { statement, values }: { statement: CasesStatement<Row>; values: unknown[] }): Promise<Row[]> {
     return filter.search ? this.replicaReads.planned(organizationId, statement, values) : this.replicaReads.rows(organizationId, statement, values);
   }
 
@@ -158,7 +158,7 @@ export class PostgresCaseQueries extends CaseQueries {
   }
 
   async get(organizationId: number, caseId: number, watchers = false): Promise<CaseProps | null> {
-    const statement: Statement<RowOf<typeof WORKED_CASE_ROW> & { watchers?: number }> = watchers ? getCaseWithWatchers(this.watching.sql) : GET_CASE;
+    const statement: CasesStatement<RowOf<typeof WORKED_CASE_ROW> & { watchers?: number }> = watchers ? getCaseWithWatchers(this.watching.sql) : GET_CASE;
     const [row] = await this.prepared.rows(statement, [caseId, organizationId]);
     return row ? withWatchers(toProps(row), row.watchers) : null;
   }

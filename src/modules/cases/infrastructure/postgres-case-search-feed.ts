@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
-import { column, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { prepared, statement } from './persistence.js';
 import { type CaseReply, CaseSearchFeed, type ChangedCase, type WorkflowFeedPosition } from '../application/case-search-feed.js';
 import { CASE_COLUMNS, toProps } from './case.mapper.js';
 import { CASE_ROW } from './case-row.columns.js';
@@ -41,11 +41,11 @@ const REPLIES = statement(
 
 @Injectable()
 export class PostgresCaseSearchFeed extends CaseSearchFeed {
-  private readonly prepared: PreparedStatements;
+  private readonly prepared: ReturnType<typeof prepared>;
 
   constructor(@InjectDataSource() dataSource: DataSource) {
     super();
-    this.prepared = new PreparedStatements(dataSource);
+    this.prepared = prepared(dataSource);
   }
 
   async changedAfter(positions: readonly WorkflowFeedPosition[], limit: number): Promise<ChangedCase[]> {

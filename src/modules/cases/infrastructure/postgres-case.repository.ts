@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import { StatementBatches } from '../../../shared/database/statement-batches.js';
 import { TransactionRunner, type Transaction } from '../../../shared/database/transaction.js';
-import { column, type RowOf, type Statement, statement } from '../../../shared/database/typed-statement.js';
+import { column, type RowOf } from '../../../shared/database/typed-statement.js';
+import { type CasesStatement, prepared, rowsIn, statement } from './persistence.js';
 import type { OnSlaKind } from '../../workflows/domain/on-sla-steps.js';
 import { Case, type CaseDraft, type CaseProps } from '../domain/case.js';
 import { type CreateAnswer, type Created, CaseRepository, type CreateResult, type DeliveryKey, type IdempotencyClaim, type ReplyUsage } from '../domain/case.repository.js';
@@ -80,7 +80,7 @@ const UNFINISHED_RUNS = statement(
 /** The Case aggregate in Postgres: raw SQL, as named prepared statements, on TypeORM's connections. */
 @Injectable()
 export class PostgresCaseRepository extends CaseRepository {
-  private readonly prepared: PreparedStatements;
+  private readonly prepared: ReturnType<typeof prepared>;
   /** New cases without a delivery key (see `create`). */
   private readonly intakes: StatementBatches;
   private composed?: CaseStatements;
@@ -92,7 +92,7 @@ export class PostgresCaseRepository extends CaseRepository {
     private readonly parts: CaseStatementParts,
   ) {
     super();
-    this.prepared = new PreparedStatements(dataSource);
+    this.prepared = prepared(dataSource);
     this.intakes = new StatementBatches(this.prepared, transactions);
   }
 
@@ -114,11 +114,11 @@ export class PostgresCaseRepository extends CaseRepository {
     }
     return this.transactions
       .run(async (tx) => {
-        const stored = (await PreparedStatements.rowsIn(tx, insert.statement, insert.values))[0]!;
+        const stored = (await rowsIn(tx, insert.statement, insert.values))[0]!;
         if (stored.id === null) return insertedFrom<A>(stored);
         if (draft.message) await storeReceivedMessage(tx, Number(stored.id), draft.props.workflowId, draft.message);
         if (!idempotency) return { created: createdFrom<A>(stored) };
-        const claimed = await PreparedStatements.rowsIn(tx, CLAIM_KEY, [draft.props.organizationId, idempotency.key, idempotency.requestHash, stored.id]);
+        const claimed = await rowsIn(tx, CLAIM_KEY, [draft.props.organizationId, idempotency.key, idempotency.requestHash, stored.id]);
         if (claimed.length) return { created: createdFrom<A>(stored) };
         throw new ClaimTaken();
       })
@@ -165,13 +165,13 @@ export class PostgresCaseRepository extends CaseRepository {
    * work instead of only delaying them (docs/benchmarks.md, "Automation under overload").
    */
   async load(tx: Transaction, caseIds: readonly number[]): Promise<Map<number, Case>> {
-    const [, subjects] = await Promise.all([PreparedStatements.rowsIn(tx, NO_STATEMENT_TIMEOUT, []), lockedWithRuns(tx, LOCK_CASES, [caseIds], caseIds)]);
+    const [, subjects] = await Promise.all([rowsIn(tx, NO_STATEMENT_TIMEOUT, []), lockedWithRuns(tx, LOCK_CASES, [caseIds], caseIds)]);
     return new Map(subjects.map((subject) => [subject.id, subject]));
   }
 
   async lock(tx: Transaction, organizationId: number, caseIds: readonly number[]): Promise<Map<number, Case>> {
     // Another organization's case is left alone: not even its runs are locked, however briefly.
-    const found = (await PreparedStatements.rowsIn(tx, ORGANIZATION_CASE_IDS, [caseIds, organizationId])).map((row) => Number(row.id));
+    const found = (await rowsIn(tx, ORGANIZATION_CASE_IDS, [caseIds, organizationId])).map((row) => Number(row.id));
     const subjects = found.length ? await lockedWithRuns(tx, LOCK_CASES, [found], found) : [];
     return new Map(subjects.map((subject) => [subject.id, subject]));
   }
@@ -180,7 +180,7 @@ export class PostgresCaseRepository extends CaseRepository {
   async save(tx: Transaction, subject: Case): Promise<CaseProps> {
     let stored: CaseProps = subject.snapshot();
     for (const events of changeBatches(subject.pullEvents())) {
-      const [row] = await PreparedStatements.rowsIn(tx, this.statements.storeChanges, changeParams(subject, events));
+      const [row] = await rowsIn(tx, this.statements.storeChanges, changeParams(subject, events));
       for (const event of events) {
         if (event.type === 'status_changed') subject.runStartedBy(event)?.identify(Number(row!.started_run_id));
         if (event.type === 'run_parked') event.run.resumesAt(row!.resume_at!);
@@ -194,7 +194,7 @@ export class PostgresCaseRepository extends CaseRepository {
   }
 
   async startSlaRuns(tx: Transaction, subject: Case, kinds: readonly OnSlaKind[]): Promise<void> {
-    if (kinds.length) await PreparedStatements.rowsIn(tx, START_SLA_RUNS, [subject.id, kinds]);
+    if (kinds.length) await rowsIn(tx, START_SLA_RUNS, [subject.id, kinds]);
   }
 }
 
@@ -218,8 +218,8 @@ function createdFrom<A extends CreateAnswer>(row: NewCaseRow): Created<A> {
  * statements go out together on the pipelined connection: Postgres runs the runs' read once the
  * locks are held, so it still sees the runs as they are after any wait.
  */
-async function lockedWithRuns(tx: Transaction, lock: Statement<RowOf<typeof WORKED_CASE_ROW>>, lockParams: unknown[], caseIds: readonly number[]): Promise<Case[]> {
-  const [rows, runs] = await Promise.all([PreparedStatements.rowsIn(tx, lock, lockParams), PreparedStatements.rowsIn(tx, UNFINISHED_RUNS, [caseIds])]);
+async function lockedWithRuns(tx: Transaction, lock: CasesStatement<RowOf<typeof WORKED_CASE_ROW>>, lockParams: unknown[], caseIds: readonly number[]): Promise<Case[]> {
+  const [rows, runs] = await Promise.all([rowsIn(tx, lock, lockParams), rowsIn(tx, UNFINISHED_RUNS, [caseIds])]);
   const runsByCase = new Map<number, RunRow[]>();
   for (const run of runs) {
     const caseId = Number(run.case_id);

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
-import { column, firstRowOf, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { firstRowOf, prepared, statement } from './persistence.js';
 import type { RunState } from '../domain/run.js';
 import { type DueRun, RunQueue } from '../domain/run-queue.js';
 
@@ -63,11 +63,11 @@ const OLDEST_PENDING_AGE = statement(`SELECT extract(epoch FROM now() - created_
 /** `workflow_runs` as the relay and a worker's lease see them. */
 @Injectable()
 export class PostgresRunQueue extends RunQueue {
-  private readonly prepared: PreparedStatements;
+  private readonly prepared: ReturnType<typeof prepared>;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     super();
-    this.prepared = new PreparedStatements(dataSource);
+    this.prepared = prepared(dataSource);
   }
 
   async renewLease(runId: number, leaseMs: number): Promise<void> {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { column, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { rowsOf, statement } from './persistence.js';
 import { type UsageCount, UsageCounts } from '../application/usage.ports.js';
 import type { CaseMode } from '../domain/case.js';
 

@@ -1,6 +1,7 @@
 import { ORGANIZATION_DAYS, purgeCutoff } from '../../../shared/database/purge-sql.js';
 import { PARTITION_CHECK } from '../../../shared/database/time-partitions.js';
-import { column, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { statement } from './persistence.js';
 
 /**
  * Finished runs in the retention purge (see the retention module's PurgePass). Each

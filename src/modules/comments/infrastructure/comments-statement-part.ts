@@ -1,5 +1,6 @@
 import type { CaseStatementPart, PurgedRowCounts, SqlQuery } from '../../cases/domain/case-statement-parts.js';
-import { column, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { statement } from './persistence.js';
 
 /**
  * The comments module's part of the case statements: nothing at intake or on a change; at the

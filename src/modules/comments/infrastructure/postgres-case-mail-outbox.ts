@@ -5,7 +5,8 @@ import { NOTIFICATION_KINDS, type NotificationKind } from '../../cases/applicati
 import { CaseMailOutbox, type ClaimedBatch, type ClaimedReply } from '../application/comment-ports.js';
 import { GIVE_UP_AFTER_MS } from '../domain/mail-retries.js';
 import { preferenceOf } from '../domain/notification.js';
-import { column, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { rowsOf, statement } from './persistence.js';
 
 /** Items a notification mail lists; more are counted, not listed (a flood of events makes one bounded mail). */
 const ITEMS_PER_MAIL = 20;

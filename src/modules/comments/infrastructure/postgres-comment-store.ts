@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
-import { column, type RowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { column, type RowOf } from '../../../shared/database/typed-statement.js';
+import { rowsOf, statement } from './persistence.js';
 import { type CaseRef, type CommentBody, CommentStore, type NewComment, type QueuedReply } from '../application/comment-ports.js';
 import type { Comment, Visibility } from '../domain/comment.js';
 

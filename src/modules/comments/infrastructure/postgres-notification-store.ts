@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
-import { column, firstRowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { firstRowOf, rowsOf, statement } from './persistence.js';
 import { NotificationStore, type QueuedNotification } from '../application/comment-ports.js';
 import { ALL_ON, BATCH_WINDOW_MS, type NotificationPreferences, type Preference, preferenceOf } from '../domain/notification.js';
 

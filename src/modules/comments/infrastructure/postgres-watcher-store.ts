@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
-import { column, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { rowsOf, statement } from './persistence.js';
 import { WatcherStore } from '../application/comment-ports.js';
 
 const WATCH = statement(

@@ -1,6 +1,7 @@
 import { sealedColumn, type SealedColumn } from '../../../shared/crypto/sealed-columns.js';
 import { emailAddressBinding } from '../../../shared/crypto/stored-secrets.js';
-import { column, statement, statementBuilder } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { statement, statementBuilder } from './persistence.js';
 
 /** The workflows' inbound mail addresses (their secret local parts), for the key rotation. */
 export const EMAIL_SEALED_COLUMNS: readonly SealedColumn[] = [

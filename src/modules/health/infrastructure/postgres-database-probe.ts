@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { column, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { rowsOf, statement } from './persistence.js';
 import { DatabaseProbe } from '../application/database-probe.js';
 
 const PING = statement('SELECT 1', { '?column?': column.int4 });

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { Env } from '../../../shared/config/env.js';
 import { purgeStatement } from '../../../shared/database/purge-sql.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
-import { column, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { statement } from './persistence.js';
 import { ENDED_SIGN_INS_KEPT_MS, PeoplePurges } from '../application/people-purges.js';
 
 /**

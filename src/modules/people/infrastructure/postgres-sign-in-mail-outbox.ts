@@ -3,7 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { SignInMailOutbox, type SignInMailRef } from '../application/sign-in-mail-outbox.js';
 import { type ClaimedSignInMail, GIVE_UP_AFTER_MS, type SignInMailKind } from '../domain/sign-in-mail.js';
-import { column, firstRowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { firstRowOf, rowsOf, statement } from './persistence.js';
 import { toUser, USER_ROW } from './postgres-people-store.js';
 import { relayTakes } from '../../../shared/database/relay-sql.js';
 

@@ -1,6 +1,7 @@
 import { sealedColumn, type SealedColumn } from '../../../shared/crypto/sealed-columns.js';
 import { digestRecipientBinding } from '../../../shared/crypto/stored-secrets.js';
-import { column, statement, statementBuilder } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { statement, statementBuilder } from './persistence.js';
 
 const RECIPIENT = { id: column.int8, organization_id: column.int8, address: column.text };
 

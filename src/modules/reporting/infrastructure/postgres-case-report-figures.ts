@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import { ReplicaReads } from '../../../shared/database/replica-reads.js';
 import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
@@ -8,6 +7,7 @@ import type { ReportRange } from '../domain/report-range.js';
 import { tileWithUtcPeriods } from '../domain/utc-periods.js';
 import { CaseReportFigures, type ReportFigures, ReportFold, type SlotFigures } from '../application/case-report.ports.js';
 import { FOLD, REPORT, type SlotRow } from './report-rollups.sql.js';
+import { rowsIn } from './persistence.js';
 
 @Injectable()
 export class PostgresCaseReportFigures extends CaseReportFigures {
@@ -62,7 +62,7 @@ export class PostgresReportFold extends ReportFold {
 
   async fold(limit: number): Promise<number> {
     // The transaction's manager is what a Transaction is (typeorm-transaction-runner.ts).
-    const [row] = await withoutStatementTimeout(this.transactions, (m) => PreparedStatements.rowsIn(m as unknown as Transaction, FOLD, [limit]));
+    const [row] = await withoutStatementTimeout(this.transactions, (m) => rowsIn(m as unknown as Transaction, FOLD, [limit]));
     return row!.folded;
   }
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { purgeStatement } from '../../../shared/database/purge-sql.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
-import { column, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { statement } from './persistence.js';
 import { DigestSendPurges, type PurgeBatch } from '../../retention/application/retention.ports.js';
 import { DIGEST_SENDS_KEPT_MS } from '../domain/digest.js';
 

@@ -3,26 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
 import { CAP_COUNT, capCountSql, type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
-import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
-import { column, firstRowOf, type RowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { column, columnsOf, type RowOf } from '../../../shared/database/typed-statement.js';
+import { DIGESTS, firstRowOf, prepared, rowsOf, statement } from './persistence.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import type { Digest, Period, ScheduledDigest } from '../domain/digest.js';
 import { type ClaimedSend, DigestStore, type ManualSendAnswer, type NewDigest, type NewRecipient, type SendRecipient } from '../application/digest.ports.js';
 
-const SCHEDULED_DIGEST_ROW = {
-  id: column.int8,
-  organization_id: column.int8,
-  schedule: column.textOf<ScheduledDigest['schedule']>(),
-  hour_utc: column.int2,
-  weekday: column.nullable(column.int2),
-  recipients: column.textArray,
-  workflow_ids: column.nullable(column.int8Array),
-  created_at: column.timestamptz,
-  last_sent_at: column.nullable(column.timestamptz),
-  last_failed_at: column.nullable(column.timestamptz),
-  last_error: column.nullable(column.text),
-};
+const SCHEDULED_DIGEST_ROW = columnsOf(DIGESTS, 'id', 'organization_id', 'schedule', 'hour_utc', 'weekday', 'recipients', 'workflow_ids', 'created_at', 'last_sent_at', 'last_failed_at', 'last_error');
 const DIGEST_ROW = { ...SCHEDULED_DIGEST_ROW, confirmed_recipients: column.textArray, unsubscribed_recipients: column.textArray };
 type ScheduledDigestRow = RowOf<typeof SCHEDULED_DIGEST_ROW>;
 type DigestRow = RowOf<typeof DIGEST_ROW>;
@@ -167,11 +155,11 @@ const UNSENT_RETRY_AFTER_S = 60;
 
 @Injectable()
 export class PostgresDigestStore extends DigestStore {
-  private readonly prepared: PreparedStatements;
+  private readonly prepared: ReturnType<typeof prepared>;
 
   constructor(@InjectDataSource() dataSource: DataSource, private readonly env: Env) {
     super();
-    this.prepared = new PreparedStatements(dataSource);
+    this.prepared = prepared(dataSource);
   }
 
   async create(tx: Transaction, organizationId: number, d: NewDigest, recipients: readonly NewRecipient[], invitationSpacingMs: number): Promise<Digest> {

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
-import { column, type RowOf, type Statement, statement } from '../../../shared/database/typed-statement.js';
+import { column, type RowOf } from '../../../shared/database/typed-statement.js';
+import { prepared, type ReportingStatement, statement } from './persistence.js';
 import { OrganizationsService } from '../../organizations/application/organizations.service.js';
 import { type ClaimedInvitation, type IssuedToken, RecipientStore, type RecipientStatus, type RecipientToken } from '../application/digest.ports.js';
 
 /** What a recipient's page shows of the recipient row `r` (with its organization's name, which the organizations module keeps). */
 const STATUS = 'r.organization_id, r.address, r.confirmed_at IS NOT NULL AS confirmed';
 const STATUS_ROW = { organization_id: column.int8, address: column.text, confirmed: column.bool };
-type StatusStatement = Statement<RowOf<typeof STATUS_ROW>>;
+type StatusStatement = ReportingStatement<RowOf<typeof STATUS_ROW>>;
 
 /** Where each token's hash is. */
 const HASH_COLUMN: Record<RecipientToken, string> = { confirm: 'token_hash', unsubscribe: 'unsubscribe_token_hash' };
@@ -60,11 +60,11 @@ const MARK_INVITATION_FAILED = statement(
 
 @Injectable()
 export class PostgresRecipientStore extends RecipientStore {
-  private readonly prepared: PreparedStatements;
+  private readonly prepared: ReturnType<typeof prepared>;
 
   constructor(@InjectDataSource() dataSource: DataSource, private readonly organizations: OrganizationsService) {
     super();
-    this.prepared = new PreparedStatements(dataSource);
+    this.prepared = prepared(dataSource);
   }
 
   async claimInvitations(leaseMs: number, limit: number): Promise<ClaimedInvitation[]> {

@@ -1,4 +1,5 @@
-import { column, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { statement } from './persistence.js';
 import { CASE_SOURCES, type CaseSource } from '../../cases/domain/case.js';
 
 /**

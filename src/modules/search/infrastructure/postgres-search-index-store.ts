@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { refusedDataState } from '../../../shared/database/database-errors.js';
-import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import { type Transaction, TransactionRunner } from '../../../shared/database/transaction.js';
-import { column, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { rowsIn, rowsOf, statement } from './persistence.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { type CaseDocument, type IndexedPosition, SearchIndexStore } from '../application/search.ports.js';
 import { fieldTexts } from '../domain/search-document.js';
@@ -64,20 +64,20 @@ export class PostgresSearchIndexStore extends SearchIndexStore {
 
   exclusively<T>(work: (tx: Transaction) => Promise<T>): Promise<T | undefined> {
     return this.transactions.run(async (tx) => {
-      const [row] = await PreparedStatements.rowsIn(tx, INDEXER_LOCK, []);
+      const [row] = await rowsIn(tx, INDEXER_LOCK, []);
       return row!.locked ? work(tx) : undefined;
     });
   }
 
   async positions(tx: Transaction): Promise<IndexedPosition[]> {
-    const rows = await PreparedStatements.rowsIn(tx, POSITIONS, []);
+    const rows = await rowsIn(tx, POSITIONS, []);
     return rows.map((row) => ({ organizationId: Number(row.organization_id), workflowId: Number(row.workflow_id), xid: row.xid, caseId: row.case_id }));
   }
 
   async save(tx: Transaction, documents: readonly CaseDocument[], positions: readonly IndexedPosition[]): Promise<void> {
-    if (documents.length) await PreparedStatements.rowsIn(tx, SAVE_DOCUMENTS, [JSON.stringify(documents.map(documentRow))]);
+    if (documents.length) await rowsIn(tx, SAVE_DOCUMENTS, [JSON.stringify(documents.map(documentRow))]);
     if (positions.length) {
-      await PreparedStatements.rowsIn(tx, SAVE_POSITIONS, [
+      await rowsIn(tx, SAVE_POSITIONS, [
         positions.map((p) => p.organizationId),
         positions.map((p) => p.workflowId),
         positions.map((p) => p.xid),
@@ -91,7 +91,7 @@ export class PostgresSearchIndexStore extends SearchIndexStore {
     const manager = entityManager(tx);
     await rowsOf(manager, SET_SAVEPOINT);
     try {
-      await PreparedStatements.rowsIn(tx, SAVE_DOCUMENTS, [JSON.stringify([documentRow(document)])]);
+      await rowsIn(tx, SAVE_DOCUMENTS, [JSON.stringify([documentRow(document)])]);
     } catch (err) {
       const refused = refusedDataState(err);
       if (refused === undefined) throw err;

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
-import { PreparedStatements } from '../../../shared/database/prepared-statements.js';
 import { ReplicaReads } from '../../../shared/database/replica-reads.js';
-import { column, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { prepared, statement } from './persistence.js';
 import type { SearchScope, SearchTier } from '../../cases/domain/case-text-search.js';
 import { type FoundMatch, SearchReads } from '../application/search.ports.js';
 import type { SearchField } from '../domain/search-document.js';
@@ -117,14 +117,14 @@ export function searchTiers(organizationId: number, queries: SearchQueries, scop
 
 @Injectable()
 export class PostgresSearchReads extends SearchReads {
-  private readonly prepared: PreparedStatements;
+  private readonly prepared: ReturnType<typeof prepared>;
 
   constructor(
     @InjectDataSource() dataSource: DataSource,
     private readonly replicaReads: ReplicaReads,
   ) {
     super();
-    this.prepared = new PreparedStatements(dataSource);
+    this.prepared = prepared(dataSource);
   }
 
   async termQueries(inputs: readonly TermInput[]): Promise<Omit<TermQuery, 'exclude'>[]> {

@@ -1,5 +1,6 @@
 import type { CaseStatementPart, PurgedRowCounts, SqlQuery } from '../../cases/domain/case-statement-parts.js';
-import { column, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { statement } from './persistence.js';
 
 const PURGE_DOCUMENTS = statement(
   `WITH gone AS (DELETE FROM case_search_documents WHERE case_id = ANY($1::bigint[]) RETURNING 1) SELECT count(*)::int AS purged FROM gone`,

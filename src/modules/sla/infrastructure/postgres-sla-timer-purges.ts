@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { purgeStatement } from '../../../shared/database/purge-sql.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
-import { column, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { statement } from './persistence.js';
 import { SlaTimerPurges } from '../../retention/application/retention.ports.js';
 import { FIRED_SLA_TIMERS_KEPT_MS } from '../application/sla-timer-purges.js';
 

@@ -1,7 +1,8 @@
 import type { CaseRowView, PurgedRowCounts, SqlQuery } from '../../cases/domain/case-statement-parts.js';
 import { lateralLookUp, ORGANIZATION_DAYS, purgeCutoff } from '../../../shared/database/purge-sql.js';
 import { emptyPartitionCheck, PARTITION_CHECK } from '../../../shared/database/time-partitions.js';
-import { column, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { statement } from './persistence.js';
 
 /** The outbox's part of the retention purge (see the retention module's PurgePass). */
 

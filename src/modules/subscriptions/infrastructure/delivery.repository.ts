@@ -5,7 +5,8 @@ import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { type AttemptResult, type ClaimedDelivery, DeliveryAttempts } from '../domain/delivery-attempts.js';
 import { disabledReason } from '../domain/delivery-schedule.js';
-import { column, firstRowOf, rowsOf, statement } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { firstRowOf, rowsOf, statement } from './persistence.js';
 import { relayTakes } from '../../../shared/database/relay-sql.js';
 
 /** Due deliveries meeting `condition`, up to $1, handed to the queue; `condition` may use $2 (a grace in ms). */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { purgeOwners, queryIn } from '../../../shared/database/purge-sql.js';
 import { createMonthsAhead, dropPartitions, startOfMonth } from '../../../shared/database/time-partitions.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
-import { rowsOf } from '../../../shared/database/typed-statement.js';
+import { rowsOf } from './persistence.js';
 import { withoutStatementTimeout } from '../../../shared/database/without-statement-timeout.js';
 import { DeliveryPurges, type OrganizationDays, type PurgeBatch, type PurgeOwner } from '../../retention/application/retention.ports.js';
 import { DELIVERY_WINDOW, deleteOutboxEvents, EMPTY_DELIVERY_PARTITION, LOCK_ENDED_EVENTS, SUBSCRIPTIONS_WITH_OLD_DELIVERIES } from './delivery-purges.sql.js';

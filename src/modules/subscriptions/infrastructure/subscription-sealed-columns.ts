@@ -1,6 +1,7 @@
 import { sealedColumn, type SealedColumn } from '../../../shared/crypto/sealed-columns.js';
 import { previousSubscriptionSecretBinding, subscriptionSecretBinding } from '../../../shared/crypto/stored-secrets.js';
-import { column, statement, statementBuilder } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { statement, statementBuilder } from './persistence.js';
 
 /** The subscriptions' signing secrets, and those a rotation replaced, for the key rotation. */
 export const SUBSCRIPTION_SEALED_COLUMNS: readonly SealedColumn[] = [

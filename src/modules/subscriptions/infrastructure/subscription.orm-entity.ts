@@ -21,6 +21,13 @@ export class SubscriptionOrmEntity {
   @Column({ name: 'secret_ciphertext', type: 'text', select: false })
   secretCiphertext: string;
 
+  /** The secret a rotation replaced, still signing until `previousSecretExpiresAt`: only the rotation's statement writes them, only deliveries read them. */
+  @Column({ name: 'previous_secret_ciphertext', type: 'text', nullable: true, select: false, insert: false, update: false })
+  previousSecretCiphertext: string | null;
+
+  @Column({ name: 'previous_secret_expires_at', type: 'timestamptz', nullable: true, select: false, insert: false, update: false })
+  previousSecretExpiresAt: Date | null;
+
   @Column({ name: 'created_at', type: 'timestamptz', insert: false, update: false })
   createdAt: Date;
 

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Not, type Repository } from 'typeorm';
 import { Env } from '../../../shared/config/env.js';
 import { CAP_COUNT, capCountSql, type OrganizationCap, storeWithinCap } from '../../../shared/database/organization-caps.js';
-import { statement } from '../../../shared/database/typed-statement.js';
+import { statement } from './persistence.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { WorkflowStore } from '../application/workflow-stores.js';

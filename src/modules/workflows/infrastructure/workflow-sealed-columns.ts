@@ -1,6 +1,7 @@
 import { sealedColumn, type SealedColumn } from '../../../shared/crypto/sealed-columns.js';
 import { webhookTokenBinding, webhookVerificationBinding } from '../../../shared/crypto/stored-secrets.js';
-import { column, statement, statementBuilder } from '../../../shared/database/typed-statement.js';
+import { column } from '../../../shared/database/typed-statement.js';
+import { statement, statementBuilder } from './persistence.js';
 
 /** The workflows' sealed secrets, for the key rotation: webhook tokens and webhook verification secrets. */
 export const WORKFLOW_SEALED_COLUMNS: readonly SealedColumn[] = [

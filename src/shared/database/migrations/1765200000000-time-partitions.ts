@@ -1,7 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { ENSURE_MONTHS_AHEAD, MONTHS_AHEAD } from '../time-partitions.js';
 import { monthPartitionFunction } from './month-partition-function.js';
-import { column, rowsOf, statement } from '../typed-statement.js';
+import { rowsOf, statement } from '../persistence.js';
+import { column } from '../typed-statement.js';
 import { addCheckNotValid, buildConcurrently, withShortLocks } from './online-schema-changes.js';
 
 /**

@@ -1,6 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 import { PARTITION_LOCK } from '../time-partitions.js';
-import { column, rowsOf, statement } from '../typed-statement.js';
+import { rowsOf, statement } from '../persistence.js';
+import { column } from '../typed-statement.js';
 import { addCheckNotValid, buildConcurrently, partitionsOf, withShortLocks } from './online-schema-changes.js';
 
 /**

@@ -1,5 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { column, rowsOf, statement } from '../typed-statement.js';
+import { rowsOf, statement } from '../persistence.js';
+import { column } from '../typed-statement.js';
 import { monthPartitionFunction } from './month-partition-function.js';
 import { partitionsOf, withShortLocks } from './online-schema-changes.js';
 

@@ -1,5 +1,6 @@
 import type { QueryRunner } from 'typeorm';
-import { column, rowsOf, statement } from '../typed-statement.js';
+import { rowsOf, statement } from '../persistence.js';
+import { column } from '../typed-statement.js';
 
 const LOCK_TIMEOUT = '2s';
 const ATTEMPTS = 30;
