@@ -116,9 +116,6 @@ export interface EntityTable {
 
 export type OwnedTable = Table | EntityTable;
 
-/** The row of a table. */
-export type RowOfTable<T extends Table> = RowOf<T['columns']>;
-
 export function table<C extends Columns>(name: string, columns: C): Table<C> {
   return { name, columns };
 }

@@ -5,8 +5,8 @@ import { NOTIFICATION_KINDS, type NotificationKind } from '../../cases/applicati
 import { CaseMailOutbox, type ClaimedBatch, type ClaimedReply } from '../application/comment-ports.js';
 import { GIVE_UP_AFTER_MS } from '../domain/mail-retries.js';
 import { preferenceOf } from '../domain/notification.js';
-import { column } from '../../../shared/database/typed-statement.js';
-import { rowsOf, statement } from './persistence.js';
+import { column, columnsOf } from '../../../shared/database/typed-statement.js';
+import { COMMENT_MAILS, rowsOf, statement } from './persistence.js';
 
 /** Items a notification mail lists; more are counted, not listed (a flood of events makes one bounded mail). */
 const ITEMS_PER_MAIL = 20;
@@ -45,15 +45,7 @@ const CLAIM_REPLIES = statement(
    RETURNING m.organization_id, m.comment_id, m.from_address, m.to_addresses, m.subject, m.message_id, m.in_reply_to, m.thread, m.attempts,
              m.created_at < now() - $3 * interval '1 millisecond' AS last_chance, c.body, c.author_name`,
   {
-    organization_id: column.int8,
-    comment_id: column.int8,
-    from_address: column.text,
-    to_addresses: column.textArray,
-    subject: column.text,
-    message_id: column.text,
-    in_reply_to: column.nullable(column.text),
-    thread: column.textArray,
-    attempts: column.int4,
+    ...columnsOf(COMMENT_MAILS, 'organization_id', 'comment_id', 'from_address', 'to_addresses', 'subject', 'message_id', 'in_reply_to', 'thread', 'attempts'),
     last_chance: column.bool,
     body: column.text,
     author_name: column.text,
