@@ -1,7 +1,9 @@
 /**
  * The search index's documents on a database of its own: a case whose words did not change (its
  * status, its assignee, a run's step did) keeps its stored document, vectors and row version as
- * they were; a change of its words rewrites them.
+ * they were; a change of its words rewrites them, and a new source digest is stored even when
+ * the words are the same (a non-searchable attribute changed), so the indexer's next look at the
+ * case finds it current.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -20,14 +22,15 @@ describe('search documents', () => {
   after(() => database.drop());
 
   /** The document of a case whose only text is its subject, as the indexer hands it over. */
-  const document = (subject: string, workflowId = WORKFLOW) => ({
+  const document = (subject: string, workflowId = WORKFLOW, digest = 'ab'.repeat(32)) => ({
     organization_id: ORG, case_id: CASE, workflow_id: workflowId, fields: [{ f: 'subject', p: '', t: subject, i: [] }],
-    subject, subject_ids: [], attributes: '', attribute_ids: [], email: '', email_ids: [], comment: '', comment_ids: [],
+    subject, subject_ids: [], attributes: '', attribute_ids: [], email: '', email_ids: [], comment: '', comment_ids: [], source_digest: `\\x${digest}`,
   });
-  const save = (subject: string, workflowId?: number) => database.pool.query(SAVE_DOCUMENTS.text, [JSON.stringify([document(subject, workflowId)])]);
+  const save = (subject: string, workflowId?: number, digest?: string) => database.pool.query(SAVE_DOCUMENTS.text, [JSON.stringify([document(subject, workflowId, digest)])]);
   const stored = async () =>
-    (await database.pool.query<{ version: string; words: string; workflow_id: string }>(
-      'SELECT xmin::text AS version, subject_text::text AS words, workflow_id FROM case_search_documents WHERE organization_id = $1 AND case_id = $2',
+    (await database.pool.query<{ version: string; words: string; workflow_id: string; digest: string }>(
+      `SELECT xmin::text AS version, subject_text::text AS words, workflow_id, encode(source_digest, 'hex') AS digest
+       FROM case_search_documents WHERE organization_id = $1 AND case_id = $2`,
       [ORG, CASE],
     )).rows;
 
@@ -49,5 +52,12 @@ describe('search documents', () => {
     const [third] = await stored();
     assert.notEqual(third!.version, second!.version);
     assert.equal(third!.workflow_id, String(WORKFLOW + 1));
+    assert.equal(third!.digest, 'ab'.repeat(32));
+
+    await save('Printer repaired', WORKFLOW + 1, 'cd'.repeat(32));
+    const [fourth] = await stored();
+    assert.notEqual(fourth!.version, third!.version, 'the same words from other sources: the digest is stored');
+    assert.equal(fourth!.digest, 'cd'.repeat(32));
+    assert.equal(fourth!.words, third!.words);
   });
 });

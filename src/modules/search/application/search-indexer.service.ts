@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { sha256 } from '../../../shared/crypto/sha256.js';
 import { refusedDataState } from '../../../shared/database/database-errors.js';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
@@ -65,7 +66,7 @@ export class SearchIndexer {
       const from = (await this.everPublished()).map((w) => known.get(w.id) ?? { organizationId: w.organizationId, workflowId: w.id, xid: '0', caseId: '0' });
       const changed = await this.feed.changedAfter(from, INDEX_BATCH);
       if (!changed.length) return 0;
-      await save(tx, await this.documents(changed.map((c) => c.case)), lastPositions(changed));
+      await save(tx, await this.changedDocuments(tx, changed.map((c) => c.case)), lastPositions(changed));
       return changed.length;
     });
     return indexed ?? 0;
@@ -82,15 +83,25 @@ export class SearchIndexer {
     await this.store.save(tx, [], positions);
   }
 
-  private async documents(cases: readonly CaseProps[]): Promise<CaseDocument[]> {
-    const sourced = await Promise.all(this.sources.map((source) => source.textsOf(cases)));
-    return Promise.all(
-      cases.map(async (c) => {
-        const messages: SearchText[] = sourced.flatMap((texts) => texts.get(c.id) ?? []);
-        const searched = { subject: c.subject, attributes: c.attributes, cameByEmail: c.source === 'Email' };
-        return { organizationId: c.organizationId, caseId: c.id, workflowId: c.workflowId, texts: caseSearchTexts(searched, await this.rules(c), messages) };
-      }),
-    );
+  /**
+   * The documents of the cases whose sources differ from what their stored documents were built
+   * of; the others are counted, and their documents stay as they are.
+   */
+  private async changedDocuments(tx: Transaction, cases: readonly CaseProps[]): Promise<CaseDocument[]> {
+    const [sourced, stored] = await Promise.all([
+      Promise.all(this.sources.map((source) => source.textsOf(cases))),
+      this.store.sourceDigests(tx, cases.map((c) => ({ organizationId: c.organizationId, caseId: c.id }))),
+    ]);
+    const documents: CaseDocument[] = [];
+    for (const c of cases) {
+      const messages: SearchText[] = sourced.flatMap((texts) => texts.get(c.id) ?? []);
+      const digest = sourceDigest(c, messages);
+      if (stored.get(c.id) === digest) continue;
+      const searched = { subject: c.subject, attributes: c.attributes, cameByEmail: c.source === 'Email' };
+      documents.push({ organizationId: c.organizationId, caseId: c.id, workflowId: c.workflowId, texts: caseSearchTexts(searched, await this.rules(c), messages), sourceDigest: digest });
+    }
+    this.metrics.documentsUnchanged(cases.length - documents.length);
+    return documents;
   }
 
   /** What the case's workflow version says about searching its attributes. */
@@ -106,6 +117,24 @@ export class SearchIndexer {
     }
     return this.workflows.list;
   }
+}
+
+/**
+ * Names how documents are built: changed with caseSearchTexts' rules or the bounds, it makes every
+ * case's next change build its document again, as no stored digest matches.
+ */
+const DOCUMENT_FORMAT = 1;
+
+/**
+ * SHA-256 (hex) of everything a case's document is built of: its workflow and version (the
+ * version's attribute rules; a published version never changes), source, subject, attributes'
+ * stored JSON text and its messages' texts, and DOCUMENT_FORMAT. Equal digests mean equal
+ * documents, so the texts are built only when it changed: hashing the inputs costs a small part
+ * of building them (parsing the attributes again, finding identifiers, serializing the batch).
+ */
+export function sourceDigest(c: Pick<CaseProps, 'workflowId' | 'workflowVersion' | 'source' | 'subject' | 'attributes'>, messages: readonly SearchText[]): string {
+  const sources = [DOCUMENT_FORMAT, c.workflowId, c.workflowVersion, c.source, c.subject, c.attributes, messages.map((m) => [m.field, m.pointer, m.text])];
+  return sha256(JSON.stringify(sources)).toString('hex');
 }
 
 /** A document Postgres refused, with the SQLSTATE it gave. */

@@ -9,6 +9,14 @@ export interface CaseDocument {
   caseId: number;
   workflowId: number;
   texts: SearchText[];
+  /** Of what the texts were built from (the indexer's sourceDigest), hex: a later change with the same one needs no new document. */
+  sourceDigest: string;
+}
+
+/** A case, by its document's key. */
+export interface CaseKey {
+  organizationId: number;
+  caseId: number;
 }
 
 /** The indexer's place in one workflow's change feed. */
@@ -24,6 +32,8 @@ export abstract class SearchIndexStore {
   /** Runs `work` in a transaction unless another indexer is at work (then undefined): one indexer at a time. */
   abstract exclusively<T>(work: (tx: Transaction) => Promise<T>): Promise<T | undefined>;
   abstract positions(tx: Transaction): Promise<IndexedPosition[]>;
+  /** The source digests stored with these cases' documents, by case id; a case without a document, or whose document has none, is absent. */
+  abstract sourceDigests(tx: Transaction, cases: readonly CaseKey[]): Promise<Map<number, string>>;
   /** Writes the documents (replacing a case's earlier one) and moves the positions, in `tx`. */
   abstract save(tx: Transaction, documents: readonly CaseDocument[], positions: readonly IndexedPosition[]): Promise<void>;
   /**
@@ -37,6 +47,8 @@ export abstract class SearchIndexStore {
 export abstract class SearchIndexMetrics {
   /** A case's document was refused by Postgres and stored reduced to its subject. */
   abstract documentRefused(): void;
+  /** Changed cases whose document was left as stored, its sources being those it was built of. */
+  abstract documentsUnchanged(count: number): void;
 }
 
 /** Where a match lies, as the search reads it from a page's documents. */

@@ -16,6 +16,7 @@ export const CASE_SEARCH_DOCUMENTS = table('case_search_documents', {
   all_text: column.tsvector,
   attributes_text: column.tsvector,
   fields: column.jsonb(),
+  source_digest: column.nullable(column.bytea),
 });
 
 export const CASE_SEARCH_POSITIONS = table('case_search_positions', {

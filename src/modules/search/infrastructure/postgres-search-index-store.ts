@@ -4,7 +4,7 @@ import { type Transaction, TransactionRunner } from '../../../shared/database/tr
 import { column } from '../../../shared/database/typed-statement.js';
 import { rowsIn, rowsOf, statement } from './persistence.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
-import { type CaseDocument, type IndexedPosition, SearchIndexStore } from '../application/search.ports.js';
+import { type CaseDocument, type CaseKey, type IndexedPosition, SearchIndexStore } from '../application/search.ports.js';
 import { fieldTexts } from '../domain/search-document.js';
 import { identifiersOf } from '../domain/search-query.js';
 
@@ -24,17 +24,22 @@ const POSITIONS = statement(`SELECT organization_id, workflow_id, change_xid::te
  * migration). Identifiers go through array_to_tsvector, which takes each as one lexeme as it is.
  * A document whose texts are those already stored (`fields` holds every text with its field) is
  * left as it is: most changes of a case (its status, its assignee, a run's step) change none of
- * its words, and building the vectors is most of what indexing costs Postgres.
+ * its words, and building the vectors is most of what indexing costs Postgres. The indexer sends
+ * no document for a case whose source digest is the stored one (SOURCE_DIGESTS); this check is
+ * what holds when the digest differs and the words do not (a non-searchable attribute changed),
+ * or a document came without one.
  */
 export const SAVE_DOCUMENTS = statement(`
   WITH d AS MATERIALIZED (
     SELECT d.* FROM jsonb_to_recordset($1::jsonb) AS d(organization_id bigint, case_id bigint, workflow_id bigint, fields jsonb,
-         subject text, subject_ids text[], attributes text, attribute_ids text[], email text, email_ids text[], comment text, comment_ids text[])
+         subject text, subject_ids text[], attributes text, attribute_ids text[], email text, email_ids text[], comment text, comment_ids text[],
+         source_digest bytea)
     LEFT JOIN case_search_documents stored ON stored.organization_id = d.organization_id AND stored.case_id = d.case_id
     WHERE stored.fields IS DISTINCT FROM d.fields OR stored.workflow_id IS DISTINCT FROM d.workflow_id
+       OR stored.source_digest IS DISTINCT FROM d.source_digest
   )
-  INSERT INTO case_search_documents (organization_id, case_id, workflow_id, subject_text, case_text, all_text, attributes_text, fields)
-  SELECT d.organization_id, d.case_id, d.workflow_id, v.s, v.s || v.a, v.s || v.a || v.e || v.c, v.a, d.fields
+  INSERT INTO case_search_documents (organization_id, case_id, workflow_id, subject_text, case_text, all_text, attributes_text, fields, source_digest)
+  SELECT d.organization_id, d.case_id, d.workflow_id, v.s, v.s || v.a, v.s || v.a || v.e || v.c, v.a, d.fields, d.source_digest
   FROM d CROSS JOIN LATERAL (SELECT
     setweight(to_tsvector('cis_search', d.subject) || array_to_tsvector(d.subject_ids), 'A') AS s,
     setweight(to_tsvector('cis_search', d.attributes) || array_to_tsvector(d.attribute_ids), 'B') AS a,
@@ -43,7 +48,18 @@ export const SAVE_DOCUMENTS = statement(`
   ) v
   ON CONFLICT (organization_id, case_id) DO UPDATE
   SET workflow_id = EXCLUDED.workflow_id, subject_text = EXCLUDED.subject_text, case_text = EXCLUDED.case_text,
-      all_text = EXCLUDED.all_text, attributes_text = EXCLUDED.attributes_text, fields = EXCLUDED.fields`);
+      all_text = EXCLUDED.all_text, attributes_text = EXCLUDED.attributes_text, fields = EXCLUDED.fields,
+      source_digest = EXCLUDED.source_digest`);
+
+/** The stored documents' source digests (hex) of these cases, by the documents' key. */
+const SOURCE_DIGESTS = statement(
+  `
+  SELECT d.case_id, encode(d.source_digest, 'hex') AS source_digest
+  FROM unnest($1::bigint[], $2::bigint[]) AS k(organization_id, case_id)
+  JOIN case_search_documents d ON d.organization_id = k.organization_id AND d.case_id = k.case_id
+  WHERE d.source_digest IS NOT NULL`,
+  { case_id: column.int8, source_digest: column.text },
+);
 
 /** Undoes one document Postgres refused, leaving the rest of the indexer's transaction as it was. */
 const SAVEPOINT = 'search_document';
@@ -72,6 +88,12 @@ export class PostgresSearchIndexStore extends SearchIndexStore {
   async positions(tx: Transaction): Promise<IndexedPosition[]> {
     const rows = await rowsIn(tx, POSITIONS, []);
     return rows.map((row) => ({ organizationId: Number(row.organization_id), workflowId: Number(row.workflow_id), xid: row.xid, caseId: row.case_id }));
+  }
+
+  async sourceDigests(tx: Transaction, cases: readonly CaseKey[]): Promise<Map<number, string>> {
+    if (!cases.length) return new Map();
+    const rows = await rowsIn(tx, SOURCE_DIGESTS, [cases.map((c) => c.organizationId), cases.map((c) => c.caseId)]);
+    return new Map(rows.map((row) => [Number(row.case_id), row.source_digest]));
   }
 
   async save(tx: Transaction, documents: readonly CaseDocument[], positions: readonly IndexedPosition[]): Promise<void> {
@@ -119,5 +141,6 @@ function documentRow(document: CaseDocument): Record<string, unknown> {
     email_ids: byField.email.identifiers,
     comment: byField.comment.text,
     comment_ids: byField.comment.identifiers,
+    source_digest: `\\x${document.sourceDigest}`,
   };
 }
