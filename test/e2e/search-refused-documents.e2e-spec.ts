@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createdCaseId, givenCasesWorkflow } from '../support/cases-api.js';
+import { createdCaseId, givenCasesWorkflow, patchCase } from '../support/cases-api.js';
 import { adminSearchIds, searchable, unique } from '../support/search-api.js';
 import { closeDb, startTestApp, type TestApp } from '../support/test-app.js';
 
@@ -37,5 +37,15 @@ describe('search indexer: a document Postgres refuses', () => {
     assert.ok(!lines[0]!.includes(inRefused) && !lines[0]!.includes('각'), 'the text is never logged');
     const metrics = await t.request('GET', '/metrics');
     assert.match(metrics.text, /^search_documents_refused_total 1$/m);
+
+    // A change that leaves its texts as they were (its status) does not try them again: the
+    // reduced document was stored with the digest of the whole texts.
+    assert.equal((await patchCase(stranger, refused, { status: 'Triage' })).status, 200);
+    const later = unique('later');
+    const laterCase = await createdCaseId(stranger, { subject: `Later ${later}` });
+    await searchable(t, stranger, later, laterCase);
+    assert.equal(t.logs.filter((line) => line.includes('document refused')).length, 1, 'refused once');
+    assert.match((await t.request('GET', '/metrics')).text, /^search_documents_refused_total 1$/m);
+    assert.match((await t.request('GET', '/metrics')).text, /^search_documents_unchanged_total [1-9]\d*$/m);
   });
 });
