@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type AttributeSearchRules, caseSearchTexts, MAX_DOCUMENT_CHARS, MAX_VALUE_CHARS, REDUCED_SUBJECT_CHARS, reducedTexts, replyTexts } from './search-document.js';
+import fc from 'fast-check';
+import { type AttributeSearchRules, caseSearchTexts, fieldTexts, identified, MAX_DOCUMENT_CHARS, MAX_VALUE_CHARS, REDUCED_SUBJECT_CHARS, reducedTexts, replyTexts, SEARCH_FIELDS } from './search-document.js';
 import { identifiersOf } from './search-query.js';
 
 const open: AttributeSearchRules = { sensitive: false, searchable: new Map() };
@@ -59,5 +60,22 @@ describe('reducedTexts', () => {
     const reduced = reducedTexts(texts);
     assert.deepEqual(reduced, [{ field: 'subject', pointer: '', text: kept }]);
     assert.ok(identifiersOf(reduced[0]!.text).every((lexeme) => Buffer.byteLength(lexeme) <= 2_047));
+  });
+});
+
+describe('fieldTexts (property)', () => {
+  it("gives each field the identifiers of its joined text, found once per text", () => {
+    const text = fc.oneof(fc.string({ maxLength: 40, unit: 'grapheme-composite' }), fc.stringMatching(/^[A-Za-z0-9\-_./ \n]{0,40}$/));
+    const searched = fc.record({ field: fc.constantFrom(...SEARCH_FIELDS), pointer: fc.constant(''), text });
+    fc.assert(
+      fc.property(fc.array(searched, { maxLength: 8 }), (texts) => {
+        const byField = fieldTexts(identified(texts));
+        for (const field of SEARCH_FIELDS) {
+          const joined = texts.filter((t) => t.field === field).map((t) => t.text).join('\n');
+          assert.deepEqual(byField[field], { text: joined, identifiers: identifiersOf(joined) });
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

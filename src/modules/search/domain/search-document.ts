@@ -133,16 +133,26 @@ export function reducedTexts(texts: readonly SearchText[]): SearchText[] {
   return texts.filter((t) => t.field === 'subject').map((t) => ({ ...t, text: wholeCharacters(t.text, REDUCED_SUBJECT_CHARS) }));
 }
 
+/** A searched text with its identifiers (identifiersOf), found once for the snippets' fields and the vectors alike. */
+export interface IdentifiedText extends SearchText {
+  identifiers: string[];
+}
+
+export function identified(texts: readonly SearchText[]): IdentifiedText[] {
+  return texts.map((t) => ({ ...t, identifiers: identifiersOf(t.text) }));
+}
+
 /** The texts of one relevance field, joined, and its identifiers: what the field's part of the vectors is built of. */
 export interface FieldText {
   text: string;
   identifiers: string[];
 }
 
-export function fieldTexts(texts: readonly SearchText[]): Record<SearchField, FieldText> {
+/** Each field's texts joined by line breaks, with their identifiers each once: those of the joined text, as no identifier spans a line break. */
+export function fieldTexts(texts: readonly IdentifiedText[]): Record<SearchField, FieldText> {
   const joined = (field: SearchField): FieldText => {
-    const text = texts.filter((t) => t.field === field).map((t) => t.text).join('\n');
-    return { text, identifiers: identifiersOf(text) };
+    const ofField = texts.filter((t) => t.field === field);
+    return { text: ofField.map((t) => t.text).join('\n'), identifiers: [...new Set(ofField.flatMap((t) => t.identifiers))] };
   };
   return { subject: joined('subject'), attributes: joined('attributes'), email: joined('email'), comment: joined('comment') };
 }

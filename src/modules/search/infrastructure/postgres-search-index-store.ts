@@ -5,8 +5,7 @@ import { column } from '../../../shared/database/typed-statement.js';
 import { rowsIn, rowsOf, statement } from './persistence.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { type CaseDocument, type CaseKey, type IndexedPosition, SearchIndexStore } from '../application/search.ports.js';
-import { fieldTexts } from '../domain/search-document.js';
-import { identifiersOf } from '../domain/search-query.js';
+import { fieldTexts, identified } from '../domain/search-document.js';
 
 /** Held by the indexer at work, for its transaction; any number works, one fixed for the service. */
 const INDEXER_LOCK = statement(`SELECT pg_try_advisory_xact_lock(hashtext('case_search_indexer')) AS locked`, { locked: column.bool });
@@ -127,12 +126,13 @@ export class PostgresSearchIndexStore extends SearchIndexStore {
 
 /** A document as SAVE_DOCUMENTS reads it; `fields` keeps each value with its pointer and identifiers, for snippets. */
 function documentRow(document: CaseDocument): Record<string, unknown> {
-  const byField = fieldTexts(document.texts);
+  const texts = identified(document.texts);
+  const byField = fieldTexts(texts);
   return {
     organization_id: document.organizationId,
     case_id: document.caseId,
     workflow_id: document.workflowId,
-    fields: document.texts.map((t) => ({ f: t.field, p: t.pointer, t: t.text, i: identifiersOf(t.text) })),
+    fields: texts.map((t) => ({ f: t.field, p: t.pointer, t: t.text, i: t.identifiers })),
     subject: byField.subject.text,
     subject_ids: byField.subject.identifiers,
     attributes: byField.attributes.text,
