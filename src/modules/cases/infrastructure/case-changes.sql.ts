@@ -108,12 +108,19 @@ export const storeChangesStatement = statementBuilder(storeChangesSql, STORED_CH
 
 export type StoredChangesRow = RowOf<typeof STORED_CHANGES_ROW>;
 
-/** Splits the events into batches of one statement each: up to and including a status change, and what follows the last one. */
+/**
+ * Splits the events into batches of one statement each: up to and including a status change
+ * with the runs that end right after it (the run that made the move ends after it), and what
+ * follows the last one. A run's end changes nothing of the case its subscribers are told, so it
+ * needs no statement of its own: a chain of moves costs a statement per move, not one more.
+ */
 export function changeBatches(events: CaseEvent[]): CaseEvent[][] {
   const batches: CaseEvent[][] = [[]];
+  let moved = false;
   for (const event of events) {
+    if (moved && event.type !== 'run_finished') batches.push([]);
     batches.at(-1)!.push(event);
-    if (event.type === 'status_changed') batches.push([]);
+    moved = event.type === 'status_changed' || (moved && event.type === 'run_finished');
   }
   return batches.filter((batch) => batch.length > 0);
 }
