@@ -24,6 +24,10 @@ const XACT = statement('SELECT pg_current_xact_id()::text AS xact', { xact: colu
 const SET_SUBJECT = statement('UPDATE cases SET subject = $2 WHERE id = $1');
 const DIVISION_BY_ZERO = statement('SELECT 1/0 AS never', { never: column.int4 });
 const PROBE = statement('INSERT INTO case_batch_probe (note) VALUES ($1)');
+const SEQUENTIAL_SCANS = statement(
+  `SELECT coalesce(sum(seq_scan), 0)::int AS scans FROM pg_stat_xact_user_tables WHERE relname = 'cases' OR relname LIKE 'workflow\\_runs%'`,
+  { scans: column.int4 },
+);
 
 interface Seen {
   xact: string;
@@ -113,6 +117,19 @@ describe('CaseBatches: work on different cases due together shares one transacti
       await db().query('DROP TABLE case_batch_probe');
       await dataSource.destroy();
     }
+  });
+
+  it('reads and writes cases and runs through their keys\' indexes, however small the tables: a plan made while they were small is kept as they grow', async () => {
+    const [{ caseId }] = sample as [WorkflowCase];
+    const scans = await batches.run(caseId, async (tx, found) => {
+      // Past the sixth execution on the connection, where a named statement's generic plan is made.
+      for (let i = 0; i < 7; i += 1) {
+        found!.mergeAttributes(`{"n":${i}}`, ['n'], { kind: 'automation' });
+        await cases.save(tx, found!);
+      }
+      return (await PreparedStatements.rowsIn(tx, SEQUENTIAL_SCANS, []))[0]!.scans;
+    });
+    assert.equal(scans, 0);
   });
 
   it("is not cut off by the pool's statement_timeout: a batch that a busy database holds up past it (here its case's lock, held elsewhere) finishes, instead of failing its work", async () => {

@@ -38,8 +38,21 @@ const FIND_CASE_SQL = `SELECT ${WORKED_CASE_COLUMNS} FROM cases WHERE id = $1 AN
 const FIND_CASE = statement(FIND_CASE_SQL, WORKED_CASE_ROW);
 const LOCK_CASE = statement(`${FIND_CASE_SQL} FOR UPDATE`, WORKED_CASE_ROW);
 
-/** `SET LOCAL statement_timeout = 0`, as a statement that can be prepared. */
-const NO_STATEMENT_TIMEOUT = statement(`SELECT set_config('statement_timeout', '0', true)`, { set_config: column.text });
+/**
+ * The engine's settings for its transaction (`SET LOCAL`, as a statement that can be prepared):
+ * no statement_timeout (see `load`), and plans that use the keys' indexes. Every statement of
+ * the engine's unit of work reads or writes cases and runs by key, and a named statement keeps
+ * the generic plan it made on its sixth execution on a connection, from the sizes the tables had
+ * then. On a new database or a new month's partition that nothing analyzed since it was small
+ * (with autovacuum off, or before it came), a sequential scan was the cheaper plan, and the connection
+ * kept it while the table grew: in the bench's automation part the runs' update scanned up to
+ * 19,000 runs of the partition for every case it stored (docs/benchmarks.md). A statement with
+ * no index to use still scans.
+ */
+const ENGINE_SETTINGS = statement(`SELECT set_config('statement_timeout', '0', true) AS statement_timeout, set_config('enable_seqscan', 'off', true) AS enable_seqscan`, {
+  statement_timeout: column.text,
+  enable_seqscan: column.text,
+});
 
 /** Locks in id order: the sort runs below the lock. */
 const LOCK_CASES = statement(`SELECT ${WORKED_CASE_COLUMNS} FROM cases WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE`, WORKED_CASE_ROW);
@@ -165,7 +178,7 @@ export class PostgresCaseRepository extends CaseRepository {
    * work instead of only delaying them (docs/benchmarks.md, "Automation under overload").
    */
   async load(tx: Transaction, caseIds: readonly number[]): Promise<Map<number, Case>> {
-    const [, subjects] = await Promise.all([rowsIn(tx, NO_STATEMENT_TIMEOUT, []), lockedWithRuns(tx, LOCK_CASES, [caseIds], caseIds)]);
+    const [, subjects] = await Promise.all([rowsIn(tx, ENGINE_SETTINGS, []), lockedWithRuns(tx, LOCK_CASES, [caseIds], caseIds)]);
     return new Map(subjects.map((subject) => [subject.id, subject]));
   }
 
