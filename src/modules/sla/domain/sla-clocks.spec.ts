@@ -29,6 +29,13 @@ describe('slaClocks', () => {
     assert.deepEqual(slaClocks(policy(), ALWAYS, 'low', history(), t('10:30')), {});
   });
 
+  it('asked at a time before the case was created (a sweep reading a case created after it took its time), runs from creation', () => {
+    const early = new Date(t('10:00').getTime() - 142);
+    const clocks = slaClocks(policy(), ALWAYS, 'normal', history(), early);
+    assert.deepEqual(clocks.first_response, { state: 'running', due_at: t('11:00'), met_at: null, breached_at: null, paused: false, started_at: t('10:00'), warn_at: t('10:45'), elapsed_ms: 0 });
+    assert.equal(clocks.resolution?.due_at?.toISOString(), t('12:00').toISOString());
+  });
+
   it('is met by the first public reply in time, breached at its due time otherwise (and stays so once answered)', () => {
     const met = slaClocks(policy(), ALWAYS, 'normal', history({ publicReplies: [t('10:40')] }), t('12:00')).first_response!;
     assert.deepEqual([met.state, met.met_at, met.breached_at, met.elapsed_ms], ['met', t('10:40'), null, 40 * 60_000]);

@@ -52,8 +52,10 @@ type Span = readonly [number, number];
  */
 export function slaClocks(policy: SlaPolicy, calendar: BusinessCalendar, priority: Priority, history: CaseHistory, now: Date): SlaClocks {
   const targets = policy.targets[priority] ?? {};
-  const at = now.getTime();
   const created = history.createdAt.getTime();
+  // A sweep takes its time before it reads the cases, so it may read one created after that time (by
+  // the database's clock): seen as of its creation, not before, so that no clock ends before it starts.
+  const at = Math.max(now.getTime(), created);
   const { spans, countingNow } = countingSpans(history, policy.pauseStatuses, at);
   const clocks: SlaClocks = {};
   const clock = (target: BusinessDuration, start: number, goal: number | null) => computeClock({ calendar, spans, countingNow, now: at, warnBefore: policy.warnBefore }, target, start, goal);
