@@ -60,4 +60,10 @@ describe('search documents', () => {
     assert.equal(fourth!.digest, 'cd'.repeat(32));
     assert.equal(fourth!.words, third!.words);
   });
+
+  it('builds each field\'s vector once, however many of the stored vectors hold it', async () => {
+    const [plan] = (await database.pool.query<{ 'QUERY PLAN': string[] }>(`EXPLAIN (VERBOSE, COSTS OFF, FORMAT JSON) ${SAVE_DOCUMENTS.text}`, [JSON.stringify([document('Printer on fire')])])).rows;
+    const built = JSON.stringify(plan!['QUERY PLAN']).match(/\bto_tsvector\(/g) ?? [];
+    assert.equal(built.length, 4, 'one to_tsvector for each of subject, attributes, email and comment');
+  });
 });
