@@ -1,25 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_STATUSES, type StatusRules } from '../../workflows/domain/status-rules.js';
-import { Case, type CaseEvent, type CaseProps } from './case.js';
-import { MAX_TRACED_STEPS, type RunProps, type TracedStep } from './run.js';
+import { Case } from './case.js';
+import { briefEvents as brief, caseProps, FIXTURE_NOW as NOW, runProps as run, TRIAGE_RULES as RULES } from './case.spec-fixtures.js';
+import { MAX_TRACED_STEPS, type TracedStep } from './run.js';
 
-const NOW = new Date(Date.UTC(2026, 10, 21, 20, 18, 30));
-const RULES: StatusRules = { statuses: new Set([...DEFAULT_STATUSES, 'Triage']), defaultOutcome: null, hasRun: (status) => ['Open', 'Triage'].includes(status) };
-
-const CASE: CaseProps = {
-  id: 10, organizationId: 1, workflowId: 2, workflowVersion: 3, subject: 'Refund', status: 'Open', outcome: null,
-  mode: 'live', source: 'API', attributes: '{}', priority: 'normal', assigneeId: null, teamId: null, createdAt: NOW, updatedAt: NOW,
-};
-
-function run(overrides: Partial<RunProps> = {}): RunProps {
-  return { id: 5, caseId: 10, status: 'Open', mode: 'live', chainDepth: 0, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: NOW, tracedSteps: 0, retryTraced: false, ...overrides };
-}
-
-/** The events as `type` or `type:runId`, in order. */
-function brief(events: CaseEvent[]): string[] {
-  return events.map((e) => ('run' in e ? `${e.type}:${e.run.isStored ? e.run.id : 'new'}` : e.type));
-}
+const CASE = caseProps();
 
 describe('Run, taken through its case', () => {
   it('starts a pending run on its first taking: running, one attempt', () => {

@@ -1,23 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_STATUSES, type StatusRules } from '../../workflows/domain/status-rules.js';
-import { Case, type CaseEvent, type CaseProps } from '../domain/case.js';
+import { Case, type CaseEvent } from '../domain/case.js';
+import { briefEvents, caseProps, runProps, TRIAGE_RULES as RULES } from '../domain/case.spec-fixtures.js';
 import { changeBatches, mergedPatch } from './case-changes.sql.js';
 
-const NOW = new Date(Date.UTC(2026, 10, 30, 22, 0, 0));
-const RULES: StatusRules = { statuses: new Set([...DEFAULT_STATUSES, 'Triage']), defaultOutcome: null, hasRun: (status) => ['Open', 'Triage'].includes(status) };
-const CASE: CaseProps = {
-  id: 10, organizationId: 1, workflowId: 2, workflowVersion: 3, subject: 'Refund', status: 'Open', outcome: null,
-  mode: 'live', source: 'API', attributes: '{}', priority: 'normal', assigneeId: null, teamId: null, createdAt: NOW, updatedAt: NOW,
-};
-const OPEN_RUN = { id: 5, caseId: 10, status: 'Open', mode: 'live', chainDepth: 0, state: 'pending', currentStep: 0, stepAttempts: 0, attempts: 0, due: true, createdAt: NOW, tracedSteps: 0, retryTraced: false } as const;
+const CASE = caseProps();
 
 /** Each batch's events as `type` or `type:runId`. */
-const brief = (batches: CaseEvent[][]) => batches.map((events) => events.map((e) => ('run' in e ? `${e.type}:${e.run.isStored ? e.run.id : 'new'}` : e.type)));
+const brief = (batches: CaseEvent[][]) => batches.map(briefEvents);
 
 describe('changeBatches', () => {
   it('stores a chain of two moves in two statements: the run that made a move ends in its statement, the next run starts in the following one', () => {
-    const subject = Case.restore(CASE, [OPEN_RUN]);
+    const subject = Case.restore(CASE, [runProps()]);
     const open = subject.takeRun(5)!;
     subject.mergeAttributes('{"stage":"received"}', ['stage'], { kind: 'automation' });
     subject.moveTo('Triage', RULES, { kind: 'automation' });
@@ -43,7 +37,6 @@ describe('changeBatches', () => {
     );
   });
 });
-
 
 describe('mergedPatch', () => {
   it('is null when no patch came, so the stored attributes are kept as they are', () => {
