@@ -31,9 +31,10 @@ export abstract class CaseSearchFeed {
   /**
    * Per workflow, the cases changed after its position (by transactions older than every one
    * still running, as the feed), in feed order; at most `limit` in all, each workflow's a prefix
-   * of its feed, in the order of `positions`.
+   * of its feed, in the order of `positions`. Each prefix ends before the first case changed
+   * less than `settledMs` ago: the cases after it wait for it, so none is passed over.
    */
-  abstract changedAfter(positions: readonly WorkflowFeedPosition[], limit: number): Promise<ChangedCase[]>;
+  abstract changedAfter(positions: readonly WorkflowFeedPosition[], limit: number, settledMs: number): Promise<ChangedCase[]>;
 
   /** The replies of these cases, oldest first, each field cut to `maxChars`. */
   abstract replies(caseIds: readonly number[], maxChars: number): Promise<CaseReply[]>;

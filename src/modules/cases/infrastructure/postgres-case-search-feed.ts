@@ -11,17 +11,25 @@ import { CASE_ROW } from './case-row.columns.js';
  * The change feed of many workflows in one statement (FEED_PAGE without the purge check,
  * which the indexer does not need: a purged case's document goes with it). Each workflow's
  * part walks cases_changes (workflow_id, change_xid, id) from its position, so a pass costs the
- * workflows' count in index probes plus the rows it returns.
+ * workflows' count in index probes plus the rows it returns. `settled` is true up to the first
+ * case changed less than $6 ms ago (by the database's clock, which wrote updated_at), so each
+ * part ends there and no later change is passed over.
  */
 const CHANGED_AFTER = statement(
   `
   SELECT ${CASE_COLUMNS}, c.change_xid::text AS change_xid
   FROM unnest($1::bigint[], $2::bigint[], $3::xid8[], $4::bigint[]) WITH ORDINALITY AS p(p_organization, p_workflow, p_xid, p_case, p_n)
   CROSS JOIN LATERAL (
-    SELECT * FROM cases
-    WHERE workflow_id = p.p_workflow AND (change_xid, id) > (p.p_xid, p.p_case)
-      AND change_xid < pg_snapshot_xmin(pg_current_snapshot()) AND organization_id = p.p_organization
-    ORDER BY change_xid, id LIMIT $5
+    SELECT * FROM (
+      SELECT f.*, bool_and(f.updated_at <= now() - $6::int * interval '1 millisecond') OVER (ORDER BY f.change_xid, f.id) AS settled
+      FROM (
+        SELECT * FROM cases
+        WHERE workflow_id = p.p_workflow AND (change_xid, id) > (p.p_xid, p.p_case)
+          AND change_xid < pg_snapshot_xmin(pg_current_snapshot()) AND organization_id = p.p_organization
+        ORDER BY change_xid, id LIMIT $5
+      ) f
+    ) w
+    WHERE w.settled
   ) c
   ORDER BY p.p_n, c.change_xid, c.id LIMIT $5`,
   { ...CASE_ROW, change_xid: column.text },
@@ -48,7 +56,7 @@ export class PostgresCaseSearchFeed extends CaseSearchFeed {
     this.prepared = prepared(dataSource);
   }
 
-  async changedAfter(positions: readonly WorkflowFeedPosition[], limit: number): Promise<ChangedCase[]> {
+  async changedAfter(positions: readonly WorkflowFeedPosition[], limit: number, settledMs: number): Promise<ChangedCase[]> {
     if (!positions.length) return [];
     const rows = await this.prepared.rows(CHANGED_AFTER, [
       positions.map((p) => p.organizationId),
@@ -56,6 +64,7 @@ export class PostgresCaseSearchFeed extends CaseSearchFeed {
       positions.map((p) => p.xid),
       positions.map((p) => p.caseId),
       limit,
+      settledMs,
     ]);
     return rows.map((row) => ({ case: toProps(row), xid: row.change_xid }));
   }

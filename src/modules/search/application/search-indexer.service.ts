@@ -12,6 +12,14 @@ import { type CaseDocument, type IndexedPosition, SearchIndexMetrics, SearchInde
 
 /** Cases written per pass (one transaction). */
 export const INDEX_BATCH = 500;
+/**
+ * How long a case's last change must be past before its document is built. A case that came
+ * in by webhook or mail is most often changed again by its workflow's automation within a few
+ * hundred milliseconds (the Open run's attributes and status); waiting this long builds one
+ * document for both instead of two. With the loop's idle wait and a pass, a case is still
+ * searchable well within the 2 s search.md allows.
+ */
+export const SETTLED_MS = 400;
 /** How long the list of workflows is used before it is read again: a new workflow's first case waits at most this long more. */
 const WORKFLOWS_REUSED_MS = 1_000;
 
@@ -64,7 +72,7 @@ export class SearchIndexer {
     const indexed = await this.store.exclusively(async (tx) => {
       const known = new Map((await this.store.positions(tx)).map((p) => [p.workflowId, p]));
       const from = (await this.everPublished()).map((w) => known.get(w.id) ?? { organizationId: w.organizationId, workflowId: w.id, xid: '0', caseId: '0' });
-      const changed = await this.feed.changedAfter(from, INDEX_BATCH);
+      const changed = await this.feed.changedAfter(from, INDEX_BATCH, SETTLED_MS);
       if (!changed.length) return 0;
       await save(tx, await this.changedDocuments(tx, changed.map((c) => c.case)), lastPositions(changed));
       return changed.length;
