@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { CaseSearchFeed } from '../../src/modules/cases/application/case-search-feed.js';
-import { CreateCaseService } from '../../src/modules/cases/application/create-case.service.js';
 import type { WorkflowVersion } from '../../src/modules/workflows/domain/workflow-version.js';
 import { type IntegrationContext, startIntegrationContext } from '../support/integration-context.js';
+import { givenCaseOn } from '../support/integration-fixtures.js';
 import { givenOrganization, givenPublishedWorkflow, type IntegrationOrganization } from '../support/integration-scenario.js';
 import { closeDb, db } from '../support/test-app.js';
 
@@ -29,14 +29,7 @@ describe('CaseSearchFeed.changedAfter (integration)', () => {
     await closeDb();
   });
 
-  const newCase = async (): Promise<number> => {
-    const attributes = { customer_email: 'ada@example.com' };
-    const { id } = await ctx.get(CreateCaseService).execute({
-      source: 'API', organizationId: org.id, workflow, mode: 'live',
-      attributes: { value: attributes, text: JSON.stringify(attributes) }, actor: { kind: 'api_token', tokenId: 1 }, answer: 'id',
-    });
-    return id;
-  };
+  const newCase = () => givenCaseOn(ctx, org.id, workflow);
   /** As if the case's last change was `ms` ago (its place in the feed stays where it is). */
   const changedAgo = (caseId: number, ms: number) => db().query(`UPDATE cases SET updated_at = now() - $2::int * interval '1 millisecond' WHERE id = $1`, [caseId, ms]);
   const found = async (settledMs: number): Promise<number[]> => {

@@ -37,17 +37,23 @@ export interface WorkflowCase {
 export async function givenCase(ctx: IntegrationContext, automations: Record<string, unknown[]>): Promise<WorkflowCase> {
   const organization = await givenOrganization(ctx);
   const version = await givenPublishedWorkflow(ctx, organization.id, sampleDefinition({ statuses: ['Triage', 'Review'], automations }));
+  const id = await givenCaseOn(ctx, organization.id, version);
+  return { organizationId: organization.id, workflowId: version.workflowId, version, caseId: id };
+}
+
+/** A new case on `version` of the organization's workflow, created through the API's way in; its id. */
+export async function givenCaseOn(ctx: IntegrationContext, organizationId: number, version: WorkflowVersion): Promise<number> {
   const attributes = { customer_email: 'ada@example.com' };
   const { id } = await ctx.get(CreateCaseService).execute({
     source: 'API',
-    organizationId: organization.id,
+    organizationId,
     workflow: version,
     mode: 'live',
     attributes: { value: attributes, text: JSON.stringify(attributes) },
     actor: { kind: 'api_token', tokenId: 1 },
     answer: 'id',
   });
-  return { organizationId: organization.id, workflowId: version.workflowId, version, caseId: id };
+  return id;
 }
 
 /**

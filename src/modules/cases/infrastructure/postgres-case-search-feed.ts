@@ -21,15 +21,13 @@ const CHANGED_AFTER = statement(
   FROM unnest($1::bigint[], $2::bigint[], $3::xid8[], $4::bigint[]) WITH ORDINALITY AS p(p_organization, p_workflow, p_xid, p_case, p_n)
   CROSS JOIN LATERAL (
     SELECT * FROM (
-      SELECT f.*, bool_and(f.updated_at <= now() - $6::int * interval '1 millisecond') OVER (ORDER BY f.change_xid, f.id) AS settled
-      FROM (
-        SELECT * FROM cases
-        WHERE workflow_id = p.p_workflow AND (change_xid, id) > (p.p_xid, p.p_case)
-          AND change_xid < pg_snapshot_xmin(pg_current_snapshot()) AND organization_id = p.p_organization
-        ORDER BY change_xid, id LIMIT $5
-      ) f
-    ) w
-    WHERE w.settled
+      SELECT *, bool_and(updated_at <= now() - $6::int * interval '1 millisecond') OVER (ORDER BY change_xid, id) AS settled
+      FROM cases
+      WHERE workflow_id = p.p_workflow AND (change_xid, id) > (p.p_xid, p.p_case)
+        AND change_xid < pg_snapshot_xmin(pg_current_snapshot()) AND organization_id = p.p_organization
+      ORDER BY change_xid, id LIMIT $5
+    ) f
+    WHERE f.settled
   ) c
   ORDER BY p.p_n, c.change_xid, c.id LIMIT $5`,
   { ...CASE_ROW, change_xid: column.text },

@@ -28,29 +28,28 @@ const POSITIONS = statement(`SELECT organization_id, workflow_id, change_xid::te
  * what holds when the digest differs and the words do not (a non-searchable attribute changed),
  * or a document came without one.
  *
- * `v` is MATERIALIZED so each field's vector is built once. A subquery whose columns are used in
- * several expressions is pulled up into them, and each use built its vector again: the subject's
- * and the attributes' three times each. On 2,500 of the automation bench's documents that took
- * the statement from 0.7-0.9 ms a document to 0.45-0.55 (search-documents integration test).
+ * The vectors are built in the MATERIALIZED `d`, once each, for the documents that changed. A
+ * subquery whose columns are used in several expressions is pulled up into them, and each use
+ * built its vector again: the subject's and the attributes' three times each. On 2,500 of the
+ * automation bench's documents that took the statement from 0.7-0.9 ms a document to 0.45-0.55
+ * (search-documents integration test).
  */
 export const SAVE_DOCUMENTS = statement(`
   WITH d AS MATERIALIZED (
-    SELECT d.* FROM jsonb_to_recordset($1::jsonb) AS d(organization_id bigint, case_id bigint, workflow_id bigint, fields jsonb,
-         subject text, subject_ids text[], attributes text, attribute_ids text[], email text, email_ids text[], comment text, comment_ids text[],
-         source_digest bytea)
-    LEFT JOIN case_search_documents stored ON stored.organization_id = d.organization_id AND stored.case_id = d.case_id
-    WHERE stored.fields IS DISTINCT FROM d.fields OR stored.workflow_id IS DISTINCT FROM d.workflow_id
-       OR stored.source_digest IS DISTINCT FROM d.source_digest
-  ), v AS MATERIALIZED (
     SELECT d.organization_id, d.case_id, d.workflow_id, d.fields, d.source_digest,
       setweight(to_tsvector('cis_search', d.subject) || array_to_tsvector(d.subject_ids), 'A') AS s,
       setweight(to_tsvector('cis_search', d.attributes) || array_to_tsvector(d.attribute_ids), 'B') AS a,
       setweight(to_tsvector('cis_search', d.email) || array_to_tsvector(d.email_ids), 'C') AS e,
       setweight(to_tsvector('cis_search', d.comment) || array_to_tsvector(d.comment_ids), 'D') AS c
-    FROM d
+    FROM jsonb_to_recordset($1::jsonb) AS d(organization_id bigint, case_id bigint, workflow_id bigint, fields jsonb,
+         subject text, subject_ids text[], attributes text, attribute_ids text[], email text, email_ids text[], comment text, comment_ids text[],
+         source_digest bytea)
+    LEFT JOIN case_search_documents stored ON stored.organization_id = d.organization_id AND stored.case_id = d.case_id
+    WHERE stored.fields IS DISTINCT FROM d.fields OR stored.workflow_id IS DISTINCT FROM d.workflow_id
+       OR stored.source_digest IS DISTINCT FROM d.source_digest
   )
   INSERT INTO case_search_documents (organization_id, case_id, workflow_id, subject_text, case_text, all_text, attributes_text, fields, source_digest)
-  SELECT organization_id, case_id, workflow_id, s, s || a, s || a || e || c, a, fields, source_digest FROM v
+  SELECT organization_id, case_id, workflow_id, s, s || a, s || a || e || c, a, fields, source_digest FROM d
   ON CONFLICT (organization_id, case_id) DO UPDATE
   SET workflow_id = EXCLUDED.workflow_id, subject_text = EXCLUDED.subject_text, case_text = EXCLUDED.case_text,
       all_text = EXCLUDED.all_text, attributes_text = EXCLUDED.attributes_text, fields = EXCLUDED.fields,
