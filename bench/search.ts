@@ -52,7 +52,7 @@ const IDENTIFIERS = (texts: string) =>
 /**
  * One batch: the cases, their replies and their documents, in one statement. The documents are
  * what the indexer writes for this shape (subject A; attribute values B; the reply's subject
- * and text C; identifiers as whole lexemes), with `fields` in relevance order.
+ * and text C; identifiers as whole lexemes), with `fields_json` in relevance order.
  */
 const BUILD_SQL = `
   WITH g AS (
@@ -81,13 +81,13 @@ const BUILD_SQL = `
            ARRAY['/order/id', '/order/total', '/order/lines/0/sku', '/order/lines/0/qty', '/customer/name', '/customer/email', '/channel', '/notes'] AS pointers
     FROM inserted i JOIN replies r ON r.case_id = i.id
   )
-  INSERT INTO case_search_documents (organization_id, case_id, workflow_id, subject_text, case_text, all_text, attributes_text, fields)
+  INSERT INTO case_search_documents (organization_id, case_id, workflow_id, subject_text, case_text, all_text, attributes_text, fields_json)
   SELECT p.organization_id, p.case_id, p.workflow_id, v.s, v.s || v.a, v.s || v.a || v.e, v.a,
-         jsonb_build_array(jsonb_build_object('f', 'subject', 'p', '', 't', p.subject, 'i', '[]'::jsonb))
+         (jsonb_build_array(jsonb_build_object('f', 'subject', 'p', '', 't', p.subject, 'i', '[]'::jsonb))
          || (SELECT jsonb_agg(jsonb_build_object('f', 'attributes', 'p', p.pointers[k], 't', p.values[k], 'i', to_jsonb(${IDENTIFIERS('ARRAY[p.values[k]]')})) ORDER BY k)
              FROM generate_subscripts(p.values, 1) AS k)
          || jsonb_build_array(jsonb_build_object('f', 'email', 'p', '/replies/' || p.reply_id || '/subject', 't', p.reply_subject, 'i', '[]'::jsonb),
-                              jsonb_build_object('f', 'email', 'p', '/replies/' || p.reply_id || '/text', 't', p.reply_text, 'i', '[]'::jsonb))
+                              jsonb_build_object('f', 'email', 'p', '/replies/' || p.reply_id || '/text', 't', p.reply_text, 'i', '[]'::jsonb)))::json
   FROM parts p CROSS JOIN LATERAL (
     SELECT setweight(to_tsvector('cis_search', p.subject), 'A') AS s,
            setweight(to_tsvector('cis_search', array_to_string(p.values, E'\\n')) || array_to_tsvector(${IDENTIFIERS('p.values')}), 'B') AS a,

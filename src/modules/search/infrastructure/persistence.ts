@@ -15,8 +15,9 @@ export const CASE_SEARCH_DOCUMENTS = table('case_search_documents', {
   case_text: column.tsvector,
   all_text: column.tsvector,
   attributes_text: column.tsvector,
-  fields: column.jsonb(),
+  fields: column.nullable(column.jsonb()),
   source_digest: column.nullable(column.bytea),
+  fields_json: column.nullable(column.json()),
 });
 
 export const CASE_SEARCH_POSITIONS = table('case_search_positions', {

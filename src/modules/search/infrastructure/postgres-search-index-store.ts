@@ -21,8 +21,8 @@ const POSITIONS = statement(`SELECT organization_id, workflow_id, change_xid::te
  * Each field's words through `cis_search` (English stems, accents dropped) and its identifiers
  * as whole lexemes, weighted by field; the three vectors are prefixes of each other (see the
  * migration). Identifiers go through array_to_tsvector, which takes each as one lexeme as it is.
- * A document whose texts are those already stored (`fields` holds every text with its field) is
- * left as it is: most changes of a case (its status, its assignee, a run's step) change none of
+ * A document whose texts are those already stored (`fields_json` holds every text with its field,
+ * in the text the indexer sent) is left as it is: most changes of a case (its status, its assignee, a run's step) change none of
  * its words, and building the vectors is most of what indexing costs Postgres. The indexer sends
  * no document for a case whose source digest is the stored one (SOURCE_DIGESTS); this check is
  * what holds when the digest differs and the words do not (a non-searchable attribute changed),
@@ -33,26 +33,30 @@ const POSITIONS = statement(`SELECT organization_id, workflow_id, change_xid::te
  * built its vector again: the subject's and the attributes' three times each. On 2,500 of the
  * automation bench's documents that took the statement from 0.7-0.9 ms a document to 0.45-0.55
  * (search-documents integration test).
+ *
+ * Each document's texts come as one JSON string, stored as `json` without being parsed: parsing
+ * them into `jsonb` cost Postgres more than building the vectors (migration 1765700000000). A
+ * document stored before that (`fields` set) is rewritten whenever its case comes again.
  */
 export const SAVE_DOCUMENTS = statement(`
   WITH d AS MATERIALIZED (
-    SELECT d.organization_id, d.case_id, d.workflow_id, d.fields, d.source_digest,
+    SELECT d.organization_id, d.case_id, d.workflow_id, d.fields::json AS fields_json, d.source_digest,
       setweight(to_tsvector('cis_search', d.subject) || array_to_tsvector(d.subject_ids), 'A') AS s,
       setweight(to_tsvector('cis_search', d.attributes) || array_to_tsvector(d.attribute_ids), 'B') AS a,
       setweight(to_tsvector('cis_search', d.email) || array_to_tsvector(d.email_ids), 'C') AS e,
       setweight(to_tsvector('cis_search', d.comment) || array_to_tsvector(d.comment_ids), 'D') AS c
-    FROM jsonb_to_recordset($1::jsonb) AS d(organization_id bigint, case_id bigint, workflow_id bigint, fields jsonb,
+    FROM jsonb_to_recordset($1::jsonb) AS d(organization_id bigint, case_id bigint, workflow_id bigint, fields text,
          subject text, subject_ids text[], attributes text, attribute_ids text[], email text, email_ids text[], comment text, comment_ids text[],
          source_digest bytea)
     LEFT JOIN case_search_documents stored ON stored.organization_id = d.organization_id AND stored.case_id = d.case_id
-    WHERE stored.fields IS DISTINCT FROM d.fields OR stored.workflow_id IS DISTINCT FROM d.workflow_id
+    WHERE stored.fields_json::text IS DISTINCT FROM d.fields OR stored.fields IS NOT NULL OR stored.workflow_id IS DISTINCT FROM d.workflow_id
        OR stored.source_digest IS DISTINCT FROM d.source_digest
   )
-  INSERT INTO case_search_documents (organization_id, case_id, workflow_id, subject_text, case_text, all_text, attributes_text, fields, source_digest)
-  SELECT organization_id, case_id, workflow_id, s, s || a, s || a || e || c, a, fields, source_digest FROM d
+  INSERT INTO case_search_documents (organization_id, case_id, workflow_id, subject_text, case_text, all_text, attributes_text, fields_json, source_digest)
+  SELECT organization_id, case_id, workflow_id, s, s || a, s || a || e || c, a, fields_json, source_digest FROM d
   ON CONFLICT (organization_id, case_id) DO UPDATE
   SET workflow_id = EXCLUDED.workflow_id, subject_text = EXCLUDED.subject_text, case_text = EXCLUDED.case_text,
-      all_text = EXCLUDED.all_text, attributes_text = EXCLUDED.attributes_text, fields = EXCLUDED.fields,
+      all_text = EXCLUDED.all_text, attributes_text = EXCLUDED.attributes_text, fields = NULL, fields_json = EXCLUDED.fields_json,
       source_digest = EXCLUDED.source_digest`);
 
 /** The stored documents' source digests (hex) of these cases, by the documents' key. */
@@ -137,7 +141,7 @@ function documentRow(document: CaseDocument): Record<string, unknown> {
     organization_id: document.organizationId,
     case_id: document.caseId,
     workflow_id: document.workflowId,
-    fields: texts.map((t) => ({ f: t.field, p: t.pointer, t: t.text, i: t.identifiers })),
+    fields: JSON.stringify(texts.map((t) => ({ f: t.field, p: t.pointer, t: t.text, i: t.identifiers }))),
     subject: byField.subject.text,
     subject_ids: byField.subject.identifiers,
     attributes: byField.attributes.text,

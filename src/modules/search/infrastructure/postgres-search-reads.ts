@@ -41,18 +41,21 @@ export const TERM_QUERIES = statement(
 /**
  * The first value of each page case, in relevance order, that holds a positive term, with
  * ts_headline's snippet of it (matched words between `[[` and `]]`). Only the page's cases, and
- * at most MAX_DOCUMENT_CHARS of each (search-document.ts), are read.
+ * at most MAX_DOCUMENT_CHARS of each (search-document.ts), are read. A document's texts are in
+ * `fields_json`, or in `fields` if it was written before migration 1765700000000 or by the
+ * release before it, while that release still ran: then `fields` is the newer of the two.
  */
-const MATCHES = statement(
+export const MATCHES = statement(
   `
   SELECT m.case_id, m.field, m.pointer,
          ts_headline('cis_search', m.text, $4::tsquery, 'StartSel=[[, StopSel=]], MaxWords=24, MinWords=8, ShortWord=2, MaxFragments=1, FragmentDelimiter=" … "') AS snippet
   FROM (
-    SELECT DISTINCT ON (d.case_id) d.case_id, f.e->>'f' AS field, f.e->>'p' AS pointer, f.e->>'t' AS text
-    FROM case_search_documents d CROSS JOIN LATERAL jsonb_array_elements(d.fields) WITH ORDINALITY AS f(e, n)
-    WHERE d.organization_id = $1 AND d.case_id = ANY($2::bigint[]) AND f.e->>'f' = ANY($5::text[])
-      AND (to_tsvector('cis_search', f.e->>'t') || array_to_tsvector(ARRAY(SELECT jsonb_array_elements_text(f.e->'i')))) @@ $3::tsquery
-    ORDER BY d.case_id, f.n
+    SELECT DISTINCT ON (d.case_id) d.case_id, v.f AS field, v.p AS pointer, v.t AS text
+    FROM case_search_documents d CROSS JOIN LATERAL json_array_elements(coalesce(d.fields::json, d.fields_json)) WITH ORDINALITY AS e(value, n)
+    CROSS JOIN LATERAL json_to_record(e.value) AS v(f text, p text, t text, i text[])
+    WHERE d.organization_id = $1 AND d.case_id = ANY($2::bigint[]) AND v.f = ANY($5::text[])
+      AND (to_tsvector('cis_search', v.t) || array_to_tsvector(v.i)) @@ $3::tsquery
+    ORDER BY d.case_id, e.n
   ) m`,
   { case_id: column.int8, field: column.textOf<SearchField>(), pointer: column.text, snippet: column.text },
 );

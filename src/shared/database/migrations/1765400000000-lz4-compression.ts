@@ -58,7 +58,7 @@ async function setCompression(q: QueryRunner, method: 'lz4' | 'default'): Promis
 
 const LZ4_SUPPORTED = statement(`SELECT 'lz4' = ANY (enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`, { lz4: column.bool });
 
-async function supportsLz4(q: QueryRunner): Promise<boolean> {
+export async function supportsLz4(q: QueryRunner): Promise<boolean> {
   const [row] = await rowsOf(q, LZ4_SUPPORTED);
   return row!.lz4;
 }
