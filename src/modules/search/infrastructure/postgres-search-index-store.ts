@@ -36,7 +36,11 @@ const POSITIONS = statement(`SELECT organization_id, workflow_id, change_xid::te
  *
  * Each document's texts come as one JSON string, stored as `json` without being parsed: parsing
  * them into `jsonb` cost Postgres more than building the vectors (migration 1765700000000). A
- * document stored before that (`fields` set) is rewritten whenever its case comes again.
+ * document stored before that (`fields` set) is rewritten whenever its case comes again. `json`
+ * keeps escapes `jsonb` refuses (`\u0000`, half a surrogate pair), which the snippets' read would
+ * then fail on; none can be there: every text is also in its field's joined text, which this
+ * statement does parse as `jsonb` (a document holding one is refused whole, and stored reduced),
+ * and each was read from what Postgres had already stored as text or `jsonb`.
  */
 export const SAVE_DOCUMENTS = statement(`
   WITH d AS MATERIALIZED (
