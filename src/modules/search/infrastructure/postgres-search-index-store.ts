@@ -22,11 +22,12 @@ const POSITIONS = statement(`SELECT organization_id, workflow_id, change_xid::te
  * as whole lexemes, weighted by field; the three vectors are prefixes of each other (see the
  * migration). Identifiers go through array_to_tsvector, which takes each as one lexeme as it is.
  * A document whose texts are those already stored (`fields_json` holds every text with its field,
- * in the text the indexer sent) is left as it is: most changes of a case (its status, its assignee, a run's step) change none of
- * its words, and building the vectors is most of what indexing costs Postgres. The indexer sends
- * no document for a case whose source digest is the stored one (SOURCE_DIGESTS); this check is
- * what holds when the digest differs and the words do not (a non-searchable attribute changed),
- * or a document came without one.
+ * in the text the indexer sent) is left as it is: most changes of a case (its status, its
+ * assignee, a run's step) change none of its words, and building the vectors is most of what
+ * indexing costs Postgres. The indexer sends no document for a case whose source digest is the
+ * stored one (SOURCE_DIGESTS); this check is what holds when the digest differs and the words do
+ * not (a non-searchable attribute changed), or a document came without one. A document stored
+ * with its texts in `fields` (jsonb, before migration 1765700000000) is rewritten all the same.
  *
  * The vectors are built in the MATERIALIZED `d`, once each, for the documents that changed. A
  * subquery whose columns are used in several expressions is pulled up into them, and each use
@@ -35,8 +36,7 @@ const POSITIONS = statement(`SELECT organization_id, workflow_id, change_xid::te
  * (search-documents integration test).
  *
  * Each document's texts come as one JSON string, stored as `json` without being parsed: parsing
- * them into `jsonb` cost Postgres more than building the vectors (migration 1765700000000). A
- * document stored before that (`fields` set) is rewritten whenever its case comes again. `json`
+ * them into `jsonb` cost Postgres more than building the vectors (migration 1765700000000). `json`
  * keeps escapes `jsonb` refuses (`\u0000`, half a surrogate pair), which the snippets' read would
  * then fail on; none can be there: every text is also in its field's joined text, which this
  * statement does parse as `jsonb` (a document holding one is refused whole, and stored reduced),
