@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { eventually } from '../support/automation-helpers.js';
 import { statusDefinition } from '../support/cases-api.js';
+import { unique } from '../support/search-api.js';
 import { asSession, givenMember, givenOwnedOrganization, type PeopleOrganization, type Session } from '../support/people-helpers.js';
 import { createOrganization, createToken, createWorkflow } from '../support/scenario.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
@@ -243,6 +244,41 @@ describe('casework: saved views, bulk changes, CSV export', () => {
     const view = await as(agent, 'POST', '/api/admin/v1/views', { name: 'Who works what', filters: {}, columns: ['id', 'assignee', 'team', 'priority'] });
     assert.equal(view.status, 201, view.text);
     assert.deepEqual(view.body.view.columns, ['id', 'assignee', 'team', 'priority']);
+  });
+
+  it('takes q as the list does: a view counts, a bulk change changes and an export holds only the cases it finds', async () => {
+    const word = unique();
+    const found = [await newCase(triageFlow, { subject: `Printer ${word}` }), await newCase(triageFlow, { subject: `Scanner ${word}` })];
+    const other = await newCase(triageFlow, { subject: 'Printer jam' });
+    const filters = { workflow_id: String(triageFlow), q: word };
+    await eventually('the cases searchable', async () => {
+      const listed = await as(agent, 'GET', `/api/admin/v1/cases?${new URLSearchParams(filters)}`);
+      assert.equal(listed.status, 200, listed.text);
+      return listed.body.cases.length === found.length ? true : undefined;
+    });
+
+    const view = await as(agent, 'POST', '/api/admin/v1/views', { name: `Search ${word}`, filters });
+    assert.equal(view.status, 201, view.text);
+    const views = await as(agent, 'GET', '/api/admin/v1/views');
+    const counted = views.body.views.find((v: { id: number }) => v.id === view.body.view.id);
+    assert.deepEqual([counted.count, counted.count_capped], [found.length, false]);
+
+    const csv = await as(agent, 'GET', `/api/admin/v1/cases/export.csv?${new URLSearchParams({ ...filters, columns: 'id' })}`);
+    assert.equal(csv.status, 200, csv.text);
+    assert.deepEqual(parseCsv(csv.text).slice(1).map((r) => Number(r[0])).sort(), [...found].sort());
+
+    const accepted = await as(agent, 'POST', '/api/admin/v1/cases/bulk', { filter: { ...filters, status: 'Open' }, change: { status: 'Triage' } });
+    assert.equal(accepted.status, 202, accepted.text);
+    assert.equal(accepted.body.job.total, found.length);
+    await eventually('the bulk job to finish', async () => ((await as(agent, 'GET', `/api/admin/v1/jobs/${accepted.body.job.id}`)).body.job.state === 'finished' ? true : undefined));
+    const statuses = await db().query<{ id: string; status: string }>('SELECT id, status FROM cases WHERE organization_id = $1 AND id = ANY($2::bigint[]) ORDER BY id', [org.id, [...found, other]]);
+    assert.deepEqual(statuses.rows.map((r) => [Number(r.id), r.status]), [...found.map((id) => [id, 'Triage']), [other, 'Open']]);
+
+    for (const [filter, path] of [[{ q: '-printer' }, '/filter/q'], [{ q: word, sort: 'priority' }, '/filter/sort']] as const) {
+      const refused = await as(agent, 'POST', '/api/admin/v1/cases/bulk', { filter, change: { status: 'Triage' } });
+      assert.equal(refused.status, 422, refused.text);
+      assert.deepEqual(refused.body.validation_errors.map((p: { path: string }) => p.path), [path], refused.text);
+    }
   });
 
   it('exports the filtered cases as RFC 4180 CSV with formulas defused', async () => {

@@ -8,7 +8,7 @@ import { RequiresRole } from '../../../shared/http/route-credentials.js';
 import type { ChangeAuthor as Author } from '../../audit/domain/audit-entry.js';
 import { ChangeAuthor } from '../../audit/http/change-author.decorator.js';
 import { LIST_READS_REFUSED } from '../../cases/http/list-cases.request.js';
-import { bodyListFilters, callerUserId } from '../../cases/http/list-filters.js';
+import { bodyListFilters, callerUserId, readingBodyFilters } from '../../cases/http/list-filters.js';
 import type { Principal as Caller } from '../../tokens/domain/principal.js';
 import { Principal } from '../../tokens/http/principal.decorator.js';
 import { BulkJobsService, LISTED_FAILURES } from '../application/bulk-jobs.service.js';
@@ -44,7 +44,7 @@ export class BulkJobsController {
     }
     const change = readBulkChange(body.change);
     const selection = body.case_ids !== undefined ? { caseIds: body.case_ids } : { filter: (await bodyListFilters(body.filter, '/filter', callerUserId(caller))).filter };
-    return { job: jobJson(await this.jobs.accept(caller.organizationId, by, selection, change), []) };
+    return { job: jobJson(await readingBodyFilters('/filter', () => this.jobs.accept(caller.organizationId, by, selection, change)), []) };
   }
 
   @Get('jobs/:jobId')

@@ -99,21 +99,32 @@ export class CaseQueriesService {
     return { count: Math.min(ids.length, cap), capped: ids.length > cap };
   }
 
-  /** The ids of the list's first `limit` cases, newest first, read as a list read. */
+  /** The ids of the list's first `limit` cases (with `q`, by relevance tier), newest first, read as a list read. */
   idsUpTo(organizationId: number, request: ListFilterRequest, limit: number): Promise<number[]> {
-    return this.fairly(organizationId, () => this.queries.ids(organizationId, { ...request, limit }));
+    const { q, ...filter } = request;
+    return this.fairly(organizationId, async () => {
+      if (!hasText(q)) return this.queries.ids(organizationId, { ...filter, limit });
+      const ids: number[] = [];
+      for (const tier of (await this.prepared(organizationId, filter, q, 'admin')).tiers) {
+        if (ids.length >= limit) break;
+        ids.push(...(await this.queries.ids(organizationId, { ...filter, search: tier, limit: limit - ids.length })));
+      }
+      return ids;
+    });
   }
 
   /**
-   * Every case of the list, a page of `pageSize` at a time, for a reader that takes them as it
+   * Every case of the list (with `q`, by relevance tier), a page of `pageSize` at a time, for a reader that takes them as it
    * can (an export). The first page is read as any list read (429 before anything was sent); each
    * later page takes its share and its charge too, but waits for them instead of failing midway:
    * a long export goes at the pace its organization's budget of database time allows.
    * `stopped` ends the walk between pages (the reader went away).
    */
   async walk(organizationId: number, request: ListFilterRequest, pageSize: number, stopped: () => boolean): Promise<AsyncIterable<CaseProps[]>> {
-    const read = (after: ListPosition | undefined) => this.queries.list(organizationId, { ...request, limit: pageSize, after });
-    const first = await this.fairly(organizationId, () => read(undefined));
+    const { read, first } = await this.fairly(organizationId, async () => {
+      const reader = await this.pageReader(organizationId, request, pageSize);
+      return { read: reader, first: await reader(undefined) };
+    });
     const patiently = (after: ListPosition) => this.patiently(organizationId, () => read(after), stopped);
     return (async function* pages() {
       for (let page = first; ; ) {
@@ -124,6 +135,17 @@ export class CaseQueriesService {
         page = next;
       }
     })();
+  }
+
+  /**
+   * Reads the list's cases after a position, `pageSize` and one more a read: with `q`, through
+   * its tiers, each position then being the SearchPosition of a case this reader found.
+   */
+  private async pageReader(organizationId: number, request: ListFilterRequest, pageSize: number): Promise<(after: ListPosition | undefined) => Promise<Positioned<ListPosition>[]>> {
+    const { q, ...filter } = request;
+    if (!hasText(q)) return (after) => this.queries.list(organizationId, { ...filter, limit: pageSize, after });
+    const search = await this.prepared(organizationId, filter, q, 'admin');
+    return (after) => this.searchRows(organizationId, filter, search, after as SearchPosition | undefined, pageSize);
   }
 
   /**
@@ -169,7 +191,7 @@ export class CaseQueriesService {
 
   private async page(organizationId: number, request: ListRequest, scope: SearchScope): Promise<CasePage> {
     const { cursor, q, ...filter } = request;
-    if (q !== undefined && q.trim() !== '') return this.searchPage(organizationId, filter, q, cursor, scope);
+    if (hasText(q)) return this.searchPage(organizationId, filter, q, cursor, scope);
     const after = cursor === undefined ? undefined : readListCursor(cursor);
     if (cursor !== undefined && !after) throw cursorOfAnotherList();
     if (after && after.sort !== (filter.sort ?? DEFAULT_CASE_SORT)) throw new InvalidRequestError('invalid query string', [{ path: '/cursor', error: `cursor was read in the order ${after.sort}; pass the same sort` }]);
@@ -185,27 +207,38 @@ export class CaseQueriesService {
    * cursor holds the tier of its case, so a page starts strictly after the last one's case.
    */
   private async searchPage(organizationId: number, filter: Omit<ListRequest, 'cursor' | 'q'>, q: string, cursor: string | undefined, scope: SearchScope): Promise<CasePage> {
-    if ((filter.sort ?? DEFAULT_CASE_SORT) !== DEFAULT_CASE_SORT) throw new InvalidRequestError('invalid query string', [{ path: '/sort', error: 'with q, cases come by relevance, then newest first: leave sort out' }]);
     const after = cursor === undefined ? undefined : readSearchCursor(cursor);
     if (cursor !== undefined && !after) throw cursorOfAnotherList();
-    const search = this.searches.get();
-    const prepared = await search.prepare(organizationId, q, scope);
-    if (!isPrepared(prepared)) throw new InvalidRequestError('invalid query string', [{ path: '/q', error: prepared.problem }]);
-    const found: Positioned<SearchPosition>[] = [];
-    for (const tier of prepared.tiers) {
-      if (after && tier.rank > after.rank) continue;
-      const wanted = filter.limit + 1 - found.length;
-      if (wanted <= 0) break;
-      const rows = await this.queries.list(organizationId, { ...filter, search: tier, limit: wanted - 1, after: after?.rank === tier.rank ? after : undefined });
-      found.push(...rows.map((row) => ({ case: row.case, position: withRank(row.position, tier.rank) })));
-    }
+    const prepared = await this.prepared(organizationId, filter, q, scope);
+    const found = await this.searchRows(organizationId, filter, prepared, after, filter.limit);
     const page = found.slice(0, filter.limit);
     const cases = page.map((c) => c.case);
     return {
       cases,
       nextCursor: found.length > filter.limit ? searchCursor(page.at(-1)!.position) : null,
-      matches: scope === 'admin' ? await search.matches(organizationId, cases.map((c) => c.id), prepared) : undefined,
+      matches: scope === 'admin' ? await this.searches.get().matches(organizationId, cases.map((c) => c.id), prepared) : undefined,
     };
+  }
+
+  /** `q` ready to run in the list of `filter`: 422 for a `q` it cannot search, or an order other than relevance. */
+  private async prepared(organizationId: number, filter: ListFilterRequest, q: string, scope: SearchScope): Promise<PreparedSearch> {
+    if ((filter.sort ?? DEFAULT_CASE_SORT) !== DEFAULT_CASE_SORT) throw new InvalidRequestError('invalid query string', [{ path: '/sort', error: 'with q, cases come by relevance, then newest first: leave sort out' }]);
+    const prepared = await this.searches.get().prepare(organizationId, q, scope);
+    if (!isPrepared(prepared)) throw new InvalidRequestError('invalid query string', [{ path: '/q', error: prepared.problem }]);
+    return prepared;
+  }
+
+  /** Up to `limit` + 1 cases of the search's tiers after `after` (the one more tells a next page). */
+  private async searchRows(organizationId: number, filter: ListFilterRequest, search: PreparedSearch, after: SearchPosition | undefined, limit: number): Promise<Positioned<SearchPosition>[]> {
+    const found: Positioned<SearchPosition>[] = [];
+    for (const tier of search.tiers) {
+      if (after && tier.rank > after.rank) continue;
+      const wanted = limit + 1 - found.length;
+      if (wanted <= 0) break;
+      const rows = await this.queries.list(organizationId, { ...filter, search: tier, limit: wanted - 1, after: after?.rank === tier.rank ? after : undefined });
+      found.push(...rows.map((row) => ({ case: row.case, position: withRank(row.position, tier.rank) })));
+    }
+    return found;
   }
 
   private async workflowOf(organizationId: number, workflowId: number): Promise<void> {
@@ -267,6 +300,10 @@ export class CaseQueriesService {
     const runs = found.slice(0, page.limit);
     return { runs, nextCursor: found.length > page.limit ? runsCursor(String(runs.at(-1)!.id)) : null };
   }
+}
+
+function hasText(q: string | undefined): q is string {
+  return q !== undefined && q.trim() !== '';
 }
 
 function isPrepared(prepared: PreparedSearch | { problem: string }): prepared is PreparedSearch {

@@ -154,8 +154,8 @@ export abstract class CaseQueries {
  * request's validation to be a list's or a search's), and `q`, the text search, as sent.
  */
 export type ListRequest = Omit<CaseFilter, 'after' | 'search'> & { cursor?: string; q?: string };
-/** The list's filters alone: no page. */
-export type ListFilterRequest = Omit<CaseFilter, 'after' | 'limit'>;
+/** The list's filters alone, `q` among them: no page. */
+export type ListFilterRequest = Omit<CaseFilter, 'after' | 'limit' | 'search'> & { q?: string };
 
 export interface CasePage {
   cases: CaseProps[];

@@ -41,13 +41,21 @@ export async function bodyListFilters(value: unknown, at: string, callerUserId: 
   const errors = await validate(plainToInstance(ListCasesRequest, value), { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false, value: false } });
   if (errors.length) throw new InvalidRequestError(message, errors.flatMap((error) => problemsOf(error, at)));
   const query = value as Record<string, string>;
+  // The attributes filter's shape problem, pointed at below `at` instead of the query string's root.
+  return readingBodyFilters(at, async () => ({ query, filter: adminListFilter(plainToInstance(ListCasesRequest, query), callerUserId) }));
+}
+
+/**
+ * `read` of cases by filters a request body gave below `at`: a problem it finds with them as a
+ * query string's (`q` it cannot search, `sort` with `q`) is the body's 422, pointed at below `at`.
+ */
+export async function readingBodyFilters<T>(at: string, read: () => Promise<T>): Promise<T> {
   try {
-    return { query, filter: adminListFilter(plainToInstance(ListCasesRequest, query), callerUserId) };
+    return await read();
   } catch (err) {
-    // The attributes filter's shape problem, pointed at below `at` instead of the query string's root.
-    if (!(err instanceof InvalidRequestError)) throw err;
+    if (!(err instanceof InvalidRequestError) || err.message !== 'invalid query string') throw err;
     const problems = (err.details.validation_errors as ValidationProblem[] | undefined) ?? [];
-    throw new InvalidRequestError(message, problems.map((problem) => ({ ...problem, path: `${at}${problem.path}` })));
+    throw new InvalidRequestError('invalid request body', problems.map((problem) => ({ ...problem, path: `${at}${problem.path}` })));
   }
 }
 
