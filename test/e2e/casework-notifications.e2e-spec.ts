@@ -9,6 +9,7 @@ import { eventually } from '../support/automation-helpers.js';
 import { caseIdsOf, emailDefinition, givenEmailWorkflow, mail, type MailApp, sendAccepted, startMailApp } from '../support/email-helpers.js';
 import { fromDashboard, givenPerson, type Session, uniqueEmail } from '../support/people-helpers.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
+import { waitingBackends } from '../support/table-locks.js';
 import { closeDb, db, type TestApp } from '../support/test-app.js';
 
 const NOTIFICATION = /^Case #\d+: \d+ updates?$/;
@@ -96,8 +97,8 @@ describe('casework notifications without a mail worker: locks, mentions and tran
     const key = [w.org.id, person.userId, caseId];
     // Due since forever: the claim below takes this batch before any other.
     await db().query(`INSERT INTO notification_batches (organization_id, user_id, case_id, due_at) VALUES ($1, $2, $3, '-infinity')`, key);
-    // A transaction that drew its item's id first and commits it only after the claim (the batch's
-    // row lock serializes today's queueing; this stands for any writer that does not take it).
+    // A transaction that drew its item's id first and commits it only after the claim (queueing
+    // takes the batch's row lock, the next test's case; this stands for any writer that does not).
     const lower = Number((await db().query(`SELECT nextval(pg_get_serial_sequence('notification_items', 'id')) AS id`)).rows[0].id);
     const higher = Number((await db().query(`INSERT INTO notification_items (organization_id, user_id, case_id, kind, summary) VALUES ($1, $2, $3, 'error', 'seen') RETURNING id`, key)).rows[0].id);
     assert.ok(lower < higher);
@@ -110,6 +111,30 @@ describe('casework notifications without a mail worker: locks, mentions and tran
     assert.deepEqual(left.rows.map((r) => r.summary), ['late']);
     const due = await db().query('SELECT due_at IS NOT NULL AS due FROM notification_batches WHERE user_id = $1', [person.userId]);
     assert.deepEqual(due.rows, [{ due: true }], 'the batch is due again for the item left');
+  });
+
+  it('an item queued by a transaction that holds the batch while its mail is settled leaves the batch due for it', async () => {
+    const { w, caseId } = await emailCase(t);
+    const person = await givenPerson(t, w.org.id, 'agent');
+    const key = [w.org.id, person.userId, caseId];
+    await db().query(`INSERT INTO notification_batches (organization_id, user_id, case_id, due_at) VALUES ($1, $2, $3, '-infinity')`, key);
+    await db().query(`INSERT INTO notification_items (organization_id, user_id, case_id, kind, summary) VALUES ($1, $2, $3, 'error', 'sent')`, key);
+    const outbox = t.app.get(CaseMailOutbox);
+    const [batch] = await outbox.claimBatches(1, 60_000);
+    assert.deepEqual([batch?.userId, batch?.items.map((i) => i.summary)], [person.userId, ['sent']]);
+    const waitingBefore = await waitingBackends();
+    let settled: Promise<void> | undefined;
+    await t.app.get(TransactionRunner).run(async (tx) => {
+      // Queued as a mention or a bulk chunk queues it, holding the batch's row until this commits.
+      await t.app.get(CaseNotifications).notify({ organizationId: w.org.id, caseId, userIds: [person.userId], kind: 'error', summary: 'late' }, tx);
+      settled = outbox.batchSent(batch!, 60_000);
+      await eventually('the settle waiting for the batch', async () => ((await waitingBackends()) > waitingBefore ? true : undefined));
+    });
+    await settled;
+    const left = await db().query('SELECT summary FROM notification_items WHERE user_id = $1', [person.userId]);
+    assert.deepEqual(left.rows.map((r) => r.summary), ['late']);
+    const due = await db().query('SELECT due_at IS NOT NULL AS due FROM notification_batches WHERE user_id = $1', [person.userId]);
+    assert.deepEqual(due.rows, [{ due: true }], 'the batch is due for the late item');
   });
 });
 

@@ -5,7 +5,9 @@ import { NOTIFICATION_KINDS, type NotificationKind } from '../../cases/applicati
 import { CaseMailOutbox, type ClaimedBatch, type ClaimedReply } from '../application/comment-ports.js';
 import { GIVE_UP_AFTER_MS } from '../domain/mail-retries.js';
 import { preferenceOf } from '../domain/notification.js';
+import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { column, columnsOf } from '../../../shared/database/typed-statement.js';
+import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import { COMMENT_MAILS, rowsOf, statement } from './persistence.js';
 
 /** Items a notification mail lists; more are counted, not listed (a flood of events makes one bounded mail). */
@@ -98,6 +100,14 @@ const settleBatch = (dueAgain: string, lastSent: string) =>
                      THEN ${dueAgain} END
      WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 AND attempts = $4`,
   );
+/**
+ * Taken before a settle, in its transaction: a transaction queueing an item for the batch holds
+ * this row (its upsert) until it commits, and the settle's own snapshot, taken once the row is
+ * ours, then sees that item. Within the settle statement alone, a wait for the row would end with
+ * the row's new version but the statement's older snapshot of the items: the batch would be left
+ * not due with the new item in it, never mailed.
+ */
+const LOCK_BATCH = statement('SELECT 1 FROM notification_batches WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 FOR UPDATE');
 const SETTLE_SENT = settleBatch(`now() + $6 * interval '1 millisecond'`, 'now()');
 const SETTLE_GIVEN_UP = settleBatch('now()', 'last_sent_at');
 
@@ -108,7 +118,10 @@ const SETTLE_GIVEN_UP = settleBatch('now()', 'last_sent_at');
  */
 @Injectable()
 export class PostgresCaseMailOutbox extends CaseMailOutbox {
-  constructor(@InjectDataSource() private readonly db: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly db: DataSource,
+    private readonly transactions: TransactionRunner,
+  ) {
     super();
   }
 
@@ -166,19 +179,23 @@ export class PostgresCaseMailOutbox extends CaseMailOutbox {
   }
 
   async batchSent(batch: ClaimedBatch, windowMs: number): Promise<void> {
-    await rowsOf(this.db, SETTLE_SENT, [...this.settling(batch), windowMs]);
+    await this.settle(batch, SETTLE_SENT, [windowMs]);
   }
 
   async batchNotSent(batch: ClaimedBatch, delayMs: number | null): Promise<void> {
     if (delayMs === null) {
-      await rowsOf(this.db, SETTLE_GIVEN_UP, this.settling(batch));
+      await this.settle(batch, SETTLE_GIVEN_UP, []);
       return;
     }
     await rowsOf(this.db, RETRY_BATCH, [batch.organizationId, batch.userId, batch.caseId, batch.attempt, delayMs]);
   }
 
-  /** The parameters settling `batch` takes ($1 to $5). */
-  private settling(batch: ClaimedBatch): unknown[] {
-    return [batch.organizationId, batch.userId, batch.caseId, batch.attempt, batch.itemIds];
+  /** Runs a settle statement ($1 to $5 the batch's, `more` after them) once the batch's row is locked (LOCK_BATCH). */
+  private async settle(batch: ClaimedBatch, settle: typeof SETTLE_SENT, more: unknown[]): Promise<void> {
+    const key = [batch.organizationId, batch.userId, batch.caseId];
+    await this.transactions.run(async (tx) => {
+      await rowsOf(entityManager(tx), LOCK_BATCH, key);
+      await rowsOf(entityManager(tx), settle, [...key, batch.attempt, batch.itemIds, ...more]);
+    });
   }
 }
