@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { eventually } from '../support/automation-helpers.js';
 import { statusDefinition } from '../support/cases-api.js';
@@ -302,6 +303,45 @@ describe('casework: saved views, bulk changes, CSV export', () => {
       const bad = await as(agent, 'GET', `/api/admin/v1/cases/export.csv?${query}`);
       assert.equal(bad.status, 422, bad.text);
       assert.ok(bad.body.validation_errors.some((p: { path: string }) => p.path === path), bad.text);
+    }
+  });
+});
+
+describe('a bulk job whose chunk waits for a case past the statement timeout', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await startTestApp({ env: { DATABASE_STATEMENT_TIMEOUT_MS: '500', RATE_LIMIT_PER_ADDRESS: '0', RATE_LIMIT_PER_CREDENTIAL: '0' } });
+  });
+  after(async () => {
+    await t?.close();
+    await closeDb();
+  });
+
+  it('is run again once the case is free: the case changes, and is not counted as failed', async () => {
+    const org = await createOrganization(t);
+    const { secret } = await createToken(t, org, 'api');
+    const workflowId = await createWorkflow(t, org, statusDefinition());
+    const created = await t.request('POST', `/api/external/v1/workflows/${workflowId}/cases`, { token: secret, body: {} });
+    assert.equal(created.status, 201, created.text);
+    const caseId = created.body.case.id;
+    const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM cases WHERE id = $1 FOR UPDATE', [caseId]);
+      const accepted = await t.request('POST', '/api/admin/v1/cases/bulk', { token: org.adminToken, body: { case_ids: [caseId], change: { status: 'Triage' } } });
+      assert.equal(accepted.status, 202, accepted.text);
+      // Four statement timeouts long: the chunk's wait for the case is cancelled, and so is the wait of that case alone.
+      await sleep(2_000);
+      await holder.query('COMMIT');
+      const job = await eventually('the bulk job to finish', async () => {
+        const res = (await t.request('GET', `/api/admin/v1/jobs/${accepted.body.job.id}`, { token: org.adminToken })).body.job;
+        return res.state === 'finished' ? res : undefined;
+      }, { timeoutMs: 30_000 });
+      assert.deepEqual([job.done, job.failed, job.failures], [1, 0, []]);
+      assert.equal((await t.request('GET', `/api/admin/v1/cases/${caseId}`, { token: org.adminToken })).body.case.status, 'Triage');
+    } finally {
+      await holder.end();
     }
   });
 });

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isDatabaseUnavailable, isLockConflict } from '../../../shared/database/database-errors.js';
+import { isTransientDatabaseFailure } from '../../../shared/database/database-errors.js';
 import { TransactionRunner } from '../../../shared/database/transaction.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { keepLease } from '../../../shared/queue/lease.js';
@@ -27,7 +27,7 @@ export class BulkJobRunner {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
-  /** Throws only when Postgres fails or breaks a chunk off (a deadlock): the queue's job is tried again, and the job is taken again once its lease ends. */
+  /** Throws only when Postgres fails, breaks a chunk off (a deadlock) or cancels its statement: the queue's job is tried again, and the job is taken again once its lease ends. */
   async run(ref: BulkJobRef): Promise<void> {
     const job = await this.jobs.claim(ref, BULK_JOB_LEASE_MS);
     if (!job) return;
@@ -53,8 +53,10 @@ export class BulkJobRunner {
         return caseIds.length;
       });
     } catch (err) {
-      // A deadlock's or serialization conflict's loser is not the cases' fault: the job goes on later, as when Postgres is down.
-      if (isDatabaseUnavailable(err) || isLockConflict(err)) throw err;
+      // A deadlock's or serialization conflict's loser, or a statement cancelled (most often a wait
+      // for a case another transaction holds past the statement timeout), is not the cases' fault:
+      // the job goes on later, as when Postgres is down.
+      if (isTransientDatabaseFailure(err)) throw err;
       // One case the database refuses (a constraint, a trigger) must not stop the job forever:
       // the chunk is tried again a case at a time, and such a case is counted as failed.
       if (limit > 1) return this.chunk(job, 1);
