@@ -107,7 +107,7 @@ const settleBatch = (dueAgain: string, lastSent: string) =>
  * the row's new version but the statement's older snapshot of the items: the batch would be left
  * not due with the new item in it, never mailed.
  */
-const LOCK_BATCH = statement('SELECT 1 FROM notification_batches WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 FOR UPDATE');
+const LOCK_BATCH = statement('SELECT FROM notification_batches WHERE organization_id = $1 AND user_id = $2 AND case_id = $3 FOR UPDATE');
 const SETTLE_SENT = settleBatch(`now() + $6 * interval '1 millisecond'`, 'now()');
 const SETTLE_GIVEN_UP = settleBatch('now()', 'last_sent_at');
 
