@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { eventually } from '../support/automation-helpers.js';
 import { caseIdsOf, emailDefinition, type EmailWorkflow, givenEmailWorkflow, mail, type MailApp, sendAccepted, startMailApp } from '../support/email-helpers.js';
 import { uniqueEmail } from '../support/people-helpers.js';
 import { type SmtpSink, startSmtpSink } from '../support/smtp-sink.js';
@@ -67,12 +68,12 @@ describe('SLA clocks of a case as it is worked', () => {
   }
 
   /** A case from a requester's first message, and that message's id for the requester's replies. */
-  async function emailCase(): Promise<{ caseId: number; first: string; requester: string; createdAt: number }> {
+  async function emailCase(on = w): Promise<{ caseId: number; first: string; requester: string; createdAt: number }> {
     const first = `<first.${randomBytes(4).toString('hex')}@example.com>`;
     const requester = uniqueEmail('requester');
-    const before = new Set(await caseIdsOf(w.workflowId));
-    await sendAccepted(t, w.address, mail({ From: requester, To: w.address, Subject: 'Broken box', 'Message-ID': first }, 'It broke\n'));
-    const caseId = (await caseIdsOf(w.workflowId)).find((id) => !before.has(id))!;
+    const before = new Set(await caseIdsOf(on.workflowId));
+    await sendAccepted(t, on.address, mail({ From: requester, To: on.address, Subject: 'Broken box', 'Message-ID': first }, 'It broke\n'));
+    const caseId = (await caseIdsOf(on.workflowId)).find((id) => !before.has(id))!;
     const createdAt = (await db().query<{ created_at: Date }>('SELECT created_at FROM cases WHERE id = $1', [caseId])).rows[0]!.created_at.getTime();
     return { caseId, first, requester, createdAt };
   }
@@ -148,6 +149,26 @@ describe('SLA clocks of a case as it is worked', () => {
     assert.deepEqual([urgent.first_response!.due_at, urgent.resolution!.due_at], [at(createdAt + 10 * 60_000), at(createdAt + HOUR)]);
     await move(caseId, { priority: 'low' });
     assert.deepEqual(await sla(caseId), { policy: true, calendar: CALENDAR }, 'no targets at low priority');
+  });
+
+  it('a policy set after a case came in applies to it once its priority changes, from its creation: the case\'s clocks, its timers and the report', async () => {
+    const later = await givenEmailWorkflow(t, emailDefinition({ statuses: ['Waiting on customer'] }), w.org);
+    const { caseId, createdAt } = await emailCase(later);
+    const policy = await admin('PUT', `/api/admin/v1/workflows/${later.workflowId}/sla`, POLICY);
+    assert.equal(policy.status, 200, policy.text);
+    assert.deepEqual(await sla(caseId), { policy: false }, 'created before the policy, its priority unchanged since');
+    await move(caseId, { priority: 'urgent' });
+    const urgent = await sla(caseId);
+    assert.deepEqual([urgent.policy, urgent.first_response?.due_at, urgent.resolution?.due_at], [true, at(createdAt + 10 * 60_000), at(createdAt + HOUR)]);
+    const timers = await eventually('the case\'s timers', async () => {
+      const { rows } = await db().query<{ fire_at: Date }>('SELECT clock, kind, fire_at FROM sla_timers WHERE case_id = $1 ORDER BY fire_at', [caseId]);
+      return rows.length ? rows : undefined;
+    });
+    assert.equal(timers[0]!.fire_at.toISOString(), at(createdAt + 5 * 60_000), `the first response's warning, warn_before ahead of its due time: ${JSON.stringify(timers)}`);
+    const range = `from=${encodeURIComponent(at(createdAt - HOUR))}&to=${encodeURIComponent(at(Date.now() + HOUR))}&workflow_id=${later.workflowId}`;
+    const report = await admin('GET', `/api/admin/v1/reports/sla?${range}`);
+    assert.equal(report.status, 200, report.text);
+    assert.equal(report.body.report.cases, 1);
   });
 
   it('the SLA report counts the clock periods measured (met or breached, not running) per clock and priority, with the business time to meet them', async () => {

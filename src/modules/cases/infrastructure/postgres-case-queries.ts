@@ -10,8 +10,8 @@ import { type CaseFilter, CaseQueries, DEFAULT_CASE_SORT, type FeedCursor, type 
 import type { CaseProps } from '../domain/case.js';
 import { CaseWatchingSql, type WatchingSql } from '../domain/case-watching-sql.js';
 import { CaseServiceLevels } from '../domain/case-service-levels.js';
-import { CASE_COLUMNS, toProps, WORKED_CASE_COLUMNS } from './case.mapper.js';
-import { CASE_ROW, WORKED_CASE_ROW } from './case-row.columns.js';
+import { toProps, WORKED_CASE_COLUMNS } from './case.mapper.js';
+import { WORKED_CASE_ROW } from './case-row.columns.js';
 import { listCasesStatement, listedIdsStatement, UNLENT_WATCHING } from './case-list.sql.js';
 
 const GET_CASE = statement(`SELECT ${WORKED_CASE_COLUMNS} FROM cases WHERE id = $1 AND organization_id = $2`, WORKED_CASE_ROW);
@@ -95,6 +95,8 @@ const ATTACHMENT = statement(
  * replica behind the primary answers an earlier page, never one with a change missing; a page
  * from a replica further behind than the cursor's is empty, and the next finds what it missed.
  */
+// Who works each case and its priority too: the SLA pass computes a changed case's timers from
+// the page (the cases API's representation leaves them out).
 const FEED_PAGE = statement(
   `
   WITH h AS MATERIALIZED (
@@ -104,7 +106,7 @@ const FEED_PAGE = statement(
              WHERE p.workflow_id = $2 AND p.purge > $6::bigint AND (p.change_xid, p.case_id) > ($3::xid8, $4::bigint)
            ) AS expired
   )
-  SELECT ${CASE_COLUMNS}, c.change_xid::text AS change_xid, h.expired, h.purges_seen
+  SELECT ${WORKED_CASE_COLUMNS}, c.change_xid::text AS change_xid, h.expired, h.purges_seen
   FROM h LEFT JOIN LATERAL (
     SELECT * FROM cases
     WHERE workflow_id = $2 AND (change_xid, id) > ($3::xid8, $4::bigint)
@@ -113,7 +115,7 @@ const FEED_PAGE = statement(
   ) c ON NOT h.expired
   ORDER BY c.change_xid, c.id`,
   // As TIMELINE: only `id` tells the row of nulls of an expired or empty page.
-  { ...CASE_ROW, id: column.nullable(column.int8), change_xid: column.text, expired: column.bool, purges_seen: column.text },
+  { ...WORKED_CASE_ROW, id: column.nullable(column.int8), change_xid: column.text, expired: column.bool, purges_seen: column.text },
 );
 
 /** The read side, as named prepared statements like the repository's. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CaseFeedReads } from '../../cases/domain/case-feed-reads.js';
 import type { CaseProps } from '../../cases/domain/case.js';
-import type { CaseHistory } from '../domain/sla-clocks.js';
+import { type CaseHistory, policyApplies } from '../domain/sla-clocks.js';
 import { caseHistoryFrom, type TimelineEntry } from '../domain/sla-timers.js';
 
 const TIMELINE_PAGE = 500;
@@ -23,5 +23,14 @@ export class CaseHistories {
       after = String(page.at(-1)!.id);
     }
     return caseHistoryFrom(subject.createdAt, subject.status, rows);
+  }
+
+  /** The case's history when a policy set at `setAt` applies to it (policyApplies; live cases only), else null. */
+  async underPolicy(subject: CaseProps, setAt: Date): Promise<CaseHistory | null> {
+    if (subject.mode !== 'live') return null;
+    // Unchanged since the policy was set, a case created before it cannot have had its priority changed since: no timeline read.
+    if (subject.createdAt < setAt && subject.updatedAt < setAt) return null;
+    const history = await this.of(subject);
+    return policyApplies(history, setAt) ? history : null;
   }
 }

@@ -31,9 +31,9 @@ export class CaseSlaService {
 
   async of(subject: CaseProps, now = new Date()): Promise<CaseSlaView> {
     const inForce = await this.policies.inForce(subject.organizationId, subject.workflowId);
-    // A policy applies to live cases created after it was set.
-    if (!inForce || subject.mode !== 'live' || subject.createdAt < inForce.policy.createdAt) return { policy: false };
-    const clocks = slaClocks(slaPolicy(inForce.policy.settings), businessCalendar(inForce.calendar), subject.priority, await this.histories.of(subject), now);
+    const history = inForce && (await this.histories.underPolicy(subject, inForce.policy.createdAt));
+    if (!inForce || !history) return { policy: false };
+    const clocks = slaClocks(slaPolicy(inForce.policy.settings), businessCalendar(inForce.calendar), subject.priority, history, now);
     const iso = (date: Date | null) => date?.toISOString() ?? null;
     return {
       policy: true,

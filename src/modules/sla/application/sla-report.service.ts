@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InvalidRequestError } from '../../../shared/errors/app-error.js';
-import { CaseQueriesService } from '../../cases/application/case-queries.service.js';
+import { CaseQueriesService, type ListFilterRequest } from '../../cases/application/case-queries.service.js';
 import { WorkflowDraftsService } from '../../workflows/application/workflow-drafts.service.js';
 import { businessCalendar } from '../domain/business-calendar.js';
 import { type SlaClocks, slaClocks } from '../domain/sla-clocks.js';
@@ -27,7 +27,8 @@ export interface SlaReportView {
 
 /**
  * The SLA report (sla.md section 4): the clocks of the live cases created in the range under a
- * workflow's policy, computed now from their histories as the admin case shows them.
+ * workflow's policy (created since it was set, or their priority changed since), computed now
+ * from their histories as the admin case shows them.
  */
 @Injectable()
 export class SlaReportService {
@@ -45,22 +46,40 @@ export class SlaReportService {
     for (const id of workflowIds) {
       const inForce = await this.policies.inForce(organizationId, id);
       if (!inForce) continue;
-      // A policy applies to the cases created since it was set; the list's bound excludes its own millisecond.
-      const since = new Date(Math.max(from.getTime(), inForce.policy.createdAt.getTime()));
-      if (since >= to) continue;
-      const filter = { workflowId: id, mode: 'live', createdAfter: new Date(since.getTime() - 1).toISOString(), createdBefore: to.toISOString() };
-      const { capped } = await this.cases.countUpTo(organizationId, filter, MAX_REPORT_CASES - measured.length);
-      if (capped) throw new InvalidRequestError(`the range holds more than ${MAX_REPORT_CASES} cases under SLA policies: narrow from and to, or name a workflow_id`);
+      const setAt = inForce.policy.createdAt;
       const policy = slaPolicy(inForce.policy.settings);
       const calendar = businessCalendar(inForce.calendar);
-      for await (const page of await this.cases.walk(organizationId, filter, PAGE, () => false)) {
-        for (const subject of page) {
-          if (subject.createdAt < since) continue;
-          const history = await this.cases.asWalkRead(organizationId, () => this.histories.of(subject));
-          measured.push({ priority: subject.priority, clocks: slaClocks(policy, calendar, subject.priority, history, now) });
+      const seen = new Set<number>();
+      for (const filter of policyCases(id, from, to, setAt)) {
+        const { capped } = await this.cases.countUpTo(organizationId, filter, MAX_REPORT_CASES - measured.length);
+        if (capped) throw new InvalidRequestError(`the range holds more than ${MAX_REPORT_CASES} cases under SLA policies: narrow from and to, or name a workflow_id`);
+        for await (const page of await this.cases.walk(organizationId, filter, PAGE, () => false)) {
+          for (const subject of page) {
+            // The two filters' bounds overlap by a millisecond around `setAt`.
+            if (subject.createdAt < from || seen.has(subject.id)) continue;
+            seen.add(subject.id);
+            const history = await this.cases.asWalkRead(organizationId, () => this.histories.underPolicy(subject, setAt));
+            if (history) measured.push({ priority: subject.priority, clocks: slaClocks(policy, calendar, subject.priority, history, now) });
+          }
         }
       }
     }
     return { from: from.toISOString(), to: to.toISOString(), workflow_id: workflowId, cases: measured.length, clocks: slaReport(measured) };
   }
+}
+
+/**
+ * The list filters of the live cases of the workflow created in [from, to) a policy set at `setAt`
+ * may apply to: those created since it was set, and those created before it and changed since
+ * (whose priority may have changed since; CaseHistories.underPolicy tells). A list's bound excludes
+ * its own instant, so a lower bound is given a millisecond early (the walk skips what lies before `from`).
+ */
+function policyCases(workflowId: number, from: Date, to: Date, setAt: Date): ListFilterRequest[] {
+  const before = (at: Date) => new Date(at.getTime() - 1).toISOString();
+  const filters: ListFilterRequest[] = [];
+  const since = from > setAt ? from : setAt;
+  if (since < to) filters.push({ workflowId, mode: 'live', createdAfter: before(since), createdBefore: to.toISOString() });
+  const until = setAt < to ? setAt : to;
+  if (from < until) filters.push({ workflowId, mode: 'live', createdAfter: before(from), createdBefore: until.toISOString(), updatedAfter: before(setAt) });
+  return filters;
 }

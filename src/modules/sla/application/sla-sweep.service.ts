@@ -77,9 +77,8 @@ export class SlaSweep {
     // A timer older than the purge's horizon may have fired and been purged: it is not brought back to fire again.
     const horizon = now.getTime() - FIRED_SLA_TIMERS_KEPT_MS;
     for (const subject of page.cases) {
-      // A policy applies to live cases created after it was set (sla.md section 2).
-      const applies = subject.mode === 'live' && subject.createdAt >= sweep.policy.createdAt;
-      const timers = applies ? desiredTimers(slaClocks(policy, calendar, subject.priority, await this.histories.of(subject), now)) : [];
+      const history = await this.histories.underPolicy(subject, sweep.policy.createdAt);
+      const timers = history ? desiredTimers(slaClocks(policy, calendar, subject.priority, history, now)) : [];
       wanted.set(subject.id, timers.filter((timer) => timer.fireAt.getTime() > horizon));
     }
     return this.transactions.run(async (tx) => {

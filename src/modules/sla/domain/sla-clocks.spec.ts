@@ -16,7 +16,7 @@ const policy = (overrides: Partial<SlaPolicySettings> = {}) => slaPolicy({
   ...overrides,
 });
 const t = (hhmm: string, date = '2026-06-01') => new Date(`${date}T${hhmm}:00.000Z`);
-const history = (parts: Partial<CaseHistory> = {}): CaseHistory => ({ createdAt: t('10:00'), initialStatus: 'Open', statusChanges: [], publicReplies: [], requesterMessages: [], ...parts });
+const history = (parts: Partial<CaseHistory> = {}): CaseHistory => ({ createdAt: t('10:00'), initialStatus: 'Open', statusChanges: [], publicReplies: [], requesterMessages: [], priorityChanges: [], ...parts });
 const moves = (...changes: [string, string][]) => changes.map(([at, to]) => ({ at: t(at), to }));
 
 describe('slaClocks', () => {

@@ -16,6 +16,16 @@ export interface CaseHistory {
   publicReplies: readonly Date[];
   /** The requester's messages after the first (email replies). */
   requesterMessages: readonly Date[];
+  /** When its priority was changed. */
+  priorityChanges: readonly Date[];
+}
+
+/**
+ * Whether a policy set at `setAt` applies to a live case of this history (sla.md section 2): one
+ * created since, or whose priority changed since (its clocks then run from its creation).
+ */
+export function policyApplies(history: CaseHistory, setAt: Date): boolean {
+  return history.createdAt >= setAt || history.priorityChanges.some((at) => at >= setAt);
 }
 
 export type ClockStateName = 'running' | 'paused' | 'met' | 'breached';

@@ -11,7 +11,7 @@ const t = (hhmm: string) => new Date(`2026-06-01T${hhmm}:00.000Z`);
 const row = (type: string, hhmm: string, data: Record<string, unknown> = {}) => ({ type, data, createdAt: t(hhmm) });
 
 describe('caseHistoryFrom', () => {
-  it('reads status changes, public replies and the requester\'s later messages (not a machine\'s) from the timeline', () => {
+  it('reads status changes, public replies, the requester\'s later messages (not a machine\'s) and priority changes from the timeline', () => {
     const history = caseHistoryFrom(t('10:00'), 'Closed', [
       row('created', '10:00', { status: 'Open' }),
       row('email_received', '10:00'),
@@ -21,6 +21,7 @@ describe('caseHistoryFrom', () => {
       row('email_received', '10:40'),
       row('email_received', '10:45', { automatic: true }),
       row('run_started', '10:46'),
+      row('priority_changed', '10:50', { from: 'normal', to: 'urgent' }),
     ]);
     assert.deepEqual(history, {
       createdAt: t('10:00'),
@@ -28,6 +29,7 @@ describe('caseHistoryFrom', () => {
       statusChanges: [{ at: t('10:30'), to: 'Waiting' }],
       publicReplies: [t('10:20')],
       requesterMessages: [t('10:40')],
+      priorityChanges: [t('10:50')],
     });
   });
 });

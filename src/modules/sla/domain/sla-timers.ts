@@ -50,5 +50,6 @@ export function caseHistoryFrom(createdAt: Date, initialStatus: string, timeline
     statusChanges: timeline.filter((row) => row.type === 'status_changed' && typeof row.data.to === 'string').map((row) => ({ at: row.createdAt, to: row.data.to as string })),
     publicReplies: timeline.filter((row) => row.type === 'comment_added' && row.data.visibility === 'public').map((row) => row.createdAt),
     requesterMessages: timeline.filter((row) => row.type === 'email_received' && row.data.automatic !== true && row.createdAt > createdAt).map((row) => row.createdAt),
+    priorityChanges: timeline.filter((row) => row.type === 'priority_changed').map((row) => row.createdAt),
   };
 }
