@@ -12,7 +12,12 @@ import { UnsubscribeLinks } from './unsubscribe-links.js';
 
 /** How long a sender holds a mail without renewing it; longer than a silent relay is waited for between renewals. */
 const LEASE_MS = 60_000;
-const TAKEN_AT_ONCE = 5;
+/**
+ * Mails claimed per kind and pass: one, sent at once (the worker's loop runs the next pass at
+ * once while a pass finds mail). A mail claimed with others would wait behind their sends, a slow
+ * relay's minutes, while its lease ran out; another worker could then take it and send it too.
+ */
+const TAKEN_AT_ONCE = 1;
 
 /**
  * In worker roles: sends the queued public replies and notification mails. Exactly once as far
