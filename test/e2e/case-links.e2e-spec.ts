@@ -51,7 +51,7 @@ describe('case links', () => {
     assert.deepEqual(await links(b), [{ ...made, direction: 'inward', case: { id: a, subject: 'Outage', status: 'Open', outcome: null } }]);
     const [onA] = await rows('linked', a);
     const [onB] = await rows('linked', b);
-    assert.deepEqual([onA.link_id, onA.case_id, onA.link_type, onA.direction, onA.by.type], [made.id, b, 'blocks', 'outward', 'api_token']);
+    assert.deepEqual([onA.link_id, onA.case_id, onA.link_type, onA.direction, onA.by.type], [made.id, b, 'blocks', 'outward', 'admin_token']);
     assert.deepEqual([onB.link_id, onB.case_id, onB.link_type, onB.direction], [made.id, a, 'blocks', 'inward']);
     const [entry] = await audited('case.linked', a);
     assert.deepEqual(entry.summary, { link_id: made.id, case_id: b, type: 'blocks' });

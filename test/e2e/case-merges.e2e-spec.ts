@@ -86,7 +86,7 @@ describe('merging cases', () => {
     const mergedEvents = await timeline(t, w, merged);
     const at = mergedEvents.findIndex((e) => e.type === 'merged_into');
     const [mergedInto, moved] = mergedEvents.slice(at, at + 2);
-    assert.deepEqual([mergedInto.type, mergedInto.case_id, mergedInto.by.type], ['merged_into', into, 'api_token']);
+    assert.deepEqual([mergedInto.type, mergedInto.case_id, mergedInto.by.type], ['merged_into', into, 'admin_token']);
     assert.deepEqual([moved.type, moved.from, moved.to, moved.outcome], ['status_changed', 'Open', 'Closed', 'Merged']);
     const mergedFrom = (await timeline(t, w, into)).find((e) => e.type === 'merged_from');
     assert.equal(mergedFrom?.case_id, merged);
@@ -137,6 +137,8 @@ describe('merging cases', () => {
     assert.equal((await note(into, 'on the target')).status, 201);
     assert.equal((await merge(t, w.org.adminToken, merged, into)).status, 200);
     assert.equal((await note(into, 'after the merge')).status, 201);
+    const added = (await timeline(t, w, into)).filter((e) => e.type === 'comment_added');
+    assert.deepEqual(added.map((e) => e.by.type), ['admin_token', 'admin_token'], 'an admin token\'s notes are the admin token\'s, as its PATCH is');
     assert.deepEqual((await bodies(into)).comments.map((c: { body: string }) => c.body), ['on the merged case', 'on the target', 'after the merge']);
     const first = await bodies(into, '?limit=1');
     const rest = await bodies(into, `?limit=2&after=${first.next_cursor}`);

@@ -61,7 +61,7 @@ export class CommentsService {
       const reply = visibility === 'public' ? await this.reply(subject.snapshot()) : null;
       const author: CommentAuthor = { id: caller.userId, email: caller.userId === null ? null : caller.name, name: caller.name };
       const comment = await this.comments.insert(tx, { organizationId: caller.organizationId, caseId, author, visibility, body }, reply);
-      const actor: Actor = caller.userId !== null ? { kind: 'user', userId: caller.userId } : { kind: 'api_token', tokenId: caller.tokenId! };
+      const actor: Actor = caller.userId !== null ? { kind: 'user', userId: caller.userId } : { kind: 'admin_token', tokenId: caller.tokenId! };
       subject.comment({ id: comment.id, visibility, author: { id: author.id, email: author.email }, messageId: reply?.messageId ?? null, publicBody: reply ? body : null }, actor);
       await this.cases.save(tx, subject);
       if (mentioned.length) {
