@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type EmailWorkflow, givenEmailWorkflow, mail, type MailApp, send, sendAccepted, startMailApp } from '../support/email-helpers.js';
+import { caseIdsOf, type EmailWorkflow, givenEmailWorkflow, mail, type MailApp, send, sendAccepted, startMailApp } from '../support/email-helpers.js';
 import { type SmtpAnswer, SmtpConversation } from '../support/smtp-client.js';
 import { closeDb } from '../support/test-app.js';
 
@@ -129,5 +129,27 @@ describe('SMTP: one client holds one message in progress', () => {
       other.close();
       for (const c of tricklers) c.close();
     }
+  });
+});
+
+describe('SMTP: messages a minute to one workflow address', () => {
+  let t: MailApp;
+  before(async () => { t = await startMailApp({ EMAIL_MESSAGES_PER_MINUTE: '2' }); });
+  after(async () => { await t.close(); await closeDb(); });
+
+  it('past EMAIL_MESSAGES_PER_MINUTE from all senders, RCPT TO to the address answers 451 4.7.1 and no case is made; another workflow\'s address still takes mail', async () => {
+    const [w, other] = [await givenEmailWorkflow(t), await givenEmailWorkflow(t)];
+    await sendAccepted(t, w.address, mail({ From: 'first@example.com', Subject: 'one' }, 'x\n'));
+    await sendAccepted(t, w.address, mail({ From: 'second@example.net', Subject: 'two' }, 'x\n'));
+    const c = await greeted(t);
+    try {
+      await c.command('MAIL FROM:<third@example.org>', 250);
+      assert.deepEqual(await c.command(`RCPT TO:<${w.address}>`), { code: 451, text: '4.7.1 Too many messages to this address, try again later' });
+      await c.command(`RCPT TO:<${other.address}>`, 250);
+    } finally {
+      c.close();
+    }
+    assert.equal((await caseIdsOf(w.workflowId)).length, 2);
+    await sendAccepted(t, other.address, mail({ From: 'third@example.org', Subject: 'elsewhere' }, 'x\n'));
   });
 });

@@ -7,6 +7,7 @@ import { EmailCaseSource } from './application/email-case-source.js';
 import { EmailAddressesService } from './application/email-addresses.service.js';
 import { ReceiveEmailService } from './application/receive-email.service.js';
 import { EmailAddressController, OperatorEmailAddressController } from './http/email-address.controllers.js';
+import { InboundMailLimits } from './infrastructure/inbound-mail-limits.js';
 import { SmtpListener } from './infrastructure/smtp-listener.js';
 import { WorkflowEmailAddressOrmEntity } from './infrastructure/workflow-email-address.orm-entity.js';
 import { TypeOrmEmailAddressStore } from './infrastructure/typeorm-email-address-store.js';
@@ -16,7 +17,7 @@ import { EmailAddressStore } from './application/email-address-store.js';
 @Module({
   imports: [TypeOrmModule.forFeature([WorkflowEmailAddressOrmEntity]), TokensModule, WorkflowsModule, CasesModule],
   controllers: [EmailAddressController, OperatorEmailAddressController],
-  providers: [{ provide: EmailAddressStore, useClass: TypeOrmEmailAddressStore }, EmailAddressesService, ReceiveEmailService, SmtpListener, EmailCaseSource],
+  providers: [{ provide: EmailAddressStore, useClass: TypeOrmEmailAddressStore }, EmailAddressesService, ReceiveEmailService, InboundMailLimits, SmtpListener, EmailCaseSource],
   exports: [EmailAddressesService],
 })
 export class EmailModule {}

@@ -210,6 +210,10 @@ export class Env {
   @Type(() => Number) @IsInt() @Min(1) @Max(1000)
   SMTP_MAX_REFUSED_RECIPIENTS = 5;
 
+  /** Messages per minute to one workflow's inbound address from all senders, across all instances (0: off): what a flood of mail to it can cost. */
+  @Type(() => Number) @IsInt() @Min(0)
+  EMAIL_MESSAGES_PER_MINUTE = 120;
+
   /**
    * Replies one case takes by email, and the bytes they may add to it (their stored fields and
    * the case's files together); past either a reply is refused with `552 5.2.2`.

@@ -25,6 +25,8 @@ export const SMTP_REPLIES = {
   tooManyRefusedRecipients: { code: 421, text: '4.5.3 Too many unknown recipients, closing connection' },
   /** The message did not arrive within SMTP_DATA_TIMEOUT_MS of DATA, whatever its byte rate: the connection is closed. */
   dataTimeout: (ms: number): SmtpReply => ({ code: 421, text: `4.4.2 Message not received within ${ms / 1000} seconds, closing connection` }),
+  /** The workflow's address took EMAIL_MESSAGES_PER_MINUTE this minute: the sender keeps the message and tries again later. */
+  tooManyMessages: { code: 451, text: '4.7.1 Too many messages to this address, try again later' },
   /** The database did not answer: the sender keeps the message and tries again later. */
   unavailable: { code: 451, text: '4.3.0 Temporary failure, try again later' },
 } as const;

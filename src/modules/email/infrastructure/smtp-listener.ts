@@ -9,6 +9,7 @@ import { ReceiveEmailService } from '../application/receive-email.service.js';
 import { MAIL_LIMITS } from '../domain/mail-limits.js';
 import { MailRefusedError, SMTP_REPLIES, type SmtpReply } from '../domain/smtp-reply.js';
 import { Semaphore } from '../../../shared/concurrency/semaphore.js';
+import { InboundMailLimits } from './inbound-mail-limits.js';
 import { SmtpSessionLimits } from './smtp-session-limits.js';
 
 const ACCEPTED = '2.6.0 Message accepted';
@@ -22,7 +23,8 @@ const ACCEPTED = '2.6.0 Message accepted';
  * What one client may hold is bounded: SMTP_CONNECTIONS_PER_ADDRESS connections per address
  * group (421 at the greeting), one of the messages in progress per address group (its other
  * messages wait for it, under the same deadline), SMTP_MAX_REFUSED_RECIPIENTS refused recipients per connection (the
- * next RCPT TO is a 421 and the connection closes) and SMTP_DATA_TIMEOUT_MS from DATA to the end
+ * next RCPT TO is a 421 and the connection closes), EMAIL_MESSAGES_PER_MINUTE to one workflow's
+ * address from everyone (451 at RCPT TO) and SMTP_DATA_TIMEOUT_MS from DATA to the end
  * of the message (421, closed), so a message trickled a byte at a time, each resetting the idle
  * timer, cannot hold one of the messages in progress for longer.
  *
@@ -46,6 +48,7 @@ export class SmtpListener implements BeforeApplicationShutdown {
     private readonly env: Env,
     private readonly addresses: EmailAddressesService,
     private readonly intake: ReceiveEmailService,
+    private readonly messagesPerMinute: InboundMailLimits,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.limits = new SmtpSessionLimits(env.SMTP_CONNECTIONS_PER_ADDRESS, env.SMTP_MAX_REFUSED_RECIPIENTS, MAIL_LIMITS.messagesInProgressPerAddress);
@@ -107,9 +110,12 @@ export class SmtpListener implements BeforeApplicationShutdown {
   private async checkRecipient(address: SMTPServerAddress, session: SMTPServerSession): Promise<Error | null> {
     if (this.limits.refusedEnough(session)) return smtpError(SMTP_REPLIES.tooManyRefusedRecipients);
     try {
-      if (await this.addresses.resolve(address.address)) return null;
-      this.limits.recipientRefused(session);
-      return smtpError(SMTP_REPLIES.unknownRecipient);
+      const target = await this.addresses.resolve(address.address);
+      if (!target) {
+        this.limits.recipientRefused(session);
+        return smtpError(SMTP_REPLIES.unknownRecipient);
+      }
+      return (await this.messagesPerMinute.refused(target.organizationId, target.version.workflowId)) ? smtpError(SMTP_REPLIES.tooManyMessages) : null;
     } catch (err) {
       this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'smtp recipient look-up failed');
       return smtpError(SMTP_REPLIES.unavailable);
