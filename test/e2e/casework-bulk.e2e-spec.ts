@@ -208,6 +208,34 @@ describe('casework: saved views, bulk changes, CSV export', () => {
     }
   });
 
+  it('stops changing cases once who asked may no longer: the chunk under way ends, the rest are failed with why', async () => {
+    const asker = await givenMember(t, sink, org, 'agent', origin);
+    const cases: number[] = [];
+    for (let i = 0; i < 51; i++) cases.push(await newCase(triageFlow));
+    // Holding the first case keeps the first chunk (50 cases) waiting for it, past the check of who asked.
+    const holder = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('SELECT 1 FROM cases WHERE id = $1 FOR UPDATE', [cases[0]]);
+      const accepted = await as(asker, 'POST', '/api/admin/v1/cases/bulk', { case_ids: cases, change: { priority: 'high' } });
+      assert.equal(accepted.status, 202, accepted.text);
+      await eventually('the first chunk waits for its case', async () => ((await waitingBackends()) === 1 ? true : undefined));
+      const demoted = await as(org.owner, 'PATCH', `/api/admin/v1/users/${asker.userId}`, { role: 'viewer' });
+      assert.equal(demoted.status, 200, demoted.text);
+      await holder.query('COMMIT');
+      const job = await eventually('the bulk job to finish', async () => {
+        const res = (await t.request('GET', `/api/admin/v1/jobs/${accepted.body.job.id}`, { token: org.adminToken })).body.job;
+        return res.state === 'finished' ? res : undefined;
+      });
+      assert.deepEqual([job.done, job.failed, job.failures], [50, 1, [{ case_id: cases[50], reason: 'who asked for this change may no longer change cases' }]]);
+      const high = await db().query<{ n: number }>(`SELECT count(*)::int AS n FROM cases WHERE id = ANY($1::bigint[]) AND priority = 'high'`, [cases]);
+      assert.equal(high.rows[0]!.n, 50);
+    } finally {
+      await holder.end();
+    }
+  });
+
   it('refuses a bulk change without one selection, with a change it cannot make, or beyond 10,000 cases', async () => {
     const refused = async (body: unknown, path?: string): Promise<InjectResult> => {
       const res = await as(agent, 'POST', '/api/admin/v1/cases/bulk', body);

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Transaction } from '../../../shared/database/transaction.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { CaseWorkService } from '../../cases/application/case-work.service.js';
+import { CaseWorkDirectory } from '../../cases/domain/case-work.ports.js';
+import { TokensService } from '../../tokens/application/tokens.service.js';
 import type { BulkChange } from '../domain/bulk-job.js';
 
 /**
@@ -12,7 +14,22 @@ import type { BulkChange } from '../domain/bulk-job.js';
  */
 @Injectable()
 export class BulkCaseChanges {
-  constructor(private readonly work: CaseWorkService) {}
+  constructor(
+    private readonly work: CaseWorkService,
+    private readonly directory: CaseWorkDirectory,
+    private readonly tokens: TokensService,
+  ) {}
+
+  /**
+   * Whether who asked for a job may still change cases, as their next request would be let in:
+   * a person still active with a role of `agent` or stronger, an admin token not deleted.
+   */
+  async mayStillChange(organizationId: number, by: ChangeAuthor): Promise<boolean> {
+    const id = Number(by.actor.id);
+    if (by.actor.type === 'user') return (await this.directory.workers(organizationId, [id])).has(id);
+    if (by.actor.type === 'token') return (await this.tokens.list(organizationId)).some((token) => token.id === id && token.scope === 'admin');
+    return true;
+  }
 
   /** Before the chunk's first change: its cases locked in id order (see CaseWorkService.lockForChanges). */
   lock(tx: Transaction, organizationId: number, caseIds: readonly number[]): Promise<void> {

@@ -11,7 +11,10 @@ import { type BulkJobRef, BulkJobStore } from './bulk-job-store.js';
 export const BULK_JOB_LEASE_MS = 6_000;
 /** Cases changed per transaction: a case's change and its mark in the job commit together. */
 const CHUNK = 50;
+/** Cases marked failed per transaction when the rest of a job is not run. */
+const FAILED_AT_ONCE = 1_000;
 const UNCHANGEABLE = 'the case could not be changed';
+const REQUESTER_GONE = 'who asked for this change may no longer change cases';
 
 /**
  * In worker roles: runs one bulk job to its end, a chunk of cases per transaction. Each case's
@@ -33,10 +36,30 @@ export class BulkJobRunner {
     if (!job) return;
     const stopRenewing = keepLease(() => this.jobs.renewLease(job, BULK_JOB_LEASE_MS), BULK_JOB_LEASE_MS);
     try {
-      while ((await this.chunk(job, CHUNK)) > 0);
+      // Asked before every chunk: a person deleted or demoted, or a token deleted, changes no more
+      // of the job's cases than their next request could (a chunk already under way ends).
+      for (;;) {
+        if (!(await this.changes.mayStillChange(job.organizationId, job.requestedBy))) {
+          await this.failRest(job, REQUESTER_GONE);
+          break;
+        }
+        if ((await this.chunk(job, CHUNK)) === 0) break;
+      }
       await this.jobs.finish(job);
     } finally {
       stopRenewing();
+    }
+  }
+
+  /** Counts every case the job has not come to as failed with `reason`, changing none. */
+  private async failRest(job: ClaimedBulkJob, reason: string): Promise<void> {
+    for (;;) {
+      const failed = await this.transactions.run(async (tx) => {
+        const caseIds = await this.jobs.pending(tx, job, FAILED_AT_ONCE);
+        await this.jobs.record(tx, job, caseIds.map((caseId) => ({ caseId, failure: reason })));
+        return caseIds.length;
+      });
+      if (failed < FAILED_AT_ONCE) return;
     }
   }
 
