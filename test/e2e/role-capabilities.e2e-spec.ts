@@ -140,6 +140,7 @@ const PROBES: Record<string, (w: World, as: Caller) => Promise<Cell>> = {
   },
   'manage teams': async (w, as) => reached(as.column, await as.request('POST', '/api/admin/v1/teams', { name: `Matrix ${as.column} ${Math.random()}`, member_ids: [] })),
   'search cases by text in the admin list (q), with where each case matched': async (w, as) => reached(as.column, await as.request('GET', '/api/admin/v1/cases?q=refund%20ORD-42')),
+  'read a case\'s comments, internal notes included': async (w, as) => reached(as.column, await as.request('GET', `/api/admin/v1/cases/${w.caseId}/comments`)),
   'read workflows, their versions and drafts': async (w, as) =>
     reached(as.column, await as.request('GET', `/api/admin/v1/workflows/${w.workflowId}`), await as.request('GET', `/api/admin/v1/workflows/${w.workflowId}/versions`)),
   'edit a workflow\'s draft': async (w, as) => reached(as.column, await as.request('PUT', `/api/admin/v1/workflows/${w.workflowId}`, sampleDefinition())),
