@@ -499,7 +499,7 @@ export interface paths {
         };
         /**
          * Get the SLA report
-         * @description Per clock and priority, over the live cases created in [`from`, `to`) under a workflow's SLA policy (created after it was set): the clock periods measured (ended met or breached; one still running or paused is not), met, breached, the share met, and the median and 90th percentile of the business time from the period's start to its reply or close (nearest rank, in seconds; null when none got one).
+         * @description Per clock and priority, over the live cases created in [`from`, `to`) under a workflow's SLA policy (created after it was set, or whose priority changed since): the clock periods measured (ended met or breached; one still running or paused is not), met, breached, the share met, and the median and 90th percentile of the business time from the period's start to its reply or close (nearest rank, in seconds; null when none got one).
          *
          *     The clocks are computed now from each case's history under its current priority, as the admin case shows them. At most 2,000 cases per report, read as the organization's list reads.
          */

@@ -150,10 +150,11 @@ export class CaseQueriesService {
 
   /**
    * A read another module makes for each case of a walk (the SLA report's timelines): charged to
-   * the organization's list reads as a walk's later page is, waiting for its share and its budget.
+   * the organization's list reads as a walk's later page is, waiting for its share and its budget;
+   * undefined, unread, once `stopped`.
    */
-  async asWalkRead<T>(organizationId: number, read: () => Promise<T>): Promise<T> {
-    return (await this.patiently(organizationId, read, () => false)) as T;
+  asWalkRead<T>(organizationId: number, read: () => Promise<T>, stopped: () => boolean): Promise<T | undefined> {
+    return this.patiently(organizationId, read, stopped);
   }
 
   private async patiently<T>(organizationId: number, read: () => Promise<T>, stopped: () => boolean): Promise<T | undefined> {
