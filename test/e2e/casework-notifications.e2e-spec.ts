@@ -174,6 +174,19 @@ describe('notification mails the worker sends: giving up, and kinds turned off',
     }
   });
 
+  it('a watcher who may no longer work cases (made a viewer) is not mailed: the batch is given up and its items go', async () => {
+    const { w, caseId } = await emailCase(t);
+    const watcher = await givenPerson(t, w.org.id, 'agent');
+    assert.equal((await fromDashboard(t, watcher, 'PUT', `/api/admin/v1/cases/${caseId}/watchers/me`)).status, 204);
+    await t.app.get(UsersService).changeRole({ actor: { type: 'operator', id: 'operator', name: 'operator' }, address: null }, w.org.id, watcher.userId, 'viewer');
+    await t.app.get(CaseNotifications).notify({ organizationId: w.org.id, caseId, kind: 'error', summary: 'moved to Error' });
+    await eventually('the batch settled', async () => {
+      const { rows } = await db().query('SELECT due_at FROM notification_batches WHERE user_id = $1', [watcher.userId]);
+      return (await queuedFor(watcher.userId)) === 0 && rows[0]?.due_at === null ? true : undefined;
+    });
+    assert.deepEqual(notificationsTo(sink, watcher.email), []);
+  });
+
   it('a notification already queued for a kind the person then turns off is not sent, and its item goes', async () => {
     const { w, caseId, agent } = await emailCase(t);
     const colleague = await givenPerson(t, w.org.id, 'agent');

@@ -70,8 +70,9 @@ export class CaseMailSender {
   }
 
   private async sendBatch(batch: ClaimedBatch): Promise<void> {
-    const person = (await this.users.list(batch.organizationId)).find((u) => u.id === batch.userId);
-    if (!person || !batch.items.length) {
+    // Only to someone who may still work cases: not a person deleted, deactivated or made a viewer since it was queued.
+    const email = (await this.users.workers(batch.organizationId, [batch.userId])).get(batch.userId);
+    if (email === undefined || !batch.items.length) {
       await this.outbox.batchNotSent(batch, null);
       return;
     }
@@ -84,7 +85,7 @@ export class CaseMailSender {
     const count = batch.items.length + batch.more;
     try {
       await this.mailer.send({
-        to: person.email,
+        to: email,
         subject: `Case #${batch.caseId}: ${count} ${count === 1 ? 'update' : 'updates'}`,
         text: `${[...lines, ...more].map((l) => `- ${l}`).join('\n')}\n\nOpen the case: ${caseUrl}\n\nStop these (${preference}) notifications: ${unsubscribeUrl}\n`,
         html: html`<ul>${[...lines, ...more].map((l) => html`<li>${l}</li>`)}</ul><p><a href="${caseUrl}">Open the case</a></p><p><a href="${unsubscribeUrl}">Stop these (${preference}) notifications</a></p>`.text,
