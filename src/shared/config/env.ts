@@ -214,10 +214,7 @@ export class Env {
   @Type(() => Number) @IsInt() @Min(0)
   EMAIL_MESSAGES_PER_MINUTE = 120;
 
-  /**
-   * Replies one case takes by email, and the bytes they may add to it (their stored fields and
-   * the case's files together); past either a reply is refused with `552 5.2.2`.
-   */
+  /** Replies one case takes by email, and the bytes they may add to it (their stored fields and the case's files together); past either a reply is refused with `552 5.2.2`. */
   @Type(() => Number) @IsInt() @Min(1) @Max(100_000)
   EMAIL_MAX_REPLIES_PER_CASE = 200;
 

@@ -7,10 +7,9 @@ import { AppError, InvalidRequestError, NotFoundError, RateLimitedError } from '
 import { TokensService } from '../../tokens/application/tokens.service.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { CaseProps } from '../domain/case.js';
-import { type PreparedSearch, type SearchScope, CaseTextSearches } from '../domain/case-text-search.js';
-import {
-  listCursor, nextFeedCursor, readFeedCursor, readListCursor, readRunsCursor, readSearchCursor, readTimelineCursor, runsCursor, searchCursor, type SearchPosition, timelineCursor,
-} from './case-cursors.js';
+import { type SearchScope, CaseTextSearches } from '../domain/case-text-search.js';
+import { listCursor, nextFeedCursor, readFeedCursor, readListCursor, readRunsCursor, readTimelineCursor, runsCursor, type SearchPosition, timelineCursor } from './case-cursors.js';
+import { CaseListSearches, cursorOfAnotherList, hasText } from './case-list-searches.js';
 import { type CasePage, CaseQueries, DEFAULT_CASE_SORT, type ListFilterRequest, type ListRequest, type ListPosition, type Positioned, type StoredAttachment, type StoredRun, type TimelineEvent } from './case-queries.js';
 import { CaseWorkDirectory } from '../domain/case-work.ports.js';
 
@@ -46,15 +45,17 @@ export type { CasePage, ListFilterRequest, ListRequest, TimelineEvent } from './
 export class CaseQueriesService {
   private readonly listReads: KeyedSemaphore<number>;
   private readonly listReadTime: TimeBudgets<number>;
+  private readonly search: CaseListSearches;
 
   constructor(
     private readonly queries: CaseQueries,
     private readonly workflows: PublishedWorkflowsService,
     private readonly tokens: TokensService,
     private readonly directory: CaseWorkDirectory,
-    private readonly searches: CaseTextSearches,
+    searches: CaseTextSearches,
     env: Env,
   ) {
+    this.search = new CaseListSearches(queries, searches);
     const perOrganization = env.LIST_READS_PER_ORGANIZATION;
     this.listReads = new KeyedSemaphore({ capacity: perOrganization, maxWaiting: perOrganization, waitMs: LIST_READ_WAIT_MS });
     this.listReadTime = new TimeBudgets({ msPerSecond: env.LIST_READ_DATABASE_MS_PER_SECOND, burstMs: env.LIST_READ_DATABASE_BURST_MS });
@@ -102,15 +103,7 @@ export class CaseQueriesService {
   /** The ids of the list's first `limit` cases (with `q`, by relevance tier), newest first, read as a list read. */
   idsUpTo(organizationId: number, request: ListFilterRequest, limit: number): Promise<number[]> {
     const { q, ...filter } = request;
-    return this.fairly(organizationId, async () => {
-      if (!hasText(q)) return this.queries.ids(organizationId, { ...filter, limit });
-      const ids: number[] = [];
-      for (const tier of (await this.prepared(organizationId, filter, q, 'admin')).tiers) {
-        if (ids.length >= limit) break;
-        ids.push(...(await this.queries.ids(organizationId, { ...filter, search: tier, limit: limit - ids.length })));
-      }
-      return ids;
-    });
+    return this.fairly(organizationId, () => (hasText(q) ? this.search.ids(organizationId, filter, q, limit) : this.queries.ids(organizationId, { ...filter, limit })));
   }
 
   /**
@@ -144,8 +137,8 @@ export class CaseQueriesService {
   private async pageReader(organizationId: number, request: ListFilterRequest, pageSize: number): Promise<(after: ListPosition | undefined) => Promise<Positioned<ListPosition>[]>> {
     const { q, ...filter } = request;
     if (!hasText(q)) return (after) => this.queries.list(organizationId, { ...filter, limit: pageSize, after });
-    const search = await this.prepared(organizationId, filter, q, 'admin');
-    return (after) => this.searchRows(organizationId, filter, search, after as SearchPosition | undefined, pageSize);
+    const search = await this.search.prepared(organizationId, filter, q, 'admin');
+    return (after) => this.search.rows(organizationId, filter, search, after as SearchPosition | undefined, pageSize);
   }
 
   /**
@@ -192,54 +185,13 @@ export class CaseQueriesService {
 
   private async page(organizationId: number, request: ListRequest, scope: SearchScope): Promise<CasePage> {
     const { cursor, q, ...filter } = request;
-    if (hasText(q)) return this.searchPage(organizationId, filter, q, cursor, scope);
+    if (hasText(q)) return this.search.page(organizationId, filter, q, cursor, scope);
     const after = cursor === undefined ? undefined : readListCursor(cursor);
     if (cursor !== undefined && !after) throw cursorOfAnotherList();
     if (after && after.sort !== (filter.sort ?? DEFAULT_CASE_SORT)) throw new InvalidRequestError('invalid query string', [{ path: '/cursor', error: `cursor was read in the order ${after.sort}; pass the same sort` }]);
     const found = await this.queries.list(organizationId, { ...filter, after });
     const page = found.slice(0, filter.limit);
     return { cases: page.map((c) => c.case), nextCursor: found.length > filter.limit ? listCursor(page.at(-1)!.position) : null };
-  }
-
-  /**
-   * With `q`: by relevance tier, then newest first. The tiers are read one after the other,
-   * each as an ordinary list page restricted to its tier, until the page is full: the first
-   * page of a word most cases match costs one short index walk, like a page without `q`. A
-   * cursor holds the tier of its case, so a page starts strictly after the last one's case.
-   */
-  private async searchPage(organizationId: number, filter: Omit<ListRequest, 'cursor' | 'q'>, q: string, cursor: string | undefined, scope: SearchScope): Promise<CasePage> {
-    const after = cursor === undefined ? undefined : readSearchCursor(cursor);
-    if (cursor !== undefined && !after) throw cursorOfAnotherList();
-    const prepared = await this.prepared(organizationId, filter, q, scope);
-    const found = await this.searchRows(organizationId, filter, prepared, after, filter.limit);
-    const page = found.slice(0, filter.limit);
-    const cases = page.map((c) => c.case);
-    return {
-      cases,
-      nextCursor: found.length > filter.limit ? searchCursor(page.at(-1)!.position) : null,
-      matches: scope === 'admin' ? await this.searches.get().matches(organizationId, cases.map((c) => c.id), prepared) : undefined,
-    };
-  }
-
-  /** `q` ready to run in the list of `filter`: 422 for a `q` it cannot search, or an order other than relevance. */
-  private async prepared(organizationId: number, filter: ListFilterRequest, q: string, scope: SearchScope): Promise<PreparedSearch> {
-    if ((filter.sort ?? DEFAULT_CASE_SORT) !== DEFAULT_CASE_SORT) throw new InvalidRequestError('invalid query string', [{ path: '/sort', error: 'with q, cases come by relevance, then newest first: leave sort out' }]);
-    const prepared = await this.searches.get().prepare(organizationId, q, scope);
-    if (!isPrepared(prepared)) throw new InvalidRequestError('invalid query string', [{ path: '/q', error: prepared.problem }]);
-    return prepared;
-  }
-
-  /** Up to `limit` + 1 cases of the search's tiers after `after` (the one more tells a next page). */
-  private async searchRows(organizationId: number, filter: ListFilterRequest, search: PreparedSearch, after: SearchPosition | undefined, limit: number): Promise<Positioned<SearchPosition>[]> {
-    const found: Positioned<SearchPosition>[] = [];
-    for (const tier of search.tiers) {
-      if (after && tier.rank > after.rank) continue;
-      const wanted = limit + 1 - found.length;
-      if (wanted <= 0) break;
-      const rows = await this.queries.list(organizationId, { ...filter, search: tier, limit: wanted - 1, after: after?.rank === tier.rank ? after : undefined });
-      found.push(...rows.map((row) => ({ case: row.case, position: withRank(row.position, tier.rank) })));
-    }
-    return found;
   }
 
   private async workflowOf(organizationId: number, workflowId: number): Promise<void> {
@@ -301,23 +253,6 @@ export class CaseQueriesService {
     const runs = found.slice(0, page.limit);
     return { runs, nextCursor: found.length > page.limit ? runsCursor(String(runs.at(-1)!.id)) : null };
   }
-}
-
-function hasText(q: string | undefined): q is string {
-  return q !== undefined && q.trim() !== '';
-}
-
-function isPrepared(prepared: PreparedSearch | { problem: string }): prepared is PreparedSearch {
-  return !('problem' in prepared);
-}
-
-function withRank(position: ListPosition, rank: number): SearchPosition {
-  return { ...position, rank };
-}
-
-/** A list's cursor given with `q`, or a search's without: each only continues the order it came from. */
-function cursorOfAnotherList(): InvalidRequestError {
-  return new InvalidRequestError('invalid query string', [{ path: '/cursor', error: 'cursor must be the next_cursor of this list, with the same q (or without q)' }]);
 }
 
 function actorView(actor: string): TimelineEvent['by'] {
