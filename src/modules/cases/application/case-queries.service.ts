@@ -107,20 +107,23 @@ export class CaseQueriesService {
   }
 
   /**
-   * Every case of the list (with `q`, by relevance tier), a page of `pageSize` at a time, for a reader that takes them as it
-   * can (an export). The first page is read as any list read (429 before anything was sent); each
-   * later page takes its share and its charge too, but waits for them instead of failing midway:
-   * a long export goes at the pace its organization's budget of database time allows.
-   * `stopped` ends the walk between pages (the reader went away).
+   * Every case of the list (with `q`, by relevance tier), a page of `pageSize` at a time, for a
+   * reader that takes them as it can (an export). The first page is read as any list read (429
+   * before anything was sent), unless `firstWaits` (a walk that comes after reads its caller was
+   * already let in for); each later page takes its share and its charge too, but waits for them
+   * instead of failing midway: a long export goes at the pace its organization's budget of
+   * database time allows. `stopped` ends the walk between pages (the reader went away).
    */
-  async walk(organizationId: number, request: ListFilterRequest, pageSize: number, stopped: () => boolean): Promise<AsyncIterable<CaseProps[]>> {
-    const { read, first } = await this.fairly(organizationId, async () => {
+  async walk(organizationId: number, request: ListFilterRequest, pageSize: number, stopped: () => boolean, firstWaits = false): Promise<AsyncIterable<CaseProps[]>> {
+    const readFirst = async () => {
       const reader = await this.pageReader(organizationId, request, pageSize);
       return { read: reader, first: await reader(undefined) };
-    });
-    const patiently = (after: ListPosition) => this.patiently(organizationId, () => read(after), stopped);
+    };
+    const start = firstWaits ? await this.patiently(organizationId, readFirst, stopped) : await this.fairly(organizationId, readFirst);
+    const patiently = (after: ListPosition) => this.patiently(organizationId, () => start!.read(after), stopped);
     return (async function* pages() {
-      for (let page = first; ; ) {
+      if (!start) return;
+      for (let page = start.first; ; ) {
         yield page.slice(0, pageSize).map((c) => c.case);
         if (page.length <= pageSize || stopped()) return;
         const next = await patiently(page[pageSize - 1]!.position);

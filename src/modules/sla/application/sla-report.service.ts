@@ -3,7 +3,7 @@ import { InvalidRequestError } from '../../../shared/errors/app-error.js';
 import { CaseQueriesService, type ListFilterRequest } from '../../cases/application/case-queries.service.js';
 import { WorkflowDraftsService } from '../../workflows/application/workflow-drafts.service.js';
 import { businessCalendar } from '../domain/business-calendar.js';
-import { type SlaClocks, slaClocks } from '../domain/sla-clocks.js';
+import { type CaseHistory, type SlaClocks, slaClocks } from '../domain/sla-clocks.js';
 import { type Priority, slaPolicy } from '../domain/sla-policy.js';
 import { type SlaReportRow, slaReport } from '../domain/sla-report.js';
 import { CaseHistories } from './case-histories.js';
@@ -43,26 +43,31 @@ export class SlaReportService {
   async report(organizationId: number, from: Date, to: Date, workflowId: number | null, gone: () => boolean, now = new Date()): Promise<SlaReportView> {
     if (workflowId !== null) await this.workflows.findOwned(organizationId, workflowId);
     const workflowIds = workflowId !== null ? [workflowId] : await this.policies.workflowsWithPolicies(organizationId);
-    const measured: { priority: Priority; clocks: SlaClocks }[] = [];
+    // Every count first, each refused (429) as any list read is while nothing costly was read;
+    // then the walks and their timelines, which wait for their shares instead.
+    const walks: { filter: ListFilterRequest; setAt: Date; measure: (priority: Priority, history: CaseHistory) => SlaClocks }[] = [];
+    let counted = 0;
     for (const id of workflowIds) {
-      if (gone()) break;
       const inForce = await this.policies.inForce(organizationId, id);
       if (!inForce) continue;
-      const setAt = inForce.policy.createdAt;
-      const policy = slaPolicy(inForce.policy.settings);
-      const calendar = businessCalendar(inForce.calendar);
-      const seen = new Set<number>();
+      const [policy, calendar, setAt] = [slaPolicy(inForce.policy.settings), businessCalendar(inForce.calendar), inForce.policy.createdAt];
       for (const filter of policyCases(id, from, to, setAt)) {
-        const { capped } = await this.cases.countUpTo(organizationId, filter, MAX_REPORT_CASES - measured.length);
+        const { count, capped } = await this.cases.countUpTo(organizationId, filter, MAX_REPORT_CASES - counted);
         if (capped) throw new InvalidRequestError(`the range holds more than ${MAX_REPORT_CASES} cases under SLA policies: narrow from and to, or name a workflow_id`);
-        for await (const page of await this.cases.walk(organizationId, filter, PAGE, gone)) {
-          for (const subject of page) {
-            // The two filters' bounds overlap by a millisecond around `setAt`.
-            if (subject.createdAt < from || seen.has(subject.id)) continue;
-            seen.add(subject.id);
-            const history = await this.cases.asWalkRead(organizationId, () => this.histories.underPolicy(subject, setAt), gone);
-            if (history) measured.push({ priority: subject.priority, clocks: slaClocks(policy, calendar, subject.priority, history, now) });
-          }
+        counted += count;
+        if (count > 0) walks.push({ filter, setAt, measure: (priority, history) => slaClocks(policy, calendar, priority, history, now) });
+      }
+    }
+    const measured: { priority: Priority; clocks: SlaClocks }[] = [];
+    // A workflow's two filters overlap by a millisecond around its policy's `setAt`.
+    const seen = new Set<number>();
+    for (const { filter, setAt, measure } of walks) {
+      for await (const page of await this.cases.walk(organizationId, filter, PAGE, gone, true)) {
+        for (const subject of page) {
+          if (subject.createdAt < from || seen.has(subject.id)) continue;
+          seen.add(subject.id);
+          const history = await this.cases.asWalkRead(organizationId, () => this.histories.underPolicy(subject, setAt), gone);
+          if (history) measured.push({ priority: subject.priority, clocks: measure(subject.priority, history) });
         }
       }
     }
