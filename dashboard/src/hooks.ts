@@ -7,25 +7,34 @@ export interface Loaded<T> {
   error: string | null;
   loading: boolean;
   reload: () => void;
-  /** Replaces the data after a change the page made itself (no extra round trip). */
+  /** Replaces the data with what the page's own change answered: a load still under way read before that change, so its answer is dropped. */
   setData: (data: T) => void;
+  /**
+   * Applies the page's own change (a token created, a user removed) to the data read. Until a
+   * read has come back there is nothing to apply it to, so the data is read again instead: an
+   * answer under way may have been read before the change.
+   */
+  change: (apply: (current: T) => T) => void;
 }
 
 /** Loads data for a page and reloads when `deps` change; a late answer for old deps is dropped. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
-  const [data, setData] = useState<T | undefined>(undefined);
+  const [data, setLoadedData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [generation, setGeneration] = useState(0);
   const latest = useRef(0);
+  const settled = useRef(false);
   useEffect(() => {
     const call = ++latest.current;
+    settled.current = false;
     setLoading(true);
     setError(null);
     load().then(
       (value) => {
         if (call !== latest.current) return;
-        setData(value);
+        settled.current = true;
+        setLoadedData(value);
         setLoading(false);
       },
       (failure: unknown) => {
@@ -36,7 +45,18 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[]): Loaded<T> {
     );
   }, [...deps, generation]);
   const reload = useCallback(() => setGeneration((g) => g + 1), []);
-  return { data, error, loading, reload, setData };
+  const setData = useCallback((value: T) => {
+    latest.current++;
+    settled.current = true;
+    setLoadedData(value);
+    setError(null);
+    setLoading(false);
+  }, []);
+  const change = useCallback((apply: (current: T) => T) => {
+    if (!settled.current) return setGeneration((g) => g + 1);
+    setLoadedData((current) => (current === undefined ? current : apply(current)));
+  }, []);
+  return { data, error, loading, reload, setData, change };
 }
 
 /**

@@ -384,6 +384,34 @@ describe('admin dashboard in the browser', () => {
     await context.close();
   });
 
+  it('lists a token created while the list was still being read with the others, not alone and not lost to the older answer', async () => {
+    const { context, page } = await givenSignedIn(t, browser, baseUrl);
+    // The first read of the list is answered only after the token is created: an answer read before the change.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let held: Promise<void> | undefined;
+    await page.route('**/api/admin/v1/tokens', (route) => {
+      if (route.request().method() !== 'GET' || held) return route.continue();
+      held = route.fetch().then(async (answer) => {
+        await released;
+        await route.fulfill({ response: answer });
+      });
+      return held;
+    });
+    await goToSection(page, 'Tokens');
+    await page.getByLabel('Name').fill('Made early');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await page.getByText('It will not be shown again').waitFor();
+    release();
+    await held;
+    const table = page.getByRole('region', { name: 'Active tokens' });
+    for (const name of ['Initial admin token', 'Made early']) await table.getByRole('rowheader', { name, exact: true }).waitFor();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.deepEqual((await tableRows(page, 'Active tokens')).map((row) => row[0]), ['Initial admin token', 'Made early']);
+    assertNoPageProblems(page);
+    await context.close();
+  });
+
   it('filters and pages through cases, marks test cases, and opens a case by its address', async () => {
     const w = await givenDirectWorkflow(t);
     const ids: number[] = [];

@@ -106,7 +106,7 @@ export function DigestsPage() {
   const [deleting, setDeleting] = useState<Digest | null>(null);
   const remove = async (digest: Digest) => {
     await api.delete(`/digests/${digest.id}`);
-    digests.setData((digests.data ?? []).filter((d) => d.id !== digest.id));
+    digests.change((list) => list.filter((d) => d.id !== digest.id));
   };
   return (
     <>
@@ -137,7 +137,7 @@ export function DigestsPage() {
             <DigestForm
               onSaved={(digest) => {
                 setCreating(false);
-                digests.setData([...(digests.data ?? []), digest]);
+                digests.change((list) => [...list, digest]);
               }}
             />
           </NewItemCard>
@@ -149,7 +149,7 @@ export function DigestsPage() {
               existing={editing}
               onSaved={(digest) => {
                 setEditing(null);
-                digests.setData((digests.data ?? []).map((d) => (d.id === digest.id ? digest : d)));
+                digests.change((list) => list.map((d) => (d.id === digest.id ? digest : d)));
               }}
             />
           </NewItemCard>

@@ -38,7 +38,7 @@ export function SubscriptionsPage() {
             onSaved={(saved) => {
               setCreating(false);
               setCreated({ subscription: saved.subscription, secret: saved.signing_secret! });
-              subscriptions.setData([...(subscriptions.data ?? []), saved.subscription]);
+              subscriptions.change((list) => [...list, saved.subscription]);
             }}
           />
         </NewItemCard>

@@ -90,7 +90,7 @@ export function TokensPage() {
     await api.delete(`/tokens/${token.id}`);
     setDeleting(null);
     setDeleted(`Token “${token.name}” was deleted. It is refused from now on.`);
-    tokens.setData((tokens.data ?? []).filter((t) => t.id !== token.id));
+    tokens.change((list) => list.filter((t) => t.id !== token.id));
   });
 
   return (
@@ -106,7 +106,7 @@ export function TokensPage() {
             onCreated={(result) => {
               setCreated(result);
               setDeleted(null);
-              tokens.setData([...(tokens.data ?? []), result.token]);
+              tokens.change((list) => [...list, result.token]);
             }}
           />
         )}

@@ -109,11 +109,11 @@ export function UsersPage() {
   const [invited, setInvited] = useState<string | null>(null);
   const [changing, setChanging] = useState<User | null>(null);
   const [removing, setRemoving] = useState<User | null>(null);
-  const replace = (changed: User) => users.setData((users.data ?? []).map((u) => (u.id === changed.id ? changed : u)));
+  const replace = (changed: User) => users.change((list) => list.map((u) => (u.id === changed.id ? changed : u)));
   const remove = async (user: User) => {
     await api.delete(`/users/${user.id}`);
     setInvited(null);
-    users.setData((users.data ?? []).filter((u) => u.id !== user.id));
+    users.change((list) => list.filter((u) => u.id !== user.id));
   };
 
   return (
@@ -125,7 +125,7 @@ export function UsersPage() {
         <InviteForm
           onInvited={(user) => {
             setInvited(`Invited ${user.email}: a sign-in link, valid 7 days, is on its way to them.`);
-            users.setData([...(users.data ?? []), user]);
+            users.change((list) => [...list, user]);
           }}
         />
         {invited && <Alert tone="success">{invited}</Alert>}
