@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Env } from '../../../shared/config/env.js';
+import { countInWindow } from '../../../shared/redis/fixed-window.js';
 import { REDIS_CLIENT, type RedisConnection } from '../../../shared/redis/redis.client.js';
 
 const WINDOW_MS = 60_000;
@@ -23,10 +24,8 @@ export class InboundMailLimits {
   async refused(organizationId: number, workflowId: number): Promise<boolean> {
     const max = this.env.EMAIL_MESSAGES_PER_MINUTE;
     if (max === 0) return false;
-    const name = `${this.env.REDIS_PREFIX}:inbound-mail:${organizationId}:${workflowId}`;
     try {
-      const answers = (await this.redis.multi().set(name, '0', 'PX', WINDOW_MS, 'NX').incr(name).exec()) as [unknown, unknown][];
-      return Number(answers[1]![1]) > max;
+      return (await countInWindow(this.redis, `${this.env.REDIS_PREFIX}:inbound-mail:${organizationId}:${workflowId}`, WINDOW_MS)).count > max;
     } catch {
       return false;
     }

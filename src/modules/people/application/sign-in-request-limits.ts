@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHmac } from 'node:crypto';
 import { Env } from '../../../shared/config/env.js';
 import { clientAddressGroup } from '../../../shared/net/ip-address.js';
+import { countInWindow } from '../../../shared/redis/fixed-window.js';
 import { REDIS_CLIENT, type RedisConnection } from '../../../shared/redis/redis.client.js';
 import type { User } from '../domain/user.js';
 
@@ -83,10 +84,9 @@ export class SignInRequestLimits {
 
   /** Counts an invitation of the organization's; when the day's are spent, the seconds until the window ends. */
   async invitationRefused(organizationId: number): Promise<number | undefined> {
-    const name = this.name(`invitations:${organizationId}`);
     try {
-      const answers = (await this.redis.multi().set(name, '0', 'PX', INVITATION_WINDOW_MS, 'NX').incr(name).pttl(name).exec()) as [unknown, unknown][];
-      return Number(answers[1]![1]) <= this.env.MAX_INVITATIONS_PER_DAY ? undefined : Math.max(1, Math.ceil(Number(answers[2]![1]) / 1000));
+      const { count, msLeft } = await countInWindow(this.redis, this.name(`invitations:${organizationId}`), INVITATION_WINDOW_MS);
+      return count <= this.env.MAX_INVITATIONS_PER_DAY ? undefined : Math.max(1, Math.ceil(msLeft / 1000));
     } catch {
       return undefined;
     }
@@ -120,10 +120,8 @@ export class SignInRequestLimits {
   }
 
   private async allow(key: string, max: number, windowMs = SIGN_IN_REQUEST_WINDOW_MS): Promise<boolean> {
-    const name = this.name(key);
     try {
-      const answers = (await this.redis.multi().set(name, '0', 'PX', windowMs, 'NX').incr(name).exec()) as [unknown, unknown][];
-      return Number(answers[1]![1]) <= max;
+      return (await countInWindow(this.redis, this.name(key), windowMs)).count <= max;
     } catch {
       return true;
     }
