@@ -67,6 +67,17 @@ export class InvalidRequestError extends AppError {
   }
 }
 
+/**
+ * A query string's parameters refused (422 `invalid query string`), each problem at its
+ * parameter. A request body that carries a case list's parameters (a bulk change's filter)
+ * answers it as its own 422, below its key (readingBodyFilters).
+ */
+export class InvalidQueryError extends InvalidRequestError {
+  constructor(problems: ValidationProblem[]) {
+    super('invalid query string', problems);
+  }
+}
+
 /** A value Postgres cannot store as sent, found before it was sent or refused by Postgres (database-errors.ts). */
 export class UnstorableValueError extends InvalidRequestError {
   constructor() {

@@ -1,6 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiSecurity, ApiTags } from '@nestjs/swagger';
-import { InvalidRequestError } from '../../../shared/errors/app-error.js';
+import { InvalidQueryError } from '../../../shared/errors/app-error.js';
 import { ApiEndpoint, BODY_IGNORED } from '../../../shared/http/api-endpoint.decorator.js';
 import { proofParameter } from '../../../shared/http/authenticated-requests.js';
 import { object, schemaRef } from '../../../shared/http/openapi-schema.js';
@@ -38,7 +38,7 @@ export class AuditController {
   })
   list(@Caller() caller: { organizationId: number }, @Query() query: ListAuditRequest) {
     const after = query.after === undefined ? undefined : parseAuditCursor(query.after);
-    if (query.after !== undefined && after === undefined) throw new InvalidRequestError('invalid query string', [{ path: '/after', error: 'after must be a next_cursor of this list' }]);
+    if (query.after !== undefined && after === undefined) throw new InvalidQueryError([{ path: '/after', error: 'after must be a next_cursor of this list' }]);
     return this.entries.list(caller.organizationId, after, filters(query), query.limit ? Number(query.limit) : 50);
   }
 }

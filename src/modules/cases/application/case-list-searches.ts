@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '../../../shared/errors/app-error.js';
+import { InvalidQueryError, InvalidRequestError } from '../../../shared/errors/app-error.js';
 import type { CaseTextSearches, PreparedSearch, SearchScope } from '../domain/case-text-search.js';
 import { readSearchCursor, searchCursor, type SearchPosition } from './case-cursors.js';
 import { type CasePage, type CaseQueries, DEFAULT_CASE_SORT, type ListFilterRequest, type ListPosition, type ListRequest, type Positioned } from './case-queries.js';
@@ -43,9 +43,9 @@ export class CaseListSearches {
 
   /** `q` ready to run in the list of `filter`: 422 for a `q` it cannot search, or an order other than relevance. */
   async prepared(organizationId: number, filter: ListFilterRequest, q: string, scope: SearchScope): Promise<PreparedSearch> {
-    if ((filter.sort ?? DEFAULT_CASE_SORT) !== DEFAULT_CASE_SORT) throw new InvalidRequestError('invalid query string', [{ path: '/sort', error: 'with q, cases come by relevance, then newest first: leave sort out' }]);
+    if ((filter.sort ?? DEFAULT_CASE_SORT) !== DEFAULT_CASE_SORT) throw new InvalidQueryError([{ path: '/sort', error: 'with q, cases come by relevance, then newest first: leave sort out' }]);
     const prepared = await this.searches.get().prepare(organizationId, q, scope);
-    if (!isPrepared(prepared)) throw new InvalidRequestError('invalid query string', [{ path: '/q', error: prepared.problem }]);
+    if (!isPrepared(prepared)) throw new InvalidQueryError([{ path: '/q', error: prepared.problem }]);
     return prepared;
   }
 
@@ -70,7 +70,7 @@ export function hasText(q: string | undefined): q is string {
 
 /** A list's cursor given with `q`, or a search's without: each only continues the order it came from. */
 export function cursorOfAnotherList(): InvalidRequestError {
-  return new InvalidRequestError('invalid query string', [{ path: '/cursor', error: 'cursor must be the next_cursor of this list, with the same q (or without q)' }]);
+  return new InvalidQueryError([{ path: '/cursor', error: 'cursor must be the next_cursor of this list, with the same q (or without q)' }]);
 }
 
 function isPrepared(prepared: PreparedSearch | { problem: string }): prepared is PreparedSearch {

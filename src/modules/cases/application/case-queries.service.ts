@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Env } from '../../../shared/config/env.js';
 import { KeyedSemaphore } from '../../../shared/concurrency/keyed-semaphore.js';
 import { TimeBudgets } from '../../../shared/concurrency/time-budgets.js';
-import { AppError, InvalidRequestError, NotFoundError, RateLimitedError } from '../../../shared/errors/app-error.js';
+import { AppError, InvalidQueryError, NotFoundError, RateLimitedError } from '../../../shared/errors/app-error.js';
 import { TokensService } from '../../tokens/application/tokens.service.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { CaseProps } from '../domain/case.js';
@@ -191,7 +191,7 @@ export class CaseQueriesService {
     if (hasText(q)) return this.search.page(organizationId, filter, q, cursor, scope);
     const after = cursor === undefined ? undefined : readListCursor(cursor);
     if (cursor !== undefined && !after) throw cursorOfAnotherList();
-    if (after && after.sort !== (filter.sort ?? DEFAULT_CASE_SORT)) throw new InvalidRequestError('invalid query string', [{ path: '/cursor', error: `cursor was read in the order ${after.sort}; pass the same sort` }]);
+    if (after && after.sort !== (filter.sort ?? DEFAULT_CASE_SORT)) throw new InvalidQueryError([{ path: '/cursor', error: `cursor was read in the order ${after.sort}; pass the same sort` }]);
     const found = await this.queries.list(organizationId, { ...filter, after });
     const page = found.slice(0, filter.limit);
     return { cases: page.map((c) => c.case), nextCursor: found.length > filter.limit ? listCursor(page.at(-1)!.position) : null };

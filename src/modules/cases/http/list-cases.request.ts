@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, Matches, ValidateBy, type ValidationOptions } from 'class-validator';
-import { InvalidRequestError, type ValidationProblem } from '../../../shared/errors/app-error.js';
+import { InvalidQueryError, InvalidRequestError, type ValidationProblem } from '../../../shared/errors/app-error.js';
 import { isPlainObject } from '../../../shared/json/json-text.js';
 import { unstorableNumber } from '../../../shared/json/json-numbers.js';
 import { pointer } from '../../../shared/json/json-pointer.js';
@@ -248,7 +248,7 @@ export class CaseRunsRequest {
 /** The filters and order only the admin list has; `assignee=me` names the caller. */
 export function adminOnlyFilter(query: ListCasesRequest, callerUserId: number | undefined): Pick<ListRequest, 'workflowId' | 'source' | 'assignee' | 'teamId' | 'priorities' | 'sort' | 'watchedBy' | 'sla'> {
   if (query.watching && callerUserId === undefined) throw new InvalidRequestError('watching=true lists the cases the signed-in person watches; an admin token is no person');
-  if (query.assignee === 'me' && callerUserId === undefined) throw new InvalidRequestError('invalid query string', [{ path: '/assignee', error: 'assignee=me is for a signed-in person; an admin token is assigned nothing' }]);
+  if (query.assignee === 'me' && callerUserId === undefined) throw new InvalidQueryError([{ path: '/assignee', error: 'assignee=me is for a signed-in person; an admin token is assigned nothing' }]);
   const assignee = query.assignee === undefined ? undefined : query.assignee === 'me' ? callerUserId : query.assignee === 'none' ? 'none' : Number(query.assignee);
   return {
     workflowId: query.workflow_id === undefined ? undefined : Number(query.workflow_id),
@@ -265,7 +265,7 @@ export function adminOnlyFilter(query: ListCasesRequest, callerUserId: number | 
 /** The filters of a validated list query, as the read side takes them; a 422 for an `attributes` filter shaped beyond the limits. */
 export function listFilter(query: CaseListQuery, limit: string | undefined, defaultLimit: number): ListRequest {
   const shape = query.attributes === undefined ? undefined : attributeFilterShapeProblem(query.attributes);
-  if (shape) throw new InvalidRequestError('invalid query string', [shape]);
+  if (shape) throw new InvalidQueryError([shape]);
   return {
     statuses: query.status === undefined ? undefined : statusList(query.status),
     mode: query.mode,

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError } from 'class-validator';
-import { InvalidRequestError, type ValidationProblem } from '../../../shared/errors/app-error.js';
+import { InvalidQueryError, InvalidRequestError, type ValidationProblem } from '../../../shared/errors/app-error.js';
 import { isPlainObject } from '../../../shared/json/json-text.js';
 import { pointer } from '../../../shared/json/json-pointer.js';
 import { refuseReservedKeys } from '../../../shared/http/request-validation.pipe.js';
@@ -53,7 +53,7 @@ export async function readingBodyFilters<T>(at: string, read: () => Promise<T>):
   try {
     return await read();
   } catch (err) {
-    if (!(err instanceof InvalidRequestError) || err.message !== 'invalid query string') throw err;
+    if (!(err instanceof InvalidQueryError)) throw err;
     const problems = (err.details.validation_errors as ValidationProblem[] | undefined) ?? [];
     throw new InvalidRequestError('invalid request body', problems.map((problem) => ({ ...problem, path: `${at}${problem.path}` })));
   }
