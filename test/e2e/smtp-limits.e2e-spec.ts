@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { caseIdsOf, type EmailWorkflow, givenEmailWorkflow, mail, type MailApp, send, sendAccepted, startMailApp } from '../support/email-helpers.js';
+import { MAIL_LIMITS } from '../../src/modules/email/domain/mail-limits.js';
 import { type SmtpAnswer, SmtpConversation } from '../support/smtp-client.js';
 import { closeDb } from '../support/test-app.js';
 
@@ -99,6 +100,45 @@ describe('SMTP: what one client may hold', () => {
     }
     const result = await send(t, { to: [w.address], message: mail({ Subject: 'another connection' }, 'x\n') });
     assert.equal(result.data?.code, 250, JSON.stringify(result));
+  });
+});
+
+describe('SMTP: every connection of the process taken', () => {
+  let t: MailApp;
+  let w: EmailWorkflow;
+  before(async () => {
+    t = await startMailApp({ SMTP_CONNECTIONS_PER_ADDRESS: String(MAIL_LIMITS.connections * 2) });
+    w = await givenEmailWorkflow(t);
+  });
+  after(async () => { await t.close(); await closeDb(); });
+
+  it(`refuses a newcomer (421 4.7.0) while all ${MAIL_LIMITS.connections} are young; then the newcomer takes the place of the one longest without a message, however often it said NOOP (421 4.4.2, closed), and delivers`, async () => {
+    const first = await greeted(t);
+    const greetedAt = Date.now();
+    const rest = await Promise.all(Array.from({ length: MAIL_LIMITS.connections - 1 }, () => greeted(t)));
+    const held = [first, ...rest];
+    try {
+      const refused = await SmtpConversation.open(t.smtpPort);
+      assert.deepEqual(await within(5_000, next(refused), 'the refused greeting'), { code: 421, text: '4.7.0 Too many connections, try again later' });
+      assert.equal(await within(5_000, next(refused), 'the closing'), 'closed');
+      // Every held connection says NOOP each second, which restarts SMTP's idle timer, until the first has held its place past idleBeforeEviction.
+      while (Date.now() < greetedAt + MAIL_LIMITS.idleBeforeEviction + 500) {
+        await Promise.all(held.map((c) => c.command('NOOP', 250)));
+        await sleep(1_000);
+      }
+      await first.command('NOOP', 250);
+      const newcomer = await greeted(t);
+      assert.deepEqual(await within(5_000, next(first), 'the eviction'), { code: 421, text: '4.4.2 Idle too long while others wait, closing connection' });
+      assert.equal(await within(5_000, next(first), 'the closing'), 'closed');
+      for (const c of rest) await c.command('NOOP', 250);
+      await newcomer.command('MAIL FROM:<newcomer@example.com>', 250);
+      await newcomer.command(`RCPT TO:<${w.address}>`, 250);
+      await newcomer.command('DATA', 354);
+      assert.equal((await newcomer.send(Buffer.from(`${mail({ Subject: 'made room' }, 'hello\n')}.\r\n`, 'latin1'))).code, 250);
+      newcomer.close();
+    } finally {
+      for (const c of held) c.close();
+    }
   });
 });
 

@@ -17,6 +17,12 @@ export const MAIL_LIMITS = {
   recipients: 100,
   /** Connections open at once, per process. */
   connections: 50,
+  /**
+   * When the process holds `connections`, how long one must have gone without delivering a
+   * message before a new connection takes its place (421, closed). A sender caches an idle
+   * connection for seconds (Postfix: 2 s), so only a held one is ever this idle.
+   */
+  idleBeforeEviction: 10_000,
   /** Messages read and stored at once, per process; the others wait, their senders held by TCP back-pressure. */
   messagesInProgress: 4,
   /**

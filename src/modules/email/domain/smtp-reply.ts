@@ -21,6 +21,10 @@ export const SMTP_REPLIES = {
   caseFull: (limit: string): SmtpReply => ({ code: 552, text: `5.2.2 Message refused: the case it answers holds ${limit}, as many as it takes` }),
   /** The client's address group holds SMTP_CONNECTIONS_PER_ADDRESS connections already. */
   tooManyConnections: { code: 421, text: '4.7.0 Too many connections from your address, try again later' },
+  /** The process holds all the connections it takes, none idle long enough to make room. */
+  listenerFull: { code: 421, text: '4.7.0 Too many connections, try again later' },
+  /** The process was full and this connection had delivered nothing for longest: it made room for a new one. */
+  idleEvicted: { code: 421, text: '4.4.2 Idle too long while others wait, closing connection' },
   /** SMTP_MAX_REFUSED_RECIPIENTS recipients were refused on the connection: it is closed. */
   tooManyRefusedRecipients: { code: 421, text: '4.5.3 Too many unknown recipients, closing connection' },
   /** The message did not arrive within SMTP_DATA_TIMEOUT_MS of DATA, whatever its byte rate: the connection is closed. */

@@ -21,8 +21,10 @@ const ACCEPTED = '2.6.0 Message accepted';
  * (550 5.7.1). Only a database that does not answer is a temporary failure (451).
  *
  * What one client may hold is bounded: SMTP_CONNECTIONS_PER_ADDRESS connections per address
- * group (421 at the greeting), one of the messages in progress per address group (its other
- * messages wait for it, under the same deadline), SMTP_MAX_REFUSED_RECIPIENTS refused recipients per connection (the
+ * group (421 at the greeting), none of the process's MAIL_LIMITS.connections for long while
+ * idle once they are all taken (see SmtpSessionLimits), one of the messages in progress per
+ * address group (its other messages wait for it, under the same deadline),
+ * SMTP_MAX_REFUSED_RECIPIENTS refused recipients per connection (the
  * next RCPT TO is a 421 and the connection closes), EMAIL_MESSAGES_PER_MINUTE to one workflow's
  * address from everyone (451 at RCPT TO) and SMTP_DATA_TIMEOUT_MS from DATA to the end
  * of the message (421, closed), so a message trickled a byte at a time, each resetting the idle
@@ -51,7 +53,13 @@ export class SmtpListener implements BeforeApplicationShutdown {
     private readonly messagesPerMinute: InboundMailLimits,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
-    this.limits = new SmtpSessionLimits(env.SMTP_CONNECTIONS_PER_ADDRESS, env.SMTP_MAX_REFUSED_RECIPIENTS, MAIL_LIMITS.messagesInProgressPerAddress);
+    this.limits = new SmtpSessionLimits({
+      connections: MAIL_LIMITS.connections,
+      connectionsPerAddress: env.SMTP_CONNECTIONS_PER_ADDRESS,
+      refusedRecipients: env.SMTP_MAX_REFUSED_RECIPIENTS,
+      messagesPerAddress: MAIL_LIMITS.messagesInProgressPerAddress,
+      idleBeforeEviction: MAIL_LIMITS.idleBeforeEviction,
+    });
   }
 
   /** Starts listening on `port` (0: any free port) at SMTP_HOST; resolves with the port bound. */
@@ -65,21 +73,31 @@ export class SmtpListener implements BeforeApplicationShutdown {
       ...tls,
       size: this.env.SMTP_MAX_MESSAGE_BYTES,
       hideSize: true,
-      maxClients: MAIL_LIMITS.connections,
+      // smtp-server's own ceiling counts sockets not yet let in too (onConnect comes 100 ms after
+      // the accept): the room they need beside a full listener, so a newcomer reaches onConnect,
+      // where it may take an idle connection's place.
+      maxClients: MAIL_LIMITS.connections * 2,
       maxRecipients: MAIL_LIMITS.recipients,
       disableReverseLookup: true,
       closeTimeout: Math.max(1_000, this.env.SHUTDOWN_GRACE_MS / 2),
-      onConnect: (session, callback) => callback(this.limits.admit(session) ? null : smtpError(SMTP_REPLIES.tooManyConnections)),
+      onConnect: (session, callback) => callback(this.admit(session)),
       onClose: (session) => this.limits.leave(session),
       onMailFrom: (address, _session, callback) => callback(this.checkDeclaredSize(address)),
       onRcptTo: (address, session, callback) => void this.checkRecipient(address, session).then(callback),
       onData: (stream, session, callback) => {
         const deadline = new AbortController();
         const timer = setTimeout(() => deadline.abort(), this.env.SMTP_DATA_TIMEOUT_MS);
-        deadline.signal.addEventListener('abort', () => this.cut(session, SMTP_REPLIES.dataTimeout(this.env.SMTP_DATA_TIMEOUT_MS)));
+        deadline.signal.addEventListener('abort', () => {
+          this.logger.info({ session: session.id }, 'smtp message not received in time; connection closed');
+          this.close(session, SMTP_REPLIES.dataTimeout(this.env.SMTP_DATA_TIMEOUT_MS));
+        });
         const stop = () => clearTimeout(timer);
+        this.limits.receiving(session);
         void this.receive(stream, session, deadline.signal, stop)
-          .finally(stop)
+          .finally(() => {
+            stop();
+            this.limits.received(session);
+          })
           .then((reply) => (reply ? callback(smtpError(reply)) : callback(null, ACCEPTED)));
       },
     });
@@ -100,6 +118,17 @@ export class SmtpListener implements BeforeApplicationShutdown {
     const server = this.server;
     this.server = undefined;
     return new Promise((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  }
+
+  /** Null when the connection is let in (an idle one closed to make room if the process was full), else the refusal. */
+  private admit(session: SMTPServerSession): Error | null {
+    const admission = this.limits.admit(session);
+    if (!admission.admitted) return smtpError(admission.refusal === 'address_full' ? SMTP_REPLIES.tooManyConnections : SMTP_REPLIES.listenerFull);
+    if (admission.evicted) {
+      this.logger.info({ session: admission.evicted.id }, 'smtp connection idle while the listener was full; closed to make room');
+      this.close(admission.evicted, SMTP_REPLIES.idleEvicted);
+    }
+    return null;
   }
 
   private checkDeclaredSize(address: SMTPServerAddress): Error | null {
@@ -169,10 +198,9 @@ export class SmtpListener implements BeforeApplicationShutdown {
     }
   }
 
-  /** Answers `reply` (a 421) on the session's connection, which closes it: the end of a message that never came. */
-  private cut(session: SMTPServerSession, reply: SmtpReply): void {
+  /** Answers `reply` (a 421) on the session's connection, which closes it unasked. */
+  private close(session: SMTPServerSession, reply: SmtpReply): void {
     const connection = [...(this.server?.connections ?? [])].find((c) => c.session === session);
-    this.logger.info({ session: session.id }, 'smtp message not received in time; connection closed');
     connection?.send(reply.code, reply.text);
   }
 

@@ -2,13 +2,25 @@ import type { SMTPServerSession } from 'smtp-server';
 import { Semaphore } from '../../../shared/concurrency/semaphore.js';
 import { clientAddressGroup } from '../../../shared/net/ip-address.js';
 
+/** Whether a connection is let in; when the listener is full, which idle one makes room for it. */
+export type Admission = { admitted: true; evicted?: SMTPServerSession } | { admitted: false; refusal: 'address_full' | 'listener_full' };
+
 /**
  * What one client may hold of the listener: connections at once per address group (an IPv6 /64
  * is one client, see clientAddressGroup), messages in progress at once per address group, and
  * refused recipients per connection. Sessions are the keys, so a connection smtp-server closes
- * before `admit` (over maxClients) is never counted.
+ * before `admit` is never counted.
+ *
+ * All the listener's connections together are bounded too, and a client could hold them all
+ * with a few networks, each connection kept open by a NOOP now and then (SMTP's idle timer
+ * restarts at every command). So when the listener is full, a new connection takes the place of
+ * the one that has gone longest without delivering a message, once that is `idleBeforeEviction`
+ * (it is told 421 and closed), as Postfix does under stress. A connection whose message is under
+ * way is never the one.
  */
 export class SmtpSessionLimits {
+  /** The connections let in, each with when it last delivered a message (or connected) and whether a message is under way. */
+  private readonly admitted = new Map<SMTPServerSession, { deliveredAt: number; receiving: boolean }>();
   private readonly connectionsByGroup = new Map<string, number>();
   /** Kept while a message of the group holds or awaits a slot, so idle groups cost nothing. */
   private readonly messagesByGroup = new Map<string, { slots: Semaphore; messages: number }>();
@@ -16,22 +28,41 @@ export class SmtpSessionLimits {
   private readonly refusals = new WeakMap<SMTPServerSession, number>();
 
   constructor(
-    private readonly connectionsPerAddress: number,
-    private readonly refusedRecipients: number,
-    private readonly messagesPerAddress: number,
+    private readonly bounds: { connections: number; connectionsPerAddress: number; refusedRecipients: number; messagesPerAddress: number; idleBeforeEviction: number },
+    private readonly clock: () => number = Date.now,
   ) {}
 
-  /** Counts the connection in, or false when its address group holds all it may. */
-  admit(session: SMTPServerSession): boolean {
+  /** Counts the connection in, making room by evicting an idle one if the listener is full; refused when its address group holds all it may, or none is idle enough. */
+  admit(session: SMTPServerSession): Admission {
     const group = clientAddressGroup(session.remoteAddress);
     const open = this.connectionsByGroup.get(group) ?? 0;
-    if (open >= this.connectionsPerAddress) return false;
+    if (open >= this.bounds.connectionsPerAddress) return { admitted: false, refusal: 'address_full' };
+    let evicted: SMTPServerSession | undefined;
+    if (this.admitted.size >= this.bounds.connections) {
+      evicted = this.longestIdle();
+      if (!evicted) return { admitted: false, refusal: 'listener_full' };
+      this.leave(evicted);
+    }
     this.connectionsByGroup.set(group, open + 1);
     this.groupOf.set(session, group);
-    return true;
+    this.admitted.set(session, { deliveredAt: this.clock(), receiving: false });
+    return evicted ? { admitted: true, evicted } : { admitted: true };
+  }
+
+  /** A message's transfer began (DATA): the connection is not idle until it ends. */
+  receiving(session: SMTPServerSession): void {
+    const state = this.admitted.get(session);
+    if (state) state.receiving = true;
+  }
+
+  /** The message's transfer ended, taken or refused: the connection's idle time starts again. */
+  received(session: SMTPServerSession): void {
+    const state = this.admitted.get(session);
+    if (state) Object.assign(state, { receiving: false, deliveredAt: this.clock() });
   }
 
   leave(session: SMTPServerSession): void {
+    this.admitted.delete(session);
     const group = this.groupOf.get(session);
     if (group === undefined) return;
     this.groupOf.delete(session);
@@ -47,7 +78,7 @@ export class SmtpSessionLimits {
   async messageSlot(session: SMTPServerSession, deadline: AbortSignal): Promise<() => void> {
     const group = this.groupOf.get(session) ?? clientAddressGroup(session.remoteAddress);
     let entry = this.messagesByGroup.get(group);
-    if (!entry) this.messagesByGroup.set(group, (entry = { slots: new Semaphore(this.messagesPerAddress), messages: 0 }));
+    if (!entry) this.messagesByGroup.set(group, (entry = { slots: new Semaphore(this.bounds.messagesPerAddress), messages: 0 }));
     const held = entry;
     held.messages++;
     const done = () => {
@@ -71,6 +102,15 @@ export class SmtpSessionLimits {
 
   /** Whether the connection had its share of refused recipients: the next RCPT TO closes it unasked. */
   refusedEnough(session: SMTPServerSession): boolean {
-    return (this.refusals.get(session) ?? 0) >= this.refusedRecipients;
+    return (this.refusals.get(session) ?? 0) >= this.bounds.refusedRecipients;
+  }
+
+  /** The connection longest without a delivered message, if that is long enough to evict it and no message is under way on it. */
+  private longestIdle(): SMTPServerSession | undefined {
+    let idlest: { session: SMTPServerSession; since: number } | undefined;
+    for (const [session, { deliveredAt, receiving }] of this.admitted) {
+      if (!receiving && (idlest === undefined || deliveredAt < idlest.since)) idlest = { session, since: deliveredAt };
+    }
+    return idlest && this.clock() - idlest.since >= this.bounds.idleBeforeEviction ? idlest.session : undefined;
   }
 }
