@@ -22,6 +22,8 @@ export abstract class PeopleStore {
   /** Oldest first; inside `tx` when given (a change that already holds locks takes no second connection). */
   abstract listUsers(organizationId: number, tx?: Transaction): Promise<User[]>;
   abstract findUser(organizationId: number, id: number): Promise<User | undefined>;
+  /** The users with these ids (deleted ones missing), inside `tx` when given: what a check of a few people reads, not the whole organization. */
+  abstract usersWithIds(organizationId: number, ids: readonly number[], tx?: Transaction): Promise<User[]>;
   /** The users of every organization with this address (any case). */
   abstract usersByEmail(email: string): Promise<User[]>;
   /**

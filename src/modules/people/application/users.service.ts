@@ -63,16 +63,14 @@ export class UsersService {
    */
   async workers(organizationId: number, ids: readonly number[], tx?: Transaction): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
-    const wanted = new Set(ids);
-    const users = await this.store.listUsers(organizationId, tx);
-    return new Map(users.filter((u) => wanted.has(u.id) && u.status === 'active' && roleAllows(u.role, 'agent')).map((u) => [u.id, u.email]));
+    const users = await this.store.usersWithIds(organizationId, ids, tx);
+    return new Map(users.filter((u) => u.status === 'active' && roleAllows(u.role, 'agent')).map((u) => [u.id, u.email]));
   }
 
   /** Emails of the organization's users with these ids (any role or status); deleted ones are missing. */
   async emails(organizationId: number, ids: readonly number[], tx?: Transaction): Promise<Map<number, string>> {
     if (ids.length === 0) return new Map();
-    const wanted = new Set(ids);
-    return new Map((await this.store.listUsers(organizationId, tx)).filter((u) => wanted.has(u.id)).map((u) => [u.id, u.email]));
+    return new Map((await this.store.usersWithIds(organizationId, ids, tx)).map((u) => [u.id, u.email]));
   }
 
   async changeRole(by: ChangeAuthor, organizationId: number, id: number, role: Role): Promise<UserView> {

@@ -53,6 +53,7 @@ const RELINK_SSO_USER = statement(
 );
 const LIST_USERS = statement(`SELECT ${USER_COLUMNS} FROM users WHERE organization_id = $1 ORDER BY id`, USER_ROW);
 const FIND_USER = statement(`SELECT ${USER_COLUMNS} FROM users WHERE organization_id = $1 AND id = $2`, USER_ROW);
+const USERS_WITH_IDS = statement(`SELECT ${USER_COLUMNS} FROM users WHERE organization_id = $1 AND id = ANY($2::bigint[]) ORDER BY id`, USER_ROW);
 const USERS_BY_EMAIL = statement(`SELECT ${USER_COLUMNS} FROM users WHERE lower(email) = lower($1) ORDER BY id`, USER_ROW);
 const LOCK_OWNERS = statement(`SELECT id FROM users WHERE organization_id = $1 AND role = 'owner' ORDER BY id FOR UPDATE`, { id: column.int8 });
 const LOCK_USER = statement(`SELECT ${USER_COLUMNS} FROM users WHERE organization_id = $1 AND id = $2 FOR UPDATE`, USER_ROW);
@@ -128,6 +129,10 @@ export class PostgresPeopleStore extends PeopleStore {
   async findUser(organizationId: number, id: number): Promise<User | undefined> {
     const row = await firstRowOf(this.db, FIND_USER, [organizationId, id]);
     return row && toUser(row);
+  }
+
+  async usersWithIds(organizationId: number, ids: readonly number[], tx?: Transaction): Promise<User[]> {
+    return (await rowsOf(tx ? entityManager(tx) : this.db, USERS_WITH_IDS, [organizationId, ids])).map(toUser);
   }
 
   async usersByEmail(email: string): Promise<User[]> {
