@@ -840,7 +840,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a team
-         * @description The team's cases lose their team and keep their assignee. Takes no body (one that is sent is ignored).
+         * @description The team's cases lose their team and keep their assignee; each gets an `assigned` timeline row by whoever deleted it (subscriptions are told no `case.assigned`). Takes no body (one that is sent is ignored).
          */
         delete: operations["deleteTeam"];
         options?: never;

@@ -127,15 +127,26 @@ describe('teams and working cases', () => {
       assert.deepEqual(names.sort(), ['Finish line', 'Racer two']);
     });
 
-    it('a deleted team\'s cases keep their assignee and lose the team', async () => {
+    it('a deleted team\'s cases keep their assignee and lose the team, each with an assigned row by who deleted it; another team\'s cases are left alone', async () => {
       const team = (await admin('POST', TEAMS, { name: 'Short-lived', member_ids: [agent.userId] })).body.team;
-      const caseId = await openCase();
-      const assigned = await admin('PATCH', `${CASES}/${caseId}`, { team_id: team.id, assignee_id: agent.userId });
-      assert.equal(assigned.status, 200, assigned.text);
+      const other = (await admin('POST', TEAMS, { name: 'Staying', member_ids: [agent.userId] })).body.team;
+      const [caseId, unassignedId, otherId] = [await openCase(), await openCase(), await openCase()];
+      for (const [id, change] of [[caseId, { team_id: team.id, assignee_id: agent.userId }], [unassignedId, { team_id: team.id }], [otherId, { team_id: other.id }]] as const) {
+        const res = await admin('PATCH', `${CASES}/${id}`, change);
+        assert.equal(res.status, 200, res.text);
+      }
       assert.equal((await admin('DELETE', `${TEAMS}/${team.id}`)).status, 204);
       const read = await admin('GET', `${CASES}/${caseId}`);
       assert.equal(read.body.case.team, null);
       assert.deepEqual(read.body.case.assignee, { id: agent.userId, email: agent.email });
+      const lost = { team_from: { id: team.id, name: 'Short-lived' }, team_to: null };
+      for (const [id, assignee] of [[caseId, { id: agent.userId, email: agent.email }], [unassignedId, null]] as const) {
+        const last = (await timeline(id)).filter((e) => e.type === 'assigned').at(-1)!;
+        assert.deepEqual({ from: last.from, to: last.to, team_from: last.team_from, team_to: last.team_to }, { from: assignee, to: assignee, ...lost }, `case ${id}`);
+        assert.equal((last.by as { type: string }).type, 'admin_token');
+      }
+      assert.equal((await timeline(otherId)).filter((e) => e.type === 'assigned').length, 1, 'the other team\'s case has only its own assignment');
+      assert.deepEqual((await admin('GET', `${CASES}/${otherId}`)).body.case.team, { id: other.id, name: 'Staying' });
       assert.equal((await admin('DELETE', `${TEAMS}/${team.id}`)).status, 404);
     });
   });

@@ -7,11 +7,11 @@ import { AuditTrail } from '../../audit/application/audit-trail.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 import { PublishedWorkflowsService } from '../../workflows/application/published-workflows.service.js';
 import type { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
-import type { Actor, Case, CaseProps } from '../domain/case.js';
+import type { Case, CaseProps } from '../domain/case.js';
 import { AttributesInvalidError, CaseTooLargeError, StatusNotDeclaredError, StatusReservedForEngineError } from '../domain/case.errors.js';
 import { CaseRepository } from '../domain/case.repository.js';
 import { tooLargeToStore } from '../domain/case-storage.js';
-import type { Assignment, Priority } from '../domain/case-work.js';
+import { actorOf, type Assignment, type Priority } from '../domain/case-work.js';
 import { applyMergePatch } from '../domain/merge-patch.js';
 import { CaseQueries } from './case-queries.js';
 import { assignedNotification, CaseNotifications } from './case-notifications.js';
@@ -34,11 +34,6 @@ export interface WorkedCase {
   assignment: Assignment;
   /** Its SLA clocks: shown on the single admin case only, as computing them reads its timeline. */
   sla?: CaseServiceLevelView;
-}
-
-/** The timeline's actor for the author of an admin change: the signed-in person, or the admin token. */
-export function actorOf(by: ChangeAuthor): Actor {
-  return by.actor.type === 'user' ? { kind: 'user', userId: Number(by.actor.id) } : { kind: 'admin_token', tokenId: Number(by.actor.id) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Transaction } from '../../../shared/database/transaction.js';
+import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
 
 /** A team as assignment sees it. */
 export interface WorkTeam {
@@ -30,8 +31,11 @@ export abstract class CaseAssignments {
    * has none or is not the organization's. Inside `tx` when given (a change holding a lock takes no second pool connection).
    */
   abstract assigneeOf(organizationId: number, caseId: number, tx?: Transaction): Promise<number | null>;
-  /** A deleted team's cases lose it (and keep their assignee), in the deletion's transaction; how many. */
-  abstract dropTeam(tx: Transaction, organizationId: number, teamId: number): Promise<number>;
+  /**
+   * A deleted team's cases lose it and keep their assignee, in the deletion's transaction, each
+   * with an `assigned` timeline row by `by` (a team is no case's any more); how many.
+   */
+  abstract dropTeam(tx: Transaction, organizationId: number, team: { id: number; name: string }, by: ChangeAuthor): Promise<number>;
   /** How many open (not `Closed`) cases each of these users has assigned, as `tx` sees them, but the cases `excluding`. */
   abstract openAssigned(tx: Transaction, organizationId: number, userIds: readonly number[], excluding: readonly number[]): Promise<Map<number, number>>;
 }

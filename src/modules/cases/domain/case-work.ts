@@ -1,3 +1,6 @@
+import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
+import type { Actor } from './case.js';
+
 /** How urgent a case is (casework.md, section 2); a new case is `normal`. */
 export const PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
 export type Priority = (typeof PRIORITIES)[number];
@@ -7,4 +10,9 @@ export const DEFAULT_PRIORITY: Priority = 'normal';
 export interface Assignment {
   assignee: { id: number; email: string } | null;
   team: { id: number; name: string } | null;
+}
+
+/** The timeline's actor for the author of an admin change: the signed-in person, or the admin token. */
+export function actorOf(by: ChangeAuthor): Actor {
+  return by.actor.type === 'user' ? { kind: 'user', userId: Number(by.actor.id) } : { kind: 'admin_token', tokenId: Number(by.actor.id) };
 }

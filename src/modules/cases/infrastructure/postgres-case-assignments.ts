@@ -5,13 +5,29 @@ import type { Transaction } from '../../../shared/database/transaction.js';
 import { column } from '../../../shared/database/typed-statement.js';
 import { firstRowOf, rowsOf, statement } from './persistence.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
-import { CaseAssignments } from '../domain/case-work.ports.js';
+import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
+import { actorOf } from '../domain/case-work.js';
+import { CaseAssignments, CaseWorkDirectory } from '../domain/case-work.ports.js';
+import { timelineRow } from './case-timeline.js';
 
 const ASSIGNEE = statement('SELECT assignee_id FROM cases WHERE id = $1 AND organization_id = $2', { assignee_id: column.nullable(column.int8) });
-/** Counts the moved cases in SQL: a team may hold many, and none of their ids is wanted. */
+/** The team's cases locked (in id order), and who they are assigned to: a few people, however many cases. */
+const LOCK_TEAM_CASES = statement(
+  `SELECT DISTINCT assignee_id FROM (SELECT id, assignee_id FROM cases WHERE organization_id = $1 AND team_id = $2 ORDER BY id FOR UPDATE) locked`,
+  { assignee_id: column.nullable(column.int8) },
+);
+/**
+ * Moves the cases and writes each its timeline row, the row of its assignee ($4, null for
+ * none, with its data in $5); the count is made in SQL: a team may hold many, and none of their
+ * ids is wanted. The cases are locked already (LOCK_TEAM_CASES), so their assignees are those
+ * read; a case given to the team between the two statements (the team is locked after its
+ * cases) loses it too, with no row.
+ */
 const DROP_TEAM = statement(
-  `WITH locked AS (SELECT id FROM cases WHERE organization_id = $1 AND team_id = $2 ORDER BY id FOR UPDATE),
-        moved AS (UPDATE cases SET team_id = NULL, change_xid = pg_current_xact_id() FROM locked WHERE cases.id = locked.id RETURNING 1)
+  `WITH moved AS (UPDATE cases SET team_id = NULL, change_xid = pg_current_xact_id() WHERE organization_id = $1 AND team_id = $2 RETURNING id, assignee_id),
+        timeline AS (INSERT INTO case_events (organization_id, case_id, type, actor, data)
+                     SELECT $1, m.id, 'assigned', $3, r.data
+                     FROM moved m JOIN unnest($4::bigint[], $5::jsonb[]) AS r(assignee_id, data) ON r.assignee_id IS NOT DISTINCT FROM m.assignee_id)
    SELECT count(*)::int AS moved FROM moved`,
   { moved: column.int4 },
 );
@@ -28,7 +44,10 @@ const OPEN_ASSIGNED = statement(
  */
 @Injectable()
 export class PostgresCaseAssignments extends CaseAssignments {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly directory: CaseWorkDirectory,
+  ) {
     super();
   }
 
@@ -37,8 +56,17 @@ export class PostgresCaseAssignments extends CaseAssignments {
     return row?.assignee_id == null ? null : Number(row.assignee_id);
   }
 
-  async dropTeam(tx: Transaction, organizationId: number, teamId: number): Promise<number> {
-    return (await firstRowOf(entityManager(tx), DROP_TEAM, [organizationId, teamId]))!.moved;
+  async dropTeam(tx: Transaction, organizationId: number, team: { id: number; name: string }, by: ChangeAuthor): Promise<number> {
+    const assigneeIds = (await rowsOf(entityManager(tx), LOCK_TEAM_CASES, [organizationId, team.id])).map((row) => (row.assignee_id === null ? null : Number(row.assignee_id)));
+    const people = assigneeIds.filter((id) => id !== null);
+    const emails = people.length ? (await this.directory.names(organizationId, people, [], tx)).users : new Map<number, string>();
+    const actor = actorOf(by);
+    const rows = assigneeIds.map((id) => {
+      const email = id === null ? undefined : emails.get(id);
+      const assignee = email === undefined ? null : { id: id!, email };
+      return timelineRow({ type: 'assigned', actor, from: { assignee, team }, to: { assignee, team: null } })!;
+    });
+    return (await firstRowOf(entityManager(tx), DROP_TEAM, [organizationId, team.id, rows[0]?.actor ?? null, assigneeIds, rows.map((row) => JSON.stringify(row.data))]))!.moved;
   }
 
   async openAssigned(tx: Transaction, organizationId: number, userIds: readonly number[], excluding: readonly number[]): Promise<Map<number, number>> {

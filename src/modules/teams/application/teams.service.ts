@@ -64,13 +64,15 @@ export class TeamsService {
   }
 
   /**
-   * The team's cases keep their assignee and lose the team, in the same transaction. Its cases
-   * are locked before the team: a change of a case locks the case, then its team, and the
-   * other order could wait for it in a circle.
+   * The team's cases keep their assignee and lose the team, in the same transaction, each with
+   * its timeline row. Its cases are locked before the team: a change of a case locks the case,
+   * then its team, and the other order could wait for it in a circle (the name is read unlocked).
    */
   async delete(by: ChangeAuthor, organizationId: number, id: number): Promise<void> {
     await this.transactions.run(async (tx) => {
-      const cases = await this.cases.dropTeam(tx, organizationId, id);
+      const name = await this.store.findName(tx, organizationId, id);
+      if (name === undefined) throw new NotFoundError('team');
+      const cases = await this.cases.dropTeam(tx, organizationId, { id, name }, by);
       const team = await this.locked(tx, organizationId, id);
       await this.store.delete(tx, organizationId, id);
       await this.audit.record(tx, { organizationId, by, action: 'team.deleted', target: teamTarget(id), summary: { name: team.name, cases } });

@@ -62,7 +62,7 @@ export class TeamsController {
   @ApiEndpoint({
     operationId: 'deleteTeam',
     summary: 'Delete a team',
-    description: `The team's cases lose their team and keep their assignee. ${BODY_IGNORED}`,
+    description: `The team's cases lose their team and keep their assignee; each gets an \`assigned\` timeline row by whoever deleted it (subscriptions are told no \`case.assigned\`). ${BODY_IGNORED}`,
     success: { status: 204, description: 'Deleted; no body.' },
     errors: { 404: 'No such team in the organization.' },
   })
