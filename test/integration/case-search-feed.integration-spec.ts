@@ -10,6 +10,7 @@ import type { WorkflowVersion } from '../../src/modules/workflows/domain/workflo
 import { type IntegrationContext, startIntegrationContext } from '../support/integration-context.js';
 import { givenCaseOn } from '../support/integration-fixtures.js';
 import { givenOrganization, givenPublishedWorkflow, type IntegrationOrganization } from '../support/integration-scenario.js';
+import { waitForReplay } from '../support/replicated-postgres.js';
 import { closeDb, db } from '../support/test-app.js';
 
 const MINUTE_MS = 60_000;
@@ -33,6 +34,9 @@ describe('CaseSearchFeed.changedAfter (integration)', () => {
   /** As if the case's last change was `ms` ago (its place in the feed stays where it is). */
   const changedAgo = (caseId: number, ms: number) => db().query(`UPDATE cases SET updated_at = now() - $2::int * interval '1 millisecond' WHERE id = $1`, [caseId, ms]);
   const found = async (settledMs: number): Promise<number[]> => {
+    // With a read replica (test:replica) the feed is read there, as the indexer reads it, without waiting for it: so the test waits until it has replayed the writes.
+    const { DATABASE_URL: primary, DATABASE_READ_URL: replica } = process.env;
+    if (primary && replica) await waitForReplay(primary, replica);
     const start = { organizationId: org.id, workflowId: workflow.workflowId, xid: '0', caseId: '0' };
     return (await ctx.get(CaseSearchFeed).changedAfter([start], 100, settledMs)).map((c) => c.case.id);
   };
