@@ -149,6 +149,29 @@ describe('teams and working cases', () => {
       assert.deepEqual((await admin('GET', `${CASES}/${otherId}`)).body.case.team, { id: other.id, name: 'Staying' });
       assert.equal((await admin('DELETE', `${TEAMS}/${team.id}`)).status, 404);
     });
+
+    it('a case given to the team while its cases were being moved loses it too, with its assigned row', async () => {
+      const team = (await admin('POST', TEAMS, { name: 'Raced', member_ids: [agent.userId] })).body.team;
+      const [early, late] = [await openCase(), await openCase()];
+      assert.equal((await admin('PATCH', `${CASES}/${early}`, { team_id: team.id })).status, 200);
+      const other = await holder();
+      try {
+        // As a change giving a case to the team holds it: the deletion moves the cases it found, then waits for the team.
+        await other.query('SELECT 1 FROM teams WHERE id = $1 FOR UPDATE', [team.id]);
+        const deletion = admin('DELETE', `${TEAMS}/${team.id}`);
+        await eventually('the deletion waits for the team', async () => ((await waitingBackends()) === 1 ? true : undefined));
+        await other.query('UPDATE cases SET team_id = $1, assignee_id = $2 WHERE id = $3', [team.id, agent.userId, late]);
+        await other.query('COMMIT');
+        assert.equal((await deletion).status, 204);
+      } finally {
+        await other.end();
+      }
+      const stored = await db().query('SELECT id FROM cases WHERE id = ANY($1::bigint[]) AND team_id IS NOT NULL', [[early, late]]);
+      assert.deepEqual(stored.rows, [], 'no case keeps the deleted team');
+      const last = (await timeline(late)).filter((e) => e.type === 'assigned').at(-1);
+      const assignee = { id: agent.userId, email: agent.email };
+      assert.deepEqual(last && { from: last.from, to: last.to, team_from: last.team_from, team_to: last.team_to }, { from: assignee, to: assignee, team_from: { id: team.id, name: 'Raced' }, team_to: null });
+    });
   });
 
   describe('PATCH /api/admin/v1/cases/{id}', () => {

@@ -11,7 +11,7 @@ import type { Case, CaseProps } from '../domain/case.js';
 import { AttributesInvalidError, CaseTooLargeError, StatusNotDeclaredError, StatusReservedForEngineError } from '../domain/case.errors.js';
 import { CaseRepository } from '../domain/case.repository.js';
 import { tooLargeToStore } from '../domain/case-storage.js';
-import { actorOf, type Assignment, type Priority } from '../domain/case-work.js';
+import { actorOf, assigneeNamed, type Assignment, type Priority } from '../domain/case-work.js';
 import { applyMergePatch } from '../domain/merge-patch.js';
 import { CaseQueries } from './case-queries.js';
 import { assignedNotification, CaseNotifications } from './case-notifications.js';
@@ -151,9 +151,8 @@ export class CaseWorkService {
     const teamIds = [...new Set(cases.flatMap((c) => (c.teamId === null ? [] : [c.teamId])))];
     const names = userIds.length || teamIds.length ? await this.directory.names(organizationId, userIds, teamIds, tx) : { users: new Map<number, string>(), teams: new Map<number, string>() };
     return cases.map((c) => {
-      const email = c.assigneeId === null ? undefined : names.users.get(c.assigneeId);
       const name = c.teamId === null ? undefined : names.teams.get(c.teamId);
-      return { assignee: email === undefined ? null : { id: c.assigneeId!, email }, team: name === undefined ? null : { id: c.teamId!, name } };
+      return { assignee: assigneeNamed(c.assigneeId, names.users), team: name === undefined ? null : { id: c.teamId!, name } };
     });
   }
 

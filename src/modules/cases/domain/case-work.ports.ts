@@ -33,7 +33,9 @@ export abstract class CaseAssignments {
   abstract assigneeOf(organizationId: number, caseId: number, tx?: Transaction): Promise<number | null>;
   /**
    * A deleted team's cases lose it and keep their assignee, in the deletion's transaction, each
-   * with an `assigned` timeline row by `by` (a team is no case's any more); how many.
+   * with an `assigned` timeline row by `by` (a team is no case's any more); how many. The cases
+   * are locked first: a case given to the team meanwhile, by a change that had the team's lock,
+   * may be left in it, for a pass made once the deletion holds that lock.
    */
   abstract dropTeam(tx: Transaction, organizationId: number, team: { id: number; name: string }, by: ChangeAuthor): Promise<number>;
   /** How many open (not `Closed`) cases each of these users has assigned, as `tx` sees them, but the cases `excluding`. */

@@ -12,6 +12,12 @@ export interface Assignment {
   team: { id: number; name: string } | null;
 }
 
+/** The assignee as people read it: null for none, and for a user deleted since (no email read). */
+export function assigneeNamed(assigneeId: number | null, emails: ReadonlyMap<number, string>): Assignment['assignee'] {
+  const email = assigneeId === null ? undefined : emails.get(assigneeId);
+  return email === undefined ? null : { id: assigneeId!, email };
+}
+
 /** The timeline's actor for the author of an admin change: the signed-in person, or the admin token. */
 export function actorOf(by: ChangeAuthor): Actor {
   return by.actor.type === 'user' ? { kind: 'user', userId: Number(by.actor.id) } : { kind: 'admin_token', tokenId: Number(by.actor.id) };

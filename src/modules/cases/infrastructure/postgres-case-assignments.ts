@@ -6,7 +6,7 @@ import { column } from '../../../shared/database/typed-statement.js';
 import { firstRowOf, rowsOf, statement } from './persistence.js';
 import { entityManager } from '../../../shared/database/typeorm-transaction-runner.js';
 import type { ChangeAuthor } from '../../audit/domain/audit-entry.js';
-import { actorOf } from '../domain/case-work.js';
+import { actorOf, assigneeNamed } from '../domain/case-work.js';
 import { CaseAssignments, CaseWorkDirectory } from '../domain/case-work.ports.js';
 import { timelineRow } from './case-timeline.js';
 
@@ -17,17 +17,18 @@ const LOCK_TEAM_CASES = statement(
   { assignee_id: column.nullable(column.int8) },
 );
 /**
- * Moves the cases and writes each its timeline row, the row of its assignee ($4, null for
- * none, with its data in $5); the count is made in SQL: a team may hold many, and none of their
- * ids is wanted. The cases are locked already (LOCK_TEAM_CASES), so their assignees are those
- * read; a case given to the team between the two statements (the team is locked after its
- * cases) loses it too, with no row.
+ * Moves the team's cases assigned to one of $4 (null for none, each with its timeline row's data
+ * in $5) and writes each its timeline row; the count is made in SQL: a team may hold many, and
+ * none of their ids is wanted. Those cases are locked already (LOCK_TEAM_CASES), so their
+ * assignees are those read; a case given to the team since, to someone else, stays for the next
+ * pass (TeamsService.delete).
  */
 const DROP_TEAM = statement(
-  `WITH moved AS (UPDATE cases SET team_id = NULL, change_xid = pg_current_xact_id() WHERE organization_id = $1 AND team_id = $2 RETURNING id, assignee_id),
-        timeline AS (INSERT INTO case_events (organization_id, case_id, type, actor, data)
-                     SELECT $1, m.id, 'assigned', $3, r.data
-                     FROM moved m JOIN unnest($4::bigint[], $5::jsonb[]) AS r(assignee_id, data) ON r.assignee_id IS NOT DISTINCT FROM m.assignee_id)
+  `WITH moved AS (UPDATE cases c SET team_id = NULL, change_xid = pg_current_xact_id()
+                  FROM unnest($4::bigint[], $5::jsonb[]) AS r(assignee_id, data)
+                  WHERE c.organization_id = $1 AND c.team_id = $2 AND r.assignee_id IS NOT DISTINCT FROM c.assignee_id
+                  RETURNING c.id, r.data),
+        timeline AS (INSERT INTO case_events (organization_id, case_id, type, actor, data) SELECT $1, m.id, 'assigned', $3, m.data FROM moved m)
    SELECT count(*)::int AS moved FROM moved`,
   { moved: column.int4 },
 );
@@ -58,15 +59,15 @@ export class PostgresCaseAssignments extends CaseAssignments {
 
   async dropTeam(tx: Transaction, organizationId: number, team: { id: number; name: string }, by: ChangeAuthor): Promise<number> {
     const assigneeIds = (await rowsOf(entityManager(tx), LOCK_TEAM_CASES, [organizationId, team.id])).map((row) => (row.assignee_id === null ? null : Number(row.assignee_id)));
+    if (assigneeIds.length === 0) return 0;
     const people = assigneeIds.filter((id) => id !== null);
     const emails = people.length ? (await this.directory.names(organizationId, people, [], tx)).users : new Map<number, string>();
     const actor = actorOf(by);
     const rows = assigneeIds.map((id) => {
-      const email = id === null ? undefined : emails.get(id);
-      const assignee = email === undefined ? null : { id: id!, email };
+      const assignee = assigneeNamed(id, emails);
       return timelineRow({ type: 'assigned', actor, from: { assignee, team }, to: { assignee, team: null } })!;
     });
-    return (await firstRowOf(entityManager(tx), DROP_TEAM, [organizationId, team.id, rows[0]?.actor ?? null, assigneeIds, rows.map((row) => JSON.stringify(row.data))]))!.moved;
+    return (await firstRowOf(entityManager(tx), DROP_TEAM, [organizationId, team.id, rows[0]!.actor, assigneeIds, rows.map((row) => JSON.stringify(row.data))]))!.moved;
   }
 
   async openAssigned(tx: Transaction, organizationId: number, userIds: readonly number[], excluding: readonly number[]): Promise<Map<number, number>> {

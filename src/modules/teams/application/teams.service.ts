@@ -67,13 +67,18 @@ export class TeamsService {
    * The team's cases keep their assignee and lose the team, in the same transaction, each with
    * its timeline row. Its cases are locked before the team: a change of a case locks the case,
    * then its team, and the other order could wait for it in a circle (the name is read unlocked).
+   * A change that gave a case to the team while its cases were moved committed before the team's
+   * lock was granted, and none can after: a second pass, under that lock, moves what it left. A
+   * transaction Postgres broke off as a deadlock's loser (a change of such a case, which locks it,
+   * then waits for the team) runs again.
    */
   async delete(by: ChangeAuthor, organizationId: number, id: number): Promise<void> {
-    await this.transactions.run(async (tx) => {
+    await this.transactions.runRetryingConflicts(async (tx) => {
       const name = await this.store.findName(tx, organizationId, id);
       if (name === undefined) throw new NotFoundError('team');
-      const cases = await this.cases.dropTeam(tx, organizationId, { id, name }, by);
+      const moved = await this.cases.dropTeam(tx, organizationId, { id, name }, by);
       const team = await this.locked(tx, organizationId, id);
+      const cases = moved + (await this.cases.dropTeam(tx, organizationId, { id, name: team.name }, by));
       await this.store.delete(tx, organizationId, id);
       await this.audit.record(tx, { organizationId, by, action: 'team.deleted', target: teamTarget(id), summary: { name: team.name, cases } });
     });
