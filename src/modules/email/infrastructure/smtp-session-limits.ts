@@ -5,6 +5,14 @@ import { clientAddressGroup } from '../../../shared/net/ip-address.js';
 /** Whether a connection is let in; when the listener is full, which idle one makes room for it. */
 export type Admission = { admitted: true; evicted?: SMTPServerSession } | { admitted: false; refusal: 'address_full' | 'listener_full' };
 
+/** A connection let in: its address group, when it last delivered a message (or connected), whether a message is under way, how many recipients it was refused. */
+interface AdmittedConnection {
+  group: string;
+  deliveredAt: number;
+  receiving: boolean;
+  refusedRecipients: number;
+}
+
 /**
  * What one client may hold of the listener: connections at once per address group (an IPv6 /64
  * is one client, see clientAddressGroup), messages in progress at once per address group, and
@@ -19,13 +27,10 @@ export type Admission = { admitted: true; evicted?: SMTPServerSession } | { admi
  * way is never the one.
  */
 export class SmtpSessionLimits {
-  /** The connections let in, each with when it last delivered a message (or connected) and whether a message is under way. */
-  private readonly admitted = new Map<SMTPServerSession, { deliveredAt: number; receiving: boolean }>();
+  private readonly admitted = new Map<SMTPServerSession, AdmittedConnection>();
   private readonly connectionsByGroup = new Map<string, number>();
   /** Kept while a message of the group holds or awaits a slot, so idle groups cost nothing. */
   private readonly messagesByGroup = new Map<string, { slots: Semaphore; messages: number }>();
-  private readonly groupOf = new WeakMap<SMTPServerSession, string>();
-  private readonly refusals = new WeakMap<SMTPServerSession, number>();
 
   constructor(
     private readonly bounds: { connections: number; connectionsPerAddress: number; refusedRecipients: number; messagesPerAddress: number; idleBeforeEviction: number },
@@ -44,8 +49,7 @@ export class SmtpSessionLimits {
       this.leave(evicted);
     }
     this.connectionsByGroup.set(group, open + 1);
-    this.groupOf.set(session, group);
-    this.admitted.set(session, { deliveredAt: this.clock(), receiving: false });
+    this.admitted.set(session, { group, deliveredAt: this.clock(), receiving: false, refusedRecipients: 0 });
     return evicted ? { admitted: true, evicted } : { admitted: true };
   }
 
@@ -62,10 +66,9 @@ export class SmtpSessionLimits {
   }
 
   leave(session: SMTPServerSession): void {
-    this.admitted.delete(session);
-    const group = this.groupOf.get(session);
+    const group = this.admitted.get(session)?.group;
     if (group === undefined) return;
-    this.groupOf.delete(session);
+    this.admitted.delete(session);
     const open = (this.connectionsByGroup.get(group) ?? 1) - 1;
     if (open > 0) this.connectionsByGroup.set(group, open);
     else this.connectionsByGroup.delete(group);
@@ -76,7 +79,7 @@ export class SmtpSessionLimits {
    * progress, with the function that gives the slot back; rejects if `deadline` aborts first.
    */
   async messageSlot(session: SMTPServerSession, deadline: AbortSignal): Promise<() => void> {
-    const group = this.groupOf.get(session) ?? clientAddressGroup(session.remoteAddress);
+    const group = this.admitted.get(session)?.group ?? clientAddressGroup(session.remoteAddress);
     let entry = this.messagesByGroup.get(group);
     if (!entry) this.messagesByGroup.set(group, (entry = { slots: new Semaphore(this.bounds.messagesPerAddress), messages: 0 }));
     const held = entry;
@@ -97,12 +100,13 @@ export class SmtpSessionLimits {
   }
 
   recipientRefused(session: SMTPServerSession): void {
-    this.refusals.set(session, (this.refusals.get(session) ?? 0) + 1);
+    const state = this.admitted.get(session);
+    if (state) state.refusedRecipients++;
   }
 
   /** Whether the connection had its share of refused recipients: the next RCPT TO closes it unasked. */
   refusedEnough(session: SMTPServerSession): boolean {
-    return (this.refusals.get(session) ?? 0) >= this.bounds.refusedRecipients;
+    return (this.admitted.get(session)?.refusedRecipients ?? 0) >= this.bounds.refusedRecipients;
   }
 
   /** The connection longest without a delivered message, if that is long enough to evict it and no message is under way on it. */
