@@ -12,6 +12,7 @@ import { QueueMetrics } from './infrastructure/queue.metrics.js';
 import { RunExecutor } from './application/run-executor.service.js';
 import { CaseBatches } from './application/case-batches.js';
 import { RunRelay } from './infrastructure/run-relay.service.js';
+import { AutomationBacklog } from './infrastructure/automation-backlog.js';
 import { BullRunScheduler } from './infrastructure/bull-run-scheduler.js';
 import { RunLeases, RunMetrics, RunScheduler, StepTypes } from './application/run-engine.ports.js';
 import { BUILT_IN_STEP_TYPES } from './application/steps/index.js';
@@ -53,6 +54,7 @@ export class AutomationModule {
               { provide: RunMetrics, useExisting: AutomationMetrics },
               { provide: RunScheduler, useClass: BullRunScheduler },
               RunRelay,
+              AutomationBacklog,
             ]
           : []),
       ],

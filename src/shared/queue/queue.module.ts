@@ -1,13 +1,15 @@
 import { BullModule } from '@nestjs/bull';
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { Env } from '../config/env.js';
 import { ClusterQueueConnections } from './cluster-queue-connections.js';
+import { ForegroundWork } from './foreground-work.js';
 
 /**
  * Bull on Redis for every asynchronous job; keys live under REDIS_PREFIX. On a Redis Cluster the
  * prefix is a hash tag (`{cis:bull}`): Bull's scripts touch several keys of a queue at once,
- * and a cluster runs a script only on keys of one slot.
+ * and a cluster runs a script only on keys of one slot. ForegroundWork is every module's.
  */
+@Global()
 @Module({
   imports: [
     BullModule.forRootAsync({
@@ -26,5 +28,7 @@ import { ClusterQueueConnections } from './cluster-queue-connections.js';
       }),
     }),
   ],
+  providers: [ForegroundWork],
+  exports: [ForegroundWork],
 })
 export class QueueModule {}

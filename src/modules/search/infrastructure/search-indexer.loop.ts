@@ -1,18 +1,38 @@
 import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
+import { ForegroundWork } from '../../../shared/queue/foreground-work.js';
 import { PollingLoop } from '../../../shared/queue/polling-loop.js';
 import { INDEX_BATCH, SearchIndexer } from '../application/search-indexer.service.js';
 
 /** Between passes that found little to do: with a pass's own time, well within the 2 s a case has to become searchable. */
 const IDLE_MS = 200;
+/** Between passes while the workers are behind on automation: at most INDEX_BATCH documents in this long. */
+export const BEHIND_PASS_MS = 2_000;
 
-/** In worker roles: runs the indexer's passes, at once while they find full batches. */
+/**
+ * In worker roles: runs the indexer's passes, at once while they find full batches. While the
+ * workers are behind on automation (ForegroundWork), a pass at most every BEHIND_PASS_MS: a
+ * document costs Postgres about what a run's step does, and on shared cores the runs people wait
+ * for come first. Search then lags and catches up once the runs are done (docs/search.md).
+ */
 @Injectable()
 export class SearchIndexerLoop implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly loop: PollingLoop;
+  private nextPassAt = 0;
 
-  constructor(indexer: SearchIndexer, @Inject(LOGGER) logger: Logger) {
-    this.loop = new PollingLoop('search indexer', () => indexer.pass(), INDEX_BATCH, logger, IDLE_MS);
+  constructor(
+    private readonly indexer: SearchIndexer,
+    private readonly foreground: ForegroundWork,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    this.loop = new PollingLoop('search indexer', () => this.pass(), INDEX_BATCH, logger, IDLE_MS);
+  }
+
+  /** A pass, unless one ran less than BEHIND_PASS_MS ago while the workers were behind (0: the loop waits IDLE_MS and asks again). */
+  async pass(): Promise<number> {
+    if (Date.now() < this.nextPassAt) return 0;
+    this.nextPassAt = (await this.foreground.behind()) ? Date.now() + BEHIND_PASS_MS : 0;
+    return this.indexer.pass();
   }
 
   onApplicationBootstrap(): void {
