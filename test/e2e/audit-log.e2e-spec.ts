@@ -60,8 +60,8 @@ describe('audit log', () => {
   const entriesUpToMarker = async (cursor: string, marker: string) => {
     assert.equal((await t.request('PUT', `/api/admin/v1/secrets/${marker}`, { token: org.adminToken, body: { value: 'v' } })).status, 200);
     const page = await eventually(`the ${marker} entry`, async () => {
-      const read = await readAudit(t, org.adminToken, `?after=${cursor}&limit=200`);
-      return read.entries.some((e) => e.target.id === marker) ? read : undefined;
+      const since = await read(`?after=${cursor}&limit=200`);
+      return since.entries.some((e) => e.target.id === marker) ? since : undefined;
     });
     assert.equal(page.entries.at(-1)!.target.id, marker, 'the marker is the last entry');
     return page.entries.slice(0, -1).map((e) => `${e.action} ${e.target.type}:${e.target.id}`);
