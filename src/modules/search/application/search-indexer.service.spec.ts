@@ -58,6 +58,7 @@ class CountingMetrics extends SearchIndexMetrics {
   documentsUnchanged(count: number): void {
     this.unchanged += count;
   }
+  heldBack(): void {}
 }
 
 function indexer(feed: CaseSearchFeed, store: SearchIndexStore, metrics: SearchIndexMetrics, messages: Map<number, SearchText[]> = new Map()) {

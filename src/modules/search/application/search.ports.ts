@@ -49,6 +49,8 @@ export abstract class SearchIndexMetrics {
   abstract documentRefused(): void;
   /** Changed cases whose document was left as stored, its sources being those it was built of. */
   abstract documentsUnchanged(count: number): void;
+  /** Whether the indexer now paces its passes because the workers are behind on automation (SearchIndexerLoop). */
+  abstract heldBack(held: boolean): void;
 }
 
 /** Where a match lies, as the search reads it from a page's documents. */

@@ -1,17 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { Counter } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { MetricsRegistry } from '../../../shared/metrics/metrics.module.js';
 import { SearchIndexMetrics } from '../application/search.ports.js';
 
 /**
  * `search_documents_refused_total`: a rise means cases are searchable by their subject only
  * (docs/search.md). `search_documents_unchanged_total`: changes the indexer followed without
- * building a document, their words being as stored.
+ * building a document, their words being as stored. `search_indexer_held_back`: 1 while the
+ * indexer makes at most one pass every 2 s because the workers are behind on automation runs, when
+ * search may lag by more than its 2 s (docs/search.md); it is 0 again with the first pass after.
  */
 @Injectable()
 export class PromSearchIndexMetrics extends SearchIndexMetrics {
   private readonly refused: Counter;
   private readonly unchanged: Counter;
+  private readonly held: Gauge;
 
   constructor(registry: MetricsRegistry) {
     super();
@@ -25,6 +28,11 @@ export class PromSearchIndexMetrics extends SearchIndexMetrics {
       help: 'Changed cases whose search document this process left as stored, built from the same subject, attributes and messages',
       registers: [registry],
     });
+    this.held = new Gauge({
+      name: 'search_indexer_held_back',
+      help: '1 while this process\'s search indexer makes at most one pass every 2 s, the workers being behind on automation runs',
+      registers: [registry],
+    });
   }
 
   documentRefused(): void {
@@ -33,5 +41,9 @@ export class PromSearchIndexMetrics extends SearchIndexMetrics {
 
   documentsUnchanged(count: number): void {
     this.unchanged.inc(count);
+  }
+
+  heldBack(held: boolean): void {
+    this.held.set(held ? 1 : 0);
   }
 }

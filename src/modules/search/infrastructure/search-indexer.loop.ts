@@ -3,6 +3,7 @@ import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { ForegroundWork } from '../../../shared/queue/foreground-work.js';
 import { PollingLoop } from '../../../shared/queue/polling-loop.js';
 import { INDEX_BATCH, SearchIndexer } from '../application/search-indexer.service.js';
+import { SearchIndexMetrics } from '../application/search.ports.js';
 
 /** Between passes that found little to do: with a pass's own time, well within the 2 s a case has to become searchable. */
 const IDLE_MS = 200;
@@ -13,7 +14,8 @@ export const BEHIND_PASS_MS = 2_000;
  * In worker roles: runs the indexer's passes, at once while they find full batches. While the
  * workers are behind on automation (ForegroundWork), a pass at most every BEHIND_PASS_MS: a
  * document costs Postgres about what a run's step does, and on shared cores the runs people wait
- * for come first. Search then lags and catches up once the runs are done (docs/search.md).
+ * for come first. Search then lags and catches up once the runs are done (docs/search.md); the
+ * metrics say so meanwhile (`search_indexer_held_back`).
  */
 @Injectable()
 export class SearchIndexerLoop implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -23,6 +25,7 @@ export class SearchIndexerLoop implements OnApplicationBootstrap, OnApplicationS
   constructor(
     private readonly indexer: SearchIndexer,
     private readonly foreground: ForegroundWork,
+    private readonly metrics: SearchIndexMetrics,
     @Inject(LOGGER) logger: Logger,
   ) {
     this.loop = new PollingLoop('search indexer', () => this.pass(), INDEX_BATCH, logger, IDLE_MS);
@@ -31,7 +34,9 @@ export class SearchIndexerLoop implements OnApplicationBootstrap, OnApplicationS
   /** A pass, unless one ran less than BEHIND_PASS_MS ago while the workers were behind (0: the loop waits IDLE_MS and asks again). */
   async pass(): Promise<number> {
     if (Date.now() < this.nextPassAt) return 0;
-    this.nextPassAt = (await this.foreground.behind()) ? Date.now() + BEHIND_PASS_MS : 0;
+    const behind = await this.foreground.behind();
+    this.metrics.heldBack(behind);
+    this.nextPassAt = behind ? Date.now() + BEHIND_PASS_MS : 0;
     return this.indexer.pass();
   }
 
