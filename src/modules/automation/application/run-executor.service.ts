@@ -201,7 +201,7 @@ export class RunExecutor {
           if (!next) return { run, finished };
           run = next;
           started.push(run);
-          scope.case = scopeOf(subject.snapshot()).case;
+          scope.case = caseScopeOf(subject.snapshot());
           program = this.program(version, run);
           pc = 0;
           continue;
@@ -284,8 +284,10 @@ export function mergeInto(subject: Case, patch: Record<string, unknown>, scope: 
 }
 
 export function scopeOf(c: Readonly<CaseProps>): TemplateScope {
-  return {
-    case: { id: c.id, subject: c.subject, status: c.status, mode: c.mode, workflow_id: c.workflowId },
-    attributes: JSON.parse(c.attributes) as Record<string, unknown>,
-  };
+  return { case: caseScopeOf(c), attributes: JSON.parse(c.attributes) as Record<string, unknown> };
+}
+
+/** The case's own fields in a scope: after a move, the attributes the scope holds are still the case's. */
+export function caseScopeOf(c: Readonly<CaseProps>): TemplateScope['case'] {
+  return { id: c.id, subject: c.subject, status: c.status, mode: c.mode, workflow_id: c.workflowId };
 }

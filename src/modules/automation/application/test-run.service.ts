@@ -17,7 +17,7 @@ import { WorkflowVersion } from '../../workflows/domain/workflow-version.js';
 import { compileRunWithPaths, conditionHolds, stepsOfRun } from '../domain/run-program.js';
 import { stepOutcomeName } from '../domain/step-outcome-name.js';
 import type { TemplateScope } from '../domain/templates.js';
-import { mergeInto, scopeOf } from './run-executor.service.js';
+import { caseScopeOf, mergeInto, scopeOf } from './run-executor.service.js';
 import { StepRunner } from './step-runner.js';
 import { CaseAssigner, noteOf } from './case-assigner.js';
 import type { TeamPick } from './team-assignments.js';
@@ -172,7 +172,7 @@ class TestRunWalk {
       // Test runs store nothing: id 0 only names the run in the steps' log lines.
       next.identify(0);
       this.run = next;
-      this.scope.case = scopeOf(this.subject.snapshot()).case;
+      this.scope.case = caseScopeOf(this.subject.snapshot());
     }
   }
 
