@@ -67,8 +67,11 @@ describe('CacheTrust', () => {
 class ScriptedGeneration extends CacheGeneration {
   connects = 0;
   ended = 0;
+  readonly warnings: string[];
   constructor(private readonly answers: (() => Promise<string>)[]) {
-    super({} as TransactionRunner, { DATABASE_URL: 'postgres://unused' } as Env, { warn: () => undefined } as unknown as Logger);
+    const warnings: string[] = [];
+    super({} as TransactionRunner, { DATABASE_URL: 'postgres://unused' } as Env, { warn: (_: unknown, message: string) => warnings.push(message) } as unknown as Logger);
+    this.warnings = warnings;
   }
   protected override async connect(): Promise<GenerationConnection> {
     this.connects++;
@@ -89,6 +92,7 @@ describe('CacheGeneration.poll', () => {
     assert.equal(poller.isTrusted(), true);
     await poller.poll();
     assert.equal(poller.ended, 1, 'the broken connection is closed');
+    assert.equal(poller.warnings.length, 1, 'the failure is logged');
     const before = resets;
     await poller.poll();
     assert.equal(poller.connects, 2);
@@ -104,5 +108,19 @@ describe('CacheGeneration.poll', () => {
     answer('1');
     await hanging;
     assert.equal(poller.isTrusted(), true);
+  });
+
+  it('a poll under way when the application stops fails with the closed connection without a warning, and none runs after', async () => {
+    let fail!: (err: Error) => void;
+    const poller = new ScriptedGeneration([async () => '1', () => new Promise<string>((_, reject) => { fail = reject; })]);
+    await poller.poll();
+    const underway = poller.poll();
+    await new Promise(setImmediate);
+    await poller.onApplicationShutdown();
+    fail(new Error('Connection terminated'));
+    await underway;
+    await poller.poll();
+    assert.deepEqual(poller.warnings, []);
+    assert.equal(poller.connects, 1, 'no poll reconnects after the stop');
   });
 });

@@ -56,6 +56,7 @@ export class CacheGeneration extends CacheTrust implements OnModuleInit, OnAppli
   private timer?: NodeJS.Timeout;
   private polling = false;
   private failing = false;
+  private stopped = false;
 
   constructor(
     private readonly transactions: TransactionRunner,
@@ -71,7 +72,9 @@ export class CacheGeneration extends CacheTrust implements OnModuleInit, OnAppli
     void this.poll();
   }
 
+  /** A poll under way when the connection is closed fails with it: that is the stop, not news to log. */
   async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     this.disconnect();
   }
@@ -100,7 +103,7 @@ export class CacheGeneration extends CacheTrust implements OnModuleInit, OnAppli
 
   /** One poll at a time: a hanging one makes the caches untrusted, not a pile of queries. */
   async poll(): Promise<void> {
-    if (this.polling) return;
+    if (this.polling || this.stopped) return;
     this.polling = true;
     const startedAt = performance.now();
     try {
@@ -111,7 +114,7 @@ export class CacheGeneration extends CacheTrust implements OnModuleInit, OnAppli
       this.failing = false;
     } catch (err) {
       this.disconnect();
-      if (!this.failing) this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'cache generation poll failed; caches are bypassed until it answers');
+      if (!this.failing && !this.stopped) this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'cache generation poll failed; caches are bypassed until it answers');
       this.failing = true;
     } finally {
       this.polling = false;
