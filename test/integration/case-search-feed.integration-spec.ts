@@ -33,7 +33,19 @@ describe('CaseSearchFeed.changedAfter (integration)', () => {
   const newCase = () => givenCaseOn(ctx, org.id, workflow);
   /** As if the case's last change was `ms` ago (its place in the feed stays where it is). */
   const changedAgo = (caseId: number, ms: number) => db().query(`UPDATE cases SET updated_at = now() - $2::int * interval '1 millisecond' WHERE id = $1`, [caseId, ms]);
+  /**
+   * Waits until every transaction that had written when it was called has ended: the feed gives
+   * a change only then, and other tests' transactions on the same server may be among them.
+   */
+  const olderTransactionsEnded = async () => {
+    const target = BigInt((await db().query('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x')).rows[0].x);
+    for (const deadline = Date.now() + 30_000; ; await new Promise((resolve) => setTimeout(resolve, 5))) {
+      if (BigInt((await db().query('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS x')).rows[0].x) >= target) return;
+      assert.ok(Date.now() < deadline, 'the transactions older than the test\'s writes ended within 30 s');
+    }
+  };
   const found = async (settledMs: number): Promise<number[]> => {
+    await olderTransactionsEnded();
     // With a read replica (test:replica) the feed is read there, as the indexer reads it, without waiting for it: so the test waits until it has replayed the writes.
     const { DATABASE_URL: primary, DATABASE_READ_URL: replica } = process.env;
     if (primary && replica) await waitForReplay(primary, replica);
