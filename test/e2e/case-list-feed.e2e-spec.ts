@@ -20,6 +20,7 @@ import { createMetricsRegistry } from '../../src/shared/metrics/metrics.module.j
 import {
   anotherWorkflow, assertCaseResponse, assertErrorBody, CASE_KEYS, type CasesFixture, createdCaseId, getCase, givenCasesWorkflow, patchCase, postRaw,
 } from '../support/cases-api.js';
+import { nextXid, oldestRunningXid } from '../support/feed-horizon.js';
 import { closeDb, db, type InjectResult, startTestApp, type TestApp } from '../support/test-app.js';
 import { fromDashboard, givenOwner } from '../support/people-helpers.js';
 
@@ -52,10 +53,6 @@ describe('cases API: list and change feed', () => {
     assert.equal(typeof body.next_cursor, 'string', 'the feed always gives a next_cursor');
     return body as Page & { next_cursor: string };
   };
-
-  /** The next transaction id Postgres will hand out: every transaction that wrote so far is below it. */
-  const nextXid = async () => BigInt((await db().query('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x')).rows[0].x);
-  const oldestRunningXid = async () => BigInt((await db().query('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS x')).rows[0].x);
 
   /**
    * A sync client: follows the feed from `after` until a page is empty that was read once every

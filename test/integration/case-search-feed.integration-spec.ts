@@ -5,9 +5,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CaseSearchFeed } from '../../src/modules/cases/application/case-search-feed.js';
 import type { WorkflowVersion } from '../../src/modules/workflows/domain/workflow-version.js';
 import { type IntegrationContext, startIntegrationContext } from '../support/integration-context.js';
+import { nextXid, oldestRunningXid } from '../support/feed-horizon.js';
 import { givenCaseOn } from '../support/integration-fixtures.js';
 import { givenOrganization, givenPublishedWorkflow, type IntegrationOrganization } from '../support/integration-scenario.js';
 import { waitForReplay } from '../support/replicated-postgres.js';
@@ -38,9 +40,9 @@ describe('CaseSearchFeed.changedAfter (integration)', () => {
    * a change only then, and other tests' transactions on the same server may be among them.
    */
   const olderTransactionsEnded = async () => {
-    const target = BigInt((await db().query('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x')).rows[0].x);
-    for (const deadline = Date.now() + 30_000; ; await new Promise((resolve) => setTimeout(resolve, 5))) {
-      if (BigInt((await db().query('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS x')).rows[0].x) >= target) return;
+    const target = await nextXid();
+    for (const deadline = Date.now() + 30_000; ; await sleep(5)) {
+      if ((await oldestRunningXid()) >= target) return;
       assert.ok(Date.now() < deadline, 'the transactions older than the test\'s writes ended within 30 s');
     }
   };
