@@ -10,8 +10,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseSearchQuery } from '../../src/modules/search/domain/search-query.js';
-import { combineTermQueries, termInput } from '../../src/modules/search/domain/term-queries.js';
+import type { SearchScope, SearchTier } from '../../src/modules/cases/domain/case-text-search.js';
+import { CaseSearchService } from '../../src/modules/search/application/case-search.service.js';
+import { type FoundMatch, SearchReads } from '../../src/modules/search/application/search.ports.js';
+import type { SearchQueries, TermInput, TermQuery } from '../../src/modules/search/domain/term-queries.js';
 import { searchTiers, TERM_QUERIES } from '../../src/modules/search/infrastructure/postgres-search-reads.js';
 import { type IsolatedDatabase, isolatedDatabase } from '../support/automation-helpers.js';
 
@@ -46,6 +48,26 @@ interface PlanNode {
 
 const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 
+/** The service's own term queries and tiers, on the test's pool (PostgresSearchReads wants the app's data source). */
+class SearchReadsOnPool extends SearchReads {
+  constructor(private readonly database: IsolatedDatabase) {
+    super();
+  }
+
+  async termQueries(inputs: readonly TermInput[]): Promise<Omit<TermQuery, 'exclude'>[]> {
+    const values = [inputs.map((i) => i.kind), inputs.map((i) => i.value), inputs.map((i) => i.highlight)];
+    return (await this.database.pool.query<Omit<TermQuery, 'exclude'>>(TERM_QUERIES.text, values)).rows;
+  }
+
+  tiers(organizationId: number, queries: SearchQueries, scope: SearchScope): SearchTier[] {
+    return searchTiers(organizationId, queries, scope);
+  }
+
+  matches(): Promise<FoundMatch[]> {
+    throw new Error('no snippets in these tests');
+  }
+}
+
 describe('search tier plans', () => {
   let database: IsolatedDatabase;
   before(async () => {
@@ -55,20 +77,12 @@ describe('search tier plans', () => {
   });
   after(() => database.drop());
 
-  /** The first tier's statement for `q`, in the list statement's shape, as the service plans it. */
+  /** The first tier's statement for `q`, as the service prepares it, in the list statement's shape. */
   const firstTier = async (q: string) => {
-    const parsed = parseSearchQuery(q);
-    assert.ok(parsed.ok);
-    const inputs = parsed.terms.map(termInput);
-    const { rows: printed } = await database.pool.query<{ query: string; highlight: string; common: boolean }>(TERM_QUERIES.text, [
-      inputs.map((i) => i.kind),
-      inputs.map((i) => i.value),
-      inputs.map((i) => i.highlight),
-    ]);
-    const queries = combineTermQueries(printed.map((p, i) => ({ ...p, exclude: parsed.terms[i]!.exclude })))!;
-    const [tier] = searchTiers(ORG, queries, 'admin');
+    const prepared = await new CaseSearchService(new SearchReadsOnPool(database)).prepare(ORG, q, 'admin');
+    assert.ok('tiers' in prepared, q);
     const values: unknown[] = [ORG];
-    const condition = tier!.condition((value) => `$${values.push(value)}`);
+    const condition = prepared.tiers[0]!.condition((value) => `$${values.push(value)}`);
     return { sql: `SELECT id FROM cases WHERE organization_id = $1 AND ${condition} ORDER BY created_at DESC, id DESC LIMIT 26`, values };
   };
 
