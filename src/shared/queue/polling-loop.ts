@@ -6,6 +6,9 @@ const IDLE_POLL_MS = 100;
  * Calls `pass` over and over: at once while it reports a full batch, every 100 ms (or `idleMs`) when idle,
  * and with a bounded backoff while Postgres or Redis is unavailable (logged once per outage).
  * Used by the relays that move due work from Postgres to Bull, and by the reports' fold.
+ * Its owner stops it in `beforeApplicationShutdown`: TypeORM and Bull close their connections in
+ * `onApplicationShutdown`, in an order of modules Nest chooses, and a pass still running then fails
+ * with them and logs an outage that is only the stop.
  */
 export class PollingLoop {
   private stopped = false;

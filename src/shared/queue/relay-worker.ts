@@ -1,4 +1,4 @@
-import { Inject, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Job, JobOptions, Queue } from 'bull';
 import { Env } from '../config/env.js';
 import { LOGGER, type Logger } from '../logging/logger.js';
@@ -36,7 +36,7 @@ export interface RelayWorkerOptions<T, K, J> {
  * due work to the queue; at shutdown it stops handing over. Each relay of the service extends
  * it with where its work lives and how a job runs.
  */
-export abstract class RelayWorker<T, K, J> implements OnApplicationBootstrap, OnApplicationShutdown {
+export abstract class RelayWorker<T, K, J> implements OnApplicationBootstrap, BeforeApplicationShutdown {
   // Injected by property, so each relay's constructor names only what is its own.
   @Inject(Env) private readonly env: Env;
   @Inject(LOGGER) private readonly logger: Logger;
@@ -61,7 +61,7 @@ export abstract class RelayWorker<T, K, J> implements OnApplicationBootstrap, On
     this.relay.start();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  async beforeApplicationShutdown(): Promise<void> {
     await this.relay?.stop();
   }
 }

@@ -1,5 +1,5 @@
 import { InjectQueue } from '@nestjs/bull';
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { Job, Queue } from 'bull';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { LOST_JOB_GRACE_MS, Relay } from '../../../shared/queue/relay.js';
@@ -22,7 +22,7 @@ const BULK_JOBS_AT_ONCE = 2;
  * Postgres holds each job and its cases, so nothing is lost while Redis or every process is down.
  */
 @Injectable()
-export class BulkJobRelay implements OnApplicationBootstrap, OnApplicationShutdown {
+export class BulkJobRelay implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly relay: Relay<BulkJobRef>;
 
   constructor(
@@ -54,7 +54,7 @@ export class BulkJobRelay implements OnApplicationBootstrap, OnApplicationShutdo
     this.relay.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
     return this.relay.stop();
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { Env } from '../../../shared/config/env.js';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { PollingLoop } from '../../../shared/queue/polling-loop.js';
@@ -13,7 +13,7 @@ const IDLE_MS = 500;
  * A worker without SMTP_RELAY_URL leaves them to one that has it.
  */
 @Injectable()
-export class CaseMailWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+export class CaseMailWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly loop: PollingLoop;
 
   constructor(
@@ -28,7 +28,7 @@ export class CaseMailWorker implements OnApplicationBootstrap, OnApplicationShut
     if (this.env.ROLE !== 'api' && this.env.SMTP_RELAY_URL) this.loop.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
     return this.loop.stop();
   }
 }

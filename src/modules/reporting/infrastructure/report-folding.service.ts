@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { PollingLoop } from '../../../shared/queue/polling-loop.js';
 import { ReportFold } from '../application/case-report.ports.js';
@@ -9,7 +9,7 @@ const IDLE_MS = 1000;
 
 /** In worker roles: folds the log of case changes into the report rollups (one fold at a time across workers). */
 @Injectable()
-export class ReportFolding implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ReportFolding implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly loop: PollingLoop;
 
   constructor(fold: ReportFold, @Inject(LOGGER) logger: Logger) {
@@ -20,7 +20,7 @@ export class ReportFolding implements OnApplicationBootstrap, OnApplicationShutd
     this.loop.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
     return this.loop.stop();
   }
 }

@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { LOGGER, type Logger } from '../../../shared/logging/logger.js';
 import { ForegroundWork } from '../../../shared/queue/foreground-work.js';
 import { PollingLoop } from '../../../shared/queue/polling-loop.js';
@@ -18,7 +18,7 @@ export const BEHIND_PASS_MS = 2_000;
  * metrics say so meanwhile (`search_indexer_held_back`).
  */
 @Injectable()
-export class SearchIndexerLoop implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SearchIndexerLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly loop: PollingLoop;
   private nextPassAt = 0;
 
@@ -44,7 +44,7 @@ export class SearchIndexerLoop implements OnApplicationBootstrap, OnApplicationS
     this.loop.start();
   }
 
-  onApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): Promise<void> {
     return this.loop.stop();
   }
 }

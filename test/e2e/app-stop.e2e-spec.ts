@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, it } from 'node:test';
+import { DataSource } from 'typeorm';
+import { startSmtpSink } from '../support/smtp-sink.js';
+import { startTestApp } from '../support/test-app.js';
+
+/** Longer than any polling loop's idle pause (the report fold's, 1 s, is the longest). */
+const LONGER_THAN_ANY_PAUSE_MS = 1_500;
+
+describe('stopping the service', () => {
+  it('stops every polling loop before the database closes: a process running them all (mail sender included) stops without a warning', async () => {
+    const sink = await startSmtpSink();
+    const t = await startTestApp({ env: { SMTP_RELAY_URL: sink.url }, captureLogs: true });
+    try {
+      // The window a stop leaves open, made wide: the database's pool is closed, then the stop
+      // waits before it goes on to the next module. A loop still running in it fails its pass
+      // with "Driver not Connected" and logs an outage (start:local printed one when stopped).
+      const dataSource = t.app.get(DataSource);
+      const destroy = dataSource.destroy.bind(dataSource);
+      dataSource.destroy = async () => {
+        await destroy();
+        await sleep(LONGER_THAN_ANY_PAUSE_MS);
+      };
+      await t.close();
+      const warnings = t.logs.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => line.level >= 40);
+      assert.deepEqual(warnings, []);
+    } finally {
+      await sink.close();
+    }
+  });
+});
