@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { type BeforeApplicationShutdown, Inject, Injectable, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Gauge, type Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
@@ -33,11 +33,11 @@ interface Replica {
  * see the latest.
  */
 @Injectable()
-export class ReplicaReads implements OnModuleInit, OnApplicationShutdown {
+export class ReplicaReads implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly primary: PreparedStatements;
   private replica?: Replica;
   private timer?: NodeJS.Timeout;
-  private polling = false;
+  private polling?: Promise<void>;
   private reported?: ReplicaState;
 
   constructor(
@@ -56,13 +56,21 @@ export class ReplicaReads implements OnModuleInit, OnApplicationShutdown {
     const statements = new PreparedStatements(source);
     const replica: Replica = { source, statements, position: new ReplicaPosition(this.primary, statements, this.env.DATABASE_READ_MAX_LAG_MS) };
     this.replica = replica;
-    this.timer = setInterval(() => void this.poll(replica), POLL_EVERY_MS);
+    this.timer = setInterval(() => this.poll(replica), POLL_EVERY_MS);
     this.timer.unref();
-    void this.poll(replica);
+    this.poll(replica);
+  }
+
+  /**
+   * The polls end before the primary's pool closes (TypeORM closes it in onApplicationShutdown):
+   * a poll still running then fails with it and logs the replica skipped, which is only the stop.
+   */
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.polling;
   }
 
   async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.timer);
     if (this.replica?.source.isInitialized) await this.replica.source.destroy().catch(() => undefined);
   }
 
@@ -96,9 +104,11 @@ export class ReplicaReads implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** One poll at a time: against a replica that does not answer, one can last the connect timeout. */
-  private async poll(replica: Replica): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
+  private poll(replica: Replica): void {
+    this.polling ??= this.pollOnce(replica).finally(() => (this.polling = undefined));
+  }
+
+  private async pollOnce(replica: Replica): Promise<void> {
     try {
       if (!replica.source.isInitialized) await replica.source.initialize();
       await replica.position.poll();
@@ -106,8 +116,6 @@ export class ReplicaReads implements OnModuleInit, OnApplicationShutdown {
     } catch (err) {
       replica.position.failed();
       this.report(replica, err);
-    } finally {
-      this.polling = false;
     }
   }
 

@@ -13,6 +13,7 @@ const SCHEDULE_CHECK_MS = 30_000;
  */
 export class RepeatableJob {
   private timer?: NodeJS.Timeout;
+  private ensuring?: Promise<void>;
   private failing = false;
 
   constructor(
@@ -26,12 +27,18 @@ export class RepeatableJob {
   /** Processes the jobs in this process, one at a time, and keeps the schedule in Redis. */
   start(run: () => Promise<unknown>): void {
     this.queue.process(this.jobName, 1, run).catch((err: unknown) => this.logger.error({ err: String(err) }, `${this.what} worker stopped`));
-    void this.ensure();
-    this.timer = setInterval(() => void this.ensure(), SCHEDULE_CHECK_MS);
+    this.ensureOnce();
+    this.timer = setInterval(() => this.ensureOnce(), SCHEDULE_CHECK_MS);
   }
 
-  stop(): void {
+  /** Called in beforeApplicationShutdown: a write still running when Bull closes the queue would fail and log Redis unavailable. */
+  async stop(): Promise<void> {
     clearInterval(this.timer);
+    await this.ensuring;
+  }
+
+  private ensureOnce(): void {
+    this.ensuring ??= this.ensure().finally(() => (this.ensuring = undefined));
   }
 
   private async ensure(): Promise<void> {

@@ -14,16 +14,23 @@ const DAY_MS = 86_400_000;
 @Injectable()
 export class TimePartitionSchedule implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer?: NodeJS.Timeout;
+  private creating?: Promise<unknown>;
 
   constructor(private readonly purges: RetentionPurges, @Inject(LOGGER) private readonly logger: Logger) {}
 
   onApplicationBootstrap(): void {
-    void this.createAhead();
-    this.timer = setInterval(() => void this.createAhead(), DAY_MS).unref();
+    this.createAheadOnce();
+    this.timer = setInterval(() => this.createAheadOnce(), DAY_MS).unref();
   }
 
-  beforeApplicationShutdown(): void {
+  /** The creation under way ends before the pool closes: failing with it, it would log a warning that is only the stop. */
+  async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    await this.creating;
+  }
+
+  private createAheadOnce(): void {
+    this.creating ??= this.createAhead().finally(() => (this.creating = undefined));
   }
 
   /** How many partitions it created; a failure is logged and tried again the next day (the default partition takes the rows meanwhile). */
