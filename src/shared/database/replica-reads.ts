@@ -37,7 +37,8 @@ export class ReplicaReads implements OnModuleInit, BeforeApplicationShutdown, On
   private readonly primary: PreparedStatements;
   private replica?: Replica;
   private timer?: NodeJS.Timeout;
-  private polling?: Promise<void>;
+  private polling = false;
+  private stopping = false;
   private reported?: ReplicaState;
 
   constructor(
@@ -56,18 +57,19 @@ export class ReplicaReads implements OnModuleInit, BeforeApplicationShutdown, On
     const statements = new PreparedStatements(source);
     const replica: Replica = { source, statements, position: new ReplicaPosition(this.primary, statements, this.env.DATABASE_READ_MAX_LAG_MS) };
     this.replica = replica;
-    this.timer = setInterval(() => this.poll(replica), POLL_EVERY_MS);
+    this.timer = setInterval(() => void this.poll(replica), POLL_EVERY_MS);
     this.timer.unref();
-    this.poll(replica);
+    void this.poll(replica);
   }
 
   /**
-   * The polls end before the primary's pool closes (TypeORM closes it in onApplicationShutdown):
-   * a poll still running then fails with it and logs the replica skipped, which is only the stop.
+   * Before any pool closes (TypeORM closes the primary's in onApplicationShutdown): a poll still
+   * running then fails with it, which is the stop, not the replica skipped. It is not waited for:
+   * against a replica that does not answer, it could outlast SHUTDOWN_GRACE_MS.
    */
-  async beforeApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): void {
+    this.stopping = true;
     clearInterval(this.timer);
-    await this.polling;
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -104,11 +106,9 @@ export class ReplicaReads implements OnModuleInit, BeforeApplicationShutdown, On
   }
 
   /** One poll at a time: against a replica that does not answer, one can last the connect timeout. */
-  private poll(replica: Replica): void {
-    this.polling ??= this.pollOnce(replica).finally(() => (this.polling = undefined));
-  }
-
-  private async pollOnce(replica: Replica): Promise<void> {
+  private async poll(replica: Replica): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
     try {
       if (!replica.source.isInitialized) await replica.source.initialize();
       await replica.position.poll();
@@ -116,13 +116,15 @@ export class ReplicaReads implements OnModuleInit, BeforeApplicationShutdown, On
     } catch (err) {
       replica.position.failed();
       this.report(replica, err);
+    } finally {
+      this.polling = false;
     }
   }
 
   /** A line when the replica is skipped, and when it is used again. */
   private report(replica: Replica, err?: unknown): void {
     const state = replica.position.state();
-    if (state === this.reported) return;
+    if (state === this.reported || this.stopping) return;
     this.reported = state;
     const lag = replica.position.lagSeconds();
     if (state === 'in use') this.logger.info({ lagSeconds: lag }, 'read replica in use');

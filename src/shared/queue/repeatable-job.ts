@@ -13,8 +13,8 @@ const SCHEDULE_CHECK_MS = 30_000;
  */
 export class RepeatableJob {
   private timer?: NodeJS.Timeout;
-  private ensuring?: Promise<void>;
   private failing = false;
+  private stopped = false;
 
   constructor(
     private readonly queue: Queue,
@@ -27,18 +27,14 @@ export class RepeatableJob {
   /** Processes the jobs in this process, one at a time, and keeps the schedule in Redis. */
   start(run: () => Promise<unknown>): void {
     this.queue.process(this.jobName, 1, run).catch((err: unknown) => this.logger.error({ err: String(err) }, `${this.what} worker stopped`));
-    this.ensureOnce();
-    this.timer = setInterval(() => this.ensureOnce(), SCHEDULE_CHECK_MS);
+    void this.ensure();
+    this.timer = setInterval(() => void this.ensure(), SCHEDULE_CHECK_MS);
   }
 
-  /** Called in beforeApplicationShutdown: a write still running when Bull closes the queue would fail and log Redis unavailable. */
-  async stop(): Promise<void> {
+  /** Called in beforeApplicationShutdown: a write still running when Bull then closes the queue fails with it, which is the stop, not Redis unavailable. */
+  stop(): void {
+    this.stopped = true;
     clearInterval(this.timer);
-    await this.ensuring;
-  }
-
-  private ensureOnce(): void {
-    this.ensuring ??= this.ensure().finally(() => (this.ensuring = undefined));
   }
 
   private async ensure(): Promise<void> {
@@ -50,7 +46,7 @@ export class RepeatableJob {
       if (this.failing) this.logger.info(`${this.what} schedule restored`);
       this.failing = false;
     } catch (err) {
-      if (!this.failing) this.logger.warn({ err: String(err) }, `${this.what} schedule not written: Redis unavailable; trying again`);
+      if (!this.failing && !this.stopped) this.logger.warn({ err: String(err) }, `${this.what} schedule not written: Redis unavailable; trying again`);
       this.failing = true;
     }
   }

@@ -27,7 +27,7 @@ export class SsoDomainCheckSchedule implements OnApplicationBootstrap, BeforeApp
     });
   }
 
-  beforeApplicationShutdown(): Promise<void> {
-    return this.job.stop();
+  beforeApplicationShutdown(): void {
+    this.job.stop();
   }
 }

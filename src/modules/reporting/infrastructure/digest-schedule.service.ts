@@ -26,7 +26,7 @@ export class DigestSchedule implements OnApplicationBootstrap, BeforeApplication
     this.job.start(() => this.pass.run());
   }
 
-  beforeApplicationShutdown(): Promise<void> {
-    return this.job.stop();
+  beforeApplicationShutdown(): void {
+    this.job.stop();
   }
 }

@@ -25,8 +25,8 @@ export class PurgeSchedule implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   /** A pass under way ends after its batch, so the queue can close within the shutdown grace. */
-  beforeApplicationShutdown(): Promise<void> {
+  beforeApplicationShutdown(): void {
+    this.job.stop();
     this.pass.stop();
-    return this.job.stop();
   }
 }

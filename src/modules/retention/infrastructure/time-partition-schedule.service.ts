@@ -14,23 +14,19 @@ const DAY_MS = 86_400_000;
 @Injectable()
 export class TimePartitionSchedule implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private timer?: NodeJS.Timeout;
-  private creating?: Promise<unknown>;
+  private stopped = false;
 
   constructor(private readonly purges: RetentionPurges, @Inject(LOGGER) private readonly logger: Logger) {}
 
   onApplicationBootstrap(): void {
-    this.createAheadOnce();
-    this.timer = setInterval(() => this.createAheadOnce(), DAY_MS).unref();
+    void this.createAhead();
+    this.timer = setInterval(() => void this.createAhead(), DAY_MS).unref();
   }
 
-  /** The creation under way ends before the pool closes: failing with it, it would log a warning that is only the stop. */
-  async beforeApplicationShutdown(): Promise<void> {
+  /** A creation still running when the pool then closes fails with it, which is the stop, not news to log. */
+  beforeApplicationShutdown(): void {
+    this.stopped = true;
     clearInterval(this.timer);
-    await this.creating;
-  }
-
-  private createAheadOnce(): void {
-    this.creating ??= this.createAhead().finally(() => (this.creating = undefined));
   }
 
   /** How many partitions it created; a failure is logged and tried again the next day (the default partition takes the rows meanwhile). */
@@ -40,7 +36,7 @@ export class TimePartitionSchedule implements OnApplicationBootstrap, BeforeAppl
       if (created) this.logger.info({ created }, 'time partitions created ahead');
       return created;
     } catch (err) {
-      this.logger.warn({ err: String(err) }, 'time partitions not created ahead; the default partitions take the rows until the next try');
+      if (!this.stopped) this.logger.warn({ err: String(err) }, 'time partitions not created ahead; the default partitions take the rows until the next try');
       return 0;
     }
   }
