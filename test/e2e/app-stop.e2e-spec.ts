@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { DataSource } from 'typeorm';
@@ -7,6 +8,8 @@ import { startTestApp } from '../support/test-app.js';
 
 /** Longer than any polling loop's idle pause (the report fold's, 1 s, is the longest). */
 const LONGER_THAN_ANY_PAUSE_MS = 1_500;
+/** A connect timeout no stop should wait out (the default SHUTDOWN_GRACE_MS is 10 s). */
+const HANGING_CONNECT_MS = 60_000;
 
 describe('stopping the service', () => {
   it('stops every polling loop before the database closes: a process running them all (mail sender and read replica poll included) stops without a warning', async () => {
@@ -29,6 +32,24 @@ describe('stopping the service', () => {
       assert.deepEqual(warnings, []);
     } finally {
       await sink.close();
+    }
+  });
+
+  it('does not wait for a read replica that does not answer: its poll, hanging on the connection, is left to the stop', async () => {
+    // Takes connections and never answers, as a replica whose machine hangs: the poll waits for
+    // the connect timeout, set far beyond the test's own timeout.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const readUrl = `postgres://postgres@127.0.0.1:${(silent.address() as AddressInfo).port}/postgres`;
+    const t = await startTestApp({ env: { DATABASE_READ_URL: readUrl, DATABASE_CONNECT_TIMEOUT_MS: String(HANGING_CONNECT_MS) }, captureLogs: true });
+    try {
+      while (!sockets.length) await sleep(20);
+      const stopped = await Promise.race([t.close().then(() => 'stopped'), sleep(HANGING_CONNECT_MS / 2).then(() => 'still stopping')]);
+      assert.equal(stopped, 'stopped');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      silent.close();
     }
   });
 });
