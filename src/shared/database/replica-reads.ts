@@ -38,7 +38,7 @@ export class ReplicaReads implements OnModuleInit, BeforeApplicationShutdown, On
   private replica?: Replica;
   private timer?: NodeJS.Timeout;
   private polling = false;
-  private stopping = false;
+  private stopped = false;
   private reported?: ReplicaState;
 
   constructor(
@@ -68,7 +68,7 @@ export class ReplicaReads implements OnModuleInit, BeforeApplicationShutdown, On
    * against a replica that does not answer, it could outlast SHUTDOWN_GRACE_MS.
    */
   beforeApplicationShutdown(): void {
-    this.stopping = true;
+    this.stopped = true;
     clearInterval(this.timer);
   }
 
@@ -124,7 +124,7 @@ export class ReplicaReads implements OnModuleInit, BeforeApplicationShutdown, On
   /** A line when the replica is skipped, and when it is used again. */
   private report(replica: Replica, err?: unknown): void {
     const state = replica.position.state();
-    if (state === this.reported || this.stopping) return;
+    if (state === this.reported || this.stopped) return;
     this.reported = state;
     const lag = replica.position.lagSeconds();
     if (state === 'in use') this.logger.info({ lagSeconds: lag }, 'read replica in use');
