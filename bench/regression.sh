@@ -10,6 +10,7 @@
 # WORKER=1 starts beside each server a worker process of its build (ROLE=worker, same database and Redis; WORKER_TASKSET,
 # default unpinned), as production runs one: intake measured with the worker's passes (the search indexer, the report fold)
 # following it. The worker's own CPU is not in the server's figures; its Postgres backends' CPU is in postgres_cpu_us.
+# Each run then starts once both builds' processes are quiet (quiet below), so one build's worker catching up does not slow the other's run.
 # Needs wrk, Postgres (local socket, user postgres) and Redis (6379).
 set -u
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -78,8 +79,23 @@ console.log(JSON.stringify({rps:Math.round(w.rps),p99_ms:+(w.p99_us/1000).toFixe
 P0=${PORT_BASE:-3211}; R0=${REDIS_DB_BASE:-13}
 start "$OLD" "$P0" "$R0" old || exit 1
 start "$NEW" "${PORT_NEXT:-$((P0 + 1))}" $((R0 + 1)) new || exit 1
+# "pid ticks" (user+system) of every started process (servers and workers) and both databases' backends, sorted by pid.
+pid_ticks() { local pid
+  { for p in "${PIDS[@]}"; do ps -o pid= -g "$p"; done; su_psql -tAc "SELECT pid FROM pg_stat_activity WHERE datname IN ('${DBS[0]}', '${DBS[1]}')"; } |
+    while read -r pid; do [ -n "$pid" ] && awk -v p="$pid" '{print p, $14+$15}' "/proc/$pid/stat" 2>/dev/null; done | sort; }
+# CPU ticks those processes used over a second (only those alive at both ends, so none ending makes it negative).
+busy_ticks() { local a b; a=$(pid_ticks); sleep 1; b=$(pid_ticks); join <(echo "$a") <(echo "$b") | awk '{d += $3 - $2} END {print d + 0}'; }
+# With WORKER=1: before each run, wait until those processes use no more than when both builds were idle (measured once, before
+# the first run) and a twentieth of a core (at most QUIET_MAX s, default 180): a worker still catching up on one build's run would
+# slow the other's. It waits 3 s first: a worker gives way to intake until 2 s after a burst (IntakePressure), and only then catches up.
+IDLE=""
+quiet() { [ "${WORKER:-0}" = 1 ] || return 0; local t waited=0
+  if [ -z "$IDLE" ]; then IDLE=$(for _ in 1 2 3; do busy_ticks; done | sort -n | head -1); echo "idle: $IDLE ticks a second" >&2; fi
+  sleep 3; waited=3
+  while [ "$waited" -lt "${QUIET_MAX:-180}" ]; do t=$(busy_ticks); waited=$((waited + 1)); [ "$t" -le $((IDLE + HZ / 20)) ] && break; done
+  echo "quiet after ${waited} s" >&2; }
 for i in $(seq 1 "$REPS"); do
-  for b in old new; do x=$(run $b); [ -n "$x" ] || continue; echo "c$CONNS $b run $i: $x"; echo "$x" >>"$work/$b.runs"; done
+  for b in old new; do quiet; x=$(run $b); [ -n "$x" ] || continue; echo "c$CONNS $b run $i: $x"; echo "$x" >>"$work/$b.runs"; done
 done
 node -e '
 const fs=require("fs");const rd=(f)=>fs.readFileSync(f,"utf8").trim().split("\n").map((l)=>JSON.parse(l));
