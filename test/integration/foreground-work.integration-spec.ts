@@ -1,14 +1,20 @@
-/** The search indexer's pace while automation runs wait in the real Redis the lane uses (a Bull queue under its prefix). */
+/** The search indexer's pace while automation runs wait or intake is pressed, in the real Redis the lane uses (under its prefix). */
 import assert from 'node:assert/strict';
-import { after, afterEach, describe, it, mock } from 'node:test';
+import { after, afterEach, before, describe, it, mock } from 'node:test';
 import Bull from 'bull';
+import { Redis } from 'ioredis';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { AutomationBacklog, BEHIND_AT_WAITING_RUNS } from '../../src/modules/automation/infrastructure/automation-backlog.js';
 import type { SearchIndexer } from '../../src/modules/search/application/search-indexer.service.js';
 import { PromSearchIndexMetrics } from '../../src/modules/search/infrastructure/search-index.metrics.js';
 import { BEHIND_PASS_MS, SearchIndexerLoop } from '../../src/modules/search/infrastructure/search-indexer.loop.js';
+import { BUSY_PENDING, IntakePressure, MARKER_MS, PRESSED_SAMPLES, SAMPLE_MS, WINDOW_SAMPLES } from '../../src/modules/cases/infrastructure/intake-pressure.js';
+import { PostgresCaseRepository } from '../../src/modules/cases/infrastructure/postgres-case.repository.js';
+import type { Env } from '../../src/shared/config/env.js';
 import { ForegroundWork } from '../../src/shared/queue/foreground-work.js';
+import { createRedisClient, type RedisConnection } from '../../src/shared/redis/redis.client.js';
+import { type IntegrationContext, startIntegrationContext } from '../support/integration-context.js';
 
 describe('the search indexer while automation runs wait', () => {
   const queue = new Bull(`foreground-work-spec-${process.pid}`, { redis: process.env.REDIS_URL!, prefix: `${process.env.REDIS_PREFIX}:bull` });
@@ -45,8 +51,7 @@ describe('the search indexer while automation runs wait', () => {
     assert.equal(await loop.pass(), 500);
     assert.equal(passes, 2);
     await queue.empty();
-    mock.timers.tick(BEHIND_PASS_MS);
-    for (let i = 0; i < 3; i++) assert.equal(await loop.pass(), 500);
+    for (let i = 0; i < 3; i++) assert.equal(await loop.pass(), 500, 'no wait for the interval the last held-back pass began');
     assert.equal(passes, 5, 'every call is a pass once the runs are done');
     assert.equal(await heldBack(), 0);
   });
@@ -55,5 +60,87 @@ describe('the search indexer while automation runs wait', () => {
     const unreachable = new ForegroundWork();
     unreachable.register(() => Promise.reject(new Error('connection refused')));
     assert.equal(await unreachable.behind(), false);
+  });
+});
+
+describe('the search indexer while intake is pressed', () => {
+  const redis = new Redis(process.env.REDIS_URL!);
+  /** An API and a worker instance sharing a prefix of their own; the test gives the API's samples. */
+  const instances = (prefix: string, connection: RedisConnection = redis) => {
+    const env = { ROLE: 'all', REDIS_PREFIX: `${process.env.REDIS_PREFIX}:${prefix}` } as Env;
+    const foreground = new ForegroundWork();
+    const cases = { intakesPending: () => 0 } as unknown as PostgresCaseRepository;
+    const pressure = new IntakePressure(env, connection, cases, foreground);
+    foreground.register(() => pressure.pressed());
+    return { pressure, foreground, marker: `${env.REDIS_PREFIX}:intake-pressed` };
+  };
+
+  after(() => redis.quit());
+
+  it(`counts intake pressed once ${PRESSED_SAMPLES} of the last ${WINDOW_SAMPLES} samples found ${BUSY_PENDING} new cases waiting or more, for ${MARKER_MS} ms`, async () => {
+    const { pressure, foreground, marker } = instances(`pressed-${process.pid}`);
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < WINDOW_SAMPLES; i++) pressure.sample(i < PRESSED_SAMPLES - 1 ? BUSY_PENDING + 10 : 0);
+    pressure.sample(BUSY_PENDING);
+    await settle();
+    assert.equal(await foreground.behind(), false, 'the oldest busy sample left the window as the last one came in');
+    for (let i = 0; i < WINDOW_SAMPLES; i++) pressure.sample(BUSY_PENDING - 1);
+    for (let i = 0; i < PRESSED_SAMPLES - 1; i++) pressure.sample(BUSY_PENDING);
+    await settle();
+    assert.equal(await foreground.behind(), false, 'one sample short: a busy moment, not a burst');
+    pressure.sample(BUSY_PENDING);
+    await settle();
+    assert.equal(await foreground.behind(), true);
+    const ttl = await redis.pttl(marker);
+    assert.ok(ttl > MARKER_MS - 500 && ttl <= MARKER_MS, String(ttl));
+  });
+
+  it('sets the marker again only once it is half gone, and holds the indexer back while it lives', async () => {
+    let sets = 0;
+    const counting = new Proxy(redis, {
+      get: (target, name) => (name === 'set' ? (...args: Parameters<Redis['set']>) => (sets++, target.set(...args)) : Reflect.get(target, name)),
+    });
+    const { pressure, foreground, marker } = instances(`again-${process.pid}`, counting);
+    for (let i = 0; i < 3 * WINDOW_SAMPLES; i++) pressure.sample(BUSY_PENDING);
+    assert.equal(sets, 1, 'a burst costs one command while the marker is fresh');
+    await new Promise((resolve) => setTimeout(resolve, MARKER_MS / 2 + 50));
+    pressure.sample(BUSY_PENDING);
+    assert.equal(sets, 2);
+    assert.equal(await redis.exists(marker), 1);
+    let passes = 0;
+    const loop = new SearchIndexerLoop({ pass: async () => (passes++, 500) } as unknown as SearchIndexer, foreground, new PromSearchIndexMetrics(new Registry()), pino({ level: 'silent' }));
+    assert.equal(await loop.pass(), 500);
+    assert.equal(await loop.pass(), 0, 'the next pass waits, as while automation runs wait');
+    assert.equal(passes, 1);
+    await redis.del(marker);
+    assert.equal(await foreground.behind(), false, 'no marker, no pressure');
+  });
+
+  it('does not hold the index back when Redis does not answer', async () => {
+    const unreachable = createRedisClient({ REDIS_URL: 'redis://127.0.0.1:1', REDIS_CLUSTER: false });
+    try {
+      const { pressure, foreground } = instances(`down-${process.pid}`, unreachable);
+      for (let i = 0; i < WINDOW_SAMPLES; i++) pressure.sample(BUSY_PENDING);
+      assert.equal(await foreground.behind(), false);
+    } finally {
+      unreachable.disconnect();
+    }
+  });
+
+  describe('as the service wires it (ROLE=all: an API and a worker in one process)', () => {
+    let ctx: IntegrationContext;
+    before(async () => {
+      ctx = await startIntegrationContext({ env: { ROLE: 'all' } });
+    });
+    after(() => ctx.close());
+
+    it('samples the intake batches every few milliseconds and tells the workers', async () => {
+      const foreground = ctx.get(ForegroundWork);
+      assert.equal(await foreground.behind(), false, 'an idle service is not pressed');
+      const cases = ctx.get(PostgresCaseRepository);
+      cases.intakesPending = () => BUSY_PENDING;
+      await new Promise((resolve) => setTimeout(resolve, (WINDOW_SAMPLES + 2) * SAMPLE_MS));
+      assert.equal(await foreground.behind(), true);
+    });
   });
 });

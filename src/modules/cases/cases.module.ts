@@ -41,6 +41,7 @@ import { PostgresUsageCounts } from './infrastructure/postgres-usage-counts.js';
 import { PostgresCaseMergeReads, PostgresCaseMerges } from './infrastructure/postgres-case-merges.js';
 import { PostgresCaseQueries } from './infrastructure/postgres-case-queries.js';
 import { PostgresCaseRepository } from './infrastructure/postgres-case.repository.js';
+import { IntakePressure } from './infrastructure/intake-pressure.js';
 
 @Module({
   imports: [TokensModule, WorkflowsModule],
@@ -67,7 +68,9 @@ import { PostgresCaseRepository } from './infrastructure/postgres-case.repositor
     { provide: CaseSearchFeed, useClass: PostgresCaseSearchFeed },
     CaseWatchingSql,
     CaseServiceLevels,
-    { provide: CaseRepository, useClass: PostgresCaseRepository },
+    PostgresCaseRepository,
+    { provide: CaseRepository, useExisting: PostgresCaseRepository },
+    IntakePressure,
     { provide: CaseQueries, useClass: PostgresCaseQueries },
     { provide: CaseFeedReads, useClass: QueriedCaseFeed },
     { provide: RunQueue, useClass: PostgresRunQueue },

@@ -7,6 +7,7 @@
 export abstract class BatchQueue<E> {
   protected queue: E[] = [];
   private inFlight = 0;
+  private inFlightPieces = 0;
   private flushScheduled = false;
 
   constructor(private readonly maxInFlight: number) {}
@@ -16,6 +17,11 @@ export abstract class BatchQueue<E> {
 
   /** Runs a batch taken by `takeBatch`; never rejects (each piece of work is settled on its own). */
   protected abstract runBatch(batch: E[]): Promise<void>;
+
+  /** Pieces of work queued or in a batch under way. */
+  get pending(): number {
+    return this.queue.length + this.inFlightPieces;
+  }
 
   protected enqueue(entry: E): void {
     this.queue.push(entry);
@@ -37,8 +43,10 @@ export abstract class BatchQueue<E> {
       const batch = this.takeBatch();
       if (batch.length === 0) return;
       this.inFlight += 1;
+      this.inFlightPieces += batch.length;
       void this.runBatch(batch).finally(() => {
         this.inFlight -= 1;
+        this.inFlightPieces -= batch.length;
         this.scheduleFlush();
       });
     }

@@ -1,10 +1,10 @@
-/** Says whether a worker is behind on one kind of the work its users wait for. */
+/** Says whether one kind of the work users wait for is behind or pressed. */
 export type BacklogProbe = () => Promise<boolean>;
 
 /**
- * Whether a worker is behind on the work people and programs wait for (automation runs), which
- * background upkeep (the search index) gives way to. A module with such work registers a probe
- * in worker roles; a probe that fails (Redis unavailable) counts as not behind.
+ * Whether the work people and programs wait for (automation runs, intake) is behind or pressed,
+ * which background upkeep (the search index) gives way to. A module with such work registers a
+ * probe in worker roles; a probe that fails (Redis unavailable) counts as not behind.
  */
 export class ForegroundWork {
   private readonly probes: BacklogProbe[] = [];

@@ -143,6 +143,11 @@ export class PostgresCaseRepository extends CaseRepository {
       });
   }
 
+  /** New cases waiting for Postgres to store them (IntakePressure samples it). */
+  intakesPending(): number {
+    return this.intakes.pending;
+  }
+
   async find(organizationId: number, workflowId: number, caseId: number): Promise<CaseProps | null> {
     const [row] = await this.prepared.rows(FIND_CASE, [caseId, workflowId, organizationId]);
     return row ? toProps(row) : null;

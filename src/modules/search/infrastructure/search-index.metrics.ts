@@ -7,8 +7,9 @@ import { SearchIndexMetrics } from '../application/search.ports.js';
  * `search_documents_refused_total`: a rise means cases are searchable by their subject only
  * (docs/search.md). `search_documents_unchanged_total`: changes the indexer followed without
  * building a document, their words being as stored. `search_indexer_held_back`: 1 while the
- * indexer makes at most one pass every 2 s because the workers are behind on automation runs, when
- * search may lag by more than its 2 s (docs/search.md); it is 0 again with the first pass after.
+ * indexer makes at most one pass every 10 s because the workers are behind on automation runs or
+ * intake is pressed, when search may lag by more than its 2 s (docs/search.md); it is 0 again with
+ * the first pass after.
  */
 @Injectable()
 export class PromSearchIndexMetrics extends SearchIndexMetrics {
@@ -30,7 +31,7 @@ export class PromSearchIndexMetrics extends SearchIndexMetrics {
     });
     this.held = new Gauge({
       name: 'search_indexer_held_back',
-      help: '1 while this process\'s search indexer makes at most one pass every 2 s, the workers being behind on automation runs',
+      help: '1 while this process\'s search indexer makes at most one pass every 10 s, the workers being behind on automation runs or intake pressed',
       registers: [registry],
     });
   }

@@ -7,19 +7,21 @@ import { SearchIndexMetrics } from '../application/search.ports.js';
 
 /** Between passes that found little to do: with a pass's own time, well within the 2 s a case has to become searchable. */
 const IDLE_MS = 200;
-/** Between passes while the workers are behind on automation: at most INDEX_BATCH documents in this long. */
-export const BEHIND_PASS_MS = 2_000;
+/** Between passes while the workers are behind (ForegroundWork): at most INDEX_BATCH documents in this long, 50 a second. */
+export const BEHIND_PASS_MS = 10_000;
 
 /**
  * In worker roles: runs the indexer's passes, at once while they find full batches. While the
- * workers are behind on automation (ForegroundWork), a pass at most every BEHIND_PASS_MS: a
- * document costs Postgres about what a run's step does, and on shared cores the runs people wait
- * for come first. Search then lags and catches up once the runs are done (docs/search.md); the
- * metrics say so meanwhile (`search_indexer_held_back`).
+ * workers are behind (ForegroundWork: automation runs waiting, or intake pressed), a pass at most
+ * every BEHIND_PASS_MS: a document costs Postgres about what a run's step or the intake of its case
+ * does, and on shared cores the work people and senders wait for comes first. Search then lags and
+ * catches up at once when that work is done (docs/search.md); the metrics say so meanwhile
+ * (`search_indexer_held_back`).
  */
 @Injectable()
 export class SearchIndexerLoop implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly loop: PollingLoop;
+  /** While the workers are behind: when the next pass may run. Once they are not, a pass runs at once. */
   private nextPassAt = 0;
 
   constructor(
@@ -31,12 +33,14 @@ export class SearchIndexerLoop implements OnApplicationBootstrap, BeforeApplicat
     this.loop = new PollingLoop('search indexer', () => this.pass(), INDEX_BATCH, logger, IDLE_MS);
   }
 
-  /** A pass, unless one ran less than BEHIND_PASS_MS ago while the workers were behind (0: the loop waits IDLE_MS and asks again). */
+  /** A pass, unless the workers are behind and one ran less than BEHIND_PASS_MS ago (0: the loop waits IDLE_MS and asks again). */
   async pass(): Promise<number> {
-    if (Date.now() < this.nextPassAt) return 0;
     const behind = await this.foreground.behind();
     this.metrics.heldBack(behind);
-    this.nextPassAt = behind ? Date.now() + BEHIND_PASS_MS : 0;
+    if (behind) {
+      if (Date.now() < this.nextPassAt) return 0;
+      this.nextPassAt = Date.now() + BEHIND_PASS_MS;
+    }
     return this.indexer.pass();
   }
 
