@@ -10,7 +10,7 @@ import {
   isolatedRedisPrefix,
   waitForSettled,
 } from '../support/automation-helpers.js';
-import { type ServiceProcess, spawnService } from '../support/service-process.js';
+import { type ServiceProcess, spawnServices } from '../support/service-process.js';
 import { emptyRedisPrefix } from '../support/test-infra.js';
 
 /** Longer than the relay's re-enqueue of a run whose job was lost (15 s), with room for a busy machine. */
@@ -33,7 +33,7 @@ describe('Redis emptied: everything is rebuilt from Postgres', () => {
   before(async () => {
     database = await isolatedDatabase();
     redisPrefix = isolatedRedisPrefix();
-    services = await Promise.all((['api', 'worker'] as const).map((role) => spawnService(role, { DATABASE_URL: database.url, REDIS_PREFIX: redisPrefix })));
+    services = await spawnServices(['api', 'worker'], { DATABASE_URL: database.url, REDIS_PREFIX: redisPrefix });
     // The wait parks each Open run on a delayed Bull job: for two seconds it exists only in Redis.
     chain = await givenAutomation(services[0]!, {
       Open: [{ set_attributes: { stamped: '{{ case.id }}' } }, { wait: { seconds: 2 } }, { set_status: 'Triage' }],

@@ -76,6 +76,24 @@ export async function spawnService(
   return service;
 }
 
+/**
+ * Starts one process per role, all at once, as spawnService does each. When one does not start,
+ * those that did are killed before its failure is thrown: left running, a child's open output
+ * keeps the test file from ever exiting (the file then hung CI until its limit).
+ */
+export async function spawnServices(
+  roles: readonly ServiceProcess['role'][],
+  env: Record<string, string>,
+  options: { startMs?: number } = {},
+): Promise<ServiceProcess[]> {
+  const started = await Promise.allSettled(roles.map((role) => spawnService(role, env, options)));
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  const services = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  if (!failed) return services;
+  await Promise.all(services.map((service) => service.kill()));
+  throw failed.reason;
+}
+
 function running(child: ChildProcess): boolean {
   return child.exitCode === null && child.signalCode === null;
 }
