@@ -55,11 +55,14 @@ await call("POST",`/api/admin/v1/workflows/${wf.id}/publish`,adm);
 const hook=(await call("POST",`/api/admin/v1/workflows/${wf.id}/webhook`,adm)).webhook;
 process.stdout.write(hook.url.replace(/^https?:\/\/[^/]+/,B));' >"$work/$name.url"
 }
+# A process's CPU ticks: user+system, or (system) in the kernel only; 0 once it has ended. The fields are counted after the
+# command name's closing parenthesis: npm's process title has spaces in it.
+stat_ticks() { sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk -v only="${2:-}" '{print only == "system" ? $13 : $12 + $13} END {if (NR == 0) print 0}'; }
 # CPU ticks (user+system) of the server's process group plus its database's backends.
 ticks() { # NAME -> "server postgres server-system"
   local s=0 p=0 k=0 pid
-  for pid in $(ps -o pid= -g "$(cat "$work/$1.pgid")"); do s=$((s + $(awk '{print $14+$15}' "/proc/$pid/stat" 2>/dev/null || echo 0))); k=$((k + $(awk '{print $15}' "/proc/$pid/stat" 2>/dev/null || echo 0))); done
-  for pid in $(su_psql -tAc "SELECT pid FROM pg_stat_activity WHERE datname = '$(cat "$work/$1.db")'"); do p=$((p + $(awk '{print $14+$15}' "/proc/$pid/stat" 2>/dev/null || echo 0))); done
+  for pid in $(ps -o pid= -g "$(cat "$work/$1.pgid")"); do s=$((s + $(stat_ticks "$pid"))); k=$((k + $(stat_ticks "$pid" system))); done
+  for pid in $(su_psql -tAc "SELECT pid FROM pg_stat_activity WHERE datname = '$(cat "$work/$1.db")'"); do p=$((p + $(stat_ticks "$pid"))); done
   echo "$s $p $k"
 }
 pgcounts() { sleep 1.2; cat "$work/$1.pg" 2>/dev/null || echo '{"statements":0,"roundTrips":0}'; }
@@ -79,21 +82,22 @@ console.log(JSON.stringify({rps:Math.round(w.rps),p99_ms:+(w.p99_us/1000).toFixe
 P0=${PORT_BASE:-3211}; R0=${REDIS_DB_BASE:-13}
 start "$OLD" "$P0" "$R0" old || exit 1
 start "$NEW" "${PORT_NEXT:-$((P0 + 1))}" $((R0 + 1)) new || exit 1
-# "pid ticks" (user+system) of every started process (servers and workers) and both databases' backends, sorted by pid.
+# "pid ticks" of every started process (servers and workers) and both databases' backends.
 pid_ticks() { local pid
   { for p in "${PIDS[@]}"; do ps -o pid= -g "$p"; done; su_psql -tAc "SELECT pid FROM pg_stat_activity WHERE datname IN ('${DBS[0]}', '${DBS[1]}')"; } |
-    while read -r pid; do [ -n "$pid" ] && awk -v p="$pid" '{print p, $14+$15}' "/proc/$pid/stat" 2>/dev/null; done | sort; }
+    while read -r pid; do [ -n "$pid" ] && echo "$pid $(stat_ticks "$pid")"; done; }
 # CPU ticks those processes used over a second (only those alive at both ends, so none ending makes it negative).
-busy_ticks() { local a b; a=$(pid_ticks); sleep 1; b=$(pid_ticks); join <(echo "$a") <(echo "$b") | awk '{d += $3 - $2} END {print d + 0}'; }
+busy_ticks() { local a b; a=$(pid_ticks); sleep 1; b=$(pid_ticks)
+  awk 'NR == FNR {before[$1] = $2; next} ($1 in before) {d += $2 - before[$1]} END {print d + 0}' <(echo "$a") <(echo "$b"); }
 # With WORKER=1: before each run, wait until those processes use no more than when both builds were idle (measured once, before
 # the first run) and a twentieth of a core (at most QUIET_MAX s, default 180): a worker still catching up on one build's run would
-# slow the other's. It waits 3 s first: a worker gives way to intake until 2 s after a burst (IntakePressure), and only then catches up.
+# slow the other's. It waits 3 s first: a worker gives way to intake for 1-2.6 s after a burst (IntakePressure), and only then catches up.
 IDLE=""
-quiet() { [ "${WORKER:-0}" = 1 ] || return 0; local t waited=0
+quiet() { [ "${WORKER:-0}" = 1 ] || return 0; local t from
   if [ -z "$IDLE" ]; then IDLE=$(for _ in 1 2 3; do busy_ticks; done | sort -n | head -1); echo "idle: $IDLE ticks a second" >&2; fi
-  sleep 3; waited=3
-  while [ "$waited" -lt "${QUIET_MAX:-180}" ]; do t=$(busy_ticks); waited=$((waited + 1)); [ "$t" -le $((IDLE + HZ / 20)) ] && break; done
-  echo "quiet after ${waited} s" >&2; }
+  from=$SECONDS; sleep 3
+  while [ $((SECONDS - from)) -lt "${QUIET_MAX:-180}" ]; do t=$(busy_ticks); [ "$t" -le $((IDLE + HZ / 20)) ] && { echo "quiet after $((SECONDS - from)) s" >&2; return; }; done
+  echo "not quiet after $((SECONDS - from)) s: measured all the same" >&2; }
 for i in $(seq 1 "$REPS"); do
   for b in old new; do quiet; x=$(run $b); [ -n "$x" ] || continue; echo "c$CONNS $b run $i: $x"; echo "$x" >>"$work/$b.runs"; done
 done

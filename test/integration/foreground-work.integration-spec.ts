@@ -65,7 +65,7 @@ describe('the search indexer while automation runs wait', () => {
 
 describe('the search indexer while intake is pressed', () => {
   const redis = new Redis(process.env.REDIS_URL!);
-  /** An API and a worker instance sharing a prefix of their own; the test gives the API's samples. */
+  /** One instance in both roles under a prefix of its own: the test gives its samples, and asks it through ForegroundWork. */
   const instances = (prefix: string, connection: RedisConnection = redis) => {
     const env = { ROLE: 'all', REDIS_PREFIX: `${process.env.REDIS_PREFIX}:${prefix}` } as Env;
     const foreground = new ForegroundWork();
@@ -127,10 +127,32 @@ describe('the search indexer while intake is pressed', () => {
     }
   });
 
+  it('samples only in API roles and tells only in worker roles', async () => {
+    const prefix = `${process.env.REDIS_PREFIX}:roles-${process.pid}`;
+    const busy = { intakesPending: () => BUSY_PENDING } as unknown as PostgresCaseRepository;
+    const started = (role: 'api' | 'worker') => {
+      const foreground = new ForegroundWork();
+      const pressure = new IntakePressure({ ROLE: role, REDIS_PREFIX: prefix } as Env, redis, busy, foreground);
+      pressure.onApplicationBootstrap();
+      return { pressure, foreground };
+    };
+    const worker = started('worker');
+    await new Promise((resolve) => setTimeout(resolve, (WINDOW_SAMPLES + 2) * SAMPLE_MS));
+    assert.equal(await redis.exists(`${prefix}:intake-pressed`), 0, 'a worker does not sample');
+    const api = started('api');
+    await new Promise((resolve) => setTimeout(resolve, (WINDOW_SAMPLES + 2) * SAMPLE_MS));
+    api.pressure.beforeApplicationShutdown();
+    worker.pressure.beforeApplicationShutdown();
+    assert.equal(await api.foreground.behind(), false, 'an API instance has no indexer to hold back');
+    assert.equal(await worker.foreground.behind(), true, 'the worker hears what the API instance marked');
+    await redis.del(`${prefix}:intake-pressed`);
+  });
+
   describe('as the service wires it (ROLE=all: an API and a worker in one process)', () => {
     let ctx: IntegrationContext;
     before(async () => {
-      ctx = await startIntegrationContext({ env: { ROLE: 'all' } });
+      // A prefix of its own: the marker it sets would hold back the indexer of the lane's next test file.
+      ctx = await startIntegrationContext({ env: { ROLE: 'all', REDIS_PREFIX: `${process.env.REDIS_PREFIX}:intake-pressure-${process.pid}` } });
     });
     after(() => ctx.close());
 

@@ -18,7 +18,7 @@ export abstract class BatchQueue<E> {
   /** Runs a batch taken by `takeBatch`; never rejects (each piece of work is settled on its own). */
   protected abstract runBatch(batch: E[]): Promise<void>;
 
-  /** Pieces of work queued or in a batch under way. */
+  /** Pieces of work queued or in a batch under way (a piece its batch already settled counts until the batch ends). */
   get pending(): number {
     return this.queue.length + this.inFlightPieces;
   }
@@ -42,11 +42,12 @@ export abstract class BatchQueue<E> {
     while (this.inFlight < this.maxInFlight) {
       const batch = this.takeBatch();
       if (batch.length === 0) return;
+      const pieces = batch.length;
       this.inFlight += 1;
-      this.inFlightPieces += batch.length;
+      this.inFlightPieces += pieces;
       void this.runBatch(batch).finally(() => {
         this.inFlight -= 1;
-        this.inFlightPieces -= batch.length;
+        this.inFlightPieces -= pieces;
         this.scheduleFlush();
       });
     }

@@ -16,7 +16,7 @@ export const BUSY_PENDING = 4;
 export const WINDOW_SAMPLES = 10;
 /** Of those, how many must have been busy for intake to count as pressed: a burst, not one busy moment. */
 export const PRESSED_SAMPLES = 5;
-/** How long the marker lives after it was last set: the workers give way until a second or so after the burst. */
+/** How long the marker lives after it was last set: with the window, the workers give way for 1-2.6 s after a burst. */
 export const MARKER_MS = 2_000;
 
 /**
@@ -24,11 +24,10 @@ export const MARKER_MS = 2_000;
  * waits on. Each API instance counts the new cases its intake batches hold (queued, or in a
  * transaction under way: the load times how long Postgres takes, which rises with either) and,
  * while at least PRESSED_SAMPLES of the last WINDOW_SAMPLES counted BUSY_PENDING or more, keeps a
- * marker in Redis that lives MARKER_MS. It
- * sets the marker again only when half gone: a burst costs Redis a command a second per instance,
- * and a request nothing. In worker roles it tells ForegroundWork intake is pressed while the
- * marker lives, so background upkeep (the search index) gives way, as it does to automation
- * (docs/search.md). Redis unavailable: no marker, and no worker gives way.
+ * marker in Redis that lives MARKER_MS, set again only when half gone: a burst costs Redis a
+ * command a second per instance, and a request nothing. In worker roles it tells ForegroundWork
+ * intake is pressed while the marker lives, so background upkeep (the search index) gives way, as
+ * it does to automation (docs/search.md). Redis unavailable: no marker, and no worker gives way.
  */
 @Injectable()
 export class IntakePressure implements OnApplicationBootstrap, BeforeApplicationShutdown {

@@ -143,7 +143,7 @@ export class PostgresCaseRepository extends CaseRepository {
       });
   }
 
-  /** New cases waiting for Postgres to store them (IntakePressure samples it). */
+  /** New cases waiting for Postgres in the intake batches (IntakePressure samples it): those `create` batches, not the others. */
   intakesPending(): number {
     return this.intakes.pending;
   }
