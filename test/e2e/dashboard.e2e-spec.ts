@@ -641,9 +641,10 @@ describe('admin dashboard in the browser', () => {
     const page = await openPage(context);
     expectHttpError(page, REFUSED_TOKEN);
     await signIn(page, second.secret);
-    // The Workflows page's own requests are answered first: one sent after the token is gone
-    // would sign the page out before the click below, which then waits for a link that left.
-    await page.waitForLoadState('networkidle');
+    // The Workflows page's own request is answered first: one sent after the token is gone would
+    // sign the page out before the click below, which then waits for a menu that left. (Not
+    // 'networkidle': a page load's event, reached on the sign-in page before the click.)
+    await page.getByText('No workflows yet').waitFor();
     const deleted = await t.request('DELETE', `/api/admin/v1/tokens/${second.id}`, { token: org.adminToken });
     assert.equal(deleted.status, 204);
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Settings' }).click();
