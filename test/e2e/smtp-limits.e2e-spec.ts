@@ -170,6 +170,32 @@ describe('SMTP: one client holds one message in progress', () => {
       for (const c of tricklers) c.close();
     }
   });
+
+  it('a client gone mid-message gives its slot up at once: its address’s next message is taken, not held until SMTP_DATA_TIMEOUT_MS', async () => {
+    const from = '127.0.0.3';
+    const started = async () => {
+      const c = await SmtpConversation.open(t.smtpPort, from);
+      await c.expect(220);
+      await c.command('EHLO gone.example', 250);
+      await c.command('MAIL FROM:<gone@gone.example>', 250);
+      await c.command(`RCPT TO:<${w.address}>`, 250);
+      await c.command('DATA', 354);
+      return c;
+    };
+    const gone = await started();
+    gone.write('Subject: never finished\r\n\r\nhalf a');
+    // Its slot is held once the listener reads the message; the read then waits for bytes that never come.
+    await sleep(300);
+    gone.close();
+    const next = await started();
+    try {
+      // On the code before, the read held the address's one slot until its 60 s deadline.
+      const answer = await within(20_000, next.send(Buffer.from(`${mail({ Subject: 'after the one that left' }, 'hello\n')}.\r\n`, 'latin1')), 'the next message');
+      assert.equal(answer.code, 250, JSON.stringify(answer));
+    } finally {
+      next.close();
+    }
+  });
 });
 
 describe('SMTP: messages a minute to one workflow address', () => {

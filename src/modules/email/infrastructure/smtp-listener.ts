@@ -92,8 +92,14 @@ export class SmtpListener implements BeforeApplicationShutdown {
           this.close(session, SMTP_REPLIES.dataTimeout(this.env.SMTP_DATA_TIMEOUT_MS));
         });
         const stop = () => clearTimeout(timer);
+        // smtp-server destroys the stream of a client gone mid-message: what it waits for or holds
+        // (a message slot, the read that would never end) is given up then, not at the deadline.
+        const gone = new AbortController();
+        stream.once('close', () => {
+          if (!stream.readableEnded) gone.abort();
+        });
         this.limits.receiving(session);
-        void this.receive(stream, session, deadline.signal, stop)
+        void this.receive(stream, session, AbortSignal.any([deadline.signal, gone.signal]), stop)
           .finally(() => {
             stop();
             this.limits.received(session);
@@ -153,8 +159,8 @@ export class SmtpListener implements BeforeApplicationShutdown {
 
   /**
    * The refusal to answer, or null when the message was taken. The stream is always read to its
-   * end, unless `deadline` aborts first (the connection is cut then): waiting for a slot and
-   * reading count against it, storing does not (`received` is called when the message is in).
+   * end, unless `deadline` aborts first (the connection is cut then, or its client left): waiting
+   * for a slot and reading count against it, storing does not (`received` is called when the message is in).
    */
   private async receive(stream: SMTPServerDataStream, session: SMTPServerSession, deadline: AbortSignal, received: () => void): Promise<SmtpReply | null> {
     const timedOut = SMTP_REPLIES.dataTimeout(this.env.SMTP_DATA_TIMEOUT_MS);
