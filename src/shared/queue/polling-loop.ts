@@ -13,6 +13,8 @@ const IDLE_POLL_MS = 100;
 export class PollingLoop {
   private stopped = false;
   private running?: Promise<void>;
+  /** Ends the pause under way: a stop need not wait out an idle pause or an outage's backoff (seconds). */
+  private wake = () => {};
 
   constructor(
     private readonly name: string,
@@ -28,6 +30,7 @@ export class PollingLoop {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.wake();
     await this.running;
   }
 
@@ -38,13 +41,22 @@ export class PollingLoop {
         const moved = await this.pass();
         if (failures > 0) this.logger.info(`${this.name} resumed`);
         failures = 0;
-        if (moved < this.batchSize) await sleep(this.idleMs);
+        if (moved < this.batchSize) await this.pause(this.idleMs);
       } catch (err) {
         if (failures++ === 0) this.logger.warn({ err: String(err) }, `${this.name} paused: database or queue unavailable`);
-        await sleep(Math.min(200 * 2 ** failures, 5000));
+        await this.pause(Math.min(200 * 2 ** failures, 5000));
       }
     }
   }
-}
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  private pause(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+}
