@@ -1,17 +1,21 @@
 import { BullModule } from '@nestjs/bull';
 import { Global, Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { Env } from '../config/env.js';
 import { ClusterQueueConnections } from './cluster-queue-connections.js';
 import { ForegroundWork } from './foreground-work.js';
+import { QueuesClosing } from './queues-closing.js';
 
 /**
  * Bull on Redis for every asynchronous job; keys live under REDIS_PREFIX. On a Redis Cluster the
  * prefix is a hash tag (`{cis:bull}`): Bull's scripts touch several keys of a queue at once,
- * and a cluster runs a script only on keys of one slot. ForegroundWork is every module's.
+ * and a cluster runs a script only on keys of one slot. ForegroundWork is every module's;
+ * QueuesClosing closes every queue at once at shutdown.
  */
 @Global()
 @Module({
   imports: [
+    DiscoveryModule,
     BullModule.forRootAsync({
       inject: [Env, ClusterQueueConnections],
       // Provided by Bull's root module, which Nest shuts down after the modules whose queues use the connections.
@@ -28,7 +32,7 @@ import { ForegroundWork } from './foreground-work.js';
       }),
     }),
   ],
-  providers: [ForegroundWork],
+  providers: [ForegroundWork, QueuesClosing],
   exports: [ForegroundWork],
 })
 export class QueueModule {}
