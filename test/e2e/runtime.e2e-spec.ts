@@ -94,10 +94,17 @@ describe('the Node.js runtime', () => {
     assert.doesNotMatch(newcomer, /with-node/, 'under the Node it is given');
   });
 
-  it('CI runs the install and the suites through scripts/with-node.sh', () => {
+  it('CI runs the install and the suites through scripts/with-node.sh; test:replica and test:faults as their npm scripts run them, on the build npm test made', () => {
     const ci = read('.ci/run');
-    for (const step of ['npm ci', 'npm test', 'npm run test:replica', 'npm run test:faults']) {
-      assert.match(ci, new RegExp(`^scripts/with-node\\.sh ${step}\\b`, 'm'), step);
+    for (const step of ['npm ci', 'npm test']) assert.match(ci, new RegExp(`^scripts/with-node\\.sh ${step}\\b`, 'm'), step);
+    const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
+    // A script's build, then its runner: `[VARIABLE=value ]node ...`.
+    const steps = (name: string) => scripts[name].split(/ && (?=(?:[A-Z_]+=\S+ )*node )/);
+    for (const name of ['test:replica', 'test:faults']) {
+      const [build, runner] = steps(name);
+      assert.equal(build, steps('test')[0], `${name} builds as npm test does`);
+      const [, variables, command] = /^((?:[A-Z_]+=\S+ )*)(node .+)$/.exec(runner)!;
+      assert.ok(ci.split('\n').includes(`${variables}scripts/with-node.sh ${command}`), name);
     }
   });
 });
