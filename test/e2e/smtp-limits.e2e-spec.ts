@@ -9,9 +9,9 @@ import { closeDb } from '../support/test-app.js';
 const DATA_TIMEOUT_MS = 2_000;
 const CONNECTIONS_PER_ADDRESS = 6;
 
-/** A connection that said EHLO and was greeted. */
-async function greeted(t: MailApp): Promise<SmtpConversation> {
-  const conversation = await SmtpConversation.open(t.smtpPort);
+/** A connection that said EHLO and was greeted; from `localAddress` when given (another sender). */
+async function greeted(t: MailApp, localAddress?: string): Promise<SmtpConversation> {
+  const conversation = await SmtpConversation.open(t.smtpPort, localAddress);
   await conversation.expect(220);
   await conversation.command('EHLO tests.example', 250);
   return conversation;
@@ -174,9 +174,7 @@ describe('SMTP: one client holds one message in progress', () => {
   it('a client gone mid-message gives its slot up at once: its address’s next message is taken, not held until SMTP_DATA_TIMEOUT_MS', async () => {
     const from = '127.0.0.3';
     const started = async () => {
-      const c = await SmtpConversation.open(t.smtpPort, from);
-      await c.expect(220);
-      await c.command('EHLO gone.example', 250);
+      const c = await greeted(t, from);
       await c.command('MAIL FROM:<gone@gone.example>', 250);
       await c.command(`RCPT TO:<${w.address}>`, 250);
       await c.command('DATA', 354);
